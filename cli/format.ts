@@ -1,0 +1,55 @@
+/** Human output: a readable table of the result and, on request, its explanation. */
+import type { CalcResult } from '../engine/calculate.js';
+import type { Lang } from '../engine/types.js';
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const num = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+const money = (x: unknown) => (typeof x === 'number' ? usd.format(x) : '—');
+const pct = (x: unknown) => (typeof x === 'number' ? `${x.toFixed(2)}%` : '—');
+
+const EXEMPTION_NAMES: Record<string, string> = {
+  seniorCitizen: 'Senior citizen', disabledPerson: 'Disabled person', star: 'STAR', veteran: 'Veterans',
+  coldWarVeteran: 'Cold War veterans', coopCondoAbatement: 'Co-op/condo abatement',
+};
+
+export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }): string {
+  const rows: Array<[string, string]> = [];
+  const add = (k: string, v: string) => rows.push([k, v]);
+  add('Annual tax', money(r.annualTax));
+  add('Monthly tax', money(r.monthlyTax));
+  add('Effective rate', pct(r.effectiveRate));
+  add('Base assessed value', money(r.baseAssessedValue));
+  add('Final assessed value', money(r.finalAssessedValue));
+  add('Taxable value', money(r.taxableValue));
+  add('Exemption savings', money(r.exemptionSavings));
+  const b = (r.countyBreakdown ?? {}) as Record<string, number>;
+  for (const k of ['school', 'county', 'city', 'special']) add(`  ${k[0]!.toUpperCase()}${k.slice(1)} tax`, money(b[k]));
+  const ex = (r.exemptions ?? {}) as Record<string, number>;
+  for (const [k, v] of Object.entries(ex)) add(`  ${EXEMPTION_NAMES[k] ?? k} saves`, money(v));
+  add('Potential savings', money(r.potentialSavings));
+  if (r.nyc) {
+    const n = r.nyc as Record<string, number>;
+    add('NYC base tax', money(n.baseTax));
+    add('NYC quarterly payment', money(n.quarterlyPayment));
+  }
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const valueWidth = Math.max(...rows.map(([, v]) => v.length));
+  const head = `${r.county}, ${r.state} · ${r.program} rules, ${r.program === 'ny.nyc' ? 'fiscal year' : 'tax year'} ${r.year}` +
+    ` · value ${money(input.value)}${input.propertyClass ? ` · ${input.propertyClass}` : ''}`;
+  const lines = [head, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v.padStart(valueWidth)}`)];
+  if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
+  return lines.join('\n');
+}
+
+export function formatExplanation(r: CalcResult, lang: Lang = 'en'): string {
+  const lines = [lang === 'es' ? 'Cómo se calculó:' : 'How this was calculated:'];
+  (r.explanation ?? []).forEach((s, i) => {
+    const value = typeof s.value === 'number' ? num.format(s.value) : String(s.value);
+    lines.push(`  ${String(i + 1).padStart(2)}. ${s.label[lang]} = ${value}`);
+    lines.push(`      ${s.expression}   [${s.rule}]`);
+    for (const p of s.params) {
+      lines.push(`      ${p.id} (in force from ${p.effective}; ${p.file}): ${p.reference.map((x) => `${x.title} <${x.href}>`).join('; ')}`);
+    }
+  });
+  return lines.join('\n');
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+/**
+ * The `ptax` command line. `calc` runs on the precompiled rules (dist/rules/bundle.json);
+ * validate, test and rules load the YAML themselves and are imported only when asked for.
+ * Every error is one line on stderr and exit code 2 (1 for failed checks); with --json
+ * an error object is printed on stdout as well. Never a stack trace.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Calculator, type CalcInput } from '../engine/calculate.js';
+import { BUNDLE_PATH, readBundle } from '../engine/bundle.js';
+import { PtaxError, isPtaxError } from '../engine/errors.js';
+import type { Bundle, Lang } from '../engine/types.js';
+import { parseAmount, parseYear } from './parse.js';
+import { formatExplanation, formatResult } from './format.js';
+
+/** The repository (or installed package) root: dist/cli/main.js → ../.. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let jsonErrors = false;
+
+function fail(code: string, message: string, exit = 2): never {
+  if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
+  process.stderr.write(`ptax: ${message}\n`);
+  process.exit(exit);
+}
+
+/** The precompiled bundle, or the YAML itself when a rule file changed after the build. */
+async function bundle(): Promise<Bundle> {
+  if (existsSync(BUNDLE_PATH) && !rulesNewerThan(statSync(BUNDLE_PATH).mtimeMs)) return readBundle();
+  const { loadRulesOrThrow } = await import('../engine/load.js');
+  return loadRulesOrThrow('rules', ROOT);
+}
+
+function rulesNewerThan(t: number): boolean {
+  const dir = join(ROOT, 'rules');
+  if (!existsSync(dir)) return false;
+  const walk = (d: string): boolean =>
+    readdirSync(d, { withFileTypes: true }).some((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.yaml') && statSync(join(d, e.name)).mtimeMs > t);
+  return walk(dir);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('ptax')
+    .description('Property-tax estimator: rules as data, explained step by step')
+    .version('0.1.0')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      outputError: (str, write) => {
+        const line = str.split('\n')[0]!.replace(/^error: /, '');
+        if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code: 'USAGE', message: line } }) + '\n');
+        write(`ptax: ${line}\n`);
+      },
+    });
+
+  program
+    .command('calc')
+    .description('estimate the property tax of one property')
+    .requiredOption('--state <code>', 'NY, TX, CA or FL')
+    .requiredOption('--county <name>', 'county name, "X County", or slug; "New York City" for NYC')
+    .option('--value <dollars>', 'market / home value (default 350000)')
+    .addOption(new Option('--class <class>', 'NYC property class: class1, class2, class3 or class4'))
+    .option('--year <year>', 'tax year (NYC: fiscal year); default: the latest covered')
+    .option('--homestead', 'homestead / primary residence')
+    .option('--over65', 'an owner is 65 or older')
+    .option('--senior-income <n>', 'income for Enhanced STAR')
+    .option('--senior-citizen', 'senior citizen exemption (SCHE)')
+    .option('--disabled', 'disabled person exemption (DHE)')
+    .option('--veteran-disability <level>', 'disabled veteran level: 0, 10, 20, …, 100')
+    .option('--cold-war-veteran', 'Cold War veteran')
+    .addOption(new Option('--star <type>', 'NYC only: none, basic or enhanced (overrides --homestead/--over65)'))
+    .option('--prior-assessed <n>', "prior year's assessed value (NYC transitional cap)")
+    .option('--purchase-price <n>', 'purchase price (California Prop 13)')
+    .option('--purchase-year <y>', 'purchase year (California Prop 13)')
+    .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
+    .option('--json', 'print the result as one JSON object')
+    .option('--explain', 'show each step with its rule and citation')
+    .action(async (o) => {
+      jsonErrors = !!o.json;
+      if (o.star !== undefined && !['none', 'basic', 'enhanced'].includes(o.star)) fail('INVALID_STAR', `--star must be none, basic or enhanced (got "${o.star}")`);
+      const num = (raw: string | undefined, what: string) => (raw === undefined ? null : parseAmount(raw, what));
+      const input: CalcInput = {
+        state: o.state, county: o.county, value: num(o.value, 'Home value') ?? 350000,
+        year: o.year === undefined ? undefined : parseYear(o.year), propertyClass: o.class ?? null,
+        homestead: !!o.homestead, over65: !!o.over65, seniorIncome: num(o.seniorIncome, 'Senior income'), seniorCitizen: !!o.seniorCitizen,
+        disabled: !!o.disabled, veteranDisability: num(o.veteranDisability, 'Veteran disability level') ?? 0, coldWarVeteran: !!o.coldWarVeteran,
+        starType: o.star ?? null, priorAssessed: num(o.priorAssessed, 'Prior assessed value'),
+        purchasePrice: num(o.purchasePrice, 'Purchase price'), purchaseYear: o.purchaseYear === undefined ? null : parseYear(o.purchaseYear),
+      };
+      const calc = new Calculator(await bundle());
+      const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
+      if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+      else {
+        process.stdout.write(formatResult(r, input) + '\n');
+        if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang) + '\n');
+      }
+    });
+
+  program
+    .command('counties')
+    .description('list the counties of a state with their rates')
+    .requiredOption('--state <code>', 'NY, TX, CA or FL')
+    .option('--json', 'print JSON')
+    .action(async (o) => {
+      jsonErrors = !!o.json;
+      const state = new Calculator(await bundle()).state(o.state);
+      const rows = state.counties.map((c) => ({ name: c.name, slug: c.slug, fips: c.fips, rate: c.rates.at(-1)?.value ?? null, flags: c.flags }));
+      if (o.json) { process.stdout.write(JSON.stringify({ state: state.code, counties: rows, aliases: state.aliases.map((a) => a.name) }, null, 2) + '\n'); return; }
+      const w = Math.max(...rows.map((r) => r.name.length));
+      for (const r of rows) process.stdout.write(`${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`);
+      process.stdout.write(`${rows.length} counties${state.aliases.length ? `; also: ${state.aliases.map((a) => a.name).join(', ')}` : ''}\n`);
+    });
+
+  program
+    .command('validate')
+    .description('check rule files against the schemas and the rule language; file:line:col for each problem')
+    .argument('[paths...]', 'rule files or folders to report on (all are loaded)')
+    .action(async (paths: string[]) => {
+      const { loadRules } = await import('../engine/load.js');
+      const { formatProblem } = await import('../engine/yaml-source.js');
+      const { problems, bundle: b } = loadRules('rules', { only: paths, root: ROOT });
+      for (const p of problems) process.stderr.write(formatProblem(p) + '\n');
+      if (problems.length || !b) { process.stderr.write(`${problems.length} problem(s)\n`); process.exit(1); }
+      process.stdout.write(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
+    });
+
+  program
+    .command('test')
+    .description('run golden fixtures; prints a diff for each failure and "N passed, N failed"')
+    .argument('[paths...]', 'fixture files or folders (default: fixtures/)')
+    .action(async (paths: string[]) => {
+      const { loadRulesOrThrow } = await import('../engine/load.js');
+      const { fixtureFiles, readFixtures, runCase } = await import('../engine/fixtures.js');
+      const calc = new Calculator(loadRulesOrThrow('rules', ROOT));
+      let passed = 0, failed = 0;
+      for (const file of fixtureFiles(paths, process.cwd())) {
+        const { cases, problems } = readFixtures(file, process.cwd());
+        for (const p of problems) { process.stdout.write(`FAIL ${p}\n`); failed++; }
+        for (const c of cases) {
+          const r = runCase(calc, file, c);
+          if (r.ok) passed++;
+          else { failed++; process.stdout.write(`FAIL ${file}: ${c.name}\n${r.diffs.map((d) => `  - ${d}`).join('\n')}\n`); }
+        }
+      }
+      process.stdout.write(`${passed} passed, ${failed} failed\n`);
+      if (failed) process.exit(1);
+    });
+
+  const rules = program.command('rules').description('read the rules');
+  rules
+    .command('show')
+    .description('show a parameter (its value for a year and its history) or a calculation step')
+    .argument('<id>', 'e.g. ny.nyc.tax_rate or ny.nyc.baseTax')
+    .option('--year <year>', 'the year whose value to show')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o) => {
+      jsonErrors = !!o.json;
+      const { showRule } = await import('./show.js');
+      process.stdout.write(showRule(await bundle(), id, o.year === undefined ? undefined : parseYear(o.year), !!o.json) + '\n');
+    });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  jsonErrors = argv.includes('--json');
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exit(0);
+      process.exit(e.exitCode === 0 ? 0 : 2);
+    }
+    if (isPtaxError(e)) fail(e.code, e.message, e.code === 'RULES_INVALID' ? 1 : 2);
+    fail('INTERNAL', `internal error: ${(e as Error)?.message ?? String(e)}`, 1);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])) {
+  await main(process.argv);
+}
+export { PtaxError };

@@ -1,0 +1,157 @@
+/** The calculation: state and county look-up, year selection, validation, steps, result. */
+import { compileProgram, type CompiledProgram, type StepInfo } from './compile.js';
+import { compileCondition, type Facts } from './conditions.js';
+import { findCounty } from './counties.js';
+import { valueAt } from './params.js';
+import { PtaxError } from './errors.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CountyDef, type FactValue, type Lang, type StateDef } from './types.js';
+
+/** States the product will cover; those without rules yet answer "not yet supported". */
+export const PLANNED_STATES = ['NY', 'TX', 'CA', 'FL'] as const;
+
+export interface CalcInput {
+  state: string;
+  county: string;
+  value: number;
+  year?: number;
+  propertyClass?: string | null;
+  homestead?: boolean;
+  over65?: boolean;
+  seniorIncome?: number | null;
+  seniorCitizen?: boolean;
+  disabled?: boolean;
+  veteranDisability?: number;
+  coldWarVeteran?: boolean;
+  starType?: string | null;
+  priorAssessed?: number | null;
+  purchasePrice?: number | null;
+  purchaseYear?: number | null;
+}
+
+export interface ExplainStep extends StepInfo { value: FactValue }
+export interface CalcResult {
+  state: string;
+  county: string;
+  year: number;
+  program: string;
+  [field: string]: unknown;
+  notes: string[];
+  explanation?: ExplainStep[];
+}
+
+export interface CalcOptions { explain?: boolean; lang?: Lang }
+
+/** Compiled programs by program and year: compiling is done once per process. */
+export class Calculator {
+  private cache = new Map<string, CompiledProgram>();
+  private chooser = new Map<string, Array<{ test?: (v: Facts) => boolean; program: string }>>();
+  constructor(readonly bundle: Bundle) {}
+
+  state(code: string): StateDef {
+    const c = String(code ?? '').trim().toUpperCase();
+    const s = this.bundle.states[c];
+    if (s) return s;
+    if ((PLANNED_STATES as readonly string[]).includes(c)) throw new PtaxError('NOT_SUPPORTED', `${c} is not yet supported: ptax covers ${Object.keys(this.bundle.states).join(', ')} for now`);
+    throw new PtaxError('UNKNOWN_STATE', `Unknown state "${code}": choose one of ${PLANNED_STATES.join(', ')}`);
+  }
+
+  compiled(programId: string, year: number): CompiledProgram {
+    const key = `${programId}@${year}`;
+    let c = this.cache.get(key);
+    if (!c) this.cache.set(key, (c = compileProgram(this.bundle, programId, year)));
+    return c;
+  }
+
+  /** Which year's rules: the latest covered by default; later years carry the latest forward. */
+  year(programId: string, requested: number | undefined, lang: Lang): { year: number; note?: string } {
+    const years = this.bundle.programs[programId]!.years;
+    const last = years[years.length - 1]!;
+    if (requested === undefined) return { year: last };
+    if (!Number.isInteger(requested)) throw new PtaxError('INVALID_YEAR', `Year must be a whole number, like ${last}`);
+    if (years.includes(requested)) return { year: requested };
+    if (requested > last) {
+      const note = lang === 'es'
+        ? `Las reglas de ${requested} aún no se han publicado; se usan las de ${last} como estimación`
+        : `Rules for ${requested} are not published yet; ${last} values are carried forward as the estimate`;
+      return { year: last, note };
+    }
+    throw new PtaxError('YEAR_NOT_COVERED', `No rules for ${requested}; years available: ${years.join(', ')}`);
+  }
+
+  private programFor(state: StateDef, county: CountyDef, facts: Facts): string {
+    let list = this.chooser.get(state.code);
+    if (!list) {
+      const slot = (f: string) => COUNTY_FACTS.indexOf(f as (typeof COUNTY_FACTS)[number]) + INPUT_FACTS.length;
+      list = state.programs.map((p) => ({ test: p.when ? compileCondition(p.when, slot) : undefined, program: p.program }));
+      this.chooser.set(state.code, list);
+    }
+    void county;
+    return list.find((p) => !p.test || p.test(facts))!.program;
+  }
+
+  calculate(input: CalcInput, options: CalcOptions = {}): CalcResult {
+    const lang = options.lang ?? 'en';
+    const state = this.state(input.state);
+    const match = findCounty(state, input.county);
+    const facts: Facts = [];
+    INPUT_FACTS.forEach((f, i) => { facts[i] = inputFact(input, f); });
+    let countyName: string;
+    let programId: string;
+    if (match.county) {
+      countyName = match.county.name;
+      const flags = match.county.flags;
+      const probe = facts.slice();
+      // The county's rate in force is chosen below, once the year is known.
+      probe[INPUT_FACTS.length + COUNTY_FACTS.indexOf('nycClass')] = flags.includes('nycClass');
+      probe[INPUT_FACTS.length + COUNTY_FACTS.indexOf('topCoded')] = flags.includes('topCoded');
+      probe[INPUT_FACTS.length + COUNTY_FACTS.indexOf('estimated')] = flags.includes('estimated');
+      programId = this.programFor(state, match.county, probe);
+    } else {
+      countyName = match.alias.name;
+      programId = match.alias.program;
+    }
+    const { year, note } = this.year(programId, input.year, lang);
+    const c = this.compiled(programId, year);
+    const v = c.template.slice();
+    for (let i = 0; i < INPUT_FACTS.length; i++) v[i] = facts[i];
+    const base = INPUT_FACTS.length;
+    if (match.county) {
+      const rate = valueAt({ values: match.county.rates.map((r) => ({ ...r, reference: [], last_verified: '' })) }, c.date);
+      v[base + COUNTY_FACTS.indexOf('countyRate')] = rate ? (rate.value as number) : null;
+      v[base + COUNTY_FACTS.indexOf('nycClass')] = match.county.flags.includes('nycClass');
+      v[base + COUNTY_FACTS.indexOf('topCoded')] = match.county.flags.includes('topCoded');
+      v[base + COUNTY_FACTS.indexOf('estimated')] = match.county.flags.includes('estimated');
+    } else {
+      v[base + COUNTY_FACTS.indexOf('nycClass')] = false;
+      v[base + COUNTY_FACTS.indexOf('topCoded')] = false;
+      v[base + COUNTY_FACTS.indexOf('estimated')] = false;
+    }
+    for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[lang]);
+    for (const s of c.steps) v[s.slot] = s.run(v);
+    const notes = c.notes.filter((n) => n.test(v)).map((n) => n.text[lang]);
+    if (note) notes.push(note);
+    const out: CalcResult = { state: state.code, county: countyName, year, program: programId, ...c.result(v), notes };
+    if (options.explain) {
+      out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: v[c.steps[i]!.slot] as FactValue }));
+    }
+    return out;
+  }
+}
+
+function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue {
+  switch (f) {
+    case 'value': return input.value;
+    case 'propertyClass': return input.propertyClass ?? null;
+    case 'homestead': return !!input.homestead;
+    case 'over65': return !!input.over65;
+    case 'seniorIncome': return input.seniorIncome ?? null;
+    case 'seniorCitizen': return !!input.seniorCitizen;
+    case 'disabled': return !!input.disabled;
+    case 'veteranDisability': return input.veteranDisability ?? 0;
+    case 'coldWarVeteran': return !!input.coldWarVeteran;
+    case 'starType': return input.starType ?? null;
+    case 'priorAssessed': return input.priorAssessed ?? null;
+    case 'purchasePrice': return input.purchasePrice ?? null;
+    case 'purchaseYear': return input.purchaseYear ?? null;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Compiles one program for one year into plain functions over a fact array: parameters
+ * are resolved to the values in force, names to slots, conditions and formulas to
+ * closures. Compiled once, evaluated synchronously any number of times.
+ */
+import { compileCondition, conditionFacts, type Facts, type Predicate } from './conditions.js';
+import { compileExpr, type Binding, type Fn } from './expr.js';
+import { periodStart, valueAt } from './params.js';
+import { DECIMALS, roundTo } from './round.js';
+import { PtaxError } from './errors.js';
+import {
+  COUNTY_FACTS, INPUT_FACTS,
+  type Bundle, type Condition, type Expr, type Label, type ParamEntry, type ProgramDef, type ResultGroup, type ResultUnit,
+} from './types.js';
+
+export interface ParamUse { id: string; effective: string; reference: ParamEntry['reference']; file: string }
+export interface StepInfo { rule: string; label: Label; expression: string; params: ParamUse[] }
+
+export interface CompiledProgram {
+  program: ProgramDef;
+  year: number;
+  date: string;
+  /** Fact slots: INPUT_FACTS first, then COUNTY_FACTS, then scalar parameters, then steps. */
+  template: unknown[];
+  validations: Array<{ test: Predicate; code: string; message: Label }>;
+  steps: Array<{ slot: number; run: Fn }>;
+  stepInfo: StepInfo[];
+  notes: Array<{ test: Predicate; text: Label }>;
+  /** Builds the rounded result object from evaluated facts. */
+  result: (v: Facts) => Record<string, unknown>;
+}
+
+const COUNTY_BASE = INPUT_FACTS.length;
+const PARAM_BASE = COUNTY_BASE + COUNTY_FACTS.length;
+
+export function compileProgram(bundle: Bundle, programId: string, year: number): CompiledProgram {
+  const program = bundle.programs[programId];
+  if (!program) throw new PtaxError('RULES_INVALID', `no program ${programId}`);
+  const date = periodStart(program.period, year);
+  const slots = new Map<string, number>();
+  const bindings = new Map<string, Binding>();
+  const template: unknown[] = [];
+  INPUT_FACTS.forEach((f, i) => { slots.set(f, i); template[i] = null; });
+  COUNTY_FACTS.forEach((f, i) => { slots.set(f, COUNTY_BASE + i); template[COUNTY_BASE + i] = null; });
+  const used = new Map<string, ParamUse>();
+  for (const [alias, pid] of Object.entries(program.parameters)) {
+    const p = bundle.parameters[pid]!;
+    const entry = valueAt(p, date);
+    if (!entry) throw new PtaxError('NO_VALUE', `${pid} has no value in force on ${date}`);
+    used.set(alias, { id: pid, effective: entry.effective, reference: entry.reference, file: p.file });
+    if (p.type === 'scalar') {
+      const slot = template.length;
+      template.push(entry.value as number);
+      slots.set(alias, slot);
+      bindings.set(alias, { kind: 'scalar', value: entry.value as number });
+    } else if (p.type === 'by_key') bindings.set(alias, { kind: 'table', id: pid, table: entry.value as Record<string, number> });
+    else bindings.set(alias, { kind: 'bands', id: pid, bands: entry.bands! });
+  }
+  for (const s of program.steps) { slots.set(s.id, template.length); template.push(null); }
+
+  const slotOf = (name: string): number => {
+    const s = slots.get(name);
+    if (s === undefined) throw new PtaxError('RULES_INVALID', `${program.id}: unknown fact ${name}`);
+    return s;
+  };
+  const resolve = (name: string): Binding => bindings.get(name) ?? { kind: 'fact', slot: slotOf(name) };
+  const expr = (e: Expr): Fn => compileExpr(e, resolve);
+  const cond = (c: Condition): Predicate => compileCondition(c, slotOf);
+
+  const steps = program.steps.map((s) => {
+    const slot = slotOf(s.id);
+    if (s.formula) return { slot, run: expr(s.formula.ast) };
+    if (s.condition) { const p = cond(s.condition); return { slot, run: (v: Facts) => p(v) }; }
+    const cases = s.cases!.map((c) => ({
+      when: c.when ? cond(c.when) : undefined,
+      run: c.formula ? expr(c.formula.ast) : ((k: string) => () => k)(c.value!),
+    }));
+    return { slot, run: casesFn(cases) };
+  });
+
+  const stepInfo = program.steps.map((s): StepInfo => {
+    const names: string[] = [];
+    if (s.formula) names.push(...namesOf(s.formula.ast));
+    if (s.condition) names.push(...conditionFacts(s.condition));
+    for (const c of s.cases ?? []) {
+      if (c.when) names.push(...conditionFacts(c.when));
+      if (c.formula) names.push(...namesOf(c.formula.ast));
+    }
+    const params = [...new Set(names)].flatMap((n) => (used.has(n) ? [used.get(n)!] : []));
+    return { rule: `${program.id}.${s.id}`, label: s.label, expression: describeStep(s), params };
+  });
+
+  return {
+    program, year, date, template, steps, stepInfo,
+    validations: program.validations.map((x) => ({ test: cond(x.when), code: x.code, message: x.message })),
+    notes: program.notes.map((n) => ({ test: cond(n.when), text: n.text })),
+    result: compileResult(program.result, expr),
+  };
+}
+
+function casesFn(cases: Array<{ when?: Predicate; run: Fn }>): Fn {
+  if (cases.length === 2) {
+    const [a, b] = cases as [{ when: Predicate; run: Fn }, { run: Fn }];
+    const w = a.when, x = a.run, y = b.run;
+    return (v) => (w(v) ? x(v) : y(v));
+  }
+  return (v) => {
+    for (const c of cases) if (!c.when || c.when(v)) return c.run(v);
+    return null;
+  };
+}
+
+function namesOf(e: Expr, out: string[] = []): string[] {
+  switch (e.type) {
+    case 'Identifier': out.push(e.name); break;
+    case 'BinaryExpression': namesOf(e.left, out); namesOf(e.right, out); break;
+    case 'UnaryExpression': namesOf(e.argument, out); break;
+    case 'CallExpression': e.arguments.forEach((a) => namesOf(a, out)); break;
+    case 'MemberExpression': namesOf(e.object, out); if (e.computed) namesOf(e.property, out); break;
+  }
+  return out;
+}
+
+/** Readable text of a condition, for explanations: `propertyClass in [class1, class2] and …`. */
+export function describeCondition(c: Condition): string {
+  if ('all' in c) return c.all.map((x) => wrap(x)).join(' and ');
+  if ('any' in c) return c.any.map((x) => wrap(x)).join(' or ');
+  if ('not' in c) return `not ${wrap(c.not)}`;
+  const ops: Record<string, string> = {
+    equal: '=', notEqual: '≠', lessThan: '<', lessThanInclusive: '≤', greaterThan: '>', greaterThanInclusive: '≥',
+    in: 'in', notIn: 'not in', contains: 'contains', doesNotContain: 'does not contain',
+  };
+  const v = c.value;
+  const val = Array.isArray(v) ? `[${v.join(', ')}]` : typeof v === 'object' && v !== null ? v.fact : String(v);
+  return `${c.fact} ${ops[c.operator] ?? c.operator} ${val}`;
+}
+const wrap = (c: Condition) => ('all' in c || 'any' in c ? `(${describeCondition(c)})` : describeCondition(c));
+
+function describeStep(s: ProgramDef['steps'][number]): string {
+  if (s.formula) return s.formula.src;
+  if (s.condition) return describeCondition(s.condition);
+  return s.cases!.map((c) => `${c.when ? `if ${describeCondition(c.when)}: ` : 'otherwise: '}${c.formula ? c.formula.src : c.value}`).join('; ');
+}
+
+/**
+ * The result tree. Two presentation conventions, at the top level only: under `exemptions` an amount of 0 is
+ * left out, and under `exemptionBreakdown` an entry whose amount is 0 is left out.
+ */
+function compileResult(tree: ResultGroup, expr: (e: Expr) => Fn): (v: Facts) => Record<string, unknown> {
+  const group = (g: ResultGroup, dropZero: 'leaf' | 'amount' | null, top: boolean): ((v: Facts) => Record<string, unknown>) => {
+    const parts = Object.entries(g).map(([key, node]) => {
+      if ('formula' in node && 'unit' in node && typeof node.unit === 'string') {
+        return { key, fn: leaf(expr((node.formula as { ast: Expr }).ast), node.unit as ResultUnit), isLeaf: true };
+      }
+      const child = !top ? null : key === 'exemptions' ? 'leaf' : key === 'exemptionBreakdown' ? 'amount' : null;
+      return { key, fn: group(node as ResultGroup, child, false), isLeaf: false };
+    });
+    return (v) => {
+      const o: Record<string, unknown> = {};
+      for (const p of parts) {
+        const x = p.fn(v);
+        if (dropZero === 'leaf' && x === 0) continue;
+        if (dropZero === 'amount' && !p.isLeaf && (x as { amount?: unknown }).amount === 0) continue;
+        o[p.key] = x;
+      }
+      return o;
+    };
+  };
+  return group(tree, null, true);
+}
+
+function leaf(fn: Fn, unit: ResultUnit): Fn {
+  if (unit === 'text' || unit === 'count') return fn;
+  const d = DECIMALS[unit];
+  return (v) => roundTo(fn(v), d);
+}

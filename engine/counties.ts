@@ -1,0 +1,42 @@
+/** County look-up by name, "X County" or slug, with the nearest names suggested. */
+import { distance } from 'fastest-levenshtein';
+import type { CountyDef, StateDef } from './types.js';
+import { PtaxError } from './errors.js';
+
+export function slugOf(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+county$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+export type CountyMatch = { county: CountyDef; alias?: undefined } | { county?: undefined; alias: StateDef['aliases'][number] };
+
+export function findCounty(state: StateDef, query: string): CountyMatch {
+  const slug = slugOf(query);
+  const alias = state.aliases.find((a) => slugOf(a.name) === slug);
+  if (alias) return { alias };
+  const county = state.counties.find((c) => c.slug === slug);
+  if (county) return { county };
+  const names = [...state.counties.map((c) => c.name.replace(/ County$/, '')), ...state.aliases.map((a) => a.name)];
+  const hint = suggest(query, names);
+  throw new PtaxError(
+    'UNKNOWN_COUNTY',
+    `Unknown county "${query}" in ${state.code}.${hint.length ? ` Did you mean ${hint.join(', ')}?` : ''} (see: ptax counties --state ${state.code})`,
+    { suggestions: hint },
+  );
+}
+
+/** Up to three names closest to the query: by edit distance of slugs, then by shared prefix. */
+export function suggest(query: string, names: string[]): string[] {
+  const q = slugOf(query);
+  if (!q) return [];
+  const scored = names.map((n) => {
+    const s = slugOf(n);
+    const d = Math.min(distance(q, s), s.startsWith(q) || q.startsWith(s) ? 1 : Infinity);
+    return { n, d };
+  });
+  const limit = Math.max(2, Math.floor(q.length / 3));
+  return scored
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n))
+    .slice(0, 3)
+    .map((x) => x.n);
+}

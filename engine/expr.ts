@@ -1,0 +1,155 @@
+/**
+ * Compiles the rule language's arithmetic (already parsed to a syntax tree at build
+ * time) into plain closures over a fact array. Names resolve once, at compile time:
+ * parameters become constants or tables, facts and steps become array slots.
+ */
+import type { Band, Expr } from './types.js';
+import type { Facts } from './conditions.js';
+import { PtaxError } from './errors.js';
+
+export type Fn = (v: Facts) => any;
+export type Binding =
+  | { kind: 'fact'; slot: number }
+  | { kind: 'scalar'; value: number }
+  | { kind: 'table'; id: string; table: Record<string, number> }
+  | { kind: 'bands'; id: string; bands: Band[] };
+export type Resolve = (name: string) => Binding;
+
+/** A compiled node: a function, and its value when it is known at compile time. */
+interface Node { fn: Fn; constant?: number }
+
+export const FUNCTIONS = ['min', 'max', 'floor', 'band'] as const;
+
+export function compileExpr(ast: Expr, resolve: Resolve): Fn {
+  return node(ast, resolve).fn;
+}
+
+const constant = (value: number): Node => ({ fn: () => value, constant: value });
+
+function node(e: Expr, resolve: Resolve): Node {
+  switch (e.type) {
+    case 'Literal':
+      return constant(e.value);
+    case 'Identifier': {
+      const b = resolve(e.name);
+      if (b.kind === 'scalar') return constant(b.value);
+      if (b.kind === 'fact') { const s = b.slot; return { fn: (v) => v[s] }; }
+      throw new PtaxError('RULES_INVALID', `${e.name} is a ${b.kind === 'table' ? 'table: index it, e.g. ' + e.name + '[key]' : 'band table: use band(' + e.name + ', x)'}`);
+    }
+    case 'UnaryExpression': {
+      const a = node(e.argument, resolve);
+      if (a.constant !== undefined) return constant(-a.constant);
+      const f = a.fn;
+      return { fn: (v) => -f(v) };
+    }
+    case 'BinaryExpression':
+      return binary(e.operator, node(e.left, resolve), node(e.right, resolve));
+    case 'MemberExpression':
+      return member(e, resolve);
+    case 'CallExpression':
+      return call(e.callee.name, e.arguments, resolve);
+  }
+}
+
+function binary(op: string, l: Node, r: Node): Node {
+  if (l.constant !== undefined && r.constant !== undefined) return constant(arith(op, l.constant, r.constant));
+  const a = l.fn, b = r.fn;
+  // A constant operand is captured as a number, saving a call per evaluation.
+  if (r.constant !== undefined) {
+    const k = r.constant;
+    switch (op) {
+      case '+': return { fn: (v) => a(v) + k };
+      case '-': return { fn: (v) => a(v) - k };
+      case '*': return { fn: (v) => a(v) * k };
+      case '/': return { fn: (v) => a(v) / k };
+    }
+  }
+  if (l.constant !== undefined) {
+    const k = l.constant;
+    switch (op) {
+      case '+': return { fn: (v) => k + b(v) };
+      case '-': return { fn: (v) => k - b(v) };
+      case '*': return { fn: (v) => k * b(v) };
+      case '/': return { fn: (v) => k / b(v) };
+    }
+  }
+  switch (op) {
+    case '+': return { fn: (v) => a(v) + b(v) };
+    case '-': return { fn: (v) => a(v) - b(v) };
+    case '*': return { fn: (v) => a(v) * b(v) };
+    case '/': return { fn: (v) => a(v) / b(v) };
+  }
+  throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
+}
+
+function arith(op: string, a: number, b: number): number {
+  switch (op) {
+    case '+': return a + b;
+    case '-': return a - b;
+    case '*': return a * b;
+    case '/': return a / b;
+  }
+  throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
+}
+
+function member(e: Extract<Expr, { type: 'MemberExpression' }>, resolve: Resolve): Node {
+  if (e.object.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'only a parameter table can be indexed');
+  const b = resolve(e.object.name);
+  if (b.kind !== 'table') throw new PtaxError('RULES_INVALID', `${e.object.name} is not a table`);
+  const { table, id } = b;
+  const entry = (key: unknown): number => {
+    const x = table[key as string];
+    if (x === undefined) throw new PtaxError('NO_VALUE', `${id} has no value for ${String(key)}`);
+    return x;
+  };
+  if (!e.computed) {
+    if (e.property.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'bad table key');
+    return constant(entry(e.property.name));
+  }
+  const key = node(e.property, resolve).fn;
+  return { fn: (v) => entry(key(v)) };
+}
+
+function call(name: string, args: Expr[], resolve: Resolve): Node {
+  if (name === 'band') {
+    const [table, x] = args;
+    if (args.length !== 2 || table?.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'band(parameter, value) takes a band parameter and a value');
+    const b = resolve(table.name);
+    if (b.kind !== 'bands') throw new PtaxError('RULES_INVALID', `${table.name} is not a band parameter`);
+    const pick = bandPicker(b.id, b.bands);
+    const f = node(x!, resolve).fn;
+    return { fn: (v) => pick(f(v)) };
+  }
+  const parts = args.map((a) => node(a, resolve));
+  const fns = parts.map((p) => p.fn);
+  if (parts.every((p) => p.constant !== undefined)) {
+    const ks = parts.map((p) => p.constant!);
+    if (name === 'min') return constant(Math.min(...ks));
+    if (name === 'max') return constant(Math.max(...ks));
+    if (name === 'floor' && ks.length === 1) return constant(Math.floor(ks[0]!));
+  }
+  if (name === 'floor') {
+    if (fns.length !== 1) throw new PtaxError('RULES_INVALID', 'floor takes one value');
+    const f = fns[0]!;
+    return { fn: (v) => Math.floor(f(v)) };
+  }
+  if ((name === 'min' || name === 'max') && fns.length >= 2) {
+    const m = name === 'min' ? Math.min : Math.max;
+    if (fns.length === 2) { const [a, b] = fns as [Fn, Fn]; return { fn: (v) => m(a(v), b(v)) }; }
+    if (fns.length === 3) { const [a, b, c] = fns as [Fn, Fn, Fn]; return { fn: (v) => m(a(v), b(v), c(v)) }; }
+    return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = m(r, fns[i]!(v)); return r; } };
+  }
+  throw new PtaxError('RULES_INVALID', `${name}() is not a function of the rule language (${FUNCTIONS.join(', ')})`);
+}
+
+/** Bands in order: `below` is an exclusive upper bound, `at_most` inclusive, none: the rest. */
+export function bandPicker(id: string, bands: Band[]): (x: number) => number {
+  const below = bands.map((b) => b.below ?? (b.at_most === undefined ? Infinity : NaN));
+  const atMost = bands.map((b) => b.at_most ?? NaN);
+  const values = bands.map((b) => b.value);
+  const n = bands.length;
+  return (x) => {
+    for (let i = 0; i < n; i++) if (x < below[i]! || x <= atMost[i]!) return values[i]!;
+    throw new PtaxError('NO_VALUE', `${id} has no band for ${x}`);
+  };
+}

@@ -1,0 +1,371 @@
+/**
+ * Build-time loading of the rule files: strict YAML, JSON Schema (ajv, strict mode), and
+ * the checks a schema cannot express. Produces the Bundle that `ptax calc` reads as
+ * JSON. Nothing here is on the calculation's hot path.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import jsep from 'jsep';
+import { readYaml, formatProblem, type Problem, type YamlSource } from './yaml-source.js';
+import { conditionFacts, OPERATORS } from './conditions.js';
+import { FUNCTIONS } from './expr.js';
+import { periodStart, valueAt } from './params.js';
+import {
+  COUNTY_FACTS, INPUT_FACTS,
+  type Bundle, type Condition, type Expr, type Formula, type ParameterDef, type ProgramDef,
+  type ResultGroup, type StateDef,
+} from './types.js';
+import { PtaxError } from './errors.js';
+
+const Ajv2020 = _Ajv2020 as unknown as typeof _Ajv2020.default;
+
+/** Figures belong in parameters; a formula may use only these plain numbers. */
+export const ALLOWED_LITERALS = [0, 1, 4, 12, 100];
+const KINDS = ['parameters', 'program', 'counties', 'state'] as const;
+type Kind = (typeof KINDS)[number];
+
+export interface LoadResult { bundle?: Bundle; problems: Problem[] }
+
+export class RulesInvalid extends PtaxError {
+  constructor(readonly problems: Problem[]) {
+    super('RULES_INVALID', problems.map(formatProblem).join('\n'));
+  }
+}
+
+/** Every .yaml file below a folder, sorted, as paths relative to `root`. */
+export function listYaml(dir: string, root = process.cwd()): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.yaml') || name.endsWith('.yml')) out.push(relative(root, p).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const validatorCache = new Map<string, Record<Kind | 'fixture', ValidateFunction>>();
+export function schemaValidators(schemaDir = resolve('schemas')): Record<Kind | 'fixture', ValidateFunction> {
+  const cached = validatorCache.get(schemaDir);
+  if (cached) return cached;
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
+  const read = (n: string) => JSON.parse(readFileSync(join(schemaDir, `${n}.schema.json`), 'utf8'));
+  ajv.addSchema(read('common'));
+  const v = {} as Record<Kind | 'fixture', ValidateFunction>;
+  for (const k of [...KINDS, 'fixture'] as const) v[k] = ajv.compile(read(k === 'parameters' ? 'parameters' : k));
+  validatorCache.set(schemaDir, v);
+  return v;
+}
+
+/** Turns ajv's errors into file:line:col problems, dropping the noise of failed oneOf branches. */
+export function schemaProblems(src: YamlSource, errors: ErrorObject[]): Problem[] {
+  const out: Problem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const inBranch = /\/(oneOf|anyOf)\/\d+\//.test(e.schemaPath) || /\/(oneOf|anyOf)\/\d+$/.test(e.schemaPath);
+    if (inBranch && e.keyword !== 'additionalProperties' && e.keyword !== 'enum' && e.keyword !== 'pattern') continue;
+    if (e.keyword === 'if') continue;
+    const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let key: string | undefined;
+    let message = `${e.message ?? 'is invalid'}`;
+    if (e.keyword === 'additionalProperties') {
+      key = String(e.params.additionalProperty);
+      message = `unknown key '${key}'`;
+    } else if (e.keyword === 'required') message = `missing '${e.params.missingProperty}'`;
+    else if (e.keyword === 'enum') message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+    else if (e.keyword === 'oneOf') message = 'must have exactly one of the allowed forms (check the keys)';
+    else if (e.keyword === 'propertyNames') { key = String(e.params.propertyName); message = `key '${key}' is not allowed here`; }
+    const where = path.length ? path.join('.') + ' ' : '';
+    const at = src.position(path, key);
+    const text = `${where}${message}`;
+    const id = `${at.line}:${at.col}:${text}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({ file: src.file, line: at.line, col: at.col, message: text });
+  }
+  return out;
+}
+
+const SCHEMA_LINE = /^# yaml-language-server: \$schema=(\S+)\s*$/;
+
+/** Reads and validates every rule file; returns the bundle only when there is no problem. */
+export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?: string } = {}): LoadResult {
+  const root = resolve(options.root ?? process.cwd());
+  const files = listYaml(resolve(root, rulesDir), root);
+  const v = schemaValidators(join(root, 'schemas'));
+  const problems: Problem[] = [];
+  const sources: Array<{ src: YamlSource; kind: Kind }> = [];
+  for (const file of files) {
+    const src = readYaml(file, readFileSync(join(root, file), 'utf8'));
+    problems.push(...src.problems);
+    const first = src.text.split('\n', 1)[0] ?? '';
+    const m = SCHEMA_LINE.exec(first);
+    if (!m) problems.push({ file, line: 1, col: 1, message: 'the first line must be "# yaml-language-server: $schema=<path to schemas/…schema.json>"' });
+    if (src.data === undefined) continue;
+    const kind = (src.data as { kind?: unknown })?.kind;
+    if (!KINDS.includes(kind as Kind)) {
+      const at = src.position(['kind']);
+      problems.push({ file, line: at.line, col: at.col, message: `kind must be one of ${KINDS.join(', ')}` });
+      continue;
+    }
+    if (m) {
+      const want = resolve(root, 'schemas', `${kind}.schema.json`);
+      if (resolve(root, dirname(file), m[1]!) !== want) problems.push({ file, line: 1, col: 1, message: `$schema should point to ${relative(resolve(root, dirname(file)), want).split(sep).join('/')}` });
+    }
+    const validate = v[kind as Kind];
+    if (!validate(src.data)) problems.push(...schemaProblems(src, validate.errors ?? []));
+    else sources.push({ src, kind: kind as Kind });
+  }
+  if (problems.length) return { problems: filterOnly(problems, options.only, root) };
+  const bundle = assemble(sources, problems);
+  const shown = filterOnly(problems, options.only, root);
+  return problems.length ? { problems: shown } : { bundle, problems: [] };
+}
+
+function filterOnly(problems: Problem[], only: string[] | undefined, root: string): Problem[] {
+  if (!only?.length) return problems;
+  const set = new Set(only.map((f) => relative(root, resolve(f)).split(sep).join('/').replace(/\/$/, '')));
+  return problems.filter((p) => set.has(p.file) || [...set].some((d) => p.file.startsWith(d + '/')));
+}
+
+/** Cross-file checks, and the bundle itself. */
+function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[]): Bundle {
+  const bundle: Bundle = { format: 1, parameters: {}, programs: {}, states: {} };
+  const fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => {
+    const at = src.position(path, key);
+    problems.push({ file: src.file, line: at.line, col: at.col, message });
+  };
+  const counties = new Map<string, { src: YamlSource; data: any }>();
+
+  for (const { src, kind } of sources) {
+    const d = src.data as any;
+    if (kind === 'parameters') {
+      for (const [name, p] of Object.entries<any>(d.parameters)) {
+        const id = `${d.module}.${name}`;
+        if (bundle.parameters[id]) fail(src, ['parameters'], `duplicate parameter id ${id} (also in ${bundle.parameters[id]!.file})`, name);
+        checkParameter(src, ['parameters', name], p, fail);
+        bundle.parameters[id] = { id, file: src.file, ...p };
+      }
+    } else if (kind === 'counties') {
+      counties.set(d.id, { src, data: d });
+      const slugs = new Set<string>();
+      d.counties.forEach((c: any, i: number) => {
+        if (slugs.has(c.slug)) fail(src, ['counties', i, 'slug'], `duplicate county slug ${c.slug}`);
+        slugs.add(c.slug);
+        checkAscending(src, ['counties', i, 'rates'], c.rates, fail);
+      });
+    }
+  }
+  for (const { src, kind } of sources) {
+    if (kind !== 'program') continue;
+    const d = src.data as any;
+    if (bundle.programs[d.id]) fail(src, ['id'], `duplicate program id ${d.id}`);
+    bundle.programs[d.id] = checkProgram(src, d, bundle, fail);
+  }
+  for (const { src, kind } of sources) {
+    if (kind !== 'state') continue;
+    const d = src.data as any;
+    const c = counties.get(d.counties);
+    if (!c) { fail(src, ['counties'], `no counties file with id ${d.counties}`); continue; }
+    if (c.data.state !== d.code) fail(src, ['counties'], `${d.counties} is for ${c.data.state}, not ${d.code}`);
+    d.programs.forEach((p: any, i: number) => {
+      if (!bundle.programs[p.program]) fail(src, ['programs', i, 'program'], `no program ${p.program}`);
+      if (p.when) for (const f of conditionFacts(p.when)) if (!(COUNTY_FACTS as readonly string[]).includes(f)) fail(src, ['programs', i, 'when'], `a program is chosen by county facts only (${COUNTY_FACTS.join(', ')}), not ${f}`);
+    });
+    if (d.programs[d.programs.length - 1].when) fail(src, ['programs'], 'the last program must have no `when`: it is the default');
+    (d.aliases ?? []).forEach((a: any, i: number) => { if (!bundle.programs[a.program]) fail(src, ['aliases', i, 'program'], `no program ${a.program}`); });
+    const state: StateDef = {
+      code: d.code, file: src.file, name: d.name, description: d.description, countiesId: d.counties,
+      counties: c.data.counties.map((x: any) => ({ name: x.name, slug: x.slug, fips: x.fips, rates: x.rates, flags: x.flags ?? [] })),
+      countiesMeta: { file: c.src.file, label: c.data.label, description: c.data.description, reference: c.data.reference, last_verified: c.data.last_verified },
+      programs: d.programs, aliases: d.aliases ?? [],
+    };
+    bundle.states[d.code] = state;
+  }
+  return bundle;
+}
+
+type Fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => void;
+
+function checkAscending(src: YamlSource, path: Array<string | number>, entries: Array<{ effective: string }>, fail: Fail) {
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i]!.effective <= entries[i - 1]!.effective) fail(src, [...path, i, 'effective'], `effective dates must ascend: ${entries[i]!.effective} comes after ${entries[i - 1]!.effective}; append history, never rewrite it`);
+  }
+}
+
+function checkParameter(src: YamlSource, path: Array<string | number>, p: any, fail: Fail) {
+  checkAscending(src, [...path, 'values'], p.values, fail);
+  p.values.forEach((e: any, i: number) => {
+    const at = [...path, 'values', i];
+    if (p.type === 'bands') {
+      if (!e.bands) return fail(src, at, 'a bands parameter needs `bands`, not `value`');
+      const bands = e.bands as any[];
+      bands.forEach((b, j) => {
+        const last = j === bands.length - 1;
+        const bound = b.below ?? b.at_most;
+        if (last && bound !== undefined) fail(src, [...at, 'bands', j], 'the last band must have no bound: it takes every larger value');
+        if (!last && bound === undefined) fail(src, [...at, 'bands', j], 'every band but the last needs `below` or `at_most`');
+        const prev = j > 0 ? (bands[j - 1].below ?? bands[j - 1].at_most) : undefined;
+        if (!last && prev !== undefined && bound <= prev) fail(src, [...at, 'bands', j], 'band bounds must ascend');
+      });
+      return;
+    }
+    if (e.bands) return fail(src, at, `a ${p.type} parameter takes \`value\`, not \`bands\``);
+    if (p.type === 'scalar' && typeof e.value !== 'number') return fail(src, [...at, 'value'], 'a scalar parameter takes a number');
+    if (p.type === 'by_key') {
+      if (typeof e.value !== 'object') return fail(src, [...at, 'value'], `a by_key parameter takes a map of ${p.keys.join(', ')}`);
+      const got = Object.keys(e.value).sort().join(',');
+      if (got !== [...p.keys].sort().join(',')) fail(src, [...at, 'value'], `keys must be exactly ${p.keys.join(', ')}`);
+      if (p.sums_to_one) {
+        const sum = Object.values<number>(e.value).reduce((a, b) => a + b, 0);
+        if (Math.abs(sum - 1) > 1e-9) fail(src, [...at, 'value'], `shares must sum to 1 (they sum to ${+sum.toFixed(10)})`);
+      }
+    }
+    if (p.unit === 'fraction') {
+      const nums = typeof e.value === 'number' ? [e.value] : Object.values<number>(e.value);
+      if (nums.some((n) => n < 0 || n > 1)) fail(src, [...at, 'value'], 'a fraction lies between 0 and 1');
+    }
+  });
+}
+
+/** Parses a formula with jsep and keeps only the rule language's subset. */
+export function parseFormula(src: string): Formula {
+  let ast: unknown;
+  try {
+    ast = jsep(src);
+  } catch (e) {
+    throw new PtaxError('FORMULA', `cannot parse formula "${src}": ${(e as Error).message}`);
+  }
+  return { src, ast: checkAst(ast as any, src) };
+}
+
+function checkAst(n: any, src: string): Expr {
+  const bad = (why: string): never => { throw new PtaxError('FORMULA', `formula "${src}": ${why}`); };
+  switch (n?.type) {
+    case 'Literal':
+      if (typeof n.value !== 'number') bad(`only numbers may be written in a formula, not ${n.raw}`);
+      if (!ALLOWED_LITERALS.includes(n.value)) bad(`the figure ${n.raw} belongs in a parameter with its citation (formulas may use only ${ALLOWED_LITERALS.join(', ')})`);
+      return { type: 'Literal', value: n.value };
+    case 'Identifier':
+      return { type: 'Identifier', name: n.name };
+    case 'BinaryExpression':
+      if (!['+', '-', '*', '/'].includes(n.operator)) bad(`operator ${n.operator} is not arithmetic; write conditions as json-rules-engine conditions`);
+      return { type: 'BinaryExpression', operator: n.operator, left: checkAst(n.left, src), right: checkAst(n.right, src) };
+    case 'UnaryExpression':
+      if (n.operator !== '-') bad(`operator ${n.operator} is not allowed`);
+      return { type: 'UnaryExpression', operator: '-', argument: checkAst(n.argument, src) };
+    case 'CallExpression':
+      if (n.callee?.type !== 'Identifier' || !(FUNCTIONS as readonly string[]).includes(n.callee.name)) bad(`unknown function; the rule language has ${FUNCTIONS.join(', ')}`);
+      return { type: 'CallExpression', callee: { type: 'Identifier', name: n.callee.name }, arguments: n.arguments.map((a: any) => checkAst(a, src)) };
+    case 'MemberExpression':
+      if (n.object?.type !== 'Identifier') bad('only a parameter table can be indexed');
+      return { type: 'MemberExpression', object: checkAst(n.object, src), property: checkAst(n.property, src), computed: !!n.computed };
+    default:
+      return bad(`${n?.type ?? 'this'} is not part of the rule language`);
+  }
+}
+
+/** Names an expression reads (identifiers, table names, band names), excluding static table keys. */
+export function exprNames(e: Expr, out: string[] = []): string[] {
+  switch (e.type) {
+    case 'Identifier': out.push(e.name); break;
+    case 'BinaryExpression': exprNames(e.left, out); exprNames(e.right, out); break;
+    case 'UnaryExpression': exprNames(e.argument, out); break;
+    case 'CallExpression': e.arguments.forEach((a) => exprNames(a, out)); break;
+    case 'MemberExpression': exprNames(e.object, out); if (e.computed) exprNames(e.property, out); break;
+  }
+  return out;
+}
+
+function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail): ProgramDef {
+  const known = new Map<string, string>(); // name → what it is
+  for (const f of INPUT_FACTS) known.set(f, 'input');
+  for (const f of COUNTY_FACTS) known.set(f, 'county');
+  for (const [alias, pid] of Object.entries<string>(d.parameters)) {
+    const p = bundle.parameters[pid];
+    if (!p) { fail(src, ['parameters', alias], `no parameter ${pid}`); continue; }
+    if (known.has(alias)) fail(src, ['parameters'], `${alias} is already an ${known.get(alias)} fact`, alias);
+    known.set(alias, `parameter:${p.type}`);
+    for (const y of d.years) {
+      const date = periodStart(d.period, y);
+      if (!valueAt(p, date)) fail(src, ['parameters', alias], `${pid} has no value in force on ${date} (year ${y})`);
+    }
+  }
+  const formula = (path: Array<string | number>, text: string): Formula => {
+    try {
+      const f = parseFormula(text);
+      for (const n of exprNames(f.ast)) if (!known.has(n)) fail(src, path, `formula "${text}": unknown name ${n}`);
+      return f;
+    } catch (e) {
+      fail(src, path, (e as Error).message);
+      return { src: text, ast: { type: 'Literal', value: 0 } };
+    }
+  };
+  const condition = (path: Array<string | number>, c: Condition) => {
+    for (const f of conditionFacts(c)) {
+      const k = known.get(f);
+      if (!k) fail(src, path, `condition reads unknown fact ${f}`);
+      else if (k.startsWith('parameter:') && k !== 'parameter:scalar') fail(src, path, `condition reads ${f}, a table: compare a step instead`);
+    }
+    checkOperators(src, path, c, fail);
+  };
+  d.validations.forEach((v: any, i: number) => condition(['validations', i, 'when'], v.when));
+  const steps = d.steps.map((s: any, i: number) => {
+    const path = ['steps', i];
+    if (known.has(s.id)) fail(src, [...path, 'id'], `step ${s.id} shadows an ${known.get(s.id)}`);
+    const out: any = { id: s.id, label: s.label };
+    if (s.formula !== undefined) out.formula = formula([...path, 'formula'], String(s.formula));
+    if (s.condition) { condition([...path, 'condition'], s.condition); out.condition = s.condition; }
+    if (s.cases) {
+      s.cases.forEach((c: any, j: number) => {
+        const last = j === s.cases.length - 1;
+        if (last && c.when) fail(src, [...path, 'cases', j], 'the last case must have no `when`: it is the otherwise');
+        if (!last && !c.when) fail(src, [...path, 'cases', j], 'every case but the last needs `when`');
+      });
+      out.cases = s.cases.map((c: any, j: number) => {
+        if (c.when) condition([...path, 'cases', j, 'when'], c.when);
+        return { ...(c.when ? { when: c.when } : {}), ...(c.formula !== undefined ? { formula: formula([...path, 'cases', j, 'formula'], String(c.formula)) } : { value: c.value }) };
+      });
+    }
+    known.set(s.id, 'step');
+    return out;
+  });
+  (d.notes ?? []).forEach((n: any, i: number) => condition(['notes', i, 'when'], n.when));
+  const result = (g: any, path: Array<string | number>): ResultGroup => {
+    const out: ResultGroup = {};
+    for (const [k, v] of Object.entries<any>(g)) {
+      if (typeof v === 'string' || typeof v === 'number') out[k] = { formula: formula([...path, k], String(v)), unit: 'usd' };
+      else if (typeof v.formula === 'string' && typeof v.unit === 'string') out[k] = { formula: formula([...path, k, 'formula'], v.formula), unit: v.unit };
+      else out[k] = result(v, [...path, k]);
+    }
+    return out;
+  };
+  const yearsSorted = [...d.years].sort((a: number, b: number) => a - b);
+  if (yearsSorted.join() !== d.years.join()) fail(src, ['years'], 'years must ascend');
+  return {
+    id: d.id, file: src.file, description: d.description, label: d.label, period: d.period, years: d.years,
+    parameters: d.parameters, validations: d.validations, steps, notes: d.notes ?? [], result: result(d.result, ['result']),
+  };
+}
+
+function checkOperators(src: YamlSource, path: Array<string | number>, c: Condition, fail: Fail) {
+  if ('all' in c) c.all.forEach((x, i) => checkOperators(src, [...path, 'all', i], x, fail));
+  else if ('any' in c) c.any.forEach((x, i) => checkOperators(src, [...path, 'any', i], x, fail));
+  else if ('not' in c) checkOperators(src, [...path, 'not'], c.not, fail);
+  else {
+    if (!(OPERATORS as readonly string[]).includes(c.operator)) fail(src, path, `unknown operator ${c.operator}`);
+    if ((c.operator === 'in' || c.operator === 'notIn') && !Array.isArray(c.value)) fail(src, [...path, 'value'], `${c.operator} takes a list`);
+  }
+}
+
+export function loadRulesOrThrow(rulesDir = 'rules', root?: string): Bundle {
+  const r = loadRules(rulesDir, { root });
+  if (!r.bundle) throw new RulesInvalid(r.problems);
+  return r.bundle;
+}
+
+export type { ParameterDef };
