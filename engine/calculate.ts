@@ -4,7 +4,7 @@ import { compileCondition, type Facts } from './conditions.js';
 import { findCounty } from './counties.js';
 import { valueAt } from './params.js';
 import { PtaxError } from './errors.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CountyDef, type FactValue, type Lang, type StateDef } from './types.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CountyDef, type FactValue, type Lang, type ParamEntry, type StateDef } from './types.js';
 
 /** States the product will cover; those without rules yet answer "not yet supported". */
 export const PLANNED_STATES = ['NY', 'TX', 'CA', 'FL'] as const;
@@ -78,19 +78,30 @@ export class Calculator {
     throw new PtaxError('YEAR_NOT_COVERED', `No rules for ${requested}; years available: ${years.join(', ')}`);
   }
 
-  private programFor(state: StateDef, county: CountyDef, facts: Facts): string {
+  private programFor(state: StateDef, facts: Facts): string {
     let list = this.chooser.get(state.code);
     if (!list) {
       const slot = (f: string) => COUNTY_FACTS.indexOf(f as (typeof COUNTY_FACTS)[number]) + INPUT_FACTS.length;
       list = state.programs.map((p) => ({ test: p.when ? compileCondition(p.when, slot) : undefined, program: p.program }));
       this.chooser.set(state.code, list);
     }
-    void county;
     return list.find((p) => !p.test || p.test(facts))!.program;
   }
 
   calculate(input: CalcInput, options: CalcOptions = {}): CalcResult {
     const lang = options.lang ?? 'en';
+    const p = this.prepare(input, lang);
+    const out = { state: p.state, county: p.county, year: p.compiled.year, program: p.compiled.program.id, ...evaluate(p.compiled, p.facts, lang) } as CalcResult;
+    if (p.note) out.notes.push(p.note);
+    if (options.explain) {
+      const c = p.compiled;
+      out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: p.facts[c.steps[i]!.slot] as FactValue }));
+    }
+    return out;
+  }
+
+  /** Looks up state, county, program and year, and fills the fact array for `evaluate`. */
+  prepare(input: CalcInput, lang: Lang = 'en'): { compiled: CompiledProgram; facts: Facts; state: string; county: string; note?: string } {
     const state = this.state(input.state);
     const match = findCounty(state, input.county);
     const facts: Facts = [];
@@ -99,13 +110,9 @@ export class Calculator {
     let programId: string;
     if (match.county) {
       countyName = match.county.name;
-      const flags = match.county.flags;
-      const probe = facts.slice();
-      // The county's rate in force is chosen below, once the year is known.
-      probe[INPUT_FACTS.length + COUNTY_FACTS.indexOf('nycClass')] = flags.includes('nycClass');
-      probe[INPUT_FACTS.length + COUNTY_FACTS.indexOf('topCoded')] = flags.includes('topCoded');
-      probe[INPUT_FACTS.length + COUNTY_FACTS.indexOf('estimated')] = flags.includes('estimated');
-      programId = this.programFor(state, match.county, probe);
+      // The program is chosen by county flags; the rate in force waits for the year.
+      setCountyFacts(facts, match.county, null);
+      programId = this.programFor(state, facts);
     } else {
       countyName = match.alias.name;
       programId = match.alias.program;
@@ -114,28 +121,31 @@ export class Calculator {
     const c = this.compiled(programId, year);
     const v = c.template.slice();
     for (let i = 0; i < INPUT_FACTS.length; i++) v[i] = facts[i];
-    const base = INPUT_FACTS.length;
-    if (match.county) {
-      const rate = valueAt({ values: match.county.rates.map((r) => ({ ...r, reference: [], last_verified: '' })) }, c.date);
-      v[base + COUNTY_FACTS.indexOf('countyRate')] = rate ? (rate.value as number) : null;
-      v[base + COUNTY_FACTS.indexOf('nycClass')] = match.county.flags.includes('nycClass');
-      v[base + COUNTY_FACTS.indexOf('topCoded')] = match.county.flags.includes('topCoded');
-      v[base + COUNTY_FACTS.indexOf('estimated')] = match.county.flags.includes('estimated');
-    } else {
-      v[base + COUNTY_FACTS.indexOf('nycClass')] = false;
-      v[base + COUNTY_FACTS.indexOf('topCoded')] = false;
-      v[base + COUNTY_FACTS.indexOf('estimated')] = false;
-    }
-    for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[lang]);
-    for (const s of c.steps) v[s.slot] = s.run(v);
-    const notes = c.notes.filter((n) => n.test(v)).map((n) => n.text[lang]);
-    if (note) notes.push(note);
-    const out: CalcResult = { state: state.code, county: countyName, year, program: programId, ...c.result(v), notes };
-    if (options.explain) {
-      out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: v[c.steps[i]!.slot] as FactValue }));
-    }
-    return out;
+    const rate = match.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
+    setCountyFacts(v, match.county, rate ? (rate.value as number) : null);
+    return { compiled: c, facts: v, state: state.code, county: countyName, note };
   }
+}
+
+/**
+ * Runs a compiled program on a filled fact array (inputs, county facts, parameters):
+ * validations first, then every step, then the result and its notes.
+ */
+export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Record<string, unknown> & { notes: string[] } {
+  for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[lang]);
+  for (const s of c.steps) v[s.slot] = s.run(v);
+  const result = c.result(v) as Record<string, unknown> & { notes: string[] };
+  result.notes = c.notes.filter((n) => n.test(v)).map((n) => n.text[lang]);
+  return result;
+}
+
+function setCountyFacts(v: Facts, county: CountyDef | undefined, rate: number | null): void {
+  const base = INPUT_FACTS.length;
+  const flags = county?.flags ?? [];
+  v[base + COUNTY_FACTS.indexOf('countyRate')] = rate;
+  v[base + COUNTY_FACTS.indexOf('nycClass')] = flags.includes('nycClass');
+  v[base + COUNTY_FACTS.indexOf('topCoded')] = flags.includes('topCoded');
+  v[base + COUNTY_FACTS.indexOf('estimated')] = flags.includes('estimated');
 }
 
 function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue {

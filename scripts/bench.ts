@@ -1,0 +1,109 @@
+/**
+ * npm run bench: 1,000,000 seeded random New York inputs (NYC and outside, every
+ * exemption) evaluated three ways in one run: the compiled rules; the hand-written
+ * baseline (scripts/bench-baseline.ts); and the same eligibility conditions through
+ * json-rules-engine. Prints calculations per second and the two ratios. Not a test.
+ */
+import { Engine } from 'json-rules-engine';
+import { readBundle } from '../engine/bundle.js';
+import { Calculator, evaluate, type CalcInput } from '../engine/calculate.js';
+import type { Facts } from '../engine/conditions.js';
+import type { CompiledProgram } from '../engine/compile.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Condition } from '../engine/types.js';
+import { baseline, type BaselineInput } from './bench-baseline.js';
+
+const N = Number(process.env.BENCH_N ?? 1_000_000);
+const JRE_N = Number(process.env.BENCH_JRE_N ?? 20_000);
+
+/** mulberry32: a small seeded generator, so every run measures the same inputs. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const bundle = readBundle();
+const calc = new Calculator(bundle);
+const ny = bundle.states.NY!;
+const rand = rng(20261121);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+const LEVELS = [0, 0, 0, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+
+// Inputs are drawn and prepared (county look-up, program, year) before any timing.
+const prepared: Array<{ c: CompiledProgram; v: Facts; b: BaselineInput }> = [];
+for (let i = 0; i < N; i++) {
+  const county = rand() < 0.5 ? pick(ny.counties.filter((c) => c.flags.includes('nycClass'))) : pick(ny.counties);
+  const nyc = county.flags.includes('nycClass');
+  const value = Math.round(50_000 + rand() * (rand() < 0.1 ? 20_000_000 : 2_000_000));
+  const input: CalcInput = {
+    state: 'NY', county: county.name, value,
+    propertyClass: nyc ? pick(['class1', 'class2', 'class2', 'class3', 'class4']) : rand() < 0.8 ? null : pick(['class1', 'class4']),
+    homestead: rand() < 0.6, over65: rand() < 0.25, seniorIncome: rand() < 0.5 ? Math.round(rand() * 200_000) : null,
+    seniorCitizen: rand() < 0.1, disabled: rand() < 0.05, veteranDisability: pick(LEVELS), coldWarVeteran: rand() < 0.05,
+    starType: null, priorAssessed: nyc && rand() < 0.3 ? Math.round(value * 0.3 * rand()) : null,
+  };
+  const p = calc.prepare(input);
+  const b = { nyc, countyRate: p.facts[INPUT_FACTS.length + COUNTY_FACTS.indexOf('countyRate')] as number | null, ...input } as BaselineInput;
+  prepared.push({ c: p.compiled, v: p.facts, b });
+}
+
+function time(label: string, n: number, fn: (i: number) => unknown): number {
+  let sink = 0;
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) if (fn(i)) sink++;
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  const rate = n / s;
+  console.log(`${label.padEnd(34)} ${n.toLocaleString('en-US').padStart(9)} in ${s.toFixed(3)} s  = ${Math.round(rate).toLocaleString('en-US').padStart(11)} /s  (${sink} ok)`);
+  return rate;
+}
+
+const hand = baseline(bundle, calc.year('ny.nyc', undefined, 'en').year, calc.year('ny.outside', undefined, 'en').year);
+// Warm both paths so the JIT has settled before measuring.
+for (let i = 0; i < Math.min(N, 50_000); i++) { try { evaluate(prepared[i]!.c, prepared[i]!.v.slice()); } catch { /* invalid inputs count as done */ } try { hand(prepared[i]!.b); } catch { /* same */ } }
+
+const rules = time('compiled rules', N, (i) => { const p = prepared[i]!; try { return evaluate(p.c, p.v.slice()); } catch { return null; } });
+const base = time('hand-written baseline', N, (i) => { try { return hand(prepared[i]!.b); } catch { return null; } });
+
+// json-rules-engine: every condition of the program (validations, steps, cases, notes),
+// on the same facts the compiled rules saw (steps evaluated beforehand, not timed).
+function conditionsOf(c: CompiledProgram): Condition[] {
+  const g = c.program;
+  return [
+    ...g.validations.map((x) => x.when),
+    ...g.steps.flatMap((s) => [...(s.condition ? [s.condition] : []), ...(s.cases ?? []).flatMap((k) => (k.when ? [k.when] : []))]),
+    ...g.notes.map((n) => n.when),
+  ];
+}
+const engines = new Map<CompiledProgram, Engine>();
+function engineFor(c: CompiledProgram): Engine {
+  let e = engines.get(c);
+  if (!e) {
+    e = new Engine([], { allowUndefinedFacts: true });
+    conditionsOf(c).forEach((cond, k) => e!.addRule({ conditions: ('all' in cond || 'any' in cond || 'not' in cond ? cond : { all: [cond] }) as any, event: { type: `c${k}` } }));
+    engines.set(c, e);
+  }
+  return e;
+}
+const names = (c: CompiledProgram) => [...INPUT_FACTS, ...COUNTY_FACTS, ...Object.keys(c.program.parameters), ...c.program.steps.map((s) => s.id)];
+const jreFacts = prepared.slice(0, JRE_N).map((p) => {
+  const v = p.v.slice();
+  try { evaluate(p.c, v); } catch { /* validations fired: the steps stay null */ }
+  const all = names(p.c);
+  const f: Record<string, unknown> = {};
+  all.forEach((n, k) => { if (k < v.length) f[n] = v[k] ?? null; });
+  return { e: engineFor(p.c), f };
+});
+const t0 = process.hrtime.bigint();
+let fired = 0;
+for (const { e, f } of jreFacts) fired += (await e.run(f)).events.length;
+const jreS = Number(process.hrtime.bigint() - t0) / 1e9;
+const jre = JRE_N / jreS;
+console.log(`${'json-rules-engine (conditions only)'.padEnd(34)} ${JRE_N.toLocaleString('en-US').padStart(9)} in ${jreS.toFixed(3)} s  = ${Math.round(jre).toLocaleString('en-US').padStart(11)} /s  (${fired} events; a sample: async and slow)`);
+
+const slower = base / rules;
+const faster = rules / jre;
+console.log(`\ncompiled rules vs hand-written: ${slower.toFixed(2)}× slower (target ≤ 2×) ${slower <= 2 ? 'PASS' : 'MISS'}`);
+console.log(`compiled rules vs json-rules-engine: ${faster.toFixed(0)}× faster (target ≥ 50×) ${faster >= 50 ? 'PASS' : 'MISS'}`);
