@@ -1,0 +1,87 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Versioned schema migrations. PRAGMA user_version holds the version applied last; each
+ * migration runs in its own transaction together with the version bump, so a crash leaves the
+ * database at one version or the next, never between. Append new migrations; never edit one
+ * that has shipped.
+ *
+ * Nothing about a property is stored: no value, no tax amount, no county field (a county the
+ * visitor chose to follow survives only as a `county-…` newsletter tag).
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'subscribers, notify requests and contact messages',
+    sql: `
+      CREATE TABLE subscribers (
+        id            INTEGER PRIMARY KEY,
+        email         TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        state         TEXT NOT NULL CHECK (state IN ('NY', 'TX', 'CA', 'FL')),
+        first_name    TEXT,
+        language      TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        tags          TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags)), -- sorted JSON array
+        source        TEXT NOT NULL CHECK (source IN ('banner', 'popup')),
+        status        TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+        confirm_token TEXT NOT NULL UNIQUE,
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        UNIQUE (email, state)
+      ) STRICT;
+
+      -- state is '' when the visitor signed up from a page that is not about one state.
+      CREATE TABLE notify_requests (
+        id            INTEGER PRIMARY KEY,
+        email         TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        state         TEXT NOT NULL CHECK (state IN ('', 'NY', 'TX', 'CA', 'FL')),
+        language      TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        status        TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+        confirm_token TEXT NOT NULL UNIQUE,
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        UNIQUE (email, state)
+      ) STRICT;
+
+      CREATE TABLE contact_messages (
+        id         INTEGER PRIMARY KEY,
+        name       TEXT NOT NULL,
+        email      TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        subject    TEXT NOT NULL,
+        message    TEXT NOT NULL,
+        state      TEXT CHECK (state IN ('NY', 'TX', 'CA', 'FL')),
+        language   TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Applies the migrations newer than the database; returns the versions before and after. */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+  const from = schemaVersion(db);
+  const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+  if (from > latest) {
+    // A newer server wrote this file; running old code on it could corrupt data.
+    throw new Error(`database schema version ${from} is newer than this server knows (${latest})`);
+  }
+  const pending = [...migrations].filter((m) => m.version > from).sort((a, b) => a.version - b.version);
+  for (const migration of pending) {
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${Math.trunc(migration.version)}`);
+    })();
+  }
+  return { from, to: schemaVersion(db) };
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../db/store.js';
+import { requestLanguage, sendAnswer } from '../http/answers.js';
+import { normalizeEmail } from '../validation/email.js';
+import { notifyBodySchema, type NotifyBody } from '../validation/schemas.js';
+import { toStateCode } from '../validation/states.js';
+import { noteConfirmationDue } from './confirmation.js';
+
+/** POST /api/notify — the "rates coming soon, e-mail me" form. Repeats are one request. */
+export function registerNotifyRoute(app: FastifyInstance, store: Store): void {
+  app.post<{ Body: NotifyBody }>('/api/notify', { schema: { body: notifyBodySchema } }, async (request, reply) => {
+    const body = request.body;
+    const language = requestLanguage(request);
+    const result = await store.requestNotification({
+      email: normalizeEmail(body.email),
+      state: body.state === undefined ? undefined : toStateCode(body.state),
+      language,
+    });
+    noteConfirmationDue(request.log, 'notify', result);
+    return sendAnswer(reply, 200, 'notify_registered', language);
+  });
+}

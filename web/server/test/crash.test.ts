@@ -1,0 +1,96 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnServer, type SpawnedServer } from '../dev/spawn-server.js';
+import { PATHS, makeTempDir, postJson, queryRows, send } from './helpers.js';
+
+/**
+ * Durability under a crash: the compiled server is killed with SIGKILL while subscriptions are
+ * in flight; after a restart on the same file, every subscription that had been answered 2xx
+ * must be there. The test command builds before running vitest, so dist must exist.
+ */
+const MAIN_JS = resolve('dist/web/server/main.js');
+const WORKERS = 24;
+const ANSWERS_BEFORE_SIGNAL = 400;
+
+const dir = makeTempDir('ptax-crash-');
+const dbPath = join(dir, 'crash.sqlite');
+const env = { PTAX_DB: dbPath, PTAX_WEB_DIR: join(dir, 'no-web-build'), PTAX_RATE_LIMIT: '1000000' };
+const started: SpawnedServer[] = [];
+
+afterAll(() => {
+  for (const server of started) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(): Promise<SpawnedServer> {
+  const server = await spawnServer({ mainPath: MAIN_JS, env });
+  started.push(server);
+  return server;
+}
+
+/**
+ * Workers post unique subscriptions in a loop and record the ones answered 2xx. When enough
+ * are answered, the server gets `signal`; requests then in flight either complete (SIGTERM) or
+ * die with the connection (SIGKILL), and a request without an answer is not recorded.
+ */
+async function subscribeUntilSignal(server: SpawnedServer, signal: NodeJS.Signals, prefix: string): Promise<string[]> {
+  const acknowledged: string[] = [];
+  let next = 0;
+  let signalled = false;
+  const worker = async () => {
+    while (!signalled) {
+      const email = `${prefix}-${next++}@example.com`;
+      try {
+        const res = await postJson(server.url, PATHS.subscribe, { email, state: 'NY', language: 'en', tags: ['ny-newsletter'] });
+        if (res.status >= 200 && res.status < 300) acknowledged.push(email);
+      } catch {
+        // The connection died with the server: no answer, so no promise was made.
+      }
+      if (!signalled && acknowledged.length >= ANSWERS_BEFORE_SIGNAL) {
+        signalled = true;
+        server.child.kill(signal);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: WORKERS }, worker));
+  return acknowledged;
+}
+
+function storedEmails(): Set<string> {
+  return new Set(queryRows<{ email: string }>(dbPath, 'SELECT email FROM subscribers').map((r) => r.email));
+}
+
+describe('crash safety of the compiled server', () => {
+  it('has been built (npm test builds before running vitest)', () => {
+    expect(existsSync(MAIN_JS), `${MAIN_JS} is missing: run the build (npx tsc -p tsconfig.json) first`).toBe(true);
+  });
+
+  it('keeps every subscription answered 2xx across a SIGKILL', async () => {
+    const first = await start();
+    const acknowledged = await subscribeUntilSignal(first, 'SIGKILL', 'crash');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(acknowledged.length).toBeGreaterThanOrEqual(ANSWERS_BEFORE_SIGNAL);
+
+    // The restart recovers the WAL and serves again on the same file.
+    const second = await start();
+    expect((await send(second.url, { path: '/healthz' })).status).toBe(200);
+    const after = await postJson(second.url, PATHS.subscribe, { email: 'after-restart@example.com', state: 'NY' });
+    expect(after.status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+
+    const stored = storedEmails();
+    expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
+    expect(stored.has('after-restart@example.com')).toBe(true);
+    expect(queryRows(dbPath, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+  });
+
+  it('on SIGTERM under load finishes in-flight requests, keeps every 2xx and exits 0', async () => {
+    const server = await start();
+    const acknowledged = await subscribeUntilSignal(server, 'SIGTERM', 'term');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const stored = storedEmails();
+    expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
+  });
+});

@@ -1,0 +1,131 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.js';
+import { GroupCommitWriter, WriterClosedError } from '../db/group-commit.js';
+import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion, type Migration } from '../db/migrations.js';
+import { makeTempDir } from './helpers.js';
+
+const dirs: string[] = [];
+function tempDbPath(): string {
+  const dir = makeTempDir('ptax-db-');
+  dirs.push(dir);
+  return join(dir, 'nested', 'folder', 'test.sqlite');
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('openDatabase', () => {
+  it('creates the folder, uses WAL with synchronous=FULL and migrates to the latest version', () => {
+    const path = tempDbPath();
+    const db = openDatabase(path);
+    expect(existsSync(path)).toBe(true);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // 2 = FULL
+    expect(schemaVersion(db)).toBe(LATEST_VERSION);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(['contact_messages', 'notify_requests', 'subscribers']);
+    db.close();
+    // Re-opening an up-to-date file changes nothing.
+    const again = openDatabase(path);
+    expect(schemaVersion(again)).toBe(LATEST_VERSION);
+    again.close();
+  });
+
+  it('refuses a database written by a newer schema', () => {
+    const path = tempDbPath();
+    openDatabase(path).close();
+    const raw = new BetterSqlite3(path);
+    raw.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    raw.close();
+    expect(() => openDatabase(path)).toThrow(/newer than this server knows/);
+  });
+});
+
+describe('migrate', () => {
+  const extra: Migration[] = [
+    ...MIGRATIONS,
+    { version: LATEST_VERSION + 1, name: 'add a column', sql: 'ALTER TABLE subscribers ADD COLUMN note TEXT;' },
+    { version: LATEST_VERSION + 2, name: 'broken', sql: 'CREATE TABLE t (x); THIS IS NOT SQL;' },
+  ];
+
+  it('applies pending migrations in order, each atomically with its version', () => {
+    const db = new BetterSqlite3(':memory:');
+    expect(() => migrate(db, extra)).toThrow();
+    // The good migrations stay applied; the broken one left neither its table nor its version.
+    expect(schemaVersion(db)).toBe(LATEST_VERSION + 1);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 't'").pluck().get()).toBe(0);
+    expect(migrate(db, extra.slice(0, -1))).toEqual({ from: LATEST_VERSION + 1, to: LATEST_VERSION + 1 });
+    db.close();
+  });
+});
+
+describe('GroupCommitWriter', () => {
+  function setup(options = { maxBatch: 256, maxDelayMs: 0 }) {
+    const db = new BetterSqlite3(':memory:');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const writer = new GroupCommitWriter(db, options);
+    const write = (v: string) => writer.write(() => Number(insert.run(v).lastInsertRowid));
+    const values = () => db.prepare('SELECT v FROM t ORDER BY id').pluck().all();
+    return { db, writer, write, values };
+  }
+
+  it('commits the writes of one event-loop turn in one transaction', async () => {
+    const { writer, write, values } = setup();
+    const ids = await Promise.all(Array.from({ length: 100 }, (_, i) => write(`v${i}`)));
+    expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(values()).toHaveLength(100);
+    expect(writer.stats).toEqual({ batches: 1, writes: 100 });
+  });
+
+  it('splits batches at maxBatch; maxBatch 1 commits each write alone', async () => {
+    const ten = setup({ maxBatch: 10, maxDelayMs: 0 });
+    await Promise.all(Array.from({ length: 95 }, (_, i) => ten.write(`v${i}`)));
+    expect(ten.writer.stats).toEqual({ batches: 10, writes: 95 });
+    const one = setup({ maxBatch: 1, maxDelayMs: 0 });
+    await Promise.all(Array.from({ length: 5 }, (_, i) => one.write(`v${i}`)));
+    expect(one.writer.stats).toEqual({ batches: 5, writes: 5 });
+  });
+
+  it('waits maxDelayMs to gather writes from several turns', async () => {
+    const { writer, write } = setup({ maxBatch: 256, maxDelayMs: 20 });
+    const first = write('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = write('b');
+    await Promise.all([first, second]);
+    expect(writer.stats).toEqual({ batches: 1, writes: 2 });
+  });
+
+  it('rolls back a failing write alone; the rest of its batch commits', async () => {
+    const { write, values } = setup();
+    const results = await Promise.allSettled([write('a'), write('dup'), write('dup'), write('b')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(values()).toEqual(['a', 'dup', 'b']);
+  });
+
+  it('rejects the whole batch when the commit itself fails', async () => {
+    const { db, writer, write, values } = setup();
+    await write('a');
+    // A deferred foreign key is checked only at COMMIT: the batch's COMMIT fails.
+    db.exec('PRAGMA foreign_keys = ON; CREATE TABLE parent (id INTEGER PRIMARY KEY)');
+    db.exec('CREATE TABLE child (p INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)');
+    const orphan = db.prepare('INSERT INTO child (p) VALUES (42)');
+    const batch = await Promise.allSettled([write('b'), writer.write(() => orphan.run())]);
+    expect(batch.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(values()).toEqual(['a']);
+    expect(db.inTransaction).toBe(false);
+    await expect(write('c')).resolves.toBe(2); // the writer carries on
+  });
+
+  it('commits queued writes on close, then refuses new ones', async () => {
+    const { writer, write, values } = setup({ maxBatch: 256, maxDelayMs: 1000 });
+    const pending = write('queued');
+    writer.close();
+    await expect(pending).resolves.toBe(1);
+    expect(values()).toEqual(['queued']);
+    await expect(write('late')).rejects.toBeInstanceOf(WriterClosedError);
+  });
+});
