@@ -1,0 +1,151 @@
+/**
+ * Differential test: json-rules-engine itself against compileCondition.
+ *
+ * Every condition of the real rule files (validations, step conditions, cases' `when`,
+ * notes, the state's program choice) and a set of randomly generated conditions are
+ * added as rules to a json-rules-engine Engine, each with its own event; the engine
+ * runs on thousands of seeded random fact sets, and the events it fires must be exactly
+ * the conditions that compileCondition says are true on the same facts.
+ */
+import { Engine } from 'json-rules-engine';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileCondition, conditionFacts, OPERATORS, type Predicate } from './conditions.js';
+import { loadRulesOrThrow } from './load.js';
+import type { Bundle, Condition } from './types.js';
+
+const bundle: Bundle = loadRulesOrThrow('rules');
+
+/** Every condition in the bundle, with where it comes from. */
+function realConditions(b: Bundle): Array<{ where: string; cond: Condition }> {
+  const out: Array<{ where: string; cond: Condition }> = [];
+  for (const p of Object.values(b.programs)) {
+    p.validations.forEach((v) => out.push({ where: `${p.id} validation ${v.code}`, cond: v.when }));
+    for (const s of p.steps) {
+      if (s.condition) out.push({ where: `${p.id}.${s.id}`, cond: s.condition });
+      (s.cases ?? []).forEach((c, i) => { if (c.when) out.push({ where: `${p.id}.${s.id} case ${i}`, cond: c.when }); });
+    }
+    p.notes.forEach((n, i) => out.push({ where: `${p.id} note ${i}`, cond: n.when }));
+  }
+  for (const s of Object.values(b.states)) {
+    s.programs.forEach((p) => { if (p.when) out.push({ where: `${s.code} program ${p.program}`, cond: p.when }); });
+  }
+  return out;
+}
+
+// Realistic values of each fact, with the thresholds of the NY rules and their neighbours.
+const BOOL = [true, false, null];
+const STAR_TYPES = [null, 'none', 'basic', 'enhanced'];
+const DOMAIN: Record<string, unknown[]> = {
+  value: [null, -1, 0, 1, 1000, 350000, 107300, 107301, 49999999, 50000000, 50000001],
+  seniorIncome: [null, -5000, -1, 0, 80000, 107299, 107300, 107301, 250000],
+  propertyClass: [null, 'class1', 'class2', 'class3', 'class4', 'class9', ''],
+  starType: [...STAR_TYPES, 'bogus'],
+  veteranDisability: [null, 0, 10, 15, 19, 20, 30, 40, 50, 60, 70, 80, 90, 99, 100, 110, -10],
+  priorAssessed: [null, -1, 0, 1, 42000],
+  countyRate: [null, 0, 0.6879, 1.8937],
+  maxMarketValue: [50000000, 0, null],
+  enhancedIncomeLimit: [107300, 107299, 0, null],
+  veteranFullLevel: [100, 90, 0, null],
+  requestedStar: STAR_TYPES,
+  appliedStar: STAR_TYPES,
+};
+for (const f of [
+  'homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran', 'nycClass', 'topCoded', 'estimated',
+  'residential', 'exemptionRequested', 'seniorOrDisabled', 'enhancedQualifies', 'starFallback', 'isVeteran', 'fullVeteran',
+]) DOMAIN[f] = BOOL;
+
+/** Anything a fact could hold: the odd values json-rules-engine's operators must agree on. */
+const POOL: unknown[] = [
+  null, true, false, 0, -0, 1, -1, 0.5, 10, 100, 107300, 107301, 50000000, 50000001, Number.NaN, Infinity, -Infinity,
+  'class1', 'class2', 'basic', 'enhanced', 'none', '', '0', '107300', '12abc', 'true', ['basic'], [0, 10], [],
+];
+
+const factArb = (name: string) => {
+  const d = DOMAIN[name];
+  return d ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...d) }, { weight: 1, arbitrary: fc.constantFrom(...POOL) }) : fc.constantFrom(...POOL);
+};
+
+function factSets(names: string[], n: number, seed: number): Array<Record<string, unknown>> {
+  const rec = Object.fromEntries(names.map((f) => [f, factArb(f)]));
+  return fc.sample(fc.record(rec), { numRuns: n, seed });
+}
+
+/** Runs both evaluators over the fact sets; returns the disagreements and how often each condition held. */
+async function compare(conds: Condition[], sets: Array<Record<string, unknown>>) {
+  const names = [...new Set(conds.flatMap((c) => conditionFacts(c)))];
+  const slot = new Map(names.map((f, i) => [f, i]));
+  const preds: Predicate[] = conds.map((c) => compileCondition(c, (f) => slot.get(f)!));
+  const engine = new Engine([], { allowUndefinedFacts: false });
+  // json-rules-engine wants all / any / not at the root of a rule.
+  conds.forEach((c, i) => engine.addRule({ conditions: ('fact' in c ? { all: [c] } : c) as never, event: { type: `c${i}` } }));
+  const trues = conds.map(() => 0);
+  const diffs: string[] = [];
+  for (const facts of sets) {
+    const { events } = await engine.run({ ...facts });
+    const fired = new Set(events.map((e) => e.type));
+    const v = names.map((f) => facts[f]);
+    preds.forEach((p, i) => {
+      const ours = p(v);
+      if (ours) trues[i]!++;
+      if (ours !== fired.has(`c${i}`) && diffs.length < 10) {
+        diffs.push(`condition ${i} ${JSON.stringify(conds[i])} on ${JSON.stringify(facts)}: json-rules-engine ${fired.has(`c${i}`)}, ptax ${ours}`);
+      }
+    });
+  }
+  return { diffs, trues, names };
+}
+
+describe('compileCondition agrees with json-rules-engine', () => {
+  const real = realConditions(bundle);
+
+  it('gathers every condition of the NY rule files', () => {
+    // ny.nyc: 7 validations, 7 step conditions, 18 case conditions, 2 notes (34);
+    // ny.outside: 6 validations, 4 step conditions, 10 case conditions, 4 notes (24); NY: 1 program choice.
+    expect(real.length).toBeGreaterThanOrEqual(59);
+    expect(real.some((r) => r.where === 'NY program ny.nyc')).toBe(true);
+    expect(real.some((r) => r.where === 'ny.nyc validation INCOME_REQUIRED')).toBe(true);
+    expect(real.some((r) => r.where === 'ny.outside.enhancedQualifies')).toBe(true);
+    // Every fact they read has a realistic domain above.
+    const unknown = [...new Set(real.flatMap((r) => conditionFacts(r.cond)))].filter((f) => !DOMAIN[f]);
+    expect(unknown).toEqual([]);
+  });
+
+  it('on 6,000 random fact sets, for every real condition', async () => {
+    const names = [...new Set(real.flatMap((r) => conditionFacts(r.cond)))];
+    const sets = factSets(names, 6000, 20261121);
+    const { diffs, trues } = await compare(real.map((r) => r.cond), sets);
+    expect(diffs).toEqual([]);
+    // Each condition was both true and false on some fact set: the sample reaches both answers.
+    const oneSided = real.filter((_, i) => trues[i] === 0 || trues[i] === sets.length).map((r) => r.where);
+    expect(oneSided).toEqual([]);
+  });
+
+  it('on 5,000 random fact sets, for 150 random nested conditions', async () => {
+    const FACTS = ['value', 'seniorIncome', 'propertyClass', 'starType', 'veteranDisability', 'homestead', 'over65', 'countyRate', 'enhancedIncomeLimit'];
+    const scalar = fc.constantFrom(...POOL.filter((x) => !Array.isArray(x))) as fc.Arbitrary<string | number | boolean | null>;
+    const leaf: fc.Arbitrary<Condition> = fc.oneof(
+      fc.record({
+        fact: fc.constantFrom(...FACTS),
+        operator: fc.constantFrom(...OPERATORS.filter((o) => o !== 'in' && o !== 'notIn')),
+        value: fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: fc.record({ fact: fc.constantFrom(...FACTS) }) }),
+      }),
+      // The loader requires a list for in / notIn.
+      fc.record({ fact: fc.constantFrom(...FACTS), operator: fc.constantFrom('in', 'notIn'), value: fc.array(scalar, { maxLength: 4 }) }),
+    );
+    const { node } = fc.letrec<{ node: Condition; all: Condition; any: Condition; not: Condition }>((tie) => ({
+      node: fc.oneof({ maxDepth: 3, depthSize: 'small' }, leaf, tie('all'), tie('any'), tie('not')),
+      all: fc.record({ all: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+      any: fc.record({ any: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+      not: fc.record({ not: tie('node') }),
+    }));
+    const conds = fc.sample(node, { numRuns: 150, seed: 7 });
+    // The generator makes nested conditions, not only leaves.
+    expect(conds.filter((c) => !('fact' in c)).length).toBeGreaterThan(50);
+    const sets = factSets(FACTS, 5000, 424242);
+    const { diffs, trues } = await compare(conds, sets);
+    expect(diffs).toEqual([]);
+    // Most random conditions take both answers on the sample.
+    expect(trues.filter((t) => t > 0 && t < sets.length).length).toBeGreaterThan(75);
+  });
+});
