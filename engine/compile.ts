@@ -4,7 +4,7 @@
  * closures. Compiled once, evaluated synchronously any number of times.
  */
 import { compileCondition, conditionFacts, type Facts, type Predicate } from './conditions.js';
-import { compileExpr, type Binding, type Fn } from './expr.js';
+import { compileExpr, compileNode, type Binding, type Fn, type Node } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
@@ -94,7 +94,7 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
     program, year, date, template, steps, stepInfo,
     validations: program.validations.map((x) => ({ test: cond(x.when), code: x.code, message: x.message })),
     notes: program.notes.map((n) => ({ test: cond(n.when), text: n.text })),
-    result: compileResult(program.result, expr),
+    result: compileResult(program.result, (e: Expr) => compileNode(e, resolve)),
   };
 }
 
@@ -146,7 +146,7 @@ function describeStep(s: ProgramDef['steps'][number]): string {
  * The result tree. Two presentation conventions, at the top level only: under `exemptions` an amount of 0 is
  * left out, and under `exemptionBreakdown` an entry whose amount is 0 is left out.
  */
-function compileResult(tree: ResultGroup, expr: (e: Expr) => Fn): (v: Facts) => Record<string, unknown> {
+function compileResult(tree: ResultGroup, expr: (e: Expr) => Node): (v: Facts) => Record<string, unknown> {
   const group = (g: ResultGroup, dropZero: 'leaf' | 'amount' | null, top: boolean): ((v: Facts) => Record<string, unknown>) => {
     const parts = Object.entries(g).map(([key, node]) => {
       if ('formula' in node && 'unit' in node && typeof node.unit === 'string') {
@@ -155,13 +155,26 @@ function compileResult(tree: ResultGroup, expr: (e: Expr) => Fn): (v: Facts) => 
       const child = !top ? null : key === 'exemptions' ? 'leaf' : key === 'exemptionBreakdown' ? 'amount' : null;
       return { key, fn: group(node as ResultGroup, child, false), isLeaf: false };
     });
+    const keys = parts.map((p) => p.key);
+    const fns = parts.map((p) => p.fn);
+    const n = parts.length;
+    if (dropZero === null) {
+      // Copying a template object gives every result the same hidden class, which keeps
+      // the stores below fast; the keys always come out in the rule file's order.
+      const shape: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, null]));
+      return (v) => {
+        const o = { ...shape };
+        for (let i = 0; i < n; i++) o[keys[i]!] = fns[i]!(v);
+        return o;
+      };
+    }
+    const leafAt = parts.map((p) => p.isLeaf);
     return (v) => {
       const o: Record<string, unknown> = {};
-      for (const p of parts) {
-        const x = p.fn(v);
-        if (dropZero === 'leaf' && x === 0) continue;
-        if (dropZero === 'amount' && !p.isLeaf && (x as { amount?: unknown }).amount === 0) continue;
-        o[p.key] = x;
+      for (let i = 0; i < n; i++) {
+        const x = fns[i]!(v);
+        if (dropZero === 'leaf' ? x === 0 : !leafAt[i] && (x as { amount?: unknown }).amount === 0) continue;
+        o[keys[i]!] = x;
       }
       return o;
     };
@@ -169,8 +182,11 @@ function compileResult(tree: ResultGroup, expr: (e: Expr) => Fn): (v: Facts) => 
   return group(tree, null, true);
 }
 
-function leaf(fn: Fn, unit: ResultUnit): Fn {
-  if (unit === 'text' || unit === 'count') return fn;
+function leaf(n: Node, unit: ResultUnit): Fn {
+  if (unit === 'text' || unit === 'count') return n.fn;
   const d = DECIMALS[unit];
+  const s = n.slot;
+  if (s !== undefined) return (v) => roundTo(v[s] as number, d);
+  const fn = n.fn;
   return (v) => roundTo(fn(v), d);
 }

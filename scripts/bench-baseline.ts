@@ -13,7 +13,7 @@ const r2 = (x: number) => roundTo(x, 2);
 export interface BaselineInput {
   nyc: boolean; value: number; propertyClass: string | null; homestead: boolean; over65: boolean;
   seniorIncome: number | null; seniorCitizen: boolean; disabled: boolean; veteranDisability: number;
-  coldWarVeteran: boolean; starType: string | null; priorAssessed: number | null; countyRate: number | null;
+  coldWarVeteran: boolean; starType: string | null; priorAssessed: number | null; countyRate: number | null; topCoded: boolean;
 }
 
 export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
@@ -35,6 +35,13 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
   const oVet = o('ny.outside.veteran_share_per_level').value as number, oCold = o('ny.outside.cold_war_share').value as number;
   const oMax = o('ny.outside.max_exemption_share').value as number, oStarEx = o('ny.star.exemption').value as Table;
   const oLimit = o('ny.star.enhanced_income_limit').value as number, oHint = o('ny.savings_hint_share').value as number;
+  // The notes' words come from the rule files too.
+  const noteText = (program: string, fact: string) =>
+    bundle.programs[program]!.notes.find((n) => JSON.stringify(n.when).includes(`"${fact}"`))!.text.en;
+  const fallbackNote = noteText('ny.nyc', 'starFallback');
+  const classNote = noteText('ny.nyc', 'exemptionRequested');
+  const topCodedNote = noteText('ny.outside', 'topCoded');
+  const requested = (i: BaselineInput) => i.homestead || i.over65 || i.seniorCitizen || i.disabled || i.veteranDisability > 0 || i.coldWarVeteran || i.starType === 'basic' || i.starType === 'enhanced';
   const band = (bands: typeof vetBands, x: number) => {
     for (const b of bands) if ((b.below !== undefined && x < b.below) || (b.at_most !== undefined && x <= b.at_most) || (b.below === undefined && b.at_most === undefined)) return b.value;
     return NaN;
@@ -73,12 +80,36 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const taxable = Math.max(0, av - (sd ? av * senior : 0) - vetValue);
     const schoolTax = finalTax * school[cls]!;
     const potential = i.homestead && i.over65 ? 0 : i.value * hint * (i.countyRate ?? avg) / 100;
+    const seniorCitizen = i.seniorCitizen ? seniorSavings : 0;
+    const percentage = full ? 100 : vetShare * mult * 100;
+    const exemptions: Record<string, number> = {};
+    const put = (k: string, x: number) => { const r = r2(x); if (r !== 0) exemptions[k] = r; };
+    put('seniorCitizen', seniorCitizen); put('disabledPerson', seniorSavings - seniorCitizen); put('star', starSavings);
+    put('veteran', vetSavings); put('coopCondoAbatement', abatement);
+    const breakdown: Record<string, unknown> = {};
+    if (r2(seniorCitizen) !== 0) breakdown.seniorCitizen = { amount: r2(seniorCitizen) };
+    if (r2(vetSavings) !== 0) breakdown.veteran = { amount: r2(vetSavings), percentage: roundTo(percentage, 6), disability: i.veteranDisability };
+    if (r2(starSavings) !== 0) breakdown.star = { type: star, amount: r2(starSavings) };
+    const notes: string[] = [];
+    if (fallback) notes.push(fallbackNote);
+    if (!residential && requested(i)) notes.push(classNote);
     return {
       annualTax: r2(finalTax), monthlyTax: r2(finalTax / 12), effectiveRate: roundTo(finalTax / i.value * 100, 6),
       baseAssessedValue: r2(av), finalAssessedValue: r2(taxable), taxableValue: r2(taxable),
-      exemptionSavings: r2(baseTax - finalTax), starSavings: r2(starSavings), veteranSavings: r2(vetSavings),
-      abatementSavings: r2(abatement), countyBreakdown: { school: r2(schoolTax), county: 0, city: r2(finalTax - schoolTax), special: 0 },
-      potentialSavings: r2(potential), fallback,
+      taxableValues: { school: r2(Math.max(0, taxable - (star === 'none' ? 0 : starEx[star]!))), county: 0, city: r2(taxable), special: 0 },
+      exemptionSavings: r2(baseTax - finalTax), exemptions,
+      countyBreakdown: { school: r2(schoolTax), county: 0, city: r2(finalTax - schoolTax), special: 0 },
+      exemptionBreakdown: breakdown, potentialSavings: r2(potential),
+      nyc: {
+        marketValue: r2(i.value), assessedValue: r2(av), baseTax: r2(baseTax), schoolTaxPortion: r2(schoolPortion),
+        seniorSavings: r2(seniorSavings), starSavings: r2(starSavings), veteranSavings: r2(vetSavings), abatementSavings: r2(abatement),
+        finalTax: r2(finalTax), effectiveRate: roundTo(finalTax / i.value, 8), monthlyPayment: r2(finalTax / 12), quarterlyPayment: r2(finalTax / 4),
+        breakdown: {
+          schoolTax: r2(schoolPortion), cityTax: r2(baseTax - schoolPortion),
+          exemptions: { senior: r2(seniorSavings), star: r2(starSavings), veteran: r2(vetSavings) }, abatement: r2(abatement),
+        },
+      },
+      notes,
     };
   }
 
@@ -99,12 +130,30 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     if (fallback) star = 'basic';
     const starSavings = Math.min((star === 'none' ? 0 : oStarEx[star]!) * schoolRate / 100, schoolBefore);
     const annual = Math.max(0, schoolBefore - starSavings + county + city + special);
+    const full = i.value * r / 100;
+    const seniorCitizen = i.seniorCitizen ? i.value * sd * r / 100 : 0;
+    const vetSavings = i.value * vet * r / 100;
+    const exemptions: Record<string, number> = {};
+    const put = (k: string, x: number) => { const y = r2(x); if (y !== 0) exemptions[k] = y; };
+    put('seniorCitizen', seniorCitizen); put('disabledPerson', i.value * sd * r / 100 - seniorCitizen); put('veteran', vetSavings);
+    put('coldWarVeteran', i.value * cold * r / 100); put('star', starSavings);
+    const breakdown: Record<string, unknown> = {};
+    if (r2(seniorCitizen) !== 0) breakdown.seniorCitizen = { amount: r2(seniorCitizen) };
+    if (r2(vetSavings) !== 0) breakdown.veteran = { amount: r2(vetSavings), percentage: roundTo(vet * 100, 6), disability: i.veteranDisability };
+    if (r2(starSavings) !== 0) breakdown.star = { type: star, amount: r2(starSavings) };
+    const notes: string[] = [];
+    if (fallback) notes.push(fallbackNote);
+    if (!residential && requested(i)) notes.push(classNote);
+    if (i.topCoded) notes.push(topCodedNote);
     return {
       annualTax: r2(annual), monthlyTax: r2(annual / 12), effectiveRate: roundTo(annual / i.value * 100, 6),
       baseAssessedValue: r2(i.value), finalAssessedValue: r2(taxable), taxableValue: r2(taxable),
-      exemptionSavings: r2(i.value * r / 100 - annual), starSavings: r2(starSavings),
+      taxableValues: { school: r2(Math.max(0, taxable - (star === 'none' ? 0 : oStarEx[star]!))), county: r2(taxable), city: r2(taxable), special: r2(taxable) },
+      exemptionSavings: r2(full - annual), exemptions,
       countyBreakdown: { school: r2(schoolBefore - starSavings), county: r2(county), city: r2(city), special: r2(special) },
-      potentialSavings: r2(!residential || (i.homestead && i.over65) ? 0 : i.value * oHint * r / 100), fallback,
+      exemptionBreakdown: breakdown,
+      potentialSavings: r2(!residential || (i.homestead && i.over65) ? 0 : i.value * oHint * r / 100),
+      notes,
     };
   }
   return (i: BaselineInput) => (i.nyc ? nyc(i) : outside(i));

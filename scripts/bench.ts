@@ -46,7 +46,7 @@ for (let i = 0; i < N; i++) {
     starType: null, priorAssessed: nyc && rand() < 0.3 ? Math.round(value * 0.3 * rand()) : null,
   };
   const p = calc.prepare(input);
-  const b = { nyc, countyRate: p.facts[INPUT_FACTS.length + COUNTY_FACTS.indexOf('countyRate')] as number | null, ...input } as BaselineInput;
+  const b = { nyc, countyRate: p.facts[INPUT_FACTS.length + COUNTY_FACTS.indexOf('countyRate')] as number | null, topCoded: county.flags.includes('topCoded'), ...input } as BaselineInput;
   prepared.push({ c: p.compiled, v: p.facts, b });
 }
 
@@ -61,6 +61,20 @@ function time(label: string, n: number, fn: (i: number) => unknown): number {
 }
 
 const hand = baseline(bundle, calc.year('ny.nyc', undefined, 'en').year, calc.year('ny.outside', undefined, 'en').year);
+
+// Both ways must give the same answer, field for field, or the comparison means nothing.
+let mismatches = 0;
+for (let i = 0; i < Math.min(N, 20_000); i++) {
+  const p = prepared[i]!;
+  let a: unknown, b: unknown;
+  try { a = evaluate(p.c, p.v.slice()); } catch (e) { a = (e as Error).message; }
+  try { b = hand(p.b); } catch (e) { b = (e as Error).message; }
+  if (typeof a === 'string' || typeof b === 'string') continue; // invalid input: both refuse it
+  if (JSON.stringify(a) !== JSON.stringify(b)) {
+    if (mismatches++ < 3) console.log('MISMATCH', JSON.stringify(p.b), '\n  rules:', JSON.stringify(a), '\n  hand: ', JSON.stringify(b));
+  }
+}
+console.log(`identical results on ${Math.min(N, 20_000) - mismatches} of ${Math.min(N, 20_000)} sampled inputs`);
 // Warm both paths so the JIT has settled before measuring.
 for (let i = 0; i < Math.min(N, 50_000); i++) { try { evaluate(prepared[i]!.c, prepared[i]!.v.slice()); } catch { /* invalid inputs count as done */ } try { hand(prepared[i]!.b); } catch { /* same */ } }
 
