@@ -124,7 +124,7 @@ describe('ptax calc errors: exit 2, one line on stderr, no stack trace', () => {
   // BUG: the CLI asks commander for a suggestion after an unknown option
   // (showSuggestionAfterError) but prints only the first line of commander's message,
   // so "(Did you mean --value?)" never reaches the user.
-  it.fails('a mistyped option keeps commander\'s suggestion on its one line', async () => {
+  it('a mistyped option keeps commander\'s suggestion on its one line', async () => {
     const r = await ptax(...KINGS, '--vaule', '5');
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')).toHaveLength(2); // one line and the final newline

@@ -51,7 +51,8 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({
       outputError: (str, write) => {
-        const line = str.split('\n')[0]!.replace(/^error: /, '');
+        // Commander may add a suggestion on a second line: keep it, on the same line.
+        const line = str.trim().split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/^error: /, '');
         if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code: 'USAGE', message: line } }) + '\n');
         write(`ptax: ${line}\n`);
       },
@@ -122,9 +123,13 @@ export function buildProgram(): Command {
     .action(async (paths: string[]) => {
       const { loadRules } = await import('../engine/load.js');
       const { formatProblem } = await import('../engine/yaml-source.js');
-      const { problems, bundle: b } = loadRules('rules', { only: paths, root: ROOT });
+      const { problems, bundle: b, total } = loadRules('rules', { only: paths, root: ROOT });
       for (const p of problems) process.stderr.write(formatProblem(p) + '\n');
-      if (problems.length || !b) { process.stderr.write(`${problems.length} problem(s)\n`); process.exit(1); }
+      if (problems.length || !b) {
+        const elsewhere = total - problems.length;
+        process.stderr.write(`${problems.length} problem(s)${elsewhere ? `; ${elsewhere} more in other rule files (run ptax validate without paths)` : ''}\n`);
+        process.exit(1);
+      }
       process.stdout.write(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
     });
 

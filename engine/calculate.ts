@@ -103,6 +103,8 @@ export class Calculator {
   /** Looks up state, county, program and year, and fills the fact array for `evaluate`. */
   prepare(input: CalcInput, lang: Lang = 'en'): { compiled: CompiledProgram; facts: Facts; state: string; county: string; note?: string } {
     const state = this.state(input.state);
+    if (typeof input.county !== 'string' || !input.county.trim()) throw new PtaxError('MISSING_COUNTY', 'A county is required');
+    checkNumbers(input);
     const match = findCounty(state, input.county);
     const facts: Facts = [];
     INPUT_FACTS.forEach((f, i) => { facts[i] = inputFact(input, f); });
@@ -137,6 +139,19 @@ export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Recor
   const result = c.result(v) as Record<string, unknown> & { notes: string[] };
   result.notes = c.notes.filter((n) => n.test(v)).map((n) => n.text[lang]);
   return result;
+}
+
+/** Numbers must be numbers: NaN or Infinity would slip past every comparison. */
+function checkNumbers(input: CalcInput): void {
+  if (typeof input.value !== 'number' || !Number.isFinite(input.value)) throw new PtaxError('INVALID_VALUE', 'Market value must be a number');
+  const optional: Array<[keyof CalcInput, string]> = [
+    ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'], ['priorAssessed', 'Prior assessed value'],
+    ['purchasePrice', 'Purchase price'], ['purchaseYear', 'Purchase year'],
+  ];
+  for (const [k, what] of optional) {
+    const x = input[k];
+    if (x !== undefined && x !== null && (typeof x !== 'number' || !Number.isFinite(x))) throw new PtaxError('INVALID_NUMBER', `${what} must be a number`);
+  }
 }
 
 function setCountyFacts(v: Facts, county: CountyDef | undefined, rate: number | null): void {

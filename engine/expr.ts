@@ -154,6 +154,7 @@ function member(e: Extract<Expr, { type: 'MemberExpression' }>, resolve: Resolve
 }
 
 function call(name: string, args: Expr[], resolve: Resolve): Node {
+  if (!(FUNCTIONS as readonly string[]).includes(name)) throw new PtaxError('RULES_INVALID', `${name}() is not a function of the rule language (${FUNCTIONS.join(', ')})`);
   if (name === 'band') {
     const [table, x] = args;
     if (args.length !== 2 || table?.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'band(parameter, value) takes a band parameter and a value');
@@ -163,6 +164,8 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
     const f = node(x!, resolve).fn;
     return { fn: (v) => pick(f(v)) };
   }
+  const arity = name === 'floor' ? args.length === 1 : (name === 'min' || name === 'max') ? args.length >= 2 : false;
+  if (!arity) throw new PtaxError('RULES_INVALID', `${name}() takes ${name === 'floor' ? 'one value' : name === 'min' || name === 'max' ? 'two or more values' : 'no such arguments'}`);
   const parts = args.map((a) => node(a, resolve));
   const fns = parts.map((p) => p.fn);
   if (parts.every((p) => p.constant !== undefined)) {
@@ -172,17 +175,15 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
     if (name === 'floor' && ks.length === 1) return constant(Math.floor(ks[0]!));
   }
   if (name === 'floor') {
-    if (fns.length !== 1) throw new PtaxError('RULES_INVALID', 'floor takes one value');
     const f = fns[0]!;
     return { fn: (v) => Math.floor(f(v)) };
   }
-  if ((name === 'min' || name === 'max') && fns.length >= 2) {
+  {
     const m = name === 'min' ? Math.min : Math.max;
     if (fns.length === 2) { const [a, b] = fns as [Fn, Fn]; return { fn: (v) => m(a(v), b(v)) }; }
     if (fns.length === 3) { const [a, b, c] = fns as [Fn, Fn, Fn]; return { fn: (v) => m(a(v), b(v), c(v)) }; }
     return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = m(r, fns[i]!(v)); return r; } };
   }
-  throw new PtaxError('RULES_INVALID', `${name}() is not a function of the rule language (${FUNCTIONS.join(', ')})`);
 }
 
 /** Bands in order: `below` is an exclusive upper bound, `at_most` inclusive, none: the rest. */

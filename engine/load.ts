@@ -26,7 +26,8 @@ export const ALLOWED_LITERALS = [0, 1, 4, 12, 100];
 const KINDS = ['parameters', 'program', 'counties', 'state'] as const;
 type Kind = (typeof KINDS)[number];
 
-export interface LoadResult { bundle?: Bundle; problems: Problem[] }
+/** `problems` are those under `only` (all when not given); `total` counts every file's. */
+export interface LoadResult { bundle?: Bundle; problems: Problem[]; total: number }
 
 export class RulesInvalid extends PtaxError {
   constructor(readonly problems: Problem[]) {
@@ -99,13 +100,14 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
   const v = schemaValidators(join(root, 'schemas'));
   const problems: Problem[] = [];
   const sources: Array<{ src: YamlSource; kind: Kind }> = [];
+  const invalidData: unknown[] = [];
   for (const file of files) {
     const src = readYaml(file, readFileSync(join(root, file), 'utf8'));
     problems.push(...src.problems);
     const first = src.text.split('\n', 1)[0] ?? '';
     const m = SCHEMA_LINE.exec(first);
     if (!m) problems.push({ file, line: 1, col: 1, message: 'the first line must be "# yaml-language-server: $schema=<path to schemas/…schema.json>"' });
-    if (src.data === undefined) continue;
+    if (src.data === undefined) { invalidData.push(src.raw); continue; }
     const kind = (src.data as { kind?: unknown })?.kind;
     if (!KINDS.includes(kind as Kind)) {
       const at = src.position(['kind']);
@@ -117,13 +119,28 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
       if (resolve(root, dirname(file), m[1]!) !== want) problems.push({ file, line: 1, col: 1, message: `$schema should point to ${relative(resolve(root, dirname(file)), want).split(sep).join('/')}` });
     }
     const validate = v[kind as Kind];
-    if (!validate(src.data)) problems.push(...schemaProblems(src, validate.errors ?? []));
+    if (!validate(src.data)) { problems.push(...schemaProblems(src, validate.errors ?? [])); invalidData.push(src.data); }
     else sources.push({ src, kind: kind as Kind });
   }
-  if (problems.length) return { problems: filterOnly(problems, options.only, root) };
-  const bundle = assemble(sources, problems);
-  const shown = filterOnly(problems, options.only, root);
-  return problems.length ? { problems: shown } : { bundle, problems: [] };
+  // Files that passed the schema are still checked against each other, so every problem
+  // is reported at once; ids declared by a failing file are not reported again as missing.
+  const failing = declaredIds(invalidData);
+  const bundle = assemble(sources, problems, failing);
+  const seen = new Set<string>();
+  const unique = problems.filter((p) => { const k = formatProblem(p); if (seen.has(k)) return false; seen.add(k); return true; });
+  const shown = filterOnly(unique, options.only, root);
+  return unique.length ? { problems: shown, total: unique.length } : { bundle, problems: [], total: 0 };
+}
+
+/** Ids a file that failed the schema meant to declare (best effort, from its raw data). */
+function declaredIds(data: unknown[]): Set<string> {
+  const ids = new Set<string>();
+  for (const d of data as any[]) {
+    if (d?.kind === 'parameters' && typeof d.module === 'string' && d.parameters && typeof d.parameters === 'object') {
+      for (const name of Object.keys(d.parameters)) ids.add(`${d.module}.${name}`);
+    } else if (typeof d?.id === 'string') ids.add(d.id);
+  }
+  return ids;
 }
 
 function filterOnly(problems: Problem[], only: string[] | undefined, root: string): Problem[] {
@@ -133,7 +150,7 @@ function filterOnly(problems: Problem[], only: string[] | undefined, root: strin
 }
 
 /** Cross-file checks, and the bundle itself. */
-function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[]): Bundle {
+function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[], failing: Set<string>): Bundle {
   const bundle: Bundle = { format: 1, parameters: {}, programs: {}, states: {} };
   const fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => {
     const at = src.position(path, key);
@@ -164,20 +181,20 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     if (kind !== 'program') continue;
     const d = src.data as any;
     if (bundle.programs[d.id]) fail(src, ['id'], `duplicate program id ${d.id}`);
-    bundle.programs[d.id] = checkProgram(src, d, bundle, fail);
+    bundle.programs[d.id] = checkProgram(src, d, bundle, fail, failing);
   }
   for (const { src, kind } of sources) {
     if (kind !== 'state') continue;
     const d = src.data as any;
     const c = counties.get(d.counties);
-    if (!c) { fail(src, ['counties'], `no counties file with id ${d.counties}`); continue; }
+    if (!c) { if (!failing.has(d.counties)) fail(src, ['counties'], `no counties file with id ${d.counties}`); continue; }
     if (c.data.state !== d.code) fail(src, ['counties'], `${d.counties} is for ${c.data.state}, not ${d.code}`);
     d.programs.forEach((p: any, i: number) => {
-      if (!bundle.programs[p.program]) fail(src, ['programs', i, 'program'], `no program ${p.program}`);
+      if (!bundle.programs[p.program] && !failing.has(p.program)) fail(src, ['programs', i, 'program'], `no program ${p.program}`);
       if (p.when) for (const f of conditionFacts(p.when)) if (!(COUNTY_FACTS as readonly string[]).includes(f)) fail(src, ['programs', i, 'when'], `a program is chosen by county facts only (${COUNTY_FACTS.join(', ')}), not ${f}`);
     });
     if (d.programs[d.programs.length - 1].when) fail(src, ['programs'], 'the last program must have no `when`: it is the default');
-    (d.aliases ?? []).forEach((a: any, i: number) => { if (!bundle.programs[a.program]) fail(src, ['aliases', i, 'program'], `no program ${a.program}`); });
+    (d.aliases ?? []).forEach((a: any, i: number) => { if (!bundle.programs[a.program] && !failing.has(a.program)) fail(src, ['aliases', i, 'program'], `no program ${a.program}`); });
     const state: StateDef = {
       code: d.code, file: src.file, name: d.name, description: d.description, countiesId: d.counties,
       counties: c.data.counties.map((x: any) => ({ name: x.name, slug: x.slug, fips: x.fips, rates: x.rates, flags: x.flags ?? [] })),
@@ -193,7 +210,7 @@ type Fail = (src: YamlSource, path: Array<string | number>, message: string, key
 
 function checkAscending(src: YamlSource, path: Array<string | number>, entries: Array<{ effective: string }>, fail: Fail) {
   for (let i = 1; i < entries.length; i++) {
-    if (entries[i]!.effective <= entries[i - 1]!.effective) fail(src, [...path, i, 'effective'], `effective dates must ascend: ${entries[i]!.effective} comes after ${entries[i - 1]!.effective}; append history, never rewrite it`);
+    if (entries[i]!.effective <= entries[i - 1]!.effective) fail(src, [...path, i, 'effective'], `effective dates must ascend: ${entries[i]!.effective} is not after ${entries[i - 1]!.effective}; append history, never rewrite it`);
   }
 }
 
@@ -281,13 +298,19 @@ export function exprNames(e: Expr, out: string[] = []): string[] {
   return out;
 }
 
-function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail): ProgramDef {
+function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, failing: Set<string>): ProgramDef {
   const known = new Map<string, string>(); // name → what it is
+  const tables = new Map<string, ParameterDef>();
   for (const f of INPUT_FACTS) known.set(f, 'input');
   for (const f of COUNTY_FACTS) known.set(f, 'county');
   for (const [alias, pid] of Object.entries<string>(d.parameters)) {
     const p = bundle.parameters[pid];
-    if (!p) { fail(src, ['parameters', alias], `no parameter ${pid}`); continue; }
+    if (!p) {
+      if (!failing.has(pid)) fail(src, ['parameters', alias], `no parameter ${pid}`);
+      known.set(alias, 'parameter:unknown');
+      continue;
+    }
+    tables.set(alias, p);
     if (known.has(alias)) fail(src, ['parameters'], `${alias} is already an ${known.get(alias)} fact`, alias);
     known.set(alias, `parameter:${p.type}`);
     for (const y of d.years) {
@@ -298,7 +321,9 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail): Prog
   const formula = (path: Array<string | number>, text: string): Formula => {
     try {
       const f = parseFormula(text);
-      for (const n of exprNames(f.ast)) if (!known.has(n)) fail(src, path, `formula "${text}": unknown name ${n}`);
+      const names = [...new Set(exprNames(f.ast))];
+      for (const n of names) if (!known.has(n)) fail(src, path, `formula "${text}": unknown name ${n}`);
+      if (names.every((n) => known.has(n))) for (const why of kindProblems(f.ast, known, tables)) fail(src, path, `formula "${text}": ${why}`);
       return f;
     } catch (e) {
       fail(src, path, (e as Error).message);
@@ -309,7 +334,7 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail): Prog
     for (const f of conditionFacts(c)) {
       const k = known.get(f);
       if (!k) fail(src, path, `condition reads unknown fact ${f}`);
-      else if (k.startsWith('parameter:') && k !== 'parameter:scalar') fail(src, path, `condition reads ${f}, a table: compare a step instead`);
+      else if (k.startsWith('parameter:') && k !== 'parameter:scalar' && k !== 'parameter:unknown') fail(src, path, `condition reads ${f}, a table: compare a step instead`);
     }
     checkOperators(src, path, c, fail);
   };
@@ -350,6 +375,42 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail): Prog
     id: d.id, file: src.file, description: d.description, label: d.label, period: d.period, years: d.years,
     parameters: d.parameters, validations: d.validations, steps, notes: d.notes ?? [], result: result(d.result, ['result']),
   };
+}
+
+/** What the compiler would refuse: tables without a key, unknown keys, wrong arity. */
+function kindProblems(e: Expr, known: Map<string, string>, tables: Map<string, ParameterDef>, out: string[] = []): string[] {
+  const kind = (name: string) => known.get(name) ?? '';
+  switch (e.type) {
+    case 'Identifier':
+      if (kind(e.name) === 'parameter:by_key') out.push(`${e.name} is a table: index it, e.g. ${e.name}[key]`);
+      if (kind(e.name) === 'parameter:bands') out.push(`${e.name} is a band table: use band(${e.name}, value)`);
+      break;
+    case 'BinaryExpression': kindProblems(e.left, known, tables, out); kindProblems(e.right, known, tables, out); break;
+    case 'UnaryExpression': kindProblems(e.argument, known, tables, out); break;
+    case 'MemberExpression': {
+      const name = e.object.type === 'Identifier' ? e.object.name : '';
+      if (kind(name) === 'parameter:unknown') break; // its own file's problem is reported
+      const p = tables.get(name);
+      if (kind(name) !== 'parameter:by_key' || !p) { out.push(`${name || 'this'} is not a table`); break; }
+      if (!e.computed && e.property.type === 'Identifier' && !p.keys!.includes(e.property.name)) out.push(`${name} has no key ${e.property.name} (keys: ${p.keys!.join(', ')})`);
+      if (e.computed) kindProblems(e.property, known, tables, out);
+      break;
+    }
+    case 'CallExpression': {
+      const { name } = e.callee;
+      const n = e.arguments.length;
+      if (name === 'floor' && n !== 1) out.push('floor() takes one value');
+      if ((name === 'min' || name === 'max') && n < 2) out.push(`${name}() takes two or more values`);
+      if (name === 'band') {
+        const t = e.arguments[0];
+        if (t?.type === 'Identifier' && kind(t.name) === 'parameter:unknown') break;
+        if (n !== 2 || t?.type !== 'Identifier' || kind(t.name) !== 'parameter:bands') out.push('band() takes a band parameter and a value');
+        else kindProblems(e.arguments[1]!, known, tables, out);
+      } else e.arguments.forEach((a) => kindProblems(a, known, tables, out));
+      break;
+    }
+  }
+  return out;
 }
 
 function checkOperators(src: YamlSource, path: Array<string | number>, c: Condition, fail: Fail) {

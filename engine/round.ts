@@ -1,15 +1,18 @@
 /**
  * Output rounding (rules reference, conventions): money to cents, half away from zero;
  * rates keep 6 decimals (percent) or 8 (fraction). Computation stays in full precision.
- * A relative nudge of 2^-40 lifts binary noise such as 920.535 → 92053.49999999999
- * cents back over the half, far below any real difference of a cent.
+ * A nudge of 2^-40 of the amount (at most 2^-12 of a unit) lifts binary noise such as
+ * 920.535 → 92053.49999999999 cents back over the half; it stays far below a real
+ * difference of a cent, and is capped so that huge amounts gain nothing.
  */
-const NUDGE = 1 + 2 ** -40;
+const NUDGE = 2 ** -40;
+const MAX_NUDGE = 2 ** -12;
 
 export function roundTo(x: number, decimals: number): number {
   const f = POW[decimals] ?? 10 ** decimals;
-  const r = x < 0 ? -Math.round(-x * f * NUDGE) / f : Math.round(x * f * NUDGE) / f;
-  return r === 0 ? 0 : r; // no negative zero
+  const s = Math.abs(x) * f;
+  const r = Math.round(s + Math.min(s * NUDGE, MAX_NUDGE)) / f;
+  return x < 0 && r !== 0 ? -r : r; // no negative zero
 }
 const POW = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
 

@@ -2,7 +2,7 @@
  * Strict YAML reading with positions: duplicate keys are errors, dates stay strings
  * (YAML 1.2 core schema), and any path into the document maps back to line:column.
  */
-import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Document, type Node as YNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type Document, type Node as YNode } from 'yaml';
 
 export interface Problem { file: string; line: number; col: number; message: string }
 export const formatProblem = (p: Problem): string => `${p.file}:${p.line}:${p.col}: ${p.message}`;
@@ -12,6 +12,8 @@ export interface YamlSource {
   text: string;
   doc: Document;
   data: unknown;
+  /** Best-effort data even when the file has problems (for naming what it declares). */
+  raw: unknown;
   problems: Problem[];
   /** line:column of the node at a JSON path (or of the key, when `key` is given). */
   position(path: Array<string | number>, key?: string): { line: number; col: number };
@@ -29,11 +31,19 @@ export function readYaml(file: string, text: string): YamlSource {
     const p = lc.linePos(offset ?? 0);
     return { line: p.line, col: p.col };
   };
+  // Aliases would let one value stand for another unseen; rule files spell values out.
+  visit(doc, {
+    Alias(_, node) {
+      const at = pos(node.range?.[0]);
+      problems.push({ file, ...at, message: `YAML aliases (*${node.source}) are not allowed in rule files: write the value out` });
+    },
+  });
   return {
     file,
     text,
     doc,
     data: problems.length ? undefined : doc.toJS({ maxAliasCount: 0 }),
+    raw: (() => { try { return doc.toJS({ maxAliasCount: 100 }); } catch { return undefined; } })(),
     problems,
     position(path, key) {
       let node: unknown = doc.contents;
