@@ -2,7 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['engine/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts', 'web/server/**/*.test.ts'],
+    // Mutation testing (npm run mutation) mutates engine/ and needs only its tests.
+    include: process.env.PTAX_MUTATION
+      ? ['engine/**/*.test.ts']
+      : ['engine/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts', 'web/server/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -4,7 +4,7 @@
  * closures. Compiled once, evaluated synchronously any number of times.
  */
 import { compileCondition, conditionFacts, type Facts, type Predicate } from './conditions.js';
-import { compileExpr, compileNode, type Binding, type Fn, type Node } from './expr.js';
+import { compileExpr, compileNode, exprNames, type Binding, type Fn, type Node } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
@@ -80,11 +80,11 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
 
   const stepInfo = program.steps.map((s): StepInfo => {
     const names: string[] = [];
-    if (s.formula) names.push(...namesOf(s.formula.ast));
+    if (s.formula) names.push(...exprNames(s.formula.ast));
     if (s.condition) names.push(...conditionFacts(s.condition));
     for (const c of s.cases ?? []) {
       if (c.when) names.push(...conditionFacts(c.when));
-      if (c.formula) names.push(...namesOf(c.formula.ast));
+      if (c.formula) names.push(...exprNames(c.formula.ast));
     }
     const params = [...new Set(names)].flatMap((n) => (used.has(n) ? [used.get(n)!] : []));
     return { rule: `${program.id}.${s.id}`, label: s.label, expression: describeStep(s), params };
@@ -108,17 +108,6 @@ function casesFn(cases: Array<{ when?: Predicate; run: Fn }>): Fn {
     for (const c of cases) if (!c.when || c.when(v)) return c.run(v);
     return null;
   };
-}
-
-function namesOf(e: Expr, out: string[] = []): string[] {
-  switch (e.type) {
-    case 'Identifier': out.push(e.name); break;
-    case 'BinaryExpression': namesOf(e.left, out); namesOf(e.right, out); break;
-    case 'UnaryExpression': namesOf(e.argument, out); break;
-    case 'CallExpression': e.arguments.forEach((a) => namesOf(a, out)); break;
-    case 'MemberExpression': namesOf(e.object, out); if (e.computed) namesOf(e.property, out); break;
-  }
-  return out;
 }
 
 /** Readable text of a condition, for explanations: `propertyClass in [class1, class2] and …`. */

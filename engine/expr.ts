@@ -197,3 +197,15 @@ export function bandPicker(id: string, bands: Band[]): (x: number) => number {
     throw new PtaxError('NO_VALUE', `${id} has no band for ${x}`);
   };
 }
+
+/** Names an expression reads (identifiers, table names, band names), excluding static table keys. */
+export function exprNames(e: Expr, out: string[] = []): string[] {
+  switch (e.type) {
+    case 'Identifier': out.push(e.name); break;
+    case 'BinaryExpression': exprNames(e.left, out); exprNames(e.right, out); break;
+    case 'UnaryExpression': exprNames(e.argument, out); break;
+    case 'CallExpression': e.arguments.forEach((a) => exprNames(a, out)); break;
+    case 'MemberExpression': exprNames(e.object, out); if (e.computed) exprNames(e.property, out); break;
+  }
+  return out;
+}

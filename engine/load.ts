@@ -10,7 +10,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import jsep from 'jsep';
 import { readYaml, formatProblem, type Problem, type YamlSource } from './yaml-source.js';
 import { conditionFacts, OPERATORS } from './conditions.js';
-import { FUNCTIONS } from './expr.js';
+import { FUNCTIONS, exprNames } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import {
   COUNTY_FACTS, INPUT_FACTS,
@@ -286,18 +286,6 @@ function checkAst(n: any, src: string): Expr {
   }
 }
 
-/** Names an expression reads (identifiers, table names, band names), excluding static table keys. */
-export function exprNames(e: Expr, out: string[] = []): string[] {
-  switch (e.type) {
-    case 'Identifier': out.push(e.name); break;
-    case 'BinaryExpression': exprNames(e.left, out); exprNames(e.right, out); break;
-    case 'UnaryExpression': exprNames(e.argument, out); break;
-    case 'CallExpression': e.arguments.forEach((a) => exprNames(a, out)); break;
-    case 'MemberExpression': exprNames(e.object, out); if (e.computed) exprNames(e.property, out); break;
-  }
-  return out;
-}
-
 function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, failing: Set<string>): ProgramDef {
   const known = new Map<string, string>(); // name → what it is
   const tables = new Map<string, ParameterDef>();
@@ -430,3 +418,4 @@ export function loadRulesOrThrow(rulesDir = 'rules', root?: string): Bundle {
 }
 
 export type { ParameterDef };
+export { exprNames };
