@@ -50,7 +50,7 @@ describe('ptax calc', () => {
     const r = await ptax(...KINGS, '--value', '800000');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('Kings County, NY · ny.nyc rules, fiscal year 2026 · value $800,000.00 · class1');
+    expect(lines[0]).toBe('Kings County, NY · New York City rules, fiscal year 2026 · value $800,000.00 · class1');
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}Annual tax +\$9,524\.64$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}Monthly tax +\$793\.72$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}Potential savings +\$825\.48$/)); // 800,000 × 15% × 0.6879%

@@ -12,7 +12,7 @@ const EXEMPTION_NAMES: Record<string, string> = {
   coldWarVeteran: 'Cold War veterans', coopCondoAbatement: 'Co-op/condo abatement',
 };
 
-export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }): string {
+export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program): string {
   const rows: Array<[string, string]> = [];
   const add = (k: string, v: string) => rows.push([k, v]);
   add('Annual tax', money(r.annualTax));
@@ -34,7 +34,8 @@ export function formatResult(r: CalcResult, input: { value: number; propertyClas
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   const valueWidth = Math.max(...rows.map(([, v]) => v.length));
-  const head = `${r.county}, ${r.state} · ${r.program} rules, ${r.program === 'ny.nyc' ? 'fiscal year' : 'tax year'} ${r.year}` +
+  const fiscal = r.nyc !== undefined; // NYC years are fiscal years (July to June)
+  const head = `${r.county}, ${r.state} · ${programLabel} rules, ${fiscal ? 'fiscal year' : 'tax year'} ${r.year}` +
     ` · value ${money(input.value)}${input.propertyClass ? ` · ${input.propertyClass}` : ''}`;
   const lines = [head, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v.padStart(valueWidth)}`)];
   if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
