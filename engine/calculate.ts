@@ -48,7 +48,7 @@ export class Calculator {
   constructor(readonly bundle: Bundle) {}
 
   state(code: string): StateDef {
-    const c = String(code ?? '').trim().toUpperCase();
+    const c = String(code).trim().toUpperCase();
     const s = this.bundle.states[c];
     if (s) return s;
     if ((PLANNED_STATES as readonly string[]).includes(c)) throw new PtaxError('NOT_SUPPORTED', `${c} is not yet supported: ptax covers ${Object.keys(this.bundle.states).join(', ')} for now`);
@@ -63,18 +63,18 @@ export class Calculator {
   }
 
   /** Which year's rules: the latest covered by default; later years carry the latest forward. */
-  year(programId: string, requested: number | undefined, lang: Lang): { year: number; note?: string } {
+  year(programId: string, requested: number | undefined, lang?: Lang): { year: number; note?: string } {
     const years = this.bundle.programs[programId]!.years;
     const last = years[years.length - 1]!;
     if (requested === undefined) return { year: last };
     if (!Number.isInteger(requested)) throw new PtaxError('INVALID_YEAR', `Year must be a whole number, like ${last}`);
-    if (years.includes(requested)) return { year: requested };
     if (requested > last) {
       const note = lang === 'es'
         ? `Las reglas de ${requested} aún no se han publicado; se usan las de ${last} como estimación`
         : `Rules for ${requested} are not published yet; ${last} values are carried forward as the estimate`;
       return { year: last, note };
     }
+    if (years.includes(requested)) return { year: requested };
     throw new PtaxError('YEAR_NOT_COVERED', `No rules for ${requested}; years available: ${years.join(', ')}`);
   }
 
@@ -101,31 +101,21 @@ export class Calculator {
   }
 
   /** Looks up state, county, program and year, and fills the fact array for `evaluate`. */
-  prepare(input: CalcInput, lang: Lang = 'en'): { compiled: CompiledProgram; facts: Facts; state: string; county: string; note?: string } {
+  prepare(input: CalcInput, lang?: Lang): { compiled: CompiledProgram; facts: Facts; state: string; county: string; note?: string } {
     const state = this.state(input.state);
     if (typeof input.county !== 'string' || !input.county.trim()) throw new PtaxError('MISSING_COUNTY', 'A county is required');
     checkNumbers(input);
     const match = findCounty(state, input.county);
-    const facts: Facts = [];
-    INPUT_FACTS.forEach((f, i) => { facts[i] = inputFact(input, f); });
-    let countyName: string;
-    let programId: string;
-    if (match.county) {
-      countyName = match.county.name;
-      // The program is chosen by county flags; the rate in force waits for the year.
-      setCountyFacts(facts, match.county, null);
-      programId = this.programFor(state, facts);
-    } else {
-      countyName = match.alias.name;
-      programId = match.alias.program;
-    }
+    const inputs = INPUT_FACTS.map((f) => inputFact(input, f));
+    // A county's program is chosen by its flags (the rate in force waits for the year);
+    // an alias names its program.
+    const programId = match.county ? this.programFor(state, [...inputs, ...countyFacts(match.county, null)]) : match.alias.program;
     const { year, note } = this.year(programId, input.year, lang);
     const c = this.compiled(programId, year);
-    const v = c.template.slice();
-    for (let i = 0; i < INPUT_FACTS.length; i++) v[i] = facts[i];
     const rate = match.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
-    setCountyFacts(v, match.county, rate ? (rate.value as number) : null);
-    return { compiled: c, facts: v, state: state.code, county: countyName, note };
+    // Inputs and county facts fill the first slots of a copy of the program's template.
+    const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match.county, rate ? (rate.value as number) : null)]);
+    return { compiled: c, facts: v, state: state.code, county: match.county ? match.county.name : match.alias.name, note };
   }
 }
 
@@ -141,26 +131,23 @@ export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Recor
   return result;
 }
 
-/** Numbers must be numbers: NaN or Infinity would slip past every comparison. */
+/** Numbers must be numbers (Number.isFinite is false for anything else): NaN or Infinity would slip past every comparison. */
 function checkNumbers(input: CalcInput): void {
-  if (typeof input.value !== 'number' || !Number.isFinite(input.value)) throw new PtaxError('INVALID_VALUE', 'Market value must be a number');
+  if (!Number.isFinite(input.value)) throw new PtaxError('INVALID_VALUE', 'Market value must be a number');
   const optional: Array<[keyof CalcInput, string]> = [
     ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'], ['priorAssessed', 'Prior assessed value'],
     ['purchasePrice', 'Purchase price'], ['purchaseYear', 'Purchase year'],
   ];
   for (const [k, what] of optional) {
     const x = input[k];
-    if (x !== undefined && x !== null && (typeof x !== 'number' || !Number.isFinite(x))) throw new PtaxError('INVALID_NUMBER', `${what} must be a number`);
+    if (x !== undefined && x !== null && !Number.isFinite(x)) throw new PtaxError('INVALID_NUMBER', `${what} must be a number`);
   }
 }
 
-function setCountyFacts(v: Facts, county: CountyDef | undefined, rate: number | null): void {
-  const base = INPUT_FACTS.length;
-  const flags = county?.flags ?? [];
-  v[base + COUNTY_FACTS.indexOf('countyRate')] = rate;
-  v[base + COUNTY_FACTS.indexOf('nycClass')] = flags.includes('nycClass');
-  v[base + COUNTY_FACTS.indexOf('topCoded')] = flags.includes('topCoded');
-  v[base + COUNTY_FACTS.indexOf('estimated')] = flags.includes('estimated');
+/** The county facts in COUNTY_FACTS order: the rate in force, then whether each flag is set. */
+function countyFacts(county: CountyDef | undefined, rate: number | null): FactValue[] {
+  const flags = new Set(county?.flags);
+  return COUNTY_FACTS.map((f) => (f === 'countyRate' ? rate : flags.has(f)));
 }
 
 function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue {

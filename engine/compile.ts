@@ -10,7 +10,7 @@ import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import {
   COUNTY_FACTS, INPUT_FACTS,
-  type Bundle, type Condition, type Expr, type Label, type ParamEntry, type ProgramDef, type ResultGroup, type ResultUnit,
+  type Bundle, type Condition, type Expr, type Label, type ParamEntry, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit,
 } from './types.js';
 
 export interface ParamUse { id: string; effective: string; reference: ParamEntry['reference']; file: string }
@@ -30,9 +30,6 @@ export interface CompiledProgram {
   result: (v: Facts) => Record<string, unknown>;
 }
 
-const COUNTY_BASE = INPUT_FACTS.length;
-const PARAM_BASE = COUNTY_BASE + COUNTY_FACTS.length;
-
 export function compileProgram(bundle: Bundle, programId: string, year: number): CompiledProgram {
   const program = bundle.programs[programId];
   if (!program) throw new PtaxError('RULES_INVALID', `no program ${programId}`);
@@ -40,8 +37,8 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
   const slots = new Map<string, number>();
   const bindings = new Map<string, Binding>();
   const template: unknown[] = [];
-  INPUT_FACTS.forEach((f, i) => { slots.set(f, i); template[i] = null; });
-  COUNTY_FACTS.forEach((f, i) => { slots.set(f, COUNTY_BASE + i); template[COUNTY_BASE + i] = null; });
+  const addSlot = (name: string, value: unknown): void => { slots.set(name, template.length); template.push(value); };
+  for (const f of [...INPUT_FACTS, ...COUNTY_FACTS]) addSlot(f, null);
   const used = new Map<string, ParamUse>();
   for (const [alias, pid] of Object.entries(program.parameters)) {
     const p = bundle.parameters[pid]!;
@@ -49,14 +46,12 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
     if (!entry) throw new PtaxError('NO_VALUE', `${pid} has no value in force on ${date}`);
     used.set(alias, { id: pid, effective: entry.effective, reference: entry.reference, file: p.file });
     if (p.type === 'scalar') {
-      const slot = template.length;
-      template.push(entry.value as number);
-      slots.set(alias, slot);
+      addSlot(alias, entry.value);
       bindings.set(alias, { kind: 'scalar', value: entry.value as number });
     } else if (p.type === 'by_key') bindings.set(alias, { kind: 'table', id: pid, table: entry.value as Record<string, number> });
     else bindings.set(alias, { kind: 'bands', id: pid, bands: entry.bands! });
   }
-  for (const s of program.steps) { slots.set(s.id, template.length); template.push(null); }
+  for (const s of program.steps) addSlot(s.id, null);
 
   const slotOf = (name: string): number => {
     const s = slots.get(name);
@@ -80,12 +75,12 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
 
   const stepInfo = program.steps.map((s): StepInfo => {
     const names: string[] = [];
-    if (s.formula) names.push(...exprNames(s.formula.ast));
-    if (s.condition) names.push(...conditionFacts(s.condition));
-    for (const c of s.cases ?? []) {
-      if (c.when) names.push(...conditionFacts(c.when));
-      if (c.formula) names.push(...exprNames(c.formula.ast));
-    }
+    if (s.formula) exprNames(s.formula.ast, names);
+    if (s.condition) conditionFacts(s.condition, names);
+    s.cases?.forEach((c) => {
+      if (c.when) conditionFacts(c.when, names);
+      if (c.formula) exprNames(c.formula.ast, names);
+    });
     const params = [...new Set(names)].flatMap((n) => (used.has(n) ? [used.get(n)!] : []));
     return { rule: `${program.id}.${s.id}`, label: s.label, expression: describeStep(s), params };
   });
@@ -98,16 +93,12 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
   };
 }
 
+/**
+ * The first case whose `when` holds (or that has none) gives the value; none: null. Built as
+ * a chain of `when ? run : rest` closures, so two cases are a single test and call.
+ */
 function casesFn(cases: Array<{ when?: Predicate; run: Fn }>): Fn {
-  if (cases.length === 2) {
-    const [a, b] = cases as [{ when: Predicate; run: Fn }, { run: Fn }];
-    const w = a.when, x = a.run, y = b.run;
-    return (v) => (w(v) ? x(v) : y(v));
-  }
-  return (v) => {
-    for (const c of cases) if (!c.when || c.when(v)) return c.run(v);
-    return null;
-  };
+  return cases.reduceRight<Fn>((rest, { when, run }) => (when ? (v) => (when(v) ? run(v) : rest(v)) : run), () => null);
 }
 
 /** Readable text of a condition, for explanations: `propertyClass in [class1, class2] and …`. */
@@ -135,19 +126,22 @@ function describeStep(s: ProgramDef['steps'][number]): string {
  * The result tree. Two presentation conventions, at the top level only: under `exemptions` an amount of 0 is
  * left out, and under `exemptionBreakdown` an entry whose amount is 0 is left out.
  */
+type Drop = (x: unknown) => boolean;
+const zeroValue: Drop = (x) => x === 0;
+const zeroAmount: Drop = (x) => (x as { amount?: unknown } | null)?.amount === 0;
+
 function compileResult(tree: ResultGroup, expr: (e: Expr) => Node): (v: Facts) => Record<string, unknown> {
-  const group = (g: ResultGroup, dropZero: 'leaf' | 'amount' | null, top: boolean): ((v: Facts) => Record<string, unknown>) => {
+  const group = (g: ResultGroup, drop: Drop | undefined, top: boolean): ((v: Facts) => Record<string, unknown>) => {
     const parts = Object.entries(g).map(([key, node]) => {
-      if ('formula' in node && 'unit' in node && typeof node.unit === 'string') {
-        return { key, fn: leaf(expr((node.formula as { ast: Expr }).ast), node.unit as ResultUnit), isLeaf: true };
-      }
-      const child = !top ? null : key === 'exemptions' ? 'leaf' : key === 'exemptionBreakdown' ? 'amount' : null;
-      return { key, fn: group(node as ResultGroup, child, false), isLeaf: false };
+      // A leaf's unit is a string; a group's members are objects (even one named `unit`).
+      if (typeof node.unit === 'string') return { key, fn: leaf(expr((node as ResultLeaf).formula.ast), node.unit as ResultUnit) };
+      const child = !top ? undefined : key === 'exemptions' ? zeroValue : key === 'exemptionBreakdown' ? zeroAmount : undefined;
+      return { key, fn: group(node as ResultGroup, child, false) };
     });
     const keys = parts.map((p) => p.key);
     const fns = parts.map((p) => p.fn);
     const n = parts.length;
-    if (dropZero === null) {
+    if (!drop) {
       // Copying a template object gives every result the same hidden class, which keeps
       // the stores below fast; the keys always come out in the rule file's order.
       const shape: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k, null]));
@@ -157,25 +151,21 @@ function compileResult(tree: ResultGroup, expr: (e: Expr) => Node): (v: Facts) =
         return o;
       };
     }
-    const leafAt = parts.map((p) => p.isLeaf);
     return (v) => {
       const o: Record<string, unknown> = {};
       for (let i = 0; i < n; i++) {
         const x = fns[i]!(v);
-        if (dropZero === 'leaf' ? x === 0 : !leafAt[i] && (x as { amount?: unknown }).amount === 0) continue;
-        o[keys[i]!] = x;
+        if (!drop(x)) o[keys[i]!] = x;
       }
       return o;
     };
   };
-  return group(tree, null, true);
+  return group(tree, undefined, true);
 }
 
 function leaf(n: Node, unit: ResultUnit): Fn {
   if (unit === 'text' || unit === 'count') return n.fn;
   const d = DECIMALS[unit];
-  const s = n.slot;
-  if (s !== undefined) return (v) => roundTo(v[s] as number, d);
   const fn = n.fn;
   return (v) => roundTo(fn(v), d);
 }

@@ -4,7 +4,7 @@ import type { CountyDef, StateDef } from './types.js';
 import { PtaxError } from './errors.js';
 
 export function slugOf(name: string): string {
-  return name.trim().toLowerCase().replace(/\s+county$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name.trim().toLowerCase().replace(/\scounty$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
 export type CountyMatch = { county: CountyDef; alias?: undefined } | { county?: undefined; alias: StateDef['aliases'][number] };

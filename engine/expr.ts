@@ -60,79 +60,50 @@ function node(e: Expr, resolve: Resolve): Node {
   }
 }
 
+/**
+ * Each operator as one closure per operand shape: k a constant (captured as a number),
+ * s a plain fact (read from its slot), f any other node (called). Every shape has its
+ * own closure, so `a * b / 100` is one call per operator, and two constants fold (kk).
+ */
+type Shape = 'k' | 's' | 'f';
+type Build = (x: any, y: any) => (v: any[]) => number;
+const OPS: Record<string, { kk: (a: number, b: number) => number } & Record<Exclude<`${Shape}${Shape}`, 'kk'>, Build>> = {
+  '+': {
+    kk: (a, b) => a + b,
+    ks: (k, j) => (v) => k + v[j], kf: (k, b) => (v) => k + b(v),
+    sk: (i, k) => (v) => v[i] + k, ss: (i, j) => (v) => v[i] + v[j], sf: (i, b) => (v) => v[i] + b(v),
+    fk: (a, k) => (v) => a(v) + k, fs: (a, j) => (v) => a(v) + v[j], ff: (a, b) => (v) => a(v) + b(v),
+  },
+  '-': {
+    kk: (a, b) => a - b,
+    ks: (k, j) => (v) => k - v[j], kf: (k, b) => (v) => k - b(v),
+    sk: (i, k) => (v) => v[i] - k, ss: (i, j) => (v) => v[i] - v[j], sf: (i, b) => (v) => v[i] - b(v),
+    fk: (a, k) => (v) => a(v) - k, fs: (a, j) => (v) => a(v) - v[j], ff: (a, b) => (v) => a(v) - b(v),
+  },
+  '*': {
+    kk: (a, b) => a * b,
+    ks: (k, j) => (v) => k * v[j], kf: (k, b) => (v) => k * b(v),
+    sk: (i, k) => (v) => v[i] * k, ss: (i, j) => (v) => v[i] * v[j], sf: (i, b) => (v) => v[i] * b(v),
+    fk: (a, k) => (v) => a(v) * k, fs: (a, j) => (v) => a(v) * v[j], ff: (a, b) => (v) => a(v) * b(v),
+  },
+  '/': {
+    kk: (a, b) => a / b,
+    ks: (k, j) => (v) => k / v[j], kf: (k, b) => (v) => k / b(v),
+    sk: (i, k) => (v) => v[i] / k, ss: (i, j) => (v) => v[i] / v[j], sf: (i, b) => (v) => v[i] / b(v),
+    fk: (a, k) => (v) => a(v) / k, fs: (a, j) => (v) => a(v) / v[j], ff: (a, b) => (v) => a(v) / b(v),
+  },
+};
+
+/** A node's shape and what its closure captures: the constant, the slot or the function. */
+const operand = (n: Node): [Shape, unknown] =>
+  n.constant !== undefined ? ['k', n.constant] : n.slot !== undefined ? ['s', n.slot] : ['f', n.fn];
+
 function binary(op: string, l: Node, r: Node): Node {
-  if (l.constant !== undefined && r.constant !== undefined) return constant(arith(op, l.constant, r.constant));
-  const fused = fuse(op, l, r);
-  if (fused) return { fn: fused };
-  const a = l.fn, b = r.fn;
-  // A constant operand is captured as a number, saving a call per evaluation.
-  if (r.constant !== undefined) {
-    const k = r.constant;
-    switch (op) {
-      case '+': return { fn: (v) => a(v) + k };
-      case '-': return { fn: (v) => a(v) - k };
-      case '*': return { fn: (v) => a(v) * k };
-      case '/': return { fn: (v) => a(v) / k };
-    }
-  }
-  if (l.constant !== undefined) {
-    const k = l.constant;
-    switch (op) {
-      case '+': return { fn: (v) => k + b(v) };
-      case '-': return { fn: (v) => k - b(v) };
-      case '*': return { fn: (v) => k * b(v) };
-      case '/': return { fn: (v) => k / b(v) };
-    }
-  }
-  switch (op) {
-    case '+': return { fn: (v) => a(v) + b(v) };
-    case '-': return { fn: (v) => a(v) - b(v) };
-    case '*': return { fn: (v) => a(v) * b(v) };
-    case '/': return { fn: (v) => a(v) / b(v) };
-  }
-  throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
-}
-
-/** Slot-and-slot, slot-and-constant and constant-and-slot operations as single closures. */
-function fuse(op: string, l: Node, r: Node): Fn | undefined {
-  const i = l.slot, j = r.slot;
-  if (i !== undefined && j !== undefined) {
-    switch (op) {
-      case '+': return (v) => (v[i] as number) + (v[j] as number);
-      case '-': return (v) => (v[i] as number) - (v[j] as number);
-      case '*': return (v) => (v[i] as number) * (v[j] as number);
-      case '/': return (v) => (v[i] as number) / (v[j] as number);
-    }
-  }
-  if (i !== undefined && r.constant !== undefined) {
-    const k = r.constant;
-    switch (op) {
-      case '+': return (v) => (v[i] as number) + k;
-      case '-': return (v) => (v[i] as number) - k;
-      case '*': return (v) => (v[i] as number) * k;
-      case '/': return (v) => (v[i] as number) / k;
-    }
-  }
-  if (l.constant !== undefined && j !== undefined) {
-    const k = l.constant;
-    switch (op) {
-      case '+': return (v) => k + (v[j] as number);
-      case '-': return (v) => k - (v[j] as number);
-      case '*': return (v) => k * (v[j] as number);
-      case '/': return (v) => k / (v[j] as number);
-    }
-  }
-  return undefined;
-}
-
-function arith(op: string, a: number, b: number): number {
-  switch (op) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return a / b;
-  }
-  throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
+  const ops = OPS[op];
+  if (!ops) throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
+  const [p, x] = operand(l), [q, y] = operand(r);
+  if (p === 'k' && q === 'k') return constant(ops.kk(x as number, y as number));
+  return { fn: ops[`${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>](x, y) };
 }
 
 function member(e: Extract<Expr, { type: 'MemberExpression' }>, resolve: Resolve): Node {
@@ -156,23 +127,24 @@ function member(e: Extract<Expr, { type: 'MemberExpression' }>, resolve: Resolve
 function call(name: string, args: Expr[], resolve: Resolve): Node {
   if (!(FUNCTIONS as readonly string[]).includes(name)) throw new PtaxError('RULES_INVALID', `${name}() is not a function of the rule language (${FUNCTIONS.join(', ')})`);
   if (name === 'band') {
-    const [table, x] = args;
-    if (args.length !== 2 || table?.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'band(parameter, value) takes a band parameter and a value');
+    if (args.length !== 2 || args[0]!.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'band(parameter, value) takes a band parameter and a value');
+    const [table, x] = args as [{ type: 'Identifier'; name: string }, Expr];
     const b = resolve(table.name);
     if (b.kind !== 'bands') throw new PtaxError('RULES_INVALID', `${table.name} is not a band parameter`);
     const pick = bandPicker(b.id, b.bands);
-    const f = node(x!, resolve).fn;
+    const f = node(x, resolve).fn;
     return { fn: (v) => pick(f(v)) };
   }
-  const arity = name === 'floor' ? args.length === 1 : (name === 'min' || name === 'max') ? args.length >= 2 : false;
-  if (!arity) throw new PtaxError('RULES_INVALID', `${name}() takes ${name === 'floor' ? 'one value' : name === 'min' || name === 'max' ? 'two or more values' : 'no such arguments'}`);
+  // What is left is floor, min or max.
+  const arity = name === 'floor' ? args.length === 1 : args.length >= 2;
+  if (!arity) throw new PtaxError('RULES_INVALID', `${name}() takes ${name === 'floor' ? 'one value' : 'two or more values'}`);
   const parts = args.map((a) => node(a, resolve));
   const fns = parts.map((p) => p.fn);
   if (parts.every((p) => p.constant !== undefined)) {
     const ks = parts.map((p) => p.constant!);
     if (name === 'min') return constant(Math.min(...ks));
     if (name === 'max') return constant(Math.max(...ks));
-    if (name === 'floor' && ks.length === 1) return constant(Math.floor(ks[0]!));
+    return constant(Math.floor(ks[0]!)); // floor, of the one value the arity check allows
   }
   if (name === 'floor') {
     const f = fns[0]!;
@@ -181,19 +153,15 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
   {
     const m = name === 'min' ? Math.min : Math.max;
     if (fns.length === 2) { const [a, b] = fns as [Fn, Fn]; return { fn: (v) => m(a(v), b(v)) }; }
-    if (fns.length === 3) { const [a, b, c] = fns as [Fn, Fn, Fn]; return { fn: (v) => m(a(v), b(v), c(v)) }; }
     return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = m(r, fns[i]!(v)); return r; } };
   }
 }
 
 /** Bands in order: `below` is an exclusive upper bound, `at_most` inclusive, none: the rest. */
 export function bandPicker(id: string, bands: Band[]): (x: number) => number {
-  const below = bands.map((b) => b.below ?? (b.at_most === undefined ? Infinity : NaN));
-  const atMost = bands.map((b) => b.at_most ?? NaN);
-  const values = bands.map((b) => b.value);
-  const n = bands.length;
+  const table = bands.map((b) => ({ below: b.below ?? (b.at_most === undefined ? Infinity : NaN), atMost: b.at_most ?? NaN, value: b.value }));
   return (x) => {
-    for (let i = 0; i < n; i++) if (x < below[i]! || x <= atMost[i]!) return values[i]!;
+    for (const b of table) if (x < b.below || x <= b.atMost) return b.value;
     throw new PtaxError('NO_VALUE', `${id} has no band for ${x}`);
   };
 }

@@ -43,7 +43,7 @@ export function readFixtures(file: string, root = process.cwd()): { cases: Fixtu
   const src = readYaml(file, readFileSync(resolve(root, file), 'utf8'));
   if (src.problems.length) return { cases: [], problems: src.problems.map(formatProblem) };
   const validate = schemaValidators(resolve(root, 'schemas')).fixture;
-  if (!validate(src.data)) return { cases: [], problems: schemaProblems(src, validate.errors ?? []).map(formatProblem) };
+  if (!validate(src.data)) return { cases: [], problems: schemaProblems(src, validate.errors!).map(formatProblem) };
   return { cases: src.data as FixtureCase[], problems: [] };
 }
 
@@ -70,7 +70,7 @@ export function runCase(calc: Calculator, file: string, c: FixtureCase): CaseOut
       if (typeof got !== 'number' || !(Math.abs(got - want) <= tol)) diffs.push(`${path}: expected ${want}, got ${got === undefined ? 'nothing' : String(got)}`);
     } else if (got !== want) diffs.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
   }
-  const notes = (result.notes as string[]) ?? [];
+  const notes = result.notes as string[];
   for (const n of c.notes ?? []) if (!notes.includes(n)) diffs.push(`notes: missing "${n}" (got ${JSON.stringify(notes)})`);
   return { file, name: c.name, ok: diffs.length === 0, diffs };
 }
