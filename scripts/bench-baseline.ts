@@ -79,7 +79,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const finalTax = Math.max(0, afterVet - abatement);
     const taxable = Math.max(0, av - (sd ? av * senior : 0) - vetValue);
     const schoolTax = finalTax * school[cls]!;
-    const potential = i.homestead && i.over65 ? 0 : i.value * hint * (i.countyRate ?? avg) / 100;
+    const potential = !residential || (i.homestead && i.over65) ? 0 : i.value * hint * (i.countyRate ?? avg) / 100;
     const seniorCitizen = i.seniorCitizen ? seniorSavings : 0;
     const percentage = full ? 100 : vetShare * mult * 100;
     const exemptions: Record<string, number> = {};
@@ -93,6 +93,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const notes: string[] = [];
     if (fallback) notes.push(fallbackNote);
     if (!residential && requested(i)) notes.push(classNote);
+    if (i.topCoded) notes.push(topCodedNote);
     return {
       annualTax: r2(finalTax), monthlyTax: r2(finalTax / 12), effectiveRate: roundTo(finalTax / i.value * 100, 6),
       baseAssessedValue: r2(av), finalAssessedValue: r2(taxable), taxableValue: r2(taxable),

@@ -75,6 +75,7 @@ for (let i = 0; i < Math.min(N, 20_000); i++) {
   }
 }
 console.log(`identical results on ${Math.min(N, 20_000) - mismatches} of ${Math.min(N, 20_000)} sampled inputs`);
+if (mismatches) process.exitCode = 1; // the baseline no longer computes what the rules do
 // Warm both paths so the JIT has settled before measuring.
 for (let i = 0; i < Math.min(N, 50_000); i++) { try { evaluate(prepared[i]!.c, prepared[i]!.v.slice()); } catch { /* invalid inputs count as done */ } try { hand(prepared[i]!.b); } catch { /* same */ } }
 
