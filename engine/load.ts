@@ -9,7 +9,7 @@ import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import jsep from 'jsep';
 import { readYaml, formatProblem, type Problem, type YamlSource } from './yaml-source.js';
-import { conditionFacts, OPERATORS } from './conditions.js';
+import { conditionFacts } from './conditions.js';
 import { FUNCTIONS, exprNames } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import {
@@ -54,25 +54,29 @@ export function schemaValidators(schemaDir = resolve('schemas')): Record<Kind | 
   const cached = validatorCache.get(schemaDir);
   if (cached) return cached;
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
-  const read = (n: string) => JSON.parse(readFileSync(join(schemaDir, `${n}.schema.json`), 'utf8'));
+  const read = (n: string) => JSON.parse(String(readFileSync(join(schemaDir, `${n}.schema.json`))));
   ajv.addSchema(read('common'));
   const v = {} as Record<Kind | 'fixture', ValidateFunction>;
-  for (const k of [...KINDS, 'fixture'] as const) v[k] = ajv.compile(read(k === 'parameters' ? 'parameters' : k));
+  for (const k of [...KINDS, 'fixture'] as const) v[k] = ajv.compile(read(k));
   validatorCache.set(schemaDir, v);
   return v;
 }
 
-/** Turns ajv's errors into file:line:col problems, dropping the noise of failed oneOf branches. */
+/**
+ * Turns ajv's errors into file:line:col problems, dropping the noise of failed oneOf branches
+ * (an error inside branch N has a schemaPath with /oneOf/N/ in it; errors inside a $ref'd
+ * schema have that schema's path). Unknown keys and enum values inside a branch are kept.
+ */
 export function schemaProblems(src: YamlSource, errors: ErrorObject[]): Problem[] {
   const out: Problem[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
-    const inBranch = /\/(oneOf|anyOf)\/\d+\//.test(e.schemaPath) || /\/(oneOf|anyOf)\/\d+$/.test(e.schemaPath);
-    if (inBranch && e.keyword !== 'additionalProperties' && e.keyword !== 'enum' && e.keyword !== 'pattern') continue;
+    const inBranch = /\/(oneOf|anyOf)\/\d/.test(e.schemaPath);
+    if (inBranch && e.keyword !== 'additionalProperties' && e.keyword !== 'enum') continue;
     if (e.keyword === 'if') continue;
     const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     let key: string | undefined;
-    let message = `${e.message ?? 'is invalid'}`;
+    let message = e.message!;
     if (e.keyword === 'additionalProperties') {
       key = String(e.params.additionalProperty);
       message = `unknown key '${key}'`;
@@ -100,14 +104,15 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
   const v = schemaValidators(join(root, 'schemas'));
   const problems: Problem[] = [];
   const sources: Array<{ src: YamlSource; kind: Kind }> = [];
-  const invalidData: unknown[] = [];
+  // Ids declared by files that failed, from their raw data: not reported again as missing.
+  const failing = new Set<string>();
   for (const file of files) {
     const src = readYaml(file, readFileSync(join(root, file), 'utf8'));
     problems.push(...src.problems);
-    const first = src.text.split('\n', 1)[0] ?? '';
+    const first = src.text.split('\n', 1)[0]!;
     const m = SCHEMA_LINE.exec(first);
     if (!m) problems.push({ file, line: 1, col: 1, message: 'the first line must be "# yaml-language-server: $schema=<path to schemas/…schema.json>"' });
-    if (src.data === undefined) { invalidData.push(src.raw); continue; }
+    if (src.data === undefined) { declareIds(failing, src.raw); continue; }
     const kind = (src.data as { kind?: unknown })?.kind;
     if (!KINDS.includes(kind as Kind)) {
       const at = src.position(['kind']);
@@ -119,12 +124,11 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
       if (resolve(root, dirname(file), m[1]!) !== want) problems.push({ file, line: 1, col: 1, message: `$schema should point to ${relative(resolve(root, dirname(file)), want).split(sep).join('/')}` });
     }
     const validate = v[kind as Kind];
-    if (!validate(src.data)) { problems.push(...schemaProblems(src, validate.errors ?? [])); invalidData.push(src.data); }
+    if (!validate(src.data)) { problems.push(...schemaProblems(src, validate.errors!)); declareIds(failing, src.data); }
     else sources.push({ src, kind: kind as Kind });
   }
   // Files that passed the schema are still checked against each other, so every problem
   // is reported at once; ids declared by a failing file are not reported again as missing.
-  const failing = declaredIds(invalidData);
   const bundle = assemble(sources, problems, failing);
   const seen = new Set<string>();
   const unique = problems.filter((p) => { const k = formatProblem(p); if (seen.has(k)) return false; seen.add(k); return true; });
@@ -132,20 +136,21 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
   return unique.length ? { problems: shown, total: unique.length } : { bundle, problems: [], total: 0 };
 }
 
-/** Ids a file that failed the schema meant to declare (best effort, from its raw data). */
-function declaredIds(data: unknown[]): Set<string> {
-  const ids = new Set<string>();
-  for (const d of data as any[]) {
-    if (d?.kind === 'parameters' && typeof d.module === 'string' && d.parameters && typeof d.parameters === 'object') {
-      for (const name of Object.keys(d.parameters)) ids.add(`${d.module}.${name}`);
-    } else if (typeof d?.id === 'string') ids.add(d.id);
-  }
-  return ids;
+/**
+ * Adds the ids a file that failed meant to declare (best effort, from its raw data). Only
+ * ids that rule files refer to (strings) are ever looked up, so a non-string id, or
+ * the index "keys" of a string `parameters`, are harmless.
+ */
+function declareIds(ids: Set<string>, d: any): void {
+  if (d?.kind === 'parameters' && typeof d.module === 'string' && d.parameters) {
+    for (const name of Object.keys(d.parameters)) ids.add(`${d.module}.${name}`);
+  } else ids.add(d?.id);
 }
 
 function filterOnly(problems: Problem[], only: string[] | undefined, root: string): Problem[] {
   if (!only?.length) return problems;
-  const set = new Set(only.map((f) => relative(root, resolve(f)).split(sep).join('/').replace(/\/$/, '')));
+  // resolve() drops a trailing slash.
+  const set = new Set(only.map((f) => relative(root, resolve(f)).split(sep).join('/')));
   return problems.filter((p) => set.has(p.file) || [...set].some((d) => p.file.startsWith(d + '/')));
 }
 
@@ -227,7 +232,8 @@ function checkParameter(src: YamlSource, path: Array<string | number>, p: any, f
         if (last && bound !== undefined) fail(src, [...at, 'bands', j], 'the last band must have no bound: it takes every larger value');
         if (!last && bound === undefined) fail(src, [...at, 'bands', j], 'every band but the last needs `below` or `at_most`');
         const prev = j > 0 ? (bands[j - 1].below ?? bands[j - 1].at_most) : undefined;
-        if (!last && prev !== undefined && bound <= prev) fail(src, [...at, 'bands', j], 'band bounds must ascend');
+        // A missing bound, here or before, compares false (its own problem is reported).
+        if (!last && bound <= prev) fail(src, [...at, 'bands', j], 'band bounds must ascend');
       });
       return;
     }
@@ -262,7 +268,7 @@ export function parseFormula(src: string): Formula {
 
 function checkAst(n: any, src: string): Expr {
   const bad = (why: string): never => { throw new PtaxError('FORMULA', `formula "${src}": ${why}`); };
-  switch (n?.type) {
+  switch (n.type) {
     case 'Literal':
       if (typeof n.value !== 'number') bad(`only numbers may be written in a formula, not ${n.raw}`);
       if (!ALLOWED_LITERALS.includes(n.value)) bad(`the figure ${n.raw} belongs in a parameter with its citation (formulas may use only ${ALLOWED_LITERALS.join(', ')})`);
@@ -276,13 +282,14 @@ function checkAst(n: any, src: string): Expr {
       if (n.operator !== '-') bad(`operator ${n.operator} is not allowed`);
       return { type: 'UnaryExpression', operator: '-', argument: checkAst(n.argument, src) };
     case 'CallExpression':
-      if (n.callee?.type !== 'Identifier' || !(FUNCTIONS as readonly string[]).includes(n.callee.name)) bad(`unknown function; the rule language has ${FUNCTIONS.join(', ')}`);
+      // Only an Identifier callee has a name.
+      if (!(FUNCTIONS as readonly string[]).includes(n.callee.name)) bad(`unknown function; the rule language has ${FUNCTIONS.join(', ')}`);
       return { type: 'CallExpression', callee: { type: 'Identifier', name: n.callee.name }, arguments: n.arguments.map((a: any) => checkAst(a, src)) };
     case 'MemberExpression':
-      if (n.object?.type !== 'Identifier') bad('only a parameter table can be indexed');
+      if (n.object.type !== 'Identifier') bad('only a parameter table can be indexed');
       return { type: 'MemberExpression', object: checkAst(n.object, src), property: checkAst(n.property, src), computed: !!n.computed };
     default:
-      return bad(`${n?.type ?? 'this'} is not part of the rule language`);
+      return bad(`${n.type} is not part of the rule language`);
   }
 }
 
@@ -315,7 +322,7 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
       return f;
     } catch (e) {
       fail(src, path, (e as Error).message);
-      return { src: text, ast: { type: 'Literal', value: 0 } };
+      return undefined!; // never seen: there is no bundle when there is a problem
     }
   };
   const condition = (path: Array<string | number>, c: Condition) => {
@@ -351,8 +358,9 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
   const result = (g: any, path: Array<string | number>): ResultGroup => {
     const out: ResultGroup = {};
     for (const [k, v] of Object.entries<any>(g)) {
-      if (typeof v === 'string' || typeof v === 'number') out[k] = { formula: formula([...path, k], String(v)), unit: 'usd' };
-      else if (typeof v.formula === 'string' && typeof v.unit === 'string') out[k] = { formula: formula([...path, k, 'formula'], v.formula), unit: v.unit };
+      // The schema: a leaf is an expression (a string) or {formula, unit}; a group has no `formula`.
+      if (typeof v === 'string') out[k] = { formula: formula([...path, k], v), unit: 'usd' };
+      else if (typeof v.formula === 'string') out[k] = { formula: formula([...path, k, 'formula'], v.formula), unit: v.unit };
       else out[k] = result(v, [...path, k]);
     }
     return out;
@@ -367,7 +375,7 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
 
 /** What the compiler would refuse: tables without a key, unknown keys, wrong arity. */
 function kindProblems(e: Expr, known: Map<string, string>, tables: Map<string, ParameterDef>, out: string[] = []): string[] {
-  const kind = (name: string) => known.get(name) ?? '';
+  const kind = (name: string) => known.get(name);
   switch (e.type) {
     case 'Identifier':
       if (kind(e.name) === 'parameter:by_key') out.push(`${e.name} is a table: index it, e.g. ${e.name}[key]`);
@@ -376,11 +384,12 @@ function kindProblems(e: Expr, known: Map<string, string>, tables: Map<string, P
     case 'BinaryExpression': kindProblems(e.left, known, tables, out); kindProblems(e.right, known, tables, out); break;
     case 'UnaryExpression': kindProblems(e.argument, known, tables, out); break;
     case 'MemberExpression': {
-      const name = e.object.type === 'Identifier' ? e.object.name : '';
+      const { name } = e.object as { name: string }; // checkAst: only an Identifier is indexed
       if (kind(name) === 'parameter:unknown') break; // its own file's problem is reported
-      const p = tables.get(name);
-      if (kind(name) !== 'parameter:by_key' || !p) { out.push(`${name || 'this'} is not a table`); break; }
-      if (!e.computed && e.property.type === 'Identifier' && !p.keys!.includes(e.property.name)) out.push(`${name} has no key ${e.property.name} (keys: ${p.keys!.join(', ')})`);
+      if (kind(name) !== 'parameter:by_key') { out.push(`${name} is not a table`); break; }
+      const p = tables.get(name)!;
+      // Without brackets the key is an Identifier (jsep).
+      if (!e.computed && !p.keys!.includes((e.property as { name: string }).name)) out.push(`${name} has no key ${(e.property as { name: string }).name} (keys: ${p.keys!.join(', ')})`);
       if (e.computed) kindProblems(e.property, known, tables, out);
       break;
     }
@@ -392,7 +401,7 @@ function kindProblems(e: Expr, known: Map<string, string>, tables: Map<string, P
       if (name === 'band') {
         const t = e.arguments[0];
         if (t?.type === 'Identifier' && kind(t.name) === 'parameter:unknown') break;
-        if (n !== 2 || t?.type !== 'Identifier' || kind(t.name) !== 'parameter:bands') out.push('band() takes a band parameter and a value');
+        if (n !== 2 || kind((t as { name: string }).name) !== 'parameter:bands') out.push('band() takes a band parameter and a value');
         else kindProblems(e.arguments[1]!, known, tables, out);
       } else e.arguments.forEach((a) => kindProblems(a, known, tables, out));
       break;
@@ -401,12 +410,12 @@ function kindProblems(e: Expr, known: Map<string, string>, tables: Map<string, P
   return out;
 }
 
+/** The schema allows only the engine's OPERATORS; what it cannot say is that in/notIn take a list. */
 function checkOperators(src: YamlSource, path: Array<string | number>, c: Condition, fail: Fail) {
   if ('all' in c) c.all.forEach((x, i) => checkOperators(src, [...path, 'all', i], x, fail));
   else if ('any' in c) c.any.forEach((x, i) => checkOperators(src, [...path, 'any', i], x, fail));
   else if ('not' in c) checkOperators(src, [...path, 'not'], c.not, fail);
   else {
-    if (!(OPERATORS as readonly string[]).includes(c.operator)) fail(src, path, `unknown operator ${c.operator}`);
     if ((c.operator === 'in' || c.operator === 'notIn') && !Array.isArray(c.value)) fail(src, [...path, 'value'], `${c.operator} takes a list`);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Strict YAML reading with positions: duplicate keys are errors, dates stay strings
- * (YAML 1.2 core schema), and any path into the document maps back to line:column.
+ * (YAML 1.2 core schema, the yaml package's default), and any path into the document
+ * maps back to line:column.
  */
-import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type Document, type Node as YNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isSeq, visit, type Document, type Node as YNode, type Scalar, type YAMLMap } from 'yaml';
 
 export interface Problem { file: string; line: number; col: number; message: string }
 export const formatProblem = (p: Problem): string => `${p.file}:${p.line}:${p.col}: ${p.message}`;
@@ -21,20 +22,15 @@ export interface YamlSource {
 
 export function readYaml(file: string, text: string): YamlSource {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, schema: 'core', prettyErrors: true });
+  // Not prettyErrors: the message stays one line and the position is taken from e.pos.
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
+  const pos = (offset: number): { line: number; col: number } => lc.linePos(offset);
   const problems: Problem[] = [];
-  for (const e of [...doc.errors, ...doc.warnings]) {
-    const at = e.linePos?.[0] ?? { line: 1, col: 1 };
-    problems.push({ file, line: at.line, col: at.col, message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '') });
-  }
-  const pos = (offset: number | undefined) => {
-    const p = lc.linePos(offset ?? 0);
-    return { line: p.line, col: p.col };
-  };
+  for (const e of [...doc.errors, ...doc.warnings]) problems.push({ file, ...pos(e.pos[0]), message: e.message });
   // Aliases would let one value stand for another unseen; rule files spell values out.
   visit(doc, {
     Alias(_, node) {
-      const at = pos(node.range?.[0]);
+      const at = pos(node.range![0]);
       problems.push({ file, ...at, message: `YAML aliases (*${node.source}) are not allowed in rule files: write the value out` });
     },
   });
@@ -42,31 +38,43 @@ export function readYaml(file: string, text: string): YamlSource {
     file,
     text,
     doc,
-    data: problems.length ? undefined : doc.toJS({ maxAliasCount: 0 }),
-    raw: (() => { try { return doc.toJS({ maxAliasCount: 100 }); } catch { return undefined; } })(),
+    // With no problem there is no alias, so no alias limit is needed.
+    data: problems.length ? undefined : doc.toJS(),
+    raw: rawData(doc),
     problems,
     position(path, key) {
       let node: unknown = doc.contents;
-      let last: unknown = node;
+      let last: unknown = node; // the key, when a value is missing ({a} or `? a`)
       for (const seg of path) {
         if (isMap(node)) {
-          const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+          const pair = pairAt(node, String(seg));
           if (!pair) break;
           last = pair.key;
           node = pair.value;
-        } else if (isSeq(node)) {
-          const item = node.items[Number(seg)];
-          if (item === undefined) break;
-          node = item;
-        } else break;
+        } else if (isSeq(node)) node = node.items[Number(seg)];
+        else break;
         last = node ?? last;
       }
-      if (key !== undefined && isMap(node)) {
-        const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
-        if (pair && isScalar(pair.key)) return pos(pair.key.range?.[0]);
-      }
-      const n = (node ?? last) as YNode | undefined;
-      return pos(n?.range?.[0]);
+      const pair = isMap(node) ? pairAt(node, key) : undefined;
+      const n = (pair ? pair.key : node ?? last) as YNode | null;
+      return pos(n ? n.range![0] : 0);
     },
   };
+}
+
+/**
+ * The pair of a map with this key. Keys are never null in a parsed document; a key
+ * that is not a scalar (a YAML complex key) has no `value` and matches no path.
+ */
+function pairAt(map: YAMLMap, key: string | undefined) {
+  return map.items.find((p) => String((p.key as Scalar).value) === key);
+}
+
+/** Best-effort data even from a file with problems; an alias to no anchor makes toJS throw. */
+function rawData(doc: Document): unknown {
+  let raw: unknown;
+  try {
+    raw = doc.toJS();
+  } catch { /* nothing to name */ }
+  return raw;
 }
