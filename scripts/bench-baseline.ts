@@ -42,6 +42,19 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
   const classNote = noteText('ny.nyc', 'exemptionRequested');
   const topCodedNote = noteText('ny.outside', 'topCoded');
   const requested = (i: BaselineInput) => i.homestead || i.over65 || i.seniorCitizen || i.disabled || i.veteranDisability > 0 || i.coldWarVeteran || i.starType === 'basic' || i.starType === 'enhanced';
+  /** exemptionBreakdown (entries with an amount) and the notes, as the rules give them. */
+  const breakdownAndNotes = (i: BaselineInput, residential: boolean, fallback: boolean, star: string,
+    seniorCitizen: number, vetSavings: number, vetPercent: number, starSavings: number) => {
+    const breakdown: Record<string, unknown> = {};
+    if (r2(seniorCitizen) !== 0) breakdown.seniorCitizen = { amount: r2(seniorCitizen) };
+    if (r2(vetSavings) !== 0) breakdown.veteran = { amount: r2(vetSavings), percentage: roundTo(vetPercent, 6), disability: i.veteranDisability };
+    if (r2(starSavings) !== 0) breakdown.star = { type: star, amount: r2(starSavings) };
+    const notes: string[] = [];
+    if (fallback) notes.push(fallbackNote);
+    if (!residential && requested(i)) notes.push(classNote);
+    if (i.topCoded) notes.push(topCodedNote);
+    return { breakdown, notes };
+  };
   const band = (bands: typeof vetBands, x: number) => {
     for (const b of bands) if ((b.below !== undefined && x < b.below) || (b.at_most !== undefined && x <= b.at_most) || (b.below === undefined && b.at_most === undefined)) return b.value;
     return NaN;
@@ -86,14 +99,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const put = (k: string, x: number) => { const r = r2(x); if (r !== 0) exemptions[k] = r; };
     put('seniorCitizen', seniorCitizen); put('disabledPerson', seniorSavings - seniorCitizen); put('star', starSavings);
     put('veteran', vetSavings); put('coopCondoAbatement', abatement);
-    const breakdown: Record<string, unknown> = {};
-    if (r2(seniorCitizen) !== 0) breakdown.seniorCitizen = { amount: r2(seniorCitizen) };
-    if (r2(vetSavings) !== 0) breakdown.veteran = { amount: r2(vetSavings), percentage: roundTo(percentage, 6), disability: i.veteranDisability };
-    if (r2(starSavings) !== 0) breakdown.star = { type: star, amount: r2(starSavings) };
-    const notes: string[] = [];
-    if (fallback) notes.push(fallbackNote);
-    if (!residential && requested(i)) notes.push(classNote);
-    if (i.topCoded) notes.push(topCodedNote);
+    const { breakdown, notes } = breakdownAndNotes(i, residential, fallback, star, seniorCitizen, vetSavings, percentage, starSavings);
     return {
       annualTax: r2(finalTax), monthlyTax: r2(finalTax / 12), effectiveRate: roundTo(finalTax / i.value * 100, 6),
       baseAssessedValue: r2(av), finalAssessedValue: r2(taxable), taxableValue: r2(taxable),
@@ -138,14 +144,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const put = (k: string, x: number) => { const y = r2(x); if (y !== 0) exemptions[k] = y; };
     put('seniorCitizen', seniorCitizen); put('disabledPerson', i.value * sd * r / 100 - seniorCitizen); put('veteran', vetSavings);
     put('coldWarVeteran', i.value * cold * r / 100); put('star', starSavings);
-    const breakdown: Record<string, unknown> = {};
-    if (r2(seniorCitizen) !== 0) breakdown.seniorCitizen = { amount: r2(seniorCitizen) };
-    if (r2(vetSavings) !== 0) breakdown.veteran = { amount: r2(vetSavings), percentage: roundTo(vet * 100, 6), disability: i.veteranDisability };
-    if (r2(starSavings) !== 0) breakdown.star = { type: star, amount: r2(starSavings) };
-    const notes: string[] = [];
-    if (fallback) notes.push(fallbackNote);
-    if (!residential && requested(i)) notes.push(classNote);
-    if (i.topCoded) notes.push(topCodedNote);
+    const { breakdown, notes } = breakdownAndNotes(i, residential, fallback, star, seniorCitizen, vetSavings, vet * 100, starSavings);
     return {
       annualTax: r2(annual), monthlyTax: r2(annual / 12), effectiveRate: roundTo(annual / i.value * 100, 6),
       baseAssessedValue: r2(i.value), finalAssessedValue: r2(taxable), taxableValue: r2(taxable),
