@@ -9,7 +9,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Calculator, type CalcInput } from '../engine/calculate.js';
+import { Calculator, inputFromFlags } from '../engine/calculate.js';
 import { BUNDLE_PATH, readBundle } from '../engine/bundle.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
 import type { Bundle, Lang } from '../engine/types.js';
@@ -84,14 +84,11 @@ export function buildProgram(): Command {
       jsonErrors = !!o.json;
       if (o.star !== undefined && !['none', 'basic', 'enhanced'].includes(o.star)) fail('INVALID_STAR', `--star must be none, basic or enhanced (got "${o.star}")`);
       const num = (raw: string | undefined, what: string) => (raw === undefined ? null : parseAmount(raw, what));
-      const input: CalcInput = {
-        state: o.state, county: o.county, value: num(o.value, 'Home value') ?? 350000,
-        year: o.year === undefined ? undefined : parseYear(o.year), propertyClass: o.class ?? null,
-        homestead: !!o.homestead, over65: !!o.over65, seniorIncome: num(o.seniorIncome, 'Senior income'), seniorCitizen: !!o.seniorCitizen,
-        disabled: !!o.disabled, veteranDisability: num(o.veteranDisability, 'Veteran disability level') ?? 0, coldWarVeteran: !!o.coldWarVeteran,
-        starType: o.star ?? null, priorAssessed: num(o.priorAssessed, 'Prior assessed value'),
+      const input = inputFromFlags({
+        ...o, value: num(o.value, 'Home value'), seniorIncome: num(o.seniorIncome, 'Senior income'),
+        veteranDisability: num(o.veteranDisability, 'Veteran disability level'), priorAssessed: num(o.priorAssessed, 'Prior assessed value'),
         purchasePrice: num(o.purchasePrice, 'Purchase price'), purchaseYear: o.purchaseYear === undefined ? null : parseYear(o.purchaseYear),
-      };
+      }, o.year === undefined ? undefined : parseYear(o.year));
       const calc = new Calculator(await bundle());
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');

@@ -28,6 +28,30 @@ export interface CalcInput {
   purchaseYear?: number | null;
 }
 
+/**
+ * The command line's flags, by their camelCase names (the golden fixtures' input keys are
+ * the same names), with numbers already parsed. `null` and absent mean "not given".
+ */
+export interface FlagInput {
+  state: string; county: string; value?: number | null; class?: string | null;
+  homestead?: boolean; over65?: boolean; seniorIncome?: number | null; seniorCitizen?: boolean; disabled?: boolean;
+  veteranDisability?: number | null; coldWarVeteran?: boolean; star?: string | null; priorAssessed?: number | null;
+  purchasePrice?: number | null; purchaseYear?: number | null;
+}
+
+/** The home value when none is given (seed 000 §3: default 350000). */
+export const DEFAULT_VALUE = 350000;
+
+export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
+  return {
+    state: f.state, county: f.county, value: f.value ?? DEFAULT_VALUE, year,
+    propertyClass: f.class ?? null, homestead: f.homestead, over65: f.over65, seniorIncome: f.seniorIncome ?? null,
+    seniorCitizen: f.seniorCitizen, disabled: f.disabled, veteranDisability: f.veteranDisability ?? 0,
+    coldWarVeteran: f.coldWarVeteran, starType: f.star ?? null, priorAssessed: f.priorAssessed ?? null,
+    purchasePrice: f.purchasePrice ?? null, purchaseYear: f.purchaseYear ?? null,
+  };
+}
+
 export interface ExplainStep extends StepInfo { value: FactValue }
 export interface CalcResult {
   state: string;

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { listYaml, schemaProblems, schemaValidators } from './load.js';
 import { readYaml, formatProblem } from './yaml-source.js';
-import type { Calculator, CalcInput } from './calculate.js';
+import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from './calculate.js';
 
 export interface FixtureCase {
   name: string;
@@ -19,14 +19,7 @@ export interface CaseOutcome { file: string; name: string; ok: boolean; diffs: s
 
 /** Fixture input keys are the CLI's flag names; these map them to the engine's facts. */
 export function fixtureInput(c: FixtureCase): CalcInput {
-  const i = c.input as Record<string, any>;
-  return {
-    state: i.state, county: i.county, value: i.value ?? 350000, year: c.year,
-    propertyClass: i.class ?? null, homestead: i.homestead, over65: i.over65, seniorIncome: i.seniorIncome ?? null,
-    seniorCitizen: i.seniorCitizen, disabled: i.disabled, veteranDisability: i.veteranDisability ?? 0,
-    coldWarVeteran: i.coldWarVeteran, starType: i.star ?? null, priorAssessed: i.priorAssessed ?? null,
-    purchasePrice: i.purchasePrice ?? null, purchaseYear: i.purchaseYear ?? null,
-  };
+  return inputFromFlags(c.input as unknown as FlagInput, c.year);
 }
 
 export function fixtureFiles(paths: string[], root = process.cwd()): string[] {
