@@ -5,7 +5,8 @@ export default defineConfig({
     // Mutation testing (npm run mutation) mutates engine/ and needs only its tests.
     include: process.env.PTAX_MUTATION
       ? ['engine/**/*.test.ts']
-      : ['engine/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts', 'web/server/**/*.test.ts'],
+      : ['engine/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts', 'web/server/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    // Component tests (web/src) choose happy-dom with a `// @vitest-environment happy-dom` first line.
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
