@@ -1,6 +1,6 @@
 /** Human output: a readable table of the result and, on request, its explanation. */
 import type { CalcResult } from '../engine/calculate.js';
-import type { Lang } from '../engine/types.js';
+import type { Lang, ProgramDef, ResultGroup, ResultLeaf } from '../engine/types.js';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const num = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
@@ -52,5 +52,48 @@ export function formatExplanation(r: CalcResult, lang: Lang = 'en'): string {
       lines.push(`      ${p.id} (in force from ${p.effective}; ${p.file}): ${p.reference.map((x) => `${x.title} <${x.href}>`).join('; ')}`);
     }
   });
+  return lines.join('\n');
+}
+
+/** The unit of each result leaf, by dotted path, from the program's result tree. */
+function leafUnits(tree: ResultGroup | undefined, prefix = '', out = new Map<string, string>()): Map<string, string> {
+  for (const [k, v] of Object.entries(tree ?? {})) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(path, 'usd');
+    else if (v && typeof v === 'object' && 'formula' in v && 'unit' in v) out.set(path, (v as ResultLeaf).unit);
+    else leafUnits(v as ResultGroup, path, out);
+  }
+  return out;
+}
+
+const HEAD_KEYS = new Set(['state', 'county', 'year', 'program', 'calculator', 'notes', 'explanation', 'before', 'after', 'years']);
+
+/**
+ * Human output of a specialised calculator (`ptax tx payment`, `ptax ca prop13`, …): every
+ * figure of its result, labelled by its key and formatted by the unit the rule file gives.
+ */
+export function formatCalculator(r: CalcResult, program: ProgramDef | undefined, title: string): string {
+  const units = leafUnits(program?.result);
+  const rows: Array<[string, string]> = [];
+  const fmt = (path: string, x: unknown): string => {
+    const u = units.get(path) ?? (typeof x === 'number' ? 'usd' : 'text');
+    if (typeof x === 'boolean') return x ? 'yes' : 'no';
+    if (typeof x !== 'number') return String(x);
+    return u === 'usd' ? usd.format(x) : u === 'percent' ? `${x.toFixed(2)}%` : num.format(x);
+  };
+  const walk = (o: Record<string, unknown>, prefix: string, depth: number) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (!prefix && HEAD_KEYS.has(k)) continue;
+      const path = prefix ? `${prefix}.${k}` : k;
+      if (v && typeof v === 'object' && !Array.isArray(v)) { rows.push([`${'  '.repeat(depth)}${k}`, '']); walk(v as Record<string, unknown>, path, depth + 1); }
+      else rows.push([`${'  '.repeat(depth)}${k}`, fmt(path, v)]);
+    }
+  };
+  walk(r as Record<string, unknown>, '', 0);
+  const width = Math.max(0, ...rows.map(([k]) => k.length));
+  const where = [r.county, r.state].filter(Boolean).join(', ');
+  const years = Array.isArray(r.years) ? `years ${(r.years as number[]).join(' → ')}` : `year ${r.year}`;
+  const lines = [`${title} · ${where} · ${years}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)];
+  if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
   return lines.join('\n');
 }

@@ -13,8 +13,8 @@ import { Calculator, inputFromFlags } from '../engine/calculate.js';
 import { BUNDLE_PATH, readBundle } from '../engine/bundle.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
 import type { Bundle, Lang } from '../engine/types.js';
-import { parseAmount, parseYear } from './parse.js';
-import { formatExplanation, formatResult } from './format.js';
+import { parseAmount, parseDate, parseYear } from './parse.js';
+import { formatCalculator, formatExplanation, formatResult } from './format.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -77,6 +77,7 @@ export function buildProgram(): Command {
     .option('--prior-assessed <n>', "prior year's assessed value (NYC transitional cap)")
     .option('--purchase-price <n>', 'purchase price (California Prop 13)')
     .option('--purchase-year <y>', 'purchase year (California Prop 13)')
+    .option('--mello-roos <dollars>', 'annual Mello-Roos special tax (California)')
     .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
     .option('--json', 'print the result as one JSON object')
     .option('--explain', 'show each step with its rule and citation')
@@ -88,6 +89,7 @@ export function buildProgram(): Command {
         ...o, value: num(o.value, 'Home value'), seniorIncome: num(o.seniorIncome, 'Senior income'),
         veteranDisability: num(o.veteranDisability, 'Veteran disability level'), priorAssessed: num(o.priorAssessed, 'Prior assessed value'),
         purchasePrice: num(o.purchasePrice, 'Purchase price'), purchaseYear: o.purchaseYear === undefined ? null : parseYear(o.purchaseYear),
+        melloRoos: num(o.melloRoos, 'Mello-Roos amount'),
       }, o.year === undefined ? undefined : parseYear(o.year));
       const calc = new Calculator(await bundle());
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
@@ -151,6 +153,61 @@ export function buildProgram(): Command {
       process.stdout.write(`${passed} passed, ${failed} failed\n`);
       if (failed) process.exit(1);
     });
+
+  // Specialised calculators of each state (`ptax tx payment`, `ptax ca prop13`, `ptax fl tax-shock`, …):
+  // the state file lists them; every one takes the same flags and reads those it needs.
+  for (const code of ['ny', 'tx', 'ca', 'fl']) {
+    program
+      .command(code)
+      .description(`${code.toUpperCase()} calculators (run \`ptax ${code} list\` to see them)`)
+      .argument('<calculator>', 'calculator name, or "list"')
+      .option('--county <name>', 'county, where the calculator needs one')
+      .option('--value <dollars>', 'market / home value')
+      .option('--year <year>', 'tax year; default: the latest covered')
+      .option('--tax <dollars>', 'tax amount (payment calculator)')
+      .option('--date <yyyy-mm-dd>', 'payment date (payment calculator; default today)')
+      .option('--purchase-price <n>', 'purchase price')
+      .option('--purchase-year <y>', 'purchase year')
+      .option('--seller-tax <dollars>', "the seller's annual tax (tax-shock calculator)")
+      .option('--mello-roos <dollars>', 'annual Mello-Roos special tax')
+      .option('--prior-assessed <n>', "prior year's assessed value")
+      .option('--homestead', 'homestead / primary residence')
+      .option('--over65', 'an owner is 65 or older')
+      .option('--disabled', 'disabled person')
+      .option('--veteran-disability <level>', 'disabled veteran level: 0, 10, 20, …, 100')
+      .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
+      .option('--json', 'print the result as one JSON object')
+      .option('--explain', 'show each step with its rule and citation')
+      .action(async (name: string, o) => {
+        jsonErrors = !!o.json;
+        const calc = new Calculator(await bundle());
+        const state = calc.state(code);
+        if (name === 'list') {
+          const list = state.calculators.map((k) => ({ name: k.name, label: k.label[o.lang as Lang], description: k.description, county: k.county }));
+          if (o.json) process.stdout.write(JSON.stringify(list, null, 2) + '\n');
+          else if (!list.length) process.stdout.write(`${state.code} has no specialised calculators\n`);
+          else process.stdout.write(list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? ' (needs --county)' : ''}\n    ${k.description}`).join('\n') + '\n');
+          return;
+        }
+        const k = calc.calculatorOf(code, name);
+        const num = (raw: string | undefined, what: string) => (raw === undefined ? null : parseAmount(raw, what));
+        const today = new Date();
+        const date = o.date === undefined ? { year: today.getFullYear(), month: today.getMonth() + 1, day: today.getDate() } : parseDate(o.date);
+        const input = inputFromFlags({
+          state: code, county: o.county ?? '', value: num(o.value, 'Home value'), homestead: o.homestead, over65: o.over65, disabled: o.disabled,
+          veteranDisability: num(o.veteranDisability, 'Veteran disability level'), priorAssessed: num(o.priorAssessed, 'Prior assessed value'),
+          purchasePrice: num(o.purchasePrice, 'Purchase price'), purchaseYear: o.purchaseYear === undefined ? null : parseYear(o.purchaseYear),
+          melloRoos: num(o.melloRoos, 'Mello-Roos amount'), tax: num(o.tax, 'Tax amount'), sellerTax: num(o.sellerTax, "Seller's tax"),
+          paymentYear: date.year, paymentMonth: date.month, paymentDay: date.day,
+        }, o.year === undefined ? undefined : parseYear(o.year));
+        const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
+        if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+        else {
+          process.stdout.write(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang]) + '\n');
+          if (o.explain && r.explanation) process.stdout.write(formatExplanation(r, o.lang as Lang) + '\n');
+        }
+      });
+  }
 
   const rules = program.command('rules').description('read the rules');
   rules

@@ -10,6 +10,14 @@ export function parseAmount(raw: string, what: string): number {
   return Number(s.replace(/[$,]/g, ''));
 }
 
+/** "2026-03-15" → its year, month and day; a date that does not exist is an error. */
+export function parseDate(raw: string): { year: number; month: number; day: number } {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(raw).trim());
+  const d = m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : null;
+  if (!m || !d || d.getUTCMonth() !== +m[2]! - 1 || d.getUTCDate() !== +m[3]!) throw new PtaxError('INVALID_DATE', `Date must be a real date as YYYY-MM-DD, like 2026-03-15 (got "${raw}")`);
+  return { year: +m[1]!, month: +m[2]!, day: +m[3]! };
+}
+
 export function parseYear(raw: string): number {
   if (!/^\d{4}$/.test(String(raw).trim())) throw new PtaxError('INVALID_YEAR', `Year must be a four-digit year, like 2026 (got "${raw}")`);
   return Number(raw);

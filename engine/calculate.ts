@@ -4,7 +4,8 @@ import { compileCondition, type Facts } from './conditions.js';
 import { findCounty } from './counties.js';
 import { valueAt } from './params.js';
 import { PtaxError } from './errors.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CountyDef, type FactValue, type Lang, type ParamEntry, type StateDef } from './types.js';
+import { DECIMALS, roundTo } from './round.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CalculatorDef, type CountyDef, type FactValue, type Lang, type ParamEntry, type StateDef } from './types.js';
 
 /** States the product will cover; those without rules yet answer "not yet supported". */
 export const PLANNED_STATES = ['NY', 'TX', 'CA', 'FL'] as const;
@@ -26,6 +27,12 @@ export interface CalcInput {
   priorAssessed?: number | null;
   purchasePrice?: number | null;
   purchaseYear?: number | null;
+  melloRoos?: number | null;
+  taxAmount?: number | null;
+  paymentYear?: number | null;
+  paymentMonth?: number | null;
+  paymentDay?: number | null;
+  sellerTax?: number | null;
 }
 
 /**
@@ -36,7 +43,10 @@ export interface FlagInput {
   state: string; county: string; value?: number | null; class?: string | null;
   homestead?: boolean; over65?: boolean; seniorIncome?: number | null; seniorCitizen?: boolean; disabled?: boolean;
   veteranDisability?: number | null; coldWarVeteran?: boolean; star?: string | null; priorAssessed?: number | null;
-  purchasePrice?: number | null; purchaseYear?: number | null;
+  purchasePrice?: number | null; purchaseYear?: number | null; melloRoos?: number | null;
+  /** The payment calculator's tax amount and date (ISO date already split by the caller). */
+  tax?: number | null; paymentYear?: number | null; paymentMonth?: number | null; paymentDay?: number | null;
+  sellerTax?: number | null;
 }
 
 /** The home value when none is given (seed 000 §3: default 350000). */
@@ -48,7 +58,9 @@ export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
     propertyClass: f.class ?? null, homestead: f.homestead, over65: f.over65, seniorIncome: f.seniorIncome ?? null,
     seniorCitizen: f.seniorCitizen, disabled: f.disabled, veteranDisability: f.veteranDisability ?? 0,
     coldWarVeteran: f.coldWarVeteran, starType: f.star ?? null, priorAssessed: f.priorAssessed ?? null,
-    purchasePrice: f.purchasePrice ?? null, purchaseYear: f.purchaseYear ?? null,
+    purchasePrice: f.purchasePrice ?? null, purchaseYear: f.purchaseYear ?? null, melloRoos: f.melloRoos ?? null,
+    taxAmount: f.tax ?? null, paymentYear: f.paymentYear ?? null, paymentMonth: f.paymentMonth ?? null,
+    paymentDay: f.paymentDay ?? null, sellerTax: f.sellerTax ?? null,
   };
 }
 
@@ -76,7 +88,7 @@ export class Calculator {
     const s = this.bundle.states[c];
     if (s) return s;
     if ((PLANNED_STATES as readonly string[]).includes(c)) throw new PtaxError('NOT_SUPPORTED', `${c} is not yet supported: ptax covers ${Object.keys(this.bundle.states).join(', ')} for now`);
-    throw new PtaxError('UNKNOWN_STATE', `Unknown state "${code}": choose one of ${PLANNED_STATES.join(', ')}`);
+    throw new PtaxError('UNKNOWN_STATE', `Unknown state "${code}": choose one of ${[...PLANNED_STATES, 'HUB'].join(', ')}`);
   }
 
   compiled(programId: string, year: number): CompiledProgram {
@@ -112,9 +124,9 @@ export class Calculator {
     return list.find((p) => !p.test || p.test(facts))!.program;
   }
 
-  calculate(input: CalcInput, options: CalcOptions = {}): CalcResult {
+  calculate(input: CalcInput, options: CalcOptions = {}, calculator?: CalculatorDef): CalcResult {
     const lang = options.lang ?? 'en';
-    const p = this.prepare(input, lang);
+    const p = this.prepare(input, lang, calculator);
     const out = { state: p.state, county: p.county, year: p.compiled.year, program: p.compiled.program.id, ...evaluate(p.compiled, p.facts, lang) } as CalcResult;
     if (p.note) out.notes.push(p.note);
     if (options.explain) {
@@ -125,21 +137,56 @@ export class Calculator {
   }
 
   /** Looks up state, county, program and year, and fills the fact array for `evaluate`. */
-  prepare(input: CalcInput, lang?: Lang): { compiled: CompiledProgram; facts: Facts; state: string; county: string; note?: string } {
+  prepare(input: CalcInput, lang?: Lang, calculator?: CalculatorDef): { compiled: CompiledProgram; facts: Facts; state: string; county: string; note?: string } {
     const state = this.state(input.state);
-    if (typeof input.county !== 'string' || !input.county.trim()) throw new PtaxError('MISSING_COUNTY', 'A county is required');
+    const given = typeof input.county === 'string' && input.county.trim() !== '';
+    // The hub has no counties, and some calculators need none: a county is then not read.
+    const needsCounty = state.counties.length > 0 && (calculator ? calculator.county : true);
+    if (needsCounty && !given) throw new PtaxError('MISSING_COUNTY', 'A county is required');
     checkNumbers(input);
-    const match = findCounty(state, input.county);
+    const match = needsCounty ? findCounty(state, input.county) : undefined;
     const inputs = INPUT_FACTS.map((f) => inputFact(input, f));
     // A county's program is chosen by its flags (the rate in force waits for the year);
-    // an alias names its program.
-    const programId = match.county ? this.programFor(state, [...inputs, ...countyFacts(match.county, null)]) : match.alias.program;
+    // an alias names its program; a calculator names its own.
+    const programId = calculator?.program ?? (!match ? this.programFor(state, [...inputs, ...countyFacts(undefined, null)])
+      : match.county ? this.programFor(state, [...inputs, ...countyFacts(match.county, null)]) : match.alias.program);
     const { year, note } = this.year(programId, input.year, lang);
     const c = this.compiled(programId, year);
-    const rate = match.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
+    const rate = match?.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
     // Inputs and county facts fill the first slots of a copy of the program's template.
-    const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match.county, rate ? (rate.value as number) : null)]);
-    return { compiled: c, facts: v, state: state.code, county: match.county ? match.county.name : match.alias.name, note };
+    const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match?.county, rate ? (rate.value as number) : null)]);
+    const county = !match ? '' : match.county ? match.county.name : match.alias.name;
+    return { compiled: c, facts: v, state: state.code, county, note };
+  }
+
+  /** The state's specialised calculator by name, or an error listing those it has. */
+  calculatorOf(stateCode: string, name: string): CalculatorDef {
+    const state = this.state(stateCode);
+    const k = state.calculators.find((x) => x.name === name);
+    if (k) return k;
+    const names = state.calculators.map((x) => x.name);
+    throw new PtaxError('UNKNOWN_CALCULATOR', names.length
+      ? `${state.code} has no calculator "${name}": choose one of ${names.join(', ')}`
+      : `${state.code} has no specialised calculators`);
+  }
+
+  /**
+   * Runs a specialised calculator. A program calculator is evaluated like `calculate`; a
+   * comparison runs the state's calculation for the same input under each of its two
+   * years and reports the tax under each and the difference (first − second).
+   */
+  run(name: string, input: CalcInput, options: CalcOptions = {}): CalcResult {
+    const k = this.calculatorOf(input.state, name);
+    if (!k.compare) return this.calculate(input, options, k);
+    const [y0, y1] = k.compare.years;
+    const a = this.calculate({ ...input, year: y0 }, options);
+    const b = this.calculate({ ...input, year: y1 }, options);
+    const tax = (r: CalcResult) => r.annualTax as number;
+    return {
+      state: a.state, county: a.county, year: y1, program: a.program, calculator: k.name,
+      years: [y0, y1], taxBefore: tax(a), taxAfter: tax(b), savings: roundTo(tax(a) - tax(b), DECIMALS.usd),
+      before: a, after: b, notes: b.notes,
+    };
   }
 }
 
@@ -160,7 +207,9 @@ function checkNumbers(input: CalcInput): void {
   if (!Number.isFinite(input.value)) throw new PtaxError('INVALID_VALUE', 'Market value must be a number');
   const optional: Array<[keyof CalcInput, string]> = [
     ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'], ['priorAssessed', 'Prior assessed value'],
-    ['purchasePrice', 'Purchase price'], ['purchaseYear', 'Purchase year'],
+    ['purchasePrice', 'Purchase price'], ['purchaseYear', 'Purchase year'], ['melloRoos', 'Mello-Roos amount'],
+    ['taxAmount', 'Tax amount'], ['paymentYear', 'Payment year'], ['paymentMonth', 'Payment month'], ['paymentDay', 'Payment day'],
+    ['sellerTax', "Seller's tax"],
   ];
   for (const [k, what] of optional) {
     const x = input[k];
@@ -189,5 +238,11 @@ function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue
     case 'priorAssessed': return input.priorAssessed ?? null;
     case 'purchasePrice': return input.purchasePrice ?? null;
     case 'purchaseYear': return input.purchaseYear ?? null;
+    case 'melloRoos': return input.melloRoos ?? null;
+    case 'taxAmount': return input.taxAmount ?? null;
+    case 'paymentYear': return input.paymentYear ?? null;
+    case 'paymentMonth': return input.paymentMonth ?? null;
+    case 'paymentDay': return input.paymentDay ?? null;
+    case 'sellerTax': return input.sellerTax ?? null;
   }
 }

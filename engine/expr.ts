@@ -22,7 +22,7 @@ export type Resolve = (name: string) => Binding;
  */
 export interface Node { fn: Fn; constant?: number; slot?: number }
 
-export const FUNCTIONS = ['min', 'max', 'floor', 'band'] as const;
+export const FUNCTIONS = ['min', 'max', 'floor', 'pow', 'band'] as const;
 
 export function compileExpr(ast: Expr, resolve: Resolve): Fn {
   return node(ast, resolve).fn;
@@ -134,6 +134,14 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
     const pick = bandPicker(b.id, b.bands);
     const f = node(x, resolve).fn;
     return { fn: (v) => pick(f(v)) };
+  }
+  if (name === 'pow') {
+    // pow(base, exponent): compound growth such as a yearly cap (1.02 ^ years).
+    if (args.length !== 2) throw new PtaxError('RULES_INVALID', 'pow() takes a base and an exponent');
+    const [b, x] = args.map((a) => node(a, resolve)) as [Node, Node];
+    if (b.constant !== undefined && x.constant !== undefined) return constant(b.constant ** x.constant);
+    const [bf, xf] = [b.fn, x.fn];
+    return { fn: (v) => bf(v) ** xf(v) };
   }
   // What is left is floor, min or max.
   const arity = name === 'floor' ? args.length === 1 : args.length >= 2;

@@ -191,21 +191,36 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
   for (const { src, kind } of sources) {
     if (kind !== 'state') continue;
     const d = src.data as any;
-    const c = counties.get(d.counties);
-    if (!c) { if (!failing.has(d.counties)) fail(src, ['counties'], `no counties file with id ${d.counties}`); continue; }
-    if (c.data.state !== d.code) fail(src, ['counties'], `${d.counties} is for ${c.data.state}, not ${d.code}`);
+    // The hub has no counties file; every state edition has one.
+    const c = d.counties === undefined ? undefined : counties.get(d.counties);
+    if (d.counties !== undefined && !c) { if (!failing.has(d.counties)) fail(src, ['counties'], `no counties file with id ${d.counties}`); continue; }
+    if (c && c.data.state !== d.code) fail(src, ['counties'], `${d.counties} is for ${c.data.state}, not ${d.code}`);
     d.programs.forEach((p: any, i: number) => {
       if (!bundle.programs[p.program] && !failing.has(p.program)) fail(src, ['programs', i, 'program'], `no program ${p.program}`);
       if (p.when) for (const f of conditionFacts(p.when)) if (!(COUNTY_FACTS as readonly string[]).includes(f)) fail(src, ['programs', i, 'when'], `a program is chosen by county facts only (${COUNTY_FACTS.join(', ')}), not ${f}`);
     });
     if (d.programs[d.programs.length - 1].when) fail(src, ['programs'], 'the last program must have no `when`: it is the default');
     (d.aliases ?? []).forEach((a: any, i: number) => { if (!bundle.programs[a.program] && !failing.has(a.program)) fail(src, ['aliases', i, 'program'], `no program ${a.program}`); });
+    const names = new Set<string>();
+    (d.calculators ?? []).forEach((k: any, i: number) => {
+      if (names.has(k.name)) fail(src, ['calculators', i, 'name'], `duplicate calculator ${k.name}`);
+      names.add(k.name);
+      if (k.program !== undefined && !bundle.programs[k.program] && !failing.has(k.program)) fail(src, ['calculators', i, 'program'], `no program ${k.program}`);
+      if (k.compare) {
+        const main = bundle.programs[d.programs[d.programs.length - 1].program];
+        for (const y of k.compare.years) if (main && !main.years.includes(y)) fail(src, ['calculators', i, 'compare', 'years'], `${main.id} has no rules for ${y} (years: ${main.years.join(', ')})`);
+      }
+    });
     const state: StateDef = {
-      code: d.code, file: src.file, name: d.name, description: d.description, countiesId: d.counties,
-      counties: c.data.counties.map((x: any) => ({ name: x.name, slug: x.slug, fips: x.fips, rates: x.rates, flags: x.flags ?? [] })),
-      countiesMeta: { file: c.src.file, label: c.data.label, description: c.data.description, reference: c.data.reference, last_verified: c.data.last_verified },
+      code: d.code, file: src.file, name: d.name, description: d.description,
+      counties: c ? c.data.counties.map((x: any) => ({ name: x.name, slug: x.slug, fips: x.fips, rates: x.rates, flags: x.flags ?? [] })) : [],
       programs: d.programs, aliases: d.aliases ?? [],
+      calculators: (d.calculators ?? []).map((k: any) => ({ name: k.name, label: k.label, description: k.description, ...(k.program ? { program: k.program } : {}), ...(k.compare ? { compare: k.compare } : {}), county: k.county })),
     };
+    if (c) {
+      state.countiesId = d.counties;
+      state.countiesMeta = { file: c.src.file, label: c.data.label, description: c.data.description, reference: c.data.reference, last_verified: c.data.last_verified };
+    }
     bundle.states[d.code] = state;
   }
   return bundle;
@@ -397,6 +412,7 @@ function kindProblems(e: Expr, known: Map<string, string>, tables: Map<string, P
       const { name } = e.callee;
       const n = e.arguments.length;
       if (name === 'floor' && n !== 1) out.push('floor() takes one value');
+      if (name === 'pow' && n !== 2) out.push('pow() takes a base and an exponent');
       if ((name === 'min' || name === 'max') && n < 2) out.push(`${name}() takes two or more values`);
       if (name === 'band') {
         const t = e.arguments[0];

@@ -78,16 +78,32 @@ export interface CountyDef {
   flags: string[];
 }
 
+/**
+ * A state's specialised calculator (`ptax tx payment`): a program of its own, or the
+ * state's own calculation compared under two rule years (`compare`).
+ */
+export interface CalculatorDef {
+  name: string;
+  label: Label;
+  description: string;
+  program?: string;
+  compare?: { years: [number, number] };
+  /** Whether a county is needed (programs that read the county rate). */
+  county: boolean;
+}
+
 export interface StateDef {
   code: string;
   file: string;
   name: Label;
   description: string;
-  countiesId: string;
+  /** Absent for the hub, which has no counties. */
+  countiesId?: string;
   counties: CountyDef[];
-  countiesMeta: { file: string; label: Label; description: string; reference: Reference[]; last_verified: string };
+  countiesMeta?: { file: string; label: Label; description: string; reference: Reference[]; last_verified: string };
   programs: Array<{ when?: Condition; program: string }>;
   aliases: Array<{ name: string; program: string; description?: string }>;
+  calculators: CalculatorDef[];
 }
 
 /** Everything `ptax calc` needs, parsed and validated at build time, stored as JSON. */
@@ -102,6 +118,8 @@ export interface Bundle {
 export const INPUT_FACTS = [
   'value', 'propertyClass', 'homestead', 'over65', 'seniorIncome', 'seniorCitizen', 'disabled',
   'veteranDisability', 'coldWarVeteran', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
+  // California's Mello-Roos special tax; the payment and tax-shock calculators' inputs.
+  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax',
 ] as const;
 export const COUNTY_FACTS = ['countyRate', 'nycClass', 'topCoded', 'estimated'] as const;
 export type InputFact = (typeof INPUT_FACTS)[number];

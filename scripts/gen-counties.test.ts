@@ -5,8 +5,18 @@ import { countiesYaml, readCountyRows, slugOf } from './gen-counties.js';
 const rows = readCountyRows('../shared/data');
 
 describe('county generator', () => {
-  it('regenerates rules/ny/counties.yaml byte for byte from shared/data', () => {
-    expect(countiesYaml('NY', rows)).toBe(readFileSync('rules/ny/counties.yaml', 'utf8'));
+  it.each(['NY', 'TX', 'CA', 'FL'])('regenerates rules/%s/counties.yaml byte for byte from shared/data', (state) => {
+    expect(countiesYaml(state, rows)).toBe(readFileSync(`rules/${state.toLowerCase()}/counties.yaml`, 'utf8'));
+  });
+
+  it('reads every county of TX (254), CA (58) and FL (67); four TX counties have no rate and are flagged estimated', () => {
+    const count = (s: string) => rows.filter((r) => r.state === s).length;
+    expect([count('TX'), count('CA'), count('FL')]).toEqual([254, 58, 67]);
+    expect(rows.filter((r) => r.rate === null).map((r) => r.name)).toEqual(['Kenedy County', 'King County', 'Loving County', 'Real County']);
+    const tx = countiesYaml('TX', rows);
+    expect(tx).toContain('  - name: "Loving County"\n    slug: loving\n    fips: "48301"\n    rates: []\n    flags: [noRate, estimated]\n');
+    // Alameda County, CA: 8061 / 1057400 = 0.7623% (CSV effective_rate_pct)
+    expect(countiesYaml('CA', rows)).toContain('  - name: "Alameda County"\n    slug: alameda\n    fips: "06001"\n    rates: [{effective: 2023-01-01, value: 0.7623}]\n');
   });
 
   it('reads all 62 New York counties, five of them NYC boroughs, six top-coded', () => {

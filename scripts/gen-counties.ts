@@ -3,7 +3,7 @@
  * ../shared/data (rules reference §1). The output is committed; running this again on
  * the same data rewrites it byte for byte (a test checks that).
  *
- *   node dist/scripts/gen-counties.js [--data ../shared/data] [--out rules] [--check] [STATE…]
+ *   node dist/scripts/gen-counties.js [--data ../shared/data] [--out rules] [--check] [STATE…]   (default: all four)
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,8 @@ const SOURCE_FILE = 'county_effective_property_tax_rates_ca_fl_ny_tx.csv';
 const EFFECTIVE = '2023-01-01';
 const VERIFIED = '2026-11-21';
 const NYC_NOTE = 'NYC borough';
+/** The state editions whose counties come from the table. */
+export const STATES = ['NY', 'TX', 'CA', 'FL'];
 
 export interface CountyRow {
   state: string;
@@ -75,7 +77,9 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
     'counties:',
   ];
   for (const r of mine) {
-    const flags = [r.nyc ? 'nycClass' : '', r.topCoded ? 'topCoded' : '', r.rate === null ? 'noRate' : ''].filter(Boolean);
+    // A county without a rate is calculated with the state's average (a rule parameter),
+    // flagged as estimated (rules reference §1).
+    const flags = [r.nyc ? 'nycClass' : '', r.topCoded ? 'topCoded' : '', r.rate === null ? 'noRate' : '', r.rate === null ? 'estimated' : ''].filter(Boolean);
     lines.push(`  - name: ${q(r.name)}`);
     lines.push(`    slug: ${slugOf(r.name)}`);
     lines.push(`    fips: ${q(r.fips)}`);
@@ -100,7 +104,7 @@ function main(argv: string[]): void {
   }
   const rows = readCountyRows(resolve(dataDir));
   let stale = 0;
-  for (const state of states.length ? states : ['NY']) {
+  for (const state of states.length ? states : STATES) {
     const file = join(outDir, state.toLowerCase(), 'counties.yaml');
     const text = countiesYaml(state, rows);
     if (check) {
