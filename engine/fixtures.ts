@@ -7,6 +7,7 @@ import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from 
 
 export interface FixtureCase {
   name: string;
+  calculator?: string;
   year?: number;
   input: Record<string, unknown>;
   expected?: Record<string, number | string | boolean>;
@@ -19,7 +20,9 @@ export interface CaseOutcome { file: string; name: string; ok: boolean; diffs: s
 
 /** Fixture input keys are the CLI's flag names; these map them to the engine's facts. */
 export function fixtureInput(c: FixtureCase): CalcInput {
-  return inputFromFlags(c.input as unknown as FlagInput, c.year);
+  const { date, ...flags } = c.input as Record<string, unknown>;
+  const d = typeof date === 'string' ? date.split('-').map(Number) : [];
+  return inputFromFlags({ county: '', ...flags, paymentYear: d[0] ?? null, paymentMonth: d[1] ?? null, paymentDay: d[2] ?? null } as unknown as FlagInput, c.year);
 }
 
 export function fixtureFiles(paths: string[], root = process.cwd()): string[] {
@@ -49,7 +52,7 @@ export function runCase(calc: Calculator, file: string, c: FixtureCase): CaseOut
   const tol = (c.tolerance ?? 0.01) + 1e-9;
   let result: Record<string, unknown> | undefined;
   try {
-    result = calc.calculate(fixtureInput(c));
+    result = c.calculator ? calc.run(c.calculator, fixtureInput(c)) : calc.calculate(fixtureInput(c));
   } catch (e) {
     const msg = (e as Error).message;
     if (c.error === undefined) diffs.push(`error: ${msg}`);

@@ -217,6 +217,13 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
       programs: d.programs, aliases: d.aliases ?? [],
       calculators: (d.calculators ?? []).map((k: any) => ({ name: k.name, label: k.label, description: k.description, ...(k.program ? { program: k.program } : {}), ...(k.compare ? { compare: k.compare } : {}), county: k.county })),
     };
+    if (d.profile) {
+      state.profile = d.profile;
+      const n = c ? c.data.counties.length : 0;
+      if (d.profile.stats.county_count !== n) fail(src, ['profile', 'stats', 'county_count'], `county_count is ${d.profile.stats.county_count} but the counties file lists ${n}`);
+      const avg = d.profile.stats.average_rate;
+      if (avg !== undefined && !bundle.parameters[avg] && !failing.has(avg)) fail(src, ['profile', 'stats', 'average_rate'], `no parameter ${avg}`);
+    }
     if (c) {
       state.countiesId = d.counties;
       state.countiesMeta = { file: c.src.file, label: c.data.label, description: c.data.description, reference: c.data.reference, last_verified: c.data.last_verified };

@@ -104,6 +104,16 @@ export interface StateDef {
   programs: Array<{ when?: Condition; program: string }>;
   aliases: Array<{ name: string; program: string; description?: string }>;
   calculators: CalculatorDef[];
+  /** The edition's configuration (tax system, exemptions, stats, dates), as in the state file. */
+  profile?: StateProfile;
+}
+
+export interface StateProfile {
+  tax_system: Label;
+  exemptions: Array<{ id: string; label: Label; description?: Label }>;
+  stats: { county_count: number; average_rate?: string };
+  due_dates: Array<{ label: Label; date: string; note?: Label }>;
+  deadlines: Array<{ label: Label; date: string; note?: Label }>;
 }
 
 /** Everything `ptax calc` needs, parsed and validated at build time, stored as JSON. */
