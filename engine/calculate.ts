@@ -49,6 +49,8 @@ export interface FlagInput {
   sellerTax?: number | null;
 }
 
+const YEAR_SLOT = INPUT_FACTS.indexOf('year');
+
 /** The home value when none is given (seed 000 §3: default 350000). */
 export const DEFAULT_VALUE = 350000;
 
@@ -155,6 +157,7 @@ export class Calculator {
     const rate = match?.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
     // Inputs and county facts fill the first slots of a copy of the program's template.
     const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match?.county, rate ? (rate.value as number) : null)]);
+    v[YEAR_SLOT] = input.year ?? year;
     const county = !match ? '' : match.county ? match.county.name : match.alias.name;
     return { compiled: c, facts: v, state: state.code, county, note };
   }
@@ -244,5 +247,6 @@ function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue
     case 'paymentMonth': return input.paymentMonth ?? null;
     case 'paymentDay': return input.paymentDay ?? null;
     case 'sellerTax': return input.sellerTax ?? null;
+    case 'year': return input.year ?? null; // filled in by prepare once the rules' year is known
   }
 }

@@ -130,6 +130,8 @@ export const INPUT_FACTS = [
   'veteranDisability', 'coldWarVeteran', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
   // California's Mello-Roos special tax; the payment and tax-shock calculators' inputs.
   'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax',
+  // The year calculated: the year asked for, else the rules' year (NYC: the fiscal year).
+  'year',
 ] as const;
 export const COUNTY_FACTS = ['countyRate', 'nycClass', 'topCoded', 'estimated'] as const;
 export type InputFact = (typeof INPUT_FACTS)[number];
