@@ -119,7 +119,10 @@ export function buildProgram(): Command {
     .command('validate')
     .description('check rule files against the schemas and the rule language; file:line:col for each problem')
     .argument('[paths...]', 'rule files or folders to report on (all are loaded)')
-    .action(async (paths: string[]) => {
+    .option('--stale <date>', 'also list every value last verified before this date (YYYY-MM-DD); exit 1 if any')
+    .action(async (paths: string[], o: { stale?: string }) => {
+      const stale = o.stale === undefined ? undefined : await import('./stale.js');
+      const before = stale?.parseDate(o.stale!);
       const { loadRules } = await import('../engine/load.js');
       const { formatProblem } = await import('../engine/yaml-source.js');
       const { problems, bundle: b, total } = loadRules('rules', { only: paths, root: ROOT });
@@ -130,6 +133,11 @@ export function buildProgram(): Command {
         process.exit(1);
       }
       process.stdout.write(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
+      if (stale && before) {
+        const list = stale.staleEntries(b, ROOT, before, paths);
+        process.stdout.write(stale.formatStale(list, before) + '\n');
+        if (list.length) process.exit(1);
+      }
     });
 
   program
@@ -220,6 +228,26 @@ export function buildProgram(): Command {
       jsonErrors = !!o.json;
       const { showRule } = await import('./show.js');
       process.stdout.write(showRule(await bundle(), id, o.year === undefined ? undefined : parseYear(o.year), !!o.json) + '\n');
+    });
+  rules
+    .command('diff')
+    .description('what a rule change does: every changed value with its citation, then the golden fixtures and a grid of sample properties computed under both sides')
+    .argument('<base>', 'git ref of the rules before (branch, tag, commit)')
+    .argument('[head]', 'git ref of the rules after (default: the working tree)')
+    .option('--format <format>', 'text, markdown (tables to paste in a pull request) or json', 'text')
+    .option('--json', 'same as --format json')
+    .option('--fields <paths>', 'result fields to report, comma-separated, or "all" (default: every field for fixtures; annualTax, year, program, notes for the grid)')
+    .option('--limit <n>', 'at most n rows per results table, 0 for all (default: 0 for text and json, 100 for markdown)')
+    .action(async (base: string, head: string | undefined, o) => {
+      jsonErrors = !!o.json || o.format === 'json';
+      const { diffCommand, DiffError } = await import('./diff.js');
+      try {
+        process.stdout.write(await diffCommand(base, head, o) + '\n');
+      } catch (e) {
+        // Exit 1 on any error of the diff (bad ref, rules that do not load): the loader's problems first, then one line.
+        if (e instanceof DiffError) for (const l of e.lines) process.stderr.write(l + '\n');
+        fail(isPtaxError(e) ? e.code : 'INTERNAL', (e as Error).message, 1);
+      }
     });
   return program;
 }
