@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/**
+ * Writes one data package per state from the compiled rules (dist/rules/bundle.json):
+ * web/src/generated/states/<CODE>.json holds the state (its counties), and only the
+ * programs and parameters it uses. The app imports the package of its edition
+ * (VITE_STATE, default NY) with a dynamic import, so each package is its own chunk.
+ *
+ * "Used" is found by walking the state: every string that names a program is taken, then
+ * every string inside those programs that names a parameter. This keeps working when a
+ * state file references programs in new places (e.g. `calculators`).
+ *
+ * Usage: node web/scripts/build-data.mjs [bundle.json] [outDir]
+ */
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..', '..');
+const bundlePath = resolve(process.argv[2] ?? join(repo, 'dist/rules/bundle.json'));
+const outDir = resolve(process.argv[3] ?? join(repo, 'web/src/generated/states'));
+
+/** Every string value found anywhere in `x` (keys are not taken). */
+function strings(x, out = new Set()) {
+  if (typeof x === 'string') out.add(x);
+  else if (Array.isArray(x)) for (const v of x) strings(v, out);
+  else if (x && typeof x === 'object') for (const v of Object.values(x)) strings(v, out);
+  return out;
+}
+
+export function packageOf(bundle, code) {
+  const state = bundle.states[code];
+  const programs = {};
+  let frontier = [...strings(state)].filter((s) => s in bundle.programs);
+  // Programs may name other programs (e.g. a calculator delegating to another one).
+  while (frontier.length) {
+    const next = [];
+    for (const id of frontier) {
+      if (programs[id]) continue;
+      programs[id] = bundle.programs[id];
+      for (const s of strings(programs[id])) if (s in bundle.programs && !programs[s]) next.push(s);
+    }
+    frontier = next;
+  }
+  const parameters = {};
+  for (const s of strings([state, programs])) if (s in bundle.parameters) parameters[s] = bundle.parameters[s];
+  // Anything else the state's records may point at in future bundle sections is kept whole.
+  const extra = {};
+  for (const [k, v] of Object.entries(bundle)) {
+    if (!['format', 'parameters', 'programs', 'states'].includes(k)) extra[k] = v;
+  }
+  return { format: bundle.format, code, ...extra, state, programs, parameters };
+}
+
+function main() {
+  const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+  mkdirSync(outDir, { recursive: true });
+  for (const f of readdirSync(outDir)) if (f.endsWith('.json')) rmSync(join(outDir, f));
+  const written = [];
+  for (const code of Object.keys(bundle.states)) {
+    const pkg = packageOf(bundle, code);
+    writeFileSync(join(outDir, `${code}.json`), JSON.stringify(pkg));
+    written.push(`${code} (${pkg.state.counties.length} counties, ${Object.keys(pkg.programs).length} programs, ${Object.keys(pkg.parameters).length} parameters)`);
+  }
+  console.log(`web data packages: ${written.join('; ')} -> ${outDir}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,163 @@
+/**
+ * The calculator: form, mobile wizard, results and popup over one form state, with the
+ * behaviour of seed 000 §4–§5 (500 ms delay, value warnings, NYC type warning, failure
+ * toast with Retry, the tax-calculation log, popup once per browser).
+ */
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PropertyForm } from './PropertyForm.js';
+import { ResultsCard } from './ResultsCard.js';
+import { ResultsSkeleton } from './Skeletons.js';
+import { Wizard } from './Wizard.js';
+import { NewsletterPopup } from './NewsletterPopup.js';
+import { useToast } from './Toaster.js';
+import { ThrowProbe } from './ErrorBoundary.js';
+import { useCalculatorForm, useFormValues } from './calculatorForm.js';
+import { calculate, DEFAULT_FORM, type Edition, type FormValues, type ResultView } from '../lib/model.js';
+import { clampValue } from '../lib/parseValue.js';
+import { UI } from '../lib/config.js';
+import { getItem, KEYS, setItem } from '../lib/storage.js';
+import { logTaxCalculation, reportError, track } from '../lib/monitoring.js';
+import type { Lang } from '../lib/format.js';
+
+export function initialValues(edition: Edition): FormValues {
+  const saved = getItem(KEYS.county);
+  const county = saved ? edition.county(saved) : undefined;
+  return { ...DEFAULT_FORM, county: county ? county.name : '' };
+}
+
+export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: { edition: Edition; lang: Lang; delayMs?: number }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const id = useId();
+  const form = useCalculatorForm(initialValues(edition));
+  const values = useFormValues(form);
+  const [calculating, setCalculating] = useState(false);
+  const [result, setResult] = useState<{ view: ResultView; values: FormValues } | null>(null);
+  const [wizardStep, setWizardStep] = useState<number | null>(null);
+  const [popup, setPopup] = useState(false);
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+  const wizardOpener = useRef<HTMLButtonElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const focusResults = useRef(false);
+  const stateName = edition.stateName[lang];
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  // Seed 000 §5: choosing an NYC county without a property type warns once per county.
+  const warnedCounty = useRef('');
+  useEffect(() => {
+    const county = edition.county(values.county);
+    if (county?.needsPropertyType && !values.propertyType && warnedCounty.current !== county.name) {
+      warnedCounty.current = county.name;
+      toast({ type: 'warning', title: t('toast.nycType') });
+    }
+  }, [values.county, values.propertyType, edition, toast, t]);
+
+  const run = useCallback(() => {
+    const v = form.state.values;
+    const county = edition.county(v.county);
+    const value = clampValue(v.homeValue);
+    if (!county) return void toast({ type: 'warning', title: t('toast.needCounty') });
+    if (value <= 0) return void toast({ type: 'warning', title: t('toast.needValue') });
+    if (county.needsPropertyType && !v.propertyType) return void toast({ type: 'warning', title: t('toast.nycType') });
+    if (value > UI.veryHighValue) toast({ type: 'warning', title: t('toast.veryHigh'), description: t('toast.verify') });
+    else if (value < UI.veryLowValue) toast({ type: 'warning', title: t('toast.veryLow'), description: t('toast.verify') });
+    setCalculating(true);
+    logTaxCalculation('started', { county: county.name, propertyType: v.propertyType || undefined });
+    track('calculator_started', { county: county.slug });
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      try {
+        const view = calculate(edition, { ...v, homeValue: value }, lang);
+        setResult({ view, values: { ...v, homeValue: value } });
+        focusResults.current = true;
+        logTaxCalculation('completed', { county: view.county, annualTax: view.annualTax, effectiveRate: view.effectiveRate });
+        track('tax_calculated', {
+          propertyValue: value, county: view.county, annualTax: view.annualTax, monthlyTax: view.monthlyTax,
+          effectiveRate: view.effectiveRate, totalSavings: view.exemptionSavings, exemptionsApplied: view.exemptions.map((e) => e.key),
+          highValue: value > UI.highValueAnalytics,
+        });
+        setItem(KEYS.totalCalculations, String(Number(getItem(KEYS.totalCalculations) ?? 0) + 1));
+        if (!getItem(KEYS.popupShown)) {
+          setItem(KEYS.popupShown, '1');
+          setTimeout(() => setPopup(true), UI.popupDelayMs);
+        }
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        logTaxCalculation('failed', { county: county.name, error: message });
+        reportError(e, { component: 'property-tax-calculator' });
+        track('calculation_failed', { county: county.slug });
+        toast({ type: 'error', title: t('toast.calcFailed'), description: `${t('toast.calcFailedText')} (${message})`, duration: UI.toastFailureMs, action: { label: t('toast.retry'), onClick: () => runRef.current() } });
+      } finally {
+        setCalculating(false);
+      }
+    }, delayMs);
+  }, [form, edition, lang, toast, t, delayMs]);
+  const runRef = useRef(run);
+  runRef.current = run;
+
+  // Move focus to the new figures once they are on screen.
+  useEffect(() => {
+    if (result && focusResults.current) {
+      focusResults.current = false;
+      resultsHeading.current?.focus();
+    }
+  }, [result]);
+
+  // The result follows the page language: recompute when the language changes.
+  const lastLang = useRef(lang);
+  useEffect(() => {
+    if (lastLang.current === lang) return;
+    lastLang.current = lang;
+    if (result) {
+      try { setResult({ view: calculate(edition, result.values, lang), values: result.values }); } catch { /* keep the old figures */ }
+    }
+  }, [lang, edition, result]);
+
+  const closeWizard = useCallback(() => {
+    setWizardStep(null);
+    setTimeout(() => wizardOpener.current?.focus(), 0);
+  }, []);
+  const closePopup = useCallback(() => {
+    setPopup(false);
+    setItem(KEYS.popupDismissed, '1');
+    track('newsletter_popup_dismissed');
+  }, []);
+  const county = result ? edition.county(result.values.county) : undefined;
+
+  return (
+    <>
+      <ThrowProbe />
+      <section className="mobile-panel card" aria-labelledby={`${id}-mobile`} data-testid="mobile-panel">
+        <h2 id={`${id}-mobile`}>{t('mobile.title')}</h2>
+        <p>{t('mobile.text')}</p>
+        <button type="button" className="btn btn-primary btn-block" ref={wizardOpener} onClick={() => { setWizardStep(0); track('wizard_started'); }} data-testid="start-wizard">
+          {t('mobile.start')}
+        </button>
+      </section>
+      <div className="calc-grid">
+        <PropertyForm form={form} edition={edition} lang={lang} calculating={calculating} onCalculate={run} />
+        <section className="card results" aria-labelledby={`${id}-results`} aria-busy={calculating} id="results">
+          <h2 id={`${id}-results`}>{t('results.title')}</h2>
+          {calculating ? <ResultsSkeleton /> : result ? (
+            <ResultsCard result={result.view} values={result.values} lang={lang} heading={resultsHeading} rates={county?.needsPropertyType ? edition.classRates(county) : {}} />
+          ) : (
+            <p className="empty" data-testid="results-empty">{t('results.empty')}</p>
+          )}
+        </section>
+      </div>
+      {wizardStep !== null && (
+        <Wizard form={form} edition={edition} lang={lang} step={wizardStep} setStep={setWizardStep} onClose={closeWizard}
+          onCalculate={() => { setWizardStep(null); run(); }} />
+      )}
+      {popup && (
+        <NewsletterPopup onClose={closePopup} ctx={{
+          stateCode: edition.code, stateName, lang,
+          county: result ? { name: result.view.county, slug: result.view.countySlug } : undefined,
+          calculatedTax: result?.view.annualTax,
+        }} />
+      )}
+    </>
+  );
+}

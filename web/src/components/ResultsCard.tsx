@@ -1,0 +1,189 @@
+/** The results card (seed 000 §2): figures, breakdown, exemptions, notes, hint, explanation, report and share. */
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ExplainStep } from '../../../engine/calculate.js';
+import type { FormValues, ResultView } from '../lib/model.js';
+import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
+import { exemptionLabel, reportSections, shareText } from '../lib/report.js';
+import { useToast } from './Toaster.js';
+import { reportError } from '../lib/monitoring.js';
+
+const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
+
+function Figure({ label, value, display, testId, big }: { label: string; value: number; display: string; testId: string; big?: boolean }) {
+  return (
+    <div className={big ? 'figure figure-big' : 'figure'}>
+      <dt>{label}</dt>
+      <dd data-testid={testId} data-value={value}>{display}</dd>
+    </div>
+  );
+}
+
+export function ResultsCard({ result, values, lang, rates, heading }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number>; heading?: React.Ref<HTMLHeadingElement> }) {
+  const { t } = useTranslation();
+  const usd = (n: number) => formatUsd(n, lang);
+  const r = result;
+  return (
+    <div data-testid="results">
+      <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">{t('results.heading', { county: r.county, year: r.year })}</h3>
+      <dl className="figures-main">
+        <Figure big label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
+        <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" />
+        <Figure label={t('results.effectiveRate')} value={r.effectiveRate} display={formatPercent(r.effectiveRate, lang)} testId="effective-rate" />
+      </dl>
+      <dl className="figures">
+        <Figure label={t('results.baseAssessedValue')} value={r.baseAssessedValue} display={usd(r.baseAssessedValue)} testId="base-assessed-value" />
+        <Figure label={t('results.finalAssessedValue')} value={r.finalAssessedValue} display={usd(r.finalAssessedValue)} testId="final-assessed-value" />
+        <Figure label={t('results.taxableValue')} value={r.taxableValue} display={usd(r.taxableValue)} testId="taxable-value" />
+        <Figure label={t('results.exemptionSavings')} value={r.exemptionSavings} display={usd(r.exemptionSavings)} testId="exemption-savings" />
+        {r.quarterlyPayment !== undefined && (
+          <Figure label={t('results.quarterlyPayment')} value={r.quarterlyPayment} display={usd(r.quarterlyPayment)} testId="quarterly-payment" />
+        )}
+      </dl>
+
+      <h4>{t('results.breakdown')}</h4>
+      <dl className="rows" data-testid="breakdown">
+        {BREAKDOWN.map((k) => (
+          <div className="row" key={k}>
+            <dt>{t(`results.${k}`)}</dt>
+            <dd data-testid={`breakdown-${k}`} data-value={r.breakdown[k]}>{usd(r.breakdown[k])}</dd>
+          </div>
+        ))}
+      </dl>
+
+      {values.showSchoolTaxBreakdown && (
+        <section data-testid="school-detail">
+          <h4>{t('results.schoolDetail')}</h4>
+          <dl className="rows">
+            <div className="row"><dt>{t('results.schoolTaxable')}</dt><dd data-testid="school-taxable-value" data-value={r.taxableValues.school}>{usd(r.taxableValues.school)}</dd></div>
+            {r.schoolTaxBeforeExemptions !== undefined && (
+              <div className="row"><dt>{t('results.schoolBefore')}</dt><dd data-testid="school-tax-before" data-value={r.schoolTaxBeforeExemptions}>{usd(r.schoolTaxBeforeExemptions)}</dd></div>
+            )}
+            <div className="row"><dt>{t('results.schoolAfter')}</dt><dd data-value={r.breakdown.school}>{usd(r.breakdown.school)}</dd></div>
+          </dl>
+        </section>
+      )}
+
+      <h4>{t('results.exemptions')}</h4>
+      {r.exemptions.length ? (
+        <dl className="rows" data-testid="exemptions-applied">
+          {r.exemptions.map((e) => (
+            <div className="row" key={e.key}>
+              <dt>{exemptionLabel(t, e)}</dt>
+              <dd data-testid={`exemption-${e.key}`} data-value={e.amount}>{usd(e.amount)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <p data-testid="no-exemptions">{t('results.noExemptions')}</p>
+      )}
+
+      {r.potentialSavings > 0 && (
+        <p className="hint" data-testid="potential-savings" data-value={r.potentialSavings}>{t('results.potentialSavings', { amount: usd(r.potentialSavings) })}</p>
+      )}
+
+      {r.notes.length > 0 && (
+        <>
+          <h4>{t('results.notes')}</h4>
+          <ul className="notes" data-testid="notes">
+            {r.notes.map((n, i) => <li key={i} data-testid="note">{n}</li>)}
+          </ul>
+        </>
+      )}
+
+      <Explanation steps={r.steps} lang={lang} />
+      <ReportActions result={r} values={values} lang={lang} rates={rates} />
+    </div>
+  );
+}
+
+function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string) => string): string {
+  if (typeof v === 'number') return formatNumber(v, lang, 6);
+  if (typeof v === 'boolean') return v ? t('results.yes') : t('results.no');
+  if (v === null || v === undefined) return '—';
+  return String(v);
+}
+
+/** "How this was calculated": each engine step with its label, formula, value and citations. */
+export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang }) {
+  const { t } = useTranslation();
+  if (!steps.length) return null;
+  return (
+    <details className="explain" data-testid="explanation">
+      <summary>{t('results.explain')}</summary>
+      <p className="help">{t('results.explainIntro')}</p>
+      <ol>
+        {steps.map((s) => {
+          const refs = s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file })));
+          return (
+            <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
+              <p className="step-head"><span className="step-label">{s.label[lang] ?? s.label.en}</span> = <strong>{stepValue(s.value, lang, t)}</strong></p>
+              <p className="step-formula"><span className="sr-only">{t('results.stepFormula')}: </span><code>{s.expression}</code></p>
+              {refs.length > 0 && (
+                <ul className="step-sources" aria-label={t('results.stepSource')}>
+                  {refs.map((ref, i) => (
+                    <li key={i}>
+                      {/^https?:\/\//.test(ref.href)
+                        ? <a href={ref.href} target="_blank" rel="noopener noreferrer" data-testid="citation">{ref.title}</a>
+                        : <cite data-testid="citation">{ref.title}</cite>}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </details>
+  );
+}
+
+function ReportActions({ result, values, lang, rates }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number> }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const text = shareText(t, result, values, lang);
+  const url = typeof location !== 'undefined' ? location.origin + location.pathname : '';
+  const download = async () => {
+    setBusy(true);
+    try {
+      const { downloadPdf } = await import('../lib/pdf.js');
+      const data = reportSections(t, result, values, lang, rates);
+      await downloadPdf({ ...data, notesTitle: t('results.notes'), fileName: t('report.fileName', { county: result.countySlug }) });
+      toast({ type: 'success', title: t('report.success') });
+    } catch (e) {
+      reportError(e, { where: 'pdf' });
+      toast({ type: 'error', title: t('report.failure') });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(`${text}\n${url}`);
+      toast({ type: 'success', title: t('share.copied') });
+    } catch {
+      toast({ type: 'error', title: t('share.copyFailed') });
+    }
+  };
+  const mail = `mailto:?subject=${encodeURIComponent(t('share.subject', { county: result.county }))}&body=${encodeURIComponent(`${text}\n${url}`)}`;
+  const twitter = `https://twitter.com/intent/tweet?text=${encodeURIComponent(text)}&url=${encodeURIComponent(url)}`;
+  const facebook = `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`;
+  return (
+    <div className="report-actions">
+      <button type="button" className="btn btn-primary" onClick={download} disabled={busy} data-testid="download-pdf" aria-busy={busy}>
+        {busy ? t('report.generating') : t('report.download')}
+      </button>
+      <section className="share" aria-labelledby={`${id}-share`} data-testid="share-panel">
+        <h4 id={`${id}-share`}>{t('share.title')}</h4>
+        <ul className="share-list">
+          <li><a className="btn btn-ghost" href={mail} data-testid="share-email">{t('share.email')}</a></li>
+          <li><a className="btn btn-ghost" href={twitter} target="_blank" rel="noopener noreferrer" data-testid="share-twitter">{t('share.twitter')}<span className="sr-only"> {t('share.newTab')}</span></a></li>
+          <li><a className="btn btn-ghost" href={facebook} target="_blank" rel="noopener noreferrer" data-testid="share-facebook">{t('share.facebook')}<span className="sr-only"> {t('share.newTab')}</span></a></li>
+          <li><button type="button" className="btn btn-ghost" onClick={copy} data-testid="share-copy">{t('share.copy')}</button></li>
+        </ul>
+      </section>
+    </div>
+  );
+}

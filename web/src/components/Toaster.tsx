@@ -1,0 +1,76 @@
+/** Toasts: bottom-right, at most 3 visible, 4000 ms by default (seed 000 §8, seed 001 §9). */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { UI } from '../lib/config.js';
+
+export type ToastType = 'success' | 'error' | 'warning' | 'info';
+export interface ToastInput {
+  type?: ToastType;
+  title: string;
+  description?: string;
+  duration?: number;
+  action?: { label: string; onClick: () => void };
+}
+interface Toast extends ToastInput { id: number; type: ToastType }
+
+type Push = (t: ToastInput) => number;
+const ToastContext = createContext<{ push: Push; dismiss: (id: number) => void } | null>(null);
+
+export function useToast(): Push {
+  const ctx = useContext(ToastContext);
+  if (!ctx) throw new Error('useToast must be used inside <ToastProvider>');
+  return ctx.push;
+}
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const next = useRef(1);
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const dismiss = useCallback((id: number) => {
+    setToasts((list) => list.filter((t) => t.id !== id));
+    const timer = timers.current.get(id);
+    if (timer) clearTimeout(timer);
+    timers.current.delete(id);
+  }, []);
+  const push = useCallback<Push>((input) => {
+    const id = next.current++;
+    // The oldest leave when more than 3 would show.
+    setToasts((list) => [...list, { ...input, id, type: input.type ?? 'info' }].slice(-UI.toastsVisible));
+    timers.current.set(id, setTimeout(() => dismiss(id), input.duration ?? UI.toastMs));
+    return id;
+  }, [dismiss]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  const value = useMemo(() => ({ push, dismiss }), [push, dismiss]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <Toasts toasts={toasts} dismiss={dismiss} />
+    </ToastContext.Provider>
+  );
+}
+
+function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <section className="toasts" aria-label={t('toast.region')}>
+      <ol aria-live="polite" aria-relevant="additions text">
+        {toasts.map((toast) => (
+          <li key={toast.id} className={`toast toast-${toast.type}`} data-testid="toast" data-type={toast.type} role={toast.type === 'error' ? 'alert' : 'status'}>
+            <div className="toast-body">
+              <p className="toast-title">{toast.title}</p>
+              {toast.description && <p className="toast-desc">{toast.description}</p>}
+            </div>
+            {toast.action && (
+              <button type="button" className="btn btn-small" onClick={() => { toast.action!.onClick(); dismiss(toast.id); }}>
+                {toast.action.label}
+              </button>
+            )}
+            <button type="button" className="toast-close" aria-label={t('toast.close')} onClick={() => dismiss(toast.id)}>
+              <span aria-hidden="true">×</span>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+/** Entry: language from the path, i18next, the page, optional monitoring. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { App } from './components/App.js';
+import { ToastProvider } from './components/Toaster.js';
+import { createI18n, langFromPath } from './i18n/index.js';
+import { initMonitoring, taxLog } from './lib/monitoring.js';
+import { EDITION } from './lib/stateData.js';
+import './styles.css';
+
+const lang = langFromPath(location.pathname);
+const i18n = createI18n(lang);
+document.documentElement.lang = lang;
+document.title = i18n.t('meta.title');
+document.querySelector('meta[name="description"]')?.setAttribute('content', i18n.t('meta.description'));
+(window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <I18nextProvider i18n={i18n}>
+      <ToastProvider>
+        <App lang={lang} pathname={location.pathname} />
+      </ToastProvider>
+    </I18nextProvider>
+  </StrictMode>,
+);
+initMonitoring(EDITION);

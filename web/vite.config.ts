@@ -1,0 +1,44 @@
+/**
+ * Vite configuration of the web calculator. Root is web/, the production build goes to
+ * web/dist (served by web/server), and in development /api is proxied to the site server.
+ * Vite 8 transforms TSX itself with Oxc: the automatic React JSX runtime is set here, so no
+ * React plugin is needed.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  base: '/',
+  envDir: root,
+  publicDir: 'public',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },
+  },
+  preview: { host: '127.0.0.1', proxy: { '/api': { target: 'http://127.0.0.1:8080' } } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    // One small entry: jspdf, Sentry and each state's data are separate chunks loaded on demand.
+    modulePreload: { polyfill: false },
+    chunkSizeWarningLimit: 600,
+    rollupOptions: {
+      // "use client" directives in dependencies mean nothing without server components.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        es: fileURLToPath(new URL('es/index.html', import.meta.url)),
+      },
+    },
+  },
+});
