@@ -62,6 +62,7 @@ describe('prepare: the fact array', () => {
     expect(named(p.facts)).toEqual({
       value: 300000, propertyClass: 'class1', homestead: true, over65: true, seniorIncome: 50000, seniorCitizen: true, disabled: true,
       veteranDisability: 40, coldWarVeteran: true, starType: 'enhanced', priorAssessed: 250000, purchasePrice: 150000, purchaseYear: 2015,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, year: 2025,
       countyRate: 1.8937, nycClass: false, topCoded: false, estimated: false,
     });
     expect([p.state, p.county, p.compiled.program.id, p.compiled.year, p.note]).toEqual(['NY', 'Albany County', 'ny.outside', 2025, undefined]);
@@ -71,6 +72,7 @@ describe('prepare: the fact array', () => {
     expect(named(calc.prepare(ALBANY).facts)).toEqual({
       value: 300000, propertyClass: null, homestead: false, over65: false, seniorIncome: null, seniorCitizen: false, disabled: false,
       veteranDisability: 0, coldWarVeteran: false, starType: null, priorAssessed: null, purchasePrice: null, purchaseYear: null,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, year: 2025,
       countyRate: 1.8937, nycClass: false, topCoded: false, estimated: false,
     });
   });
@@ -138,8 +140,8 @@ describe('year selection at the edges', () => {
 
 describe('state look-up messages', () => {
   it('a missing state is an unknown state', () => {
-    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: undefined as unknown as string }))).toEqual(['UNKNOWN_STATE', 'Unknown state "undefined": choose one of NY, TX, CA, FL']);
-    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: '' }))).toEqual(['UNKNOWN_STATE', 'Unknown state "": choose one of NY, TX, CA, FL']);
+    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: undefined as unknown as string }))).toEqual(['UNKNOWN_STATE', 'Unknown state "undefined": choose one of NY, TX, CA, FL, HUB']);
+    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: '' }))).toEqual(['UNKNOWN_STATE', 'Unknown state "": choose one of NY, TX, CA, FL, HUB']);
   });
 
   it('a planned state lists every state covered, separated by commas', () => {

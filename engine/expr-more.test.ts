@@ -180,7 +180,7 @@ describe('errors name the problem', () => {
 
   it('an unknown function, listing the ones there are', () => {
     const e = error(() => compile(call('sqrt', id('x'))));
-    expect([e.code, e.message]).toEqual(['RULES_INVALID', 'sqrt() is not a function of the rule language (min, max, floor, band)']);
+    expect([e.code, e.message]).toEqual(['RULES_INVALID', 'sqrt() is not a function of the rule language (min, max, floor, pow, band)']);
   });
 
   it('the wrong number of arguments', () => {

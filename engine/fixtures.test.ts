@@ -91,13 +91,20 @@ describe('fixtureInput: flag names to engine inputs', () => {
     expect(i).toEqual({
       state: 'NY', county: 'Kings', value: 1000, year: 2025, propertyClass: 'class2', homestead: true, over65: true, seniorIncome: 5,
       seniorCitizen: true, disabled: true, veteranDisability: 20, coldWarVeteran: true, starType: 'basic', priorAssessed: 7, purchasePrice: 8, purchaseYear: 2015,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null,
     });
+  });
+
+  it('tax, date, sellerTax and melloRoos: the date is split into its year, month and day', () => {
+    const i = fixtureInput({ name: 'pay', source: 'payment', input: { state: 'TX', tax: 5000, date: '2026-03-15', sellerTax: 4000, melloRoos: 1200 } });
+    expect(i).toMatchObject({ state: 'TX', county: '', taxAmount: 5000, paymentYear: 2026, paymentMonth: 3, paymentDay: 15, sellerTax: 4000, melloRoos: 1200 });
   });
 
   it('left out: value 350,000, veteran level 0, the rest null or absent', () => {
     expect(fixtureInput({ name: 'none', source: 'no flag', input: { state: 'NY', county: 'Albany' } })).toEqual({
       state: 'NY', county: 'Albany', value: 350000, year: undefined, propertyClass: null, homestead: undefined, over65: undefined, seniorIncome: null,
       seniorCitizen: undefined, disabled: undefined, veteranDisability: 0, coldWarVeteran: undefined, starType: null, priorAssessed: null, purchasePrice: null, purchaseYear: null,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null,
     });
   });
 });

@@ -70,10 +70,11 @@ describe('the real rule files', () => {
     const r = loadRules('rules');
     expect(r.problems).toEqual([]);
     expect(r.bundle).toBeDefined();
-    // rules/ny: ny.nyc and ny.outside, one state with 62 counties.
-    expect(Object.keys(r.bundle!.programs).sort()).toEqual(['ny.nyc', 'ny.outside']);
-    expect(Object.keys(r.bundle!.states)).toEqual(['NY']);
+    // rules/ny: ny.nyc and ny.outside, a state with 62 counties; rules/hub: the hub, no counties.
+    expect(Object.keys(r.bundle!.programs)).toEqual(expect.arrayContaining(['ny.nyc', 'ny.outside', 'hub']));
+    expect(Object.keys(r.bundle!.states)).toEqual(expect.arrayContaining(['NY', 'HUB']));
     expect(r.bundle!.states.NY!.counties).toHaveLength(62);
+    expect(r.bundle!.states.HUB!.counties).toHaveLength(0);
     // class1 FY2025 rate, from rules/ny/nyc/class-table.yaml.
     expect((r.bundle!.parameters['ny.nyc.tax_rate']!.values[0]!.value as Record<string, number>).class1).toBe(20.085);
   });
@@ -206,7 +207,7 @@ describe('checks a schema cannot express', () => {
   it('a formula calling an unknown function', () => {
     const { texts, lines } = broken([NYC, 'formula: value * ratio[propertyClass]', 'formula: round(value * ratio[propertyClass])']);
     expect(lines).toEqual([
-      `${NYC}:${at(texts[NYC]!, 'round(')}: formula "round(value * ratio[propertyClass])": unknown function; the rule language has min, max, floor, band`,
+      `${NYC}:${at(texts[NYC]!, 'round(')}: formula "round(value * ratio[propertyClass])": unknown function; the rule language has min, max, floor, pow, band`,
     ]);
   });
 
@@ -406,7 +407,8 @@ describe('ptax validate', () => {
     const { stdout, stderr } = await run('node', ['dist/cli/main.js', 'validate'], { cwd: REPO });
     // 19 parameters in rules/ny at the time of writing; the count comes from the bundle.
     const b = loadRules('rules').bundle!;
-    expect(stdout).toBe(`ok: ${Object.keys(b.parameters).length} parameters, 2 programs, 1 state(s)\n`);
+    expect(stdout).toBe(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
+    expect(Object.keys(b.states)).toEqual(expect.arrayContaining(['NY', 'HUB']));
     expect(stderr).toBe('');
   });
 
