@@ -1,0 +1,152 @@
+// @vitest-environment happy-dom
+/** The property form's rules: value parsing, enablement, the NYC property type, class4 clearing, income message. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { createI18n } from '../i18n/index.js';
+import { PropertyForm } from './PropertyForm.js';
+import { ToastProvider } from './Toaster.js';
+import { useCalculatorForm, useFormValues, type CalculatorForm } from './calculatorForm.js';
+import { DEFAULT_FORM, type FormValues } from '../lib/model.js';
+import { nyEdition } from '../test/edition.js';
+
+const edition = nyEdition();
+let current: { form: CalculatorForm; values: FormValues } | null = null;
+let calculated = 0;
+
+function Harness({ calculating = false, lang = 'en' as const }) {
+  const form = useCalculatorForm({ ...DEFAULT_FORM });
+  const values = useFormValues(form);
+  current = { form, values };
+  return <PropertyForm form={form} edition={edition} lang={lang} calculating={calculating} onCalculate={() => calculated++} />;
+}
+
+function renderForm(props: { calculating?: boolean } = {}, lang: 'en' | 'es' = 'en') {
+  return render(
+    <I18nextProvider i18n={createI18n(lang)}>
+      <ToastProvider><Harness {...props} /></ToastProvider>
+    </I18nextProvider>,
+  );
+}
+
+const valueInput = () => screen.getByLabelText('Home value (market value)') as HTMLInputElement;
+const countySelect = () => screen.getByLabelText('County') as HTMLSelectElement;
+const button = () => screen.getByTestId('calculate') as HTMLButtonElement;
+
+beforeEach(() => { calculated = 0; localStorage.clear(); });
+afterEach(cleanup);
+
+describe('PropertyForm', () => {
+  it('shows the default value 350,000 with separators and parses typed text', () => {
+    renderForm();
+    expect(valueInput().value).toBe('350,000');
+    fireEvent.change(valueInput(), { target: { value: '1250000' } });
+    expect(valueInput().value).toBe('1,250,000');
+    expect(current!.values.homeValue).toBe(1250000);
+    fireEvent.change(valueInput(), { target: { value: '-5000' } });
+    expect(current!.values.homeValue).toBe(0);
+    fireEvent.change(valueInput(), { target: { value: 'abc' } });
+    expect(current!.values.homeValue).toBe(0);
+    fireEvent.change(valueInput(), { target: { value: '' } });
+    expect(valueInput().value).toBe('');
+    expect(current!.values.homeValue).toBe(0);
+  });
+
+  it('lists every county with its combined rate from the data', () => {
+    renderForm();
+    const options = [...countySelect().options].map((o) => o.textContent);
+    expect(options).toHaveLength(63);
+    expect(options).toContain('Albany County (1.894%)');
+  });
+
+  it('disables Calculate until a county is chosen and the value is above 0', () => {
+    renderForm();
+    expect(button().disabled).toBe(true);
+    fireEvent.change(countySelect(), { target: { value: 'Albany County' } });
+    expect(button().disabled).toBe(false);
+    expect(button().textContent).toBe('Calculate Property Tax');
+    fireEvent.change(valueInput(), { target: { value: '0' } });
+    expect(button().disabled).toBe(true);
+    fireEvent.change(valueInput(), { target: { value: '250000' } });
+    fireEvent.click(button());
+    expect(calculated).toBe(1);
+    expect(localStorage.getItem('ptax.selectedCounty')).toBe('Albany County');
+  });
+
+  it('is disabled while calculating', () => {
+    renderForm({ calculating: true });
+    fireEvent.change(countySelect(), { target: { value: 'Albany County' } });
+    expect(button().disabled).toBe(true);
+    expect(button().textContent).toBe('Calculating...');
+  });
+
+  it('an NYC county asks for the property type first, with rates from the rule file', () => {
+    renderForm();
+    expect(screen.queryByLabelText('Property type')).toBeNull();
+    fireEvent.change(countySelect(), { target: { value: 'Kings County' } });
+    expect(button().disabled).toBe(true);
+    expect(button().textContent).toBe('Select Property Type First');
+    const type = screen.getByLabelText('Property type') as HTMLSelectElement;
+    expect([...type.options].map((o) => o.value)).toEqual(['', 'class1', 'class2', 'class4']);
+    // rules/ny/nyc/class-table.yaml, FY2026: class1 19.843, class2 12.439, class4 10.848.
+    expect(type.options[1]!.textContent).toContain('19.843%');
+    expect(type.options[2]!.textContent).toContain('12.439%');
+    expect(type.options[3]!.textContent).toContain('10.848%');
+    fireEvent.change(type, { target: { value: 'class1' } });
+    expect(button().disabled).toBe(false);
+    expect(button().textContent).toBe('Calculate Property Tax');
+    // Leaving NYC drops the property type.
+    fireEvent.change(countySelect(), { target: { value: 'Albany County' } });
+    expect(current!.values.propertyType).toBe('');
+    expect(screen.queryByLabelText('Property type')).toBeNull();
+  });
+
+  it('class4 clears and disables the residential exemptions and links to commercial exemptions', () => {
+    renderForm();
+    fireEvent.change(countySelect(), { target: { value: 'New York County' } });
+    fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class2' } });
+    fireEvent.click(screen.getByLabelText('Primary residence (homestead / STAR)'));
+    fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
+    fireEvent.click(screen.getByLabelText('Senior citizen exemption (65+, limited income)'));
+    fireEvent.click(screen.getByLabelText('Cold War veteran'));
+    fireEvent.click(screen.getByLabelText('Person with a disability (50% exemption)'));
+    fireEvent.change(screen.getByLabelText('Disabled veteran: disability rating'), { target: { value: '40' } });
+    fireEvent.click(screen.getByLabelText('Show school tax breakdown'));
+    expect(current!.values).toMatchObject({ homesteadExemption: true, over65Exemption: true, seniorCitizen: true, coldWarVeteran: true, disabledVeteranExemption: '40' });
+
+    fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class4' } });
+    expect(current!.values).toMatchObject({
+      homesteadExemption: false, over65Exemption: false, seniorCitizen: false, coldWarVeteran: false,
+      disabledVeteranExemption: 'none', disabledPersonExemption: false, showSchoolTaxBreakdown: true,
+    });
+    for (const label of ['Primary residence (homestead / STAR)', 'Owner 65 or older (Enhanced STAR)', 'Senior citizen exemption (65+, limited income)', 'Cold War veteran', 'Disabled veteran: disability rating']) {
+      expect((screen.getByLabelText(label) as HTMLInputElement).disabled).toBe(true);
+    }
+    expect((screen.getByLabelText('Show school tax breakdown') as HTMLInputElement).disabled).toBe(false);
+    const link = screen.getByRole('link', { name: /Commercial exemptions information/ });
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+  });
+
+  it('over-65 reveals the senior income field and the income-limit message above the limit', () => {
+    renderForm();
+    fireEvent.change(countySelect(), { target: { value: 'Albany County' } });
+    expect(screen.queryByLabelText(/Combined household income/)).toBeNull();
+    fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
+    const income = screen.getByLabelText(/Combined household income/) as HTMLInputElement;
+    expect(screen.getByText(/Enhanced STAR income limit: \$107,300/)).toBeTruthy();
+    fireEvent.change(income, { target: { value: '107300' } });
+    expect(screen.queryByTestId('income-limit-message')).toBeNull();
+    fireEvent.change(income, { target: { value: '107301' } });
+    expect(screen.getByTestId('income-limit-message').textContent).toBe('Income exceeds Enhanced STAR limit. You may qualify for Basic STAR instead.');
+    expect(current!.values.seniorIncome).toBe(107301);
+    fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
+    expect(current!.values.seniorIncome).toBeNull();
+  });
+
+  it('speaks Spanish under /es', () => {
+    renderForm({}, 'es');
+    expect(screen.getByLabelText('Valor de la vivienda (valor de mercado)')).toBeTruthy();
+    expect(button().textContent).toBe('Calcular impuesto a la propiedad');
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The form's rules and the mapping to and from the engine, with figures checked against
+ * the engine itself and against hand computations from fixtures/ny/*.yaml.
+ */
+import { describe, expect, it } from 'vitest';
+import { Calculator } from '../../../engine/calculate.js';
+import { nyEdition, fullBundle } from '../test/edition.js';
+import { calculate, canCalculate, DEFAULT_FORM, incomeExceedsLimit, toCalcInput, type FormValues } from './model.js';
+import { clampValue, parseHomeValue, parseOptionalAmount } from './parseValue.js';
+import { formatPercent, formatUsd } from './format.js';
+
+const edition = nyEdition();
+const form = (over: Partial<FormValues>): FormValues => ({ ...DEFAULT_FORM, ...over });
+
+describe('home value parsing (seed 000 §5)', () => {
+  it('keeps digits only, so separators and symbols are ignored', () => {
+    expect(parseHomeValue('1,250,000')).toBe(1250000);
+    expect(parseHomeValue('$ 350 000')).toBe(350000);
+    expect(parseHomeValue('12a34')).toBe(1234);
+  });
+  it('turns empty or invalid input into 0', () => {
+    expect(parseHomeValue('')).toBe(0);
+    expect(parseHomeValue('   ')).toBe(0);
+    expect(parseHomeValue('abc')).toBe(0);
+    expect(parseHomeValue('9'.repeat(30))).toBe(0);
+  });
+  it('clamps negative values to 0', () => {
+    expect(parseHomeValue('-5000')).toBe(0);
+    expect(parseHomeValue('−5,000')).toBe(0);
+    expect(clampValue(-1)).toBe(0);
+    expect(clampValue(Number.NaN)).toBe(0);
+  });
+  it('senior income: empty means not given', () => {
+    expect(parseOptionalAmount('')).toBeNull();
+    expect(parseOptionalAmount('107,301')).toBe(107301);
+  });
+});
+
+describe('data from the rules', () => {
+  it('lists the 62 counties with their combined rate, NYC counties asking for a property type', () => {
+    expect(edition.counties).toHaveLength(62);
+    const albany = edition.county('albany county')!;
+    // rules/ny/counties.yaml: Albany County 1.8937%.
+    expect(albany.rate).toBe(1.8937);
+    expect(albany.needsPropertyType).toBe(false);
+    const nyc = edition.counties.filter((c) => c.needsPropertyType).map((c) => c.name).sort();
+    expect(nyc).toEqual(['Bronx County', 'Kings County', 'New York County', 'Queens County', 'Richmond County']);
+  });
+  it('reads the class rates of the latest NYC year from the rule file (FY2026: 19.843, 12.439, 10.848)', () => {
+    const rates = edition.classRates(edition.county('Kings County')!);
+    expect(rates).toMatchObject({ class1: 19.843, class2: 12.439, class4: 10.848 });
+  });
+  it('reads the Enhanced STAR income limit from the rules (107,300)', () => {
+    expect(edition.incomeLimit(edition.county('Albany County'))).toBe(107300);
+  });
+});
+
+describe('form rules', () => {
+  it('needs a county and a value above 0, and a property type in NYC', () => {
+    const albany = edition.county('Albany County');
+    const kings = edition.county('Kings County');
+    expect(canCalculate(form({ county: 'Albany County' }), albany)).toBe(true);
+    expect(canCalculate(form({ county: 'Albany County', homeValue: 0 }), albany)).toBe(false);
+    expect(canCalculate(form({}), undefined)).toBe(false);
+    expect(canCalculate(form({ county: 'Kings County' }), kings)).toBe(false);
+    expect(canCalculate(form({ county: 'Kings County', propertyType: 'class1' }), kings)).toBe(true);
+  });
+  it('flags an income above the Enhanced STAR limit', () => {
+    expect(incomeExceedsLimit(form({ over65Exemption: true, seniorIncome: 107301 }), 107300)).toBe(true);
+    expect(incomeExceedsLimit(form({ over65Exemption: true, seniorIncome: 107300 }), 107300)).toBe(false);
+    expect(incomeExceedsLimit(form({ over65Exemption: true, seniorIncome: null }), 107300)).toBe(true);
+    expect(incomeExceedsLimit(form({ over65Exemption: false, seniorIncome: 500000 }), 107300)).toBe(false);
+  });
+  it('maps the form to the engine input; class4 sends no residential exemption', () => {
+    const kings = edition.county('Kings County')!;
+    const input = toCalcInput(form({ county: 'Kings County', propertyType: 'class4', homesteadExemption: true, disabledVeteranExemption: '50', coldWarVeteran: true }), 'NY', kings);
+    expect(input).toMatchObject({ state: 'NY', county: 'kings', propertyClass: 'class4', homestead: false, veteranDisability: 0, coldWarVeteran: false });
+    const albany = edition.county('Albany County')!;
+    const out = toCalcInput(form({ county: 'Albany County', propertyType: 'class2', disabledVeteranExemption: '30', homeValue: -10 }), 'NY', albany);
+    expect(out).toMatchObject({ county: 'albany', propertyClass: null, veteranDisability: 30, value: 0 });
+  });
+});
+
+describe('result mapping', () => {
+  const engine = new Calculator(fullBundle);
+
+  it('shows exactly the engine figures for an NYC class2 co-op (same input as the CLI)', () => {
+    const v = form({ county: 'New York County', homeValue: 1000000, propertyType: 'class2', homesteadExemption: true });
+    const view = calculate(edition, v, 'en');
+    const r = engine.calculate({ state: 'NY', county: 'New York', value: 1000000, propertyClass: 'class2', homestead: true }, { explain: true });
+    expect(view.annualTax).toBe(r.annualTax);
+    expect(view.monthlyTax).toBe(r.monthlyTax);
+    expect(view.effectiveRate).toBe(r.effectiveRate);
+    expect(view.taxableValue).toBe(r.taxableValue);
+    expect(view.exemptionSavings).toBe(r.exemptionSavings);
+    expect(view.breakdown).toEqual(r.countyBreakdown);
+    expect(view.exemptions.map((e) => [e.key, e.amount])).toEqual(Object.entries(r.exemptions as object));
+    expect(view.steps.map((s) => s.rule)).toEqual(r.explanation!.map((s) => s.rule));
+    // Hand check (rules reference §3, FY2026): AV = 1,000,000 × 45% = 450,000; base tax =
+    // 450,000 × 12.439% = 55,975.50; basic STAR capped at 293; abatement 17.5% of the rest
+    // (AV above 60,000): (55,975.50 − 293) × 17.5% = 9,744.44; final 45,938.06.
+    expect(view.baseAssessedValue).toBe(450000);
+    expect(view.annualTax).toBe(45938.06);
+    expect(view.exemptions.find((e) => e.key === 'coopCondoAbatement')?.amount).toBe(9744.44);
+    expect(view.quarterlyPayment).toBe(11484.52);
+  });
+
+  it('Albany County, no exemptions (fixtures/ny/ny-outside.yaml: 5,681.10 = 300,000 × 1.8937%)', () => {
+    const view = calculate(edition, form({ county: 'Albany County', homeValue: 300000 }), 'en');
+    expect(view.annualTax).toBe(5681.1);
+    expect(view.monthlyTax).toBe(473.43);
+    expect(view.breakdown).toEqual({ school: 2840.55, county: 1704.33, city: 852.17, special: 284.06 });
+    expect(view.potentialSavings).toBe(852.17);
+    expect(view.exemptions).toEqual([]);
+    expect(formatUsd(view.annualTax, 'en')).toBe('$5,681');
+    expect(formatPercent(view.effectiveRate, 'en')).toBe('1.89%');
+  });
+
+  it('Kings class1 with homestead (README: 9,231.64 with STAR 293)', () => {
+    const view = calculate(edition, form({ county: 'Kings County', homeValue: 800000, propertyType: 'class1', homesteadExemption: true }), 'en');
+    expect(view.annualTax).toBe(9231.64);
+    expect(view.exemptions).toEqual([{ key: 'star', amount: 293, detail: { type: 'basic', amount: 293 } }]);
+  });
+
+  it('over-65 above the income limit gets Basic STAR with the engine note, in the page language', () => {
+    const v = form({ county: 'Albany County', homeValue: 300000, over65Exemption: true, seniorIncome: 120000 });
+    const en = calculate(edition, v, 'en');
+    // README example: Albany 300,000, over 65, income 120,000 → 5,397.05, STAR 284.06.
+    expect(en.annualTax).toBe(5397.05);
+    expect(en.notes).toContain('Income too high for Enhanced STAR - Basic STAR applied instead');
+    const es = calculate(edition, v, 'es');
+    expect(es.notes.join(' ')).not.toContain('Income too high');
+    expect(es.steps[0]!.label.es).toBeTruthy();
+  });
+});
