@@ -35,6 +35,7 @@ export const GRID_VALUES = [100_000, 350_000, 1_000_000];
 const LOW_INCOME = 30_000;
 const HIGH_INCOME = 250_000;
 const CHANGED_COUNTY_VALUE = 350_000;
+const money = (v: number) => v.toLocaleString('en-US');
 
 export interface GridPoint { label: string; flags: FlagInput }
 
@@ -103,15 +104,15 @@ const COMBOS: Combo[] = [
   { name: 'no exemption', needs: [], flags: () => ({}) },
   { name: 'homestead', needs: ['homestead'], flags: () => ({ homestead: true }) },
   { name: 'homestead+over65', needs: ['over65'], flags: () => ({ homestead: true, over65: true }) },
-  { name: `homestead+over65 income ${LOW_INCOME}`, needs: ['seniorIncome'], flags: () => ({ homestead: true, over65: true, seniorIncome: LOW_INCOME }) },
-  { name: `homestead+over65 income ${HIGH_INCOME}`, needs: ['seniorIncome'], flags: () => ({ homestead: true, over65: true, seniorIncome: HIGH_INCOME }) },
-  { name: `senior citizen income ${LOW_INCOME}`, needs: ['seniorCitizen'], flags: () => ({ seniorCitizen: true, seniorIncome: LOW_INCOME }) },
+  { name: `homestead+over65 income ${money(LOW_INCOME)}`, needs: ['seniorIncome'], flags: () => ({ homestead: true, over65: true, seniorIncome: LOW_INCOME }) },
+  { name: `homestead+over65 income ${money(HIGH_INCOME)}`, needs: ['seniorIncome'], flags: () => ({ homestead: true, over65: true, seniorIncome: HIGH_INCOME }) },
+  { name: `senior citizen income ${money(LOW_INCOME)}`, needs: ['seniorCitizen'], flags: () => ({ seniorCitizen: true, seniorIncome: LOW_INCOME }) },
   { name: 'disabled', needs: ['disabled'], flags: () => ({ disabled: true }) },
   { name: 'homestead+veteran 50', needs: ['veteranDisability'], flags: () => ({ homestead: true, veteranDisability: 50 }) },
   { name: 'homestead+veteran 100', needs: ['veteranDisability'], flags: () => ({ homestead: true, veteranDisability: 100 }) },
   { name: 'cold war veteran', needs: ['coldWarVeteran'], flags: () => ({ coldWarVeteran: true }) },
   { name: 'star basic', needs: ['starType'], flags: () => ({ star: 'basic' }) },
-  { name: `star enhanced income ${LOW_INCOME}`, needs: ['starType'], flags: () => ({ star: 'enhanced', seniorIncome: LOW_INCOME }) },
+  { name: `star enhanced income ${money(LOW_INCOME)}`, needs: ['starType'], flags: () => ({ star: 'enhanced', seniorIncome: LOW_INCOME }) },
   { name: 'prior assessed 5% of value', needs: ['priorAssessed'], flags: (v) => ({ priorAssessed: v / 20 }) },
   { name: 'purchase at half the value, 10 years back', needs: ['purchasePrice', 'purchaseYear'], flags: (v, y) => ({ purchasePrice: v / 2, purchaseYear: y - 10 }) },
   {
@@ -120,7 +121,6 @@ const COMBOS: Combo[] = [
   },
 ];
 
-const money = (v: number) => v.toLocaleString('en-US');
 
 /** Which program computes a county (or alias), under one calculator; undefined if it cannot say. */
 function programOf(calc: Calculator, state: string, county: string): string | undefined {
