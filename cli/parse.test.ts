@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseAmount, parseDate, parseYear } from './parse.js';
+
+const err = (f: () => unknown) => { try { f(); } catch (e) { return (e as Error).message; } return 'no error'; };
+
+describe('parseDate', () => {
+  it('splits an ISO date into year, month and day', () => {
+    expect(parseDate('2026-03-15')).toEqual({ year: 2026, month: 3, day: 15 });
+    expect(parseDate(' 2024-02-29 ')).toEqual({ year: 2024, month: 2, day: 29 });
+  });
+  it('refuses dates that do not exist and other shapes', () => {
+    for (const bad of ['2025-02-29', '2026-13-01', '2026-04-31', '2026-3-15', '15/03/2026', 'today', '']) {
+      expect(err(() => parseDate(bad))).toBe(`Date must be a real date as YYYY-MM-DD, like 2026-03-15 (got "${bad}")`);
+    }
+  });
+});
+
+describe('parseAmount and parseYear', () => {
+  it('thousands separators and a dollar sign', () => {
+    expect(parseAmount('$1,250,000', 'Home value')).toBe(1250000);
+    expect(err(() => parseAmount('1,25', 'Tax amount'))).toBe('Tax amount must be a number, like 350000 or 1,250,000 (got "1,25")');
+    expect(parseYear('2024')).toBe(2024);
+    expect(err(() => parseYear('24'))).toBe('Year must be a four-digit year, like 2026 (got "24")');
+  });
+});
