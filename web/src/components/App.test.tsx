@@ -1,0 +1,209 @@
+// @vitest-environment happy-dom
+/**
+ * The page end to end in the DOM: data loading toasts, the calculation flow and its figures
+ * (compared with the engine for the same input), the wizard, the error boundary and the
+ * Texas fallback with a mocked loader.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { Calculator as Engine } from '../../../engine/calculate.js';
+import { createI18n } from '../i18n/index.js';
+import { App } from './App.js';
+import { ToastProvider } from './Toaster.js';
+import { disarmThrowProbe } from './ErrorBoundary.js';
+import { fullBundle, statePackage } from '../test/edition.js';
+import { taxLog } from '../lib/monitoring.js';
+import type { PackageLoaders } from '../lib/stateData.js';
+
+const ny = statePackage('NY');
+const loaders: PackageLoaders = { NY: async () => ny };
+
+function renderApp(lang: 'en' | 'es' = 'en', l: PackageLoaders = loaders, pathname = lang === 'es' ? '/es' : '/') {
+  return render(
+    <I18nextProvider i18n={createI18n(lang)}>
+      <ToastProvider><App lang={lang} pathname={pathname} loaders={l} /></ToastProvider>
+    </I18nextProvider>,
+  );
+}
+
+async function flush(ms = 0) {
+  await act(async () => { await vi.advanceTimersByTimeAsync(ms); });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: false });
+  localStorage.clear();
+  vi.spyOn(console, 'info').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  history.replaceState(null, '', '/');
+  disarmThrowProbe(false);
+});
+
+const toasts = () => screen.queryAllByTestId('toast').map((t) => t.textContent ?? '');
+
+describe('App', () => {
+  it('loads the counties and says so in a toast', async () => {
+    renderApp();
+    expect(screen.getByTestId('form-skeleton')).toBeTruthy();
+    await flush();
+    expect(toasts().some((t) => t.includes('Loaded 62 counties with current tax rates'))).toBe(true);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('New York Property Tax Calculator for New Yorkers');
+    // Toasts leave after 4000 ms.
+    await flush(4000);
+    expect(toasts()).toEqual([]);
+  });
+
+  it('restores the saved county', async () => {
+    localStorage.setItem('ptax.selectedCounty', 'Erie County');
+    renderApp();
+    await flush();
+    expect((screen.getByLabelText('County') as HTMLSelectElement).value).toBe('Erie County');
+  });
+
+  it('calculates after 500 ms and shows the engine figures (NYC class2 co-op, 1,000,000, primary residence)', async () => {
+    renderApp();
+    await flush();
+    fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '1000000' } });
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'New York County' } });
+    expect(toasts().some((t) => t.includes('NYC properties require property type selection for accurate calculation'))).toBe(true);
+    fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class2' } });
+    fireEvent.click(screen.getByLabelText('Primary residence (homestead / STAR)'));
+    fireEvent.click(screen.getByTestId('calculate'));
+    expect(screen.getByTestId('results-skeleton')).toBeTruthy();
+    await flush(499);
+    expect(screen.queryByTestId('annual-tax')).toBeNull();
+    await flush(1);
+    const r = new Engine(fullBundle).calculate({ state: 'NY', county: 'New York', value: 1000000, propertyClass: 'class2', homestead: true }, { explain: true });
+    const value = (id: string) => Number(screen.getByTestId(id).getAttribute('data-value'));
+    expect(value('annual-tax')).toBe(r.annualTax);
+    expect(value('monthly-tax')).toBe(r.monthlyTax);
+    expect(value('effective-rate')).toBe(r.effectiveRate);
+    expect(value('taxable-value')).toBe(r.taxableValue);
+    expect(value('exemption-savings')).toBe(r.exemptionSavings);
+    // Displayed: USD without cents, percent with 2 decimals (hand check: 45,938.06 / 1,000,000 = 4.59%).
+    expect(screen.getByTestId('annual-tax').textContent).toBe('$45,938');
+    expect(screen.getByTestId('monthly-tax').textContent).toBe('$3,828');
+    expect(screen.getByTestId('effective-rate').textContent).toBe('4.59%');
+    expect(screen.getByTestId('breakdown-school').textContent).toBe('$27,793');
+    expect(screen.getByTestId('exemption-star').textContent).toBe('$293');
+    expect(within(screen.getByTestId('exemptions-applied')).getByText('Basic STAR')).toBeTruthy();
+    expect(screen.getAllByTestId('explain-step')).toHaveLength(r.explanation!.length);
+    expect(screen.getAllByTestId('citation').length).toBeGreaterThan(0);
+    expect(taxLog.map((e) => e.message)).toContain('Tax calculation completed');
+  });
+
+  it('warns about very high values and shows the newsletter popup 3 s after the first calculation, once', async () => {
+    renderApp();
+    await flush();
+    fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '12000000' } });
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Albany County' } });
+    fireEvent.click(screen.getByTestId('calculate'));
+    expect(toasts().some((t) => t.includes('Very high property value detected'))).toBe(true);
+    await flush(500);
+    expect(screen.getByTestId('annual-tax')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await flush(3000);
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByLabelText('First name')).toBeTruthy();
+    expect(localStorage.getItem('ptax.newsletterPopupShown')).toBe('1');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(screen.getByTestId('calculate'));
+    await flush(4000);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('warns about very low values', async () => {
+    renderApp();
+    await flush();
+    fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '5000' } });
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Albany County' } });
+    fireEvent.click(screen.getByTestId('calculate'));
+    expect(toasts().some((t) => t.includes('Very low property value detected'))).toBe(true);
+  });
+
+  it('the wizard walks four steps over the same state and calculates', async () => {
+    renderApp();
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Start step-by-step calculator' }));
+    const wizard = screen.getByRole('dialog');
+    const next = () => within(wizard).getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    expect(within(wizard).getByTestId('wizard-step-title').textContent).toBe('Property Value');
+    fireEvent.change(within(wizard).getByLabelText('Home value (market value)'), { target: { value: '0' } });
+    expect(next().disabled).toBe(true);
+    fireEvent.change(within(wizard).getByLabelText('Home value (market value)'), { target: { value: '800000' } });
+    fireEvent.click(next());
+    expect(within(wizard).getByTestId('wizard-step-title').textContent).toBe('Location');
+    expect(next().disabled).toBe(true);
+    fireEvent.change(within(wizard).getByLabelText('County'), { target: { value: 'Kings County' } });
+    expect(next().disabled).toBe(true);
+    fireEvent.change(within(wizard).getByLabelText('Property type'), { target: { value: 'class1' } });
+    fireEvent.click(next());
+    expect(within(wizard).getByTestId('wizard-step-title').textContent).toBe('Exemptions');
+    fireEvent.click(within(wizard).getByLabelText('Primary residence (homestead / STAR)'));
+    fireEvent.click(next());
+    expect(within(wizard).getByTestId('wizard-step-title').textContent).toBe('Review & Calculate');
+    expect(within(wizard).getByTestId('wizard-review').textContent).toContain('$800,000');
+    fireEvent.click(within(wizard).getByRole('button', { name: 'Previous' }));
+    expect(within(wizard).getByTestId('wizard-step-title').textContent).toBe('Exemptions');
+    fireEvent.click(next());
+    fireEvent.click(within(wizard).getByRole('button', { name: 'Calculate Tax' }));
+    expect(screen.queryByTestId('wizard')).toBeNull();
+    // The desktop form shows the same state.
+    expect((screen.getByLabelText('County') as HTMLSelectElement).value).toBe('Kings County');
+    await flush(500);
+    // README: Kings, class1, 800,000, homestead → 9,231.64.
+    expect(screen.getByTestId('annual-tax').getAttribute('data-value')).toBe('9231.64');
+  });
+
+  it('falls back to the Texas package when the edition fails to load (mocked loader)', async () => {
+    const tx = { ...ny, code: 'TX', state: { ...ny.state, code: 'TX', name: { en: 'Texas', es: 'Texas' } } };
+    const tx1 = vi.fn(async () => tx);
+    renderApp('en', { NY: async () => { throw new Error('chunk failed'); }, TX: tx1 });
+    await flush();
+    expect(tx1).toHaveBeenCalled();
+    expect(toasts().some((t) => t.includes('showing TX instead'))).toBe(true);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Texas');
+  });
+
+  it('shows the load failure toast and panel when no package loads', async () => {
+    renderApp('en', { NY: async () => { throw new Error('x'); } });
+    await flush();
+    expect(screen.getByTestId('load-error')).toBeTruthy();
+    expect(toasts().some((t) => t.includes('Failed to load county tax data. Please refresh the page to try again.'))).toBe(true);
+  });
+
+  it('?__throw=1 shows the Calculator Error panel; Try Again brings the calculator back', async () => {
+    history.replaceState(null, '', '/?__throw=1');
+    renderApp();
+    await flush();
+    expect(screen.getByTestId('error-boundary').textContent).toContain('Calculator Error');
+    fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(screen.queryByTestId('error-boundary')).toBeNull();
+    expect(screen.getByLabelText('County')).toBeTruthy();
+  });
+
+  it('Spanish page: texts, es-MX figures and engine notes in Spanish', async () => {
+    renderApp('es');
+    await flush();
+    expect(toasts().some((t) => t.includes('Se cargaron 62 condados'))).toBe(true);
+    fireEvent.change(screen.getByLabelText('Valor de la vivienda (valor de mercado)'), { target: { value: '300000' } });
+    fireEvent.change(screen.getByLabelText('Condado'), { target: { value: 'Albany County' } });
+    fireEvent.click(screen.getByLabelText('Propietario de 65 años o más (STAR mejorado)'));
+    fireEvent.change(screen.getByLabelText('Ingreso combinado del hogar (para STAR mejorado)'), { target: { value: '120000' } });
+    fireEvent.click(screen.getByTestId('calculate'));
+    await flush(500);
+    // README: Albany, 300,000, over 65, income 120,000 → 5,397.05 (Basic STAR 284.06).
+    expect(screen.getByTestId('annual-tax').getAttribute('data-value')).toBe('5397.05');
+    expect(screen.getByTestId('annual-tax').textContent?.replace(/\s/g, '')).toMatch(/^(USD|\$)5,397$/);
+    const notes = screen.getAllByTestId('note').map((n) => n.textContent);
+    expect(notes.join(' ')).not.toContain('Income too high');
+    expect(notes.length).toBeGreaterThan(0);
+  });
+});
