@@ -119,6 +119,25 @@ describe('App', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('a calculation the rules refuse gives the failure toast with Retry, logged as failed', async () => {
+    renderApp();
+    await flush();
+    // ny.nyc validation: 'Market value seems unreasonably high' above the rule file's ceiling.
+    fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '60000000' } });
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Queens County' } });
+    fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class1' } });
+    fireEvent.click(screen.getByTestId('calculate'));
+    await flush(500);
+    const failure = screen.getAllByTestId('toast').find((t) => t.textContent?.includes('Unable to calculate property tax'))!;
+    expect(failure.textContent).toContain('Please check your inputs and try again');
+    expect(failure.textContent).toContain('Market value seems unreasonably high');
+    expect(taxLog[taxLog.length - 1]).toMatchObject({ message: 'Tax calculation failed', level: 'error' });
+    fireEvent.click(within(failure).getByRole('button', { name: 'Retry' }));
+    expect(screen.getByTestId('results-skeleton')).toBeTruthy();
+    await flush(500);
+    expect(taxLog.filter((e) => e.message === 'Tax calculation failed')).toHaveLength(2);
+  });
+
   it('warns about very low values', async () => {
     renderApp();
     await flush();
