@@ -50,7 +50,7 @@ export function staleEntries(bundle: Bundle, root: string, before: string, only:
     for (const [name, p] of Object.entries(d.parameters)) {
       p.values.forEach((e, i) => {
         if (e.last_verified >= before) return;
-        const at = src.position(['parameters', name, 'values', i, 'last_verified']);
+        const at = src.position(['parameters', name, 'values', i], 'last_verified');
         out.push({ file, ...at, id: `${d.module}.${name}`, kind: 'parameter', effective: e.effective, lastVerified: e.last_verified });
       });
     }
@@ -63,7 +63,7 @@ export function staleEntries(bundle: Bundle, root: string, before: string, only:
     const dates = [...new Set(state.counties.flatMap((c) => c.rates.map((r) => r.effective)))].sort();
     const rates = state.counties.reduce((n, c) => n + c.rates.length, 0);
     out.push({
-      file: meta.file, ...src.position(['last_verified']), id: state.countiesId, kind: 'counties',
+      file: meta.file, ...src.position([], 'last_verified'), id: state.countiesId, kind: 'counties',
       effective: dates.length > 2 ? `${dates[0]} … ${dates[dates.length - 1]}` : dates.join(', '), lastVerified: meta.last_verified, rates,
     });
   }
