@@ -79,7 +79,8 @@ export function formatCalculator(r: CalcResult, program: ProgramDef | undefined,
     const u = units.get(path) ?? (typeof x === 'number' ? 'usd' : 'text');
     if (typeof x === 'boolean') return x ? 'yes' : 'no';
     if (typeof x !== 'number') return String(x);
-    return u === 'usd' ? usd.format(x) : u === 'percent' ? `${x.toFixed(2)}%` : num.format(x);
+    // Counts (years held, a bill's tax year, months late) print without thousands separators.
+    return u === 'usd' ? usd.format(x) : u === 'percent' ? `${x.toFixed(2)}%` : u === 'count' ? String(x) : num.format(x);
   };
   const walk = (o: Record<string, unknown>, prefix: string, depth: number) => {
     for (const [k, v] of Object.entries(o)) {
