@@ -1,0 +1,161 @@
+/**
+ * Shared pieces of the end-to-end tests: Debian's Chromium, pages on the test server, the
+ * form filled the way a visitor does it, the page's figures read back, and the same input
+ * given to `ptax calc --json` with the figures formatted the way the page formats them
+ * (USD without decimals, percent with 2 decimals; en-US and es-MX).
+ */
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { inject } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, REPO } from './env.js';
+
+export type Lang = 'en' | 'es';
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface Opened { context: BrowserContext; page: Page; errors: string[] }
+
+/**
+ * A fresh browser context (own local storage) on the test server. Requests that leave the
+ * test server are aborted (no network in tests). `popup: false` marks the newsletter popup
+ * as already shown, so that it does not cover the page 3 s after a calculation.
+ */
+export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean } = {}): Promise<Opened> {
+  const baseURL = inject('baseURL');
+  const context = await browser.newContext({
+    baseURL,
+    viewport: opts.viewport ?? DESKTOP,
+    acceptDownloads: true,
+    locale: 'en-US',
+    ...(opts.mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
+  const origin = new URL(baseURL).origin;
+  await context.route('**/*', (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith('data:') || route.request().url().startsWith('blob:') ? route.continue() : route.abort()));
+  if (opts.popup === false) await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  await page.goto(path);
+  await page.getByTestId('property-form').waitFor();
+  return { context, page, errors };
+}
+
+/** An input as the form takes it and as the CLI takes it. */
+export interface Input {
+  county: string; // the county's full name, as in the select ("Albany County")
+  value: number;
+  cls?: 'class1' | 'class2' | 'class4';
+  homestead?: boolean;
+  over65?: boolean;
+  seniorIncome?: number;
+  disabled?: boolean;
+  veteran?: number;
+  seniorCitizen?: boolean;
+  coldWar?: boolean;
+}
+
+export function cliArgs(i: Input): string[] {
+  const a = ['calc', '--state', 'NY', '--county', i.county, '--value', String(i.value), '--json'];
+  if (i.cls) a.push('--class', i.cls);
+  if (i.homestead) a.push('--homestead');
+  if (i.over65) a.push('--over65');
+  if (i.seniorIncome !== undefined) a.push('--senior-income', String(i.seniorIncome));
+  if (i.disabled) a.push('--disabled');
+  if (i.veteran) a.push('--veteran-disability', String(i.veteran));
+  if (i.seniorCitizen) a.push('--senior-citizen');
+  if (i.coldWar) a.push('--cold-war-veteran');
+  return a;
+}
+
+export interface CliResult {
+  county: string; year: number; annualTax: number; monthlyTax: number; effectiveRate: number;
+  baseAssessedValue: number; finalAssessedValue: number; taxableValue: number; exemptionSavings: number;
+  exemptions: Record<string, number>; countyBreakdown: Record<'school' | 'county' | 'city' | 'special', number>;
+  potentialSavings: number; notes: string[]; nyc?: { quarterlyPayment: number };
+}
+
+/** `node dist/cli/main.js calc … --json` for the same input. */
+export function cli(i: Input): CliResult {
+  return JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', ...cliArgs(i)], { cwd: REPO, encoding: 'utf8' })) as CliResult;
+}
+
+const LOCALE: Record<Lang, string> = { en: 'en-US', es: 'es-MX' };
+export const usd = (n: number, lang: Lang = 'en') =>
+  new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n);
+export const pct = (percent: number, lang: Lang = 'en') =>
+  new Intl.NumberFormat(LOCALE[lang], { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(percent / 100);
+
+/** Test id → text the page should show for the CLI's result, formatted by `fmt`. */
+export function expectedFigures(r: CliResult, fmt: { usd: (n: number) => string; pct: (n: number) => string }): Record<string, string> {
+  const e: Record<string, string> = {
+    'annual-tax': fmt.usd(r.annualTax),
+    'monthly-tax': fmt.usd(r.monthlyTax),
+    'effective-rate': fmt.pct(r.effectiveRate),
+    'base-assessed-value': fmt.usd(r.baseAssessedValue),
+    'final-assessed-value': fmt.usd(r.finalAssessedValue),
+    'taxable-value': fmt.usd(r.taxableValue),
+    'exemption-savings': fmt.usd(r.exemptionSavings),
+  };
+  for (const k of ['school', 'county', 'city', 'special'] as const) e[`breakdown-${k}`] = fmt.usd(r.countyBreakdown[k]);
+  for (const [k, v] of Object.entries(r.exemptions)) if (v > 0) e[`exemption-${k}`] = fmt.usd(v);
+  if (r.nyc) e['quarterly-payment'] = fmt.usd(r.nyc.quarterlyPayment);
+  return e;
+}
+
+/** The formatting of the page's own browser (Chromium's ICU), for es-MX where ICU versions differ. */
+export async function browserFormat(page: Page, lang: Lang) {
+  const locale = LOCALE[lang];
+  const fmtAll = (values: number[], kind: 'usd' | 'pct') => page.evaluate(({ values, kind, locale }) => values.map((n) => kind === 'usd'
+    ? new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n)
+    : new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n / 100)), { values, kind, locale });
+  return { fmtAll };
+}
+
+/** Every figure shown in the results card, by test id (only those present). */
+export async function shownFigures(page: Page, ids: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const id of ids) {
+    const loc = page.getByTestId(id);
+    if (await loc.count()) out[id] = (await loc.first().innerText()).trim();
+  }
+  return out;
+}
+
+/** The test ids of the exemption rows the page shows. */
+export async function shownExemptionIds(page: Page): Promise<string[]> {
+  return page.locator('[data-testid^="exemption-"]:not([data-testid="exemption-savings"])').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
+}
+
+/** Fills the desktop form (or the fields on screen) the way a visitor does. */
+export async function fillForm(page: Page, i: Input): Promise<void> {
+  await page.getByTestId('home-value').fill(String(i.value));
+  await page.getByTestId('county-select').selectOption(i.county);
+  if (i.cls) await page.getByTestId('property-type').selectOption(i.cls);
+  await fillExemptions(page, i);
+}
+
+export async function fillExemptions(page: Page, i: Input): Promise<void> {
+  if (i.homestead) await page.getByTestId('homestead').check();
+  if (i.over65) await page.getByTestId('over65').check();
+  if (i.seniorIncome !== undefined) await page.getByTestId('senior-income').fill(String(i.seniorIncome));
+  if (i.disabled) await page.getByTestId('disabled-person').check();
+  if (i.veteran) await page.getByTestId('veteran-level').selectOption(String(i.veteran));
+  if (i.seniorCitizen) await page.getByTestId('senior-citizen').check();
+  if (i.coldWar) await page.getByTestId('cold-war-veteran').check();
+}
+
+/** Clicks Calculate and waits for the results card (the page waits 500 ms on purpose). */
+export async function calculate(page: Page): Promise<void> {
+  await page.getByTestId('calculate').click();
+  await page.getByTestId('results').waitFor({ state: 'visible' });
+}
+
+export async function isDisabled(page: Page, testId: string): Promise<boolean> {
+  return page.getByTestId(testId).isDisabled();
+}
