@@ -43,12 +43,11 @@ export function showRule(bundle: Bundle, id: string, year: number | undefined, j
     const used = names.filter(([alias]) => new RegExp(`\\b${alias}\\b`).test(text)).map(([alias, pid]) => `  ${alias} = ${pid}`);
     return [text, ...(used.length ? ['  parameters:', ...used.map((u) => '  ' + u)] : [])].join('\n');
   }
-  const all = [
-    ...Object.keys(bundle.parameters), ...Object.keys(bundle.programs),
-    ...Object.values(bundle.programs).flatMap((g) => g.steps.map((s) => `${g.id}.${s.id}`)),
-    ...Object.values(bundle.states).flatMap((s) => (s.countiesId ? [s.countiesId] : [])),
-  ];
-  const near = suggest(id, all);
+  // Parameters and steps first (a program id is a prefix of its steps and would crowd them out).
+  const rules = [...Object.keys(bundle.parameters), ...Object.values(bundle.programs).flatMap((g) => g.steps.map((s) => `${g.id}.${s.id}`))];
+  const others = [...Object.keys(bundle.programs), ...Object.values(bundle.states).flatMap((s) => (s.countiesId ? [s.countiesId] : []))];
+  const first = suggest(id, rules);
+  const near = first.length ? first : suggest(id, others);
   throw new PtaxError('UNKNOWN_RULE', `No rule "${id}".${near.length ? ` Did you mean ${near.join(', ')}?` : ''} (a county: <state>.counties:<county>, e.g. ny.counties:kings)`);
 }
 
@@ -67,7 +66,7 @@ function showParameter(bundle: Bundle, p: ParameterDef, year: number | undefined
   const lines = [`${p.id} — ${p.label.en} (${p.unit}, ${p.type})`, `  ${p.description}`, `  file: ${p.file}`];
   lines.push(`  read by: ${readBy.length ? readBy.map((r) => `${r.program} (as ${r.as.join(', ')})`).join('; ') : 'no program'}`);
   if (year !== undefined && !users.length) lines.push(`  ${year}: no program reads this parameter, so no year applies`);
-  for (const f of inForce) lines.push(`  ${year} (${f.program}, from ${f.date}): ${f.entry ? `${show(f.entry)} (entry of ${f.entry.effective})` : 'no value in force'}`);
+  for (const f of inForce) lines.push(`  ${year} (${f.program}, from ${f.date}): ${f.entry ? show(f.entry) : 'no value in force'}`);
   lines.push(`  history (${p.values.length} dated value${p.values.length === 1 ? '' : 's'}):`);
   for (const e of p.values) {
     lines.push(`    ${e.effective}: ${show(e)}   (last verified ${e.last_verified})`);
