@@ -1,5 +1,6 @@
 /** Newsletter popup (seed 000 §2, §4, §7): first name and email, closes 3 s after success and resets. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useDialog } from './useDialog.js';
 import { useSubmit } from './useSubmit.js';
@@ -37,7 +38,7 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
     if (typeof ctx.calculatedTax === 'number') body.calculatedTax = ctx.calculatedTax;
     void submit(body);
   };
-  return (
+  return createPortal(
     <div className="overlay">
       <div className="popup card" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} ref={ref} data-testid="newsletter-popup">
         <button type="button" className="popup-close" onClick={onClose} aria-label={t('popup.close')} data-testid="popup-close"><span aria-hidden="true">×</span></button>
@@ -62,6 +63,7 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
           </form>
         )}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

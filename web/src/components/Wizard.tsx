@@ -1,5 +1,6 @@
 /** The mobile wizard (seed 000 §2): four full-screen steps over the same form state. */
 import { useEffect, useId, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { CountyField, ExemptionFields, HomeValueField, PropertyTypeField } from './Fields.js';
 import { useFormValues, type CalculatorForm } from './calculatorForm.js';
@@ -33,6 +34,11 @@ export function Wizard({ form, edition, lang, step, setStep, onClose, onCalculat
   const heading = useRef<HTMLHeadingElement>(null);
   const ref = useDialog<HTMLDivElement>(true, onClose, () => heading.current);
   const first = useRef(true);
+  // Toasts move up while the wizard is open so they never cover its buttons.
+  useEffect(() => {
+    document.body.classList.add('wizard-open');
+    return () => document.body.classList.remove('wizard-open');
+  }, []);
   useEffect(() => {
     if (first.current) { first.current = false; return; }
     heading.current?.focus();
@@ -43,7 +49,7 @@ export function Wizard({ form, edition, lang, step, setStep, onClose, onCalculat
   const county = edition.county(v.county);
   const rates = county?.needsPropertyType ? edition.classRates(county) : {};
   const exemptions = isCommercial(v.propertyType) ? [] : chosenExemptions(t, v);
-  return (
+  return createPortal(
     <div className="wizard" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} ref={ref} data-testid="wizard">
       <div className="wizard-top">
         <button type="button" className="btn btn-ghost" onClick={onClose} data-testid="wizard-back">{t('wizard.back')}</button>
@@ -80,6 +86,7 @@ export function Wizard({ form, edition, lang, step, setStep, onClose, onCalculat
           <button type="button" className="btn btn-primary" onClick={onCalculate} disabled={!allowed} data-testid="wizard-calculate">{t('wizard.calculate')}</button>
         )}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

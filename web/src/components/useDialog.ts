@@ -11,6 +11,10 @@ export function useDialog<T extends HTMLElement>(open: boolean, onClose: () => v
     if (!open) return;
     const before = document.activeElement as HTMLElement | null;
     const node = ref.current;
+    // The page behind a modal is inert: no focus, no clicks, hidden from assistive technology.
+    const page = document.getElementById('root');
+    const wasInert = page?.inert ?? false;
+    if (page && node && !page.contains(node)) page.inert = true;
     (initial?.() ?? node?.querySelector<HTMLElement>(FOCUSABLE) ?? node)?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (!node) return;
@@ -35,6 +39,7 @@ export function useDialog<T extends HTMLElement>(open: boolean, onClose: () => v
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      if (page && !wasInert) page.inert = false;
       if (before && document.contains(before)) before.focus();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps

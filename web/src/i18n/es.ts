@@ -159,7 +159,7 @@ const es: Resources = {
     back: 'Volver',
     previous: 'Anterior',
     next: 'Siguiente',
-    calculate: 'Calcular impuesto',
+    calculate: 'Calcular el impuesto',
     reviewValue: 'Valor de la vivienda',
     reviewCounty: 'Condado',
     reviewType: 'Tipo de propiedad',
