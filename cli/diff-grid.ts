@@ -32,6 +32,10 @@ import type { Calculator, FlagInput } from '../engine/calculate.js';
 import type { Bundle, Condition, Expr, ProgramDef, ResultGroup, StateDef } from '../engine/types.js';
 
 export const GRID_VALUES = [100_000, 350_000, 1_000_000];
+/** One line for reports: what the grid is (the details are in this file's header). */
+export const GRID_DESCRIPTION = 'per state: first, middle and last county of each program, the first county with each flag, every alias; '
+  + 'values 100,000, 350,000 and 1,000,000; the classes and exemption combinations the program reads; '
+  + 'plus each county whose rate changed at 350,000 (cli/diff-grid.ts)';
 const LOW_INCOME = 30_000;
 const HIGH_INCOME = 250_000;
 const CHANGED_COUNTY_VALUE = 350_000;

@@ -20,7 +20,7 @@ import { Calculator } from '../engine/calculate.js';
 import { PtaxError } from '../engine/errors.js';
 import type { Bundle, Reference } from '../engine/types.js';
 import { compareBundles, type RuleChanges, type ValueChange } from './diff-rules.js';
-import { buildGrid } from './diff-grid.js';
+import { buildGrid, GRID_DESCRIPTION } from './diff-grid.js';
 import { diffFixtures, diffGrid, type FieldChange, type FixtureFile, type Leaf, type ResultDiff } from './diff-results.js';
 
 /** The grid reports these fields unless --fields says otherwise (errors always). */
@@ -198,6 +198,7 @@ function counts(r: DiffReport): string[] {
     ...(n.statesAdded.length || n.statesRemoved.length ? [`states added: ${n.statesAdded.join(', ') || 'none'}; removed: ${n.statesRemoved.join(', ') || 'none'}`] : []),
     `fixtures (read from ${r.fixturesFrom}): ${r.fixtures.changedCases} of ${r.fixtures.total} cases changed${range(r.fixtures)}`,
     `grid: ${r.grid.changedCases} of ${r.grid.total} sample properties changed${range(r.grid)}`,
+    `the grid: ${GRID_DESCRIPTION}`,
   ];
 }
 
@@ -238,7 +239,7 @@ export function formatText(r: DiffReport, limit = 0): string {
       const exp = withExpected ? expects(c) : '';
       L.push(`    ${c.field}: ${leaf(c.old)} → ${leaf(c.new)}${c.difference !== null ? ` (${signed(c.difference)})` : ''}${exp ? `   fixture expects ${exp}` : ''}`);
     }
-    if (more) L.push(`  … ${more} more changed field(s) (--limit 0 shows all)`);
+    if (more) L.push(`  … ${more} more changed field(s) (--limit 0 shows all, --fields annualTax only the annual tax)`);
   };
   results(`Fixture results (inputs from ${r.fixturesFrom})`, r.fixtures, true);
   results(`Grid results (fields: ${r.grid.fields === 'all' ? 'all' : [...r.grid.fields, 'error'].join(', ')})`, r.grid, false);
@@ -255,7 +256,7 @@ export function formatMarkdown(r: DiffReport, limit = 100): string {
     if (!rows.length) return;
     L.push('', `#### ${title}`, '', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
     for (const row of rows) L.push(`| ${row.join(' | ')} |`);
-    if (more) L.push('', `… ${more} more row(s); \`ptax rules diff --format markdown --limit 0\` shows all.`);
+    if (more) L.push('', `… ${more} more row(s): \`--limit 0\` shows all, \`--fields annualTax\` only the annual tax.`);
   };
   const valueRows = (list: ValueChange[]) => list.map((v) => [
     `\`${v.id}\` ${mdCell(v.label)}`, v.effective, v.change, mdCell(valueOld(v)), mdCell(v.new ?? '—'), signed(v.difference),
