@@ -5,7 +5,11 @@
  * boundary.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright';
+import { pdfTextLines } from './pdf-text.js';
 import { calculate, cli, expectedFigures, fillForm, open, pct, shownExemptionIds, shownFigures, usd, type Input } from './helpers.js';
 
 let browser: Browser;
@@ -68,6 +72,91 @@ describe('desktop form', () => {
     const { context, shown, expected, errors } = await flow(input);
     expect(shown).toEqual(expected);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('class4 (commercial)', () => {
+  it('clears and disables the residential exemptions, shows the commercial-exemptions link (new tab, noopener), and figures equal the CLI without exemptions', async () => {
+    const { page, context, errors } = await open(browser, '/', { popup: false });
+    await fillForm(page, { county: 'New York County', value: 2_000_000, cls: 'class2', homestead: true, over65: true, disabled: true, veteran: 50, seniorCitizen: true, coldWar: true });
+    expect(await page.getByTestId('homestead').isChecked()).toBe(true);
+    expect(await page.getByTestId('commercial-link').count()).toBe(0);
+    await page.getByTestId('property-type').selectOption('class4');
+    for (const id of ['homestead', 'over65', 'disabled-person', 'senior-citizen', 'cold-war-veteran']) {
+      expect(await page.getByTestId(id).isChecked(), id).toBe(false);
+      expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
+    }
+    expect(await page.getByTestId('veteran-level').inputValue()).toBe('none');
+    expect(await page.getByTestId('veteran-level').isDisabled()).toBe(true);
+    expect(await page.getByTestId('senior-income').count()).toBe(0);
+    expect(await page.getByTestId('school-breakdown').isDisabled()).toBe(false);
+    const link = page.getByTestId('commercial-link');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect((await link.getAttribute('rel'))!.split(/\s+/)).toContain('noopener');
+    expect(await link.getAttribute('href')).toMatch(/^https:\/\/www\.nyc\.gov\//);
+    expect(await link.innerText()).toContain('Commercial exemptions');
+
+    await calculate(page);
+    const expected = expectedFigures(cli({ county: 'New York County', value: 2_000_000, cls: 'class4' }), fmt);
+    expect(await shownFigures(page, Object.keys(expected))).toEqual(expected);
+    expect(await page.getByTestId('exemption-savings').innerText()).toBe('$0');
+    expect(await page.getByTestId('no-exemptions').count()).toBe(1);
+
+    // Back to class2: the toggles are enabled again (and stay cleared).
+    await page.getByTestId('property-type').selectOption('class2');
+    expect(await page.getByTestId('homestead').isDisabled()).toBe(false);
+    expect(await page.getByTestId('homestead').isChecked()).toBe(false);
+    expect(await page.getByTestId('commercial-link').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('PDF report', () => {
+  it('downloads a real PDF named after the county, containing the county name and the annual tax; jspdf loads only then', async () => {
+    const { page, context, errors } = await open(browser, '/', { popup: false });
+    const scripts: string[] = [];
+    page.on('response', (r) => { if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+    await fillForm(page, { county: 'Albany County', value: 300_000 });
+    await calculate(page);
+    expect(scripts.filter((s) => /jspdf/i.test(s))).toEqual([]);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-pdf').click()]);
+    const dir = mkdtempSync(join(tmpdir(), 'ptax-pdf-'));
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    expect(scripts.some((s) => /jspdf/i.test(s))).toBe(true);
+    expect(download.suggestedFilename()).toMatch(/albany/i);
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    const pdf = readFileSync(file);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.length).toBeGreaterThan(1000);
+    const text = pdfTextLines(pdf).join('\n');
+    expect(text).toContain('Albany County');
+    expect(text).toContain('$5,681');
+    expect(text).toContain('Property Tax Estimate');
+    await page.getByText('Report downloaded successfully!').waitFor();
+    rmSync(dir, { recursive: true, force: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('error boundary', () => {
+  it("shows 'Calculator Error' with 'Try Again' when the calculator throws, and Try Again brings the calculator back", async () => {
+    const { page, context } = await open(browser, '/?__throw=1', { popup: false, waitFor: 'error-boundary' });
+    const panel = page.getByTestId('error-boundary');
+    expect(await panel.getByRole('heading').innerText()).toBe('Calculator Error');
+    expect(await panel.getAttribute('role')).toBe('alert');
+    expect(await page.getByTestId('error-message').innerText()).toContain('Test error');
+    expect(await page.getByTestId('property-form').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Try Again' }).click();
+    await page.getByTestId('property-form').waitFor();
+    expect(await page.getByTestId('error-boundary').count()).toBe(0);
+    await fillForm(page, { county: 'Albany County', value: 300_000 });
+    await calculate(page);
+    expect(await page.getByTestId('annual-tax').innerText()).toBe('$5,681');
     await context.close();
   });
 });

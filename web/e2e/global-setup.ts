@@ -49,7 +49,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (server && server.exitCode === null) {
       const exited = new Promise((r) => server!.once('exit', r));
       server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 12_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => { timer = setTimeout(r, 12_000); })]);
+      clearTimeout(timer);
       if (server.exitCode === null) server.kill('SIGKILL');
     }
     rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,7 @@ export interface Opened { context: BrowserContext; page: Page; errors: string[] 
  * test server are aborted (no network in tests). `popup: false` marks the newsletter popup
  * as already shown, so that it does not cover the page 3 s after a calculation.
  */
-export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean } = {}): Promise<Opened> {
+export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string } = {}): Promise<Opened> {
   const baseURL = inject('baseURL');
   const context = await browser.newContext({
     baseURL,
@@ -42,7 +42,7 @@ export async function open(browser: Browser, path = '/', opts: { viewport?: { wi
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   await page.goto(path);
-  await page.getByTestId('property-form').waitFor();
+  await page.getByTestId(opts.waitFor ?? 'property-form').waitFor();
   return { context, page, errors };
 }
 
