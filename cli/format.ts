@@ -9,7 +9,8 @@ const pct = (x: unknown) => (typeof x === 'number' ? `${x.toFixed(2)}%` : '—')
 
 const EXEMPTION_NAMES: Record<string, string> = {
   seniorCitizen: 'Senior citizen', disabledPerson: 'Disabled person', star: 'STAR', veteran: 'Veterans',
-  coldWarVeteran: 'Cold War veterans', coopCondoAbatement: 'Co-op/condo abatement',
+  coldWarVeteran: 'Cold War veterans', coopCondoAbatement: 'Co-op/condo abatement', homeowners: "Homeowners'", homestead: 'Homestead',
+  over65: 'Over 65', disabled: 'Disabled person', over65OrDisabled: 'Over 65 / disabled',
 };
 
 export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program): string {
