@@ -61,8 +61,8 @@ export function buildProgram(): Command {
   program
     .command('calc')
     .description('estimate the property tax of one property')
-    .requiredOption('--state <code>', 'NY, TX, CA or FL')
-    .requiredOption('--county <name>', 'county name, "X County", or slug; "New York City" for NYC')
+    .option('--state <code>', 'NY, TX, CA or FL (required without --batch)')
+    .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)')
     .option('--value <dollars>', 'market / home value (default 350000)')
     .addOption(new Option('--class <class>', 'NYC property class: class1, class2, class3 or class4'))
     .option('--year <year>', 'tax year (NYC: fiscal year); default: the latest covered')
@@ -81,8 +81,18 @@ export function buildProgram(): Command {
     .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
     .option('--json', 'print the result as one JSON object')
     .option('--explain', 'show each step with its rule and citation')
+    .option('--batch <file>', 'a CSV or NDJSON file (- for standard input): one property per row, columns named like the flags')
+    .addOption(new Option('--batch-format <format>', 'the batch format when the file name does not tell').choices(['csv', 'ndjson']))
+    .option('--out <file>', 'batch output file (default: standard output)')
+    .option('--strict', 'batch: exit 1 if any row is bad (every row is still written)')
     .action(async (o) => {
       jsonErrors = !!o.json;
+      if (o.batch !== undefined || o.batchFormat !== undefined || o.out !== undefined || o.strict !== undefined) {
+        const { calcBatch } = await import('./batch.js');
+        return calcBatch(o, async () => new Calculator(await bundle()));
+      }
+      if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
+      if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
       if (o.star !== undefined && !['none', 'basic', 'enhanced'].includes(o.star)) fail('INVALID_STAR', `--star must be none, basic or enhanced (got "${o.star}")`);
       const num = (raw: string | undefined, what: string) => (raw === undefined ? null : parseAmount(raw, what));
       const input = inputFromFlags({
