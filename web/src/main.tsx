@@ -4,13 +4,13 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './components/App.js';
 import { ToastProvider } from './components/Toaster.js';
-import { createI18n, langFromPath } from './i18n/index.js';
+import { createI18n, langFromPath, loadResources } from './i18n/index.js';
 import { initMonitoring, taxLog } from './lib/monitoring.js';
 import { EDITION } from './lib/stateData.js';
 import './styles.css';
 
 const lang = langFromPath(location.pathname);
-const i18n = createI18n(lang);
+const i18n = createI18n(lang, await loadResources(lang).catch(() => ({})));
 document.documentElement.lang = lang;
 document.title = i18n.t('meta.title');
 document.querySelector('meta[name="description"]')?.setAttribute('content', i18n.t('meta.description'));

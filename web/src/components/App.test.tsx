@@ -9,6 +9,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { I18nextProvider } from 'react-i18next';
 import { Calculator as Engine } from '../../../engine/calculate.js';
 import { createI18n } from '../i18n/index.js';
+import es from '../i18n/es.js';
 import { App } from './App.js';
 import { ToastProvider } from './Toaster.js';
 import { disarmThrowProbe } from './ErrorBoundary.js';
@@ -21,7 +22,7 @@ const loaders: PackageLoaders = { NY: async () => ny };
 
 function renderApp(lang: 'en' | 'es' = 'en', l: PackageLoaders = loaders, pathname = lang === 'es' ? '/es' : '/') {
   return render(
-    <I18nextProvider i18n={createI18n(lang)}>
+    <I18nextProvider i18n={createI18n(lang, { es })}>
       <ToastProvider><App lang={lang} pathname={pathname} loaders={l} /></ToastProvider>
     </I18nextProvider>,
   );

@@ -5,10 +5,11 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { I18nextProvider } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { createI18n } from '../i18n/index.js';
+import es from '../i18n/es.js';
 import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
 import { NewsletterPopup } from './NewsletterPopup.js';
 
-const wrap = (ui: ReactNode, lang: 'en' | 'es' = 'en') => render(<I18nextProvider i18n={createI18n(lang)}>{ui}</I18nextProvider>);
+const wrap = (ui: ReactNode, lang: 'en' | 'es' = 'en') => render(<I18nextProvider i18n={createI18n(lang, { es })}>{ui}</I18nextProvider>);
 let fetchMock: ReturnType<typeof vi.fn>;
 const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const sent = () => JSON.parse(fetchMock.mock.calls[0]![1].body as string);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createI18n } from '../i18n/index.js';
+import es from '../i18n/es.js';
 import { PropertyForm } from './PropertyForm.js';
 import { ToastProvider } from './Toaster.js';
 import { useCalculatorForm, useFormValues, type CalculatorForm } from './calculatorForm.js';
@@ -23,7 +24,7 @@ function Harness({ calculating = false, lang = 'en' as const }) {
 
 function renderForm(props: { calculating?: boolean } = {}, lang: 'en' | 'es' = 'en') {
   return render(
-    <I18nextProvider i18n={createI18n(lang)}>
+    <I18nextProvider i18n={createI18n(lang, { es })}>
       <ToastProvider><Harness {...props} /></ToastProvider>
     </I18nextProvider>,
   );

@@ -53,9 +53,9 @@ function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) =>
   const { t } = useTranslation();
   return (
     <section className="toasts" aria-label={t('toast.region')}>
-      <ol aria-live="polite" aria-relevant="additions text">
+      <div className="toast-stack" aria-live="polite" aria-relevant="additions text">
         {toasts.map((toast) => (
-          <li key={toast.id} className={`toast toast-${toast.type}`} data-testid="toast" data-type={toast.type} role={toast.type === 'error' ? 'alert' : 'status'}>
+          <div key={toast.id} className={`toast toast-${toast.type}`} data-testid="toast" data-type={toast.type} role={toast.type === 'error' ? 'alert' : 'status'}>
             <div className="toast-body">
               <p className="toast-title">{toast.title}</p>
               {toast.description && <p className="toast-desc">{toast.description}</p>}
@@ -68,9 +68,9 @@ function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) =>
             <button type="button" className="toast-close" aria-label={t('toast.close')} onClick={() => dismiss(toast.id)}>
               <span aria-hidden="true">×</span>
             </button>
-          </li>
+          </div>
         ))}
-      </ol>
+      </div>
     </section>
   );
 }
