@@ -13,7 +13,7 @@ const EXEMPTION_NAMES: Record<string, string> = {
   over65: 'Over 65', disabled: 'Disabled person', over65OrDisabled: 'Over 65 / disabled',
 };
 
-export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program): string {
+export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program, program?: ProgramDef): string {
   const rows: Array<[string, string]> = [];
   const add = (k: string, v: string) => rows.push([k, v]);
   add('Annual tax', money(r.annualTax));
@@ -38,7 +38,7 @@ export function formatResult(r: CalcResult, input: { value: number; propertyClas
   const fiscal = r.nyc !== undefined; // NYC years are fiscal years (July to June)
   const head = `${r.county}, ${r.state} · ${programLabel} rules, ${fiscal ? 'fiscal year' : 'tax year'} ${r.year}` +
     ` · value ${money(input.value)}${input.propertyClass ? ` · ${input.propertyClass}` : ''}`;
-  const lines = [head, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v.padStart(valueWidth)}`)];
+  const lines = [head, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v.padStart(valueWidth)}`), ...detailLines(r, program)];
   if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
   return lines.join('\n');
 }
@@ -69,12 +69,8 @@ function leafUnits(tree: ResultGroup | undefined, prefix = '', out = new Map<str
 
 const HEAD_KEYS = new Set(['state', 'county', 'year', 'program', 'calculator', 'notes', 'explanation', 'before', 'after', 'years']);
 
-/**
- * Human output of a specialised calculator (`ptax tx payment`, `ptax ca prop13`, …): every
- * figure of its result, labelled by its key and formatted by the unit the rule file gives.
- */
-export function formatCalculator(r: CalcResult, program: ProgramDef | undefined, title: string): string {
-  const units = leafUnits(program?.result);
+/** Rows "key  value" for an object of results, nested objects indented, formatted by unit. */
+function resultRows(o: Record<string, unknown>, units: Map<string, string>, prefix: string, depth: number, skip: Set<string> = new Set()): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   const fmt = (path: string, x: unknown): string => {
     const u = units.get(path) ?? (typeof x === 'number' ? 'usd' : 'text');
@@ -83,19 +79,41 @@ export function formatCalculator(r: CalcResult, program: ProgramDef | undefined,
     // Counts (years held, a bill's tax year, months late) print without thousands separators.
     return u === 'usd' ? usd.format(x) : u === 'percent' ? `${x.toFixed(2)}%` : u === 'count' ? String(x) : num.format(x);
   };
-  const walk = (o: Record<string, unknown>, prefix: string, depth: number) => {
-    for (const [k, v] of Object.entries(o)) {
-      if (!prefix && HEAD_KEYS.has(k)) continue;
-      const path = prefix ? `${prefix}.${k}` : k;
-      if (v && typeof v === 'object' && !Array.isArray(v)) { rows.push([`${'  '.repeat(depth)}${k}`, '']); walk(v as Record<string, unknown>, path, depth + 1); }
-      else rows.push([`${'  '.repeat(depth)}${k}`, fmt(path, v)]);
-    }
-  };
-  walk(r as Record<string, unknown>, '', 0);
+  for (const [k, v] of Object.entries(o)) {
+    if (skip.has(k)) continue;
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v)) rows.push([`${'  '.repeat(depth)}${k}`, ''], ...resultRows(v as Record<string, unknown>, units, path, depth + 1));
+    else rows.push([`${'  '.repeat(depth)}${k}`, fmt(path, v)]);
+  }
+  return rows;
+}
+
+/** A state's detail object in the human table (`florida`, `california`, `texas`; NYC has its own lines). */
+export const DETAIL_KEYS = ['florida', 'california', 'texas'] as const;
+
+export function detailLines(r: CalcResult, program: ProgramDef | undefined): string[] {
+  const units = leafUnits(program?.result);
+  const lines: string[] = [];
+  for (const k of DETAIL_KEYS) {
+    const d = r[k];
+    if (!d || typeof d !== 'object') continue;
+    const rows = resultRows(d as Record<string, unknown>, units, k, 0);
+    const width = Math.max(0, ...rows.map(([x]) => x.length));
+    lines.push(`${k[0]!.toUpperCase()}${k.slice(1)} detail:`, ...rows.map(([x, v]) => `  ${x.padEnd(width)}  ${v}`.trimEnd()));
+  }
+  return lines;
+}
+
+/**
+ * Human output of a specialised calculator (`ptax tx payment`, `ptax ca prop13`, …): every
+ * figure of its result, labelled by its key and formatted by the unit the rule file gives.
+ */
+export function formatCalculator(r: CalcResult, program: ProgramDef | undefined, title: string): string {
+  const rows = resultRows(r as Record<string, unknown>, leafUnits(program?.result), '', 0, HEAD_KEYS);
   const width = Math.max(0, ...rows.map(([k]) => k.length));
   const where = [r.county, r.state].filter(Boolean).join(', ');
   const years = Array.isArray(r.years) ? `years ${(r.years as number[]).join(' → ')}` : `year ${r.year}`;
-  const lines = [`${title} · ${where} · ${years}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)];
+  const lines = [`${title} · ${where} · ${years}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`.trimEnd())];
   if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
   return lines.join('\n');
 }

@@ -105,7 +105,7 @@ export function buildProgram(): Command {
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
       else {
-        process.stdout.write(formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang]) + '\n');
+        process.stdout.write(formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program]) + '\n');
         if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang) + '\n');
       }
     });
