@@ -17,8 +17,13 @@
  *   facts it sets (so a state without, say, STAR is not asked about it): none; homestead;
  *   homestead + over 65; homestead + over 65 with a low and a high senior income; senior
  *   citizen (low income); disabled; homestead + disabled veteran 50 and 100; Cold War
- *   veteran; STAR basic; STAR enhanced (low income); a prior assessed value; a purchase
- *   price and year; and everything that stacks at once.
+ *   veteran; STAR basic; STAR enhanced (low income); a prior assessed value; a special
+ *   tax of 1,000 a year (Mello-Roos); a purchase price and year; and everything that stacks
+ *   at once.
+ * - Year: each side's default year (the latest its program covers), as `ptax calc` shows by
+ *   default; a change to an earlier year's value shows in the value list and in fixtures
+ *   that name that year. Specialised calculators (`ptax tx payment`, …) are not in the
+ *   grid: their fixtures (`calculator:`) are recomputed like the others.
  *
  * The sample inputs are not tax figures: they are the property, not the law. The low and
  * high incomes sit far either side of any income limit; the prior assessed value is 5% of
@@ -39,6 +44,8 @@ export const GRID_DESCRIPTION = 'per state: first, middle and last county of eac
 const LOW_INCOME = 30_000;
 const HIGH_INCOME = 250_000;
 const CHANGED_COUNTY_VALUE = 350_000;
+/** A sample annual special assessment (California's Mello-Roos), an input like the value. */
+const SPECIAL_TAX = 1_000;
 const money = (v: number) => v.toLocaleString('en-US');
 
 export interface GridPoint { label: string; flags: FlagInput }
@@ -118,6 +125,7 @@ const COMBOS: Combo[] = [
   { name: 'star basic', needs: ['starType'], flags: () => ({ star: 'basic' }) },
   { name: `star enhanced income ${money(LOW_INCOME)}`, needs: ['starType'], flags: () => ({ star: 'enhanced', seniorIncome: LOW_INCOME }) },
   { name: 'prior assessed 5% of value', needs: ['priorAssessed'], flags: (v) => ({ priorAssessed: v / 20 }) },
+  { name: `special tax ${money(SPECIAL_TAX)} a year`, needs: ['melloRoos'], flags: () => ({ melloRoos: SPECIAL_TAX }) },
   { name: 'purchase at half the value, 10 years back', needs: ['purchasePrice', 'purchaseYear'], flags: (v, y) => ({ purchasePrice: v / 2, purchaseYear: y - 10 }) },
   {
     name: 'everything', needs: ['homestead', 'over65', 'seniorCitizen', 'disabled', 'veteranDisability', 'coldWarVeteran'], min: 2,
