@@ -87,7 +87,7 @@ export function cli(i: Input): CliResult {
 
 const LOCALE: Record<Lang, string> = { en: 'en-US', es: 'es-MX' };
 export const usd = (n: number, lang: Lang = 'en') =>
-  new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n);
+  new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n);
 export const pct = (percent: number, lang: Lang = 'en') =>
   new Intl.NumberFormat(LOCALE[lang], { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(percent / 100);
 
@@ -112,7 +112,7 @@ export function expectedFigures(r: CliResult, fmt: { usd: (n: number) => string;
 export async function browserFormat(page: Page, lang: Lang) {
   const locale = LOCALE[lang];
   const fmtAll = (values: number[], kind: 'usd' | 'pct') => page.evaluate(({ values, kind, locale }) => values.map((n) => kind === 'usd'
-    ? new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n)
+    ? new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n)
     : new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n / 100)), { values, kind, locale });
   return { fmtAll };
 }

@@ -1,0 +1,126 @@
+/**
+ * The mobile wizard at a 390 px wide viewport: its four steps with the enablement rules of
+ * seed 000 §2 (Back, Previous, Next, 'Calculate Tax'), ending on the same figures as
+ * `ptax calc --json` for the same input.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright';
+import { cli, expectedFigures, launch, open, PHONE, pct, shownFigures, usd, type Input } from './helpers.js';
+
+let browser: Browser;
+beforeAll(async () => { browser = await launch(); });
+afterAll(async () => { await browser?.close(); });
+
+const title = (page: Page) => page.getByTestId('wizard-step-title').innerText();
+const progress = (page: Page) => page.getByTestId('wizard-progress').innerText();
+const disabled = (page: Page, id: string) => page.getByTestId(id).isDisabled();
+
+describe('wizard at 390 px', () => {
+  it('walks the 4 steps with their enablement rules and shows the CLI figures for an NYC co-op', async () => {
+    const { page, context, errors } = await open(browser, '/', { viewport: PHONE, mobile: true, popup: false });
+    const panel = page.getByTestId('mobile-panel');
+    expect(await panel.isVisible()).toBe(true);
+    const start = page.getByTestId('start-wizard');
+    await start.click();
+    const wizard = page.getByTestId('wizard');
+    await wizard.waitFor();
+    expect(await wizard.getAttribute('role')).toBe('dialog');
+    expect(await wizard.getAttribute('aria-modal')).toBe('true');
+    const box = (await wizard.boundingBox())!;
+    expect(box.width).toBe(PHONE.width); // full screen
+    expect(box.height).toBe(PHONE.height);
+
+    // Step 1: Property Value. Previous disabled; Next needs a value above 0.
+    expect(await title(page)).toBe('Property Value');
+    expect(await progress(page)).toBe('Step 1 of 4');
+    expect(await disabled(page, 'wizard-previous')).toBe(true);
+    const value = wizard.getByTestId('home-value');
+    await value.fill('');
+    expect(await disabled(page, 'wizard-next')).toBe(true);
+    await value.fill('0');
+    expect(await disabled(page, 'wizard-next')).toBe(true);
+    await value.fill('900000');
+    expect(await value.inputValue()).toBe('900,000');
+    expect(await disabled(page, 'wizard-next')).toBe(false);
+    expect(await page.getByTestId('wizard-calculate').count()).toBe(0);
+    await page.getByTestId('wizard-next').click();
+
+    // Step 2: Location. Next needs a county and, for NYC, a property type.
+    expect(await title(page)).toBe('Location');
+    expect(await progress(page)).toBe('Step 2 of 4');
+    expect(await disabled(page, 'wizard-previous')).toBe(false);
+    expect(await disabled(page, 'wizard-next')).toBe(true);
+    await wizard.getByTestId('county-select').selectOption('New York County');
+    expect(await disabled(page, 'wizard-next')).toBe(true);
+    await wizard.getByTestId('property-type').selectOption('class2');
+    expect(await disabled(page, 'wizard-next')).toBe(false);
+    // Previous goes back with the value kept.
+    await page.getByTestId('wizard-previous').click();
+    expect(await title(page)).toBe('Property Value');
+    expect(await wizard.getByTestId('home-value').inputValue()).toBe('900,000');
+    await page.getByTestId('wizard-next').click();
+    expect(await title(page)).toBe('Location');
+    await page.getByTestId('wizard-next').click();
+
+    // Step 3: Exemptions. Always allowed; the veteran levels are grouped by range.
+    expect(await title(page)).toBe('Exemptions');
+    expect(await progress(page)).toBe('Step 3 of 4');
+    expect(await disabled(page, 'wizard-next')).toBe(false);
+    expect(await wizard.locator('optgroup').count()).toBe(3);
+    await wizard.getByTestId('homestead').check();
+    await wizard.getByTestId('veteran-level').selectOption('20');
+    await page.getByTestId('wizard-next').click();
+
+    // Step 4: Review & Calculate.
+    expect(await title(page)).toBe('Review & Calculate');
+    expect(await progress(page)).toBe('Step 4 of 4');
+    expect(await page.getByTestId('wizard-next').count()).toBe(0);
+    const calc = page.getByTestId('wizard-calculate');
+    expect(await calc.innerText()).toBe('Calculate Tax');
+    expect(await calc.isDisabled()).toBe(false);
+    const review = await page.getByTestId('wizard-review').innerText();
+    expect(review).toContain('$900,000');
+    expect(review).toContain('New York County');
+    expect(review).toContain('Class 2');
+
+    // Back closes the wizard, focus returns to its opener, and the state is kept.
+    await page.getByTestId('wizard-back').click();
+    await wizard.waitFor({ state: 'detached' });
+    expect(await start.evaluate((el) => el === document.activeElement)).toBe(true);
+    await start.click();
+    await wizard.waitFor();
+    expect(await title(page)).toBe('Property Value');
+    expect(await wizard.getByTestId('home-value').inputValue()).toBe('900,000');
+    for (let i = 0; i < 3; i++) await page.getByTestId('wizard-next').click();
+    expect(await title(page)).toBe('Review & Calculate');
+
+    await calc.click();
+    await wizard.waitFor({ state: 'detached' });
+    await page.getByTestId('results').waitFor();
+    const input: Input = { county: 'New York County', value: 900_000, cls: 'class2', homestead: true, veteran: 20 };
+    const expected = expectedFigures(cli(input), { usd: (n) => usd(n), pct: (n) => pct(n) });
+    expect(await shownFigures(page, Object.keys(expected))).toEqual(expected);
+    // The wizard edited the same state as the desktop form.
+    expect(await page.getByTestId('property-form').getByTestId('county-select').inputValue()).toBe('New York County');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a county outside NYC needs no property type: Albany County $300,000 through the wizard gives "$5,681"', async () => {
+    const { page, context } = await open(browser, '/', { viewport: PHONE, mobile: true, popup: false });
+    await page.getByTestId('start-wizard').click();
+    await page.getByTestId('wizard').waitFor();
+    await page.getByTestId('wizard').getByTestId('home-value').fill('300000');
+    await page.getByTestId('wizard-next').click();
+    expect(await page.getByTestId('wizard-next').isDisabled()).toBe(true);
+    await page.getByTestId('wizard').getByTestId('county-select').selectOption('Albany County');
+    expect(await page.getByTestId('wizard').getByTestId('property-type').count()).toBe(0); // not NYC: no type
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    expect(await page.getByTestId('wizard-review').innerText()).toContain('Not applicable');
+    await page.getByTestId('wizard-calculate').click();
+    await page.getByTestId('results').waitFor();
+    expect(await page.getByTestId('annual-tax').innerText()).toBe('$5,681');
+    await context.close();
+  });
+});
