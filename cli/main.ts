@@ -230,8 +230,8 @@ export function buildProgram(): Command {
   const rules = program.command('rules').description('read the rules');
   rules
     .command('show')
-    .description('show a parameter (its value for a year and its history) or a calculation step')
-    .argument('<id>', 'e.g. ny.nyc.tax_rate or ny.nyc.baseTax')
+    .description("show a parameter (its value for a year and every dated value with citation and last_verified), a county's rate history, a counties file, a program or a step")
+    .argument('<id>', 'e.g. ny.nyc.tax_rate, ny.counties:kings (or NY:Kings), ny.counties, ny.nyc, ny.nyc.baseTax')
     .option('--year <year>', 'the year whose value to show')
     .option('--json', 'print JSON')
     .action(async (id: string, o) => {
