@@ -56,7 +56,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
   const { t } = useTranslation();
   const { data, retry } = useStateData(loaders);
   const route = routeOf(pathname);
-  const stateName = data.status === 'ready' ? data.edition.stateName[lang] : t('header.brand');
+  const stateName = data.status === 'ready' ? data.edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
   const stateCode = data.status === 'ready' ? data.edition.code : EDITION;
   const home = lang === 'es' ? '/es' : '/';
   const contactPath = lang === 'es' ? '/es/contacto' : '/contact';
@@ -86,7 +86,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
       </header>
       <main id="main" className="wrap" tabIndex={-1}>
         <div className="hero">
-          <h1 data-testid="page-title">{t('header.title', { state: data.status === 'ready' ? stateName : t('header.brand') })}</h1>
+          <h1 data-testid="page-title">{t('header.title', { state: stateName })}</h1>
           <p className="subtitle">{t('header.subtitle')}</p>
         </div>
         {route === 'contact' ? (
@@ -98,7 +98,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
           </section>
         ) : (
           <>
-            <NewsletterBanner stateCode={stateCode} stateName={data.status === 'ready' ? stateName : stateCode} lang={lang} />
+            <NewsletterBanner stateCode={stateCode} stateName={stateName} lang={lang} />
             <aside className="disclaimer" role="note" aria-labelledby="disclaimer-title" data-testid="disclaimer">
               <h2 id="disclaimer-title">{t('disclaimer.title')}</h2>
               <p>{t('disclaimer.text')}</p>

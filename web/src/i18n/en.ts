@@ -4,6 +4,8 @@ const en = {
     title: 'New York Property Tax Calculator 2026 | Free estimate for New Yorkers',
     description: 'Free, anonymous New York property tax calculator: estimate annual and monthly tax for any of the 62 counties or New York City, with STAR, senior and veteran exemptions.',
   },
+  /** Edition names, shown before the state data has loaded (the data package then names the state). */
+  states: { NY: 'New York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'US' },
   skip: { main: 'Skip to main content', calculator: 'Skip to calculator', footer: 'Skip to footer' },
   header: {
     brand: 'ptax',

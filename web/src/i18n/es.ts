@@ -6,6 +6,7 @@ const es: Resources = {
     title: 'Calculadora de impuestos a la propiedad de Nueva York 2026 | Estimación gratuita',
     description: 'Calculadora gratuita y anónima de impuestos a la propiedad de Nueva York: estime el impuesto anual y mensual en cualquiera de los 62 condados o la Ciudad de Nueva York, con exenciones STAR, de personas mayores y de veteranos.',
   },
+  states: { NY: 'Nueva York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'EE. UU.' },
   skip: { main: 'Saltar al contenido principal', calculator: 'Saltar a la calculadora', footer: 'Saltar al pie de página' },
   header: {
     brand: 'ptax',
