@@ -67,7 +67,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
   return (
     <>
       <a className="skip-link" href="#main">{t('skip.main')}</a>
-      <a className="skip-link" href="#calculator">{t('skip.calculator')}</a>
+      {route === 'calculator' && <a className="skip-link" href="#calculator">{t('skip.calculator')}</a>}
       <a className="skip-link" href="#footer">{t('skip.footer')}</a>
       <header className="site-header">
         <div className="wrap header-row">
