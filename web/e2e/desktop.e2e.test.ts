@@ -160,3 +160,59 @@ describe('error boundary', () => {
     await context.close();
   });
 });
+
+describe('form rules on the page', () => {
+  it("loads the counties toast, enables Calculate by the seed's rules ('Select Property Type First'), reveals the senior income and its limit message", async () => {
+    const { page, context, errors } = await open(browser, '/', { popup: false });
+    await page.getByText(/^Loaded 62 counties with current tax rates$/).first().waitFor();
+    const button = page.getByTestId('calculate');
+    await page.getByTestId('home-value').fill('500000');
+    expect(await button.isDisabled()).toBe(true); // no county yet
+    await page.getByTestId('county-select').selectOption('Bronx County');
+    expect(await button.innerText()).toBe('Select Property Type First');
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByTestId('property-type').selectOption('class1');
+    expect(await button.innerText()).toBe('Calculate Property Tax');
+    expect(await button.isDisabled()).toBe(false);
+    await page.getByTestId('home-value').fill('');
+    expect(await button.isDisabled()).toBe(true); // empty value = 0
+    await page.getByTestId('home-value').fill('1,250,000');
+    expect(await page.getByTestId('home-value').inputValue()).toBe('1,250,000');
+    expect(await button.isDisabled()).toBe(false);
+    await page.getByTestId('county-select').selectOption('Albany County');
+    expect(await page.getByTestId('property-type').count()).toBe(0);
+
+    // Over 65 reveals the income field; an income above the Enhanced STAR limit shows the message.
+    expect(await page.getByTestId('senior-income').count()).toBe(0);
+    await page.getByTestId('over65').check();
+    const income = page.getByTestId('senior-income');
+    await income.fill('40000');
+    expect(await page.getByTestId('income-limit-message').count()).toBe(0);
+    await income.fill('999999');
+    expect(await page.getByTestId('income-limit-message').innerText()).toBe('Income exceeds Enhanced STAR limit. You may qualify for Basic STAR instead.');
+    await page.getByTestId('over65').uncheck();
+    expect(await page.getByTestId('senior-income').count()).toBe(0);
+
+    // The result explains itself: steps with their sources.
+    await calculate(page);
+    expect(await page.getByTestId('annual-tax').innerText()).toBe(usd(cli({ county: 'Albany County', value: 1_250_000 }).annualTax));
+    await page.getByTestId('explanation').locator('summary').click();
+    expect(await page.getByTestId('explain-step').count()).toBeGreaterThan(1);
+    expect(await page.getByTestId('citation').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("Copy to clipboard puts the estimate on the clipboard and says 'Report details copied to clipboard!'", async () => {
+    const { page, context } = await open(browser, '/', { popup: false });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    await fillForm(page, { county: 'Albany County', value: 300_000 });
+    await calculate(page);
+    await page.getByTestId('share-copy').click();
+    await page.getByText('Report details copied to clipboard!').first().waitFor();
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(text).toContain('Albany County');
+    expect(text).toContain('$5,681');
+    await context.close();
+  });
+});
