@@ -61,6 +61,42 @@ for (const f of [
   'residential', 'exemptionRequested', 'seniorOrDisabled', 'enhancedQualifies', 'starFallback', 'isVeteran', 'fullVeteran',
 ]) DOMAIN[f] = BOOL;
 
+/**
+ * Facts with no hand-written domain (the TX, CA and FL programs' steps and inputs) get one
+ * from the conditions themselves: each value a condition compares them with and, for
+ * numbers, its neighbours ±1, plus null — so both answers of each comparison are reached.
+ */
+function derivedDomains(conds: Condition[]): Record<string, unknown[]> {
+  const out: Record<string, Set<unknown>> = {};
+  const pairs: Array<[string, string]> = [];
+  const add = (fact: string, v: unknown) => {
+    const set = (out[fact] ??= new Set<unknown>([null]));
+    if (typeof v === 'number') { set.add(v - 1); set.add(v); set.add(v + 1); }
+    else if (Array.isArray(v)) v.forEach((x) => add(fact, x));
+    else if (typeof v === 'boolean') { set.add(true); set.add(false); }
+    else if (v !== null && typeof v === 'object') pairs.push([fact, (v as { fact: string }).fact]);
+    else set.add(v);
+  };
+  const walk = (c: Condition): void => {
+    if ('all' in c) c.all.forEach(walk);
+    else if ('any' in c) c.any.forEach(walk);
+    else if ('not' in c) walk(c.not);
+    else add(c.fact, c.value);
+  };
+  conds.forEach(walk);
+  // Two facts compared with each other share their values (a year against a purchase year).
+  const domainOf = (f: string) => (DOMAIN[f] ? new Set(DOMAIN[f]) : (out[f] ??= new Set<unknown>([null])));
+  for (let round = 0; round < 2; round++) {
+    for (const [a, b] of pairs) {
+      const [da, db] = [domainOf(a), domainOf(b)];
+      if (!DOMAIN[a]) db.forEach((x) => da.add(x));
+      if (!DOMAIN[b]) da.forEach((x) => db.add(x));
+    }
+  }
+  return Object.fromEntries(Object.entries(out).filter(([f]) => !DOMAIN[f]).map(([f, s]) => [f, [...s]]));
+}
+Object.assign(DOMAIN, derivedDomains(realConditions(bundle).map((r) => r.cond)));
+
 /** Anything a fact could hold: the odd values json-rules-engine's operators must agree on. */
 const POOL: unknown[] = [
   null, true, false, 0, -0, 1, -1, 0.5, 10, 100, 107300, 107301, 50000000, 50000001, Number.NaN, Infinity, -Infinity,
@@ -105,7 +141,7 @@ async function compare(conds: Condition[], sets: Array<Record<string, unknown>>)
 describe('compileCondition agrees with json-rules-engine', () => {
   const real = realConditions(bundle);
 
-  it('gathers every condition of the NY rule files', () => {
+  it('gathers every condition of the rule files', () => {
     // ny.nyc: 7 validations, 7 step conditions, 18 case conditions, 2 notes (34);
     // ny.outside: 6 validations, 4 step conditions, 10 case conditions, 4 notes (24); NY: 1 program choice.
     expect(real.length).toBeGreaterThanOrEqual(59);

@@ -26,7 +26,8 @@ describe('fixtureFiles', () => {
     const all = fixtureFiles([]);
     expect(all).toEqual(fixtureFiles(['fixtures']));
     expect(all).toContain('fixtures/ny/nyc-star.yaml');
-    expect(all.every((f) => f.startsWith('fixtures/ny/') && f.endsWith('.yaml'))).toBe(true);
+    expect(all.every((f) => /^fixtures\/(ny|tx|ca|fl)\/[^/]+\.yaml$/.test(f))).toBe(true);
+    for (const st of ['ny', 'tx', 'ca', 'fl']) expect(all.some((f) => f.startsWith(`fixtures/${st}/`)), st).toBe(true);
   });
 
   it('a file is listed relative to the root with forward slashes, however it was given', () => {
