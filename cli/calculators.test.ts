@@ -1,0 +1,75 @@
+/**
+ * `ptax <state> <calculator>`: the state files' specialised calculators from the command
+ * line (figures checked by hand from rules reference §5–§7), and their error conventions.
+ */
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve('.');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+interface Run { code: number; stdout: string; stderr: string }
+const ptax = (...args: string[]) => new Promise<Run>((done) => {
+  execFile('node', [MAIN, ...args], { cwd: ROOT }, (err, stdout, stderr) => {
+    done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+  });
+});
+const json = async (...args: string[]) => {
+  const r = await ptax(...args, '--json');
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+describe('ptax <state> <calculator>', () => {
+  it('tx payment, March 15: last year\'s bill, 9% penalty and interest: 5,000 × 9% = 450, total 5,450', async () => {
+    const o = await json('tx', 'payment', '--tax', '5,000', '--date', '2026-03-15');
+    expect(o).toMatchObject({ state: 'TX', program: 'tx.payment', status: 'delinquent', penaltyRate: 9, penalty: 450, attorneyFee: 0, totalDue: 5450 });
+  });
+
+  it('tx payment, July 1: 18% and the attorney fee of 20% on tax, penalty and interest: 5,000 × 1.18 × 1.2 = 7,080', async () => {
+    const o = await json('tx', 'payment', '--tax', '5000', '--date', '2026-07-01');
+    expect(o).toMatchObject({ penaltyRate: 18, penalty: 900, attorneyFeeRate: 20, attorneyFee: 1180, totalDue: 7080 });
+  });
+
+  it('fl early-payment in December: 3% discount, 4,000 × 0.97 = 3,880', async () => {
+    expect(await json('fl', 'early-payment', '--tax', '4000', '--date', '2025-12-10')).toMatchObject({ discountRate: 3, discount: 120, amountDue: 3880 });
+  });
+
+  it('tx vote: the 2024 and 2025 rules for the same input; Harris 1.7184%, 400,000, homestead + over-65: school exemption 110,000 → 200,000 saves 90,000 × 55% × 1.7184% = 850.61', async () => {
+    const o = await json('tx', 'vote', '--county', 'Harris', '--value', '400000', '--homestead', '--over65');
+    expect(o).toMatchObject({ calculator: 'vote', years: [2024, 2025], savings: 850.61 });
+    expect(o.taxBefore - o.taxAfter).toBeCloseTo(850.61, 2);
+  });
+
+  it('the human table labels each figure and formats it by its unit', async () => {
+    const r = await ptax('tx', 'payment', '--tax', '5000', '--date', '2026-03-15');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}penaltyRate +9\.00%$/m);
+    expect(r.stdout).toMatch(/^ {2}totalDue +\$5,450\.00$/m);
+    expect(r.stdout).toMatch(/^ {2}billYear +2025$/m);
+  });
+
+  it('list names the calculators of a state', async () => {
+    const r = await ptax('fl', 'list');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^tax-shock +.*\(needs --county\)$/m);
+    expect(r.stdout).toMatch(/^early-payment /m);
+    expect((await ptax('ny', 'list')).stdout).toBe('NY has no specialised calculators\n');
+  });
+
+  it('errors: one line on stderr, exit 2, the JSON error with --json', async () => {
+    const cases: Array<[string[], string]> = [
+      [['tx', 'nope'], 'ptax: TX has no calculator "nope": choose one of payment, vote\n'],
+      [['tx', 'payment', '--tax', '5000', '--date', '2026-02-30'], 'ptax: Date must be a real date as YYYY-MM-DD, like 2026-03-15 (got "2026-02-30")\n'],
+      [['tx', 'payment', '--tax', 'abc'], 'ptax: Tax amount must be a number, like 350000 or 1,250,000 (got "abc")\n'],
+      [['fl', 'tax-shock', '--purchase-price', '400000'], 'ptax: A county is required\n'],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = await ptax(...args);
+      expect([r.code, r.stderr, r.stdout], args.join(' ')).toEqual([2, stderr, '']);
+    }
+    const j = await ptax('tx', 'nope', '--json');
+    expect(JSON.parse(j.stdout)).toEqual({ error: { code: 'UNKNOWN_CALCULATOR', message: 'TX has no calculator "nope": choose one of payment, vote' } });
+  });
+});
