@@ -18,8 +18,9 @@ import { parse as parseYamlText } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundle } from '../engine/bundle.js';
 import { Calculator, inputFromFlags, type CalcResult, type FlagInput } from '../engine/calculate.js';
-import { RESULT_COLUMNS, NOTE_SEPARATOR, money } from '../engine/batch.js';
-import { GEN_COLUMNS, csvLine, ndjsonLine, rowGenerator, writeRoll } from '../scripts/gen-batch.js';
+import { BatchCalculator, RESULT_COLUMNS, NOTE_SEPARATOR, decimal, money } from '../engine/batch.js';
+import { roundTo } from '../engine/round.js';
+import { GEN_COLUMNS, csvLine, ndjsonLine, rng, rowGenerator, writeRoll } from '../scripts/gen-batch.js';
 import { parseAmount, parseYear } from './parse.js';
 
 const ROOT = resolve('.');
@@ -129,6 +130,70 @@ describe('batch output equals Calculator.calculate, row for row', () => {
   it('money cells are the JSON numbers, from whole cents', () => {
     for (const x of [0, 5, 9231.6, 9231.64, 0.01, 0.1, 12.3, 1e6, 1234567.89, -5.5, -0.07, 98765432109.99]) expect(money(x)).toBe(String(x));
     expect(money(NaN)).toBe('');
+  });
+
+  it('rounded numbers print as String prints them, for 2, 6 and 8 decimals, at every magnitude', () => {
+    const rand = rng(11);
+    const bad: string[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      const x = (rand() - 0.3) * 10 ** Math.floor(rand() * 16 - 8);
+      for (const d of [2, 6, 8]) {
+        const y = roundTo(x, d);
+        if (decimal(y, d) !== String(y)) bad.push(`${x} (${d}): ${decimal(y, d)} vs ${String(y)}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
+
+describe('the engine fast path: generated code, closures and Calculator.calculate agree', () => {
+  // Random inputs of every state, county spelling, year and flag, and odd values (zero,
+  // negative, huge, unknown classes and levels), so every validation, step and note runs.
+  const rand = rng(5);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const places = Object.values(bundle.states).flatMap((s) => [
+    ...s.counties.flatMap((c) => [[s.code, c.name], [s.code.toLowerCase(), c.slug]]), ...s.aliases.map((a) => [s.code, a.name]), [s.code, ''], [s.code, 'Nowhere'],
+  ]);
+  const years = [...new Set(Object.values(bundle.programs).flatMap((p) => p.years))];
+  const amount = () => pick([null, 0, -1000, 1, 50_000, 300_000, 800_000, 2_500_000, 60_000_000, Math.round(rand() * 3_000_000), rand() * 1e6]);
+  const inputs = Array.from({ length: 6000 }, () => {
+    const [state, county] = pick(places);
+    return inputFromFlags({
+      state: state!, county: county!, value: amount() ?? undefined, class: pick([null, 'class1', 'class2', 'class3', 'class4', 'class9']),
+      homestead: rand() < 0.5, over65: rand() < 0.3, seniorIncome: pick([null, 0, 50_000, 107_300, 107_301, 250_000, -5]),
+      seniorCitizen: rand() < 0.2, disabled: rand() < 0.1, veteranDisability: pick([null, 0, 10, 15, 20, 40, 60, 80, 90, 100, 110]),
+      coldWarVeteran: rand() < 0.1, star: pick([null, null, 'none', 'basic', 'enhanced']), priorAssessed: pick([null, 0, 10_000, 40_000, 500_000]),
+      purchasePrice: pick([null, 200_000, 900_000]), purchaseYear: pick([null, 1978, 2001, 2024]),
+    }, pick([undefined, undefined, ...years, Math.max(...years) + 1, 2019]));
+  });
+  const outcome = (f: () => string) => { try { return f(); } catch (e) { return `ERROR ${(e as { code?: string }).code}: ${(e as Error).message}`; } };
+
+  it('every program of the bundle compiles to generated code', () => {
+    const b = new BatchCalculator(calc);
+    for (const x of inputs) outcome(() => b.csv(x));
+    expect(b.printerCounts().closures).toBe(0);
+    expect(b.printerCounts().generated).toBeGreaterThanOrEqual(Object.keys(bundle.programs).length - 1);
+  });
+
+  it('6,000 random inputs: the same cells (or error) three ways', () => {
+    const gen = new BatchCalculator(calc);
+    const clo = new BatchCalculator(calc, { codegen: false });
+    const expectedCells = (x: (typeof inputs)[number]) => outcome(() => {
+      const r = calc.calculate(x);
+      return RESULT_COLUMNS.map((c) => { const s = cell(get(r, c.path)); return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; }).join(',');
+    });
+    const diffs: string[] = [];
+    const kinds = new Set<string>();
+    inputs.forEach((x, i) => {
+      const want = expectedCells(x);
+      kinds.add(want.startsWith('ERROR') ? want.split(':')[0]! : 'ok');
+      for (const [way, got] of [['generated', outcome(() => gen.csv(x))], ['closures', outcome(() => clo.csv(x))]] as const) {
+        if (got !== want && diffs.length < 5) diffs.push(`#${i} ${way}: ${JSON.stringify(x)}\n  got  ${got}\n  want ${want}`);
+      }
+    });
+    expect(diffs).toEqual([]);
+    expect(kinds.has('ok')).toBe(true);
+    expect(kinds.size).toBeGreaterThan(5); // several kinds of error were exercised too
   });
 });
 

@@ -163,7 +163,7 @@ export class BatchRun {
   private ndjsonUnused = new Set<string>();
 
   constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, lang: Lang) {
-    this.engine = new BatchCalculator(calc, lang);
+    this.engine = new BatchCalculator(calc, { lang, codegen: process.env.PTAX_BATCH_CODEGEN !== '0' });
     this.format = format;
   }
 
@@ -260,13 +260,13 @@ export class BatchRun {
       problem ??= `line ${this.line}: ${fields.length} fields, the header has ${this.headerLen}`;
     }
     if (problem) return this.csvError(input, 'INVALID_ROW', problem);
-    let e;
+    let cells: string;
     try {
-      e = this.engine.evaluate(this.csvInput(fields));
+      cells = this.engine.csv(this.csvInput(fields));
     } catch (err) {
       return this.rowFailed(err, (code, message) => this.csvError(input, code, message));
     }
-    this.out.buf += input + ',' + this.engine.cells(e) + ',,\n';
+    this.out.buf += input + ',' + cells + ',,\n';
   }
 
   private csvError(input: string, code: string, message: string): void {
@@ -455,6 +455,9 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   } else stream = io.stdout ?? process.stdout;
   const out = new Output(stream);
   const run = new BatchRun(calc, out, warn, o.format ?? (fromStdin ? undefined : detectFormat(o.file)), o.lang ?? 'en');
+  // Row errors are values here, never printed with a stack: building stacks for them
+  // would cost more than calculating the row (this process runs only the batch).
+  Error.stackTraceLimit = 0;
   const t0 = process.hrtime.bigint();
   try {
     await run.run(textOf(source), name);

@@ -11,13 +11,16 @@
  *    `prepare` built, slot for slot; on any difference the fast path switches itself off
  *    and every row goes through `prepare`.
  * 2. Result columns. A batch row needs a dozen flat figures, not the nested result
- *    object: the result leaves for those columns are compiled once per program and year
- *    with the rules' own compiler (`compileNode`) and rounded like `compile.ts` rounds
- *    result leaves, so building and flattening the object is skipped.
- * 3. Steps, validations and notes are the compiled program's own closures, run on the
- *    filled fact array exactly as `evaluate` runs them.
+ *    object: only the result leaves for those columns are computed (and, first, any
+ *    leaf that can throw, so a row fails exactly when `calculate` fails), rounded as
+ *    `compile.ts` rounds result leaves and printed as JSON prints numbers.
+ * 3. Generated code (engine/codegen.ts): each compiled program's validations, steps,
+ *    leaves and notes as one JavaScript function, instead of a tree of closures. When a
+ *    program has anything the generator does not know, its rows use the compiled
+ *    closures (validations and steps as `evaluate` runs them, leaves via `compileNode`).
  *
- * Nothing is memoised per input row: every row is evaluated.
+ * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
+ * result object) uses the place cache and the exported `evaluate`.
  */
 import { evaluate, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
 import type { CompiledProgram } from './compile.js';
@@ -27,22 +30,27 @@ import { valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
+import { generate, type CellsFn } from './codegen.js';
 
 /** The flat result columns of a CSV batch row: column name and result path. */
 export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: string[] }> = [
+  // Per place: the county's name, the program and the rules' year.
   { name: 'countyName', path: ['county'] },
   { name: 'program', path: ['program'] },
   { name: 'rulesYear', path: ['year'] },
+  // Result leaves.
   ...['annualTax', 'monthlyTax', 'effectiveRate', 'baseAssessedValue', 'finalAssessedValue', 'taxableValue', 'exemptionSavings']
     .map((k) => ({ name: k, path: [k] })),
   ...['school', 'county', 'city', 'special'].map((k) => ({ name: `countyBreakdown.${k}`, path: ['countyBreakdown', k] })),
   { name: 'potentialSavings', path: ['potentialSavings'] },
+  // The notes, joined.
   { name: 'notes', path: ['notes'] },
 ];
+const LEAF_COLUMNS = RESULT_COLUMNS.slice(3, -1);
 /** Notes are joined into one cell with this separator. */
 export const NOTE_SEPARATOR = ' | ';
 
-/** How `prepare` turns an input into a fact: known facts only (an unknown one turns the fast path off). */
+/** How `prepare` turns an input into a fact: known facts only (an unknown one turns the place cache off). */
 const BOOLEAN_FACTS = new Set(['homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran']);
 /** Facts read as `x ?? null` (their CalcInput field has the fact's name). */
 const NULLABLE_FACTS = new Set(['value', 'propertyClass', 'seniorIncome', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
@@ -59,39 +67,58 @@ const NUMERIC_INPUTS = ['value', 'seniorIncome', 'veteranDisability', 'priorAsse
 type Kind = 0 | 1 | 2 | 3;
 const PLACE_FACTS = new Set(['year']);
 
-/** A compiled program's flat result cells (formatted, CSV-escaped) and its notes. */
-interface Columns { cells: Array<Fn | null>; notes: CompiledProgram['notes'] }
+/** How one compiled program prints its cells: generated code, or closures. */
+interface Printer {
+  gen: CellsFn | null;
+  /** The closures' way: result leaves that can throw (run first), and the leaf cells. */
+  throwing: Fn[];
+  cells: Fn[];
+}
 
 /** What the first row of a (state, county, year) text learned from `prepare`. */
 export interface Place {
   compiled: CompiledProgram;
-  /** The county facts, then the input facts of kind 3, as `prepare` filled them. */
-  county: FactsSlice;
-  inputs: FactsSlice;
+  /** The county facts, as `prepare` filled them. */
+  county: unknown[];
+  /** The input facts `prepare` filled for the first row (only kind 3 ones are reused). */
+  inputs: unknown[];
   state: string;
   countyName: string;
   note: string | undefined;
-  columns: Columns;
+  /** countyName,program,rulesYear, (CSV). */
+  prefix: string;
+  printer: Printer;
 }
-type FactsSlice = unknown[];
-
-/** The outcome of one row: its place and its evaluated facts. */
-export interface Evaluated { place: Place; v: Facts }
 
 const MAX_PLACES = 10_000;
 
+export interface BatchCalculatorOptions {
+  lang?: Lang;
+  /** Generated code for the CSV cells (default); false: the compiled closures only. */
+  codegen?: boolean;
+}
+
 export class BatchCalculator {
-  private places = new Map<string, Place>();
-  private columnsByProgram = new Map<CompiledProgram, Columns>();
+  /** Places by state text, county text, then year asked for (-1: none). */
+  private places = new Map<string, Map<string, Map<number, Place>>>();
+  private nPlaces = 0;
+  /** The input and county facts of the current row, for generated code (which reads no other slot). */
+  private readonly scratch: unknown[];
+  private printers = new Map<CompiledProgram, Printer>();
   private kinds: Kind[] | null;
-  /** Why the fast path is off (null while it is on). */
+  /** Why the place cache is off (null while it is on). */
   fastOff: string | null = null;
   /** States whose program choice reads input facts: their rows always go through `prepare`. */
   private inputChosen = new Set<string>();
   private readonly nIn = INPUT_FACTS.length;
   private readonly nCounty = COUNTY_FACTS.length;
+  readonly lang: Lang;
+  private readonly codegen: boolean;
 
-  constructor(readonly calc: Calculator, readonly lang: Lang = 'en') {
+  constructor(readonly calc: Calculator, options: BatchCalculatorOptions = {}) {
+    this.lang = options.lang ?? 'en';
+    this.scratch = new Array(INPUT_FACTS.length + COUNTY_FACTS.length).fill(null);
+    this.codegen = options.codegen ?? true;
     const kinds: Kind[] = [];
     for (const f of INPUT_FACTS as readonly string[]) {
       if (BOOLEAN_FACTS.has(f)) kinds.push(0);
@@ -108,48 +135,43 @@ export class BatchCalculator {
     }
   }
 
+  /** How many compiled programs print through generated code, and how many through closures. */
+  printerCounts(): { generated: number; closures: number } {
+    const all = [...this.printers.values()];
+    return { generated: all.filter((p) => p.gen).length, closures: all.filter((p) => !p.gen).length };
+  }
+
   /**
-   * Validations and steps for one input, on a fact array filled like `prepare` fills it.
-   * Throws the same PtaxError as `Calculator.calculate` for a bad input.
+   * The CSV result cells of one input (RESULT_COLUMNS, comma-separated). Throws the same
+   * PtaxError as `Calculator.calculate` for a bad input.
    */
-  evaluate(input: CalcInput): Evaluated {
+  csv(input: CalcInput): string {
     const place = this.fastOff ? undefined : this.placeOf(input);
     let v: Facts;
     let p: Place;
     if (place) {
       p = place;
+      if (place.printer.gen) return place.prefix + place.printer.gen(this.fill(place, input, this.scratch), place.note ?? '');
       v = this.fill(place, input);
     } else {
       const prep = this.calc.prepare(input, this.lang);
       p = this.placeFrom(prep);
       v = prep.facts;
     }
+    const pr = p.printer;
+    if (pr.gen) return p.prefix + pr.gen(v, p.note ?? '');
+    // The closures: validations and steps as `evaluate` runs them, then the cells.
     const c = p.compiled;
     for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[this.lang]);
     const steps = c.steps;
     for (let i = 0; i < steps.length; i++) { const s = steps[i]!; v[s.slot] = s.run(v); }
-    return { place: p, v };
-  }
-
-  /** The CSV cells of the result columns (after `evaluate`), joined by commas. */
-  cells(e: Evaluated): string {
-    const { place, v } = e;
-    const cells = place.columns.cells;
-    let out = '';
-    for (let i = 0; i < cells.length; i++) {
-      const f = cells[i];
-      if (i) out += ',';
-      if (f) out += f(v);
-    }
-    return out;
-  }
-
-  /** The notes of an evaluated row, as `Calculator.calculate` lists them. */
-  notes(e: Evaluated): string[] {
-    const out: string[] = [];
-    for (const n of e.place.columns.notes) if (n.test(e.v)) out.push(n.text[this.lang]);
-    if (e.place.note) out.push(e.place.note);
-    return out;
+    for (const t of pr.throwing) t(v);
+    let out = p.prefix;
+    for (const f of pr.cells) out += f(v) + ',';
+    let notes = '';
+    for (const n of c.notes) if (n.test(v)) notes = notes ? notes + NOTE_SEPARATOR + n.text[this.lang] : n.text[this.lang];
+    if (p.note) notes = notes ? notes + NOTE_SEPARATOR + p.note : p.note;
+    return out + (notes ? csvEscape(notes) : '');
   }
 
   /** The full result object, equal to `Calculator.calculate(input)` (for NDJSON output). */
@@ -169,8 +191,8 @@ export class BatchCalculator {
       if (x !== undefined && x !== null && !Number.isFinite(x)) return undefined;
     }
     if (this.inputChosen.size && this.inputChosen.has(this.calc.state(input.state).code)) return undefined;
-    const key = `${input.state}\u0001${input.county}\u0001${input.year ?? ''}`;
-    const hit = this.places.get(key);
+    const year = input.year ?? -1;
+    const hit = this.places.get(input.state)?.get(input.county)?.get(year);
     if (hit) return hit;
     // First row of this text: `prepare` does the work (and throws for a bad state, county or year).
     const prep = this.calc.prepare(input, this.lang);
@@ -180,26 +202,35 @@ export class BatchCalculator {
       this.fastOff = `the facts filled for ${prep.state} ${prep.county} differ from prepare's`;
       return undefined;
     }
-    if (this.places.size >= MAX_PLACES) this.places.clear(); // bounded memory, whatever the input
-    this.places.set(key, place);
+    if (this.nPlaces++ >= MAX_PLACES) { this.places.clear(); this.nPlaces = 1; } // bounded memory, whatever the input
+    let byCounty = this.places.get(input.state);
+    if (!byCounty) this.places.set(input.state, (byCounty = new Map()));
+    let byYear = byCounty.get(input.county);
+    if (!byYear) byCounty.set(input.county, (byYear = new Map()));
+    byYear.set(year, place);
     return place;
   }
 
   private placeFrom(prep: ReturnType<Calculator['prepare']>): Place {
+    const c = prep.compiled;
     return {
-      compiled: prep.compiled,
+      compiled: c,
       county: prep.facts.slice(this.nIn, this.nIn + this.nCounty),
       inputs: prep.facts.slice(0, this.nIn),
       state: prep.state,
       countyName: prep.county,
       note: prep.note,
-      columns: this.columnsOf(prep.compiled, prep.county, prep.note),
+      prefix: `${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`,
+      printer: this.printerOf(c),
     };
   }
 
-  /** A copy of the program's template with the input facts and the county facts in their slots. */
-  private fill(place: Place, input: CalcInput): Facts {
-    const v = place.compiled.template.slice();
+  /**
+   * A copy of the program's template with the input facts and the county facts in their
+   * slots; or, given `into`, just those facts written into it.
+   */
+  private fill(place: Place, input: CalcInput, into?: unknown[]): Facts {
+    const v = into ?? place.compiled.template.slice();
     const kinds = this.kinds!;
     const county = place.county;
     const inp = input as unknown as Record<string, unknown>;
@@ -213,44 +244,44 @@ export class BatchCalculator {
     return v;
   }
 
-  /**
-   * The cells for one place: constants (county name, program, year) as text; result leaves
-   * compiled; notes evaluated per row. Cached per compiled program (the county name and
-   * carried-forward note are per place, so they go into a per-place copy).
-   */
-  private columnsOf(c: CompiledProgram, countyName: string, note: string | undefined): Columns {
-    let base = this.columnsByProgram.get(c);
-    if (!base) {
-      const resolve = resolverOf(this.calc, c);
-      base = {
-        notes: c.notes,
-        cells: RESULT_COLUMNS.map(({ path }) => {
-          if (path.length === 1 && (path[0] === 'county' || path[0] === 'program' || path[0] === 'year' || path[0] === 'notes')) return null;
-          const leaf = leafAt(c.program.result, path);
-          if (!leaf) return () => '';
-          const n = compileNode(leaf.formula.ast as Expr, resolve);
-          return cellFn(n.fn, leaf.unit);
-        }),
-      };
-      this.columnsByProgram.set(c, base);
-    }
-    const lang = this.lang;
-    const notes = c.notes;
-    const cells = RESULT_COLUMNS.map(({ path }, i): Fn | null => {
-      switch (path[0]) {
-        case 'county': { const s = csvEscape(countyName); return () => s; }
-        case 'program': { const s = csvEscape(c.program.id); return () => s; }
-        case 'year': { const s = String(c.year); return () => s; }
-        case 'notes': return (v) => {
-          let s = '';
-          for (const n of notes) if (n.test(v)) s = s ? s + NOTE_SEPARATOR + n.text[lang] : n.text[lang];
-          if (note) s = s ? s + NOTE_SEPARATOR + note : note;
-          return s ? csvEscape(s) : '';
-        };
-        default: return base!.cells[i]!;
-      }
-    });
-    return { notes, cells };
+  /** The cell printer of one compiled program: generated code when it can be, else closures. */
+  private printerOf(c: CompiledProgram): Printer {
+    let pr = this.printers.get(c);
+    if (pr) return pr;
+    const leaves = LEAF_COLUMNS.map(({ path }) => leafAt(c.program.result, path) ?? null);
+    const throwing = allLeaves(c.program.result).filter((l) => canThrow(l.formula.ast as Expr)).map((l) => l.formula.ast as Expr);
+    const gen = this.codegen
+      ? generate(this.calc.bundle, c, leaves.map((l) => (l ? { expr: l.formula.ast as Expr, unit: l.unit } : null)), throwing, this.lang, NOTE_SEPARATOR,
+        { money, decimal, roundTo, num, csvEscape })
+      : null;
+    const resolve = resolverOf(this.calc, c);
+    pr = {
+      gen,
+      throwing: throwing.map((e) => compileNode(e, resolve).fn),
+      cells: leaves.map((l) => (l ? cellFn(compileNode(l.formula.ast as Expr, resolve).fn, l.unit) : () => '')),
+    };
+    this.printers.set(c, pr);
+    return pr;
+  }
+}
+
+/** Every leaf of a result tree, in the tree's order. */
+function allLeaves(tree: ResultGroup, out: ResultLeaf[] = []): ResultLeaf[] {
+  for (const node of Object.values(tree)) {
+    if (typeof (node as ResultLeaf).unit === 'string') out.push(node as ResultLeaf);
+    else allLeaves(node as ResultGroup, out);
+  }
+  return out;
+}
+
+/** Whether evaluating an expression can throw: a computed table look-up or a band. */
+function canThrow(e: Expr): boolean {
+  switch (e.type) {
+    case 'MemberExpression': return e.computed || canThrow(e.object);
+    case 'CallExpression': return e.callee.name === 'band' || e.arguments.some(canThrow);
+    case 'BinaryExpression': return canThrow(e.left) || canThrow(e.right);
+    case 'UnaryExpression': return canThrow(e.argument);
+    default: return false;
   }
 }
 
@@ -293,28 +324,45 @@ function resolverOf(calc: Calculator, c: CompiledProgram): (name: string) => Bin
 /** A result leaf as its CSV cell: rounded as `compile.ts` rounds result leaves, printed as JSON prints it. */
 function cellFn(fn: Fn, unit: ResultUnit): Fn {
   if (unit === 'text') return (v) => { const x = fn(v); return x === null || x === undefined ? '' : csvEscape(String(x)); };
-  if (unit === 'count') return (v) => { const x = fn(v); return x === null || x === undefined ? '' : String(x); };
+  if (unit === 'count') return (v) => { const x = fn(v); return x === null || x === undefined ? '' : num(x); };
   const d = DECIMALS[unit];
   if (d === 2) return (v) => money(roundTo(fn(v), 2));
-  return (v) => num(roundTo(fn(v), d));
+  return (v) => decimal(roundTo(fn(v), d), d);
 }
 
 /** A number as JSON prints it; what JSON prints as null (NaN, infinities) is an empty cell. */
 const num = (x: number): string => (Number.isFinite(x) ? String(x) : '');
 
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+const ZEROS = ['', '0', '00', '000', '0000', '00000', '000000', '0000000', '00000000'];
+
 /**
- * A rounded amount of money as JSON prints it (`String`), from whole cents: 9231.6 →
- * "9231.6", 5 → "5". Exact for |x| below 2^53 cents; beyond that String() itself.
+ * A number already rounded to `d` decimals (d ≤ 8), printed as `String` prints it, from
+ * whole units of 10^-d (integer printing is much cheaper than shortest-double printing):
+ * 9231.6 → "9231.6", 5 → "5", 1.2051 → "1.2051". Exact while the scaled value stays below
+ * 2^53 / 10 (checked); otherwise, and for NaN and infinities, `num`.
  */
-export function money(x: number): string {
-  if (!(x < 9e13 && x > -9e13)) return num(x);
+export function decimal(x: number, d: number): string {
+  const f = POW10[d]!;
   const neg = x < 0;
-  const c = Math.round((neg ? -x : x) * 100);
-  const whole = Math.floor(c / 100);
-  const frac = c - whole * 100;
-  const s = frac === 0 ? String(whole) : frac % 10 === 0 ? `${whole}.${frac / 10}` : `${whole}.${frac < 10 ? '0' : ''}${frac}`;
-  return neg ? '-' + s : s;
+  const s = (neg ? -x : x) * f;
+  if (!(s < 9e14) || (x !== 0 && (neg ? -x : x) < 1e-6)) return num(x); // String() turns to exponents below 1e-6
+  const n = Math.round(s);
+  const whole = Math.floor(n / f);
+  let frac = n - whole * f;
+  let out: string;
+  if (frac === 0) out = String(whole);
+  else {
+    let digits = d;
+    while (frac % 10 === 0) { frac /= 10; digits--; }
+    const t = String(frac);
+    out = `${whole}.${ZEROS[digits - t.length]}${t}`;
+  }
+  return neg && n !== 0 ? '-' + out : out;
 }
+
+/** Money (rounded to cents) as JSON prints it. */
+export const money = (x: number): string => decimal(x, 2);
 
 /** A CSV field, quoted when it holds a comma, quote or line break. */
 export function csvEscape(s: string): string {
