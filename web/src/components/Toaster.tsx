@@ -51,8 +51,20 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
 function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) => void }) {
   const { t } = useTranslation();
+  const region = useRef<HTMLElement>(null);
+  // Alt+T moves focus to the notifications (seed 001 §9: toast hotkey Alt+T).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && (e.key === 't' || e.key === 'T' || e.code === 'KeyT')) {
+        const first = region.current?.querySelector<HTMLElement>('button');
+        if (first) { e.preventDefault(); first.focus(); }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
-    <section className="toasts" aria-label={t('toast.region')}>
+    <section className="toasts" aria-label={`${t('toast.region')} (Alt+T)`} ref={region}>
       <div className="toast-stack" aria-live="polite" aria-relevant="additions text">
         {toasts.map((toast) => (
           <div key={toast.id} className={`toast toast-${toast.type}`} data-testid="toast" data-type={toast.type} role={toast.type === 'error' ? 'alert' : 'status'}>

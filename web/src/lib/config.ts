@@ -35,4 +35,5 @@ export const PROPERTY_TYPES = ['class1', 'class2', 'class4'] as const;
 /** Classes without residential exemptions (rules reference: class3 and class4). */
 export const COMMERCIAL_TYPES: readonly string[] = ['class4'];
 /** External page on commercial (class 4) exemptions, opened in a new tab. */
-export const COMMERCIAL_EXEMPTIONS_URL = 'https://www.nyc.gov/site/finance/property/benefits-commercial.page';
+/** NYC Department of Finance, exemptions and abatements for commercial and construction property. */
+export const COMMERCIAL_EXEMPTIONS_URL = 'https://www.nyc.gov/site/finance/property/benefits-for-construction.page';
