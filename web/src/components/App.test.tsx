@@ -97,6 +97,10 @@ describe('App', () => {
     expect(screen.getAllByTestId('explain-step')).toHaveLength(r.explanation!.length);
     expect(screen.getAllByTestId('citation').length).toBeGreaterThan(0);
     expect(taxLog.map((e) => e.message)).toContain('Tax calculation completed');
+    // The school tax breakdown toggle shows its detail at once (school tax before exemptions = nyc.schoolTaxPortion).
+    expect(screen.queryByTestId('school-detail')).toBeNull();
+    fireEvent.click(screen.getByLabelText('Show school tax breakdown'));
+    expect(screen.getByTestId('school-tax-before').getAttribute('data-value')).toBe(String((r.nyc as { schoolTaxPortion: number }).schoolTaxPortion));
   });
 
   it('warns about very high values and shows the newsletter popup 3 s after the first calculation, once', async () => {

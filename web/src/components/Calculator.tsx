@@ -141,7 +141,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         <section className="card results" aria-labelledby={`${id}-results`} aria-busy={calculating} id="results">
           <h2 id={`${id}-results`}>{t('results.title')}</h2>
           {calculating ? <ResultsSkeleton /> : result ? (
-            <ResultsCard result={result.view} values={result.values} lang={lang} heading={resultsHeading} rates={county?.needsPropertyType ? edition.classRates(county) : {}} />
+            <ResultsCard result={result.view} values={{ ...result.values, showSchoolTaxBreakdown: values.showSchoolTaxBreakdown }} lang={lang} heading={resultsHeading} rates={county?.needsPropertyType ? edition.classRates(county) : {}} />
           ) : (
             <p className="empty" data-testid="results-empty">{t('results.empty')}</p>
           )}
