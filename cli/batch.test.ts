@@ -20,6 +20,7 @@ import { readBundle } from '../engine/bundle.js';
 import { Calculator, inputFromFlags, type CalcResult, type FlagInput } from '../engine/calculate.js';
 import { BatchCalculator, RESULT_COLUMNS, NOTE_SEPARATOR, decimal, money } from '../engine/batch.js';
 import { roundTo } from '../engine/round.js';
+import { CsvOut } from '../engine/csv-out.js';
 import { GEN_COLUMNS, csvLine, ndjsonLine, rng, rowGenerator, writeRoll } from '../scripts/gen-batch.js';
 import { parseAmount, parseYear } from './parse.js';
 
@@ -132,14 +133,20 @@ describe('batch output equals Calculator.calculate, row for row', () => {
     expect(money(NaN)).toBe('');
   });
 
-  it('rounded numbers print as String prints them, for 2, 6 and 8 decimals, at every magnitude', () => {
+  it('rounded numbers print as String prints them, for 2, 6 and 8 decimals, at every magnitude (as text and as bytes)', () => {
     const rand = rng(11);
     const bad: string[] = [];
+    const w = new CsvOut();
+    const fallback = (x: number) => (Number.isFinite(x) ? String(x) : '');
     for (let i = 0; i < 100_000; i++) {
       const x = (rand() - 0.3) * 10 ** Math.floor(rand() * 16 - 8);
       for (const d of [2, 6, 8]) {
         const y = roundTo(x, d);
-        if (decimal(y, d) !== String(y)) bad.push(`${x} (${d}): ${decimal(y, d)} vs ${String(y)}`);
+        w.ensure(64);
+        const start = w.pos;
+        w.decimal(y, d, fallback);
+        const bytes = w.buf.toString('latin1', start, w.pos);
+        if (decimal(y, d) !== String(y) || bytes !== String(y)) bad.push(`${x} (${d}): ${decimal(y, d)} / ${bytes} vs ${String(y)}`);
       }
     }
     expect(bad).toEqual([]);

@@ -26,6 +26,7 @@ import { extname, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../engine/calculate.js';
 import { BatchCalculator, RESULT_COLUMNS, csvEscape } from '../engine/batch.js';
+import { CsvOut } from '../engine/csv-out.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
 import type { Lang } from '../engine/types.js';
 import { parseAmount, parseYear } from './parse.js';
@@ -76,7 +77,9 @@ export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
 const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
 const NDJSON_RESERVED = ['result', 'error'];
 
-const MAX_RECORD = 8 << 20; // a record (a line, or a quoted field's lines) longer than this is a broken file
+const MAX_RECORD = 8 << 20;
+/** Room for a row's result cells: a dozen numbers, names and the notes (rule texts). */
+const ROW_ROOM = 1 << 16; // a record (a line, or a quoted field's lines) longer than this is a broken file
 
 /** A cell's text as the value of its flag; empty is "not given" (undefined). */
 function parseCell(spec: Spec, raw: string): unknown {
@@ -136,17 +139,19 @@ export function detectFormat(file: string): BatchFormat | undefined {
  * `flush` waits for 'drain' when the stream asks for it before the next chunk is read.
  */
 class Output {
-  buf = '';
+  readonly w = new CsvOut();
   error: unknown;
   constructor(private readonly stream: Writable) {
     stream.on('error', (e) => { this.error ??= e; });
   }
+  /** Writes text (a whole row or header). */
+  text(s: string): void {
+    this.w.ensure(s.length * 3);
+    this.w.str(s);
+  }
   async flush(): Promise<void> {
     if (this.error) throw this.error;
-    if (!this.buf) return;
-    const b = this.buf;
-    this.buf = '';
-    if (!this.stream.write(b)) await once(this.stream, 'drain');
+    for (const b of this.w.take()) if (!this.stream.write(b)) await once(this.stream, 'drain');
   }
 }
 
@@ -186,7 +191,7 @@ export class BatchRun {
         }
         pending = this.feed(pending, false);
         if (pending.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
-        if (this.out.buf.length) await this.out.flush();
+        await this.out.flush();
       }
     } catch (e) {
       if (isPtaxError(e) || e === this.out.error) throw e;
@@ -260,18 +265,23 @@ export class BatchRun {
       problem ??= `line ${this.line}: ${fields.length} fields, the header has ${this.headerLen}`;
     }
     if (problem) return this.csvError(input, 'INVALID_ROW', problem);
-    let cells: string;
+    const w = this.out.w;
+    w.ensure(input.length * 3 + ROW_ROOM);
+    const start = w.pos;
+    w.str(input);
+    w.byte(44);
     try {
-      cells = this.engine.csv(this.csvInput(fields));
+      this.engine.csvInto(this.csvInput(fields), w);
     } catch (err) {
+      w.pos = start;
       return this.rowFailed(err, (code, message) => this.csvError(input, code, message));
     }
-    this.out.buf += input + ',' + cells + ',,\n';
+    w.byte(44); w.byte(44); w.byte(10);
   }
 
   private csvError(input: string, code: string, message: string): void {
     this.errors++;
-    this.out.buf += input + ',' + this.emptyResult + ',' + csvEscape(message) + ',' + code + '\n';
+    this.out.text(input + ',' + this.emptyResult + ',' + csvEscape(message) + ',' + code + '\n');
   }
 
   private rowFailed(err: unknown, write: (code: string, message: string) => void): void {
@@ -313,7 +323,7 @@ export class BatchRun {
     this.header = specs;
     this.headerLen = fields.length;
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
-    this.out.buf += raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n';
+    this.out.text(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
   }
 
   private ndjsonRow(text: string): void {
@@ -349,7 +359,7 @@ export class BatchRun {
       }
       input = inputFromFlags(flags as unknown as FlagInput, year);
       const result = this.engine.result(input);
-      this.out.buf += open + '"result":' + JSON.stringify(result) + '}\n';
+      this.out.text(open + '"result":' + JSON.stringify(result) + '}\n');
     } catch (err) {
       this.rowFailed(err, (code, message) => this.ndjsonError(open.slice(0, -1) || '{', code, message));
     }
@@ -357,7 +367,7 @@ export class BatchRun {
 
   private ndjsonError(head: string, code: string, message: string): void {
     this.errors++;
-    this.out.buf += (head.length > 1 ? head + ',' : head) + '"error":' + JSON.stringify({ code, message }) + '}\n';
+    this.out.text((head.length > 1 ? head + ',' : head) + '"error":' + JSON.stringify({ code, message }) + '}\n');
   }
 }
 

@@ -31,6 +31,7 @@ import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
 import { generate, type CellsFn } from './codegen.js';
+import { CsvOut } from './csv-out.js';
 
 /** The flat result columns of a CSV batch row: column name and result path. */
 export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: string[] }> = [
@@ -141,17 +142,28 @@ export class BatchCalculator {
     return { generated: all.filter((p) => p.gen).length, closures: all.filter((p) => !p.gen).length };
   }
 
-  /**
-   * The CSV result cells of one input (RESULT_COLUMNS, comma-separated). Throws the same
-   * PtaxError as `Calculator.calculate` for a bad input.
-   */
+  /** The CSV result cells of one input as text (see `csvInto`). */
   csv(input: CalcInput): string {
+    const w = (this.textOut ??= new CsvOut());
+    w.ensure(1 << 16);
+    const start = w.pos;
+    this.csvInto(input, w);
+    return w.buf.toString('utf8', start, w.pos);
+  }
+  private textOut: CsvOut | undefined;
+
+  /**
+   * Writes the CSV result cells of one input (RESULT_COLUMNS, comma-separated) into `w`,
+   * which has room for them (`ensure`). Throws the same PtaxError as
+   * `Calculator.calculate` for a bad input, having written nothing.
+   */
+  csvInto(input: CalcInput, w: CsvOut): void {
     const place = this.fastOff ? undefined : this.placeOf(input);
     let v: Facts;
     let p: Place;
     if (place) {
       p = place;
-      if (place.printer.gen) return place.prefix + place.printer.gen(this.fill(place, input, this.scratch), place.note ?? '');
+      if (place.printer.gen) return this.generated(place, this.fill(place, input, this.scratch), w);
       v = this.fill(place, input);
     } else {
       const prep = this.calc.prepare(input, this.lang);
@@ -159,7 +171,7 @@ export class BatchCalculator {
       v = prep.facts;
     }
     const pr = p.printer;
-    if (pr.gen) return p.prefix + pr.gen(v, p.note ?? '');
+    if (pr.gen) return this.generated(p, v, w);
     // The closures: validations and steps as `evaluate` runs them, then the cells.
     const c = p.compiled;
     for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[this.lang]);
@@ -171,7 +183,18 @@ export class BatchCalculator {
     let notes = '';
     for (const n of c.notes) if (n.test(v)) notes = notes ? notes + NOTE_SEPARATOR + n.text[this.lang] : n.text[this.lang];
     if (p.note) notes = notes ? notes + NOTE_SEPARATOR + p.note : p.note;
-    return out + (notes ? csvEscape(notes) : '');
+    w.str(out + (notes ? csvEscape(notes) : ''));
+  }
+
+  private generated(p: Place, facts: Facts, w: CsvOut): void {
+    const start = w.pos;
+    w.str(p.prefix);
+    try {
+      p.printer.gen!(facts, p.note ?? '', w);
+    } catch (e) {
+      w.pos = start;
+      throw e;
+    }
   }
 
   /** The full result object, equal to `Calculator.calculate(input)` (for NDJSON output). */
@@ -252,7 +275,7 @@ export class BatchCalculator {
     const throwing = allLeaves(c.program.result).filter((l) => canThrow(l.formula.ast as Expr)).map((l) => l.formula.ast as Expr);
     const gen = this.codegen
       ? generate(this.calc.bundle, c, leaves.map((l) => (l ? { expr: l.formula.ast as Expr, unit: l.unit } : null)), throwing, this.lang, NOTE_SEPARATOR,
-        { money, decimal, roundTo, num, csvEscape })
+        { roundTo, num })
       : null;
     const resolve = resolverOf(this.calc, c);
     pr = {

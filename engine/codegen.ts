@@ -12,13 +12,18 @@
  * from input rows: names become slot numbers, strings and numbers become JSON literals.
  */
 import type { CompiledProgram } from './compile.js';
+import type { CsvOut } from './csv-out.js';
 import { bandPicker } from './expr.js';
 import { valueAt } from './params.js';
 import { PtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type Condition, type ConditionValue, type Expr, type Label, type Lang, type ResultUnit } from './types.js';
 
-/** (facts, the place's carried-forward note or '') → the CSV cells of the leaves, then the notes cell. */
-export type CellsFn = (v: unknown[], note: string) => string;
+/**
+ * (facts, the place's carried-forward note or '', output) → writes the CSV cells of the
+ * leaves, then the notes cell. Nothing is written unless the row succeeds (every check
+ * and every value comes before the first write).
+ */
+export type CellsFn = (v: unknown[], note: string, w: CsvOut) => void;
 
 export interface Leaf { expr: Expr; unit: ResultUnit }
 
@@ -26,11 +31,8 @@ class Unsupported extends Error {}
 
 /** Helpers the generated code calls; passed in, so the code reads no global state. */
 export interface Helpers {
-  money: (x: number) => string;
-  decimal: (x: number, d: number) => string;
   roundTo: (x: number, d: number) => number;
   num: (x: number) => string;
-  csvEscape: (s: string) => string;
 }
 
 export function generate(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, throwing: Expr[], lang: Lang, sep: string, h: Helpers): CellsFn | null {
@@ -213,15 +215,15 @@ function build(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, t
   // order, as building the result object runs them, so a row fails exactly when it would.
   for (const e of throwing) body.push(`void ${expr(e)};`);
   const cells = leaves.map((leaf, i) => {
-    if (!leaf) return `''`;
+    if (!leaf) return '';
     const x = `r${i}`;
     body.push(`const ${x} = ${expr(leaf.expr)};`);
     switch (leaf.unit) {
-      case 'usd': return `money(roundTo(${x}, 2))`;
-      case 'percent': return `decimal(roundTo(${x}, 6), 6)`;
-      case 'fraction': return `decimal(roundTo(${x}, 8), 8)`;
-      case 'count': return `(${x} === null || ${x} === undefined ? '' : num(${x}))`;
-      case 'text': return `(${x} === null || ${x} === undefined ? '' : csvEscape(String(${x})))`;
+      case 'usd': return `w.decimal(roundTo(${x}, 2), 2, num);`;
+      case 'percent': return `w.decimal(roundTo(${x}, 6), 6, num);`;
+      case 'fraction': return `w.decimal(roundTo(${x}, 8), 8, num);`;
+      case 'count': return `if (${x} !== null && ${x} !== undefined) w.str(num(${x}));`;
+      case 'text': return `if (${x} !== null && ${x} !== undefined) w.field(String(${x}));`;
       default: throw new Unsupported();
     }
   });
@@ -230,7 +232,8 @@ function build(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, t
     body.push(`if (${cond(note.when)}) notes = notes ? notes + ${lit(sep)} + ${lit(note.text[lang])} : ${lit(note.text[lang])};`);
   }
   body.push(`if (note) notes = notes ? notes + ${lit(sep)} + note : note;`);
-  body.push(`return ${cells.length ? cells.join(` + ',' + `) + ` + ',' + ` : ''}(notes ? csvEscape(notes) : '');`);
+  for (const cell of cells) body.push(cell, 'w.byte(44);');
+  body.push('if (notes) w.field(notes);');
 
   const head = [...read].sort((a, b) => a - b).map((s) => `const f${s} = v[${s}];`);
   const tableFns = tableUse.map((name, k) => {
@@ -241,10 +244,10 @@ function build(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, t
   });
   const src = [
     '"use strict";',
-    'const { money, decimal, roundTo, num, csvEscape } = H;',
+    'const { roundTo, num } = H;',
     'const isNumeric = (x) => typeof x === "number" ? x === x : Number.parseFloat(x).toString() !== "NaN";',
     ...tableFns,
-    'return function cells(v, note) {',
+    'return function cells(v, note, w) {',
     ...head, ...body,
     '};',
   ].join('\n');

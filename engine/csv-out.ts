@@ -1,0 +1,102 @@
+/**
+ * Batch output as bytes: rows are written straight into a Buffer (numbers digit by
+ * digit, text as UTF-8), so a million rows make no million strings to build, join and
+ * encode again. Full buffers are handed to the stream as they are (`take`).
+ */
+
+const CAP = 1 << 20;
+
+export class CsvOut {
+  buf: Buffer = Buffer.allocUnsafe(CAP);
+  pos = 0;
+  private full: Buffer[] = [];
+  private readonly digits = new Uint8Array(24);
+
+  /** Room for `n` more bytes; a full buffer is set aside for `take`. Call at a row's start only. */
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    if (this.pos) this.full.push(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(Math.max(CAP, n));
+    this.pos = 0;
+  }
+
+  /** Every byte written so far, as buffers for the stream (which keeps them). */
+  take(): Buffer[] {
+    if (this.pos) { this.full.push(this.buf.subarray(0, this.pos)); this.buf = this.buf.subarray(this.pos); this.pos = 0; }
+    if (this.buf.length < 1 << 16) this.buf = Buffer.allocUnsafe(CAP);
+    const out = this.full;
+    this.full = [];
+    return out;
+  }
+
+  get pending(): number {
+    let n = this.pos;
+    for (const b of this.full) n += b.length;
+    return n;
+  }
+
+  byte(c: number): void {
+    this.buf[this.pos++] = c;
+  }
+
+  /** Text as UTF-8 (ASCII byte by byte; the rest through Buffer.write). The caller ensured room for 3 bytes a character. */
+  str(s: string): void {
+    const b = this.buf;
+    let p = this.pos;
+    const n = s.length;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 128) { this.pos = p + b.write(s.slice(i), p, 'utf8'); return; }
+      b[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** A CSV field: quoted when it holds a comma, quote or line break. */
+  field(s: string): void {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 44 || c === 34 || c === 10 || c === 13) { this.str(`"${s.replace(/"/g, '""')}"`); return; }
+    }
+    this.str(s);
+  }
+
+  /** A non-negative whole number below 2^53. */
+  uint(n: number): void {
+    const d = this.digits;
+    let k = 0;
+    do { const q = Math.floor(n / 10); d[k++] = 48 + (n - q * 10); n = q; } while (n > 0);
+    const b = this.buf;
+    let p = this.pos;
+    while (k > 0) b[p++] = d[--k]!;
+    this.pos = p;
+  }
+
+  /**
+   * A number already rounded to `d` decimals, as `String` prints it (see `decimal` in
+   * engine/batch.ts: the same digits, tested against String at every magnitude).
+   */
+  decimal(x: number, d: number, fallback: (x: number) => string): void {
+    const f = POW10[d]!;
+    const neg = x < 0;
+    const a = neg ? -x : x;
+    const s = a * f;
+    if (!(s < 9e14) || (x !== 0 && a < 1e-6)) { this.str(fallback(x)); return; }
+    const n = Math.round(s);
+    if (neg && n !== 0) this.byte(45);
+    const whole = Math.floor(n / f);
+    this.uint(whole);
+    let frac = n - whole * f;
+    if (frac === 0) return;
+    let digits = d;
+    while (frac % 10 === 0) { frac /= 10; digits--; }
+    this.byte(46);
+    // Leading zeros of the fraction, then its digits.
+    let width = 1;
+    for (let t = frac; t >= 10; t = Math.floor(t / 10)) width++;
+    for (let z = digits - width; z > 0; z--) this.byte(48);
+    this.uint(frac);
+  }
+}
+
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
