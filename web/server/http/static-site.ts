@@ -6,7 +6,7 @@ import { requestLanguage, sendAnswer } from './answers.js';
 
 /**
  * Serves the web app's production build and everything that matches no route:
- * - files from webDir; under /assets/ (content-hashed names) cached for a year, immutable;
+ * - files from webDir (the build's .br / .gz copies when the browser accepts them); under /assets/ (content-hashed names) cached for a year, immutable;
  *   every other file, index.html included, revalidated on each use (no-cache);
  * - page routes of the single-page app fall back to their index: /es and /es/... to
  *   es/index.html when it exists, else index.html; everything else to index.html;
@@ -43,6 +43,8 @@ export async function registerStaticSite(app: FastifyInstance, webDir: string): 
       root: webDir,
       cacheControl: false, // set per file below instead of send's max-age=0
       serveDotFiles: false,
+      // The build writes .br and .gz next to each text file: sent when the browser accepts them.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         reply.header('cache-control', cacheControlFor(relative(webDir, filePath).split(sep).join('/')));
       },

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../http/messages.js';
@@ -21,6 +22,9 @@ function writeWebBuild(withSpanish: boolean): string {
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), EN_INDEX);
   writeFileSync(join(dir, 'assets', 'app-abc123.js'), APP_JS);
+  // The build's precompressed copies (web/scripts): brotli and gzip next to each text file.
+  writeFileSync(join(dir, 'assets', 'app-abc123.js.br'), brotliCompressSync(APP_JS));
+  writeFileSync(join(dir, 'assets', 'app-abc123.js.gz'), gzipSync(APP_JS));
   if (withSpanish) {
     mkdirSync(join(dir, 'es'));
     writeFileSync(join(dir, 'es', 'index.html'), ES_INDEX);
@@ -59,6 +63,19 @@ describe('with a web build', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
     expectSecurityHeaders(res.headers);
+  });
+
+  it('sends the precompressed copy the browser accepts, with vary: accept-encoding', async () => {
+    const gz = await send(server.baseUrl, { path: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/accept-encoding/i);
+    expect(gz.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const br = await send(server.baseUrl, { path: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    // Without a compressed copy (index.html here) or without accept-encoding: the file itself.
+    const plain = await send(server.baseUrl, { path: '/assets/app-abc123.js' });
+    expect([plain.headers['content-encoding'], plain.text]).toEqual([undefined, APP_JS]);
   });
 
   it('serves hashed assets with a long immutable cache', async () => {
