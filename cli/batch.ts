@@ -83,14 +83,20 @@ const ROW_ROOM = 1 << 16; // a record (a line, or a quoted field's lines) longer
 
 /** A cell's text as the value of its flag; empty is "not given" (undefined). */
 function parseCell(spec: Spec, raw: string): unknown {
-  // Fast path for the commonest cell: plain digits (what parseAmount would accept as \d+).
-  if (spec.kind === 'amount') {
-    const n = raw.length;
-    if (n > 0 && n < 16) {
-      let digits = true;
-      for (let i = 0; i < n; i++) { const c = raw.charCodeAt(i); if (c < 48 || c > 57) { digits = false; break; } }
-      if (digits) return +raw;
-    }
+  const n = raw.length;
+  if (n === 0) return undefined;
+  // Fast paths for the commonest cells: plain digits (what parseAmount would accept as
+  // \d+), and true/false exactly as written.
+  if (spec.kind === 'amount' && n < 16) {
+    let digits = true;
+    for (let i = 0; i < n; i++) { const c = raw.charCodeAt(i); if (c < 48 || c > 57) { digits = false; break; } }
+    if (digits) return +raw;
+  } else if (spec.kind === 'bool') {
+    if (raw === 'true') return true;
+    if (raw === 'false') return false;
+  } else if (spec.kind === 'text') {
+    const a = raw.charCodeAt(0), z = raw.charCodeAt(n - 1);
+    if (a > 32 && z > 32 && a !== 160 && z !== 160 && a < 0x1680 && z < 0x1680) return raw; // nothing for trim() to remove
   }
   const s = raw.trim();
   if (s === '') return undefined;
@@ -111,6 +117,44 @@ function parseBool(spec: Spec, s: string, raw: unknown): boolean {
     case 'false': case 'no': case '0': return false;
   }
   throw new PtaxError('INVALID_BOOLEAN', `${spec.what} must be true/false, yes/no, 1/0 or empty (got ${JSON.stringify(raw)})`);
+}
+
+/**
+ * A row reader for one header: a function that builds the flags object literally (one
+ * shape for every row) from the parsed cells by position and passes it to
+ * `inputFromFlags`. Generated from the header's known columns only (names from
+ * INPUT_COLUMNS, positions as numbers); no cell text ever becomes code.
+ */
+function rowReader(specs: Array<Spec | undefined>): (vals: unknown[]) => CalcInput {
+  const parts: string[] = [];
+  let year = 'undefined';
+  specs.forEach((spec, i) => {
+    if (!spec) return;
+    if (spec.key === 'year') year = `v[${i}]`;
+    else parts.push(`${spec.key}: v[${i}]`);
+  });
+  const src = `return (v) => inputFromFlags({ ${parts.join(', ')} }, ${year});`;
+  return new Function('inputFromFlags', src)(inputFromFlags) as (vals: unknown[]) => CalcInput;
+}
+
+/**
+ * The cell raw[s, e) parsed as `parseCell` parses it, without cutting it out for the
+ * commonest cells: empty, plain digits, true, false, a four-digit year.
+ */
+function readCell(spec: Spec, raw: string, s: number, e: number): unknown {
+  const n = e - s;
+  if (n === 0) return undefined;
+  const kind = spec.kind;
+  if ((kind === 'amount' && n < 16) || (kind === 'year' && n === 4)) {
+    let x = 0;
+    let i = s;
+    for (; i < e; i++) { const c = raw.charCodeAt(i); if (c < 48 || c > 57) break; x = x * 10 + (c - 48); }
+    if (i === e) return x;
+  } else if (kind === 'bool') {
+    if (n === 4 && raw.startsWith('true', s)) return true;
+    if (n === 5 && raw.startsWith('false', s)) return false;
+  }
+  return parseCell(spec, raw.slice(s, e));
 }
 
 /** An NDJSON value as the value of its flag: numbers and booleans as they are, strings as CSV cells, null as not given. */
@@ -255,6 +299,42 @@ export class BatchRun {
       return;
     }
     this.rows++;
+    const w = this.out.w;
+    if (!quoted && !problem) {
+      // The common case: a line without quotes, read in place (no array of fields).
+      const vals = this.vals;
+      let p = 0;
+      let ok = true;
+      let err: unknown;
+      const h = this.header!;
+      const n = raw.length;
+      for (let i = 0; i < h.length; i++) {
+        if (p > n) { ok = false; break; } // fewer fields than the header
+        let e = raw.indexOf(',', p);
+        if (e === -1) e = n;
+        else if (i === h.length - 1) { ok = false; break; } // more fields
+        const spec = h[i];
+        if (spec && err === undefined) {
+          try { vals[i] = readCell(spec, raw, p, e); } catch (x) { err = x; }
+        }
+        p = e + 1;
+      }
+      if (ok) {
+        w.ensure(raw.length * 3 + ROW_ROOM);
+        const start = w.pos;
+        w.str(raw);
+        w.byte(44);
+        try {
+          if (err !== undefined) throw err;
+          this.engine.csvInto(this.rowInput!(vals), w);
+        } catch (x) {
+          w.pos = start;
+          return this.rowFailed(x, (code, message) => this.csvError(raw, code, message));
+        }
+        w.byte(44); w.byte(44); w.byte(10);
+        return;
+      }
+    }
     const fields = quoted ?? raw.split(',');
     let input = raw;
     if (fields.length !== this.headerLen) {
@@ -265,7 +345,6 @@ export class BatchRun {
       problem ??= `line ${this.line}: ${fields.length} fields, the header has ${this.headerLen}`;
     }
     if (problem) return this.csvError(input, 'INVALID_ROW', problem);
-    const w = this.out.w;
     w.ensure(input.length * 3 + ROW_ROOM);
     const start = w.pos;
     w.str(input);
@@ -289,19 +368,17 @@ export class BatchRun {
     else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
   }
 
+  /** The cells of a record with quotes, parsed by position. */
   private csvInput(fields: string[]): CalcInput {
-    const flags: Record<string, unknown> = {};
-    let year: number | undefined;
     const h = this.header!;
-    for (let i = 0; i < h.length; i++) {
-      const spec = h[i];
-      if (!spec) continue;
-      const x = parseCell(spec, fields[i]!);
-      if (spec.kind === 'year' && spec.key === 'year') year = x as number | undefined;
-      else flags[spec.key] = x;
-    }
-    return inputFromFlags(flags as unknown as FlagInput, year);
+    const vals = this.vals;
+    for (let i = 0; i < h.length; i++) { const spec = h[i]; if (spec) vals[i] = parseCell(spec, fields[i]!); }
+    return this.rowInput!(vals);
   }
+  /** The parsed cells of the current row, by position (reused from row to row). */
+  private vals: unknown[] = [];
+  /** The header's row reader: parsed cells → CalcInput (generated once per header, see `rowReader`). */
+  private rowInput: ((vals: unknown[]) => CalcInput) | null = null;
 
   private readHeader(fields: string[], raw: string, problem?: string): void {
     if (problem) throw new PtaxError('BAD_HEADER', `header: ${problem}`);
@@ -322,6 +399,7 @@ export class BatchRun {
     }
     this.header = specs;
     this.headerLen = fields.length;
+    this.rowInput = rowReader(specs);
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
     this.out.text(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
   }

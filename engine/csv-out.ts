@@ -39,17 +39,9 @@ export class CsvOut {
     this.buf[this.pos++] = c;
   }
 
-  /** Text as UTF-8 (ASCII byte by byte; the rest through Buffer.write). The caller ensured room for 3 bytes a character. */
+  /** Text as UTF-8. The caller ensured room for 3 bytes a character. */
   str(s: string): void {
-    const b = this.buf;
-    let p = this.pos;
-    const n = s.length;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 128) { this.pos = p + b.write(s.slice(i), p, 'utf8'); return; }
-      b[p++] = c;
-    }
-    this.pos = p;
+    if (s.length) this.pos += this.buf.write(s, this.pos, 'utf8');
   }
 
   /** A CSV field: quoted when it holds a comma, quote or line break. */
@@ -61,11 +53,22 @@ export class CsvOut {
     this.str(s);
   }
 
+  /** Bytes as they are (a cached, already encoded piece of text). */
+  bytes(b: Buffer): void {
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
   /** A non-negative whole number below 2^53. */
   uint(n: number): void {
     const d = this.digits;
     let k = 0;
-    do { const q = Math.floor(n / 10); d[k++] = 48 + (n - q * 10); n = q; } while (n > 0);
+    if (n < 0x7fffffff) {
+      let m = n | 0;
+      do { const q = (m / 10) | 0; d[k++] = 48 + m - q * 10; m = q; } while (m > 0);
+    } else {
+      do { const q = Math.floor(n / 10); d[k++] = 48 + (n - q * 10); n = q; } while (n > 0);
+    }
     const b = this.buf;
     let p = this.pos;
     while (k > 0) b[p++] = d[--k]!;
@@ -91,11 +94,12 @@ export class CsvOut {
     let digits = d;
     while (frac % 10 === 0) { frac /= 10; digits--; }
     this.byte(46);
-    // Leading zeros of the fraction, then its digits.
-    let width = 1;
-    for (let t = frac; t >= 10; t = Math.floor(t / 10)) width++;
-    for (let z = digits - width; z > 0; z--) this.byte(48);
-    this.uint(frac);
+    // The fraction's digits, with its leading zeros (frac < 10^8: 32-bit arithmetic).
+    const b = this.buf;
+    let p = this.pos + digits;
+    this.pos = p;
+    let m = frac | 0;
+    for (let z = digits; z > 0; z--) { const q = (m / 10) | 0; b[--p] = 48 + m - q * 10; m = q; }
   }
 }
 
