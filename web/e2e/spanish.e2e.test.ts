@@ -1,6 +1,10 @@
 /** The Spanish page under /es: Spanish labels and es-MX number formats, same figures as the CLI. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright';
+import { pdfTextLines } from './pdf-text.js';
 import { browserFormat, calculate, cli, expectedFigures, fillForm, launch, open, type Input } from './helpers.js';
 
 let browser: Browser;
@@ -58,6 +62,24 @@ describe('Spanish page (/es)', () => {
     expect(await page.getByTestId('annual-tax').innerText()).toBe(annual);
     expect(await page.getByTestId('monthly-tax').innerText()).toBe(monthly);
     expect(await page.getByTestId('effective-rate').innerText()).toBe(rate);
+    await context.close();
+  });
+
+  it('the Spanish PDF report is named after the county and has the es-MX annual tax', async () => {
+    const { page, context } = await open(browser, '/es', { popup: false });
+    await fillForm(page, { county: 'Albany County', value: 300_000 });
+    await calculate(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-pdf').click()]);
+    const dir = mkdtempSync(join(tmpdir(), 'ptax-pdf-es-'));
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    expect(download.suggestedFilename()).toMatch(/albany.*\.pdf$/i);
+    const pdf = readFileSync(file);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = pdfTextLines(pdf).join('\n');
+    expect(text).toContain('Albany County');
+    expect(text).toContain('$5,681');
+    rmSync(dir, { recursive: true, force: true });
     await context.close();
   });
 });

@@ -124,3 +124,41 @@ describe('wizard at 390 px', () => {
     await context.close();
   });
 });
+
+describe('wizard by keyboard', () => {
+  it('opens with Enter, moves focus to each step heading, keeps Tab inside, Escape closes and returns focus', async () => {
+    const { page, context } = await open(browser, '/', { viewport: PHONE, mobile: true, popup: false });
+    const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);
+    await page.getByTestId('start-wizard').focus();
+    await page.keyboard.press('Enter');
+    const wizard = page.getByTestId('wizard');
+    await wizard.waitFor();
+    // The page behind the dialog is inert.
+    expect(await page.evaluate(() => (document.getElementById('root') as HTMLElement & { inert: boolean }).inert)).toBe(true);
+    expect(await wizard.evaluate((w) => w.contains(document.activeElement))).toBe(true);
+    await wizard.getByTestId('home-value').fill('300000');
+    await wizard.getByTestId('wizard-next').focus();
+    await page.keyboard.press('Enter');
+    expect(await title(page)).toBe('Location');
+    expect(await activeTestId()).toBe('wizard-step-title');
+    // Tab 30 times: focus never leaves the dialog.
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      expect(await wizard.evaluate((w) => w.contains(document.activeElement)), `tab ${i + 1}`).toBe(true);
+    }
+    await wizard.getByTestId('county-select').focus();
+    await wizard.getByTestId('county-select').selectOption('Albany County');
+    await wizard.getByTestId('wizard-next').focus();
+    await page.keyboard.press('Enter');
+    expect(await title(page)).toBe('Exemptions');
+    expect(await activeTestId()).toBe('wizard-step-title');
+    await page.keyboard.press('Escape');
+    await wizard.waitFor({ state: 'detached' });
+    expect(await activeTestId()).toBe('start-wizard');
+    expect(await page.evaluate(() => (document.getElementById('root') as HTMLElement & { inert: boolean }).inert)).toBe(false);
+    // The state edited in the wizard is the form's.
+    expect(await page.getByTestId('county-select').inputValue()).toBe('Albany County');
+    expect(await page.getByTestId('home-value').inputValue()).toBe('300,000');
+    await context.close();
+  });
+});
