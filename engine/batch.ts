@@ -60,6 +60,9 @@ const NULLABLE_FACTS = new Set(['value', 'propertyClass', 'seniorIncome', 'starT
 const NUMERIC_INPUTS = ['value', 'seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear',
   'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax'] as const;
 
+/** Whether every numeric input is absent or finite. */
+const finite = new Function('x', `return ${NUMERIC_INPUTS.map((k) => `(x.${k} == null || Number.isFinite(x.${k}))`).join(' && ')};`) as (x: CalcInput) => boolean;
+
 /**
  * 0: boolean (!!x), 1: x ?? null, 2: veteranDisability (x ?? 0), 3: the same for every row of
  * a place, copied from the facts `prepare` built for its first row (`year`: the year asked
@@ -86,12 +89,13 @@ export interface Place {
   state: string;
   countyName: string;
   note: string | undefined;
-  /** countyName,program,rulesYear, (CSV). */
-  prefix: string;
+  /** countyName,program,rulesYear, (CSV, UTF-8). */
+  prefix: Buffer;
   printer: Printer;
 }
 
-const MAX_PLACES = 10_000;
+/** Texts remembered; beyond this the map starts again (bounded memory, whatever the input). */
+const MAX_PLACES = 100_000;
 
 export interface BatchCalculatorOptions {
   lang?: Lang;
@@ -100,9 +104,11 @@ export interface BatchCalculatorOptions {
 }
 
 export class BatchCalculator {
-  /** Places by state text, county text, then year asked for (-1: none). */
-  private places = new Map<string, Map<string, Map<number, Place>>>();
+  /** Places by county text, then (a short list) by state text and year asked for (-1: none). */
+  private places = new Map<string, Array<{ state: string; year: number; place: Place }>>();
   private nPlaces = 0;
+  /** One Place per outcome of `prepare` (many spellings of a county share it). */
+  private canonical = new Map<string, Place>();
   /** The input and county facts of the current row, for generated code (which reads no other slot). */
   private readonly scratch: unknown[];
   private printers = new Map<CompiledProgram, Printer>();
@@ -129,6 +135,14 @@ export class BatchCalculator {
       else { this.fastOff = `input fact ${f} is not known to the batch fast path`; break; }
     }
     this.kinds = this.fastOff ? null : kinds;
+    if (this.kinds) {
+      const lines = (INPUT_FACTS as readonly string[]).map((f, i) => {
+        if (!/^[A-Za-z_$][\w$]*$/.test(f)) throw new PtaxError('RULES_INVALID', `input fact ${f}`);
+        const k = kinds[i];
+        return k === 0 ? `v[${i}] = !!x.${f};` : k === 1 ? `v[${i}] = x.${f} ?? null;` : k === 2 ? `v[${i}] = x.${f} ?? 0;` : `v[${i}] = p[${i}];`;
+      });
+      this.fillInputs = new Function('v', 'x', 'p', lines.join('\n')) as (v: unknown[], input: CalcInput, placeInputs: unknown[]) => void;
+    }
     const countyOnly = new Set<string>(COUNTY_FACTS);
     for (const s of Object.values(calc.bundle.states)) {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
@@ -178,7 +192,7 @@ export class BatchCalculator {
     const steps = c.steps;
     for (let i = 0; i < steps.length; i++) { const s = steps[i]!; v[s.slot] = s.run(v); }
     for (const t of pr.throwing) t(v);
-    let out = p.prefix;
+    let out = p.prefix.toString('utf8');
     for (const f of pr.cells) out += f(v) + ',';
     let notes = '';
     for (const n of c.notes) if (n.test(v)) notes = notes ? notes + NOTE_SEPARATOR + n.text[this.lang] : n.text[this.lang];
@@ -188,7 +202,7 @@ export class BatchCalculator {
 
   private generated(p: Place, facts: Facts, w: CsvOut): void {
     const start = w.pos;
-    w.str(p.prefix);
+    w.bytes(p.prefix);
     try {
       p.printer.gen!(facts, p.note ?? '', w);
     } catch (e) {
@@ -209,29 +223,42 @@ export class BatchCalculator {
   }
 
   private placeOf(input: CalcInput): Place | undefined {
-    for (const k of NUMERIC_INPUTS) {
-      const x = (input as unknown as Record<string, unknown>)[k];
-      if (x !== undefined && x !== null && !Number.isFinite(x)) return undefined;
-    }
+    if (!finite(input)) return undefined;
     if (this.inputChosen.size && this.inputChosen.has(this.calc.state(input.state).code)) return undefined;
     const year = input.year ?? -1;
-    const hit = this.places.get(input.state)?.get(input.county)?.get(year);
-    if (hit) return hit;
+    const list = this.places.get(input.county);
+    if (list) {
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i]!;
+        if (e.year === year && e.state === input.state) return e.place;
+      }
+    }
     // First row of this text: `prepare` does the work (and throws for a bad state, county or year).
     const prep = this.calc.prepare(input, this.lang);
-    const place = this.placeFrom(prep);
+    let place = this.placeFrom(prep);
     const mine = this.fill(place, input);
     if (mine.length !== prep.facts.length || mine.some((x, i) => !Object.is(x, prep.facts[i]))) {
       this.fastOff = `the facts filled for ${prep.state} ${prep.county} differ from prepare's`;
       return undefined;
     }
+    // Everything a Place holds, as text: equal texts, interchangeable places.
+    const id = JSON.stringify([place.state, place.countyName, place.note ?? null, place.county, place.inputs.map((x, i) => (this.kinds![i] === 3 ? x : null))]);
+    const same = this.canonical.get(`${id}\u0001${this.programKey(place.compiled)}`);
+    if (same) place = same;
+    else if (this.canonical.size < MAX_PLACES) this.canonical.set(`${id}\u0001${this.programKey(place.compiled)}`, place);
     if (this.nPlaces++ >= MAX_PLACES) { this.places.clear(); this.nPlaces = 1; } // bounded memory, whatever the input
-    let byCounty = this.places.get(input.state);
-    if (!byCounty) this.places.set(input.state, (byCounty = new Map()));
-    let byYear = byCounty.get(input.county);
-    if (!byYear) byCounty.set(input.county, (byYear = new Map()));
-    byYear.set(year, place);
+    let entries = this.places.get(input.county);
+    if (!entries) this.places.set(input.county, (entries = []));
+    if (entries.length >= 64) entries.shift();
+    entries.push({ state: input.state, year, place });
     return place;
+  }
+
+  private programIds = new Map<CompiledProgram, number>();
+  private programKey(c: CompiledProgram): number {
+    let k = this.programIds.get(c);
+    if (k === undefined) this.programIds.set(c, (k = this.programIds.size));
+    return k;
   }
 
   private placeFrom(prep: ReturnType<Calculator['prepare']>): Place {
@@ -243,7 +270,7 @@ export class BatchCalculator {
       state: prep.state,
       countyName: prep.county,
       note: prep.note,
-      prefix: `${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`,
+      prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       printer: this.printerOf(c),
     };
   }
@@ -254,18 +281,13 @@ export class BatchCalculator {
    */
   private fill(place: Place, input: CalcInput, into?: unknown[]): Facts {
     const v = into ?? place.compiled.template.slice();
-    const kinds = this.kinds!;
+    this.fillInputs!(v, input, place.inputs);
     const county = place.county;
-    const inp = input as unknown as Record<string, unknown>;
-    for (let i = 0; i < kinds.length; i++) {
-      const k = kinds[i];
-      if (k === 3) { v[i] = place.inputs[i]; continue; }
-      const x = inp[INPUT_FACTS[i]!];
-      v[i] = k === 0 ? !!x : k === 1 ? (x ?? null) : (x ?? 0);
-    }
     for (let j = 0; j < county.length; j++) v[this.nIn + j] = county[j];
     return v;
   }
+  /** Input facts into their slots, by kind; generated once (property names as written, one shape). */
+  private fillInputs: ((v: unknown[], input: CalcInput, placeInputs: unknown[]) => void) | null = null;
 
   /** The cell printer of one compiled program: generated code when it can be, else closures. */
   private printerOf(c: CompiledProgram): Printer {
@@ -275,7 +297,7 @@ export class BatchCalculator {
     const throwing = allLeaves(c.program.result).filter((l) => canThrow(l.formula.ast as Expr)).map((l) => l.formula.ast as Expr);
     const gen = this.codegen
       ? generate(this.calc.bundle, c, leaves.map((l) => (l ? { expr: l.formula.ast as Expr, unit: l.unit } : null)), throwing, this.lang, NOTE_SEPARATOR,
-        { roundTo, num })
+        { roundTo, num, csvEscape })
       : null;
     const resolve = resolverOf(this.calc, c);
     pr = {
