@@ -138,8 +138,9 @@ describe('batch output equals Calculator.calculate, row for row', () => {
     const bad: string[] = [];
     const w = new CsvOut();
     const fallback = (x: number) => (Number.isFinite(x) ? String(x) : '');
-    for (let i = 0; i < 100_000; i++) {
-      const x = (rand() - 0.3) * 10 ** Math.floor(rand() * 16 - 8);
+    const wholes = [0, -0, 1, 7, 10, 100, 48000, 350000, 2 ** 31 - 1, 2 ** 31, 2 ** 40, -1, -48000, 1e15, 1e21];
+    for (let i = 0; i < 100_000 + wholes.length; i++) {
+      const x = i < wholes.length ? wholes[i]! : (rand() - 0.3) * 10 ** Math.floor(rand() * 16 - 8);
       for (const d of [2, 6, 8]) {
         const y = roundTo(x, d);
         w.ensure(64);

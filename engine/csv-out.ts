@@ -80,6 +80,8 @@ export class CsvOut {
    * engine/batch.ts: the same digits, tested against String at every magnitude).
    */
   decimal(x: number, d: number, fallback: (x: number) => string): void {
+    // Whole amounts (0 is the commonest cell) print as they are.
+    if (x >= 0 && x < 0x7fffffff && x === Math.floor(x)) { this.uint(x); return; }
     const f = POW10[d]!;
     const neg = x < 0;
     const a = neg ? -x : x;
