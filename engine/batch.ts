@@ -25,6 +25,7 @@
 import { evaluate, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
 import type { CompiledProgram } from './compile.js';
 import { conditionFacts, type Facts } from './conditions.js';
+import { slugOf } from './counties.js';
 import { compileNode, type Binding, type Fn } from './expr.js';
 import { valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
@@ -107,6 +108,8 @@ export class BatchCalculator {
   /** Places by county text, then (a short list) by state text and year asked for (-1: none). */
   private places = new Map<string, Array<{ state: string; year: number; place: Place }>>();
   private nPlaces = 0;
+  /** Places by state code, county slug and year asked for. */
+  private bySlug = new Map<string, Place>();
   /** One Place per outcome of `prepare` (many spellings of a county share it). */
   private canonical = new Map<string, Place>();
   /** The input and county facts of the current row, for generated code (which reads no other slot). */
@@ -233,7 +236,15 @@ export class BatchCalculator {
         if (e.year === year && e.state === input.state) return e.place;
       }
     }
-    // First row of this text: `prepare` does the work (and throws for a bad state, county or year).
+    // Another spelling of a place already seen: on its success path `prepare` reads the
+    // state as Calculator.state reads it (trimmed, upper case) and the county as findCounty
+    // reads it (slugOf: "Kings", "kings county" and "kings" are one county), and nothing
+    // else of the text.
+    let norm: string | undefined;
+    try { norm = `${this.calc.state(input.state).code}\u0001${slugOf(String(input.county))}\u0001${year}`; } catch { norm = undefined; }
+    const known = norm === undefined ? undefined : this.bySlug.get(norm);
+    if (known) return this.remember(input, year, known);
+    // First row of this place: `prepare` does the work (and throws for a bad state, county or year).
     const prep = this.calc.prepare(input, this.lang);
     let place = this.placeFrom(prep);
     const mine = this.fill(place, input);
@@ -246,6 +257,11 @@ export class BatchCalculator {
     const same = this.canonical.get(`${id}\u0001${this.programKey(place.compiled)}`);
     if (same) place = same;
     else if (this.canonical.size < MAX_PLACES) this.canonical.set(`${id}\u0001${this.programKey(place.compiled)}`, place);
+    if (norm !== undefined && this.bySlug.size < MAX_PLACES) this.bySlug.set(norm, place);
+    return this.remember(input, year, place);
+  }
+
+  private remember(input: CalcInput, year: number, place: Place): Place {
     if (this.nPlaces++ >= MAX_PLACES) { this.places.clear(); this.nPlaces = 1; } // bounded memory, whatever the input
     let entries = this.places.get(input.county);
     if (!entries) this.places.set(input.county, (entries = []));
