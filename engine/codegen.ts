@@ -33,6 +33,7 @@ class Unsupported extends Error {}
 export interface Helpers {
   roundTo: (x: number, d: number) => number;
   num: (x: number) => string;
+  csvEscape: (s: string) => string;
 }
 
 export function generate(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, throwing: Expr[], lang: Lang, sep: string, h: Helpers): CellsFn | null {
@@ -227,13 +228,23 @@ function build(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, t
       default: throw new Unsupported();
     }
   });
-  body.push(`let notes = '';`);
-  for (const note of program.notes) {
-    body.push(`if (${cond(note.when)}) notes = notes ? notes + ${lit(sep)} + ${lit(note.text[lang])} : ${lit(note.text[lang])};`);
-  }
-  body.push(`if (note) notes = notes ? notes + ${lit(sep)} + note : note;`);
+  // Which notes hold, as bits; the notes cell of each combination is encoded once.
+  if (program.notes.length > 20) throw new Unsupported();
+  body.push('let mask = 0;');
+  program.notes.forEach((note, i) => body.push(`if (${cond(note.when)}) mask |= ${2 ** i};`));
+  const texts = program.notes.map((x) => x.text[lang]);
+  const noteCells = new Map<number, Buffer>();
+  const noteCell = (mask: number): Buffer => {
+    let b = noteCells.get(mask);
+    if (!b) {
+      const s = texts.filter((_, i) => mask & (2 ** i)).join(sep);
+      noteCells.set(mask, (b = Buffer.from(h.csvEscape(s), 'utf8')));
+    }
+    return b;
+  };
   for (const cell of cells) body.push(cell, 'w.byte(44);');
-  body.push('if (notes) w.field(notes);');
+  // A place's carried-forward note comes last (rare: only for a year after the last one).
+  body.push(`if (note) { const t = noteText(mask); w.field(t ? t + ${lit(sep)} + note : note); } else if (mask) w.bytes(noteCell(mask));`);
 
   const head = [...read].sort((a, b) => a - b).map((s) => `const f${s} = v[${s}];`);
   const tableFns = tableUse.map((name, k) => {
@@ -254,5 +265,6 @@ function build(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, t
   const fail = (k: number): never => { throw new PtaxError(codes[k]!, messages[k]![lang]); };
   const noValue = (id: string, key: unknown): never => { throw new PtaxError('NO_VALUE', `${id} has no value for ${String(key)}`); };
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('H', 'K', 'B', 'fail', 'noValue', src)(h, consts, bandUse, fail, noValue) as CellsFn;
+  const noteText = (mask: number): string => texts.filter((_, i) => mask & (2 ** i)).join(sep);
+  return new Function('H', 'K', 'B', 'fail', 'noValue', 'noteCell', 'noteText', src)(h, consts, bandUse, fail, noValue, noteCell, noteText) as CellsFn;
 }
