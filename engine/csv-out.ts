@@ -91,17 +91,16 @@ export class CsvOut {
     if (neg && n !== 0) this.byte(45);
     const whole = Math.floor(n / f);
     this.uint(whole);
-    let frac = n - whole * f;
+    // The fraction (below 10^8: 32-bit arithmetic), without its trailing zeros, with its leading ones.
+    let frac = (n - whole * f) | 0;
     if (frac === 0) return;
     let digits = d;
-    while (frac % 10 === 0) { frac /= 10; digits--; }
+    for (let q = (frac / 10) | 0; frac === q * 10; q = (frac / 10) | 0) { frac = q; digits--; }
     this.byte(46);
-    // The fraction's digits, with its leading zeros (frac < 10^8: 32-bit arithmetic).
     const b = this.buf;
     let p = this.pos + digits;
     this.pos = p;
-    let m = frac | 0;
-    for (let z = digits; z > 0; z--) { const q = (m / 10) | 0; b[--p] = 48 + m - q * 10; m = q; }
+    for (let z = digits; z > 0; z--) { const q = (frac / 10) | 0; b[--p] = 48 + frac - q * 10; frac = q; }
   }
 }
 
