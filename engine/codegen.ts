@@ -176,10 +176,11 @@ function build(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, t
       }
       case 'contains': return `(Array.isArray(${a}) && ${a}.indexOf(${b ?? scalarLiteral(v)}) > -1)`;
       case 'doesNotContain': return `(Array.isArray(${a}) && ${a}.indexOf(${b ?? scalarLiteral(v)}) === -1)`;
-      case 'lessThan': return `(isNumeric(${a}) && ${a} < ${b ?? scalarLiteral(v)})`;
-      case 'lessThanInclusive': return `(isNumeric(${a}) && ${a} <= ${b ?? scalarLiteral(v)})`;
-      case 'greaterThan': return `(isNumeric(${a}) && ${a} > ${b ?? scalarLiteral(v)})`;
-      case 'greaterThanInclusive': return `(isNumeric(${a}) && ${a} >= ${b ?? scalarLiteral(v)})`;
+      // isNumeric, with its number case inline.
+      case 'lessThan': return `((typeof ${a} === "number" ? ${a} === ${a} : isNumeric(${a})) && ${a} < ${b ?? scalarLiteral(v)})`;
+      case 'lessThanInclusive': return `((typeof ${a} === "number" ? ${a} === ${a} : isNumeric(${a})) && ${a} <= ${b ?? scalarLiteral(v)})`;
+      case 'greaterThan': return `((typeof ${a} === "number" ? ${a} === ${a} : isNumeric(${a})) && ${a} > ${b ?? scalarLiteral(v)})`;
+      case 'greaterThanInclusive': return `((typeof ${a} === "number" ? ${a} === ${a} : isNumeric(${a})) && ${a} >= ${b ?? scalarLiteral(v)})`;
       default: throw new Unsupported();
     }
   };
@@ -233,12 +234,12 @@ function build(bundle: Bundle, c: CompiledProgram, leaves: Array<Leaf | null>, t
   body.push('let mask = 0;');
   program.notes.forEach((note, i) => body.push(`if (${cond(note.when)}) mask |= ${2 ** i};`));
   const texts = program.notes.map((x) => x.text[lang]);
-  const noteCells = new Map<number, Buffer>();
+  const noteCells: Buffer[] = [];
   const noteCell = (mask: number): Buffer => {
-    let b = noteCells.get(mask);
+    let b = noteCells[mask];
     if (!b) {
       const s = texts.filter((_, i) => mask & (2 ** i)).join(sep);
-      noteCells.set(mask, (b = Buffer.from(h.csvEscape(s), 'utf8')));
+      noteCells[mask] = b = Buffer.from(h.csvEscape(s), 'utf8');
     }
     return b;
   };

@@ -55,8 +55,12 @@ export class CsvOut {
 
   /** Bytes as they are (a cached, already encoded piece of text). */
   bytes(b: Buffer): void {
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    if (n > 64) { this.buf.set(b, this.pos); this.pos += n; return; }
+    const o = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) o[p++] = b[i]!;
+    this.pos = p;
   }
 
   /** A non-negative whole number below 2^53. */
