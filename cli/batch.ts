@@ -151,8 +151,9 @@ function readCell(spec: Spec, raw: string, s: number, e: number): unknown {
     for (; i < e; i++) { const c = raw.charCodeAt(i); if (c < 48 || c > 57) break; x = x * 10 + (c - 48); }
     if (i === e) return x;
   } else if (kind === 'bool') {
-    if (n === 4 && raw.startsWith('true', s)) return true;
-    if (n === 5 && raw.startsWith('false', s)) return false;
+    const c = raw.charCodeAt(s);
+    if (n === 4 && c === 116 && raw.charCodeAt(s + 1) === 114 && raw.charCodeAt(s + 2) === 117 && raw.charCodeAt(s + 3) === 101) return true;
+    if (n === 5 && c === 102 && raw.charCodeAt(s + 1) === 97 && raw.charCodeAt(s + 2) === 108 && raw.charCodeAt(s + 3) === 115 && raw.charCodeAt(s + 4) === 101) return false;
   }
   return parseCell(spec, raw.slice(s, e));
 }
@@ -303,22 +304,24 @@ export class BatchRun {
     if (!quoted && !problem) {
       // The common case: a line without quotes, read in place (no array of fields).
       const vals = this.vals;
-      let p = 0;
-      let ok = true;
       let err: unknown;
       const h = this.header!;
       const n = raw.length;
-      for (let i = 0; i < h.length; i++) {
-        if (p > n) { ok = false; break; } // fewer fields than the header
-        let e = raw.indexOf(',', p);
-        if (e === -1) e = n;
-        else if (i === h.length - 1) { ok = false; break; } // more fields
-        const spec = h[i];
-        if (spec && err === undefined) {
-          try { vals[i] = readCell(spec, raw, p, e); } catch (x) { err = x; }
+      let col = 0;
+      let start = 0;
+      for (let j = 0; j <= n; j++) {
+        if (j < n && raw.charCodeAt(j) !== 44) continue;
+        // A cell ends at j (a comma or the end of the line).
+        if (col < h.length) {
+          const spec = h[col];
+          if (spec && err === undefined) {
+            try { vals[col] = readCell(spec, raw, start, j); } catch (x) { err = x; }
+          }
         }
-        p = e + 1;
+        col++;
+        start = j + 1;
       }
+      const ok = col === h.length; // else: too few or too many fields (the general path says so)
       if (ok) {
         w.ensure(raw.length * 3 + ROW_ROOM);
         const start = w.pos;
