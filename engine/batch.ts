@@ -164,8 +164,12 @@ export class BatchCalculator {
     const w = (this.textOut ??= new CsvOut());
     w.ensure(1 << 16);
     const start = w.pos;
-    this.csvInto(input, w);
-    return w.buf.toString('utf8', start, w.pos);
+    try {
+      this.csvInto(input, w);
+      return w.buf.toString('utf8', start, w.pos);
+    } finally {
+      w.pos = start; // the buffer is reused for the next call
+    }
   }
   private textOut: CsvOut | undefined;
 
