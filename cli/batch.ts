@@ -214,7 +214,7 @@ export class BatchRun {
   private ndjsonUnused = new Set<string>();
 
   constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, lang: Lang) {
-    this.engine = new BatchCalculator(calc, { lang, codegen: process.env.PTAX_BATCH_CODEGEN !== '0' });
+    this.engine = new BatchCalculator(calc, { lang });
     this.format = format;
   }
 

@@ -14,10 +14,10 @@
  *    object: only the result leaves for those columns are computed (and, first, any
  *    leaf that can throw, so a row fails exactly when `calculate` fails), rounded as
  *    `compile.ts` rounds result leaves and printed as JSON prints numbers.
- * 3. Generated code (engine/codegen.ts): each compiled program's validations, steps,
- *    leaves and notes as one JavaScript function, instead of a tree of closures. When a
- *    program has anything the generator does not know, its rows use the compiled
- *    closures (validations and steps as `evaluate` runs them, leaves via `compileNode`).
+ * 3. The compiled closures: validations and steps as `evaluate` runs them, leaves via
+ *    `compileNode`. (Generating one JavaScript function per program from the rules, with
+ *    `new Function`, was measured at about 3× the throughput but is not allowed: no code is
+ *    ever made from rule text.)
  *
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
@@ -31,7 +31,6 @@ import { valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
-import { generate, type CellsFn } from './codegen.js';
 import { CsvOut } from './csv-out.js';
 
 /** The flat result columns of a CSV batch row: column name and result path. */
@@ -72,9 +71,8 @@ const finite = new Function('x', `return ${NUMERIC_INPUTS.map((k) => `(x.${k} ==
 type Kind = 0 | 1 | 2 | 3;
 const PLACE_FACTS = new Set(['year']);
 
-/** How one compiled program prints its cells: generated code, or closures. */
+/** How one compiled program prints its cells. */
 interface Printer {
-  gen: CellsFn | null;
   /** The closures' way: result leaves that can throw (run first), and the leaf cells. */
   throwing: Fn[];
   cells: Fn[];
@@ -100,8 +98,6 @@ const MAX_PLACES = 100_000;
 
 export interface BatchCalculatorOptions {
   lang?: Lang;
-  /** Generated code for the CSV cells (default); false: the compiled closures only. */
-  codegen?: boolean;
 }
 
 export class BatchCalculator {
@@ -112,8 +108,6 @@ export class BatchCalculator {
   private bySlug = new Map<string, Place>();
   /** One Place per outcome of `prepare` (many spellings of a county share it). */
   private canonical = new Map<string, Place>();
-  /** The input and county facts of the current row, for generated code (which reads no other slot). */
-  private readonly scratch: unknown[];
   private printers = new Map<CompiledProgram, Printer>();
   private kinds: Kind[] | null;
   /** Why the place cache is off (null while it is on). */
@@ -123,12 +117,9 @@ export class BatchCalculator {
   private readonly nIn = INPUT_FACTS.length;
   private readonly nCounty = COUNTY_FACTS.length;
   readonly lang: Lang;
-  private readonly codegen: boolean;
 
   constructor(readonly calc: Calculator, options: BatchCalculatorOptions = {}) {
     this.lang = options.lang ?? 'en';
-    this.scratch = new Array(INPUT_FACTS.length + COUNTY_FACTS.length).fill(null);
-    this.codegen = options.codegen ?? true;
     const kinds: Kind[] = [];
     for (const f of INPUT_FACTS as readonly string[]) {
       if (BOOLEAN_FACTS.has(f)) kinds.push(0);
@@ -151,12 +142,6 @@ export class BatchCalculator {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
       if (read.some((f) => !countyOnly.has(f))) this.inputChosen.add(s.code);
     }
-  }
-
-  /** How many compiled programs print through generated code, and how many through closures. */
-  printerCounts(): { generated: number; closures: number } {
-    const all = [...this.printers.values()];
-    return { generated: all.filter((p) => p.gen).length, closures: all.filter((p) => !p.gen).length };
   }
 
   /** The CSV result cells of one input as text (see `csvInto`). */
@@ -184,7 +169,6 @@ export class BatchCalculator {
     let p: Place;
     if (place) {
       p = place;
-      if (place.printer.gen) return this.generated(place, this.fill(place, input, this.scratch), w);
       v = this.fill(place, input);
     } else {
       const prep = this.calc.prepare(input, this.lang);
@@ -192,7 +176,6 @@ export class BatchCalculator {
       v = prep.facts;
     }
     const pr = p.printer;
-    if (pr.gen) return this.generated(p, v, w);
     // The closures: validations and steps as `evaluate` runs them, then the cells.
     const c = p.compiled;
     for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[this.lang]);
@@ -205,17 +188,6 @@ export class BatchCalculator {
     for (const n of c.notes) if (n.test(v)) notes = notes ? notes + NOTE_SEPARATOR + n.text[this.lang] : n.text[this.lang];
     if (p.note) notes = notes ? notes + NOTE_SEPARATOR + p.note : p.note;
     w.str(out + (notes ? csvEscape(notes) : ''));
-  }
-
-  private generated(p: Place, facts: Facts, w: CsvOut): void {
-    const start = w.pos;
-    w.bytes(p.prefix);
-    try {
-      p.printer.gen!(facts, p.note ?? '', w);
-    } catch (e) {
-      w.pos = start;
-      throw e;
-    }
   }
 
   /** The full result object, equal to `Calculator.calculate(input)` (for NDJSON output). */
@@ -309,19 +281,14 @@ export class BatchCalculator {
   /** Input facts into their slots, by kind; generated once (property names as written, one shape). */
   private fillInputs: ((v: unknown[], input: CalcInput, placeInputs: unknown[]) => void) | null = null;
 
-  /** The cell printer of one compiled program: generated code when it can be, else closures. */
+  /** The cell printer of one compiled program (closures). */
   private printerOf(c: CompiledProgram): Printer {
     let pr = this.printers.get(c);
     if (pr) return pr;
     const leaves = LEAF_COLUMNS.map(({ path }) => leafAt(c.program.result, path) ?? null);
     const throwing = allLeaves(c.program.result).filter((l) => canThrow(l.formula.ast as Expr)).map((l) => l.formula.ast as Expr);
-    const gen = this.codegen
-      ? generate(this.calc.bundle, c, leaves.map((l) => (l ? { expr: l.formula.ast as Expr, unit: l.unit } : null)), throwing, this.lang, NOTE_SEPARATOR,
-        { roundTo, num, csvEscape })
-      : null;
     const resolve = resolverOf(this.calc, c);
     pr = {
-      gen,
       throwing: throwing.map((e) => compileNode(e, resolve).fn),
       cells: leaves.map((l) => (l ? cellFn(compileNode(l.formula.ast as Expr, resolve).fn, l.unit) : () => '')),
     };
