@@ -61,6 +61,14 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
       } catch { /* not a JSON log line */ }
     });
   });
+  // The server looks for the build once, at start-up: a concurrent rebuild of web/dist at
+  // that moment would leave it answering 503.
+  const home = await fetch(`${url}/`);
+  if (home.status !== 200) {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`GET / answered ${home.status}: is web/dist complete (being rebuilt)? Try again.`);
+  }
   return {
     url,
     stop: async () => {

@@ -41,8 +41,17 @@ export async function open(browser: Browser, path = '/', opts: { viewport?: { wi
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  const failed: string[] = [];
+  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`); });
+  page.on('requestfailed', (r) => failed.push(`failed ${r.url()} (${r.failure()?.errorText ?? '?'})`));
   await page.goto(path);
-  await page.getByTestId(opts.waitFor ?? 'property-form').waitFor();
+  try {
+    await page.getByTestId(opts.waitFor ?? 'property-form').waitFor();
+  } catch (e) {
+    // Say why the page did not come up: failed requests, script errors, what it shows.
+    const body = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 300);
+    throw new Error(`${path}: ${opts.waitFor ?? 'property-form'} did not appear (${e instanceof Error ? e.message.split('\n')[0] : e}); requests: ${failed.join(', ') || 'none failed'}; errors: ${errors.join(' | ') || 'none'}; page: ${body}`);
+  }
   return { context, page, errors };
 }
 
