@@ -13,7 +13,7 @@ import { Calculator, inputFromFlags } from '../engine/calculate.js';
 import { BUNDLE_PATH, readBundle } from '../engine/bundle.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
 import type { Bundle, Lang } from '../engine/types.js';
-import { parseAmount, parseDate, parseYear } from './parse.js';
+import { numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
@@ -94,13 +94,7 @@ export function buildProgram(): Command {
       if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
       if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
       if (o.star !== undefined && !['none', 'basic', 'enhanced'].includes(o.star)) fail('INVALID_STAR', `--star must be none, basic or enhanced (got "${o.star}")`);
-      const num = (raw: string | undefined, what: string) => (raw === undefined ? null : parseAmount(raw, what));
-      const input = inputFromFlags({
-        ...o, value: num(o.value, 'Home value'), seniorIncome: num(o.seniorIncome, 'Senior income'),
-        veteranDisability: num(o.veteranDisability, 'Veteran disability level'), priorAssessed: num(o.priorAssessed, 'Prior assessed value'),
-        purchasePrice: num(o.purchasePrice, 'Purchase price'), purchaseYear: o.purchaseYear === undefined ? null : parseYear(o.purchaseYear),
-        melloRoos: num(o.melloRoos, 'Mello-Roos amount'),
-      }, o.year === undefined ? undefined : parseYear(o.year));
+      const input = inputFromFlags({ ...o, ...numericFlags(o) }, o.year === undefined ? undefined : parseYear(o.year));
       const calc = new Calculator(await bundle());
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
@@ -208,14 +202,10 @@ export function buildProgram(): Command {
           return;
         }
         const k = calc.calculatorOf(code, name);
-        const num = (raw: string | undefined, what: string) => (raw === undefined ? null : parseAmount(raw, what));
         const today = new Date();
         const date = o.date === undefined ? { year: today.getFullYear(), month: today.getMonth() + 1, day: today.getDate() } : parseDate(o.date);
         const input = inputFromFlags({
-          state: code, county: o.county ?? '', value: num(o.value, 'Home value'), homestead: o.homestead, over65: o.over65, disabled: o.disabled,
-          veteranDisability: num(o.veteranDisability, 'Veteran disability level'), priorAssessed: num(o.priorAssessed, 'Prior assessed value'),
-          purchasePrice: num(o.purchasePrice, 'Purchase price'), purchaseYear: o.purchaseYear === undefined ? null : parseYear(o.purchaseYear),
-          melloRoos: num(o.melloRoos, 'Mello-Roos amount'), tax: num(o.tax, 'Tax amount'), sellerTax: num(o.sellerTax, "Seller's tax"),
+          state: code, county: o.county ?? '', homestead: o.homestead, over65: o.over65, disabled: o.disabled, ...numericFlags(o),
           paymentYear: date.year, paymentMonth: date.month, paymentDay: date.day,
         }, o.year === undefined ? undefined : parseYear(o.year));
         const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });

@@ -18,6 +18,26 @@ export function parseDate(raw: string): { year: number; month: number; day: numb
   return { year: +m[1]!, month: +m[2]!, day: +m[3]! };
 }
 
+/** The amount flags and their names in messages, in the order they are checked. */
+const AMOUNT_FLAGS = [
+  ['value', 'Home value'], ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'],
+  ['priorAssessed', 'Prior assessed value'], ['purchasePrice', 'Purchase price'], ['melloRoos', 'Mello-Roos amount'],
+  ['tax', 'Tax amount'], ['sellerTax', "Seller's tax"],
+] as const;
+
+/**
+ * Commander's option strings → the numbers `inputFromFlags` takes (null when not given),
+ * for `ptax calc` and the state calculators alike; the first bad one is the error.
+ */
+export function numericFlags(o: Record<string, unknown>): Record<(typeof AMOUNT_FLAGS)[number][0] | 'purchaseYear', number | null> {
+  const out = {} as Record<(typeof AMOUNT_FLAGS)[number][0] | 'purchaseYear', number | null>;
+  for (const [k, what] of AMOUNT_FLAGS) {
+    out[k] = o[k] === undefined ? null : parseAmount(o[k] as string, what);
+    if (k === 'purchasePrice') out.purchaseYear = o.purchaseYear === undefined ? null : parseYear(o.purchaseYear as string);
+  }
+  return out;
+}
+
 export function parseYear(raw: string): number {
   if (!/^\d{4}$/.test(String(raw).trim())) throw new PtaxError('INVALID_YEAR', `Year must be a four-digit year, like 2026 (got "${raw}")`);
   return Number(raw);
