@@ -22,15 +22,15 @@
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
  */
-import { evaluate, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
+import { evaluate, inputFacts, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
 import type { CompiledProgram } from './compile.js';
-import { conditionFacts, type Facts } from './conditions.js';
+import { conditionFacts, type Facts, type Predicate } from './conditions.js';
 import { slugOf } from './counties.js';
-import { compileNode, type Binding, type Fn } from './expr.js';
+import { compileNode, exprNames, type Binding, type Fn, type Node } from './expr.js';
 import { valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
 import { CsvOut } from './csv-out.js';
 
 /** The flat result columns of a CSV batch row: column name and result path. */
@@ -71,11 +71,23 @@ const finite = new Function('x', `return ${NUMERIC_INPUTS.map((k) => `(x.${k} ==
 type Kind = 0 | 1 | 2 | 3;
 const PLACE_FACTS = new Set(['year']);
 
-/** How one compiled program prints its cells. */
-interface Printer {
-  /** The closures' way: result leaves that can throw (run first), and the leaf cells. */
+/** A result cell written straight into the output: its text, then a comma. */
+type CellWriter = (v: Facts, w: CsvOut) => void;
+
+/**
+ * How one compiled program makes a CSV row: the steps the row's cells, notes and errors
+ * depend on (steps read only by other result leaves or the explanation are left out, so
+ * long as they cannot throw), result leaves that can throw (run first), the cell writers
+ * and the notes.
+ */
+interface Plan {
+  steps: Array<{ slot: number; run: Fn }>;
   throwing: Fn[];
-  cells: Fn[];
+  cells: CellWriter[];
+  /** Each note as UTF-8, whether it can stand in a cell unquoted, and its text inside quotes ("" for "). */
+  notes: Array<{ test: Predicate; bytes: Buffer; plain: boolean; quoted: Buffer }>;
+  /** Room for the indices of the notes that hold (reused from row to row). */
+  held: Int32Array;
 }
 
 /** What the first row of a (state, county, year) text learned from `prepare`. */
@@ -90,7 +102,18 @@ export interface Place {
   note: string | undefined;
   /** countyName,program,rulesYear, (CSV, UTF-8). */
   prefix: Buffer;
-  printer: Printer;
+  plan: Plan;
+  /** The place's note as UTF-8, whether it can stand in a cell unquoted, and its text inside quotes. */
+  noteBytes: Buffer | undefined;
+  notePlain: boolean;
+  noteQuoted: Buffer | undefined;
+  /**
+   * The fact array the place's rows are evaluated in, reused from row to row: the
+   * county facts and place facts stay, each row writes its input facts and every step
+   * writes its slot before any later step reads it (the loader lets a step read only
+   * earlier ones; validations read no step).
+   */
+  scratch: unknown[];
 }
 
 /** Texts remembered; beyond this the map starts again (bounded memory, whatever the input). */
@@ -108,7 +131,7 @@ export class BatchCalculator {
   private bySlug = new Map<string, Place>();
   /** One Place per outcome of `prepare` (many spellings of a county share it). */
   private canonical = new Map<string, Place>();
-  private printers = new Map<CompiledProgram, Printer>();
+  private plans = new Map<CompiledProgram, Plan>();
   private kinds: Kind[] | null;
   /** Why the place cache is off (null while it is on). */
   fastOff: string | null = null;
@@ -165,29 +188,63 @@ export class BatchCalculator {
    */
   csvInto(input: CalcInput, w: CsvOut): void {
     const place = this.fastOff ? undefined : this.placeOf(input);
-    let v: Facts;
-    let p: Place;
     if (place) {
-      p = place;
-      v = this.fill(place, input);
-    } else {
-      const prep = this.calc.prepare(input, this.lang);
-      p = this.placeFrom(prep);
-      v = prep.facts;
+      const v = place.scratch;
+      const facts = inputFacts(input);
+      const kinds = this.kinds!;
+      for (let i = 0; i < this.nIn; i++) if (kinds[i] !== 3) v[i] = facts[i];
+      this.write(place, v, w);
+      return;
     }
-    const pr = p.printer;
-    // The closures: validations and steps as `evaluate` runs them, then the cells.
+    const prep = this.calc.prepare(input, this.lang);
+    this.write(this.placeFrom(prep), prep.facts, w);
+  }
+
+  /**
+   * The same as `csvInto` for a row already read as its input facts (INPUT_FACTS order,
+   * as `inputFacts` gives them; the place facts, `year`, are the place's own and not
+   * read) of a place from `placeOf`.
+   */
+  csvFacts(place: Place, facts: ArrayLike<unknown>, w: CsvOut): void {
+    const v = place.scratch;
+    const kinds = this.kinds!;
+    for (let i = 0; i < this.nIn; i++) if (kinds[i] !== 3) v[i] = facts[i];
+    this.write(place, v, w);
+  }
+
+  /** Validations, the plan's steps, throwing leaves, then the cells and notes. */
+  private write(p: Place, v: Facts, w: CsvOut): void {
     const c = p.compiled;
-    for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[this.lang]);
-    const steps = c.steps;
+    const plan = p.plan;
+    const vals = c.validations;
+    for (let i = 0; i < vals.length; i++) { const val = vals[i]!; if (val.test(v)) throw new PtaxError(val.code, val.message[this.lang]); }
+    const steps = plan.steps;
     for (let i = 0; i < steps.length; i++) { const s = steps[i]!; v[s.slot] = s.run(v); }
-    for (const t of pr.throwing) t(v);
-    let out = p.prefix.toString('utf8');
-    for (const f of pr.cells) out += f(v) + ',';
-    let notes = '';
-    for (const n of c.notes) if (n.test(v)) notes = notes ? notes + NOTE_SEPARATOR + n.text[this.lang] : n.text[this.lang];
-    if (p.note) notes = notes ? notes + NOTE_SEPARATOR + p.note : p.note;
-    w.str(out + (notes ? csvEscape(notes) : ''));
+    const throwing = plan.throwing;
+    for (let i = 0; i < throwing.length; i++) throwing[i]!(v);
+    w.bytes(p.prefix);
+    const cells = plan.cells;
+    for (let i = 0; i < cells.length; i++) cells[i]!(v, w);
+    // The notes that hold, joined into one cell (quoted as a whole when one of them needs it).
+    const notes = plan.notes;
+    const held = plan.held;
+    let k = 0;
+    let quote = false;
+    for (let i = 0; i < notes.length; i++) if (notes[i]!.test(v)) { held[k++] = i; if (!notes[i]!.plain) quote = true; }
+    const own = p.note;
+    if (k === 0 && own === undefined) return;
+    if (own !== undefined && !p.notePlain) quote = true;
+    if (quote) w.byte(34);
+    for (let j = 0; j < k; j++) {
+      if (j) w.bytes(SEPARATOR);
+      const n = notes[held[j]!]!;
+      w.bytes(quote ? n.quoted : n.bytes);
+    }
+    if (own !== undefined) {
+      if (k) w.bytes(SEPARATOR);
+      w.bytes(quote ? p.noteQuoted! : p.noteBytes!);
+    }
+    if (quote) w.byte(34);
   }
 
   /** The full result object, equal to `Calculator.calculate(input)` (for NDJSON output). */
@@ -201,7 +258,13 @@ export class BatchCalculator {
     return out;
   }
 
-  private placeOf(input: CalcInput): Place | undefined {
+  /**
+   * The place of an input's (state, county, year) text, from the cache or, for the first
+   * row of a place, from `prepare` (which throws its PtaxError for a bad state, county or
+   * year). Undefined when the row must go through `prepare` itself: the place cache is
+   * off, a number is not finite, or the state chooses its program by input facts.
+   */
+  placeOf(input: CalcInput): Place | undefined {
     if (!finite(input)) return undefined;
     if (this.inputChosen.size && this.inputChosen.has(this.calc.state(input.state).code)) return undefined;
     const year = input.year ?? -1;
@@ -263,7 +326,11 @@ export class BatchCalculator {
       countyName: prep.county,
       note: prep.note,
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
-      printer: this.printerOf(c),
+      plan: this.planOf(c),
+      noteBytes: prep.note === undefined ? undefined : Buffer.from(prep.note, 'utf8'),
+      notePlain: prep.note === undefined || csvEscape(prep.note) === prep.note,
+      noteQuoted: prep.note === undefined ? undefined : Buffer.from(prep.note.replace(/"/g, '""'), 'utf8'),
+      scratch: prep.facts.slice(),
     };
   }
 
@@ -281,20 +348,60 @@ export class BatchCalculator {
   /** Input facts into their slots, by kind; generated once (property names as written, one shape). */
   private fillInputs: ((v: unknown[], input: CalcInput, placeInputs: unknown[]) => void) | null = null;
 
-  /** The cell printer of one compiled program (closures). */
-  private printerOf(c: CompiledProgram): Printer {
-    let pr = this.printers.get(c);
-    if (pr) return pr;
+  /** The CSV plan of one compiled program (closures). */
+  private planOf(c: CompiledProgram): Plan {
+    let plan = this.plans.get(c);
+    if (plan) return plan;
     const leaves = LEAF_COLUMNS.map(({ path }) => leafAt(c.program.result, path) ?? null);
     const throwing = allLeaves(c.program.result).filter((l) => canThrow(l.formula.ast as Expr)).map((l) => l.formula.ast as Expr);
     const resolve = resolverOf(this.calc, c);
-    pr = {
+    // The steps something printed (or an error) depends on, found backwards: a step reads
+    // only earlier ones. A step that can throw is always kept.
+    const needed = new Set<string>();
+    for (const l of leaves) if (l) for (const n of exprNames(l.formula.ast as Expr)) needed.add(n);
+    for (const e of throwing) for (const n of exprNames(e)) needed.add(n);
+    for (const n of c.program.notes) for (const f of conditionFacts(n.when)) needed.add(f);
+    const keep = new Array<boolean>(c.steps.length).fill(false);
+    for (let i = c.program.steps.length - 1; i >= 0; i--) {
+      const s = c.program.steps[i]!;
+      if (!needed.has(s.id) && !stepCanThrow(s)) continue;
+      keep[i] = true;
+      for (const n of stepNames(s)) needed.add(n);
+    }
+    plan = {
+      steps: c.steps.filter((_, i) => keep[i]),
       throwing: throwing.map((e) => compileNode(e, resolve).fn),
-      cells: leaves.map((l) => (l ? cellFn(compileNode(l.formula.ast as Expr, resolve).fn, l.unit) : () => '')),
+      cells: leaves.map((l) => (l ? cellWriter(compileNode(l.formula.ast as Expr, resolve), l.unit) : comma)),
+      notes: c.notes.map((n) => {
+        const text = n.text[this.lang];
+        return { test: n.test, bytes: Buffer.from(text, 'utf8'), plain: csvEscape(text) === text, quoted: Buffer.from(text.replace(/"/g, '""'), 'utf8') };
+      }),
+      held: new Int32Array(c.notes.length),
     };
-    this.printers.set(c, pr);
-    return pr;
+    this.plans.set(c, plan);
+    return plan;
   }
+}
+
+const SEPARATOR = Buffer.from(NOTE_SEPARATOR, 'utf8');
+const comma: CellWriter = (_v, w) => w.byte(44);
+
+/** Every name a step reads. */
+function stepNames(s: ProgramDef['steps'][number]): string[] {
+  const names: string[] = [];
+  if (s.formula) exprNames(s.formula.ast as Expr, names);
+  if (s.condition) conditionFacts(s.condition, names);
+  for (const c of s.cases ?? []) {
+    if (c.when) conditionFacts(c.when, names);
+    if (c.formula) exprNames(c.formula.ast as Expr, names);
+  }
+  return names;
+}
+
+/** Whether evaluating a step can throw (conditions never do). */
+function stepCanThrow(s: ProgramDef['steps'][number]): boolean {
+  if (s.formula) return canThrow(s.formula.ast as Expr);
+  return (s.cases ?? []).some((c) => c.formula !== undefined && canThrow(c.formula.ast as Expr));
 }
 
 /** Every leaf of a result tree, in the tree's order. */
@@ -353,13 +460,22 @@ function resolverOf(calc: Calculator, c: CompiledProgram): (name: string) => Bin
   };
 }
 
-/** A result leaf as its CSV cell: rounded as `compile.ts` rounds result leaves, printed as JSON prints it. */
-function cellFn(fn: Fn, unit: ResultUnit): Fn {
-  if (unit === 'text') return (v) => { const x = fn(v); return x === null || x === undefined ? '' : csvEscape(String(x)); };
-  if (unit === 'count') return (v) => { const x = fn(v); return x === null || x === undefined ? '' : num(x); };
+/**
+ * A result leaf as its CSV cell and a comma: rounded as `compile.ts` rounds result
+ * leaves, printed as JSON prints it (see `decimal`), written into the output.
+ */
+function cellWriter(n: Node, unit: ResultUnit): CellWriter {
+  const fn = n.fn;
+  if (unit === 'text') return (v, w) => { const x = fn(v); if (x !== null && x !== undefined) w.field(String(x)); w.byte(44); };
+  if (unit === 'count') return (v, w) => { const x = fn(v); if (x !== null && x !== undefined) w.str(num(x)); w.byte(44); };
   const d = DECIMALS[unit];
-  if (d === 2) return (v) => money(roundTo(fn(v), 2));
-  return (v) => decimal(roundTo(fn(v), d), d);
+  if (n.constant !== undefined) {
+    const text = Buffer.from(decimal(roundTo(n.constant, d), d) + ',', 'utf8');
+    return (_v, w) => w.bytes(text);
+  }
+  const s = n.slot;
+  if (s !== undefined) return (v, w) => { w.decimal(roundTo(v[s] as number, d), d, num); w.byte(44); };
+  return (v, w) => { w.decimal(roundTo(fn(v), d), d, num); w.byte(44); };
 }
 
 /** A number as JSON prints it; what JSON prints as null (NaN, infinities) is an empty cell. */

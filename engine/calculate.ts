@@ -147,7 +147,7 @@ export class Calculator {
     if (needsCounty && !given) throw new PtaxError('MISSING_COUNTY', 'A county is required');
     checkNumbers(input);
     const match = needsCounty ? findCounty(state, input.county) : undefined;
-    const inputs = INPUT_FACTS.map((f) => inputFact(input, f));
+    const inputs = inputFacts(input);
     // A county's program is chosen by its flags (the rate in force waits for the year);
     // an alias names its program; a calculator names its own.
     const programId = calculator?.program ?? (!match ? this.programFor(state, [...inputs, ...countyFacts(undefined, null)])
@@ -224,6 +224,11 @@ function checkNumbers(input: CalcInput): void {
 function countyFacts(county: CountyDef | undefined, rate: number | null): FactValue[] {
   const flags = new Set(county?.flags);
   return COUNTY_FACTS.map((f) => (f === 'countyRate' ? rate : flags.has(f)));
+}
+
+/** An input's facts in INPUT_FACTS order (`year`: the year asked for; prepare puts the rules' year when none). */
+export function inputFacts(input: CalcInput): FactValue[] {
+  return INPUT_FACTS.map((f) => inputFact(input, f));
 }
 
 function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue {
