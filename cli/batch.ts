@@ -25,11 +25,12 @@ import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
 import { once } from 'node:events';
 import { extname, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../engine/calculate.js';
-import { BatchCalculator, RESULT_COLUMNS, csvEscape } from '../engine/batch.js';
+import { StringDecoder } from 'node:string_decoder';
+import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../engine/calculate.js';
+import { BatchCalculator, RESULT_COLUMNS, csvEscape, type Place } from '../engine/batch.js';
 import { CsvOut } from '../engine/csv-out.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
-import type { Lang } from '../engine/types.js';
+import { INPUT_FACTS, type Lang } from '../engine/types.js';
 import { parseAmount, parseYear } from './parse.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
@@ -213,45 +214,59 @@ export class BatchRun {
   private unused: string[] = [];
   private ndjsonUnused = new Set<string>();
 
-  constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, lang: Lang) {
+  /** fast: whether lines are read in place when they can be (off: every line the general way; the tests compare the two). */
+  constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, lang: Lang, private readonly fast = true) {
     this.engine = new BatchCalculator(calc, { lang });
     this.format = format;
   }
 
   get fastOff(): string | null { return this.engine.fastOff; }
 
-  /** Reads every chunk; flushes (and waits for the output to drain) after each. */
-  async run(chunks: AsyncIterable<string>, name: string): Promise<void> {
-    let pending = '';
+  /**
+   * Reads every chunk (bytes); flushes (and waits for the output to drain) after each.
+   * CSV is read as bytes (see `feedCsvBytes`); NDJSON as text.
+   */
+  async run(chunks: AsyncIterable<Buffer | string>, name: string): Promise<void> {
+    let pending: Buffer = EMPTY; // bytes not handled yet: an incomplete CSV record, or all of it before the format is known
+    let text = ''; // NDJSON text not handled yet
+    const decoder = new StringDecoder('utf8');
     let sniffed = this.format !== undefined;
+    let bomChecked = false;
     try {
-      let first = true;
       for await (const chunk of chunks) {
-        pending = pending ? pending + chunk : first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
-        first = false;
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        pending = pending.length ? Buffer.concat([pending, bytes]) : bytes;
+        if (!bomChecked) {
+          if (pending.length < 3) continue;
+          bomChecked = true;
+          if (pending[0] === 0xef && pending[1] === 0xbb && pending[2] === 0xbf) pending = pending.subarray(3);
+        }
         if (!sniffed) {
-          const m = /\S/.exec(pending);
+          const m = /\S/.exec(pending.toString('utf8', 0, Math.min(pending.length, 1 << 16)));
           if (!m) continue;
-          this.format = pending[m.index] === '{' ? 'ndjson' : 'csv';
+          this.format = m[0] === '{' ? 'ndjson' : 'csv';
           sniffed = true;
         }
-        pending = this.feed(pending, false);
-        if (pending.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
+        if (this.format === 'ndjson') {
+          text = this.feedNdjson(text + decoder.write(pending), false);
+          pending = EMPTY;
+          if (text.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
+        } else {
+          pending = this.feedCsvBytes(pending, false);
+          if (pending.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
+        }
         await this.out.flush();
       }
     } catch (e) {
       if (isPtaxError(e) || e === this.out.error) throw e;
       throw new PtaxError('UNREADABLE', `Cannot read ${name}: ${reasonOf(e)}`);
     }
-    if (!sniffed) this.format = 'csv';
-    this.feed(pending, true);
+    if (!bomChecked && pending.length === 3 && pending[0] === 0xef && pending[1] === 0xbb && pending[2] === 0xbf) pending = EMPTY;
+    if (!sniffed) this.format = /^\s*\{/.test(pending.toString('utf8')) ? 'ndjson' : 'csv';
+    if (this.format === 'ndjson') this.feedNdjson(text + decoder.write(pending) + decoder.end(), true);
+    else this.feedCsvBytes(pending, true);
     if (this.format === 'csv' && !this.header) throw new PtaxError('BAD_HEADER', `${name} is empty: a CSV batch needs a header line (state,county,value,…)`);
     await this.out.flush();
-  }
-
-  /** Handles every complete record of `buf`; returns what is left (an incomplete record). */
-  private feed(buf: string, final: boolean): string {
-    return this.format === 'csv' ? this.feedCsv(buf, final) : this.feedNdjson(buf, final);
   }
 
   private feedNdjson(buf: string, final: boolean): string {
@@ -268,32 +283,209 @@ export class BatchRun {
     return p >= n ? '' : buf.slice(p);
   }
 
-  private feedCsv(buf: string, final: boolean): string {
+  /**
+   * Handles every complete CSV record of `buf` (bytes); returns what is left (an
+   * incomplete record). A line without a quote is read in place by `fastRow` when it can
+   * be, else decoded and read as text; a record with a quote is parsed by `parseQuotedBytes`.
+   */
+  private feedCsvBytes(buf: Buffer, final: boolean): Buffer {
     let p = 0;
     const n = buf.length;
     let quote = -2; // position of the next '"' at or after p (-1: none); -2: not looked for yet
     while (p < n) {
-      let nl = buf.indexOf('\n', p);
+      let nl = buf.indexOf(10, p);
       if (nl === -1) { if (!final) break; nl = n; }
-      if (quote !== -1 && quote < p) quote = buf.indexOf('"', p);
+      if (quote !== -1 && quote < p) quote = buf.indexOf(34, p);
       if (quote === -1 || quote > nl) {
         // A line without quotes: the record is the line.
         this.line++;
-        const end = nl > p && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        const raw = buf.slice(p, end);
+        const end = nl > p && buf[nl - 1] === 13 ? nl - 1 : nl;
+        if (end > p && !(this.cols && this.fastRow(buf, p, end, false))) this.csvRecord(buf.toString('utf8', p, end), null);
         p = nl + 1;
-        if (raw.length) this.csvRecord(raw, null);
+      } else if (this.cols && simpleQuotes(buf, quote, nl) && this.fastRow(buf, p, nl > p && buf[nl - 1] === 13 ? nl - 1 : nl, true)) {
+        // A line whose quoted fields all close on it (no line break inside a field, no "",
+        // no lone carriage return): read in place too.
+        this.line++;
+        p = nl + 1;
       } else {
-        const r = parseQuoted(buf, p, final);
+        const r = parseQuotedBytes(buf, p, final);
         if (!r) break; // the record goes on in the next chunk
         this.line += r.lines;
-        const raw = buf.slice(p, r.end);
+        const raw = buf.toString('utf8', p, r.end);
         p = r.next;
         this.csvRecord(raw, r.fields, r.problem);
       }
     }
-    return p >= n ? '' : buf.slice(p);
+    return p >= n ? EMPTY : buf.subarray(p);
   }
+
+  /**
+   * One line without quotes, read in place: every cell in its plain form (digits, true,
+   * false, text without surrounding spaces, a known STAR word, or empty), the place by the
+   * bytes of its state, county and year cells (see `placeOfBytes`). Returns false,
+   * having written nothing, for anything else: the line is then read the general way,
+   * which gives the same output (tested) with its own messages.
+   */
+  private fastRow(buf: Buffer, s: number, e: number, quoted: boolean): boolean {
+    if (this.engine.fastOff) return false;
+    const cols = this.cols!;
+    const nc = cols.length;
+    const facts = this.facts;
+    let ss = 0, se = 0, cs = 0, ce = 0, ys = 0, ye = 0;
+    let col = 0;
+    let j = s;
+    for (;;) {
+      // One field from j: its text is [start, end).
+      let start = j;
+      let end: number;
+      if (quoted && buf[j] === 34) {
+        // A quoted field that closes on this line, with no "" inside, followed by a comma or the line's end.
+        const q = buf.indexOf(34, j + 1);
+        if (q === -1 || q >= e || (q + 1 < e && buf[q + 1] !== 44)) return false;
+        start = j + 1;
+        end = q;
+        j = q + 1;
+      } else {
+        while (j < e && buf[j] !== 44) j++;
+        end = j;
+      }
+      if (col >= nc) return false;
+      const c = cols[col];
+      if (c !== undefined) {
+        const len = end - start;
+        const kind = c.kind;
+        if (len === 0) {
+          if (kind === STATE) { ss = se = start; } else if (kind === COUNTY) { cs = ce = start; } else if (kind === ROW_YEAR) { ys = ye = start; } else facts[c.fact] = c.empty;
+        } else if (kind === AMOUNT) {
+          // Plain digits, or digits grouped by thousands ("1,234,567", quoted): what parseAmount reads as the same digits.
+          let x = 0;
+          let group = -1; // digits since the last comma; -1: no comma yet
+          for (let k = start; k < end; k++) {
+            const ch = buf[k]!;
+            if (ch === 44) {
+              if (group === -1 ? k - start > 3 || k === start : group !== 3) return false;
+              group = 0;
+              continue;
+            }
+            const d = ch - 48;
+            if (d < 0 || d > 9) return false;
+            x = x * 10 + d;
+            if (group !== -1) group++;
+          }
+          if (group !== -1 && group !== 3) return false;
+          if (x > Number.MAX_SAFE_INTEGER) return false;
+          facts[c.fact] = x;
+        } else if (kind === YEAR || kind === ROW_YEAR) {
+          if (len !== 4) return false;
+          let x = 0;
+          for (let k = start; k < end; k++) { const d = buf[k]! - 48; if (d < 0 || d > 9) return false; x = x * 10 + d; }
+          if (kind === ROW_YEAR) { ys = start; ye = end; } else facts[c.fact] = x;
+        } else if (kind === BOOL) {
+          const b = buf[start];
+          if (len === 4 && b === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) facts[c.fact] = true;
+          else if (len === 5 && b === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101) facts[c.fact] = false;
+          else return false;
+        } else {
+          // Text: nothing for trim() to remove (ASCII, no space at either end).
+          const a = buf[start]!, z = buf[end - 1]!;
+          if (a <= 32 || z <= 32 || a >= 128 || z >= 128) return false;
+          if (kind === STATE) { ss = start; se = end; } else if (kind === COUNTY) { cs = start; ce = end; } else {
+            const t = this.intern(buf, start, end);
+            if (kind === STAR && t !== 'none' && t !== 'basic' && t !== 'enhanced') return false;
+            facts[c.fact] = t;
+          }
+        }
+      }
+      col++;
+      if (j >= e) break;
+      j++; // the comma
+    }
+    if (col !== nc) return false;
+    const place = this.placeOfBytes(buf, ss, se, cs, ce, ys, ye);
+    if (place === null) return false;
+    this.rows++;
+    const w = this.out.w;
+    w.ensure(e - s + ROW_ROOM);
+    const at = w.pos;
+    w.range(buf, s, e);
+    w.byte(44);
+    try {
+      if (place instanceof Error) throw place;
+      this.engine.csvFacts(place, facts, w);
+    } catch (x) {
+      w.pos = at;
+      this.rowFailed(x, (code, message) => this.csvError(buf.toString('utf8', s, e), code, message));
+      return true;
+    }
+    w.byte(44); w.byte(44); w.byte(10);
+    return true;
+  }
+
+  /**
+   * The place of a row by the bytes of its state, county and year cells: remembered
+   * (hash, then the bytes compared), or asked of the engine with the row's facts (the
+   * engine's own cache, or `prepare`). The error `prepare` gave for those cells, or null
+   * when such rows must go the general way.
+   */
+  private placeOfBytes(buf: Buffer, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): Place | PtaxError | null {
+    let h = 0x811c9dc5;
+    for (let k = ss; k < se; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    h = Math.imul(h ^ 1, 0x01000193);
+    for (let k = cs; k < ce; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    h = Math.imul(h ^ 1, 0x01000193);
+    for (let k = ys; k < ye; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    const list = this.placeKeys.get(h);
+    if (list) {
+      next: for (let i = 0; i < list.length; i++) {
+        const e = list[i]!;
+        const kb = e.key;
+        if (e.s !== se - ss || e.c !== ce - cs || kb.length !== e.s + e.c + ye - ys) continue;
+        let q = 0;
+        for (let k = ss; k < se; k++) if (kb[q++] !== buf[k]) continue next;
+        for (let k = cs; k < ce; k++) if (kb[q++] !== buf[k]) continue next;
+        for (let k = ys; k < ye; k++) if (kb[q++] !== buf[k]) continue next;
+        return e.place;
+      }
+    }
+    // First row with these cells: the engine decides, from the row's input.
+    const input: Record<string, unknown> = {
+      state: se > ss ? buf.toString('utf8', ss, se) : undefined,
+      county: ce > cs ? buf.toString('utf8', cs, ce) : undefined,
+      year: ye > ys ? +buf.toString('latin1', ys, ye) : undefined,
+    };
+    INPUT_FACTS.forEach((f, i) => { if (f !== 'year') input[f] = this.facts[i]; });
+    let place: Place | PtaxError | null;
+    try { place = this.engine.placeOf(input as unknown as CalcInput) ?? null; } catch (x) { if (!isPtaxError(x)) throw x; place = x as PtaxError; }
+    if (this.nPlaceKeys++ >= MAX_PLACE_KEYS) { this.placeKeys.clear(); this.nPlaceKeys = 1; } // bounded memory, whatever the input
+    const key = Buffer.concat([buf.subarray(ss, se), buf.subarray(cs, ce), buf.subarray(ys, ye)]);
+    const entry = { key, s: se - ss, c: ce - cs, place };
+    if (list) list.push(entry); else this.placeKeys.set(h, [entry]);
+    return place;
+  }
+  private placeKeys = new Map<number, Array<{ key: Buffer; s: number; c: number; place: Place | PtaxError | null }>>();
+  private nPlaceKeys = 0;
+
+  /** A short text cell as a string, the same string for the same bytes (a few dozen remembered). */
+  private intern(buf: Buffer, s: number, e: number): string {
+    const n = e - s;
+    const keys = this.internKeys;
+    next: for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k.length !== n) continue;
+      for (let j = 0; j < n; j++) if (k[j] !== buf[s + j]) continue next;
+      return this.internTexts[i]!;
+    }
+    const t = buf.toString('utf8', s, e);
+    if (keys.length < 64) { keys.push(Buffer.from(buf.subarray(s, e))); this.internTexts.push(t); }
+    return t;
+  }
+  private internKeys: Buffer[] = [];
+  private internTexts: string[] = [];
+
+  /** The fast reader's columns (by header position; undefined: passed through), or null: every line the general way. */
+  private cols: Array<FastCol | undefined> | null = null;
+  /** The current line's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
+  private facts: unknown[] = EMPTY_FACTS.slice();
 
   private csvRecord(raw: string, quoted: string[] | null, problem?: string): void {
     if (!this.header) {
@@ -404,6 +596,7 @@ export class BatchRun {
     this.header = specs;
     this.headerLen = fields.length;
     this.rowInput = rowReader(specs);
+    this.cols = this.fast ? fastColumns(specs) : null;
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
     this.out.text(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
   }
@@ -451,6 +644,117 @@ export class BatchRun {
     this.errors++;
     this.out.text((head.length > 1 ? head + ',' : head) + '"error":' + JSON.stringify({ code, message }) + '}\n');
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+const MAX_PLACE_KEYS = 100_000;
+
+/**
+ * Whether the quotes of a line (from its first quote at `q` to its line feed at `nl`)
+ * can be read in place: an even number of them, and no carriage return before the line
+ * feed's own (a lone one ends a record with quotes).
+ */
+function simpleQuotes(buf: Buffer, q: number, nl: number): boolean {
+  let quotes = 0;
+  for (let k = q; k < nl; k++) {
+    const c = buf[k];
+    if (c === 34) quotes++;
+    else if (c === 13 && k !== nl - 1) return false;
+  }
+  return quotes % 2 === 0;
+}
+
+/** How the fast reader reads a column. */
+const AMOUNT = 0, YEAR = 1, BOOL = 2, TEXT = 3, STAR = 4, STATE = 5, COUNTY = 6, ROW_YEAR = 7;
+interface FastCol { kind: number; fact: number; empty: unknown }
+
+/** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
+const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
+
+/**
+ * The fast reader's columns for a header: which input fact each column sets, found by
+ * asking `inputFromFlags` and `inputFacts` (the one mapping from flags to facts) which fact
+ * a probe value of the flag changes. Null if a column's fact cannot be found that way.
+ */
+function fastColumns(specs: Array<Spec | undefined>): Array<FastCol | undefined> | null {
+  const cols: Array<FastCol | undefined> = [];
+  for (const spec of specs) {
+    if (!spec) { cols.push(undefined); continue; }
+    if (spec.key === 'state') { cols.push({ kind: STATE, fact: -1, empty: undefined }); continue; }
+    if (spec.key === 'county') { cols.push({ kind: COUNTY, fact: -1, empty: undefined }); continue; }
+    if (spec.key === 'year') { cols.push({ kind: ROW_YEAR, fact: -1, empty: undefined }); continue; }
+    const kind = spec.kind === 'amount' ? AMOUNT : spec.kind === 'year' ? YEAR : spec.kind === 'bool' ? BOOL : spec.kind === 'star' ? STAR : TEXT;
+    const probe = kind === BOOL ? true : kind === TEXT || kind === STAR ? '\u0001' : 7_777_777;
+    const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
+    const changed = facts.flatMap((x, i) => (Object.is(x, EMPTY_FACTS[i]) ? [] : [i]));
+    if (changed.length !== 1 || facts[changed[0]!] !== probe) return null;
+    cols.push({ kind, fact: changed[0]!, empty: EMPTY_FACTS[changed[0]!] });
+  }
+  return cols;
+}
+
+/**
+ * `parseQuoted` on bytes: the same record, fields (decoded) and line count. Quotes,
+ * commas and line breaks are ASCII, and UTF-8 never uses ASCII bytes inside a character,
+ * so cutting at them cuts the text where `parseQuoted` cuts it.
+ */
+export function parseQuotedBytes(buf: Buffer, start: number, final: boolean):
+  { fields: string[]; end: number; next: number; lines: number; problem?: string } | null {
+  const fields: string[] = [];
+  const n = buf.length;
+  let i = start;
+  let lines = 1;
+  let problem: string | undefined;
+  for (;;) {
+    if (i < n && buf[i] === 34) {
+      let s = '';
+      let from = i + 1;
+      for (;;) {
+        const q = buf.indexOf(34, from);
+        if (q === -1) {
+          if (!final) return null;
+          problem ??= 'a quoted field is not closed';
+          lines += count10(buf, from, n);
+          s += buf.toString('utf8', from, n);
+          i = n;
+          break;
+        }
+        if (q + 1 < n && buf[q + 1] === 34) { lines += count10(buf, from, q); s += buf.toString('utf8', from, q + 1); from = q + 2; continue; }
+        if (q + 1 >= n && !final) return null; // a "" may straddle the chunk boundary
+        lines += count10(buf, from, q);
+        s += buf.toString('utf8', from, q);
+        i = q + 1;
+        break;
+      }
+      let j = i;
+      while (j < n) { const c = buf[j]; if (c === 44 || c === 10 || c === 13) break; j++; }
+      if (j > i) { problem ??= `text after the closing quote of field ${fields.length + 1}`; s += buf.toString('utf8', i, j); i = j; }
+      fields.push(s);
+    } else {
+      let j = i;
+      while (j < n) { const c = buf[j]; if (c === 44 || c === 10 || c === 13) break; j++; }
+      fields.push(buf.toString('utf8', i, j));
+      i = j;
+    }
+    if (i >= n) {
+      if (!final) return null;
+      return { fields, end: n, next: n, lines, problem };
+    }
+    const c = buf[i];
+    if (c === 44) { i++; continue; }
+    if (c === 13) {
+      if (i + 1 >= n && !final) return null;
+      const next = i + 1 < n && buf[i + 1] === 10 ? i + 2 : i + 1;
+      return { fields, end: i, next, lines, problem };
+    }
+    return { fields, end: i, next: i + 1, lines, problem };
+  }
+}
+
+function count10(buf: Buffer, s: number, e: number): number {
+  let k = 0;
+  for (let i = buf.indexOf(10, s); i !== -1 && i < e; i = buf.indexOf(10, i + 1)) k++;
+  return k;
 }
 
 /**
@@ -513,9 +817,8 @@ export function parseQuoted(buf: string, start: number, final: boolean):
   }
 }
 
-async function* textOf(stream: Readable): AsyncIterable<string> {
-  stream.setEncoding('utf8');
-  for await (const chunk of stream) yield chunk as string;
+async function* chunksOf(stream: Readable): AsyncIterable<Buffer | string> {
+  for await (const chunk of stream) yield chunk as Buffer | string;
 }
 
 /**
@@ -552,7 +855,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   Error.stackTraceLimit = 0;
   const t0 = process.hrtime.bigint();
   try {
-    await run.run(textOf(source), name);
+    await run.run(chunksOf(source), name);
     if (closeOut) await closeOut();
   } catch (e) {
     // A reader that stopped early (`| head`): stop too, quietly, as other tools do.

@@ -63,6 +63,16 @@ export class CsvOut {
     this.pos = p;
   }
 
+  /** Bytes [s, e) of another buffer, as they are. */
+  range(src: Uint8Array, s: number, e: number): void {
+    const n = e - s;
+    if (n > 128) { this.buf.set(src.subarray(s, e), this.pos); this.pos += n; return; }
+    const o = this.buf;
+    let p = this.pos;
+    for (let i = s; i < e; i++) o[p++] = src[i]!;
+    this.pos = p;
+  }
+
   /** A non-negative whole number below 2^53. */
   uint(n: number): void {
     const d = this.digits;
