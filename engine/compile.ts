@@ -3,7 +3,7 @@
  * are resolved to the values in force, names to slots, conditions and formulas to
  * closures. Compiled once, evaluated synchronously any number of times.
  */
-import { compileCondition, conditionFacts, type Facts, type Predicate } from './conditions.js';
+import { compileCondition, compileConditionNode, conditionFacts, type CondNode, type Facts, type Predicate } from './conditions.js';
 import { compileExpr, compileNode, exprNames, type Binding, type Fn, type Node } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
@@ -65,10 +65,10 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
   const steps = program.steps.map((s) => {
     const slot = slotOf(s.id);
     if (s.formula) return { slot, run: expr(s.formula.ast) };
-    if (s.condition) { const p = cond(s.condition); return { slot, run: (v: Facts) => p(v) }; }
-    const cases = s.cases!.map((c) => ({
-      when: c.when ? cond(c.when) : undefined,
-      run: c.formula ? expr(c.formula.ast) : ((k: string) => () => k)(c.value!),
+    if (s.condition) return { slot, run: compileConditionNode(s.condition, slotOf).fn as Fn };
+    const cases = s.cases!.map((c): Case => ({
+      when: c.when ? compileConditionNode(c.when, slotOf) : undefined,
+      run: c.formula ? caseValue(compileNode(c.formula.ast, resolve)) : { k: c.value! },
     }));
     return { slot, run: casesFn(cases) };
   });
@@ -94,11 +94,70 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
 }
 
 /**
- * The first case whose `when` holds (or that has none) gives the value; none: null. Built as
- * a chain of `when ? run : rest` closures, so two cases are a single test and call.
+ * A case's value as a closure captures it: `k` a value known at compile time (a string
+ * value, a literal, a scalar parameter), `s` a plain fact read from its slot, `f` any other
+ * formula, called.
  */
-function casesFn(cases: Array<{ when?: Predicate; run: Fn }>): Fn {
-  return cases.reduceRight<Fn>((rest, { when, run }) => (when ? (v) => (when(v) ? run(v) : rest(v)) : run), () => null);
+type CaseValue = { k: unknown; s?: undefined; f?: undefined } | { s: number; f?: undefined } | { f: Fn; s?: undefined };
+interface Case { when?: CondNode; run: CaseValue }
+
+const caseValue = (n: Node): CaseValue => (n.constant !== undefined ? { k: n.constant } : n.slot !== undefined ? { s: n.slot } : { f: n.fn });
+
+/**
+ * The first case whose `when` holds (or that has none) gives the value; none: null. Built as
+ * a chain of `when ? run : rest` closures from the last case to the first. Each link is one
+ * closure for its shape: a `when` that is a single equality test of one fact is inlined
+ * (`v[i] === t`), and so is a value or rest that is a constant or a plain fact, so the
+ * common two-case step (`if homestead: exemption; otherwise: 0`) is a single call.
+ */
+function casesFn(cases: Case[]): Fn {
+  const last = cases.reduceRight<CaseValue>((rest, { when, run }) => (when ? { f: branch(when, run, rest) } : run), { k: null });
+  if (last.f) return last.f;
+  if (last.s !== undefined) { const i = last.s; return (v) => v[i]; }
+  const k = last.k;
+  return () => k;
+}
+
+/** `when ? a : b` as one closure for the shapes of the test and of `a` and `b`. */
+function branch(when: CondNode, a: CaseValue, b: CaseValue): Fn {
+  if (when.test) {
+    const { slot: i, value: t, negate } = when.test;
+    // `v[i] !== t ? a : b` is `v[i] === t ? b : a`.
+    const [y, n] = negate ? [b, a] : [a, b];
+    if (y.f) {
+      const f = y.f;
+      if (n.f) { const g = n.f; return (v) => (v[i] === t ? f(v) : g(v)); }
+      if (n.s !== undefined) { const j = n.s; return (v) => (v[i] === t ? f(v) : v[j]); }
+      const c = n.k; return (v) => (v[i] === t ? f(v) : c);
+    }
+    if (y.s !== undefined) {
+      const s = y.s;
+      if (n.f) { const g = n.f; return (v) => (v[i] === t ? v[s] : g(v)); }
+      if (n.s !== undefined) { const j = n.s; return (v) => (v[i] === t ? v[s] : v[j]); }
+      const c = n.k; return (v) => (v[i] === t ? v[s] : c);
+    }
+    const k = y.k;
+    if (n.f) { const g = n.f; return (v) => (v[i] === t ? k : g(v)); }
+    if (n.s !== undefined) { const j = n.s; return (v) => (v[i] === t ? k : v[j]); }
+    const c = n.k; return (v) => (v[i] === t ? k : c);
+  }
+  const p = when.fn;
+  if (a.f) {
+    const f = a.f;
+    if (b.f) { const g = b.f; return (v) => (p(v) ? f(v) : g(v)); }
+    if (b.s !== undefined) { const j = b.s; return (v) => (p(v) ? f(v) : v[j]); }
+    const c = b.k; return (v) => (p(v) ? f(v) : c);
+  }
+  if (a.s !== undefined) {
+    const s = a.s;
+    if (b.f) { const g = b.f; return (v) => (p(v) ? v[s] : g(v)); }
+    if (b.s !== undefined) { const j = b.s; return (v) => (p(v) ? v[s] : v[j]); }
+    const c = b.k; return (v) => (p(v) ? v[s] : c);
+  }
+  const k = a.k;
+  if (b.f) { const g = b.f; return (v) => (p(v) ? k : g(v)); }
+  if (b.s !== undefined) { const j = b.s; return (v) => (p(v) ? k : v[j]); }
+  const c = b.k; return (v) => (p(v) ? k : c);
 }
 
 /** Readable text of a condition, for explanations: `propertyClass in [class1, class2] and …`. */

@@ -5,7 +5,10 @@
  * boolean fact is never less or greater than anything, although JS says null <= 0.
  */
 import { describe, expect, it } from 'vitest';
-import { compileCondition, conditionFacts, OPERATORS } from './conditions.js';
+import { compileCondition, compileConditionNode, conditionFacts, OPERATORS } from './conditions.js';
+import { compileProgram } from './compile.js';
+import { parseFormula } from './load.js';
+import { INPUT_FACTS, type Bundle, type ProgramDef } from './types.js';
 import type { Condition, ConditionValue } from './types.js';
 
 const FACTS = ['value', 'seniorIncome', 'limit', 'propertyClass', 'starType', 'homestead', 'over65', 'list', 'level'];
@@ -185,5 +188,167 @@ describe('compile errors and fact lists', () => {
       all: [leaf('starType', 'equal', 'enhanced'), { any: [leaf('seniorIncome', 'lessThanInclusive', { fact: 'limit' }), { not: leaf('over65', 'equal', true) }] }],
     };
     expect(conditionFacts(c)).toEqual(['starType', 'seniorIncome', 'limit', 'over65']);
+  });
+});
+
+describe('fused closures: single equality tests and their pairs', () => {
+  const node = (c: Condition) => compileConditionNode(c, slotOf);
+  const facts = (v: Record<string, unknown>) => FACTS.map((f) => (f in v ? v[f] : null));
+
+  it('an equality test of one fact says which slot and value, also under all / any of one and not', () => {
+    expect(node(leaf('homestead', 'equal', true)).test).toEqual({ slot: 5, value: true, negate: false });
+    expect(node({ all: [leaf('propertyClass', 'equal', 'class2')] }).test).toEqual({ slot: 3, value: 'class2', negate: false });
+    expect(node({ any: [leaf('starType', 'notEqual', null)] }).test).toEqual({ slot: 4, value: null, negate: true });
+    expect(node({ not: leaf('homestead', 'equal', true) }).test).toEqual({ slot: 5, value: true, negate: true });
+    expect(node({ not: { not: leaf('homestead', 'equal', false) } }).test).toEqual({ slot: 5, value: false, negate: false });
+    // Anything else is not a single equality test.
+    expect(node(leaf('value', 'lessThan', 5)).test).toBeUndefined();
+    expect(node(leaf('propertyClass', 'in', ['class1'])).test).toBeUndefined();
+    expect(node(leaf('value', 'equal', { fact: 'limit' })).test).toBeUndefined();
+    expect(node({ all: [leaf('homestead', 'equal', true), leaf('over65', 'equal', true)] }).test).toBeUndefined();
+  });
+
+  it('not of an equality test is strict inequality: 0 is not false, null is not undefined-ish', () => {
+    const notFalse = node({ not: leaf('homestead', 'equal', false) }).fn;
+    expect(notFalse(facts({ homestead: false }))).toBe(false);
+    expect(notFalse(facts({ homestead: 0 }))).toBe(true);
+    expect(notFalse(facts({ homestead: null }))).toBe(true);
+    expect(notFalse(facts({ homestead: true }))).toBe(true);
+  });
+
+  // all / any of two tests, each equal or notEqual: every combination against the truth table.
+  const pairs: Array<[string, string]> = [['equal', 'equal'], ['equal', 'notEqual'], ['notEqual', 'equal'], ['notEqual', 'notEqual']];
+  const rows = [
+    { homestead: true, starType: 'basic' },
+    { homestead: true, starType: 'enhanced' },
+    { homestead: false, starType: 'basic' },
+    { homestead: false, starType: null },
+    { homestead: 1, starType: 'basic' }, // 1 is not true
+  ];
+  for (const [o1, o2] of pairs) {
+    it(`all / any of homestead ${o1} true, starType ${o2} basic`, () => {
+      const a = leaf('homestead', o1, true), b = leaf('starType', o2, 'basic');
+      for (const r of rows) {
+        const x = o1 === 'equal' ? r.homestead === true : r.homestead !== true;
+        const y = o2 === 'equal' ? r.starType === 'basic' : r.starType !== 'basic';
+        expect(test({ all: [a, b] }, r), JSON.stringify(r)).toBe(x && y);
+        expect(test({ any: [a, b] }, r), JSON.stringify(r)).toBe(x || y);
+      }
+    });
+  }
+
+  it('all of a test and another condition; the other is read only when the test holds', () => {
+    const c: Condition = { all: [leaf('homestead', 'equal', true), leaf('value', 'greaterThan', 0)] };
+    expect(test(c, { homestead: true, value: 5 })).toBe(true);
+    expect(test(c, { homestead: true, value: 0 })).toBe(false);
+    expect(test(c, { homestead: false, value: 5 })).toBe(false);
+    expect(test(c, { homestead: 'true', value: 5 })).toBe(false);
+  });
+
+  it('numeric operators: a number fact is compared directly, anything else goes through numberValidator', () => {
+    // Against a constant and against another fact, every operator.
+    const cases: Array<[unknown, boolean, boolean, boolean, boolean]> = [
+      // fact vs 10:   <      <=     >      >=
+      [5, true, true, false, false],
+      [10, false, true, false, true],
+      [10.5, false, false, true, true],
+      [Number.NaN, false, false, false, false],
+      [-Infinity, true, true, false, false],
+      ['5', true, true, false, false], // numeric string: JS compares 5 with 10
+      ['20', false, false, true, true],
+      ['5abc', false, false, false, false], // passes numberValidator, but NaN compares false
+      ['abc', false, false, false, false],
+      [null, false, false, false, false], // null <= 10 in JS, but not a number
+      [true, false, false, false, false], // true < 10 in JS, but not a number
+      [false, false, false, false, false],
+    ];
+    const ops = ['lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive'];
+    for (const [x, ...want] of cases) {
+      ops.forEach((op, i) => {
+        expect(test(leaf('value', op, 10), { value: x }), `${String(x)} ${op} 10`).toBe(want[i]);
+        expect(test(leaf('value', op, { fact: 'limit' }), { value: x, limit: 10 }), `${String(x)} ${op} limit`).toBe(want[i]);
+      });
+    }
+  });
+});
+
+/**
+ * A `cases` step is one closure per shape (compile.ts): the `when` test inlined when it is a
+ * single equality test (equal, notEqual or not equal), the values inlined when constants
+ * or plain facts. Every shape is checked here against the rule: first case that holds gives
+ * the value; none: null.
+ */
+describe('cases steps: first case whose when holds, every shape', () => {
+  const f = (src: string) => parseFormula(src);
+  const label = (en: string) => ({ en, es: en });
+  // Values: a string value, a literal, a scalar parameter, a plain fact, another formula.
+  const values = {
+    text: { value: 'basic' },
+    literal: { formula: f('100') },
+    parameter: { formula: f('limit') },
+    fact: { formula: f('value') },
+    formula: { formula: f('value * 4') },
+  } as const;
+  const valueOf = (k: keyof typeof values, value: number): unknown =>
+    ({ text: 'basic', literal: 100, parameter: 50000, fact: value, formula: value * 4 })[k];
+  // Tests: equality inlined (equal, notEqual, not equal) and any other condition (called).
+  const whens: Record<string, { when: Condition; holds: (h: unknown, cls: unknown) => boolean }> = {
+    equal: { when: { all: [leaf('homestead', 'equal', true)] }, holds: (h) => h === true },
+    notEqual: { when: { all: [leaf('propertyClass', 'notEqual', null)] }, holds: (_, c) => c !== null },
+    notEqualNot: { when: { not: leaf('homestead', 'equal', true) }, holds: (h) => h !== true },
+    in: { when: leaf('propertyClass', 'in', ['class1', 'class2']), holds: (_, c) => c === 'class1' || c === 'class2' },
+  };
+  const kinds = Object.keys(values) as Array<keyof typeof values>;
+  const steps: ProgramDef['steps'] = [];
+  const expected: Array<(value: number, h: unknown, cls: unknown) => unknown> = [];
+  for (const [wn, w] of Object.entries(whens)) {
+    for (const a of kinds) {
+      for (const b of kinds) {
+        steps.push({ id: `s${steps.length}`, label: label(`${wn} ${a} ${b}`), cases: [{ when: w.when, ...values[a] }, values[b]] });
+        expected.push((value, h, cls) => (w.holds(h, cls) ? valueOf(a, value) : valueOf(b, value)));
+      }
+      // No otherwise: null when the test does not hold.
+      steps.push({ id: `s${steps.length}`, label: label(`${wn} ${a} none`), cases: [{ when: w.when, ...values[a] }] });
+      expected.push((value, h, cls) => (w.holds(h, cls) ? valueOf(a, value) : null));
+    }
+  }
+  // Three cases: the first that holds, a case without `when` ends the chain, one case alone.
+  steps.push({ id: 'chain', label: label('chain'), cases: [{ when: whens.equal!.when, value: 'first' }, { when: whens.in!.when, formula: f('value') }, { formula: f('0') }] });
+  expected.push((value, h, cls) => (h === true ? 'first' : cls === 'class1' || cls === 'class2' ? value : 0));
+  steps.push({ id: 'early', label: label('early'), cases: [{ when: whens.notEqual!.when, formula: f('limit') }, { formula: f('value') }, { value: 'never' }] });
+  expected.push((value, _h, cls) => (cls !== null ? 50000 : value));
+  steps.push({ id: 'alone', label: label('alone'), cases: [{ formula: f('value') }] });
+  expected.push((value) => value);
+  steps.push({ id: 'aloneText', label: label('aloneText'), cases: [{ value: 'none' }] });
+  expected.push(() => 'none');
+
+  const program: ProgramDef = {
+    id: 'test.cases', file: 'rules/test/cases.yaml', description: 'cases', label: label('cases'),
+    period: { start: '01-01', fiscal: false }, years: [2025], parameters: { limit: 'test.limit' },
+    validations: [], steps, notes: [], result: {},
+  };
+  const bundle = {
+    format: 1, states: {}, programs: { 'test.cases': program },
+    parameters: { 'test.limit': { id: 'test.limit', file: 'x.yaml', description: '', label: label('limit'), unit: 'usd', type: 'scalar', values: [{ effective: '2020-01-01', value: 50000, reference: [], last_verified: '2024-01-01' }] } },
+  } as unknown as Bundle;
+  const c = compileProgram(bundle, 'test.cases', 2025);
+  const run = (value: number, homestead: unknown, propertyClass: unknown) => {
+    const v = c.template.slice();
+    v[INPUT_FACTS.indexOf('value')] = value;
+    v[INPUT_FACTS.indexOf('homestead')] = homestead;
+    v[INPUT_FACTS.indexOf('propertyClass')] = propertyClass;
+    for (const s of c.steps) v[s.slot] = s.run(v);
+    return c.steps.map((s) => v[s.slot]);
+  };
+  it.each([
+    [1000, true, 'class1'],
+    [1000, false, 'class1'],
+    [250, true, null],
+    [250, false, null],
+    [7, 1, 'class3'], // 1 is not true
+    [7, 'true', 'class2'],
+  ])('value %d, homestead %j, class %j', (value, h, cls) => {
+    const got = run(value, h, cls);
+    steps.forEach((s, i) => expect(got[i], `${s.id}: ${s.label.en}`).toBe(expected[i]!(value, h, cls)));
   });
 });
