@@ -42,13 +42,19 @@ export interface BatchOptions {
   out?: string;
   strict?: boolean;
   lang?: Lang;
+  /** Read plain lines in place (default); false reads every line the general way (for tests comparing the two). */
+  fast?: boolean;
 }
 export interface BatchIO {
   stdin?: Readable;
   stdout?: Writable;
   stderr?: (line: string) => void;
 }
-export interface BatchSummary { rows: number; ok: number; errors: number; seconds: number; exitCode: number }
+export interface BatchSummary {
+  rows: number; ok: number; errors: number; seconds: number; exitCode: number;
+  /** Rows read in place (the fast reader); the others were read the general way. */
+  inPlace: number;
+}
 
 type Kind = 'text' | 'amount' | 'year' | 'bool' | 'star';
 interface Spec { key: string; kind: Kind; what: string }
@@ -204,6 +210,7 @@ class Output {
 
 export class BatchRun {
   rows = 0;
+  inPlace = 0;
   errors = 0;
   private readonly engine: BatchCalculator;
   private format: BatchFormat | undefined;
@@ -404,6 +411,7 @@ export class BatchRun {
     const place = this.placeOfBytes(buf, ss, se, cs, ce, ys, ye);
     if (place === null) return false;
     this.rows++;
+    this.inPlace++;
     const w = this.out.w;
     w.ensure(e - s + ROW_ROOM);
     const at = w.pos;
@@ -849,7 +857,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     closeOut = async () => { ws.end(); await once(ws, 'finish'); };
   } else stream = io.stdout ?? process.stdout;
   const out = new Output(stream);
-  const run = new BatchRun(calc, out, warn, o.format ?? (fromStdin ? undefined : detectFormat(o.file)), o.lang ?? 'en');
+  const run = new BatchRun(calc, out, warn, o.format ?? (fromStdin ? undefined : detectFormat(o.file)), o.lang ?? 'en', o.fast ?? true);
   // Row errors are values here, never printed with a stack: building stacks for them
   // would cost more than calculating the row (this process runs only the batch).
   Error.stackTraceLimit = 0;
@@ -859,7 +867,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     if (closeOut) await closeOut();
   } catch (e) {
     // A reader that stopped early (`| head`): stop too, quietly, as other tools do.
-    if ((out.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return { rows: run.rows, ok: run.rows - run.errors, errors: run.errors, seconds: 0, exitCode: 0 };
+    if ((out.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return { rows: run.rows, ok: run.rows - run.errors, errors: run.errors, seconds: 0, exitCode: 0, inPlace: run.inPlace };
     if (out.error) throw new PtaxError('UNWRITABLE', `Cannot write ${o.out ?? 'the output'}: ${reasonOf(out.error)}`);
     throw e;
   } finally {
@@ -870,7 +878,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   const rate = seconds > 0 ? Math.round(run.rows / seconds) : run.rows;
   warn(`ptax batch: ${run.rows} rows, ${ok} ok, ${run.errors} errors, ${seconds.toFixed(3)} s, ${rate} rows/s${run.fastOff ? ` (fast path off: ${run.fastOff})` : ''}`);
   const exitCode = o.strict && run.errors ? 1 : 0;
-  return { rows: run.rows, ok, errors: run.errors, seconds, exitCode };
+  return { rows: run.rows, ok, errors: run.errors, seconds, exitCode, inPlace: run.inPlace };
 }
 
 /** The calc options that belong to batch mode; every other calc option is a column instead. */
