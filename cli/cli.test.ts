@@ -237,3 +237,21 @@ describe('ptax test', () => {
     expect(lines.at(-1)).toBe('0 passed, 1 failed');
   });
 });
+
+describe('a reader that stops early (ptax counties | head)', () => {
+  it('ptax stops quietly: exit 0, nothing on stderr, the first line as usual', async () => {
+    const { spawn } = await import('node:child_process');
+    const r = await new Promise<{ code: number | null; first: string; stderr: string }>((done) => {
+      const child = spawn('node', [MAIN, 'counties', '--state', 'TX'], { cwd: ROOT });
+      let first = '';
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+      // Read the first chunk, then close the pipe as `head -1` does.
+      child.stdout.setEncoding('utf8').once('data', (d: string) => { first = d.split('\n')[0]!; child.stdout.destroy(); });
+      child.on('close', (code) => done({ code, first, stderr }));
+    });
+    expect(r.first).toMatch(/^Anderson County\s+\d\.\d{4}%\s+anderson$/);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});

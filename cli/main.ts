@@ -268,6 +268,11 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])) {
+  // A reader that stopped early (`ptax counties --state TX | head`): stop too, quietly, as other tools do.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    fail('UNWRITABLE', `Cannot write the output: ${e.message}`, 2);
+  });
   await main(process.argv);
 }
 export { PtaxError };
