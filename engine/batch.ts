@@ -133,6 +133,8 @@ export class BatchCalculator {
   private canonical = new Map<string, Place>();
   private plans = new Map<CompiledProgram, Plan>();
   private kinds: Kind[] | null;
+  /** The input fact slots a row fills (all but the place facts). */
+  private rowSlots: Int32Array;
   /** Why the place cache is off (null while it is on). */
   fastOff: string | null = null;
   /** States whose program choice reads input facts: their rows always go through `prepare`. */
@@ -152,6 +154,7 @@ export class BatchCalculator {
       else { this.fastOff = `input fact ${f} is not known to the batch fast path`; break; }
     }
     this.kinds = this.fastOff ? null : kinds;
+    this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
     if (this.kinds) {
       const lines = (INPUT_FACTS as readonly string[]).map((f, i) => {
         if (!/^[A-Za-z_$][\w$]*$/.test(f)) throw new PtaxError('RULES_INVALID', `input fact ${f}`);
@@ -207,8 +210,8 @@ export class BatchCalculator {
    */
   csvFacts(place: Place, facts: ArrayLike<unknown>, w: CsvOut): void {
     const v = place.scratch;
-    const kinds = this.kinds!;
-    for (let i = 0; i < this.nIn; i++) if (kinds[i] !== 3) v[i] = facts[i];
+    const rowSlots = this.rowSlots;
+    for (let j = 0; j < rowSlots.length; j++) { const i = rowSlots[j]!; v[i] = facts[i]; }
     this.write(place, v, w);
   }
 
