@@ -34,30 +34,28 @@ function isApiPath(urlPath: string): boolean {
 }
 
 export async function registerStaticSite(app: FastifyInstance, webDir: string): Promise<void> {
-  // Checked once at start-up: a later build needs a restart (deployments restart anyway).
-  const built = existsSync(join(webDir, 'index.html'));
-  const hasSpanishIndex = existsSync(join(webDir, 'es', 'index.html'));
-
-  if (built) {
-    await app.register(fastifyStatic, {
-      root: webDir,
-      cacheControl: false, // set per file below instead of send's max-age=0
-      serveDotFiles: false,
-      // The build writes .br and .gz next to each text file: sent when the browser accepts them.
-      preCompressed: true,
-      setHeaders: (reply, filePath) => {
-        reply.header('cache-control', cacheControlFor(relative(webDir, filePath).split(sep).join('/')));
-      },
-    });
-  }
+  // Whether the build is there is checked on each page request, not once at start-up:
+  // a server started before (or during) a build serves it as soon as it is complete.
+  const indexPath = join(webDir, 'index.html');
+  const spanishIndexPath = join(webDir, 'es', 'index.html');
+  await app.register(fastifyStatic, {
+    root: webDir,
+    cacheControl: false, // set per file below instead of send's max-age=0
+    serveDotFiles: false,
+    // The build writes .br and .gz next to each text file: sent when the browser accepts them.
+    preCompressed: true,
+    setHeaders: (reply, filePath) => {
+      reply.header('cache-control', cacheControlFor(relative(webDir, filePath).split(sep).join('/')));
+    },
+  });
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const urlPath = request.url.split('?', 1)[0] ?? '/';
     const language = requestLanguage(request);
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (isApiPath(urlPath) || !isRead) return sendAnswer(reply, 404, 'not_found', language);
-    if (!built) return sendAnswer(reply, 503, 'not_built', language);
-    const index = spaIndexFor(urlPath, hasSpanishIndex);
+    if (!existsSync(indexPath)) return sendAnswer(reply, 503, 'not_built', language);
+    const index = spaIndexFor(urlPath, existsSync(spanishIndexPath));
     if (index === undefined) return sendAnswer(reply, 404, 'not_found', language);
     return reply.sendFile(index);
   });

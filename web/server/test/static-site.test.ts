@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,5 +163,29 @@ describe('without a web build', () => {
   it('still serves the API', async () => {
     expect((await postJson(server.baseUrl, PATHS.subscribe, VALID.banner)).status).toBe(200);
     expect((await send(server.baseUrl, { path: '/healthz' })).status).toBe(200);
+  });
+});
+
+describe('a build that appears after the server started', () => {
+  let server: TestServer;
+  const dir = join(tmpdir(), `ptax-late-build-${process.pid}`);
+  beforeAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    webDirs.push(dir);
+    server = await startTestServer({ webDir: dir });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('is served as soon as it is there, without a restart', async () => {
+    expect((await send(server.baseUrl, { path: '/' })).status).toBe(503);
+    const built = writeWebBuild(true);
+    cpSync(built, dir, { recursive: true });
+    const page = await send(server.baseUrl, { path: '/calculator' });
+    expect([page.status, page.text]).toEqual([200, EN_INDEX]);
+    expect((await send(server.baseUrl, { path: '/es/calculadora' })).text).toBe(ES_INDEX);
+    const asset = await send(server.baseUrl, { path: '/assets/app-abc123.js' });
+    expect([asset.status, asset.text]).toEqual([200, APP_JS]);
   });
 });
