@@ -148,7 +148,20 @@ describe('batch output equals Calculator.calculate, row for row', () => {
         w.decimal(y, d, fallback);
         const bytes = w.buf.toString('latin1', start, w.pos);
         if (decimal(y, d) !== String(y) || bytes !== String(y)) bad.push(`${x} (${d}): ${decimal(y, d)} / ${bytes} vs ${String(y)}`);
+        // rounded(x) rounds and writes in one go: the same text as String(roundTo(x)).
+        const at = w.pos;
+        w.rounded(x, d, fallback);
+        const fused = w.buf.toString('latin1', at, w.pos);
+        if (fused !== fallback(y)) bad.push(`rounded ${x} (${d}): ${fused} vs ${fallback(y)}`);
       }
+    }
+    // Values on the edges of rounding and of String's exponent form (below 1e-6).
+    for (const [x, d, want] of [[920.535, 2, '920.54'], [-920.535, 2, '-920.54'], [0.004, 2, '0'], [-0.004, 2, '0'], [5e-7, 8, '5e-7'], [1.2e-6, 8, '0.0000012'],
+      [0.0000004, 6, '0'], [2.675, 2, '2.68'], [NaN, 2, ''], [Infinity, 6, ''], [1e21, 2, String(roundTo(1e21, 2))], [123456789.987654321, 8, String(roundTo(123456789.987654321, 8))]] as const) {
+      w.ensure(64);
+      const at = w.pos;
+      w.rounded(x, d, fallback);
+      expect([x, d, w.buf.toString('latin1', at, w.pos)]).toEqual([x, d, want]);
     }
     expect(bad).toEqual([]);
   });

@@ -479,8 +479,8 @@ function cellWriter(n: Node, unit: ResultUnit): CellWriter {
     return (_v, w) => w.bytes(text);
   }
   const s = n.slot;
-  if (s !== undefined) return (v, w) => { w.decimal(roundTo(v[s] as number, d), d, num); w.byte(44); };
-  return (v, w) => { w.decimal(roundTo(fn(v), d), d, num); w.byte(44); };
+  if (s !== undefined) return (v, w) => { w.rounded(v[s] as number, d, num); w.byte(44); };
+  return (v, w) => { w.rounded(fn(v), d, num); w.byte(44); };
 }
 
 /** A number as JSON prints it; what JSON prints as null (NaN, infinities) is an empty cell. */

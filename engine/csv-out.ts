@@ -1,3 +1,4 @@
+import { roundTo, roundedUnits } from './round.js';
 /**
  * Batch output as bytes: rows are written straight into a Buffer (numbers digit by
  * digit, text as UTF-8), so a million rows make no million strings to build, join and
@@ -87,6 +88,34 @@ export class CsvOut {
     let p = this.pos;
     while (k > 0) b[p++] = d[--k]!;
     this.pos = p;
+  }
+
+  /**
+   * `roundTo(x, d)` (d ≤ 8) written as `decimal` writes it, in one go: the rounded whole
+   * units of 10^-d are printed as they are, with no division back to a fraction and
+   * multiplication again. Falls back to `fallback(roundTo(x, d))` where `decimal` does.
+   */
+  rounded(x: number, d: number, fallback: (x: number) => string): void {
+    const f = POW10[d]!;
+    const n = roundedUnits(x, f);
+    // As `decimal`: NaN, infinities, huge amounts, and what String prints with an exponent (below 1e-6).
+    if (!(n < 9e14) || (n !== 0 && n < f / 1e6)) { this.str(fallback(roundTo(x, d))); return; }
+    if (x < 0 && n !== 0) this.byte(45);
+    if (n < 0x7fffffff) {
+      const whole = (n / f) | 0;
+      this.uint(whole);
+      let frac = n - whole * f;
+      if (frac === 0) return;
+      let digits = d;
+      for (let q = (frac / 10) | 0; frac === q * 10; q = (frac / 10) | 0) { frac = q; digits--; }
+      this.byte(46);
+      const b = this.buf;
+      let p = this.pos + digits;
+      this.pos = p;
+      for (let z = digits; z > 0; z--) { const q = (frac / 10) | 0; b[--p] = 48 + frac - q * 10; frac = q; }
+      return;
+    }
+    this.decimal(n / f, d, fallback);
   }
 
   /**

@@ -10,9 +10,14 @@ const MAX_NUDGE = 2 ** -12;
 
 export function roundTo(x: number, decimals: number): number {
   const f = POW[decimals] ?? 10 ** decimals;
-  const s = Math.abs(x) * f;
-  const r = Math.round(s + Math.min(s * NUDGE, MAX_NUDGE)) / f;
+  const r = roundedUnits(x, f) / f;
   return x < 0 && r !== 0 ? -r : r; // no negative zero
+}
+
+/** |x| rounded as `roundTo` rounds it, in whole units of 1/f (f = 10^decimals): 920.535, 100 → 92054. */
+export function roundedUnits(x: number, f: number): number {
+  const s = Math.abs(x) * f;
+  return Math.round(s + Math.min(s * NUDGE, MAX_NUDGE));
 }
 const POW = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
 
