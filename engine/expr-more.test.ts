@@ -235,3 +235,138 @@ describe('bandPicker', () => {
     expect(() => f([5.01])).toThrow('test.bands has no band for 20.04');
   });
 });
+
+/**
+ * Fused shapes: a parent that reads its operands directly instead of calling them. Each is
+ * checked with hand-worked figures, including what Math.min / Math.max do with NaN, null
+ * (as 0) and −0, which a shortcut such as `a > b ? a : b` would get wrong.
+ */
+describe('fused closures give the same figures as the tree', () => {
+  const resolve = resolver({ kx: 3, ky: 8, zero: 0, k100: 100 });
+  // Facts by slot: x, y, negX, negY, cls.
+  const at = (ast: Expr, x: unknown, y: unknown, negX: unknown = null, negY: unknown = null, cls: unknown = null) =>
+    compileNode(ast, resolve).fn([x, y, negX, negY, cls]);
+
+  it('a binary operator of facts and constants says so (leaves); of two constants or of a call, not', () => {
+    expect(compileNode(bin('-', id('x'), id('y')), resolve).leaves).toEqual({ op: '-', shape: 'ss', x: 0, y: 1 });
+    expect(compileNode(bin('*', id('x'), id('kx')), resolve).leaves).toEqual({ op: '*', shape: 'sk', x: 0, y: 3 });
+    expect(compileNode(bin('/', lit(100), id('y')), resolve).leaves).toEqual({ op: '/', shape: 'ks', x: 100, y: 1 });
+    expect(compileNode(bin('-', id('kx'), id('ky')), resolve).leaves).toBeUndefined(); // folded: −5
+    expect(compileNode(bin('-', neg(id('negX')), id('y')), resolve).leaves).toBeUndefined();
+  });
+
+  it('max(0, a − b): 5 − 8 → 0, 8 − 5 → 3; NaN stays NaN; null is 0', () => {
+    const ast = call('max', lit(0), bin('-', id('x'), id('y')));
+    expect(at(ast, 5, 8)).toBe(0);
+    expect(at(ast, 8, 5)).toBe(3);
+    expect(at(ast, 8.5, 0.25)).toBe(8.25);
+    expect(at(ast, Number.NaN, 5)).toBeNaN();
+    expect(at(ast, 5, null)).toBe(5); // 5 − null = 5
+    expect(at(ast, null, 3)).toBe(0); // null − 3 = −3
+    // The same with the 0 a parameter, and the constant on the right.
+    expect(at(call('max', id('zero'), bin('-', id('x'), id('y'))), 5, 8)).toBe(0);
+    expect(at(call('max', bin('-', id('x'), id('y')), lit(0)), 5, 8)).toBe(0);
+    expect(at(call('max', bin('-', id('x'), id('y')), lit(0)), 8, 5)).toBe(3);
+    expect(at(call('max', bin('-', id('x'), id('y')), lit(0)), Number.NaN, 5)).toBeNaN();
+  });
+
+  it('max / min of a constant and a fact minus a constant: max(x − 8, 0), min(0, x − 8)', () => {
+    expect(at(call('max', bin('-', id('x'), id('ky')), lit(0)), 5, 0)).toBe(0);
+    expect(at(call('max', bin('-', id('x'), id('ky')), lit(0)), 10, 0)).toBe(2);
+    expect(at(call('max', lit(0), bin('-', id('x'), lit(8))), 10, 0)).toBe(2);
+    expect(at(call('min', lit(0), bin('-', id('x'), lit(8))), 10, 0)).toBe(0);
+    expect(at(call('min', lit(0), bin('-', id('x'), lit(8))), 5, 0)).toBe(-3);
+    expect(at(call('min', bin('-', id('x'), lit(8)), lit(1)), 5, 0)).toBe(-3);
+    expect(at(call('min', bin('-', id('x'), lit(8)), lit(1)), 50, 0)).toBe(1);
+    expect(at(call('min', bin('-', id('x'), lit(8)), lit(1)), Number.NaN, 0)).toBeNaN();
+    // A constant minus a fact is not fused, and is still right: max(0, 8 − x).
+    expect(at(call('max', lit(0), bin('-', lit(8), id('x'))), 5, 0)).toBe(3);
+  });
+
+  it('−0 as Math.min / Math.max give it: min(0, a − b) with a = −0, b = 0 is −0; max of it is 0', () => {
+    expect(at(call('min', lit(0), bin('-', id('x'), id('y'))), -0, 0)).toBe(-0);
+    expect(at(call('max', lit(0), bin('-', id('x'), id('y'))), -0, 0)).toBe(0);
+    expect(at(call('min', bin('-', id('x'), id('y')), lit(0)), -0, 0)).toBe(-0);
+    expect(at(call('max', bin('-', id('x'), id('y')), lit(0)), -0, 0)).toBe(0);
+    expect(at(call('max', lit(-0), bin('-', id('x'), id('y'))), -0, 0)).toBe(-0);
+  });
+
+  // min and max of two operands, every shape but two constants. The left operand is the
+  // number a: a literal, the fact x, or −negX (called); the right one b: a literal, the
+  // fact y, or −negY.
+  const left = { constant: (a: number) => lit(a), fact: () => id('x'), expression: () => neg(id('negX')) };
+  const right = { constant: (b: number) => lit(b), fact: () => id('y'), expression: () => neg(id('negY')) };
+  const figures: Array<[number, number, number, number]> = [
+    // a, b, min, max
+    [2, 5, 2, 5],
+    [5, 2, 2, 5],
+    [-0, 0, -0, 0], // `a < b ? a : b` would give 0, `a > b ? a : b` would give 0 too: the last one wins
+    [0, -0, -0, 0],
+    [Number.NaN, 1, Number.NaN, Number.NaN],
+    [1, Number.NaN, Number.NaN, Number.NaN],
+  ];
+  for (const [lk, l] of Object.entries(left)) {
+    for (const [rk, r] of Object.entries(right)) {
+      if (lk === 'constant' && rk === 'constant') continue;
+      it(`min / max of a ${lk} and a ${rk}: NaN and −0 as Math.min / Math.max give them`, () => {
+        for (const [a, b, lo, hi] of figures) {
+          expect(at(call('min', l(a), r(b)), a, b, -a, -b), `min(${a}, ${b})`).toBe(lo);
+          expect(at(call('max', l(a), r(b)), a, b, -a, -b), `max(${a}, ${b})`).toBe(hi);
+        }
+      });
+    }
+  }
+
+  it('min / max of two different facts, null read as 0', () => {
+    expect(at(call('min', id('x'), id('y')), -0, 0)).toBe(-0);
+    expect(at(call('min', id('x'), id('y')), 0, -0)).toBe(-0);
+    expect(at(call('max', id('x'), id('y')), -0, 0)).toBe(0);
+    expect(at(call('max', id('x'), id('y')), 0, -0)).toBe(0);
+    expect(at(call('min', id('x'), id('y')), 7, null)).toBe(0);
+    expect(at(call('max', id('x'), id('y')), -7, null)).toBe(0);
+    expect(at(call('max', id('x'), id('y')), 7, Number.NaN)).toBeNaN();
+    expect(at(call('min', id('x'), lit(5)), null, 0)).toBe(0);
+    expect(at(call('max', lit(-5), id('y')), 0, null)).toBe(0);
+  });
+
+  it('min / max of three or more still go left to right', () => {
+    expect(at(call('min', id('x'), id('y'), lit(4)), 7, 5)).toBe(4);
+    expect(at(call('max', id('x'), id('y'), lit(4)), 7, 5)).toBe(7);
+    expect(at(call('min', id('x'), id('y'), lit(0)), -0, 1)).toBe(-0);
+    expect(at(call('max', lit(-0), id('x'), id('y')), -0, -1)).toBe(-0);
+    expect(at(call('max', id('x'), id('y'), lit(4)), Number.NaN, 5)).toBeNaN();
+  });
+
+  it('an operand that fails fails first: min(ratio[cls], band(bands, x)) names the table', () => {
+    const f = compileNode(call('min', member(id('ratio'), id('cls'), true), call('band', id('bands'), id('x'))), resolve).fn;
+    expect(f([10, 0, 0, 0, 'class1'])).toBe(0.06);
+    const e = error(() => f([100, 0, 0, 0, 'class9']));
+    expect(e.message).toBe('test.ratio has no value for class9');
+  });
+
+  it('a * b / k is (a * b) / k, not a * (b / k)', () => {
+    // 3 × 1.1 / 10: (3 × 1.1) / 10 = 0.33, while 3 × (1.1 / 10) = 0.33000000000000007.
+    expect((3 * 1.1) / 10).not.toBe(3 * (1.1 / 10));
+    expect(at(bin('/', bin('*', id('x'), id('y')), lit(10)), 3, 1.1)).toBe(0.33);
+    expect(at(bin('/', bin('*', id('x'), lit(1.1)), lit(10)), 3, 0)).toBe(0.33);
+    expect(at(bin('/', bin('*', lit(3), id('y')), lit(10)), 0, 1.1)).toBe(0.33);
+    expect(at(bin('/', bin('*', id('x'), id('y')), lit(10)), 3, 0.1)).toBe(0.030000000000000006);
+    expect(at(bin('/', bin('*', id('x'), id('y')), id('k100')), 250000, 2.1)).toBe(5250);
+    expect(at(bin('/', bin('*', id('x'), id('y')), lit(0)), 5, 1)).toBe(Infinity);
+    expect(at(bin('/', bin('*', id('x'), id('y')), lit(100)), null, 1)).toBe(0);
+    expect(at(bin('/', bin('*', id('x'), id('y')), lit(100)), Number.NaN, 1)).toBeNaN();
+    // Divided by a fact: not fused, same figure.
+    expect(at(bin('/', bin('*', id('x'), lit(1.1)), id('y')), 3, 10)).toBe(0.33);
+  });
+
+  it('(a − b) × c: (10 − 4) × 3 = 18, with c a fact or a constant', () => {
+    expect(at(bin('*', bin('-', id('x'), id('y')), id('negX')), 10, 4, 3)).toBe(18);
+    expect(at(bin('*', bin('-', id('x'), id('y')), lit(3)), 10, 4)).toBe(18);
+    expect(at(bin('*', bin('-', id('x'), id('y')), id('kx')), 4, 10)).toBe(-18);
+    // (0.3 − 0.1) × 10 = 1.9999999999999998, not 0.3 × 10 − 0.1 × 10 = 2.
+    expect(at(bin('*', bin('-', id('x'), id('y')), lit(10)), 0.3, 0.1)).toBe((0.3 - 0.1) * 10);
+    expect(at(bin('*', bin('-', id('x'), id('y')), lit(10)), 0.3, 0.1)).toBe(1.9999999999999998);
+    expect(at(bin('*', bin('-', id('x'), id('y')), id('negX')), 10, 4, null)).toBe(0);
+    expect(at(bin('*', bin('-', id('x'), id('y')), id('negX')), 10, 4, Number.NaN)).toBeNaN();
+  });
+});

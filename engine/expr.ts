@@ -20,7 +20,14 @@ export type Resolve = (name: string) => Binding;
  * it reads when it is a plain fact. Knowing those lets a parent fuse them into itself,
  * so `a * b / 100` is one closure call, not five.
  */
-export interface Node { fn: Fn; constant?: number; slot?: number }
+export interface Node { fn: Fn; constant?: number; slot?: number; leaves?: Leaves }
+
+/**
+ * A binary operator whose two operands are each a constant or a plain fact (not both
+ * constants: those fold), such as `value - exemption`; a parent can fuse it, so that
+ * `max(0, value - exemption)` or `a * b / 100` is one closure, not two.
+ */
+export interface Leaves { op: string; shape: 'ks' | 'sk' | 'ss'; x: number; y: number }
 
 export const FUNCTIONS = ['min', 'max', 'floor', 'pow', 'band'] as const;
 
@@ -103,7 +110,67 @@ function binary(op: string, l: Node, r: Node): Node {
   if (!ops) throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
   const [p, x] = operand(l), [q, y] = operand(r);
   if (p === 'k' && q === 'k') return constant(ops.kk(x as number, y as number));
-  return { fn: ops[`${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>](x, y) };
+  const fused = fuse(op, l, r);
+  if (fused) return { fn: fused };
+  const shape = `${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>;
+  const fn = ops[shape](x, y);
+  return shape === 'ks' || shape === 'sk' || shape === 'ss' ? { fn, leaves: { op, shape, x: x as number, y: y as number } } : { fn };
+}
+
+/**
+ * Three-node shapes as one closure, same order of operations as the tree (JS arithmetic is
+ * not associative: `a * b / k` is `(a * b) / k`, never `a * (b / k)`):
+ * `a * b / k` with a and b facts or constants, and `(a - b) * c` with a, b facts and c a
+ * fact or a constant.
+ */
+function fuse(op: string, l: Node, r: Node): Fn | undefined {
+  const a = l.leaves;
+  if (!a) return undefined;
+  const { x: i, y: j } = a;
+  if (op === '/' && a.op === '*' && r.constant !== undefined) {
+    const k = r.constant;
+    if (a.shape === 'ss') return (v) => (v[i] as number) * (v[j] as number) / k;
+    if (a.shape === 'sk') return (v) => (v[i] as number) * j / k;
+    return (v) => i * (v[j] as number) / k;
+  }
+  if (op === '*' && a.op === '-' && a.shape === 'ss') {
+    if (r.slot !== undefined) { const m = r.slot; return (v) => ((v[i] as number) - (v[j] as number)) * (v[m] as number); }
+    if (r.constant !== undefined) { const k = r.constant; return (v) => ((v[i] as number) - (v[j] as number)) * k; }
+  }
+  return undefined;
+}
+
+/**
+ * min and max of two nodes, one closure per shape (k a constant, s a plain fact, f any
+ * other node, called), calling Math.min / Math.max themselves so NaN, null and −0 come out
+ * as they always have. Two constants fold before these are reached.
+ */
+const MIN: Record<Exclude<`${Shape}${Shape}`, 'kk'>, Build> = {
+  ks: (k, j) => (v) => Math.min(k, v[j]), kf: (k, b) => (v) => Math.min(k, b(v)),
+  sk: (i, k) => (v) => Math.min(v[i], k), ss: (i, j) => (v) => Math.min(v[i], v[j]), sf: (i, b) => (v) => Math.min(v[i], b(v)),
+  fk: (a, k) => (v) => Math.min(a(v), k), fs: (a, j) => (v) => Math.min(a(v), v[j]), ff: (a, b) => (v) => Math.min(a(v), b(v)),
+};
+const MAX: Record<Exclude<`${Shape}${Shape}`, 'kk'>, Build> = {
+  ks: (k, j) => (v) => Math.max(k, v[j]), kf: (k, b) => (v) => Math.max(k, b(v)),
+  sk: (i, k) => (v) => Math.max(v[i], k), ss: (i, j) => (v) => Math.max(v[i], v[j]), sf: (i, b) => (v) => Math.max(v[i], b(v)),
+  fk: (a, k) => (v) => Math.max(a(v), k), fs: (a, j) => (v) => Math.max(a(v), v[j]), ff: (a, b) => (v) => Math.max(a(v), b(v)),
+};
+
+/** min / max of two nodes; `max(0, a - b)` and `max(a - k, 0)` (a, b facts, k constants) are one closure. */
+function minMax2(name: 'min' | 'max', l: Node, r: Node): Fn {
+  const d = r.leaves, e = l.leaves;
+  if (l.constant !== undefined && d && d.op === '-' && d.shape !== 'ks') {
+    const k = l.constant, { x: i, y: j } = d;
+    if (d.shape === 'ss') return name === 'max' ? (v) => Math.max(k, (v[i] as number) - (v[j] as number)) : (v) => Math.min(k, (v[i] as number) - (v[j] as number));
+    return name === 'max' ? (v) => Math.max(k, (v[i] as number) - j) : (v) => Math.min(k, (v[i] as number) - j);
+  }
+  if (r.constant !== undefined && e && e.op === '-' && e.shape !== 'ks') {
+    const k = r.constant, { x: i, y: j } = e;
+    if (e.shape === 'ss') return name === 'max' ? (v) => Math.max((v[i] as number) - (v[j] as number), k) : (v) => Math.min((v[i] as number) - (v[j] as number), k);
+    return name === 'max' ? (v) => Math.max((v[i] as number) - j, k) : (v) => Math.min((v[i] as number) - j, k);
+  }
+  const [p, x] = operand(l), [q, y] = operand(r);
+  return (name === 'max' ? MAX : MIN)[`${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>](x, y);
 }
 
 function member(e: Extract<Expr, { type: 'MemberExpression' }>, resolve: Resolve): Node {
@@ -158,11 +225,9 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
     const f = fns[0]!;
     return { fn: (v) => Math.floor(f(v)) };
   }
-  {
-    const m = name === 'min' ? Math.min : Math.max;
-    if (fns.length === 2) { const [a, b] = fns as [Fn, Fn]; return { fn: (v) => m(a(v), b(v)) }; }
-    return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = m(r, fns[i]!(v)); return r; } };
-  }
+  if (parts.length === 2) return { fn: minMax2(name as 'min' | 'max', parts[0]!, parts[1]!) };
+  if (name === 'min') return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = Math.min(r, fns[i]!(v)); return r; } };
+  return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = Math.max(r, fns[i]!(v)); return r; } };
 }
 
 /** Bands in order: `below` is an exclusive upper bound, `at_most` inclusive, none: the rest. */
