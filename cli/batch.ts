@@ -339,9 +339,18 @@ export class BatchRun {
    */
   private fastRow(buf: Buffer, s: number, e: number, quoted: boolean): boolean {
     if (this.engine.fastOff) return false;
-    const cols = this.cols!;
-    const nc = cols.length;
+    const kinds = this.colKinds;
+    const slots = this.colFacts;
+    const empties = this.colEmpty;
+    const nc = kinds.length;
     const facts = this.facts;
+    // The line is copied into the output while it is read (it comes first in the output
+    // row); on `return false` the output position is simply not moved.
+    const w = this.out.w;
+    w.ensure(e - s + ROW_ROOM);
+    const o = w.buf;
+    const at = w.pos;
+    let op = at;
     let ss = 0, se = 0, cs = 0, ce = 0, ys = 0, ye = 0;
     let col = 0;
     let j = s;
@@ -353,20 +362,20 @@ export class BatchRun {
         // A quoted field that closes on this line, with no "" inside, followed by a comma or the line's end.
         const q = buf.indexOf(34, j + 1);
         if (q === -1 || q >= e || (q + 1 < e && buf[q + 1] !== 44)) return false;
+        for (let k = j; k <= q; k++) o[op++] = buf[k]!;
         start = j + 1;
         end = q;
         j = q + 1;
       } else {
-        while (j < e && buf[j] !== 44) j++;
+        for (let c = buf[j]; j < e && c !== 44; c = buf[++j]) o[op++] = c!;
         end = j;
       }
       if (col >= nc) return false;
-      const c = cols[col];
-      if (c !== undefined) {
+      const kind = kinds[col]!;
+      if (kind !== UNUSED) {
         const len = end - start;
-        const kind = c.kind;
         if (len === 0) {
-          if (kind === STATE) { ss = se = start; } else if (kind === COUNTY) { cs = ce = start; } else if (kind === ROW_YEAR) { ys = ye = start; } else facts[c.fact] = c.empty;
+          if (kind === STATE) { ss = se = start; } else if (kind === COUNTY) { cs = ce = start; } else if (kind === ROW_YEAR) { ys = ye = start; } else facts[slots[col]!] = empties[col];
         } else if (kind === AMOUNT) {
           // Plain digits, or digits grouped by thousands ("1,234,567", quoted): what parseAmount reads as the same digits.
           let x = 0;
@@ -385,16 +394,16 @@ export class BatchRun {
           }
           if (group !== -1 && group !== 3) return false;
           if (x > Number.MAX_SAFE_INTEGER) return false;
-          facts[c.fact] = x;
+          facts[slots[col]!] = x;
         } else if (kind === YEAR || kind === ROW_YEAR) {
           if (len !== 4) return false;
           let x = 0;
           for (let k = start; k < end; k++) { const d = buf[k]! - 48; if (d < 0 || d > 9) return false; x = x * 10 + d; }
-          if (kind === ROW_YEAR) { ys = start; ye = end; } else facts[c.fact] = x;
+          if (kind === ROW_YEAR) { ys = start; ye = end; } else facts[slots[col]!] = x;
         } else if (kind === BOOL) {
           const b = buf[start];
-          if (len === 4 && b === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) facts[c.fact] = true;
-          else if (len === 5 && b === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101) facts[c.fact] = false;
+          if (len === 4 && b === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) facts[slots[col]!] = true;
+          else if (len === 5 && b === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101) facts[slots[col]!] = false;
           else return false;
         } else {
           // Text: nothing for trim() to remove (ASCII, no space at either end).
@@ -403,12 +412,13 @@ export class BatchRun {
           if (kind === STATE) { ss = start; se = end; } else if (kind === COUNTY) { cs = start; ce = end; } else {
             const t = this.intern(buf, start, end);
             if (kind === STAR && t !== 'none' && t !== 'basic' && t !== 'enhanced') return false;
-            facts[c.fact] = t;
+            facts[slots[col]!] = t;
           }
         }
       }
       col++;
       if (j >= e) break;
+      o[op++] = 44;
       j++; // the comma
     }
     if (col !== nc) return false;
@@ -416,11 +426,8 @@ export class BatchRun {
     if (place === null) return false;
     this.rows++;
     this.inPlace++;
-    const w = this.out.w;
-    w.ensure(e - s + ROW_ROOM);
-    const at = w.pos;
-    w.range(buf, s, e);
-    w.byte(44);
+    o[op++] = 44;
+    w.pos = op;
     try {
       if (place instanceof Error) throw place;
       this.engine.csvFacts(place, facts, w);
@@ -496,6 +503,10 @@ export class BatchRun {
 
   /** The fast reader's columns (by header position; undefined: passed through), or null: every line the general way. */
   private cols: Array<FastCol | undefined> | null = null;
+  /** The same, as arrays by position: how each is read (UNUSED: passed through), its fact slot, its empty value. */
+  private colKinds = new Uint8Array(0);
+  private colFacts = new Int32Array(0);
+  private colEmpty: unknown[] = [];
   /** The current line's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
   private facts: unknown[] = EMPTY_FACTS.slice();
 
@@ -609,6 +620,11 @@ export class BatchRun {
     this.headerLen = fields.length;
     this.rowInput = rowReader(specs);
     this.cols = this.fast ? fastColumns(specs) : null;
+    if (this.cols) {
+      this.colKinds = Uint8Array.from(this.cols, (c) => (c ? c.kind : UNUSED));
+      this.colFacts = Int32Array.from(this.cols, (c) => (c ? c.fact : -1));
+      this.colEmpty = this.cols.map((c) => c?.empty);
+    }
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
     this.out.text(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
   }
@@ -677,7 +693,7 @@ function simpleQuotes(buf: Buffer, q: number, nl: number): boolean {
 }
 
 /** How the fast reader reads a column. */
-const AMOUNT = 0, YEAR = 1, BOOL = 2, TEXT = 3, STAR = 4, STATE = 5, COUNTY = 6, ROW_YEAR = 7;
+const AMOUNT = 0, YEAR = 1, BOOL = 2, TEXT = 3, STAR = 4, STATE = 5, COUNTY = 6, ROW_YEAR = 7, UNUSED = 255;
 interface FastCol { kind: number; fact: number; empty: unknown }
 
 /** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
