@@ -370,3 +370,65 @@ describe('fused closures give the same figures as the tree', () => {
     expect(at(bin('*', bin('-', id('x'), id('y')), id('negX')), 10, 4, Number.NaN)).toBeNaN();
   });
 });
+
+describe('runs of operators are one loop, in the order of the tree', () => {
+  const resolve = resolver({ kx: 3, k100: 100 });
+  const node = (ast: Expr) => compileNode(ast, resolve);
+  // Facts by slot: x, y, negX, negY, cls.
+  const at = (ast: Expr, ...facts: unknown[]) => node(ast).fn(facts);
+  const sum4 = bin('+', bin('+', bin('+', id('x'), id('y')), id('negX')), id('negY'));
+
+  it('a + b + c + d is ((a + b) + c) + d: 0.1 + 0.2 + 0.3 + 0 = 0.6000000000000001, not 0.6', () => {
+    expect(node(sum4).chain).toMatchObject({ head: 1, slot: 0, ops: [0, 0, 0], slots: [1, 2, 3] });
+    expect(at(sum4, 0.1, 0.2, 0.3, 0)).toBe(0.6000000000000001);
+    expect(at(sum4, 0.1, 0.2, 0.3, 0)).toBe(0.1 + 0.2 + 0.3 + 0);
+    expect(at(sum4, 1, 2, 3, 4)).toBe(10);
+    expect(at(sum4, 1, null, 3, 4)).toBe(8); // null adds 0
+    expect(at(sum4, 1, 2, Number.NaN, 4)).toBeNaN();
+  });
+
+  it('each operator is its own: 100 − x − y, x × 3 × y ÷ 100, x ÷ y × 100 − 1', () => {
+    expect(at(bin('-', bin('-', lit(100), id('x')), id('y')), 30, 20)).toBe(50);
+    expect(node(bin('-', bin('-', lit(100), id('x')), id('y'))).chain).toMatchObject({ head: 0, k: 100, ops: [1, 1] });
+    const product = bin('/', bin('*', bin('*', id('x'), id('kx')), id('y')), id('k100'));
+    expect(at(product, 250000, 0.0125)).toBe(93.75); // 250,000 × 3 × 0.0125 / 100
+    expect(at(product, 1.1, 0.7)).toBe(((1.1 * 3) * 0.7) / 100);
+    expect(node(product).chain).toMatchObject({ ops: [2, 2, 3], slots: [-1, 1, -1], ks: [3, 0, 100] });
+    const pct = bin('-', bin('*', bin('/', id('x'), id('y')), lit(100)), lit(1));
+    expect(at(pct, 1, 3)).toBe(((1 / 3) * 100) - 1); // 32.333333333333336
+    expect(at(pct, 1, 0)).toBe(Infinity);
+    expect(at(pct, 0, 0)).toBeNaN();
+  });
+
+  it('a run after any other node calls it once: min(x, y) / x * 100', () => {
+    const ast = bin('*', bin('/', call('min', id('x'), id('y')), id('x')), lit(100));
+    expect(node(ast).chain).toMatchObject({ head: 2, ops: [3, 2] });
+    expect(at(ast, 200000, 50000)).toBe(25);
+    expect(at(ast, 3, 1.1)).toBe((1.1 / 3) * 100);
+  });
+
+  it('an operand that is itself a formula ends the run: (a + b) − (c + d)', () => {
+    const ast = bin('-', bin('+', id('x'), id('y')), bin('+', id('negX'), id('negY')));
+    expect(node(ast).chain).toBeUndefined();
+    expect(at(ast, 1, 2, 3, 4)).toBe(-4);
+  });
+});
+
+describe('band() and a table indexed by a plain fact read the slot directly', () => {
+  const resolve = resolver({});
+  it('band(bands, x): below 10 → 1, at most 20 → 2, past that NO_VALUE', () => {
+    const f = compileNode(call('band', id('bands'), id('x')), resolve).fn;
+    expect([0, 9.99, 10, 20].map((x) => f([x]))).toEqual([1, 1, 2, 2]);
+    expect(f([-Infinity])).toBe(1);
+    const e = error(() => f([20.01]));
+    expect([e.code, e.message]).toEqual(['NO_VALUE', 'test.bands has no band for 20.01']);
+    expect(() => f([Number.NaN])).toThrow('test.bands has no band for NaN');
+    expect(f([null])).toBe(1); // null < 10
+  });
+  it('ratio[cls]: a key that is missing, or null, is NO_VALUE naming it', () => {
+    const f = compileNode(member(id('ratio'), id('cls'), true), resolve).fn;
+    expect(f([0, 0, 0, 0, 'class1'])).toBe(0.06);
+    expect(() => f([0, 0, 0, 0, null])).toThrow('test.ratio has no value for null');
+    expect(() => f([0, 0, 0, 0, 'class9'])).toThrow('test.ratio has no value for class9');
+  });
+});

@@ -20,7 +20,7 @@ export type Resolve = (name: string) => Binding;
  * it reads when it is a plain fact. Knowing those lets a parent fuse them into itself,
  * so `a * b / 100` is one closure call, not five.
  */
-export interface Node { fn: Fn; constant?: number; slot?: number; leaves?: Leaves }
+export interface Node { fn: Fn; constant?: number; slot?: number; leaves?: Leaves; chain?: Chain }
 
 /**
  * A binary operator whose two operands are each a constant or a plain fact (not both
@@ -28,6 +28,52 @@ export interface Node { fn: Fn; constant?: number; slot?: number; leaves?: Leave
  * `max(0, value - exemption)` or `a * b / 100` is one closure, not two.
  */
 export interface Leaves { op: string; shape: 'ks' | 'sk' | 'ss'; x: number; y: number }
+
+/**
+ * A left-to-right run of operators whose right operands are each a constant or a plain
+ * fact: `a + b + c + d`, `value * share * rate / 100`, `min(x, y) / value * 100`. The first
+ * operand is a constant (`head` 0, in `k`), a fact (1, its slot in `slot`) or any other node
+ * (2, called). Evaluated by runChain in one loop, in the tree's order of operations.
+ */
+export interface Chain {
+  head: 0 | 1 | 2; k: number; slot: number; fn: Fn;
+  /** Per operator: 0 +, 1 −, 2 ×, 3 ÷; its operand's slot, or −1 for the constant in `ks`. */
+  ops: number[]; slots: number[]; ks: number[];
+}
+
+const OP_CODE: Record<string, number> = { '+': 0, '-': 1, '*': 2, '/': 3 };
+
+/** A chain's value: exactly `((first op1 x1) op2 x2) …`, each operator JS's own. */
+function runChain(v: Facts, c: Chain): number {
+  let r: any = c.head === 0 ? c.k : c.head === 1 ? v[c.slot] : c.fn(v);
+  const { ops, slots, ks } = c;
+  for (let i = 0; i < ops.length; i++) {
+    const s = slots[i]!;
+    const x: any = s >= 0 ? v[s] : ks[i];
+    switch (ops[i]) {
+      case 0: r = r + x; break;
+      case 1: r = r - x; break;
+      case 2: r = r * x; break;
+      default: r = r / x;
+    }
+  }
+  return r;
+}
+
+/** The chain `l op r` extends, when r is a constant or a plain fact. */
+function chainOf(op: string, l: Node, r: Node): Chain | undefined {
+  if (r.constant === undefined && r.slot === undefined) return undefined;
+  const base: Chain = l.chain ?? (l.constant !== undefined
+    ? { head: 0, k: l.constant, slot: -1, fn: l.fn, ops: [], slots: [], ks: [] }
+    : l.slot !== undefined ? { head: 1, k: 0, slot: l.slot, fn: l.fn, ops: [], slots: [], ks: [] }
+      : { head: 2, k: 0, slot: -1, fn: l.fn, ops: [], slots: [], ks: [] });
+  return {
+    ...base,
+    ops: [...base.ops, OP_CODE[op]!],
+    slots: [...base.slots, r.slot ?? -1],
+    ks: [...base.ks, r.constant ?? 0],
+  };
+}
 
 export const FUNCTIONS = ['min', 'max', 'floor', 'pow', 'band'] as const;
 
@@ -110,11 +156,14 @@ function binary(op: string, l: Node, r: Node): Node {
   if (!ops) throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
   const [p, x] = operand(l), [q, y] = operand(r);
   if (p === 'k' && q === 'k') return constant(ops.kk(x as number, y as number));
+  const chain = chainOf(op, l, r);
   const fused = fuse(op, l, r);
-  if (fused) return { fn: fused };
+  if (fused) return { fn: fused, chain };
+  // Three or more operators in a row (two after a fact or constant): one loop, not a call each.
+  if (chain && (chain.ops.length >= 3 || (chain.ops.length === 2 && chain.head !== 2))) { const c = chain; return { fn: (v) => runChain(v, c), chain }; }
   const shape = `${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>;
   const fn = ops[shape](x, y);
-  return shape === 'ks' || shape === 'sk' || shape === 'ss' ? { fn, leaves: { op, shape, x: x as number, y: y as number } } : { fn };
+  return shape === 'ks' || shape === 'sk' || shape === 'ss' ? { fn, leaves: { op, shape, x: x as number, y: y as number }, chain } : { fn, chain };
 }
 
 /**
@@ -187,7 +236,12 @@ function member(e: Extract<Expr, { type: 'MemberExpression' }>, resolve: Resolve
     if (e.property.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'bad table key');
     return constant(entry(e.property.name));
   }
-  const key = node(e.property, resolve).fn;
+  const k = node(e.property, resolve);
+  if (k.slot !== undefined) {
+    const i = k.slot;
+    return { fn: (v) => { const x = table[v[i] as string]; return x === undefined ? entry(v[i]) : x; } };
+  }
+  const key = k.fn;
   return { fn: (v) => entry(key(v)) };
 }
 
@@ -198,9 +252,11 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
     const [table, x] = args as [{ type: 'Identifier'; name: string }, Expr];
     const b = resolve(table.name);
     if (b.kind !== 'bands') throw new PtaxError('RULES_INVALID', `${table.name} is not a band parameter`);
-    const pick = bandPicker(b.id, b.bands);
-    const f = node(x, resolve).fn;
-    return { fn: (v) => pick(f(v)) };
+    const bands = bandTable(b.bands), id = b.id;
+    const n = node(x, resolve);
+    if (n.slot !== undefined) { const i = n.slot; return { fn: (v) => pickBand(id, bands, v[i] as number) }; }
+    const f = n.fn;
+    return { fn: (v) => pickBand(id, bands, f(v)) };
   }
   if (name === 'pow') {
     // pow(base, exponent): compound growth such as a yearly cap (1.02 ^ years).
@@ -232,11 +288,18 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
 
 /** Bands in order: `below` is an exclusive upper bound, `at_most` inclusive, none: the rest. */
 export function bandPicker(id: string, bands: Band[]): (x: number) => number {
-  const table = bands.map((b) => ({ below: b.below ?? (b.at_most === undefined ? Infinity : NaN), atMost: b.at_most ?? NaN, value: b.value }));
-  return (x) => {
-    for (const b of table) if (x < b.below || x <= b.atMost) return b.value;
-    throw new PtaxError('NO_VALUE', `${id} has no band for ${x}`);
-  };
+  const table = bandTable(bands);
+  return (x) => pickBand(id, table, x);
+}
+
+interface BandRow { below: number; atMost: number; value: number }
+const bandTable = (bands: Band[]): BandRow[] =>
+  bands.map((b) => ({ below: b.below ?? (b.at_most === undefined ? Infinity : NaN), atMost: b.at_most ?? NaN, value: b.value }));
+
+/** One function for every band table (not a closure per table), so callers can inline it. */
+function pickBand(id: string, table: BandRow[], x: number): number {
+  for (let i = 0; i < table.length; i++) { const b = table[i]!; if (x < b.below || x <= b.atMost) return b.value; }
+  throw new PtaxError('NO_VALUE', `${id} has no band for ${x}`);
 }
 
 /** Names an expression reads (identifiers, table names, band names), excluding static table keys. */
