@@ -722,9 +722,12 @@ function fastColumns(specs: Array<Spec | undefined>): Array<FastCol | undefined>
 }
 
 /**
- * `parseQuoted` on bytes: the same record, fields (decoded) and line count. Quotes,
- * commas and line breaks are ASCII, and UTF-8 never uses ASCII bytes inside a character,
- * so cutting at them cuts the text where `parseQuoted` cuts it.
+ * One CSV record that has a quote, from `start`: its fields, where its text ends (before
+ * the line break), where the next record starts, and how many lines it took. Null when
+ * the buffer ends inside it and more input may come.
+ * Read as bytes: quotes, commas and line breaks are ASCII, and UTF-8 never uses ASCII
+ * bytes inside a character, so the text is cut where a reader of characters cuts it;
+ * each piece is decoded.
  */
 export function parseQuotedBytes(buf: Buffer, start: number, final: boolean):
   { fields: string[]; end: number; next: number; lines: number; problem?: string } | null {
@@ -783,66 +786,6 @@ function count10(buf: Buffer, s: number, e: number): number {
   let k = 0;
   for (let i = buf.indexOf(10, s); i !== -1 && i < e; i = buf.indexOf(10, i + 1)) k++;
   return k;
-}
-
-/**
- * One CSV record that has a quote, from `start`: its fields, where its text ends (before
- * the line break), where the next record starts, and how many lines it took. Null when
- * the buffer ends inside it and more input may come.
- */
-export function parseQuoted(buf: string, start: number, final: boolean):
-  { fields: string[]; end: number; next: number; lines: number; problem?: string } | null {
-  const fields: string[] = [];
-  const n = buf.length;
-  let i = start;
-  let lines = 1;
-  let problem: string | undefined;
-  for (;;) {
-    // One field from i.
-    if (i < n && buf.charCodeAt(i) === 34) {
-      let s = '';
-      let from = i + 1;
-      for (;;) {
-        const q = buf.indexOf('"', from);
-        if (q === -1) {
-          if (!final) return null;
-          problem ??= 'a quoted field is not closed';
-          s += buf.slice(from);
-          i = n;
-          break;
-        }
-        if (q + 1 < n && buf.charCodeAt(q + 1) === 34) { s += buf.slice(from, q + 1); from = q + 2; continue; }
-        if (q + 1 >= n && !final) return null; // a "" may straddle the chunk boundary
-        s += buf.slice(from, q);
-        i = q + 1;
-        break;
-      }
-      for (let k = s.indexOf('\n'); k !== -1; k = s.indexOf('\n', k + 1)) lines++;
-      // After the closing quote: a comma, a line break or the end; anything else is kept, as an error.
-      let j = i;
-      while (j < n) { const c = buf.charCodeAt(j); if (c === 44 || c === 10 || c === 13) break; j++; }
-      if (j > i) { problem ??= `text after the closing quote of field ${fields.length + 1}`; s += buf.slice(i, j); i = j; }
-      fields.push(s);
-    } else {
-      let j = i;
-      while (j < n) { const c = buf.charCodeAt(j); if (c === 44 || c === 10 || c === 13) break; j++; }
-      fields.push(buf.slice(i, j));
-      i = j;
-    }
-    if (i >= n) {
-      if (!final) return null;
-      return { fields, end: n, next: n, lines, problem };
-    }
-    const c = buf.charCodeAt(i);
-    if (c === 44) { i++; continue; }
-    // A line break ends the record (CRLF or LF; a lone CR is taken as a break too).
-    if (c === 13) {
-      if (i + 1 >= n && !final) return null;
-      const next = i + 1 < n && buf.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
-      return { fields, end: i, next, lines, problem };
-    }
-    return { fields, end: i, next: i + 1, lines, problem };
-  }
 }
 
 async function* chunksOf(stream: Readable): AsyncIterable<Buffer | string> {
