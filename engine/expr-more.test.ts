@@ -407,6 +407,20 @@ describe('runs of operators are one loop, in the order of the tree', () => {
     expect(at(ast, 3, 1.1)).toBe((1.1 / 3) * 100);
   });
 
+  it('max(0, a − b − c) and min(a + b + c, k): the run and the constant in one closure', () => {
+    const rest = bin('-', bin('-', id('x'), id('y')), id('negX'));
+    expect(at(call('max', lit(0), rest), 10, 4, 3)).toBe(3);
+    expect(at(call('max', lit(0), rest), 1, 4, 3)).toBe(0);
+    expect(at(call('max', lit(0), rest), Number.NaN, 4, 3)).toBeNaN();
+    expect(at(call('min', lit(0), rest), -0, 0, 0)).toBe(-0); // −0 − 0 − 0 = −0; Math.min(0, −0) = −0
+    expect(at(call('max', rest, lit(0)), -0, 0, 0)).toBe(0); // Math.max(−0, 0) = 0
+    const sum = bin('+', bin('+', id('x'), id('y')), id('negX'));
+    expect(at(call('min', sum, lit(5)), 1, 2, 1)).toBe(4);
+    expect(at(call('min', sum, lit(5)), 1, 2, 3)).toBe(5);
+    expect(at(call('max', sum, id('kx')), 1, null, 1)).toBe(3); // 1 + null + 1 = 2 < 3
+    expect(at(call('min', lit(5), sum), 0.1, 0.2, 0.3)).toBe(0.6000000000000001);
+  });
+
   it('an operand that is itself a formula ends the run: (a + b) − (c + d)', () => {
     const ast = bin('-', bin('+', id('x'), id('y')), bin('+', id('negX'), id('negY')));
     expect(node(ast).chain).toBeUndefined();

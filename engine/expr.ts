@@ -218,6 +218,15 @@ function minMax2(name: 'min' | 'max', l: Node, r: Node): Fn {
     if (e.shape === 'ss') return name === 'max' ? (v) => Math.max((v[i] as number) - (v[j] as number), k) : (v) => Math.min((v[i] as number) - (v[j] as number), k);
     return name === 'max' ? (v) => Math.max((v[i] as number) - j, k) : (v) => Math.min((v[i] as number) - j, k);
   }
+  // A constant and a run of operators: max(0, a - b - c), max(0, tax1 + tax2 + tax3).
+  if (l.constant !== undefined && r.chain && r.chain.ops.length >= 2) {
+    const k = l.constant, c = r.chain;
+    return name === 'max' ? (v) => Math.max(k, runChain(v, c)) : (v) => Math.min(k, runChain(v, c));
+  }
+  if (r.constant !== undefined && l.chain && l.chain.ops.length >= 2) {
+    const k = r.constant, c = l.chain;
+    return name === 'max' ? (v) => Math.max(runChain(v, c), k) : (v) => Math.min(runChain(v, c), k);
+  }
   const [p, x] = operand(l), [q, y] = operand(r);
   return (name === 'max' ? MAX : MIN)[`${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>](x, y);
 }
