@@ -133,6 +133,16 @@ describe('batch output equals Calculator.calculate, row for row', () => {
     expect(money(NaN)).toBe('');
   });
 
+  it('whole numbers print as String prints them, at every digit count (two digits at a time)', () => {
+    const w = new CsvOut();
+    const rand = rng(12);
+    const cases = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 9999, 10000, 99999, 100000, 999999, 1000000, 9999999, 10000000,
+      99999999, 100000000, 999999999, 1000000000, 2147483646, 2147483647, 2 ** 31, 2 ** 40, 2 ** 53 - 1,
+      ...Array.from({ length: 20000 }, () => Math.floor(rand() * 10 ** Math.floor(rand() * 11)))];
+    const bad = cases.filter((n) => { w.ensure(64); const at = w.pos; w.uint(n); return w.buf.toString('latin1', at, w.pos) !== String(n); });
+    expect(bad).toEqual([]);
+  });
+
   it('rounded numbers print as String prints them, for 2, 6 and 8 decimals, at every magnitude (as text and as bytes)', () => {
     const rand = rng(11);
     const bad: string[] = [];

@@ -76,12 +76,20 @@ export class CsvOut {
 
   /** A non-negative whole number below 2^53. */
   uint(n: number): void {
+    if (n < 0x7fffffff) {
+      // Written from the end, two digits at a time (PAIRS: "00".."99").
+      let m = n | 0;
+      const b = this.buf;
+      const p0 = this.pos;
+      let p = p0 + digitsOf(m);
+      this.pos = p;
+      while (m >= 100) { const q = (m / 100) | 0; const r = (m - q * 100) << 1; b[--p] = PAIRS[r + 1]!; b[--p] = PAIRS[r]!; m = q; }
+      if (m >= 10) { b[--p] = PAIRS[(m << 1) + 1]!; b[--p] = PAIRS[m << 1]!; } else b[--p] = 48 + m;
+      return;
+    }
     const d = this.digits;
     let k = 0;
-    if (n < 0x7fffffff) {
-      let m = n | 0;
-      do { const q = (m / 10) | 0; d[k++] = 48 + m - q * 10; m = q; } while (m > 0);
-    } else {
+    {
       do { const q = Math.floor(n / 10); d[k++] = 48 + (n - q * 10); n = q; } while (n > 0);
     }
     const b = this.buf;
@@ -148,3 +156,9 @@ export class CsvOut {
 }
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
+/** "00", "01", …, "99" as ASCII bytes, two per number. */
+const PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i & 1 ? (i >> 1) % 10 : Math.floor((i >> 1) / 10)));
+/** How many decimal digits a whole number below 2^31 has. */
+function digitsOf(m: number): number {
+  return m < 10 ? 1 : m < 100 ? 2 : m < 1e3 ? 3 : m < 1e4 ? 4 : m < 1e5 ? 5 : m < 1e6 ? 6 : m < 1e7 ? 7 : m < 1e8 ? 8 : m < 1e9 ? 9 : 10;
+}
