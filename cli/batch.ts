@@ -132,21 +132,17 @@ function parseBool(spec: Spec, s: string, raw: unknown): boolean {
 }
 
 /**
- * A row reader for one header: a function that builds the flags object literally (one
- * shape for every row) from the parsed cells by position and passes it to
- * `inputFromFlags`. Generated from the header's known columns only (names from
- * INPUT_COLUMNS, positions as numbers); no cell text ever becomes code.
+ * A row reader for one header: parsed cells (by position) → the flags object → the
+ * input, as `inputFromFlags` makes it.
  */
 function rowReader(specs: Array<Spec | undefined>): (vals: unknown[]) => CalcInput {
-  const parts: string[] = [];
-  let year = 'undefined';
-  specs.forEach((spec, i) => {
-    if (!spec) return;
-    if (spec.key === 'year') year = `v[${i}]`;
-    else parts.push(`${spec.key}: v[${i}]`);
-  });
-  const src = `return (v) => inputFromFlags({ ${parts.join(', ')} }, ${year});`;
-  return new Function('inputFromFlags', src)(inputFromFlags) as (vals: unknown[]) => CalcInput;
+  const cols = specs.flatMap((spec, i): Array<[string, number]> => (spec && spec.key !== 'year' ? [[spec.key, i]] : []));
+  const yearAt = specs.findIndex((spec) => spec?.key === 'year');
+  return (v) => {
+    const flags: Record<string, unknown> = {};
+    for (const [key, i] of cols) flags[key] = v[i];
+    return inputFromFlags(flags as unknown as FlagInput, yearAt === -1 ? undefined : (v[yearAt] as number | undefined));
+  };
 }
 
 /**

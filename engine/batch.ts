@@ -63,7 +63,10 @@ const NUMERIC_INPUTS = ['value', 'seniorIncome', 'veteranDisability', 'priorAsse
   'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax'] as const;
 
 /** Whether every numeric input is absent or finite. */
-const finite = new Function('x', `return ${NUMERIC_INPUTS.map((k) => `(x.${k} == null || Number.isFinite(x.${k}))`).join(' && ')};`) as (x: CalcInput) => boolean;
+function finite(x: CalcInput): boolean {
+  for (const k of NUMERIC_INPUTS) { const n = x[k]; if (n !== null && n !== undefined && !Number.isFinite(n)) return false; }
+  return true;
+}
 
 /**
  * 0: boolean (!!x), 1: x ?? null, 2: veteranDisability (x ?? 0), 3: the same for every row of
@@ -157,14 +160,6 @@ export class BatchCalculator {
     }
     this.kinds = this.fastOff ? null : kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
-    if (this.kinds) {
-      const lines = (INPUT_FACTS as readonly string[]).map((f, i) => {
-        if (!/^[A-Za-z_$][\w$]*$/.test(f)) throw new PtaxError('RULES_INVALID', `input fact ${f}`);
-        const k = kinds[i];
-        return k === 0 ? `v[${i}] = !!x.${f};` : k === 1 ? `v[${i}] = x.${f} ?? null;` : k === 2 ? `v[${i}] = x.${f} ?? 0;` : `v[${i}] = p[${i}];`;
-      });
-      this.fillInputs = new Function('v', 'x', 'p', lines.join('\n')) as (v: unknown[], input: CalcInput, placeInputs: unknown[]) => void;
-    }
     const countyOnly = new Set<string>(COUNTY_FACTS);
     for (const s of Object.values(calc.bundle.states)) {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
@@ -345,13 +340,13 @@ export class BatchCalculator {
    */
   private fill(place: Place, input: CalcInput, into?: unknown[]): Facts {
     const v = into ?? place.compiled.template.slice();
-    this.fillInputs!(v, input, place.inputs);
+    const facts = inputFacts(input);
+    const kinds = this.kinds!;
+    for (let i = 0; i < this.nIn; i++) v[i] = kinds[i] === 3 ? place.inputs[i] : facts[i];
     const county = place.county;
     for (let j = 0; j < county.length; j++) v[this.nIn + j] = county[j];
     return v;
   }
-  /** Input facts into their slots, by kind; generated once (property names as written, one shape). */
-  private fillInputs: ((v: unknown[], input: CalcInput, placeInputs: unknown[]) => void) | null = null;
 
   /** The CSV plan of one compiled program (closures). */
   private planOf(c: CompiledProgram): Plan {
