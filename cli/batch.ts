@@ -81,6 +81,8 @@ export const INPUT_COLUMNS: readonly Spec[] = [
   { key: 'purchasePrice', kind: 'amount', what: 'Purchase price' },
   { key: 'purchaseYear', kind: 'year', what: 'purchase-year' },
   { key: 'melloRoos', kind: 'amount', what: 'Mello-Roos amount' },
+  // Not an input fact but the county's rate: a header with this column is read the general way (fastColumns).
+  { key: 'countyRate', kind: 'amount', what: 'County rate' },
 ];
 /** `senior-income`, `seniorIncome`, `SENIOR_INCOME` → `seniorincome`. */
 export const normalize = (name: string): string => name.trim().toLowerCase().replace(/[-_\s]/g, '');

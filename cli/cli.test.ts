@@ -255,3 +255,36 @@ describe('a reader that stops early (ptax counties | head)', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('ptax calc --county-rate (a what-if rate instead of the county\'s own)', () => {
+  it('Los Angeles 800,000 with homestead at 1.25%: (800,000 − 7,000) × 1.25% = 9,912.50, of which 0.25% voter-approved = 1,982.50', async () => {
+    const r = await ptax('calc', '--state', 'CA', '--county', 'Los Angeles', '--value', '800000', '--homestead', '--county-rate', '1.25', '--json');
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect([o.annualTax, o.california.voterApprovedRate, o.california.voterApprovedTax, o.california.baseTax]).toEqual([9912.5, 0.25, 1982.5, 7930]);
+    expect(o.notes).toEqual(["County rate 1.25% used as given, instead of the county's 0.6942%"]);
+  });
+
+  it('the note in Spanish', async () => {
+    const r = await ptax('calc', '--state', 'CA', '--county', 'Kern', '--value', '400000', '--county-rate', '1', '--json', '--lang', 'es');
+    expect(JSON.parse(r.stdout).notes).toContain('Se usa la tasa del condado indicada, 1 %, en lugar de la del condado, 0.9121 %');
+  });
+
+  it('a rate below 0, above 100 or not a number: one line, exit 2', async () => {
+    for (const [rate, msg] of [['-1', 'County rate must be a percent from 0 to 100, like 1.25 (got -1)'], ['101', 'County rate must be a percent from 0 to 100, like 1.25 (got 101)'],
+      ['abc', 'County rate must be a number, like 350000 or 1,250,000 (got "abc")']]) {
+      const r = await ptax('calc', '--state', 'CA', '--county', 'Kern', '--county-rate', rate!);
+      expect([r.code, r.stderr]).toEqual([2, `ptax: ${msg}\n`]);
+    }
+  });
+
+  it('as a batch column: each row its own rate (the rows go the general way), the others the county\'s', async () => {
+    const p = join(tmp, 'rates.csv');
+    writeFileSync(p, 'state,county,value,homestead,county-rate\nCA,Los Angeles,800000,true,1.25\nCA,Los Angeles,800000,true,\nCA,Los Angeles,800000,true,1.5\n');
+    const r = await ptax('calc', '--batch', p);
+    expect(r.code).toBe(0);
+    const tax = r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(',')[8]);
+    // 793,000 × 1.25% = 9,912.50; × 0.6942% = 5,505.01 (Los Angeles' own); × 1.5% = 11,895.
+    expect(tax).toEqual(['9912.5', '5505.01', '11895']);
+  });
+});

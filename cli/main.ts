@@ -78,6 +78,7 @@ export function buildProgram(): Command {
     .option('--purchase-price <n>', 'purchase price (California Prop 13)')
     .option('--purchase-year <y>', 'purchase year (California Prop 13)')
     .option('--mello-roos <dollars>', 'annual Mello-Roos special tax (California)')
+    .option('--county-rate <percent>', "what-if: this effective rate (percent, e.g. 1.25) instead of the county's own")
     .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
     .option('--json', 'print the result as one JSON object')
     .option('--explain', 'show each step with its rule and citation')

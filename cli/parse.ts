@@ -22,7 +22,7 @@ export function parseDate(raw: string): { year: number; month: number; day: numb
 const AMOUNT_FLAGS = [
   ['value', 'Home value'], ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'],
   ['priorAssessed', 'Prior assessed value'], ['purchasePrice', 'Purchase price'], ['melloRoos', 'Mello-Roos amount'],
-  ['tax', 'Tax amount'], ['sellerTax', "Seller's tax"],
+  ['tax', 'Tax amount'], ['sellerTax', "Seller's tax"], ['countyRate', 'County rate'],
 ] as const;
 
 /**

@@ -60,7 +60,7 @@ const NULLABLE_FACTS = new Set(['value', 'propertyClass', 'seniorIncome', 'starT
   'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax']);
 /** Numeric inputs: a non-finite one goes the slow way, where `prepare` refuses it with its own message. */
 const NUMERIC_INPUTS = ['value', 'seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear',
-  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax'] as const;
+  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'countyRate'] as const;
 
 /** Whether every numeric input is absent or finite. */
 function finite(x: CalcInput): boolean {
@@ -104,6 +104,8 @@ export interface Place {
   inputs: unknown[];
   state: string;
   countyName: string;
+  /** The engine's own notes for the place (rules carried forward to a later year), joined for a CSV cell. */
+  notes: string[];
   note: string | undefined;
   /** countyName,program,rulesYear, (CSV, UTF-8). */
   prefix: Buffer;
@@ -254,7 +256,7 @@ export class BatchCalculator {
     const c = place.compiled;
     const v = this.fill(place, input);
     const out = { state: place.state, county: place.countyName, year: c.year, program: c.program.id, ...evaluate(c, v, this.lang) } as CalcResult;
-    if (place.note) out.notes.push(place.note);
+    out.notes.push(...place.notes);
     return out;
   }
 
@@ -265,7 +267,8 @@ export class BatchCalculator {
    * off, a number is not finite, or the state chooses its program by input facts.
    */
   placeOf(input: CalcInput): Place | undefined {
-    if (!finite(input)) return undefined;
+    // A county rate given in the row is not the place's: such rows go through `prepare`.
+    if (!finite(input) || (input.countyRate !== null && input.countyRate !== undefined)) return undefined;
     if (this.inputChosen.size && this.inputChosen.has(this.calc.state(input.state).code)) return undefined;
     const year = input.year ?? -1;
     const list = this.places.get(input.county);
@@ -324,12 +327,13 @@ export class BatchCalculator {
       inputs: prep.facts.slice(0, this.nIn),
       state: prep.state,
       countyName: prep.county,
-      note: prep.note,
+      notes: prep.notes,
+      note: prep.notes.length ? prep.notes.join(NOTE_SEPARATOR) : undefined,
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       plan: this.planOf(c),
-      noteBytes: prep.note === undefined ? undefined : Buffer.from(prep.note, 'utf8'),
-      notePlain: prep.note === undefined || csvEscape(prep.note) === prep.note,
-      noteQuoted: prep.note === undefined ? undefined : Buffer.from(prep.note.replace(/"/g, '""'), 'utf8'),
+      noteBytes: prep.notes.length ? Buffer.from(prep.notes.join(NOTE_SEPARATOR), 'utf8') : undefined,
+      notePlain: prep.notes.every((n) => csvEscape(n) === n),
+      noteQuoted: prep.notes.length ? Buffer.from(prep.notes.join(NOTE_SEPARATOR).replace(/"/g, '""'), 'utf8') : undefined,
       scratch: prep.facts.slice(),
     };
   }

@@ -65,7 +65,7 @@ describe('prepare: the fact array', () => {
       melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, year: 2025,
       countyRate: 1.8937, nycClass: false, topCoded: false, estimated: false,
     });
-    expect([p.state, p.county, p.compiled.program.id, p.compiled.year, p.note]).toEqual(['NY', 'Albany County', 'ny.outside', 2025, undefined]);
+    expect([p.state, p.county, p.compiled.program.id, p.compiled.year, p.notes]).toEqual(['NY', 'Albany County', 'ny.outside', 2025, []]);
   });
 
   it('inputs left out: no class, income, STAR type, prior value or purchase; flags off; veteran level 0', () => {
@@ -119,7 +119,7 @@ describe('evaluate speaks English unless asked otherwise', () => {
     expect(evaluate(es.compiled, es.facts, 'es').notes).toEqual(['El precio y el año de compra se usan para la Proposición 13 de California; Nueva York no los usa']);
   });
   it('a carried-forward year is noted in English by default', () => {
-    expect(calc.prepare({ ...KINGS, year: 2027 }).note).toBe('Rules for 2027 are not published yet; 2026 values are carried forward as the estimate');
+    expect(calc.prepare({ ...KINGS, year: 2027 }).notes).toEqual(['Rules for 2027 are not published yet; 2026 values are carried forward as the estimate']);
   });
 });
 

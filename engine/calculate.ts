@@ -33,6 +33,8 @@ export interface CalcInput {
   paymentMonth?: number | null;
   paymentDay?: number | null;
   sellerTax?: number | null;
+  /** A county rate (percent) to use instead of the county's own: a what-if. */
+  countyRate?: number | null;
 }
 
 /**
@@ -47,6 +49,7 @@ export interface FlagInput {
   /** The payment calculator's tax amount and date (ISO date already split by the caller). */
   tax?: number | null; paymentYear?: number | null; paymentMonth?: number | null; paymentDay?: number | null;
   sellerTax?: number | null;
+  countyRate?: number | null;
 }
 
 const YEAR_SLOT = INPUT_FACTS.indexOf('year');
@@ -62,7 +65,7 @@ export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
     coldWarVeteran: f.coldWarVeteran, starType: f.star ?? null, priorAssessed: f.priorAssessed ?? null,
     purchasePrice: f.purchasePrice ?? null, purchaseYear: f.purchaseYear ?? null, melloRoos: f.melloRoos ?? null,
     taxAmount: f.tax ?? null, paymentYear: f.paymentYear ?? null, paymentMonth: f.paymentMonth ?? null,
-    paymentDay: f.paymentDay ?? null, sellerTax: f.sellerTax ?? null,
+    paymentDay: f.paymentDay ?? null, sellerTax: f.sellerTax ?? null, countyRate: f.countyRate ?? null,
   };
 }
 
@@ -130,7 +133,7 @@ export class Calculator {
     const lang = options.lang ?? 'en';
     const p = this.prepare(input, lang, calculator);
     const out = { state: p.state, county: p.county, year: p.compiled.year, program: p.compiled.program.id, ...evaluate(p.compiled, p.facts, lang) } as CalcResult;
-    if (p.note) out.notes.push(p.note);
+    out.notes.push(...p.notes);
     if (options.explain) {
       const c = p.compiled;
       out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: p.facts[c.steps[i]!.slot] as FactValue }));
@@ -139,7 +142,7 @@ export class Calculator {
   }
 
   /** Looks up state, county, program and year, and fills the fact array for `evaluate`. */
-  prepare(input: CalcInput, lang?: Lang, calculator?: CalculatorDef): { compiled: CompiledProgram; facts: Facts; state: string; county: string; note?: string } {
+  prepare(input: CalcInput, lang?: Lang, calculator?: CalculatorDef): { compiled: CompiledProgram; facts: Facts; state: string; county: string; notes: string[] } {
     const state = this.state(input.state);
     const given = typeof input.county === 'string' && input.county.trim() !== '';
     // The hub has no counties, and some calculators need none: a county is then not read.
@@ -154,12 +157,15 @@ export class Calculator {
       : match.county ? this.programFor(state, [...inputs, ...countyFacts(match.county, null)]) : match.alias.program);
     const { year, note } = this.year(programId, input.year, lang);
     const c = this.compiled(programId, year);
-    const rate = match?.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
+    const own = match?.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
+    const rate = input.countyRate ?? (own ? (own.value as number) : null);
     // Inputs and county facts fill the first slots of a copy of the program's template.
-    const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match?.county, rate ? (rate.value as number) : null)]);
+    const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match?.county, rate)]);
     v[YEAR_SLOT] = input.year ?? year;
     const county = !match ? '' : match.county ? match.county.name : match.alias.name;
-    return { compiled: c, facts: v, state: state.code, county, note };
+    const notes = note === undefined ? [] : [note];
+    if (input.countyRate !== null && input.countyRate !== undefined) notes.push(rateNote(input.countyRate, own ? (own.value as number) : null, lang));
+    return { compiled: c, facts: v, state: state.code, county, notes };
   }
 
   /** The state's specialised calculator by name, or an error listing those it has. */
@@ -212,12 +218,25 @@ function checkNumbers(input: CalcInput): void {
     ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'], ['priorAssessed', 'Prior assessed value'],
     ['purchasePrice', 'Purchase price'], ['purchaseYear', 'Purchase year'], ['melloRoos', 'Mello-Roos amount'],
     ['taxAmount', 'Tax amount'], ['paymentYear', 'Payment year'], ['paymentMonth', 'Payment month'], ['paymentDay', 'Payment day'],
-    ['sellerTax', "Seller's tax"],
+    ['sellerTax', "Seller's tax"], ['countyRate', 'County rate'],
   ];
   for (const [k, what] of optional) {
     const x = input[k];
     if (x !== undefined && x !== null && !Number.isFinite(x)) throw new PtaxError('INVALID_NUMBER', `${what} must be a number`);
   }
+  const r = input.countyRate;
+  if (r !== undefined && r !== null && !(r >= 0 && r <= 100)) throw new PtaxError('INVALID_RATE', `County rate must be a percent from 0 to 100, like 1.25 (got ${r})`);
+}
+
+/** The note saying a county rate was given instead of the county's own. */
+function rateNote(given: number, own: number | null, lang: Lang | undefined): string {
+  const pct = (x: number) => `${Number(x.toFixed(4))}%`;
+  if (lang === 'es') return own === null
+    ? `Se usa la tasa del condado indicada, ${pct(given).replace('%', ' %')} (el condado no tiene tasa propia)`
+    : `Se usa la tasa del condado indicada, ${pct(given).replace('%', ' %')}, en lugar de la del condado, ${pct(own).replace('%', ' %')}`;
+  return own === null
+    ? `County rate ${pct(given)} used as given (the county has no rate of its own)`
+    : `County rate ${pct(given)} used as given, instead of the county's ${pct(own)}`;
 }
 
 /** The county facts in COUNTY_FACTS order: the rate in force, then whether each flag is set. */
