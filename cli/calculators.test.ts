@@ -32,6 +32,18 @@ describe('ptax <state> <calculator>', () => {
     expect(o).toMatchObject({ penaltyRate: 18, penalty: 900, attorneyFeeRate: 20, attorneyFee: 1180, totalDue: 7080 });
   });
 
+  it('tx payment --bill-year 2024, paid 2026-03-15: 14 months, 12% + 14% = 26%: 5,000 → 6,300, attorney fee 20% → 7,560', async () => {
+    const o = await json('tx', 'payment', '--tax', '5000', '--date', '2026-03-15', '--bill-year', '2024');
+    expect(o).toMatchObject({ status: 'delinquent', billYear: 2024, monthsDelinquent: 14, penaltyRate: 26, penalty: 1300, attorneyFee: 1260, totalDue: 7560 });
+  });
+
+  it('tx payment --bill-year: not a year, or after the payment: one line, exit 2', async () => {
+    const bad = await ptax('tx', 'payment', '--tax', '5000', '--date', '2026-03-15', '--bill-year', '24');
+    expect([bad.code, bad.stderr]).toEqual([2, 'ptax: Year must be a four-digit year, like 2026 (got "24")\n']);
+    const after = await ptax('tx', 'payment', '--tax', '5000', '--date', '2026-03-15', '--bill-year', '2027');
+    expect([after.code, after.stderr]).toEqual([2, "ptax: The bill's year cannot be after the year of the payment date\n"]);
+  });
+
   it('fl early-payment in December: 3% discount, 4,000 × 0.97 = 3,880', async () => {
     expect(await json('fl', 'early-payment', '--tax', '4000', '--date', '2025-12-10')).toMatchObject({ discountRate: 3, discount: 120, amountDue: 3880 });
   });

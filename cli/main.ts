@@ -179,6 +179,7 @@ export function buildProgram(): Command {
       .option('--year <year>', 'tax year; default: the latest covered')
       .option('--tax <dollars>', 'tax amount (payment calculator)')
       .option('--date <yyyy-mm-dd>', 'payment date (payment calculator; default today)')
+      .option('--bill-year <year>', "the bill's tax year (payment calculator; default: read from the date)")
       .option('--purchase-price <n>', 'purchase price')
       .option('--purchase-year <y>', 'purchase year')
       .option('--seller-tax <dollars>', "the seller's annual tax (tax-shock calculator)")
@@ -208,6 +209,7 @@ export function buildProgram(): Command {
         const input = inputFromFlags({
           state: code, county: o.county ?? '', homestead: o.homestead, over65: o.over65, disabled: o.disabled, ...numericFlags(o),
           paymentYear: date.year, paymentMonth: date.month, paymentDay: date.day,
+          billYear: o.billYear === undefined ? null : parseYear(o.billYear),
         }, o.year === undefined ? undefined : parseYear(o.year));
         const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');

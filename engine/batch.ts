@@ -57,10 +57,10 @@ export const NOTE_SEPARATOR = ' | ';
 const BOOLEAN_FACTS = new Set(['homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran']);
 /** Facts read as `x ?? null` (their CalcInput field has the fact's name). */
 const NULLABLE_FACTS = new Set(['value', 'propertyClass', 'seniorIncome', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
-  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax']);
+  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear']);
 /** Numeric inputs: a non-finite one goes the slow way, where `prepare` refuses it with its own message. */
 const NUMERIC_INPUTS = ['value', 'seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear',
-  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'countyRate'] as const;
+  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear', 'countyRate'] as const;
 
 /** Whether every numeric input is absent or finite. */
 function finite(x: CalcInput): boolean {

@@ -62,7 +62,7 @@ describe('prepare: the fact array', () => {
     expect(named(p.facts)).toEqual({
       value: 300000, propertyClass: 'class1', homestead: true, over65: true, seniorIncome: 50000, seniorCitizen: true, disabled: true,
       veteranDisability: 40, coldWarVeteran: true, starType: 'enhanced', priorAssessed: 250000, purchasePrice: 150000, purchaseYear: 2015,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, year: 2025,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, year: 2025,
       countyRate: 1.8937, nycClass: false, topCoded: false, estimated: false,
     });
     expect([p.state, p.county, p.compiled.program.id, p.compiled.year, p.notes]).toEqual(['NY', 'Albany County', 'ny.outside', 2025, []]);
@@ -72,7 +72,7 @@ describe('prepare: the fact array', () => {
     expect(named(calc.prepare(ALBANY).facts)).toEqual({
       value: 300000, propertyClass: null, homestead: false, over65: false, seniorIncome: null, seniorCitizen: false, disabled: false,
       veteranDisability: 0, coldWarVeteran: false, starType: null, priorAssessed: null, purchasePrice: null, purchaseYear: null,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, year: 2025,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, year: 2025,
       countyRate: 1.8937, nycClass: false, topCoded: false, estimated: false,
     });
   });

@@ -33,6 +33,8 @@ export interface CalcInput {
   paymentMonth?: number | null;
   paymentDay?: number | null;
   sellerTax?: number | null;
+  /** The year of the bill being paid (payment calculator). */
+  billYear?: number | null;
   /** A county rate (percent) to use instead of the county's own: a what-if. */
   countyRate?: number | null;
 }
@@ -49,6 +51,7 @@ export interface FlagInput {
   /** The payment calculator's tax amount and date (ISO date already split by the caller). */
   tax?: number | null; paymentYear?: number | null; paymentMonth?: number | null; paymentDay?: number | null;
   sellerTax?: number | null;
+  billYear?: number | null;
   countyRate?: number | null;
 }
 
@@ -65,7 +68,7 @@ export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
     coldWarVeteran: f.coldWarVeteran, starType: f.star ?? null, priorAssessed: f.priorAssessed ?? null,
     purchasePrice: f.purchasePrice ?? null, purchaseYear: f.purchaseYear ?? null, melloRoos: f.melloRoos ?? null,
     taxAmount: f.tax ?? null, paymentYear: f.paymentYear ?? null, paymentMonth: f.paymentMonth ?? null,
-    paymentDay: f.paymentDay ?? null, sellerTax: f.sellerTax ?? null, countyRate: f.countyRate ?? null,
+    paymentDay: f.paymentDay ?? null, sellerTax: f.sellerTax ?? null, billYear: f.billYear ?? null, countyRate: f.countyRate ?? null,
   };
 }
 
@@ -218,7 +221,7 @@ function checkNumbers(input: CalcInput): void {
     ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'], ['priorAssessed', 'Prior assessed value'],
     ['purchasePrice', 'Purchase price'], ['purchaseYear', 'Purchase year'], ['melloRoos', 'Mello-Roos amount'],
     ['taxAmount', 'Tax amount'], ['paymentYear', 'Payment year'], ['paymentMonth', 'Payment month'], ['paymentDay', 'Payment day'],
-    ['sellerTax', "Seller's tax"], ['countyRate', 'County rate'],
+    ['sellerTax', "Seller's tax"], ['billYear', 'Bill year'], ['countyRate', 'County rate'],
   ];
   for (const [k, what] of optional) {
     const x = input[k];
@@ -271,6 +274,7 @@ function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue
     case 'paymentMonth': return input.paymentMonth ?? null;
     case 'paymentDay': return input.paymentDay ?? null;
     case 'sellerTax': return input.sellerTax ?? null;
+    case 'billYear': return input.billYear ?? null;
     case 'year': return input.year ?? null; // filled in by prepare once the rules' year is known
   }
 }

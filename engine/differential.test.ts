@@ -55,6 +55,9 @@ const DOMAIN: Record<string, unknown[]> = {
   veteranFullLevel: [100, 90, 0, null],
   requestedStar: STAR_TYPES,
   appliedStar: STAR_TYPES,
+  // The payment calculator: the bill's year against the payment's (equal, one apart, …).
+  billYear: [null, 2024, 2025, 2026],
+  paymentYear: [null, 2024, 2025, 2026],
 };
 for (const f of [
   'homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran', 'nycClass', 'topCoded', 'estimated',

@@ -92,7 +92,7 @@ describe('fixtureInput: flag names to engine inputs', () => {
     expect(i).toEqual({
       state: 'NY', county: 'Kings', value: 1000, year: 2025, propertyClass: 'class2', homestead: true, over65: true, seniorIncome: 5,
       seniorCitizen: true, disabled: true, veteranDisability: 20, coldWarVeteran: true, starType: 'basic', priorAssessed: 7, purchasePrice: 8, purchaseYear: 2015,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, countyRate: 1.5,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, countyRate: 1.5,
     });
   });
 
@@ -105,7 +105,7 @@ describe('fixtureInput: flag names to engine inputs', () => {
     expect(fixtureInput({ name: 'none', source: 'no flag', input: { state: 'NY', county: 'Albany' } })).toEqual({
       state: 'NY', county: 'Albany', value: 350000, year: undefined, propertyClass: null, homestead: undefined, over65: undefined, seniorIncome: null,
       seniorCitizen: undefined, disabled: undefined, veteranDisability: 0, coldWarVeteran: undefined, starType: null, priorAssessed: null, purchasePrice: null, purchaseYear: null,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, countyRate: null,
+      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, countyRate: null,
     });
   });
 });

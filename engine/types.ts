@@ -130,6 +130,8 @@ export const INPUT_FACTS = [
   'veteranDisability', 'coldWarVeteran', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
   // California's Mello-Roos special tax; the payment and tax-shock calculators' inputs.
   'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax',
+  // The payment calculator's bill year, when given (else the date decides).
+  'billYear',
   // The year calculated: the year asked for, else the rules' year (NYC: the fiscal year).
   'year',
 ] as const;
