@@ -7,9 +7,9 @@
  *    compiled program, county facts) is taken from `prepare` itself on the first row with
  *    that (state, county, year) text and reused for the next rows with the same text. It
  *    is used only when the state's program choice reads county facts alone (checked per
- *    state), and every cache miss checks that the fact array filled here equals the one
- *    `prepare` built, slot for slot; on any difference the fast path switches itself off
- *    and every row goes through `prepare`.
+ *    state) and not for a row that gives its own county rate; every cache miss checks
+ *    that the fact array filled here equals the one `prepare` built, slot for slot; on
+ *    any difference the fast path switches itself off and every row goes through `prepare`.
  * 2. Result columns. A batch row needs a dozen flat figures, not the nested result
  *    object: only the result leaves for those columns are computed (and, first, any
  *    leaf that can throw, so a row fails exactly when `calculate` fails), rounded as
