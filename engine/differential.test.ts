@@ -58,6 +58,10 @@ const DOMAIN: Record<string, unknown[]> = {
   // The payment calculator: the bill's year against the payment's (equal, one apart, …).
   billYear: [null, 2024, 2025, 2026],
   paymentYear: [null, 2024, 2025, 2026],
+  paymentMonth: [null, 1, 2, 6, 7, 9, 10, 12],
+  earlyMonth: [10, null],
+  delinquentMonth: [2, null],
+  secondHalfMonth: [6, null],
 };
 for (const f of [
   'homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran', 'nycClass', 'topCoded', 'estimated',
