@@ -3,7 +3,7 @@
  * any text). This test reads every TypeScript source of the project (tests excluded) and
  * fails on either.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -19,10 +19,11 @@ function sources(dir: string, out: string[] = []): string[] {
 }
 
 describe('no code made from text', () => {
-  it('no source calls eval( or new Function(', () => {
-    // (The mutation run's sandbox has no web/: only the folders present are read.)
-    const files = ROOTS.filter((r) => existsSync(r)).flatMap((r) => sources(r));
-    expect(files.length).toBeGreaterThan(20);
+  // Skipped in the mutation run: its sandbox holds Stryker's instrumented copies, whose
+  // preamble has Stryker's own `new Function`, and it has no web/.
+  it.skipIf(!!process.env.PTAX_MUTATION)('no source calls eval( or new Function(', () => {
+    const files = ROOTS.flatMap((r) => sources(r));
+    expect(files.length).toBeGreaterThan(50);
     const hits = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').flatMap((line, i) =>
       /\bnew\s+Function\s*\(|(?<![.\w])eval\s*\(/.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : []));
     expect(hits).toEqual([]);
