@@ -109,21 +109,7 @@ export class CsvOut {
     // As `decimal`: NaN, infinities, huge amounts, and what String prints with an exponent (below 1e-6).
     if (!(n < 9e14) || (n !== 0 && n < f / 1e6)) { this.str(fallback(roundTo(x, d))); return; }
     if (x < 0 && n !== 0) this.byte(45);
-    if (n < 0x7fffffff) {
-      const whole = (n / f) | 0;
-      this.uint(whole);
-      let frac = n - whole * f;
-      if (frac === 0) return;
-      let digits = d;
-      for (let q = (frac / 10) | 0; frac === q * 10; q = (frac / 10) | 0) { frac = q; digits--; }
-      this.byte(46);
-      const b = this.buf;
-      let p = this.pos + digits;
-      this.pos = p;
-      for (let z = digits; z > 0; z--) { const q = (frac / 10) | 0; b[--p] = 48 + frac - q * 10; frac = q; }
-      return;
-    }
-    this.decimal(n / f, d, fallback);
+    this.units(n, f, d);
   }
 
   /**
@@ -140,6 +126,11 @@ export class CsvOut {
     if (!(s < 9e14) || (x !== 0 && a < 1e-6)) { this.str(fallback(x)); return; }
     const n = Math.round(s);
     if (neg && n !== 0) this.byte(45);
+    this.units(n, f, d);
+  }
+
+  /** A whole number n (below 9e14) of units of 1/f = 10^-d, as a decimal: 923164, 100, 2 → 9231.64. */
+  private units(n: number, f: number, d: number): void {
     const whole = Math.floor(n / f);
     this.uint(whole);
     // The fraction (below 10^8: 32-bit arithmetic), without its trailing zeros, with its leading ones.
