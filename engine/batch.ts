@@ -104,13 +104,12 @@ export interface Place {
   inputs: unknown[];
   state: string;
   countyName: string;
-  /** The engine's own notes for the place (rules carried forward to a later year), joined for a CSV cell. */
+  /** The engine's own notes for the place (rules carried forward to a later year). */
   notes: string[];
-  note: string | undefined;
   /** countyName,program,rulesYear, (CSV, UTF-8). */
   prefix: Buffer;
   plan: Plan;
-  /** The place's note as UTF-8, whether it can stand in a cell unquoted, and its text inside quotes. */
+  /** The place's notes joined for a CSV cell, as UTF-8 (none: undefined), whether they can stand unquoted, and inside quotes. */
   noteBytes: Buffer | undefined;
   notePlain: boolean;
   noteQuoted: Buffer | undefined;
@@ -191,11 +190,7 @@ export class BatchCalculator {
   csvInto(input: CalcInput, w: CsvOut): void {
     const place = this.fastOff ? undefined : this.placeOf(input);
     if (place) {
-      const v = place.scratch;
-      const facts = inputFacts(input);
-      const kinds = this.kinds!;
-      for (let i = 0; i < this.nIn; i++) if (kinds[i] !== 3) v[i] = facts[i];
-      this.write(place, v, w);
+      this.csvFacts(place, inputFacts(input), w);
       return;
     }
     const prep = this.calc.prepare(input, this.lang);
@@ -233,7 +228,7 @@ export class BatchCalculator {
     let k = 0;
     let quote = false;
     for (let i = 0; i < notes.length; i++) if (notes[i]!.test(v)) { held[k++] = i; if (!notes[i]!.plain) quote = true; }
-    const own = p.note;
+    const own = p.noteBytes;
     if (k === 0 && own === undefined) return;
     if (own !== undefined && !p.notePlain) quote = true;
     if (quote) w.byte(34);
@@ -244,7 +239,7 @@ export class BatchCalculator {
     }
     if (own !== undefined) {
       if (k) w.bytes(SEPARATOR);
-      w.bytes(quote ? p.noteQuoted! : p.noteBytes!);
+      w.bytes(quote ? p.noteQuoted! : own);
     }
     if (quote) w.byte(34);
   }
@@ -295,7 +290,7 @@ export class BatchCalculator {
       return undefined;
     }
     // Everything a Place holds, as text: equal texts, interchangeable places.
-    const id = JSON.stringify([place.state, place.countyName, place.note ?? null, place.county, place.inputs.map((x, i) => (this.kinds![i] === 3 ? x : null))]);
+    const id = JSON.stringify([place.state, place.countyName, place.notes, place.county, place.inputs.map((x, i) => (this.kinds![i] === 3 ? x : null))]);
     const same = this.canonical.get(`${id}\u0001${this.programKey(place.compiled)}`);
     if (same) place = same;
     else if (this.canonical.size < MAX_PLACES) this.canonical.set(`${id}\u0001${this.programKey(place.compiled)}`, place);
@@ -328,7 +323,6 @@ export class BatchCalculator {
       state: prep.state,
       countyName: prep.county,
       notes: prep.notes,
-      note: prep.notes.length ? prep.notes.join(NOTE_SEPARATOR) : undefined,
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       plan: this.planOf(c),
       noteBytes: prep.notes.length ? Buffer.from(prep.notes.join(NOTE_SEPARATOR), 'utf8') : undefined,
@@ -340,10 +334,10 @@ export class BatchCalculator {
 
   /**
    * A copy of the program's template with the input facts and the county facts in their
-   * slots; or, given `into`, just those facts written into it.
+   * slots (the place facts, `year`, as the place has them).
    */
-  private fill(place: Place, input: CalcInput, into?: unknown[]): Facts {
-    const v = into ?? place.compiled.template.slice();
+  private fill(place: Place, input: CalcInput): Facts {
+    const v = place.compiled.template.slice();
     const facts = inputFacts(input);
     const kinds = this.kinds!;
     for (let i = 0; i < this.nIn; i++) v[i] = kinds[i] === 3 ? place.inputs[i] : facts[i];
