@@ -259,11 +259,8 @@ export class BatchRun {
         if (this.format === 'ndjson') {
           text = this.feedNdjson(text + decoder.write(pending), false);
           pending = EMPTY;
-          if (text.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
-        } else {
-          pending = this.feedCsvBytes(pending, false);
-          if (pending.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
-        }
+        } else pending = this.feedCsvBytes(pending, false);
+        if (text.length > MAX_RECORD || pending.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
         await this.out.flush();
       }
     } catch (e) {
@@ -337,9 +334,7 @@ export class BatchRun {
    */
   private fastRow(buf: Buffer, s: number, e: number, quoted: boolean): boolean {
     if (this.engine.fastOff) return false;
-    const kinds = this.colKinds;
-    const slots = this.colFacts;
-    const empties = this.colEmpty;
+    const { kinds, slots, empties } = this.cols!;
     const nc = kinds.length;
     const facts = this.facts;
     // The line is copied into the output while it is read (it comes first in the output
@@ -499,12 +494,8 @@ export class BatchRun {
   private internKeys: Buffer[] = [];
   private internTexts: string[] = [];
 
-  /** The fast reader's columns (by header position; undefined: passed through), or null: every line the general way. */
-  private cols: Array<FastCol | undefined> | null = null;
-  /** The same, as arrays by position: how each is read (UNUSED: passed through), its fact slot, its empty value. */
-  private colKinds = new Uint8Array(0);
-  private colFacts = new Int32Array(0);
-  private colEmpty: unknown[] = [];
+  /** The fast reader's columns for the header, or null: every line the general way. */
+  private cols: FastColumns | null = null;
   /** The current line's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
   private facts: unknown[] = EMPTY_FACTS.slice();
 
@@ -618,11 +609,6 @@ export class BatchRun {
     this.headerLen = fields.length;
     this.rowInput = rowReader(specs);
     this.cols = this.fast ? fastColumns(specs) : null;
-    if (this.cols) {
-      this.colKinds = Uint8Array.from(this.cols, (c) => (c ? c.kind : UNUSED));
-      this.colFacts = Int32Array.from(this.cols, (c) => (c ? c.fact : -1));
-      this.colEmpty = this.cols.map((c) => c?.empty);
-    }
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
     this.out.text(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
   }
@@ -692,7 +678,8 @@ function simpleQuotes(buf: Buffer, q: number, nl: number): boolean {
 
 /** How the fast reader reads a column. */
 const AMOUNT = 0, YEAR = 1, BOOL = 2, TEXT = 3, STAR = 4, STATE = 5, COUNTY = 6, ROW_YEAR = 7, UNUSED = 255;
-interface FastCol { kind: number; fact: number; empty: unknown }
+/** By header position: how each column is read (UNUSED: passed through), its fact slot, its empty value. */
+interface FastColumns { kinds: Uint8Array; slots: Int32Array; empties: unknown[] }
 
 /** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
 const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
@@ -702,19 +689,21 @@ const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: ''
  * asking `inputFromFlags` and `inputFacts` (the one mapping from flags to facts) which fact
  * a probe value of the flag changes. Null if a column's fact cannot be found that way.
  */
-function fastColumns(specs: Array<Spec | undefined>): Array<FastCol | undefined> | null {
-  const cols: Array<FastCol | undefined> = [];
-  for (const spec of specs) {
-    if (!spec) { cols.push(undefined); continue; }
-    if (spec.key === 'state') { cols.push({ kind: STATE, fact: -1, empty: undefined }); continue; }
-    if (spec.key === 'county') { cols.push({ kind: COUNTY, fact: -1, empty: undefined }); continue; }
-    if (spec.key === 'year') { cols.push({ kind: ROW_YEAR, fact: -1, empty: undefined }); continue; }
+function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
+  const n = specs.length;
+  const cols: FastColumns = { kinds: new Uint8Array(n).fill(UNUSED), slots: new Int32Array(n).fill(-1), empties: new Array<unknown>(n).fill(undefined) };
+  for (let i = 0; i < n; i++) {
+    const spec = specs[i];
+    if (!spec) continue;
+    if (spec.key === 'state' || spec.key === 'county' || spec.key === 'year') { cols.kinds[i] = spec.key === 'state' ? STATE : spec.key === 'county' ? COUNTY : ROW_YEAR; continue; }
     const kind = spec.kind === 'amount' ? AMOUNT : spec.kind === 'year' ? YEAR : spec.kind === 'bool' ? BOOL : spec.kind === 'star' ? STAR : TEXT;
     const probe = kind === BOOL ? true : kind === TEXT || kind === STAR ? '\u0001' : 7_777_777;
     const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
-    const changed = facts.flatMap((x, i) => (Object.is(x, EMPTY_FACTS[i]) ? [] : [i]));
+    const changed = facts.flatMap((x, j) => (Object.is(x, EMPTY_FACTS[j]) ? [] : [j]));
     if (changed.length !== 1 || facts[changed[0]!] !== probe) return null;
-    cols.push({ kind, fact: changed[0]!, empty: EMPTY_FACTS[changed[0]!] });
+    cols.kinds[i] = kind;
+    cols.slots[i] = changed[0]!;
+    cols.empties[i] = EMPTY_FACTS[changed[0]!];
   }
   return cols;
 }
