@@ -17,6 +17,15 @@ export async function downloadPdf(report: PdfReport): Promise<string> {
       y = margin;
     }
   };
+  /** A section heading (bold 12), then the body font (normal 10). */
+  const heading = (text: string) => {
+    doc.setFont('helvetica', 'bold');
+    doc.setFontSize(12);
+    doc.text(text, margin, y);
+    y += 6;
+    doc.setFont('helvetica', 'normal');
+    doc.setFontSize(10);
+  };
   doc.setFont('helvetica', 'bold');
   doc.setFontSize(16);
   for (const line of doc.splitTextToSize(report.title, width - 2 * margin) as string[]) {
@@ -29,12 +38,7 @@ export async function downloadPdf(report: PdfReport): Promise<string> {
   y += 8;
   for (const section of report.sections) {
     ensure(14);
-    doc.setFont('helvetica', 'bold');
-    doc.setFontSize(12);
-    doc.text(section.title, margin, y);
-    y += 6;
-    doc.setFont('helvetica', 'normal');
-    doc.setFontSize(10);
+    heading(section.title);
     for (const [label, value] of section.rows) {
       const lines = doc.splitTextToSize(label, width * 0.55) as string[];
       ensure(lines.length * 5 + 1);
@@ -46,12 +50,7 @@ export async function downloadPdf(report: PdfReport): Promise<string> {
   }
   if (report.notes.length) {
     ensure(12);
-    doc.setFont('helvetica', 'bold');
-    doc.setFontSize(12);
-    doc.text(report.notesTitle, margin, y);
-    y += 6;
-    doc.setFont('helvetica', 'normal');
-    doc.setFontSize(10);
+    heading(report.notesTitle);
     for (const n of report.notes) {
       const lines = doc.splitTextToSize(`- ${n}`, width - 2 * margin) as string[];
       ensure(lines.length * 5);
