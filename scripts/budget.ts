@@ -16,16 +16,15 @@
  * Prints a table, writes reports/budget.json, exits 1 when a budget fails.
  * Environment: PTAX_CHROMIUM (default /usr/bin/chromium), PTAX_LH_RUNS (default 3).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launch as launchChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright';
+import { startSiteServer } from './site-server.js';
 
 const REPO = fileURLToPath(new URL(import.meta.url.includes('/dist/scripts/') ? '../..' : '..', import.meta.url));
 const WEB_DIST = join(REPO, 'web/dist');
@@ -44,45 +43,15 @@ interface Row { budget: string; measured: string; limit: string; ok: boolean }
 /** The site server on a free port with a throw-away database; resolves to its URL. */
 async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ptax-budget-'));
-  const child: ChildProcess = spawn(process.execPath, ['dist/web/server/main.js'], {
-    cwd: REPO,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PTAX_DB: join(dir, 'budget.sqlite'), PTAX_WEB_DIR: WEB_DIST, PTAX_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += String(d); });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 30 s\n${stderr}`)), 30_000);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the server exited with ${code}\n${stderr}`)); });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const u = (JSON.parse(line) as { url?: unknown }).url;
-        if (typeof u === 'string' && u.startsWith('http')) { clearTimeout(timer); resolve(u); }
-      } catch { /* not a JSON log line */ }
-    });
-  });
-  // The server looks for the build once, at start-up: a concurrent rebuild of web/dist at
-  // that moment would leave it answering 503.
-  const home = await fetch(`${url}/`);
+  const server = await startSiteServer(REPO, { PTAX_DB: join(dir, 'budget.sqlite'), PTAX_WEB_DIR: WEB_DIST }, '');
+  const stop = async () => { await server.stop(); rmSync(dir, { recursive: true, force: true }); };
+  // A build being rewritten at this moment (a concurrent npm run build) is not measured.
+  const home = await fetch(`${server.url}/`);
   if (home.status !== 200) {
-    child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
     throw new Error(`GET / answered ${home.status}: is web/dist complete (being rebuilt)? Try again.`);
   }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([exited, new Promise((r) => { timer = setTimeout(r, 12_000); })]);
-        clearTimeout(timer);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url: server.url, stop };
 }
 
 const gzipKB = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length / 1024;

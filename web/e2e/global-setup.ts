@@ -3,13 +3,13 @@
  * loopback port (PORT=0) with a database in a temporary folder, and hands its address to the
  * tests (`inject('baseURL')`, `inject('dbPath')`). Stops it and removes the folder afterwards.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM, REPO } from './env.js';
+import { startSiteServer, stopChild } from '../../scripts/site-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext { baseURL: string; dbPath: string }
@@ -26,10 +26,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!existsSync(CHROMIUM)) throw new Error(`e2e: ${CHROMIUM} is missing; install Debian's chromium (apt-get install -y chromium)`);
   dir = mkdtempSync(join(tmpdir(), 'ptax-e2e-'));
   const dbPath = join(dir, 'e2e.sqlite');
-  // The server checks once at start-up whether web/dist holds a build. On a shared working
-  // tree a concurrent `npm run build` empties web/dist for a moment; a server started then
-  // answers 503 for good. So: start, check that /, /es and the page's script load, else
-  // stop, wait and start again (up to 2 minutes).
+  // On a shared working tree a concurrent `npm run build` empties and rewrites web/dist
+  // for a while. So: start, check that /, /es and the page's scripts load, else stop,
+  // wait and start again (up to 2 minutes).
   let baseURL = '';
   const deadline = Date.now() + 120_000;
   for (let attempt = 1; ; attempt++) {
@@ -50,24 +49,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function startServer(dbPath: string): Promise<string> {
-  const child = spawn(process.execPath, ['dist/web/server/main.js'], {
-    cwd: REPO,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PTAX_DB: dbPath, PTAX_WEB_DIR: process.env.PTAX_E2E_WEB_DIR ?? join(REPO, 'web/dist'), PTAX_LOG_LEVEL: 'info', PTAX_RATE_LIMIT: '1000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server = child;
-  let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += String(d); });
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`e2e: the server did not start in 30 s\n${stderr}`)), 30_000);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`e2e: the server exited with ${code}\n${stderr}`)); });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const url = (JSON.parse(line) as { url?: unknown }).url;
-        if (typeof url === 'string' && url.startsWith('http')) { clearTimeout(timer); resolve(url); }
-      } catch { /* not a JSON log line */ }
-    });
-  });
+  const started = await startSiteServer(REPO, { PTAX_DB: dbPath, PTAX_WEB_DIR: process.env.PTAX_E2E_WEB_DIR ?? join(REPO, 'web/dist'), PTAX_RATE_LIMIT: '1000' }, 'e2e: ');
+  server = started.child;
+  return started.url;
 }
 
 /** undefined when /, /es and every script of / answer 200; else what is wrong. */
@@ -88,12 +72,5 @@ async function checkBuildServed(baseURL: string): Promise<string | undefined> {
 async function stopServer(): Promise<void> {
   const child = server;
   server = undefined;
-  if (!child || child.exitCode !== null) return;
-  child.removeAllListeners('exit');
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([exited, new Promise((r) => { timer = setTimeout(r, 12_000); })]);
-  clearTimeout(timer);
-  if (child.exitCode === null) child.kill('SIGKILL');
+  if (child) await stopChild(child);
 }
