@@ -1,15 +1,17 @@
 /**
- * Generates rules/<state>/counties.yaml from the Tax Foundation county table in
- * ../shared/data (rules reference §1). The output is committed; running this again on
- * the same data rewrites it byte for byte (a test checks that).
+ * Generates rules/<state>/counties.yaml from the Tax Foundation county table, kept in
+ * rules/sources (a copy of ../shared/data's; rules reference §1). The output is committed;
+ * running this again on the same data rewrites it byte for byte (a test checks that).
  *
- *   node dist/scripts/gen-counties.js [--data ../shared/data] [--out rules] [--check] [STATE…]   (default: all four)
+ *   node dist/scripts/gen-counties.js [--data rules/sources] [--out rules] [--check] [STATE…]   (default: all four)
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 
-const SOURCE_FILE = 'county_effective_property_tax_rates_ca_fl_ny_tx.csv';
+export const SOURCE_FILE = 'county_effective_property_tax_rates_ca_fl_ny_tx.csv';
+/** Where the table is kept in the repository (from its root). */
+export const DATA_DIR = 'rules/sources';
 /** The ACS 2019–2023 five-year table is labelled 2023 by the Tax Foundation. */
 const EFFECTIVE = '2023-01-01';
 const VERIFIED = '2026-11-21';
@@ -91,7 +93,7 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
 }
 
 function main(argv: string[]): void {
-  let dataDir = '../shared/data';
+  let dataDir = DATA_DIR;
   let outDir = 'rules';
   let check = false;
   const states: string[] = [];
