@@ -440,25 +440,9 @@ export class BatchRun {
    * when such rows must go the general way.
    */
   private placeOfBytes(buf: Buffer, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): Place | PtaxError | null {
-    let h = 0x811c9dc5;
-    for (let k = ss; k < se; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
-    h = Math.imul(h ^ 1, 0x01000193);
-    for (let k = cs; k < ce; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
-    h = Math.imul(h ^ 1, 0x01000193);
-    for (let k = ys; k < ye; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
-    const list = this.placeKeys.get(h);
-    if (list) {
-      next: for (let i = 0; i < list.length; i++) {
-        const e = list[i]!;
-        const kb = e.key;
-        if (e.s !== se - ss || e.c !== ce - cs || kb.length !== e.s + e.c + ye - ys) continue;
-        let q = 0;
-        for (let k = ss; k < se; k++) if (kb[q++] !== buf[k]) continue next;
-        for (let k = cs; k < ce; k++) if (kb[q++] !== buf[k]) continue next;
-        for (let k = ys; k < ye; k++) if (kb[q++] !== buf[k]) continue next;
-        return e.place;
-      }
-    }
+    const keys = this.placeKeys;
+    const found = keys.find(buf, ss, se, cs, ce, ys, ye);
+    if (found !== -1) return keys.places[found]!;
     // First row with these cells: the engine decides, from the row's input.
     const input: Record<string, unknown> = {
       state: se > ss ? buf.toString('utf8', ss, se) : undefined,
@@ -468,14 +452,10 @@ export class BatchRun {
     INPUT_FACTS.forEach((f, i) => { if (f !== 'year') input[f] = this.facts[i]; });
     let place: Place | PtaxError | null;
     try { place = this.engine.placeOf(input as unknown as CalcInput) ?? null; } catch (x) { if (!isPtaxError(x)) throw x; place = x as PtaxError; }
-    if (this.nPlaceKeys++ >= MAX_PLACE_KEYS) { this.placeKeys.clear(); this.nPlaceKeys = 1; } // bounded memory, whatever the input
-    const key = Buffer.concat([buf.subarray(ss, se), buf.subarray(cs, ce), buf.subarray(ys, ye)]);
-    const entry = { key, s: se - ss, c: ce - cs, place };
-    if (list) list.push(entry); else this.placeKeys.set(h, [entry]);
+    keys.add(buf, ss, se, cs, ce, ys, ye, place);
     return place;
   }
-  private placeKeys = new Map<number, Array<{ key: Buffer; s: number; c: number; place: Place | PtaxError | null }>>();
-  private nPlaceKeys = 0;
+  private placeKeys = new PlaceKeys();
 
   /** A short text cell as a string, the same string for the same bytes (a few dozen remembered). */
   private intern(buf: Buffer, s: number, e: number): string {
@@ -659,7 +639,6 @@ export class BatchRun {
 }
 
 const EMPTY = Buffer.alloc(0);
-const MAX_PLACE_KEYS = 100_000;
 
 /**
  * Whether the quotes of a line (from its first quote at `q` to its line feed at `nl`)
@@ -856,4 +835,88 @@ export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<
     strict: !!o.strict, lang: (o.lang as Lang | undefined) ?? 'en',
   });
   process.exitCode = summary.exitCode;
+}
+
+/**
+ * Places by the bytes of a row's state, county and year cells: an open-addressed table
+ * of hashes (FNV-1a) and entry numbers, the cells' bytes kept one after another in one
+ * arena. A look-up reads a few adjacent bytes, not a map, a list, an object and a buffer
+ * (a million look-ups of scattered objects cost about twice as much). Bounded: past
+ * MAX_KEYS entries it starts again.
+ */
+export class PlaceKeys {
+  static readonly MAX_KEYS = 1 << 16;
+  private readonly hashes = new Int32Array(PlaceKeys.MAX_KEYS * 2);
+  /** Entry number + 1 per table place (0: empty). */
+  private readonly index = new Int32Array(PlaceKeys.MAX_KEYS * 2);
+  private arena = new Uint8Array(1 << 16);
+  private used = 0;
+  /** Per entry: where its bytes start in the arena, the length of its state and county cells, and of all three. */
+  private readonly starts: number[] = [];
+  private readonly lens: number[] = [];
+  readonly places: Array<Place | PtaxError | null> = [];
+
+  private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
+    let h = 0x811c9dc5;
+    for (let k = ss; k < se; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    h = Math.imul(h ^ 256, 0x01000193); // a separator no byte equals
+    for (let k = cs; k < ce; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    h = Math.imul(h ^ 256, 0x01000193);
+    for (let k = ys; k < ye; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    return h;
+  }
+
+  /** The entry of these cells, or -1. */
+  find(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
+    const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
+    const mask = this.index.length - 1;
+    const arena = this.arena;
+    // Lengths: the state's and the county's (each below 2^15: a line is shorter) and all three.
+    const shape = ((se - ss) << 15) | (ce - cs);
+    const len = se - ss + ce - cs + ye - ys;
+    next: for (let i = (Math.imul(h, 0x9e3779b1) >>> 0) & mask; ; i = (i + 1) & mask) {
+      const e = this.index[i]! - 1;
+      if (e === -1) return -1;
+      if (this.hashes[i] !== h || this.lens[e] !== len || this.shapes[e] !== shape) continue;
+      let q = this.starts[e]!;
+      for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
+      for (let k = cs; k < ce; k++) if (arena[q++] !== buf[k]) continue next;
+      for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
+      return e;
+    }
+  }
+  private readonly shapes: number[] = [];
+
+  add(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number, place: Place | PtaxError | null): void {
+    if (this.places.length >= PlaceKeys.MAX_KEYS) this.clear(); // bounded memory, whatever the input
+    const len = se - ss + ce - cs + ye - ys;
+    if (this.used + len > this.arena.length) {
+      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + len));
+      a.set(this.arena.subarray(0, this.used));
+      this.arena = a;
+    }
+    const e = this.places.length;
+    this.starts.push(this.used);
+    this.lens.push(len);
+    this.shapes.push(((se - ss) << 15) | (ce - cs));
+    this.places.push(place);
+    const arena = this.arena;
+    let q = this.used;
+    for (let k = ss; k < se; k++) arena[q++] = buf[k]!;
+    for (let k = cs; k < ce; k++) arena[q++] = buf[k]!;
+    for (let k = ys; k < ye; k++) arena[q++] = buf[k]!;
+    this.used = q;
+    const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
+    const mask = this.index.length - 1;
+    let i = (Math.imul(h, 0x9e3779b1) >>> 0) & mask;
+    while (this.index[i] !== 0) i = (i + 1) & mask;
+    this.hashes[i] = h;
+    this.index[i] = e + 1;
+  }
+
+  private clear(): void {
+    this.index.fill(0);
+    this.starts.length = this.lens.length = this.shapes.length = this.places.length = 0;
+    this.used = 0;
+  }
 }
