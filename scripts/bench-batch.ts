@@ -4,13 +4,17 @@
  * same run and on the same file, alternately:
  *   floor: node dist/scripts/bench-batch-floor.js <file>   (read line by line, write one line per row)
  *   ptax:  node dist/cli/main.js calc --batch <file>
+ *   shape: node dist/scripts/bench-batch-shape.js <file>   (for reference: ptax's output shape, no rules)
  * both writing to /dev/null, both pinned to one core with taskset when it is there
  * (BENCH_BATCH_CORE, default 0; BENCH_BATCH_PIN=no to not pin). Each is run
  * BENCH_BATCH_RUNS times (default 3) and the fastest run of each counts: the machine is
  * shared, and the fastest run is the one least disturbed. Wall time includes Node's start
  * and, for ptax, loading the rules. Targets: ptax within 2.5× of the floor, and at least
- * 500,000 rows/s. Also printed: CPU time of each (user + system), and ptax's own figure
- * (its summary line, which leaves out start-up). Not a test: prints PASS or MISS.
+ * 500,000 rows/s. Also printed: CPU time of each (user + system), ptax's own figure
+ * (its summary line, which leaves out start-up), and the shape floor: reading the file
+ * as ptax does and writing rows of ptax's columns with ptax's number writer, the figures
+ * made up and no notes, no rule evaluated (a lower bound for any run that writes this
+ * output; see scripts/bench-batch-shape.ts). Not a test: prints PASS or MISS.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +30,7 @@ const SEED = 20261121;
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(DIST, 'cli', 'main.js');
 const FLOOR = join(DIST, 'scripts', 'bench-batch-floor.js');
+const SHAPE = join(DIST, 'scripts', 'bench-batch-shape.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'ptax-bench-batch-'));
 const file = join(dir, 'roll.csv');
@@ -64,10 +69,12 @@ await writeRoll(file, ROWS, bundle, SEED);
 
 const floors: Timing[] = [];
 const ptaxes: Timing[] = [];
+const shapes: Timing[] = [];
 try {
   for (let i = 0; i < RUNS; i++) {
     floors.push(await run([FLOOR, file]));
     ptaxes.push(await run([MAIN, 'calc', '--batch', file]));
+    shapes.push(await run([SHAPE, file]));
   }
 } finally {
   if (!process.env.BENCH_BATCH_KEEP) rmSync(dir, { recursive: true, force: true });
@@ -84,10 +91,13 @@ const line = (label: string, t: Timing, all: Timing[]) =>
   console.log(`${label.padEnd(6)} ${t.wall.toFixed(3)} s wall = ${fmt(ROWS / t.wall).padStart(9)} rows/s;  CPU ${t.cpu.toFixed(3)} s = ${fmt(ROWS / t.cpu).padStart(9)} rows/CPU-s;  all runs: ${all.map((x) => x.wall.toFixed(3)).join(', ')} s`);
 line('floor', floor, floors);
 line('ptax', ptax, ptaxes);
+const shape = best(shapes);
+line('shape', shape, shapes);
 console.log(`ptax's own summary: ${fmt(Number(summary[2]))} ok, ${fmt(Number(summary[3]))} errors, ${summary[4]} s = ${fmt(Number(summary[5]))} rows/s (without start-up)`);
 const ratio = ptax.wall / floor.wall;
 const rate = ROWS / ptax.wall;
 console.log(`\nptax vs floor: ${ratio.toFixed(2)}× the floor's time (target ≤ 2.5×) ${ratio <= 2.5 ? 'PASS' : 'MISS'}`);
 console.log(`ptax rows/s: ${fmt(rate)} (target ≥ 500,000) ${rate >= 500_000 ? 'PASS' : 'MISS'}`);
 console.log(`CPU time: ${(ptax.cpu / floor.cpu).toFixed(2)}× the floor's; ${fmt(ROWS / ptax.cpu)} rows per CPU-second`);
+console.log(`shape floor (the output's columns, no rules, no notes): ${(shape.wall / floor.wall).toFixed(2)}× the floor's time; ptax takes ${(ptax.wall / shape.wall).toFixed(2)}× the shape's`);
 console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
