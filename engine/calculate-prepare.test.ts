@@ -86,6 +86,32 @@ describe('prepare: the fact array', () => {
     expect([alias.county, alias.compiled.program.id]).toEqual(['New York City', 'ny.nyc']);
   });
 
+  it('a county rate given (--county-rate) is the rate fact, and a note says so, in English and Spanish', () => {
+    // Albany's own rate is 1.8937%; Kenedy (TX) has none of its own (flagged estimated).
+    const albany = calc.prepare({ ...ALBANY, countyRate: 1.5 });
+    expect(named(albany.facts).countyRate).toBe(1.5);
+    expect(albany.notes).toEqual(["County rate 1.5% used as given, instead of the county's 1.8937%"]);
+    expect(calc.prepare({ ...ALBANY, countyRate: 1.23456789 }, 'es').notes)
+      .toEqual(['Se usa la tasa del condado indicada, 1.2346 %, en lugar de la del condado, 1.8937 %']);
+    const kenedy = { state: 'TX', county: 'Kenedy', value: 300000 };
+    expect(named(calc.prepare(kenedy).facts).countyRate).toBeNull();
+    expect(calc.prepare(kenedy).notes).toEqual([]);
+    expect(calc.prepare({ ...kenedy, countyRate: 0 }).notes).toEqual(['County rate 0% used as given (the county has no rate of its own)']);
+    expect(calc.prepare({ ...kenedy, countyRate: 2 }, 'es').notes).toEqual(['Se usa la tasa del condado indicada, 2 % (el condado no tiene tasa propia)']);
+    // Kept as the county's flags: they choose the program (Kings stays NYC).
+    expect(named(calc.prepare({ ...KINGS, countyRate: 1 }).facts)).toMatchObject({ countyRate: 1, nycClass: true });
+    expect(calc.prepare({ ...KINGS, countyRate: 1 }).compiled.program.id).toBe('ny.nyc');
+  });
+
+  it('a county rate given must be a percent from 0 to 100', () => {
+    for (const r of [-0.01, 100.5, Number.NaN]) {
+      let code = '';
+      try { calc.prepare({ ...ALBANY, countyRate: r }); } catch (e) { code = (e as { code: string }).code; }
+      expect(code, String(r)).toBe(Number.isNaN(r) ? 'INVALID_NUMBER' : 'INVALID_RATE');
+    }
+    expect(named(calc.prepare({ ...ALBANY, countyRate: 100 }).facts).countyRate).toBe(100);
+  });
+
   it('the parameters follow the inputs and county facts: FY2026 class1 rate 19.843', () => {
     const p = calc.prepare(KINGS);
     const c = p.compiled;
