@@ -116,6 +116,19 @@ describe('runCase', () => {
     expect(r).toEqual({ file: 'f.yaml', name: 'case', ok: true, diffs: [] });
   });
 
+  it('lang: the notes and messages are checked in that language (English by default)', () => {
+    const note = { en: "The purchase price and year apply to California's Proposition 13; New York does not use them" };
+    const input = { ...ALBANY, purchasePrice: 1 };
+    expect(run({ input, expected: { annualTax: 5681.1 }, notes: [note.en] }).ok).toBe(true);
+    const es = run({ lang: 'es', input, expected: { annualTax: 5681.1 }, notes: [note.en] });
+    expect(es.ok).toBe(false);
+    expect(es.diffs[0]).toMatch(/^notes: missing "The purchase price/);
+    const bad = { ...ALBANY, value: -5 };
+    expect(run({ input: bad, error: 'Market value must be greater than 0' }).ok).toBe(true);
+    expect(run({ lang: 'es', input: bad, error: 'El valor de mercado debe ser mayor que 0' }).ok).toBe(true);
+    expect(run({ lang: 'es', input: bad, error: 'Market value must be greater than 0' }).ok).toBe(false);
+  });
+
   it('a wrong figure is a diff with both figures', () => {
     const r = run({ expected: { annualTax: 5700, 'countyBreakdown.school': 2840.55 } });
     expect(r).toEqual({ file: 'f.yaml', name: 'case', ok: false, diffs: ['annualTax: expected 5700, got 5681.1'] });

@@ -4,11 +4,14 @@ import { relative, resolve, sep } from 'node:path';
 import { listYaml, schemaProblems, schemaValidators } from './load.js';
 import { readYaml, formatProblem } from './yaml-source.js';
 import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from './calculate.js';
+import type { Lang } from './types.js';
 
 export interface FixtureCase {
   name: string;
   calculator?: string;
   year?: number;
+  /** The language of the notes and messages checked (default en). */
+  lang?: Lang;
   input: Record<string, unknown>;
   expected?: Record<string, number | string | boolean>;
   notes?: string[];
@@ -52,7 +55,8 @@ export function runCase(calc: Calculator, file: string, c: FixtureCase): CaseOut
   const tol = (c.tolerance ?? 0.01) + 1e-9;
   let result: Record<string, unknown> | undefined;
   try {
-    result = c.calculator ? calc.run(c.calculator, fixtureInput(c)) : calc.calculate(fixtureInput(c));
+    const options = { lang: c.lang ?? 'en' };
+    result = c.calculator ? calc.run(c.calculator, fixtureInput(c), options) : calc.calculate(fixtureInput(c), options);
   } catch (e) {
     const msg = (e as Error).message;
     if (c.error === undefined) diffs.push(`error: ${msg}`);
