@@ -66,6 +66,8 @@ describe('numeric operators', () => {
     expect(true < (5 as unknown as boolean)).toBe(true); // plain JS: true < 5
     expect(test(leaf('value', 'lessThan', 5), { value: true })).toBe(false);
     expect(test(leaf('value', 'greaterThanInclusive', 0), { value: false })).toBe(false);
+    expect(test(leaf('value', 'lessThanInclusive', 0), { value: undefined })).toBe(false); // undefined <= 0 is false in JS too, but for NaN
+    expect(test(leaf('value', 'greaterThanInclusive', 0), { value: 'null' })).toBe(false); // the text "null" parses as NaN, as null does
     expect(test(leaf('value', 'lessThan', 5), { value: '' })).toBe(false);
     expect(test(leaf('value', 'greaterThan', 0), { value: 'class1' })).toBe(false);
     expect(test(leaf('value', 'lessThan', 10), { value: '5' })).toBe(true); // parseFloat('5') = 5

@@ -18,7 +18,10 @@ export const OPERATORS = [
 
 /** json-rules-engine's numberValidator: a fact must parse as a number for <, <=, >, >=. */
 const isNumeric = (x: unknown): boolean =>
-  typeof x === 'number' ? x === x : Number.parseFloat(x as string).toString() !== 'NaN';
+  typeof x === 'number' ? x === x
+    // null, undefined, true and false parse as NaN ("null", "true", …): no need to make the text.
+    : x === null || x === undefined || typeof x === 'boolean' ? false
+      : Number.parseFloat(x as string).toString() !== 'NaN';
 
 type Compare = (a: any, b: any) => boolean;
 const COMPARE: Record<(typeof OPERATORS)[number], Compare> = {
