@@ -93,6 +93,14 @@ interface Plan {
   notes: Array<{ test: Predicate; bytes: Buffer; plain: boolean; quoted: Buffer }>;
   /** Room for the indices of the notes that hold (reused from row to row). */
   held: Int32Array;
+  /**
+   * The fact array the plan's rows are evaluated in, reused from row to row and place to
+   * place (one array stays in the processor's cache; one per place would not): each row
+   * writes its input facts and its place's own facts (county facts, year), the
+   * parameters stay, and every step writes its slot before any later step reads it (the
+   * loader lets a step read only earlier ones; validations read no step).
+   */
+  scratch: unknown[];
 }
 
 /** What the first row of a (state, county, year) text learned from `prepare`. */
@@ -113,13 +121,8 @@ export interface Place {
   noteBytes: Buffer | undefined;
   notePlain: boolean;
   noteQuoted: Buffer | undefined;
-  /**
-   * The fact array the place's rows are evaluated in, reused from row to row: the
-   * county facts and place facts stay, each row writes its input facts and every step
-   * writes its slot before any later step reads it (the loader lets a step read only
-   * earlier ones; validations read no step).
-   */
-  scratch: unknown[];
+  /** The place's own facts (county facts, year), in the order of `BatchCalculator.ownSlots`. */
+  own: unknown[];
 }
 
 /** Texts remembered; beyond this the map starts again (bounded memory, whatever the input). */
@@ -141,6 +144,8 @@ export class BatchCalculator {
   private kinds: Kind[] | null;
   /** The input fact slots a row fills (all but the place facts). */
   private rowSlots: Int32Array;
+  /** The slots of a place's own facts: the place facts (year), then the county facts. */
+  private ownSlots: Int32Array;
   /** Why the place cache is off (null while it is on). */
   fastOff: string | null = null;
   /** States whose program choice reads input facts: their rows always go through `prepare`. */
@@ -161,6 +166,7 @@ export class BatchCalculator {
     }
     this.kinds = this.fastOff ? null : kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
+    this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => INPUT_FACTS.length + j)]);
     const countyOnly = new Set<string>(COUNTY_FACTS);
     for (const s of Object.values(calc.bundle.states)) {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
@@ -203,9 +209,11 @@ export class BatchCalculator {
    * read) of a place from `placeOf`.
    */
   csvFacts(place: Place, facts: ArrayLike<unknown>, w: CsvOut): void {
-    const v = place.scratch;
+    const v = place.plan.scratch;
     const rowSlots = this.rowSlots;
     for (let j = 0; j < rowSlots.length; j++) { const i = rowSlots[j]!; v[i] = facts[i]; }
+    const ownSlots = this.ownSlots, own = place.own;
+    for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = own[j];
     this.write(place, v, w);
   }
 
@@ -328,7 +336,7 @@ export class BatchCalculator {
       noteBytes: prep.notes.length ? Buffer.from(prep.notes.join(NOTE_SEPARATOR), 'utf8') : undefined,
       notePlain: prep.notes.every((n) => csvEscape(n) === n),
       noteQuoted: prep.notes.length ? Buffer.from(prep.notes.join(NOTE_SEPARATOR).replace(/"/g, '""'), 'utf8') : undefined,
-      scratch: prep.facts.slice(),
+      own: Array.from(this.ownSlots, (i) => prep.facts[i]),
     };
   }
 
@@ -375,6 +383,7 @@ export class BatchCalculator {
         return { test: n.test, bytes: Buffer.from(text, 'utf8'), plain: csvEscape(text) === text, quoted: Buffer.from(text.replace(/"/g, '""'), 'utf8') };
       }),
       held: new Int32Array(c.notes.length),
+      scratch: c.template.slice(),
     };
     this.plans.set(c, plan);
     return plan;
