@@ -22,7 +22,7 @@ import { BatchCalculator, RESULT_COLUMNS, NOTE_SEPARATOR, decimal, money } from 
 import { roundTo } from '../engine/round.js';
 import { CsvOut } from '../engine/csv-out.js';
 import { GEN_COLUMNS, csvLine, ndjsonLine, rng, rowGenerator, writeRoll } from '../scripts/gen-batch.js';
-import { parseAmount, parseYear } from './parse.js';
+import { parseAmount, parseYear, type AmountField } from './parse.js';
 
 const ROOT = resolve('.');
 const MAIN = join(ROOT, 'dist/cli/main.js');
@@ -53,14 +53,14 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 type GenRow = ReturnType<ReturnType<typeof rowGenerator>>;
 function expected(row: GenRow): { result: CalcResult } | { code: string; message: string } {
   try {
-    const amount = (x: unknown, what: string) => (x === null ? undefined : typeof x === 'number' ? x : parseAmount(String(x), what));
+    const amount = (x: unknown, what: AmountField) => (x === null ? undefined : typeof x === 'number' ? x : parseAmount(String(x), what));
     const flags: FlagInput = {
-      state: String(row.state), county: String(row.county), value: amount(row.value, 'Home value'), class: (row.class as string | null) ?? undefined,
-      homestead: row.homestead as boolean, over65: row.over65 as boolean, seniorIncome: amount(row['senior-income'], 'Senior income'),
+      state: String(row.state), county: String(row.county), value: amount(row.value, 'value'), class: (row.class as string | null) ?? undefined,
+      homestead: row.homestead as boolean, over65: row.over65 as boolean, seniorIncome: amount(row['senior-income'], 'seniorIncome'),
       seniorCitizen: row['senior-citizen'] as boolean, disabled: row.disabled as boolean,
-      veteranDisability: amount(row['veteran-disability'], 'Veteran disability level'), coldWarVeteran: row['cold-war-veteran'] as boolean,
-      star: (row.star as string | null) ?? undefined, priorAssessed: amount(row['prior-assessed'], 'Prior assessed value'),
-      purchasePrice: amount(row['purchase-price'], 'Purchase price'),
+      veteranDisability: amount(row['veteran-disability'], 'veteranDisability'), coldWarVeteran: row['cold-war-veteran'] as boolean,
+      star: (row.star as string | null) ?? undefined, priorAssessed: amount(row['prior-assessed'], 'priorAssessed'),
+      purchasePrice: amount(row['purchase-price'], 'purchasePrice'),
       purchaseYear: row['purchase-year'] === null ? undefined : parseYear(String(row['purchase-year'])),
     };
     return { result: calc.calculate(inputFromFlags(flags, row.year === null ? undefined : (row.year as number))) };

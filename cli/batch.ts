@@ -35,7 +35,8 @@ import { BatchCalculator, RESULT_COLUMNS, csvEscape, type Place } from '../engin
 import { CsvOut } from '../engine/csv-out.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
 import { INPUT_FACTS, type Lang } from '../engine/types.js';
-import { parseAmount, parseYear } from './parse.js';
+import { parseAmount, parseYear, type AmountField } from './parse.js';
+import { inputError, localized, type MessageKey, type MessageValue } from '../engine/messages.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 export interface BatchOptions {
@@ -61,28 +62,29 @@ export interface BatchSummary {
 }
 
 type Kind = 'text' | 'amount' | 'year' | 'bool' | 'star';
+/** what: the column's name in messages (an amount: its name in engine/messages.ts, `field.<what>`, in the output's language). */
 interface Spec { key: string; kind: Kind; what: string }
 /** The columns read, by flag name (camelCase; `year` is not a FlagInput field but the year argument). */
 export const INPUT_COLUMNS: readonly Spec[] = [
   { key: 'state', kind: 'text', what: 'state' },
   { key: 'county', kind: 'text', what: 'county' },
-  { key: 'value', kind: 'amount', what: 'Home value' },
+  { key: 'value', kind: 'amount', what: 'value' },
   { key: 'class', kind: 'text', what: 'class' },
   { key: 'year', kind: 'year', what: 'year' },
   { key: 'homestead', kind: 'bool', what: 'homestead' },
   { key: 'over65', kind: 'bool', what: 'over65' },
-  { key: 'seniorIncome', kind: 'amount', what: 'Senior income' },
+  { key: 'seniorIncome', kind: 'amount', what: 'seniorIncome' },
   { key: 'seniorCitizen', kind: 'bool', what: 'senior-citizen' },
   { key: 'disabled', kind: 'bool', what: 'disabled' },
-  { key: 'veteranDisability', kind: 'amount', what: 'Veteran disability level' },
+  { key: 'veteranDisability', kind: 'amount', what: 'veteranDisability' },
   { key: 'coldWarVeteran', kind: 'bool', what: 'cold-war-veteran' },
   { key: 'star', kind: 'star', what: 'star' },
-  { key: 'priorAssessed', kind: 'amount', what: 'Prior assessed value' },
-  { key: 'purchasePrice', kind: 'amount', what: 'Purchase price' },
+  { key: 'priorAssessed', kind: 'amount', what: 'priorAssessed' },
+  { key: 'purchasePrice', kind: 'amount', what: 'purchasePrice' },
   { key: 'purchaseYear', kind: 'year', what: 'purchase-year' },
-  { key: 'melloRoos', kind: 'amount', what: 'Mello-Roos amount' },
+  { key: 'melloRoos', kind: 'amount', what: 'melloRoos' },
   // Not an input fact but the county's rate: a header with this column is read the general way (fastColumns).
-  { key: 'countyRate', kind: 'amount', what: 'County rate' },
+  { key: 'countyRate', kind: 'amount', what: 'countyRate' },
 ];
 /** `senior-income`, `seniorIncome`, `SENIOR_INCOME` → `seniorincome`. */
 export const normalize = (name: string): string => name.trim().toLowerCase().replace(/[-_\s]/g, '');
@@ -116,10 +118,10 @@ function parseCell(spec: Spec, raw: string): unknown {
   if (s === '') return undefined;
   switch (spec.kind) {
     case 'text': return s;
-    case 'amount': return parseAmount(s, spec.what);
+    case 'amount': return parseAmount(s, spec.what as AmountField);
     case 'year': return parseYear(s);
     case 'star':
-      if (s !== 'none' && s !== 'basic' && s !== 'enhanced') throw new PtaxError('INVALID_STAR', `star must be none, basic or enhanced (got "${raw}")`);
+      if (s !== 'none' && s !== 'basic' && s !== 'enhanced') throw inputError('INVALID_STAR', 'badStar', { raw });
       return s;
     case 'bool': return parseBool(spec, s, raw);
   }
@@ -130,7 +132,7 @@ function parseBool(spec: Spec, s: string, raw: unknown): boolean {
     case 'true': case 'yes': case '1': return true;
     case 'false': case 'no': case '0': return false;
   }
-  throw new PtaxError('INVALID_BOOLEAN', `${spec.what} must be true/false, yes/no, 1/0 or empty (got ${JSON.stringify(raw)})`);
+  throw inputError('INVALID_BOOLEAN', 'badBoolean', { field: fieldName(spec), raw: JSON.stringify(raw) });
 }
 
 /**
@@ -176,8 +178,14 @@ function parseJsonValue(spec: Spec, x: unknown): unknown {
   if (spec.kind === 'year' && typeof x === 'number') return parseYear(String(x));
   if (spec.kind === 'bool' && typeof x === 'boolean') return x;
   if (spec.kind === 'bool' && (x === 0 || x === 1)) return x === 1;
-  throw new PtaxError('INVALID_FIELD', `${spec.what} must be ${spec.kind === 'bool' ? 'true or false' : spec.kind === 'amount' || spec.kind === 'year' ? 'a number' : 'text'} (got ${JSON.stringify(x)})`);
+  throw inputError('INVALID_FIELD', 'badField', {
+    field: fieldName(spec), kind: { key: spec.kind === 'bool' ? 'kind.bool' : spec.kind === 'amount' || spec.kind === 'year' ? 'kind.number' : 'kind.text' },
+    raw: JSON.stringify(x) ?? String(x),
+  });
 }
+
+/** A column's name in a message: an amount's name (in the output's language), else the column's own name. */
+const fieldName = (spec: Spec): MessageValue => (spec.kind === 'amount' ? { key: `field.${spec.what}` as MessageKey } : spec.what);
 
 const reasonOf = (e: unknown): string => {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -224,7 +232,7 @@ export class BatchRun {
   private ndjsonUnused = new Set<string>();
 
   /** fast: whether lines are read in place when they can be (off: every line the general way; the tests compare the two). */
-  constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, lang: Lang, private readonly fast = true) {
+  constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, private readonly lang: Lang, private readonly fast = true) {
     this.engine = new BatchCalculator(calc, { lang });
     this.format = format;
   }
@@ -551,8 +559,9 @@ export class BatchRun {
     this.out.text(input + ',' + this.emptyResult + ',' + csvEscape(message) + ',' + code + '\n');
   }
 
+  /** A bad row's error, its message in the output's language. */
   private rowFailed(err: unknown, write: (code: string, message: string) => void): void {
-    if (isPtaxError(err)) write(err.code, err.message);
+    if (isPtaxError(err)) { const e = localized(err, this.lang); write(e.code, e.message); }
     else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
   }
 

@@ -288,3 +288,42 @@ describe('ptax calc --county-rate (a what-if rate instead of the county\'s own)'
     expect(tax).toEqual(['9912.5', '5505.01', '11895']);
   });
 });
+
+describe('--lang es: the messages of input errors in Spanish too (one line, exit 2)', () => {
+  it('state, county, number, year, date and calculator errors, on stderr and in the --json error object', async () => {
+    const cases: Array<[string[], string, string]> = [
+      [['calc', '--state', 'XX', '--county', 'a'], 'UNKNOWN_STATE', 'Estado desconocido "XX": elija uno de NY, TX, CA, FL, HUB'],
+      [['calc', '--state', 'NY', '--county', 'Kingz'], 'UNKNOWN_COUNTY', 'Condado desconocido "Kingz" en NY. ¿Quiso decir Kings? (vea: ptax counties --state NY)'],
+      [['calc', '--state', 'NY', '--county', 'Kings', '--value', 'abc'], 'INVALID_NUMBER', 'Valor de la vivienda: debe ser un número, como 350000 o 1,250,000 (se recibió "abc")'],
+      [['calc', '--state', 'NY', '--county', 'Kings', '--year', '1999'], 'YEAR_NOT_COVERED', 'No hay reglas para 1999; años disponibles: 2025, 2026'],
+      [['calc', '--state', 'NY', '--county', 'Kings', '--year', '19x9'], 'INVALID_YEAR', 'El año debe tener cuatro cifras, como 2026 (se recibió "19x9")'],
+      [['tx', 'payment', '--tax', '100', '--date', '2026-02-30'], 'INVALID_DATE', 'La fecha debe ser una fecha real con el formato AAAA-MM-DD, como 2026-03-15 (se recibió "2026-02-30")'],
+      [['tx', 'nope'], 'UNKNOWN_CALCULATOR', 'TX no tiene la calculadora "nope": elija una de payment, vote'],
+      // A rule validation: its own Spanish text from the rule file.
+      [['calc', '--state', 'NY', '--county', 'Kings', '--value', '-5'], 'INVALID_VALUE', 'El valor de mercado debe ser mayor que 0'],
+    ];
+    for (const [args, code, message] of cases) {
+      const r = await ptax(...args, '--lang', 'es');
+      expect([r.code, r.stderr], args.join(' ')).toEqual([2, `ptax: ${message}\n`]);
+      const j = await ptax(...args, '--lang', 'es', '--json');
+      expect(JSON.parse(j.stdout), args.join(' ')).toEqual({ error: { code, message } });
+    }
+  });
+
+  it('without --lang the same errors stay English', async () => {
+    const r = await ptax('calc', '--state', 'NY', '--county', 'Kingz');
+    expect([r.code, r.stderr]).toEqual([2, 'ptax: Unknown county "Kingz" in NY. Did you mean Kings? (see: ptax counties --state NY)\n']);
+  });
+
+  it('batch --lang es: a bad row\'s error cell in Spanish, the good rows as in English', async () => {
+    const p = join(tmp, 'es.csv');
+    writeFileSync(p, 'state,county,value,homestead\nNY,Kingz,800000,true\nNY,Albany,abc,false\nNY,Albany,300000,quizás\nNY,Albany,300000,false\n');
+    const r = await ptax('calc', '--batch', p, '--lang', 'es');
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').slice(1);
+    expect(rows[0]).toContain(',"Condado desconocido ""Kingz"" en NY. ¿Quiso decir Kings? (vea: ptax counties --state NY)",UNKNOWN_COUNTY');
+    expect(rows[1]).toContain(',"Valor de la vivienda: debe ser un número, como 350000 o 1,250,000 (se recibió ""abc"")",INVALID_NUMBER');
+    expect(rows[2]).toContain(',"homestead debe ser true/false, yes/no, 1/0 o vacío (se recibió ""quizás"")",INVALID_BOOLEAN');
+    expect(rows[3]!.split(',').slice(0, 8)).toEqual(['NY', 'Albany', '300000', 'false', 'Albany County', 'ny.outside', '2025', '5681.1']); // 300,000 × 1.8937%
+  });
+});

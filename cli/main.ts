@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Calculator, inputFromFlags } from '../engine/calculate.js';
 import { BUNDLE_PATH, readBundle } from '../engine/bundle.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
+import { localized } from '../engine/messages.js';
 import type { Bundle, Lang } from '../engine/types.js';
 import { numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
@@ -20,6 +21,8 @@ import { formatCalculator, formatExplanation, formatResult } from './format.js';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let jsonErrors = false;
+/** The language of messages, as --lang asks (read from the arguments: an error can come before the command's options are parsed). */
+let messageLang: Lang = 'en';
 
 function fail(code: string, message: string, exit = 2): never {
   if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
@@ -257,6 +260,8 @@ export function buildProgram(): Command {
 
 export async function main(argv: string[]): Promise<void> {
   jsonErrors = argv.includes('--json');
+  const at = argv.lastIndexOf('--lang');
+  messageLang = argv[at + 1] === 'es' || argv.includes('--lang=es') ? 'es' : 'en';
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
@@ -265,7 +270,7 @@ export async function main(argv: string[]): Promise<void> {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exit(0);
       process.exit(e.exitCode === 0 ? 0 : 2);
     }
-    if (isPtaxError(e)) fail(e.code, e.message, e.code === 'RULES_INVALID' ? 1 : 2);
+    if (isPtaxError(e)) { const m = localized(e, messageLang); fail(m.code, m.message, e.code === 'RULES_INVALID' ? 1 : 2); }
     fail('INTERNAL', `internal error: ${(e as Error)?.message ?? String(e)}`, 1);
   }
 }

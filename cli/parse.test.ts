@@ -17,8 +17,8 @@ describe('parseDate', () => {
 
 describe('parseAmount and parseYear', () => {
   it('thousands separators and a dollar sign', () => {
-    expect(parseAmount('$1,250,000', 'Home value')).toBe(1250000);
-    expect(err(() => parseAmount('1,25', 'Tax amount'))).toBe('Tax amount must be a number, like 350000 or 1,250,000 (got "1,25")');
+    expect(parseAmount('$1,250,000', 'value')).toBe(1250000);
+    expect(err(() => parseAmount('1,25', 'taxAmount'))).toBe('Tax amount must be a number, like 350000 or 1,250,000 (got "1,25")');
     expect(parseYear('2024')).toBe(2024);
     expect(err(() => parseYear('24'))).toBe('Year must be a four-digit year, like 2026 (got "24")');
   });

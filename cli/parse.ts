@@ -1,12 +1,15 @@
 /** Parsing of command-line values: numbers with thousands separators, booleans, levels. */
-import { PtaxError } from '../engine/errors.js';
+import { inputError, type MessageKey } from '../engine/messages.js';
 
 const NUMBER = /^-?\$?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
 
+/** The numbers read from flags and batch cells, by the name messages give them (engine/messages.ts `field.*`). */
+export type AmountField = 'value' | 'seniorIncome' | 'veteranDisability' | 'priorAssessed' | 'purchasePrice' | 'melloRoos' | 'taxAmount' | 'sellerTax' | 'countyRate';
+
 /** "1,250,000", "$350000", "-5000" → number; anything else is a clear error. */
-export function parseAmount(raw: string, what: string): number {
+export function parseAmount(raw: string, field: AmountField): number {
   const s = String(raw).trim();
-  if (!NUMBER.test(s)) throw new PtaxError('INVALID_NUMBER', `${what} must be a number, like 350000 or 1,250,000 (got "${raw}")`);
+  if (!NUMBER.test(s)) throw inputError('INVALID_NUMBER', 'notNumberLike', { field: { key: `field.${field}` as MessageKey }, raw: String(raw) });
   return Number(s.replace(/[$,]/g, ''));
 }
 
@@ -14,15 +17,15 @@ export function parseAmount(raw: string, what: string): number {
 export function parseDate(raw: string): { year: number; month: number; day: number } {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(raw).trim());
   const d = m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : null;
-  if (!m || !d || d.getUTCMonth() !== +m[2]! - 1 || d.getUTCDate() !== +m[3]!) throw new PtaxError('INVALID_DATE', `Date must be a real date as YYYY-MM-DD, like 2026-03-15 (got "${raw}")`);
+  if (!m || !d || d.getUTCMonth() !== +m[2]! - 1 || d.getUTCDate() !== +m[3]!) throw inputError('INVALID_DATE', 'badDate', { raw: String(raw) });
   return { year: +m[1]!, month: +m[2]!, day: +m[3]! };
 }
 
 /** The amount flags and their names in messages, in the order they are checked. */
 const AMOUNT_FLAGS = [
-  ['value', 'Home value'], ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'],
-  ['priorAssessed', 'Prior assessed value'], ['purchasePrice', 'Purchase price'], ['melloRoos', 'Mello-Roos amount'],
-  ['tax', 'Tax amount'], ['sellerTax', "Seller's tax"], ['countyRate', 'County rate'],
+  ['value', 'value'], ['seniorIncome', 'seniorIncome'], ['veteranDisability', 'veteranDisability'],
+  ['priorAssessed', 'priorAssessed'], ['purchasePrice', 'purchasePrice'], ['melloRoos', 'melloRoos'],
+  ['tax', 'taxAmount'], ['sellerTax', 'sellerTax'], ['countyRate', 'countyRate'],
 ] as const;
 
 /**
@@ -39,7 +42,7 @@ export function numericFlags(o: Record<string, unknown>): Record<(typeof AMOUNT_
 }
 
 export function parseYear(raw: string): number {
-  if (!/^\d{4}$/.test(String(raw).trim())) throw new PtaxError('INVALID_YEAR', `Year must be a four-digit year, like 2026 (got "${raw}")`);
+  if (!/^\d{4}$/.test(String(raw).trim())) throw inputError('INVALID_YEAR', 'yearFourDigits', { raw: String(raw) });
   return Number(raw);
 }
 

@@ -4,6 +4,7 @@ import { compileCondition, type Facts } from './conditions.js';
 import { findCounty } from './counties.js';
 import { valueAt } from './params.js';
 import { PtaxError } from './errors.js';
+import { inputError, localized, message, percent } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CalculatorDef, type CountyDef, type FactValue, type Lang, type ParamEntry, type StateDef } from './types.js';
 
@@ -84,6 +85,8 @@ export interface CalcResult {
 }
 
 export interface CalcOptions { explain?: boolean; lang?: Lang }
+/** What `prepare` works out for an input. */
+export interface Prepared { compiled: CompiledProgram; facts: Facts; state: string; county: string; notes: string[] }
 
 /** Compiled programs by program and year: compiling is done once per process. */
 export class Calculator {
@@ -95,8 +98,8 @@ export class Calculator {
     const c = String(code).trim().toUpperCase();
     const s = this.bundle.states[c];
     if (s) return s;
-    if ((PLANNED_STATES as readonly string[]).includes(c)) throw new PtaxError('NOT_SUPPORTED', `${c} is not yet supported: ptax covers ${Object.keys(this.bundle.states).join(', ')} for now`);
-    throw new PtaxError('UNKNOWN_STATE', `Unknown state "${code}": choose one of ${[...PLANNED_STATES, 'HUB'].join(', ')}`);
+    if ((PLANNED_STATES as readonly string[]).includes(c)) throw inputError('NOT_SUPPORTED', 'notSupported', { code: c, covered: Object.keys(this.bundle.states).join(', ') });
+    throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: [...PLANNED_STATES, 'HUB'].join(', ') });
   }
 
   compiled(programId: string, year: number): CompiledProgram {
@@ -111,15 +114,10 @@ export class Calculator {
     const years = this.bundle.programs[programId]!.years;
     const last = years[years.length - 1]!;
     if (requested === undefined) return { year: last };
-    if (!Number.isInteger(requested)) throw new PtaxError('INVALID_YEAR', `Year must be a whole number, like ${last}`);
-    if (requested > last) {
-      const note = lang === 'es'
-        ? `Las reglas de ${requested} aún no se han publicado; se usan las de ${last} como estimación`
-        : `Rules for ${requested} are not published yet; ${last} values are carried forward as the estimate`;
-      return { year: last, note };
-    }
+    if (!Number.isInteger(requested)) throw inputError('INVALID_YEAR', 'yearWhole', { last });
+    if (requested > last) return { year: last, note: message('rulesCarried', { year: requested, last }, lang) };
     if (years.includes(requested)) return { year: requested };
-    throw new PtaxError('YEAR_NOT_COVERED', `No rules for ${requested}; years available: ${years.join(', ')}`);
+    throw inputError('YEAR_NOT_COVERED', 'yearNotCovered', { year: requested, years: years.join(', ') });
   }
 
   private programFor(state: StateDef, facts: Facts): string {
@@ -144,13 +142,24 @@ export class Calculator {
     return out;
   }
 
-  /** Looks up state, county, program and year, and fills the fact array for `evaluate`. */
-  prepare(input: CalcInput, lang?: Lang, calculator?: CalculatorDef): { compiled: CompiledProgram; facts: Facts; state: string; county: string; notes: string[] } {
+  /**
+   * Looks up state, county, program and year, and fills the fact array for `evaluate`.
+   * An input error's message is in `lang`.
+   */
+  prepare(input: CalcInput, lang?: Lang, calculator?: CalculatorDef): Prepared {
+    try {
+      return this.prepareIn(input, lang, calculator);
+    } catch (e) {
+      throw localized(e, lang);
+    }
+  }
+
+  private prepareIn(input: CalcInput, lang: Lang | undefined, calculator: CalculatorDef | undefined): Prepared {
     const state = this.state(input.state);
     const given = typeof input.county === 'string' && input.county.trim() !== '';
     // The hub has no counties, and some calculators need none: a county is then not read.
     const needsCounty = state.counties.length > 0 && (calculator ? calculator.county : true);
-    if (needsCounty && !given) throw new PtaxError('MISSING_COUNTY', 'A county is required');
+    if (needsCounty && !given) throw inputError('MISSING_COUNTY', 'missingCounty');
     checkNumbers(input);
     const match = needsCounty ? findCounty(state, input.county) : undefined;
     const inputs = inputFacts(input);
@@ -167,7 +176,10 @@ export class Calculator {
     v[YEAR_SLOT] = input.year ?? year;
     const county = !match ? '' : match.county ? match.county.name : match.alias.name;
     const notes = note === undefined ? [] : [note];
-    if (input.countyRate !== null && input.countyRate !== undefined) notes.push(rateNote(input.countyRate, own ? (own.value as number) : null, lang));
+    if (input.countyRate !== null && input.countyRate !== undefined) {
+      notes.push(own ? message('rateGiven', { given: percent(input.countyRate, lang), own: percent(own.value as number, lang) }, lang)
+        : message('rateGivenNoOwn', { given: percent(input.countyRate, lang) }, lang));
+    }
     return { compiled: c, facts: v, state: state.code, county, notes };
   }
 
@@ -177,9 +189,9 @@ export class Calculator {
     const k = state.calculators.find((x) => x.name === name);
     if (k) return k;
     const names = state.calculators.map((x) => x.name);
-    throw new PtaxError('UNKNOWN_CALCULATOR', names.length
-      ? `${state.code} has no calculator "${name}": choose one of ${names.join(', ')}`
-      : `${state.code} has no specialised calculators`);
+    throw names.length
+      ? inputError('UNKNOWN_CALCULATOR', 'unknownCalculator', { state: state.code, name, names: names.join(', ') })
+      : inputError('UNKNOWN_CALCULATOR', 'noCalculators', { state: state.code });
   }
 
   /**
@@ -188,7 +200,8 @@ export class Calculator {
    * years and reports the tax under each and the difference (first − second).
    */
   run(name: string, input: CalcInput, options: CalcOptions = {}): CalcResult {
-    const k = this.calculatorOf(input.state, name);
+    let k: CalculatorDef;
+    try { k = this.calculatorOf(input.state, name); } catch (e) { throw localized(e, options.lang); }
     if (!k.compare) return this.calculate(input, options, k);
     const [y0, y1] = k.compare.years;
     const a = this.calculate({ ...input, year: y0 }, options);
@@ -216,30 +229,15 @@ export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Recor
 
 /** Numbers must be numbers (Number.isFinite is false for anything else): NaN or Infinity would slip past every comparison. */
 function checkNumbers(input: CalcInput): void {
-  if (!Number.isFinite(input.value)) throw new PtaxError('INVALID_VALUE', 'Market value must be a number');
-  const optional: Array<[keyof CalcInput, string]> = [
-    ['seniorIncome', 'Senior income'], ['veteranDisability', 'Veteran disability level'], ['priorAssessed', 'Prior assessed value'],
-    ['purchasePrice', 'Purchase price'], ['purchaseYear', 'Purchase year'], ['melloRoos', 'Mello-Roos amount'],
-    ['taxAmount', 'Tax amount'], ['paymentYear', 'Payment year'], ['paymentMonth', 'Payment month'], ['paymentDay', 'Payment day'],
-    ['sellerTax', "Seller's tax"], ['billYear', 'Bill year'], ['countyRate', 'County rate'],
-  ];
-  for (const [k, what] of optional) {
+  if (!Number.isFinite(input.value)) throw inputError('INVALID_VALUE', 'valueNotNumber');
+  const optional = ['seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear', 'melloRoos',
+    'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear', 'countyRate'] as const;
+  for (const k of optional) {
     const x = input[k];
-    if (x !== undefined && x !== null && !Number.isFinite(x)) throw new PtaxError('INVALID_NUMBER', `${what} must be a number`);
+    if (x !== undefined && x !== null && !Number.isFinite(x)) throw inputError('INVALID_NUMBER', 'notNumber', { field: { key: `field.${k}` } });
   }
   const r = input.countyRate;
-  if (r !== undefined && r !== null && !(r >= 0 && r <= 100)) throw new PtaxError('INVALID_RATE', `County rate must be a percent from 0 to 100, like 1.25 (got ${r})`);
-}
-
-/** The note saying a county rate was given instead of the county's own. */
-function rateNote(given: number, own: number | null, lang: Lang | undefined): string {
-  const pct = (x: number) => `${Number(x.toFixed(4))}%`;
-  if (lang === 'es') return own === null
-    ? `Se usa la tasa del condado indicada, ${pct(given).replace('%', ' %')} (el condado no tiene tasa propia)`
-    : `Se usa la tasa del condado indicada, ${pct(given).replace('%', ' %')}, en lugar de la del condado, ${pct(own).replace('%', ' %')}`;
-  return own === null
-    ? `County rate ${pct(given)} used as given (the county has no rate of its own)`
-    : `County rate ${pct(given)} used as given, instead of the county's ${pct(own)}`;
+  if (r !== undefined && r !== null && !(r >= 0 && r <= 100)) throw inputError('INVALID_RATE', 'rateRange', { rate: r });
 }
 
 /** The county facts in COUNTY_FACTS order: the rate in force, then whether each flag is set. */

@@ -1,7 +1,7 @@
 /** County look-up by name, "X County" or slug, with the nearest names suggested. */
 import { distance } from 'fastest-levenshtein';
 import type { CountyDef, StateDef } from './types.js';
-import { PtaxError } from './errors.js';
+import { inputError } from './messages.js';
 
 export function slugOf(name: string): string {
   return name.trim().toLowerCase().replace(/\scounty$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -17,11 +17,9 @@ export function findCounty(state: StateDef, query: string): CountyMatch {
   if (county) return { county };
   const names = [...state.counties.map((c) => c.name.replace(/ County$/, '')), ...state.aliases.map((a) => a.name)];
   const hint = suggest(query, names);
-  throw new PtaxError(
-    'UNKNOWN_COUNTY',
-    `Unknown county "${query}" in ${state.code}.${hint.length ? ` Did you mean ${hint.join(', ')}?` : ''} (see: ptax counties --state ${state.code})`,
-    { suggestions: hint },
-  );
+  throw hint.length
+    ? inputError('UNKNOWN_COUNTY', 'unknownCountyHint', { county: query, state: state.code, hint: hint.join(', ') }, { suggestions: hint })
+    : inputError('UNKNOWN_COUNTY', 'unknownCounty', { county: query, state: state.code }, { suggestions: hint });
 }
 
 /** Up to three names closest to the query: by edit distance of slugs, then by shared prefix. */
