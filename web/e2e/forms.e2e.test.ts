@@ -1,0 +1,142 @@
+/**
+ * The contact and notify forms post to the real API of the test server (the page shows the
+ * server's message, the row is in the temporary database); the value warnings; and a
+ * failed load of the county data: the error panel and toast, then "Try Again" recovers.
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import type { Browser, Page } from 'playwright';
+import { calculate, fillForm, launch, open } from './helpers.js';
+
+let browser: Browser;
+beforeAll(async () => { browser = await launch(); });
+afterAll(async () => { await browser?.close(); });
+
+function row<T>(sql: string, ...args: unknown[]): T | undefined {
+  const db = new Database(inject('dbPath'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).get(...args) as T | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** Submits with `click` and returns the API's answer (status and the JSON the page sent). */
+async function post(page: Page, path: string, click: () => Promise<void>): Promise<{ status: number; sent: Record<string, unknown> }> {
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(path) && r.request().method() === 'POST'),
+    click(),
+  ]);
+  return { status: response.status(), sent: JSON.parse(response.request().postData()!) };
+}
+
+describe('contact form', () => {
+  it('/contact: the message goes through POST /api/contact, the page says it was received, the row is stored', async () => {
+    const { page, context, errors } = await open(browser, '/contact', { waitFor: 'contact-form' });
+    const form = page.getByTestId('contact-form');
+    const email = `contact-${Date.now()}@example.com`;
+    await form.getByLabel('Name').fill('  Ana Pérez ');
+    await form.getByLabel('Email address').fill(email);
+    await form.getByLabel('Subject').fill('Albany rate');
+    await form.getByLabel('Message').fill('Is the 1.8937% rate for 2025?');
+    const { status, sent } = await post(page, '/api/contact', () => form.getByRole('button', { name: 'Send message' }).click());
+    expect(status).toBe(200);
+    expect(sent).toMatchObject({ name: 'Ana Pérez', email, subject: 'Albany rate', message: 'Is the 1.8937% rate for 2025?', state: 'NY', language: 'en' });
+    await page.getByTestId('contact-status').waitFor();
+    expect(await page.getByTestId('contact-status').innerText()).toBe("Thanks for your message! We'll get back to you soon.");
+    expect(row('SELECT name, email, subject, message, state, language FROM contact_messages WHERE email = ?', email))
+      .toEqual({ name: 'Ana Pérez', email, subject: 'Albany rate', message: 'Is the 1.8937% rate for 2025?', state: 'NY', language: 'en' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('/es/contacto: Spanish labels, the Spanish answer, language es in the row', async () => {
+    const { page, context, errors } = await open(browser, '/es/contacto', { waitFor: 'contact-form' });
+    const form = page.getByTestId('contact-form');
+    const email = `contacto-${Date.now()}@example.com`;
+    await form.getByLabel('Nombre').fill('Luis');
+    await form.getByLabel('Correo electrónico').fill(email);
+    await form.getByLabel('Asunto').fill('Tasas');
+    await form.getByLabel('Mensaje').fill('¿Cuándo salen las tasas de 2026?');
+    const { status } = await post(page, '/api/contact', () => form.getByRole('button', { name: 'Enviar mensaje' }).click());
+    expect(status).toBe(200);
+    await page.getByTestId('contact-status').waitFor();
+    expect(await page.getByTestId('contact-status').innerText()).toBe('¡Gracias por tu mensaje! Te responderemos pronto.');
+    expect(row('SELECT language, message FROM contact_messages WHERE email = ?', email)).toEqual({ language: 'es', message: '¿Cuándo salen las tasas de 2026?' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('notify form', () => {
+  it('"Notify me" goes through POST /api/notify, the page says so, the request is stored', async () => {
+    const { page, context, errors } = await open(browser, '/', { popup: false });
+    const section = page.getByTestId('notify-section');
+    const email = `notify-${Date.now()}@example.com`;
+    await section.getByLabel('Email address').fill(email);
+    const { status, sent } = await post(page, '/api/notify', () => section.getByRole('button', { name: 'Notify me' }).click());
+    expect(status).toBe(200);
+    expect(sent).toMatchObject({ email, state: 'NY', language: 'en' });
+    await page.getByTestId('notify-status').waitFor();
+    expect(await page.getByTestId('notify-status').innerText()).toBe("Thanks! We'll email you as soon as the new rates are published.");
+    expect(row('SELECT email, state, language, status FROM notify_requests WHERE email = ?', email)).toEqual({ email, state: 'NY', language: 'en', status: 'pending' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('value warnings', () => {
+  /** The titles of the toasts on screen. */
+  const toasts = (page: Page) => page.getByTestId('toast').allInnerTexts();
+
+  it('a value above $10,000,000 or below $10,000 warns (and still calculates); one in between does not', async () => {
+    const { page, context, errors } = await open(browser, '/', { popup: false });
+    const warning = (title: string) => page.getByTestId('toast').filter({ hasText: title });
+    await fillForm(page, { county: 'Albany County', value: 12_000_000 });
+    await calculate(page);
+    await warning('Very high property value detected').waitFor();
+    expect((await warning('Very high property value detected').innerText())).toContain('Please verify this amount is correct for accurate calculations');
+    await page.getByTestId('home-value').fill('9000');
+    await page.getByTestId('calculate').click();
+    await warning('Very low property value detected').waitFor();
+    // Dismiss every toast, then a value in between: the figures come, and no warning.
+    const close = page.getByRole('button', { name: 'Dismiss notification' });
+    while (await close.count()) await close.first().click({ timeout: 2_000 }).catch(() => undefined); // one may go by itself meanwhile
+    await page.getByTestId('home-value').fill('300000');
+    await page.getByTestId('calculate').click();
+    await page.getByTestId('annual-tax').filter({ hasText: '$5,681' }).waitFor(); // 300,000 × 1.8937%
+    expect((await toasts(page)).filter((x) => x.includes('property value detected'))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('county data that fails to load', () => {
+  it('shows the error panel and the error toast; "Try Again" loads it once it can be fetched', async () => {
+    const baseURL = inject('baseURL');
+    const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
+    const origin = new URL(baseURL).origin;
+    // The state packages (assets/NY-….js and the fallback TX-….js) fail while `down` is set.
+    let down = true;
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (!url.startsWith(origin)) return route.abort();
+      if (down && /\/assets\/(NY|TX)-[^/]*\.js$/.test(url)) return route.abort();
+      return route.continue();
+    });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByTestId('load-error').waitFor();
+    expect(await page.getByTestId('load-error').innerText()).toContain('County data unavailable');
+    await page.getByTestId('toast').filter({ hasText: 'Failed to load county tax data' }).waitFor();
+    down = false;
+    await page.getByTestId('load-error').getByRole('button', { name: 'Try Again' }).click();
+    await page.getByTestId('property-form').waitFor({ timeout: 15_000 });
+    await fillForm(page, { county: 'Albany County', value: 300_000 });
+    await calculate(page);
+    expect(await page.getByTestId('annual-tax').innerText()).toContain('$5,681');
+    await context.close();
+  });
+});
