@@ -15,7 +15,7 @@
  *    leaf that can throw, so a row fails exactly when `calculate` fails), rounded as
  *    `compile.ts` rounds result leaves and written into the output buffer as JSON
  *    prints numbers; steps that nothing printed depends on (and that cannot throw) are
- *    not run; each place evaluates its rows in one reused fact array.
+ *    not run; the rows of a program are evaluated in one reused fact array.
  * 3. The compiled closures: validations and steps as `evaluate` runs them, leaves via
  *    `compileNode`. (Generating one JavaScript function per program from the rules, with
  *    `new Function`, was measured at about 3× the throughput but is not allowed: no code is
