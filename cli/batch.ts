@@ -232,7 +232,7 @@ export class BatchRun {
   private ndjsonUnused = new Set<string>();
 
   /** fast: whether lines are read in place when they can be (off: every line the general way; the tests compare the two). */
-  constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, private readonly lang: Lang, private readonly fast = true) {
+  constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, lang: Lang, private readonly fast = true) {
     this.engine = new BatchCalculator(calc, { lang });
     this.format = format;
   }
@@ -561,7 +561,7 @@ export class BatchRun {
 
   /** A bad row's error, its message in the output's language. */
   private rowFailed(err: unknown, write: (code: string, message: string) => void): void {
-    if (isPtaxError(err)) { const e = localized(err, this.lang); write(e.code, e.message); }
+    if (isPtaxError(err)) { const e = localized(err, this.engine.lang); write(e.code, e.message); }
     else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
   }
 
