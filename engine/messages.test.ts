@@ -30,6 +30,15 @@ describe('message', () => {
     expect(message('badStar', { raw: '<b>"x"&' })).toBe('star must be none, basic or enhanced (got "<b>"x"&")');
   });
 
+  it('texts made are remembered by language, key and values (and the memory is bounded): the same call, the same text', () => {
+    const a = message('badDate', { raw: '2026-02-30' });
+    expect(message('badDate', { raw: '2026-02-30' })).toBe(a);
+    expect(message('badDate', { raw: '2026-02-30' }, 'es')).toBe('La fecha debe ser una fecha real con el formato AAAA-MM-DD, como 2026-03-15 (se recibió "2026-02-30")');
+    expect(message('badDate', { raw: '2026-02-31' })).toBe('Date must be a real date as YYYY-MM-DD, like 2026-03-15 (got "2026-02-31")');
+    for (let i = 0; i < 5000; i++) expect(message('yearWhole', { last: i })).toBe(`Year must be a whole number, like ${i}`);
+    expect(message('badDate', { raw: '2026-02-30' })).toBe(a);
+  });
+
   it('percent: at most 4 decimals; Spanish puts a space before %', () => {
     expect(percent(1.23456789)).toBe('1.2346%');
     expect(percent(2, 'es')).toBe('2 %');

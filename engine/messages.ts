@@ -110,12 +110,23 @@ void i18n.init({
 export type MessageValue = string | number | { key: MessageKey };
 export type MessageValues = Record<string, MessageValue>;
 
-/** A text in a language. */
+/**
+ * A text in a language. The texts made are remembered (a few thousand, then it starts
+ * again): i18next takes about 10 µs a text, and a batch repeats the same few messages
+ * (one per bad cell value, one per place whose rules are carried forward).
+ */
 export function message(key: MessageKey, values: MessageValues = {}, lang: Lang = 'en'): string {
+  const id = `${lang}\u0001${key}\u0001${JSON.stringify(values)}`;
+  const known = made.get(id);
+  if (known !== undefined) return known;
   const v: Record<string, string | number> = {};
   for (const [k, x] of Object.entries(values)) v[k] = typeof x === 'object' ? message(x.key, {}, lang) : x;
-  return i18n.t(key, { ...v, lng: lang });
+  const text = i18n.t(key, { ...v, lng: lang });
+  if (made.size >= 4096) made.clear();
+  made.set(id, text);
+  return text;
 }
+const made = new Map<string, string>();
 
 /** A percent as the notes write it: 1.25% (English), 1.25 % (Spanish); at most 4 decimals. */
 export const percent = (x: number, lang: Lang = 'en'): string => `${Number(x.toFixed(4))}${lang === 'es' ? ' %' : '%'}`;
