@@ -32,40 +32,38 @@ async function post(page: Page, path: string, click: () => Promise<void>): Promi
 }
 
 describe('contact form', () => {
-  it('/contact: the message goes through POST /api/contact, the page says it was received, the row is stored', async () => {
-    const { page, context, errors } = await open(browser, '/contact', { waitFor: 'contact-form' });
+  /** The page's words for one language: the fields' labels (name, email, subject, message), the button and the server's answer. */
+  interface Words { path: string; labels: [string, string, string, string]; send: string; answer: string; language: 'en' | 'es' }
+  const EN: Words = { path: '/contact', labels: ['Name', 'Email address', 'Subject', 'Message'], send: 'Send message', answer: "Thanks for your message! We'll get back to you soon.", language: 'en' };
+  const ES: Words = { path: '/es/contacto', labels: ['Nombre', 'Correo electrónico', 'Asunto', 'Mensaje'], send: 'Enviar mensaje', answer: '¡Gracias por tu mensaje! Te responderemos pronto.', language: 'es' };
+
+  /** Fills the form with [name, email, subject, message] in `words`' language and sends it; checks the answer on the page; the JSON sent. */
+  async function send(words: Words, values: [string, string, string, string]): Promise<Record<string, unknown>> {
+    const { page, context, errors } = await open(browser, words.path, { waitFor: 'contact-form' });
     const form = page.getByTestId('contact-form');
-    const email = `contact-${Date.now()}@example.com`;
-    await form.getByLabel('Name').fill('  Ana Pérez ');
-    await form.getByLabel('Email address').fill(email);
-    await form.getByLabel('Subject').fill('Albany rate');
-    await form.getByLabel('Message').fill('Is the 1.8937% rate for 2025?');
-    const { status, sent } = await post(page, '/api/contact', () => form.getByRole('button', { name: 'Send message' }).click());
+    for (let i = 0; i < 4; i++) await form.getByLabel(words.labels[i]!).fill(values[i]!);
+    const { status, sent } = await post(page, '/api/contact', () => form.getByRole('button', { name: words.send }).click());
     expect(status).toBe(200);
-    expect(sent).toMatchObject({ name: 'Ana Pérez', email, subject: 'Albany rate', message: 'Is the 1.8937% rate for 2025?', state: 'NY', language: 'en' });
     await page.getByTestId('contact-status').waitFor();
-    expect(await page.getByTestId('contact-status').innerText()).toBe("Thanks for your message! We'll get back to you soon.");
-    expect(row('SELECT name, email, subject, message, state, language FROM contact_messages WHERE email = ?', email))
-      .toEqual({ name: 'Ana Pérez', email, subject: 'Albany rate', message: 'Is the 1.8937% rate for 2025?', state: 'NY', language: 'en' });
+    expect(await page.getByTestId('contact-status').innerText()).toBe(words.answer);
     expect(errors).toEqual([]);
     await context.close();
+    return sent;
+  }
+  const stored = (email: string) => row('SELECT name, email, subject, message, state, language FROM contact_messages WHERE email = ?', email);
+
+  it('/contact: the message goes through POST /api/contact, the page says it was received, the row is stored (edges trimmed)', async () => {
+    const email = `contact-${Date.now()}@example.com`;
+    const sent = await send(EN, ['  Ana Pérez ', email, 'Albany rate', 'Is the 1.8937% rate for 2025?']);
+    const want = { name: 'Ana Pérez', email, subject: 'Albany rate', message: 'Is the 1.8937% rate for 2025?', state: 'NY', language: 'en' };
+    expect(sent).toMatchObject(want);
+    expect(stored(email)).toEqual(want);
   });
 
   it('/es/contacto: Spanish labels, the Spanish answer, language es in the row', async () => {
-    const { page, context, errors } = await open(browser, '/es/contacto', { waitFor: 'contact-form' });
-    const form = page.getByTestId('contact-form');
     const email = `contacto-${Date.now()}@example.com`;
-    await form.getByLabel('Nombre').fill('Luis');
-    await form.getByLabel('Correo electrónico').fill(email);
-    await form.getByLabel('Asunto').fill('Tasas');
-    await form.getByLabel('Mensaje').fill('¿Cuándo salen las tasas de 2026?');
-    const { status } = await post(page, '/api/contact', () => form.getByRole('button', { name: 'Enviar mensaje' }).click());
-    expect(status).toBe(200);
-    await page.getByTestId('contact-status').waitFor();
-    expect(await page.getByTestId('contact-status').innerText()).toBe('¡Gracias por tu mensaje! Te responderemos pronto.');
-    expect(row('SELECT language, message FROM contact_messages WHERE email = ?', email)).toEqual({ language: 'es', message: '¿Cuándo salen las tasas de 2026?' });
-    expect(errors).toEqual([]);
-    await context.close();
+    await send(ES, ['Luis', email, 'Tasas', '¿Cuándo salen las tasas de 2026?']);
+    expect(stored(email)).toEqual({ name: 'Luis', email, subject: 'Tasas', message: '¿Cuándo salen las tasas de 2026?', state: 'NY', language: 'es' });
   });
 });
 
