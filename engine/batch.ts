@@ -30,7 +30,7 @@ import { conditionFacts, type Facts, type Predicate } from './conditions.js';
 import { slugOf } from './counties.js';
 import { compileNode, exprNames, type Binding, type Fn, type Node } from './expr.js';
 import { valueAt } from './params.js';
-import { DECIMALS, roundTo } from './round.js';
+import { DECIMALS } from './round.js';
 import { PtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
 import { CsvOut } from './csv-out.js';
@@ -469,7 +469,8 @@ function resolverOf(calc: Calculator, c: CompiledProgram): (name: string) => Bin
 
 /**
  * A result leaf as its CSV cell and a comma: rounded as `compile.ts` rounds result
- * leaves, printed as JSON prints it (see `decimal`), written into the output.
+ * leaves, printed as JSON prints it (`CsvOut.rounded`), written into the output; a
+ * constant one is printed once, here.
  */
 function cellWriter(n: Node, unit: ResultUnit): CellWriter {
   const fn = n.fn;
@@ -477,7 +478,10 @@ function cellWriter(n: Node, unit: ResultUnit): CellWriter {
   if (unit === 'count') return (v, w) => { const x = fn(v); if (x !== null && x !== undefined) w.str(num(x)); w.byte(44); };
   const d = DECIMALS[unit];
   if (n.constant !== undefined) {
-    const text = Buffer.from(decimal(roundTo(n.constant, d), d) + ',', 'utf8');
+    const once = new CsvOut();
+    once.rounded(n.constant, d, num);
+    once.byte(44);
+    const text = Buffer.from(once.buf.subarray(0, once.pos));
     return (_v, w) => w.bytes(text);
   }
   const s = n.slot;
@@ -487,37 +491,6 @@ function cellWriter(n: Node, unit: ResultUnit): CellWriter {
 
 /** A number as JSON prints it; what JSON prints as null (NaN, infinities) is an empty cell. */
 const num = (x: number): string => (Number.isFinite(x) ? String(x) : '');
-
-const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
-const ZEROS = ['', '0', '00', '000', '0000', '00000', '000000', '0000000', '00000000'];
-
-/**
- * A number already rounded to `d` decimals (d ≤ 8), printed as `String` prints it, from
- * whole units of 10^-d (integer printing is much cheaper than shortest-double printing):
- * 9231.6 → "9231.6", 5 → "5", 1.2051 → "1.2051". Exact while the scaled value stays below
- * 2^53 / 10 (checked); otherwise, and for NaN and infinities, `num`.
- */
-export function decimal(x: number, d: number): string {
-  const f = POW10[d]!;
-  const neg = x < 0;
-  const s = (neg ? -x : x) * f;
-  if (!(s < 9e14) || (x !== 0 && (neg ? -x : x) < 1e-6)) return num(x); // String() turns to exponents below 1e-6
-  const n = Math.round(s);
-  const whole = Math.floor(n / f);
-  let frac = n - whole * f;
-  let out: string;
-  if (frac === 0) out = String(whole);
-  else {
-    let digits = d;
-    while (frac % 10 === 0) { frac /= 10; digits--; }
-    const t = String(frac);
-    out = `${whole}.${ZEROS[digits - t.length]}${t}`;
-  }
-  return neg && n !== 0 ? '-' + out : out;
-}
-
-/** Money (rounded to cents) as JSON prints it. */
-export const money = (x: number): string => decimal(x, 2);
 
 /** A CSV field, quoted when it holds a comma, quote or line break. */
 export function csvEscape(s: string): string {

@@ -89,9 +89,7 @@ export class CsvOut {
     }
     const d = this.digits;
     let k = 0;
-    {
-      do { const q = Math.floor(n / 10); d[k++] = 48 + (n - q * 10); n = q; } while (n > 0);
-    }
+    do { const q = Math.floor(n / 10); d[k++] = 48 + (n - q * 10); n = q; } while (n > 0);
     const b = this.buf;
     let p = this.pos;
     while (k > 0) b[p++] = d[--k]!;
@@ -99,33 +97,16 @@ export class CsvOut {
   }
 
   /**
-   * `roundTo(x, d)` (d ≤ 8) written as `decimal` writes it, in one go: the rounded whole
-   * units of 10^-d are printed as they are, with no division back to a fraction and
-   * multiplication again. Falls back to `fallback(roundTo(x, d))` where `decimal` does.
+   * `roundTo(x, d)` (d ≤ 8) as `String` prints it, in one go: the rounded whole units of
+   * 10^-d are printed as they are (integer printing is much cheaper than shortest-double
+   * printing), with no division back to a fraction. `fallback(roundTo(x, d))` for NaN,
+   * infinities, amounts whose units reach 9e14, and what `String` prints with an exponent.
    */
   rounded(x: number, d: number, fallback: (x: number) => string): void {
     const f = POW10[d]!;
     const n = roundedUnits(x, f);
-    // As `decimal`: NaN, infinities, huge amounts, and what String prints with an exponent (below 1e-6).
     if (!(n < 9e14) || (n !== 0 && n < f / 1e6)) { this.str(fallback(roundTo(x, d))); return; }
     if (x < 0 && n !== 0) this.byte(45);
-    this.units(n, f, d);
-  }
-
-  /**
-   * A number already rounded to `d` decimals, as `String` prints it (see `decimal` in
-   * engine/batch.ts: the same digits, tested against String at every magnitude).
-   */
-  decimal(x: number, d: number, fallback: (x: number) => string): void {
-    // Whole amounts (0 is the commonest cell) print as they are.
-    if (x >= 0 && x < 0x7fffffff && x === Math.floor(x)) { this.uint(x); return; }
-    const f = POW10[d]!;
-    const neg = x < 0;
-    const a = neg ? -x : x;
-    const s = a * f;
-    if (!(s < 9e14) || (x !== 0 && a < 1e-6)) { this.str(fallback(x)); return; }
-    const n = Math.round(s);
-    if (neg && n !== 0) this.byte(45);
     this.units(n, f, d);
   }
 
