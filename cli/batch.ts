@@ -860,8 +860,9 @@ export class PlaceKeys {
   private readonly index = new Int32Array(PlaceKeys.MAX_KEYS * 2);
   private arena = new Uint8Array(1 << 16);
   private used = 0;
-  /** Per entry: where its bytes start in the arena, the length of its state and county cells, and of all three. */
+  /** Per entry: where its bytes start in the arena, its state and county cells' lengths (`shapeOf`), and the length of all three. */
   private readonly starts: number[] = [];
+  private readonly shapes: number[] = [];
   private readonly lens: number[] = [];
   readonly places: Array<Place | PtaxError | null> = [];
 
@@ -875,15 +876,24 @@ export class PlaceKeys {
     return h;
   }
 
+  /** The lengths of the state and county cells in one number (each below 2^15: a line is shorter). */
+  private static shapeOf(ss: number, se: number, cs: number, ce: number): number {
+    return ((se - ss) << 15) | (ce - cs);
+  }
+
+  /** Where a hash's probe starts in the table. */
+  private first(h: number): number {
+    return (Math.imul(h, 0x9e3779b1) >>> 0) & (this.index.length - 1);
+  }
+
   /** The entry of these cells, or -1. */
   find(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
     const mask = this.index.length - 1;
     const arena = this.arena;
-    // Lengths: the state's and the county's (each below 2^15: a line is shorter) and all three.
-    const shape = ((se - ss) << 15) | (ce - cs);
+    const shape = PlaceKeys.shapeOf(ss, se, cs, ce);
     const len = se - ss + ce - cs + ye - ys;
-    next: for (let i = (Math.imul(h, 0x9e3779b1) >>> 0) & mask; ; i = (i + 1) & mask) {
+    next: for (let i = this.first(h); ; i = (i + 1) & mask) {
       const e = this.index[i]! - 1;
       if (e === -1) return -1;
       if (this.hashes[i] !== h || this.lens[e] !== len || this.shapes[e] !== shape) continue;
@@ -894,7 +904,6 @@ export class PlaceKeys {
       return e;
     }
   }
-  private readonly shapes: number[] = [];
 
   add(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number, place: Place | PtaxError | null): void {
     if (this.places.length >= PlaceKeys.MAX_KEYS) this.clear(); // bounded memory, whatever the input
@@ -907,7 +916,7 @@ export class PlaceKeys {
     const e = this.places.length;
     this.starts.push(this.used);
     this.lens.push(len);
-    this.shapes.push(((se - ss) << 15) | (ce - cs));
+    this.shapes.push(PlaceKeys.shapeOf(ss, se, cs, ce));
     this.places.push(place);
     const arena = this.arena;
     let q = this.used;
@@ -915,9 +924,10 @@ export class PlaceKeys {
     for (let k = cs; k < ce; k++) arena[q++] = buf[k]!;
     for (let k = ys; k < ye; k++) arena[q++] = buf[k]!;
     this.used = q;
+    // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
     const mask = this.index.length - 1;
-    let i = (Math.imul(h, 0x9e3779b1) >>> 0) & mask;
+    let i = this.first(h);
     while (this.index[i] !== 0) i = (i + 1) & mask;
     this.hashes[i] = h;
     this.index[i] = e + 1;

@@ -144,7 +144,6 @@ export const inputError = (code: string, key: MessageKey, values: MessageValues 
 /** The same error with its message in `lang` (an error without a key is returned as it is). */
 export function localized<T>(e: T, lang: Lang | undefined): T | PtaxError {
   if (!lang || lang === 'en' || !(e instanceof InputError)) return e;
-  const out = new PtaxError(e.code, message(e.key, e.values, lang), e.details);
-  return out;
+  return new PtaxError(e.code, message(e.key, e.values, lang), e.details);
 }
 
