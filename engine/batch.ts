@@ -24,7 +24,7 @@
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
  */
-import { evaluate, inputFacts, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
+import { OPTIONAL_NUMBERS, evaluate, inputFacts, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
 import type { CompiledProgram } from './compile.js';
 import { conditionFacts, type Facts, type Predicate } from './conditions.js';
 import { slugOf } from './counties.js';
@@ -58,9 +58,8 @@ const BOOLEAN_FACTS = new Set(['homestead', 'over65', 'seniorCitizen', 'disabled
 /** Facts read as `x ?? null` (their CalcInput field has the fact's name). */
 const NULLABLE_FACTS = new Set(['value', 'propertyClass', 'seniorIncome', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
   'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear']);
-/** Numeric inputs: a non-finite one goes the slow way, where `prepare` refuses it with its own message. */
-const NUMERIC_INPUTS = ['value', 'seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear',
-  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear', 'countyRate'] as const;
+/** Numeric inputs (those `prepare` checks): a non-finite one goes the slow way, where `prepare` refuses it with its own message. */
+const NUMERIC_INPUTS = ['value', ...OPTIONAL_NUMBERS] as const;
 
 /** Whether every numeric input is absent or finite. */
 function finite(x: CalcInput): boolean {

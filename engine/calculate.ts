@@ -227,12 +227,14 @@ export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Recor
   return result;
 }
 
+/** The numeric inputs besides the value, each absent or a finite number (`checkNumbers`). */
+export const OPTIONAL_NUMBERS = ['seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear', 'melloRoos',
+  'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear', 'countyRate'] as const;
+
 /** Numbers must be numbers (Number.isFinite is false for anything else): NaN or Infinity would slip past every comparison. */
 function checkNumbers(input: CalcInput): void {
   if (!Number.isFinite(input.value)) throw inputError('INVALID_VALUE', 'valueNotNumber');
-  const optional = ['seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear', 'melloRoos',
-    'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear', 'countyRate'] as const;
-  for (const k of optional) {
+  for (const k of OPTIONAL_NUMBERS) {
     const x = input[k];
     if (x !== undefined && x !== null && !Number.isFinite(x)) throw inputError('INVALID_NUMBER', 'notNumber', { field: { key: `field.${k}` } });
   }
