@@ -47,8 +47,8 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     registerSecurityHeaders(app);
     registerErrorHandler(app);
     registerHealthRoute(app, store);
-    await app.register(formRoutes, { store, rateLimitPerMinute: config.rateLimitPerMinute });
-    await registerStaticSite(app, config.webDir);
+    await app.register(formRoutes, { store, rateLimitPerMinute: config.rateLimitPerMinute, sites: config.sites });
+    await registerStaticSite(app, config.webDir, config.sites);
     await app.ready();
   } catch (error) {
     await app.close(); // closes the database too

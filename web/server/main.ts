@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from './app.js';
-import { optionsFromEnv } from './config.js';
+import { DEFAULT_SITES, optionsFromEnv, siteLines } from './config.js';
 
 /**
  * Runs the site server: `node dist/web/server/main.js` from the repo root.
@@ -13,7 +13,11 @@ async function main(): Promise<void> {
   const app = await buildServer(server);
   stopOnSignals(app);
   const address = await app.listen({ port: listen.port, host: listen.host });
+  // scripts/site-server.ts and dev/spawn-server.ts find the port in this JSON line (its `url`).
   app.log.info({ url: address }, `ptax server listening on ${address}`);
+  // Then, for people: where each edition is (plain text, not a log line; from the host map,
+  // so PTAX_SITES changes it).
+  process.stdout.write(`${siteLines(server.sites ?? DEFAULT_SITES, address).join('\n')}\n`);
 }
 
 /**

@@ -60,6 +60,67 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // SQLite cannot change a CHECK constraint in place: each table is rebuilt (create the new
+    // one, copy the rows with their ids, drop the old one, rename) inside the migration's
+    // transaction. Rows are kept as they are; a notify request stored with state '' (from
+    // before the server knew the edition of the page) stays ''.
+    version: 2,
+    name: 'the hub edition (HUB) as a state',
+    sql: `
+      CREATE TABLE subscribers_v2 (
+        id            INTEGER PRIMARY KEY,
+        email         TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        state         TEXT NOT NULL CHECK (state IN ('NY', 'TX', 'CA', 'FL', 'HUB')),
+        first_name    TEXT,
+        language      TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        tags          TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags)), -- sorted JSON array
+        source        TEXT NOT NULL CHECK (source IN ('banner', 'popup')),
+        status        TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+        confirm_token TEXT NOT NULL UNIQUE,
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        UNIQUE (email, state)
+      ) STRICT;
+      INSERT INTO subscribers_v2 (id, email, state, first_name, language, tags, source, status, confirm_token, created_at, updated_at)
+        SELECT id, email, state, first_name, language, tags, source, status, confirm_token, created_at, updated_at FROM subscribers;
+      DROP TABLE subscribers;
+      ALTER TABLE subscribers_v2 RENAME TO subscribers;
+
+      -- state is the edition of the page the visitor signed up on ('' only in rows from
+      -- before version 2, when a request without a state was stored without one).
+      CREATE TABLE notify_requests_v2 (
+        id            INTEGER PRIMARY KEY,
+        email         TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        state         TEXT NOT NULL CHECK (state IN ('', 'NY', 'TX', 'CA', 'FL', 'HUB')),
+        language      TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        status        TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+        confirm_token TEXT NOT NULL UNIQUE,
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        UNIQUE (email, state)
+      ) STRICT;
+      INSERT INTO notify_requests_v2 (id, email, state, language, status, confirm_token, created_at, updated_at)
+        SELECT id, email, state, language, status, confirm_token, created_at, updated_at FROM notify_requests;
+      DROP TABLE notify_requests;
+      ALTER TABLE notify_requests_v2 RENAME TO notify_requests;
+
+      CREATE TABLE contact_messages_v2 (
+        id         INTEGER PRIMARY KEY,
+        name       TEXT NOT NULL,
+        email      TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        subject    TEXT NOT NULL,
+        message    TEXT NOT NULL,
+        state      TEXT CHECK (state IN ('NY', 'TX', 'CA', 'FL', 'HUB')),
+        language   TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        created_at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO contact_messages_v2 (id, name, email, subject, message, state, language, created_at)
+        SELECT id, name, email, subject, message, state, language, created_at FROM contact_messages;
+      DROP TABLE contact_messages;
+      ALTER TABLE contact_messages_v2 RENAME TO contact_messages;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -108,7 +108,7 @@ export class Store {
     });
   }
 
-  /** "Tell me when the rates are out"; one request per email and state (none = ''). */
+  /** "Tell me when the rates are out"; one request per email and state (none = ''; the routes always give one). */
   requestNotification(input: NotifyInput): Promise<SignupResult> {
     return this.writer.write(() => {
       const now = new Date().toISOString();

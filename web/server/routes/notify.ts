@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { editionForHost, type SiteMap } from '../config.js';
 import type { Store } from '../db/store.js';
 import { requestLanguage, sendAnswer } from '../http/answers.js';
 import { normalizeEmail } from '../validation/email.js';
@@ -6,14 +7,17 @@ import { notifyBodySchema, type NotifyBody } from '../validation/schemas.js';
 import { toStateCode } from '../validation/states.js';
 import { noteConfirmationDue } from './confirmation.js';
 
-/** POST /api/notify — the "rates coming soon, e-mail me" form. Repeats are one request. */
-export function registerNotifyRoute(app: FastifyInstance, store: Store): void {
+/**
+ * POST /api/notify — the "rates coming soon, e-mail me" form. Repeats are one request. A
+ * payload without `state` is for the edition of the host it was posted to.
+ */
+export function registerNotifyRoute(app: FastifyInstance, store: Store, sites: SiteMap): void {
   app.post<{ Body: NotifyBody }>('/api/notify', { schema: { body: notifyBodySchema } }, async (request, reply) => {
     const body = request.body;
     const language = requestLanguage(request);
     const result = await store.requestNotification({
       email: normalizeEmail(body.email),
-      state: body.state === undefined ? undefined : toStateCode(body.state),
+      state: body.state === undefined ? editionForHost(request.host, sites) : toStateCode(body.state),
       language,
     });
     noteConfirmationDue(request.log, 'notify', result);

@@ -134,17 +134,52 @@ describe('languages of answers', () => {
   });
 });
 
+describe('the hub edition (HUB)', () => {
+  it('subscribes to the hub newsletter with its own tags, in either case', async () => {
+    const banner = await postJson(server.baseUrl, PATHS.subscribe, { email: 'hub@example.com', state: 'HUB', language: 'en', tags: ['hub-newsletter', 'property-tax-updates'] });
+    const popup = await postJson(server.baseUrl, PATHS.subscribe, { email: 'hub@example.com', state: 'hub', firstName: 'Hu', calculatedTax: 0, tags: ['hub-calculator'] });
+    expect([banner.status, popup.status]).toEqual([200, 200]);
+    expect(subscribers()).toMatchObject([
+      { email: 'hub@example.com', state: 'HUB', tags: '["hub-calculator","hub-newsletter","property-tax-updates"]', first_name: 'Hu' },
+    ]);
+  });
+
+  it("refuses a hub tag on a state's subscription and a state's tag on the hub's", async () => {
+    for (const payload of [
+      { email: 'ann@example.com', state: 'NY', tags: ['hub-newsletter'] },
+      { email: 'ann@example.com', state: 'HUB', tags: ['ny-newsletter'] },
+    ]) {
+      const res = await postJson(server.baseUrl, PATHS.subscribe, payload);
+      expect(res.json).toMatchObject({ error: 'invalid_tags', status: 400 });
+    }
+    expect(count('subscribers')).toBe(0);
+  });
+
+  it('takes HUB on the notify and contact forms', async () => {
+    expect((await postJson(server.baseUrl, PATHS.notify, { email: 'bob@example.com', state: 'HUB' })).status).toBe(200);
+    expect((await postJson(server.baseUrl, PATHS.contact, { ...VALID.contact, state: 'HUB' })).status).toBe(200);
+    expect(queryRows(server.dbPath, 'SELECT state FROM notify_requests UNION ALL SELECT state FROM contact_messages')).toEqual([
+      { state: 'HUB' },
+      { state: 'HUB' },
+    ]);
+  });
+});
+
 describe('POST /api/notify', () => {
-  it('stores one pending request per email and state', async () => {
+  it("stores one pending request per email and state; without a state, the host's edition", async () => {
     const first = await postJson(server.baseUrl, PATHS.notify, VALID.notify);
     const again = await postJson(server.baseUrl, PATHS.notify, { ...VALID.notify, email: 'Bob@Example.com', language: 'es' });
-    const noState = await postJson(server.baseUrl, PATHS.notify, { email: 'bob@example.com' });
+    const noState = await postJson(server.baseUrl, PATHS.notify, { email: 'bob@example.com' }); // to 127.0.0.1: the hub
+    const onTexas = await postJson(server.baseUrl, PATHS.notify, { email: 'bob@example.com' }, { host: 'TX.localhost:8080' });
+    const stated = await postJson(server.baseUrl, PATHS.notify, { email: 'bob@example.com', state: 'CA' }, { host: 'tx.localhost' });
     expect(first.json).toEqual({ error: null, message: MESSAGES.notify_registered.en, status: 200 });
     expect(again.json).toEqual({ error: null, message: MESSAGES.notify_registered.es, status: 200 });
-    expect(noState.status).toBe(200);
+    expect([noState.status, onTexas.status, stated.status]).toEqual([200, 200, 200]);
     expect(queryRows(server.dbPath, 'SELECT email, state, language, status FROM notify_requests ORDER BY id')).toEqual([
       { email: 'bob@example.com', state: 'FL', language: 'es', status: 'pending' },
-      { email: 'bob@example.com', state: '', language: 'en', status: 'pending' },
+      { email: 'bob@example.com', state: 'HUB', language: 'en', status: 'pending' },
+      { email: 'bob@example.com', state: 'TX', language: 'en', status: 'pending' },
+      { email: 'bob@example.com', state: 'CA', language: 'en', status: 'pending' },
     ]);
   });
 
@@ -162,11 +197,13 @@ describe('POST /api/notify', () => {
 });
 
 describe('POST /api/contact', () => {
-  it('stores the message as sent', async () => {
+  it("stores the message as sent; without a state, the host's edition", async () => {
     const res = await postJson(server.baseUrl, PATHS.contact, VALID.contact);
     expect(res.json).toEqual({ error: null, message: MESSAGES.contact_received.es, status: 200 });
-    expect(queryRows(server.dbPath, 'SELECT name, email, subject, message, state, language FROM contact_messages')).toEqual([
-      { ...VALID.contact, state: null },
+    expect((await postJson(server.baseUrl, PATHS.contact, VALID.contact, { host: 'fl.localhost:8080' })).status).toBe(200);
+    expect(queryRows(server.dbPath, 'SELECT name, email, subject, message, state, language FROM contact_messages ORDER BY id')).toEqual([
+      { ...VALID.contact, state: 'HUB' },
+      { ...VALID.contact, state: 'FL' },
     ]);
   });
 

@@ -2,8 +2,8 @@ import { STATE_CODES, type StateCode } from './states.js';
 
 /**
  * Newsletter tags. The accepted set is closed:
- * - `<state>-newsletter` and `<state>-calculator` for the four state editions (ny, tx, ca, fl),
- *   and only for the state the subscription is for;
+ * - `<state>-newsletter` and `<state>-calculator` for the five editions (ny, tx, ca, fl and
+ *   the hub: hub-newsletter, hub-calculator), and only for the edition the subscription is for;
  * - `property-tax-updates`;
  * - a county tag: `county-` followed by a lower-case kebab slug, ^county-[a-z]+(-[a-z]+)*$,
  *   e.g. county-kings, county-miami-dade, county-st-lucie (at most 64 characters).
