@@ -14,8 +14,8 @@ import { FUNCTIONS, exprNames } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import {
   COUNTY_FACTS, INPUT_FACTS,
-  type Bundle, type Condition, type Expr, type Formula, type ParameterDef, type ProgramDef,
-  type ResultGroup, type StateDef,
+  type Bundle, type Condition, type Expr, type Formula, type InputDecl, type ParameterDef, type ProgramDef,
+  type ResultFieldDecl, type ResultGroup, type StateDef,
 } from './types.js';
 import { PtaxError } from './errors.js';
 
@@ -23,7 +23,7 @@ const Ajv2020 = _Ajv2020 as unknown as typeof _Ajv2020.default;
 
 /** Figures belong in parameters; a formula may use only these plain numbers. */
 export const ALLOWED_LITERALS = [0, 1, 4, 12, 100];
-const KINDS = ['parameters', 'program', 'counties', 'state'] as const;
+const KINDS = ['parameters', 'program', 'counties', 'state', 'inputs', 'results'] as const;
 type Kind = (typeof KINDS)[number];
 
 /** `problems` are those under `only` (all when not given); `total` counts every file's. */
@@ -144,7 +144,8 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
 function declareIds(ids: Set<string>, d: any): void {
   if (d?.kind === 'parameters' && typeof d.module === 'string' && d.parameters) {
     for (const name of Object.keys(d.parameters)) ids.add(`${d.module}.${name}`);
-  } else ids.add(d?.id);
+  } else if (d?.kind === 'state') ids.add(d.code);
+  else ids.add(d?.id);
 }
 
 function filterOnly(problems: Problem[], only: string[] | undefined, root: string): Problem[] {
@@ -156,7 +157,7 @@ function filterOnly(problems: Problem[], only: string[] | undefined, root: strin
 
 /** Cross-file checks, and the bundle itself. */
 function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[], failing: Set<string>): Bundle {
-  const bundle: Bundle = { format: 1, parameters: {}, programs: {}, states: {} };
+  const bundle: Bundle = { format: 1, parameters: {}, programs: {}, states: {}, inputs: [], results: [] };
   const fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => {
     const at = src.position(path, key);
     problems.push({ file: src.file, line: at.line, col: at.col, message });
@@ -230,7 +231,84 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     }
     bundle.states[d.code] = state;
   }
+  // The states and calculators the declarations may name: those of every state file that passed its schema.
+  const stateFiles = sources.filter((x) => x.kind === 'state').map((x) => x.src.data as { code: string; calculators?: Array<{ name: string }> });
+  for (const { src, kind } of sources) {
+    if (kind !== 'inputs' && kind !== 'results') continue;
+    if (kind === 'inputs' ? bundle.inputs.length : bundle.results.length) { fail(src, ['kind'], `a second ${kind} file: the ${kind} are declared in one file`); continue; }
+    if (kind === 'inputs') bundle.inputs = checkInputs(src, src.data as any, stateFiles, fail, failing);
+    else bundle.results = checkResults(src, src.data as any, stateFiles, fail);
+  }
   return bundle;
+}
+
+type StateFile = { code: string; calculators?: Array<{ name: string }> };
+/** "<state lowercase>.<name>" of every specialised calculator. */
+function calculatorNames(states: StateFile[]): Set<string> {
+  return new Set(states.flatMap((s) => (s.calculators ?? []).map((k) => `${s.code.toLowerCase()}.${k.name}`)));
+}
+
+/**
+ * rules/inputs.yaml: unique ids, flags and columns; every input fact declared once (a date
+ * input declares its three facts), and nothing else but the county-rate what-if; states
+ * and calculators that exist; defaults and values of the input's type, within its bounds.
+ */
+function checkInputs(src: YamlSource, d: { inputs: any[] }, states: StateFile[], fail: Fail, failing: Set<string>): InputDecl[] {
+  const facts = new Map<string, number>();
+  const flags = new Set<string>();
+  const columns = new Set<string>();
+  const calculators = calculatorNames(states);
+  const numeric = (t: string) => t === 'money' || t === 'number' || t === 'integer' || t === 'year';
+  d.inputs.forEach((x: any, i: number) => {
+    const at = ['inputs', i];
+    for (const f of x.type === 'date' ? Object.values<string>(x.facts) : [x.id]) {
+      if (facts.has(f)) fail(src, [...at, 'id'], `${f} is declared twice (also input ${facts.get(f)! + 1})`);
+      facts.set(f, i);
+      if (!(INPUT_FACTS as readonly string[]).includes(f) && f !== 'countyRate') fail(src, [...at, 'id'], `${f} is not an input fact of the engine (engine/types.ts INPUT_FACTS: ${INPUT_FACTS.join(', ')})`);
+    }
+    if (flags.has(x.flag)) fail(src, [...at, 'flag'], `flag --${x.flag} is declared twice`);
+    flags.add(x.flag);
+    if (x.column !== undefined) {
+      if (columns.has(x.column)) fail(src, [...at, 'column'], `column ${x.column} is declared twice`);
+      columns.add(x.column);
+    }
+    const codes = new Set(states.map((s) => s.code));
+    (x.states as string[]).forEach((s, j) => { if (!codes.has(s) && !failing.has(s)) fail(src, [...at, 'states', j], `no state ${s}`); });
+    (x.calculators ?? []).forEach((k: string, j: number) => { if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`); });
+    const ok = (v: unknown): boolean => {
+      if (x.type === 'boolean') return typeof v === 'boolean';
+      if (numeric(x.type)) return typeof v === 'number' && (x.type === 'money' || x.type === 'number' || Number.isInteger(v)) && !(v < x.min) && !(v > x.max);
+      return typeof v === 'string';
+    };
+    (x.values ?? []).forEach((v: any, j: number) => { if (!ok(v.value)) fail(src, [...at, 'values', j, 'value'], `${JSON.stringify(v.value)} is not a value of a ${x.type} input${x.min !== undefined || x.max !== undefined ? ' within its bounds' : ''}`); });
+    if (x.values && x.type !== 'choice' && x.type !== 'integer') fail(src, [...at, 'values'], 'only a choice or an integer input takes `values`');
+    if (x.default !== undefined && (!ok(x.default) || (x.values && !x.values.some((v: any) => v.value === x.default)))) fail(src, [...at, 'default'], `default ${JSON.stringify(x.default)} is not a value of this input`);
+    if (x.min !== undefined && x.max !== undefined && x.min > x.max) fail(src, [...at, 'max'], 'max is below min');
+  });
+  const missing = INPUT_FACTS.filter((f) => !facts.has(f));
+  if (missing.length) fail(src, ['inputs'], `input facts not declared: ${missing.join(', ')}`);
+  return d.inputs as InputDecl[];
+}
+
+/** rules/results.yaml: unique ids and columns, no field both a leaf and a group, calculators that exist. */
+function checkResults(src: YamlSource, d: { fields: any[] }, states: StateFile[], fail: Fail): ResultFieldDecl[] {
+  const ids = new Set<string>();
+  const columns = new Set<string>();
+  const calculators = calculatorNames(states);
+  d.fields.forEach((x: any, i: number) => {
+    const at = ['fields', i];
+    if (ids.has(x.id)) fail(src, [...at, 'id'], `field ${x.id} is declared twice`);
+    ids.add(x.id);
+    if (x.column !== undefined) {
+      if (columns.has(x.column)) fail(src, [...at, 'column'], `column ${x.column} is declared twice`);
+      columns.add(x.column);
+    }
+    (x.calculators ?? []).forEach((k: string, j: number) => { if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`); });
+  });
+  d.fields.forEach((x: any, i: number) => {
+    if ([...ids].some((o) => o.startsWith(x.id + '.'))) fail(src, ['fields', i, 'id'], `${x.id} is a group (other fields are inside it), not a field`);
+  });
+  return d.fields as ResultFieldDecl[];
 }
 
 type Fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => void;

@@ -116,12 +116,63 @@ export interface StateProfile {
   deadlines: Array<{ label: Label; date: string; note?: Label }>;
 }
 
+export type InputType = 'money' | 'number' | 'integer' | 'year' | 'boolean' | 'choice' | 'text' | 'date';
+export type InputUnit = 'usd' | 'percent' | 'year' | 'count' | 'none';
+
+/** One input of the calculation, as rules/inputs.yaml declares it. */
+export interface InputDecl {
+  /** The engine fact and CalcInput key (a `date` input fills the facts in `facts`). */
+  id: string;
+  type: InputType;
+  unit: InputUnit;
+  label: Label;
+  help: Label;
+  default?: number | string | boolean;
+  min?: number;
+  max?: number;
+  /** A choice's values (an integer with values takes only those). */
+  values?: Array<{ value: string | number; label: Label }>;
+  /** A date input: the facts its year, month and day fill. */
+  facts?: { year: string; month: string; day: string };
+  /** A state's own name for the input. */
+  state_labels?: Record<string, Label>;
+  /** State editions whose main calculator reads it. */
+  states: string[];
+  /** Specialised calculators that read it: "<state lowercase>.<name>". */
+  calculators?: string[];
+  /** The CLI long flag without dashes. */
+  flag: string;
+  /** The batch CSV/NDJSON column (absent: not a batch column). */
+  column?: string;
+}
+
+export type ResultFieldUnit = 'usd' | 'percent' | 'fraction' | 'count' | 'text';
+
+/** One field of a result, as rules/results.yaml declares it. */
+export interface ResultFieldDecl {
+  /** The dotted path in the result object. */
+  id: string;
+  label: Label;
+  unit: ResultFieldUnit;
+  group: string;
+  /** A row of the `ptax calc` table: true (labelled label.en) or the row's label. */
+  cli?: true | string;
+  /** A column of the CSV batch output, with this name. */
+  column?: string;
+  /** A calculator's own figure: the calculators that give it. */
+  calculators?: string[];
+}
+
 /** Everything `ptax calc` needs, parsed and validated at build time, stored as JSON. */
 export interface Bundle {
   format: 1;
   parameters: Record<string, ParameterDef>;
   programs: Record<string, ProgramDef>;
   states: Record<string, StateDef>;
+  /** rules/inputs.yaml: every input, in the declaration's order (empty when the rules have no inputs file). */
+  inputs: InputDecl[];
+  /** rules/results.yaml: every result field, in the declaration's order (empty when the rules have no results file). */
+  results: ResultFieldDecl[];
 }
 
 /** The facts every program may read, besides its parameters and its own steps. */
