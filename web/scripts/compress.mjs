@@ -9,8 +9,14 @@ import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
-const dir = resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url)));
 const TEXT = /\.(js|css|html|svg|json|txt)$/;
+
+/** Writes the copies for every text file under `dir`. */
+export function compress(dir) {
+  if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  compress(resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url))));
+}
+}
 
 function walk(d) {
   for (const name of readdirSync(d)) {
@@ -23,4 +29,6 @@ function walk(d) {
     }
   }
 }
-walk(dir);
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  compress(resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url))));
+}

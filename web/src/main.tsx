@@ -12,8 +12,7 @@ import './styles.css';
 const lang = langFromPath(location.pathname);
 const i18n = createI18n(lang, await loadResources(lang).catch(() => ({})));
 document.documentElement.lang = lang;
-document.title = i18n.t('meta.title');
-document.querySelector('meta[name="description"]')?.setAttribute('content', i18n.t('meta.description'));
+// The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;
 
 createRoot(document.getElementById('root')!).render(

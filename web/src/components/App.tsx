@@ -2,6 +2,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Calculator } from './Calculator.js';
+import { Hub } from './Hub.js';
+import { StateExtras } from './StateExtras.js';
+import { editionVars } from '../lib/editionText.js';
 import { ErrorBoundary, disarmThrowProbe } from './ErrorBoundary.js';
 import { FormSkeleton, ResultsSkeleton } from './Skeletons.js';
 import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
@@ -38,7 +41,6 @@ export function useStateData(loaders?: PackageLoaders) {
         setData({ status: 'ready', loaded, edition });
         const { toast: push, t: tr } = toastRef.current;
         if (loaded.fellBack) push({ type: 'warning', title: tr('toast.fallback', { state: loaded.requested, fallback: loaded.pkg.state.code }) });
-        push({ type: 'success', title: tr('toast.loaded', { count: edition.counties.length }) });
       })
       .catch((e) => {
         if (!live) return;
@@ -58,6 +60,8 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
   const route = routeOf(pathname);
   const stateName = data.status === 'ready' ? data.edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
   const stateCode = data.status === 'ready' ? data.edition.code : EDITION;
+  const vars = editionVars(t, stateCode, stateName);
+  const hub = stateCode === 'HUB';
   const home = lang === 'es' ? '/es' : '/';
   const contactPath = lang === 'es' ? '/es/contacto' : '/contact';
   const other: Lang = lang === 'es' ? 'en' : 'es';
@@ -86,7 +90,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
       </header>
       <main id="main" className="wrap" tabIndex={-1}>
         <div className="hero">
-          <h1 data-testid="page-title">{t('header.title', { state: stateName })}</h1>
+          <h1 data-testid="page-title">{hub ? t('hub.title') : t('header.title', vars)}</h1>
           <p className="subtitle">{t('header.subtitle')}</p>
         </div>
         {route === 'contact' ? (
@@ -98,25 +102,26 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
           </section>
         ) : (
           <>
-            <NewsletterBanner stateCode={stateCode} stateName={stateName} lang={lang} />
+            {hub && <Hub lang={lang} />}
+            <NewsletterBanner stateCode={stateCode} stateName={hub ? '' : stateName} lang={lang} />
             <aside className="disclaimer" role="note" aria-labelledby="disclaimer-title" data-testid="disclaimer">
               <h2 id="disclaimer-title">{t('disclaimer.title')}</h2>
-              <p>{t('disclaimer.text')}</p>
+              <p>{t('disclaimer.text', vars)}</p>
             </aside>
-            {data.status === 'loading' && (
+            {hub ? null : data.status === 'loading' && (
               <div className="calc-grid" id="calculator">
                 <FormSkeleton />
                 <section className="card"><ResultsSkeleton /></section>
               </div>
             )}
-            {data.status === 'error' && (
+            {!hub && data.status === 'error' && (
               <section className="card error-panel" role="alert" data-testid="load-error" id="calculator">
                 <h2>{t('error.loadTitle')}</h2>
                 <p>{t('toast.loadFailed')}</p>
                 <button type="button" className="btn btn-primary" onClick={retry}>{t('error.tryAgain')}</button>
               </section>
             )}
-            {data.status === 'ready' && (
+            {!hub && data.status === 'ready' && (
               <ErrorBoundary key={boundaryKey} fallback={(error, reset) => (
                 <section className="card error-panel" role="alert" data-testid="error-boundary" id="calculator">
                   <h2>{t('error.calculatorTitle')}</h2>
@@ -127,6 +132,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
                 <Calculator edition={data.edition} lang={lang} />
               </ErrorBoundary>
             )}
+            {!hub && data.status === 'ready' && <StateExtras edition={data.edition} lang={lang} />}
             <NotifyForm stateCode={stateCode} lang={lang} />
           </>
         )}
@@ -134,7 +140,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
       <footer id="footer" className="site-footer" tabIndex={-1}>
         <div className="wrap">
           <p>{t('footer.text')}</p>
-          {data.status === 'ready' && <p className="help">{t('footer.rates', { source: (data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ') })}</p>}
+          {!hub && data.status === 'ready' && <p className="help">{t('footer.rates', { source: (data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ') })}</p>}
           <p><a href={home}>{t('footer.calculator')}</a> · <a href={contactPath}>{t('footer.contact')}</a></p>
         </div>
       </footer>

@@ -13,7 +13,7 @@ import { NewsletterPopup } from './NewsletterPopup.js';
 import { useToast } from './Toaster.js';
 import { ThrowProbe } from './ErrorBoundary.js';
 import { useCalculatorForm, useFormValues } from './calculatorForm.js';
-import { calculate, DEFAULT_FORM, type Edition, type FormValues, type ResultView } from '../lib/model.js';
+import { calculate, defaultForm, type Edition, type FormValues, type ResultView } from '../lib/model.js';
 import { clampValue } from '../lib/parseValue.js';
 import { UI } from '../lib/config.js';
 import { getItem, KEYS, setItem } from '../lib/storage.js';
@@ -23,7 +23,7 @@ import type { Lang } from '../lib/format.js';
 export function initialValues(edition: Edition): FormValues {
   const saved = getItem(KEYS.county);
   const county = saved ? edition.county(saved) : undefined;
-  return { ...DEFAULT_FORM, county: county ? county.name : '' };
+  return { ...defaultForm(edition), county: county ? county.name : '' };
 }
 
 export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: { edition: Edition; lang: Lang; delayMs?: number }) {
@@ -141,7 +141,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         <section className="card results" aria-labelledby={`${id}-results`} aria-busy={calculating} id="results">
           <h2 id={`${id}-results`}>{t('results.title')}</h2>
           {calculating ? <ResultsSkeleton /> : result ? (
-            <ResultsCard result={result.view} values={{ ...result.values, showSchoolTaxBreakdown: values.showSchoolTaxBreakdown }} lang={lang} heading={resultsHeading} rates={county?.needsPropertyType ? edition.classRates(county) : {}} />
+            <ResultsCard result={result.view} values={{ ...result.values, showSchoolTaxBreakdown: values.showSchoolTaxBreakdown }} lang={lang} heading={resultsHeading} rates={county?.needsPropertyType ? edition.classRates(county) : {}} edition={edition} />
           ) : (
             <p className="empty" data-testid="results-empty">{t('results.empty')}</p>
           )}

@@ -2,10 +2,11 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setCounty, setPropertyType, useFormValues, type CalculatorForm } from './calculatorForm.js';
-import { incomeExceedsLimit, isCommercial, type Edition, type PropertyType } from '../lib/model.js';
+import type { InputChoice, InputDecl } from '../lib/declarations.js';
+import { incomeExceedsLimit, inputShown, isCommercial, isResidentialInput, type Edition, type InputValue, type PropertyType } from '../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { parseHomeValue, parseOptionalAmount } from '../lib/parseValue.js';
-import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_LEVELS, VETERAN_RANGES } from '../lib/config.js';
+import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_RANGES } from '../lib/config.js';
 
 interface FieldProps { form: CalculatorForm; edition: Edition; lang: Lang; idPrefix?: string }
 
@@ -62,7 +63,7 @@ export function PropertyTypeField({ form, edition, lang }: FieldProps) {
     <div className="field">
       <label htmlFor={id}>{t('form.propertyType')}</label>
       <select id={id} data-testid="property-type" value={v.propertyType} aria-describedby={`${id}-help`}
-        onChange={(e) => setPropertyType(form, e.target.value as PropertyType)}>
+        onChange={(e) => setPropertyType(form, e.target.value as PropertyType, edition)}>
         <option value="">{t('form.propertyTypePlaceholder')}</option>
         {PROPERTY_TYPES.filter((c) => rates[c] !== undefined).map((c) => (
           <option key={c} value={c}>{t(`propertyType.${c}`, { rate: formatPercent(rates[c]!, lang, 3) })}</option>
@@ -86,6 +87,64 @@ function Check({ label, checked, disabled, onChange, testId, children }: {
   );
 }
 
+/** Test ids kept from the first edition; every other input's id is its name in kebab case. */
+const TEST_IDS: Record<string, string> = { disabled: 'disabled-person', veteranDisability: 'veteran-level' };
+export const testIdOf = (id: string) => TEST_IDS[id] ?? id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** An input's label in the edition: the state's own name for it when it has one. */
+export function inputLabel(d: InputDecl, state: string, lang: Lang): string {
+  const l = d.state_labels?.[state] ?? d.label;
+  return l[lang] ?? l.en;
+}
+
+/** The tax year, offered where the county's rules hold more than one year. */
+export function YearField({ form, edition, lang }: FieldProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const v = useFormValues(form);
+  const county = edition.county(v.county);
+  const years = edition.years(county);
+  const decl = edition.decl.inputs.find((d) => d.id === 'year');
+  if (years.length < 2 || !decl) return null;
+  const fiscal = !!county?.needsPropertyType;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{inputLabel(decl, edition.code, lang)}</label>
+      <select id={id} data-testid="tax-year" value={v.year} onChange={(e) => form.setFieldValue('year', e.target.value)}>
+        <option value="">{t('form.yearLatest', { year: years[years.length - 1] })}</option>
+        {[...years].reverse().map((y) => <option key={y} value={String(y)}>{fiscal ? t('form.fiscalYear', { year: y }) : String(y)}</option>)}
+      </select>
+    </div>
+  );
+}
+
+/** A money or year input of a declared input (empty: not given). */
+function AmountInput({ d, value, onChange, lang, state, disabled, year }: { d: InputDecl; value: number | null; onChange: (x: number | null) => void; lang: Lang; state: string; disabled?: boolean; year?: boolean }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [error, setError] = useState('');
+  const check = (x: number | null) => {
+    if (x === null) return '';
+    if (d.min !== undefined && x < d.min) return t('form.atLeast', { min: year ? String(d.min) : formatNumber(d.min, lang) });
+    if (d.max !== undefined && x > d.max) return t('form.atMost', { max: year ? String(d.max) : formatNumber(d.max, lang) });
+    return '';
+  };
+  return (
+    <div className="field nested">
+      <label htmlFor={id}>{inputLabel(d, state, lang)}</label>
+      <div className={year ? '' : 'input-prefix'}>
+        {!year && <span aria-hidden="true">$</span>}
+        <input id={id} type="text" inputMode="numeric" autoComplete="off" data-testid={testIdOf(d.id)} disabled={disabled}
+          aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} aria-invalid={error ? true : undefined}
+          value={value === null ? '' : year ? String(value) : formatNumber(value, lang)}
+          onChange={(e) => { const x = parseOptionalAmount(e.target.value); setError(check(x)); onChange(x); }} />
+      </div>
+      {d.help && <p id={`${id}-help`} className="help">{d.help[lang] ?? d.help.en}</p>}
+      {error && <p id={`${id}-error`} className="warning" role="status">{error}</p>}
+    </div>
+  );
+}
+
 export function ExemptionFields({ form, edition, lang, grouped = false }: FieldProps & { grouped?: boolean }) {
   const { t } = useTranslation();
   const id = useId();
@@ -93,8 +152,10 @@ export function ExemptionFields({ form, edition, lang, grouped = false }: FieldP
   const county = edition.county(v.county);
   const commercial = !!county?.needsPropertyType && isCommercial(v.propertyType);
   const limit = edition.incomeLimit(county);
-  const set = <K extends keyof typeof v>(k: K) => (x: (typeof v)[K]) => form.setFieldValue(k, x as never);
-  const over = incomeExceedsLimit(v, limit) && v.seniorIncome !== null;
+  const set = (k: string) => (x: InputValue) => form.setFieldValue(k, x as never);
+  const over = incomeExceedsLimit(v, limit) && v.seniorIncome !== null && v.seniorIncome !== undefined;
+  const shown = edition.formInputs.filter((d) => inputShown(d, v, county));
+  const state = edition.code;
   return (
     <fieldset className="exemptions" data-testid="exemptions">
       <legend>{t('form.exemptions')}</legend>
@@ -104,43 +165,55 @@ export function ExemptionFields({ form, edition, lang, grouped = false }: FieldP
           <a href={COMMERCIAL_EXEMPTIONS_URL} target="_blank" rel="noopener noreferrer" data-testid="commercial-link">{t('form.commercialLink')}</a>
         </p>
       )}
-      <Check label={t('form.homestead')} testId="homestead" checked={v.homesteadExemption} disabled={commercial} onChange={set('homesteadExemption')} />
-      <Check label={t('form.over65')} testId="over65" checked={v.over65Exemption} disabled={commercial}
-        onChange={(on) => { set('over65Exemption')(on); if (!on) set('seniorIncome')(null); }} />
-      {v.over65Exemption && !commercial && (
-        <div className="field nested">
-          <label htmlFor={`${id}-income`}>{t('form.seniorIncome')}</label>
-          <div className="input-prefix">
-            <span aria-hidden="true">$</span>
-            <input id={`${id}-income`} type="text" inputMode="numeric" autoComplete="off" data-testid="senior-income"
-              aria-describedby={`${id}-income-help`}
-              value={v.seniorIncome === null ? '' : formatNumber(v.seniorIncome, lang)}
-              onChange={(e) => set('seniorIncome')(parseOptionalAmount(e.target.value))} />
-          </div>
-          <p id={`${id}-income-help`} className="help">
-            {t('form.seniorIncomeHelp')} {limit !== null && t('form.incomeLimit', { limit: formatUsd(limit, lang) })}
-          </p>
-          {over && <p className="warning" role="status" data-testid="income-limit-message">{t('form.incomeTooHigh')}</p>}
-        </div>
+      {shown.map((d) => {
+        const off = commercial && isResidentialInput(d);
+        if (d.type === 'boolean') {
+          return <Check key={d.id} label={inputLabel(d, state, lang)} testId={testIdOf(d.id)} checked={!!v[d.id]} disabled={off}
+            onChange={(on) => {
+              set(d.id)(on);
+              // Inputs that require this one are cleared with it.
+              if (!on) for (const x of edition.formInputs) if (x.requires === d.id) set(x.id)(x.default ?? null);
+            }} />;
+        }
+        if (d.values) {
+          const levels = d.values.filter((c) => c.value !== d.default);
+          const none = d.values.find((c) => c.value === d.default);
+          const label = (c: InputChoice) => c.label[lang] ?? c.label.en;
+          return (
+            <div className="field" key={d.id}>
+              <label htmlFor={`${id}-${d.id}`}>{inputLabel(d, state, lang)}</label>
+              <select id={`${id}-${d.id}`} data-testid={testIdOf(d.id)} value={String(v[d.id] ?? d.default ?? '')} disabled={off}
+                onChange={(e) => { const c = d.values!.find((x) => String(x.value) === e.target.value); set(d.id)(c ? c.value : null); }}>
+                {none && <option value={String(none.value)}>{label(none)}</option>}
+                {grouped && d.id === 'veteranDisability'
+                  ? VETERAN_RANGES.map((r) => (
+                    <optgroup key={r.key} label={t(`form.veteranRange_${r.key}`)}>
+                      {levels.filter((c) => r.levels.includes(String(c.value))).map((c) => <option key={String(c.value)} value={String(c.value)}>{label(c)}</option>)}
+                    </optgroup>
+                  ))
+                  : levels.map((c) => <option key={String(c.value)} value={String(c.value)}>{label(c)}</option>)}
+              </select>
+            </div>
+          );
+        }
+        if (d.type === 'money' || d.type === 'year' || d.type === 'integer' || d.type === 'number') {
+          const amount = (
+            <AmountInput key={d.id} d={d} value={(v[d.id] as number | null) ?? null} onChange={set(d.id)} lang={lang} state={state} disabled={off} year={d.type === 'year'} />
+          );
+          if (d.id !== 'seniorIncome') return amount;
+          return (
+            <div key={d.id}>
+              {amount}
+              {limit !== null && <p className="help">{t('form.incomeLimit', { limit: formatUsd(limit, lang) })}</p>}
+              {over && <p className="warning" role="status" data-testid="income-limit-message">{t('form.incomeTooHigh')}</p>}
+            </div>
+          );
+        }
+        return null;
+      })}
+      {edition.code === 'NY' && (
+        <Check label={t('form.schoolBreakdown')} testId="school-breakdown" checked={!!v.showSchoolTaxBreakdown} onChange={(x) => form.setFieldValue('showSchoolTaxBreakdown', x)} />
       )}
-      <Check label={t('form.disabled')} testId="disabled-person" checked={v.disabledPersonExemption} disabled={commercial} onChange={set('disabledPersonExemption')} />
-      <div className="field">
-        <label htmlFor={`${id}-vet`}>{t('form.disabledVeteran')}</label>
-        <select id={`${id}-vet`} data-testid="veteran-level" value={v.disabledVeteranExemption} disabled={commercial}
-          onChange={(e) => set('disabledVeteranExemption')(e.target.value)}>
-          <option value="none">{t('form.veteranNone')}</option>
-          {grouped
-            ? VETERAN_RANGES.map((r) => (
-              <optgroup key={r.key} label={t(`form.veteranRange_${r.key}`)}>
-                {r.levels.map((l) => <option key={l} value={l}>{t('form.veteranLevel', { level: l })}</option>)}
-              </optgroup>
-            ))
-            : VETERAN_LEVELS.map((l) => <option key={l} value={l}>{t('form.veteranLevel', { level: l })}</option>)}
-        </select>
-      </div>
-      <Check label={t('form.seniorCitizen')} testId="senior-citizen" checked={v.seniorCitizen} disabled={commercial} onChange={set('seniorCitizen')} />
-      <Check label={t('form.coldWarVeteran')} testId="cold-war-veteran" checked={v.coldWarVeteran} disabled={commercial} onChange={set('coldWarVeteran')} />
-      <Check label={t('form.schoolBreakdown')} testId="school-breakdown" checked={v.showSchoolTaxBreakdown} onChange={set('showSchoolTaxBreakdown')} />
     </fieldset>
   );
 }

@@ -26,7 +26,7 @@ export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: st
   return (
     <section className="banner" aria-labelledby={`${id}-title`} data-testid="newsletter-banner">
       <div>
-        <h2 id={`${id}-title`} className="banner-title">{t('banner.title', { state: stateName })}</h2>
+        <h2 id={`${id}-title`} className="banner-title">{t('banner.title', { state: stateName, context: stateCode })}</h2>
         <p className="banner-text">{t('banner.text')}</p>
       </div>
       {state.status === 'success' ? (

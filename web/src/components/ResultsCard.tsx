@@ -2,7 +2,8 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExplainStep } from '../../../engine/calculate.js';
-import type { FormValues, ResultView } from '../lib/model.js';
+import type { Edition, FieldView, FormValues, ResultView } from '../lib/model.js';
+import { ResultCharts } from './Charts.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { exemptionLabel, reportSections, shareText } from '../lib/report.js';
 import { useToast } from './Toaster.js';
@@ -19,7 +20,7 @@ function Figure({ label, value, display, testId, big }: { label: string; value: 
   );
 }
 
-export function ResultsCard({ result, values, lang, rates, heading }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number>; heading?: React.Ref<HTMLHeadingElement> }) {
+export function ResultsCard({ result, values, lang, rates, heading, edition }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number>; heading?: React.Ref<HTMLHeadingElement>; edition: Edition }) {
   const { t } = useTranslation();
   const usd = (n: number) => formatUsd(n, lang);
   const r = result;
@@ -51,6 +52,8 @@ export function ResultsCard({ result, values, lang, rates, heading }: { result: 
         ))}
       </dl>
 
+      <ResultCharts result={r} lang={lang} />
+
       {values.showSchoolTaxBreakdown && (
         <section data-testid="school-detail">
           <h4>{t('results.schoolDetail')}</h4>
@@ -78,6 +81,20 @@ export function ResultsCard({ result, values, lang, rates, heading }: { result: 
         <p data-testid="no-exemptions">{t('results.noExemptions')}</p>
       )}
 
+      {r.details.filter((d) => d.fields.length > 0).map((d) => (
+        <section key={d.key} data-testid={`detail-${d.key}`}>
+          <h4>{t(`results.details_${d.key}`, { defaultValue: t('results.details') })}</h4>
+          <dl className="rows">
+            {d.fields.map((f) => (
+              <div className="row" key={f.id}>
+                <dt>{f.label}</dt>
+                <dd data-testid={`detail-${f.id.replace(/\./g, '-')}`} data-value={typeof f.value === 'number' ? f.value : undefined}>{formatField(f, lang, t)}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+
       {r.potentialSavings > 0 && (
         <p className="hint" data-testid="potential-savings" data-value={r.potentialSavings}>{t('results.potentialSavings', { amount: usd(r.potentialSavings) })}</p>
       )}
@@ -92,9 +109,21 @@ export function ResultsCard({ result, values, lang, rates, heading }: { result: 
       )}
 
       <Explanation steps={r.steps} lang={lang} />
-      <ReportActions result={r} values={values} lang={lang} rates={rates} />
+      <ReportActions result={r} values={values} lang={lang} rates={rates} edition={edition} />
     </div>
   );
+}
+
+/** A declared field's value as the page shows it, by its unit (money without cents, percent with 2 decimals). */
+export function formatField(f: Pick<FieldView, 'unit' | 'value'>, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string {
+  const v = f.value;
+  if (typeof v === 'boolean') return v ? t('results.yes') : t('results.no');
+  if (typeof v !== 'number') return t(`value.${String(v)}`, { defaultValue: String(v) });
+  if (f.unit === 'usd') return formatUsd(v, lang);
+  if (f.unit === 'percent') return formatPercent(v, lang);
+  if (f.unit === 'fraction') return formatPercent(v * 100, lang);
+  if (f.unit === 'count') return String(v);
+  return formatNumber(v, lang, 6);
 }
 
 function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string) => string): string {
@@ -138,7 +167,7 @@ export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang 
   );
 }
 
-function ReportActions({ result, values, lang, rates }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number> }) {
+function ReportActions({ result, values, lang, rates, edition }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number>; edition: Edition }) {
   const { t } = useTranslation();
   const toast = useToast();
   const id = useId();
@@ -149,7 +178,7 @@ function ReportActions({ result, values, lang, rates }: { result: ResultView; va
     setBusy(true);
     try {
       const { downloadPdf } = await import('../lib/pdf.js');
-      const data = reportSections(t, result, values, lang, rates);
+      const data = reportSections(t, result, values, lang, rates, edition);
       await downloadPdf({ ...data, notesTitle: t('results.notes'), fileName: t('report.fileName', { county: result.countySlug }) });
       toast({ type: 'success', title: t('report.success') });
     } catch (e) {

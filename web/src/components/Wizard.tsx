@@ -2,7 +2,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { CountyField, ExemptionFields, HomeValueField, PropertyTypeField } from './Fields.js';
+import { CountyField, ExemptionFields, HomeValueField, PropertyTypeField, YearField } from './Fields.js';
 import { useFormValues, type CalculatorForm } from './calculatorForm.js';
 import { useDialog } from './useDialog.js';
 import { canCalculate, isCommercial, type Edition } from '../lib/model.js';
@@ -48,7 +48,7 @@ export function Wizard({ form, edition, lang, step, setStep, onClose, onCalculat
   const allowed = stepAllowed(step, v, edition);
   const county = edition.county(v.county);
   const rates = county?.needsPropertyType ? edition.classRates(county) : {};
-  const exemptions = isCommercial(v.propertyType) ? [] : chosenExemptions(t, v);
+  const exemptions = isCommercial(v.propertyType) ? [] : chosenExemptions(v, edition, lang);
   return createPortal(
     <div className="wizard" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} ref={ref} data-testid="wizard">
       <div className="wizard-top">
@@ -66,6 +66,7 @@ export function Wizard({ form, edition, lang, step, setStep, onClose, onCalculat
           <>
             <CountyField form={form} edition={edition} lang={lang} rateDigits={3} />
             {v.county && <PropertyTypeField form={form} edition={edition} lang={lang} />}
+            {v.county && <YearField form={form} edition={edition} lang={lang} />}
           </>
         )}
         {step === 2 && <ExemptionFields form={form} edition={edition} lang={lang} grouped />}

@@ -1,6 +1,6 @@
 /** One TanStack form holds the calculator's state; the desktop form and the mobile wizard both edit it. */
 import { useForm, useSelector } from '@tanstack/react-form';
-import { DEFAULT_FORM, RESIDENTIAL_FIELDS, isCommercial, type Edition, type FormValues, type PropertyType } from '../lib/model.js';
+import { DEFAULT_FORM, isCommercial, isResidentialInput, type Edition, type FormValues, type PropertyType } from '../lib/model.js';
 import { KEYS, setItem } from '../lib/storage.js';
 
 export function useCalculatorForm(initial: FormValues = DEFAULT_FORM) {
@@ -12,12 +12,18 @@ export function useFormValues(form: CalculatorForm): FormValues {
   return useSelector(form.store, (s) => s.values);
 }
 
+/** One field's value, subscribed on its own (a change elsewhere does not re-render it). */
+export function useFieldValue<K extends keyof FormValues & string>(form: CalculatorForm, name: K): FormValues[K] {
+  return useSelector(form.store, (s) => s.values[name]);
+}
+
 /** Class4 (commercial) clears every residential exemption choice (seed 000 §2). */
-export function setPropertyType(form: CalculatorForm, value: PropertyType): void {
+export function setPropertyType(form: CalculatorForm, value: PropertyType, edition?: Pick<Edition, 'formInputs'>): void {
   form.setFieldValue('propertyType', value);
-  if (isCommercial(value)) {
-    for (const f of RESIDENTIAL_FIELDS) form.setFieldValue(f, DEFAULT_FORM[f] as never);
-    form.setFieldValue('seniorIncome', null);
+  if (isCommercial(value) && edition) {
+    for (const d of edition.formInputs) {
+      if (isResidentialInput(d)) form.setFieldValue(d.id, (d.default ?? (d.type === 'boolean' ? false : null)) as never);
+    }
   }
 }
 
@@ -27,4 +33,7 @@ export function setCounty(form: CalculatorForm, edition: Edition, name: string):
   if (name) setItem(KEYS.county, name);
   const county = edition.county(name);
   if (!county?.needsPropertyType && form.state.values.propertyType) form.setFieldValue('propertyType', '');
+  // A year the new county's rules do not hold goes back to the latest.
+  const year = form.state.values.year;
+  if (year && !edition.years(county).includes(Number(year))) form.setFieldValue('year', '');
 }

@@ -6,51 +6,64 @@
  */
 import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/calculate.js';
 import { valueAt } from '../../../engine/params.js';
-import { INPUT_FACTS, type Bundle, type CountyDef, type ParameterDef } from '../../../engine/types.js';
+import { INPUT_FACTS, type Bundle, type CountyDef, type ParameterDef, type StateDef } from '../../../engine/types.js';
+import { at, declarationsOf, type Declarations, type InputDecl, type ResultFieldDecl } from './declarations.js';
 import { PtaxError } from '../../../engine/errors.js';
 import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import type { Lang } from './format.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
+export type InputValue = boolean | number | string | null;
 
-/** Client state of the calculator (seed 000 §3, "Calculator input"). */
+/**
+ * Client state of the calculator (seed 000 §3, "Calculator input"): the value, county,
+ * property type and tax year, and one entry per declared input of the edition (by the
+ * input's id: `homestead`, `over65`, `veteranDisability`, `priorAssessed`, …).
+ */
 export interface FormValues {
   homeValue: number;
   county: string; // county name, '' when none chosen
   propertyType: PropertyType;
-  homesteadExemption: boolean;
-  over65Exemption: boolean;
-  disabledPersonExemption: boolean;
-  disabledVeteranExemption: string; // 'none' or '10'…'100'
-  seniorIncome: number | null;
-  seniorCitizen: boolean;
-  coldWarVeteran: boolean;
+  /** The tax year asked for, '' for the latest the rules cover. */
+  year: string;
   showSchoolTaxBreakdown: boolean;
+  [input: string]: InputValue;
+}
+
+/** Inputs the form shows in fields of its own (not in the declared-inputs list). */
+const OWN_FIELDS = new Set(['value', 'propertyClass', 'year']);
+
+/** A declared input's empty value in the form: its default, else off / not given. */
+function emptyValue(d: InputDecl): InputValue {
+  if (d.default !== undefined) return d.default;
+  return d.type === 'boolean' ? false : null;
 }
 
 export const DEFAULT_FORM: FormValues = {
   homeValue: DEFAULT_VALUE,
   county: '',
   propertyType: '',
-  homesteadExemption: false,
-  over65Exemption: false,
-  disabledPersonExemption: false,
-  disabledVeteranExemption: 'none',
-  seniorIncome: null,
-  seniorCitizen: false,
-  coldWarVeteran: false,
+  year: '',
   showSchoolTaxBreakdown: false,
 };
 
-/** Residential exemption choices that class4 clears and disables (seed 000 §2; rules reference: every residential exemption). */
-export const RESIDENTIAL_FIELDS = [
-  'homesteadExemption', 'over65Exemption', 'seniorCitizen', 'coldWarVeteran', 'disabledVeteranExemption', 'disabledPersonExemption',
-] as const;
+/** The form's starting values for an edition: every declared input at its empty value. */
+export function defaultForm(edition: Pick<Edition, 'formInputs'>): FormValues {
+  const v: FormValues = { ...DEFAULT_FORM };
+  for (const d of edition.formInputs) v[d.id] = emptyValue(d);
+  return v;
+}
+
+/** Exemption inputs that class4 clears and disables (seed 000 §2; rules reference: every residential exemption). */
+export function isResidentialInput(d: InputDecl): boolean {
+  return d.type === 'boolean' || d.id === 'veteranDisability' || d.requires !== undefined;
+}
 
 export interface CountyInfo {
   name: string;
   slug: string;
+  flags: string[];
   /** Combined rate in percent (the county's effective rate in force). */
   rate: number | null;
   needsPropertyType: boolean;
@@ -61,6 +74,14 @@ export interface Edition {
   code: string;
   stateName: { en: string; es: string };
   calculator: Calculator;
+  bundle: Bundle;
+  state: StateDef;
+  /** The declared inputs (rules/inputs.yaml) and result fields (rules/results.yaml). */
+  decl: Declarations;
+  /** The declared inputs this edition's main form offers, in declaration order. */
+  formInputs: InputDecl[];
+  /** The tax years a county's rules hold (a choice is offered when there are two or more). */
+  years(county: CountyInfo | undefined): number[];
   counties: CountyInfo[];
   county(name: string): CountyInfo | undefined;
   /** The class rates (percent) of a county's program, from its by-class rate parameter. */
@@ -81,12 +102,15 @@ export function makeEdition(bundle: Bundle): Edition {
     return {
       name: c.name,
       slug: c.slug,
+      flags: c.flags,
       rate: typeof rate === 'number' ? rate : null,
       needsPropertyType: c.flags.includes('nycClass'),
       program: p.compiled.program.id,
     };
   };
   const counties = state.counties.map(countyOf);
+  const decl = declarationsOf(bundle);
+  const formInputs = decl.inputs.filter((d) => d.states.includes(state.code) && d.web !== false && !OWN_FIELDS.has(d.id));
   const programParams = (programId: string) => Object.values(bundle.programs[programId]?.parameters ?? {});
   const dateOf = (programId: string) => {
     const years = bundle.programs[programId]!.years;
@@ -97,6 +121,14 @@ export function makeEdition(bundle: Bundle): Edition {
     code: state.code,
     stateName: state.name,
     calculator,
+    bundle,
+    state,
+    decl,
+    formInputs,
+    years: (county) => {
+      const program = county?.program ?? counties[0]?.program;
+      return program ? bundle.programs[program]?.years ?? [] : [];
+    },
     counties,
     county: (name) => (name ? byName.get(name.toLowerCase()) : undefined),
     classRates(county) {
@@ -124,27 +156,42 @@ export function canCalculate(v: FormValues, county: CountyInfo | undefined): boo
 
 /** Seed 000 §5: over-65 with income above the limit, or with no income given, gets Basic STAR. */
 export function incomeExceedsLimit(v: FormValues, limit: number | null): boolean {
-  if (!v.over65Exemption || limit === null) return false;
-  return v.seniorIncome === null || v.seniorIncome > limit;
+  if (!v.over65 || limit === null) return false;
+  return v.seniorIncome === null || v.seniorIncome === undefined || (v.seniorIncome as number) > limit;
+}
+
+/** Whether a declared input is shown for these values and this county (its `requires` and `county_flag`). */
+export function inputShown(d: InputDecl, v: FormValues, county: CountyInfo | undefined): boolean {
+  if (d.requires && !v[d.requires]) return false;
+  if (d.county_flag && !county?.flags.includes(d.county_flag)) return false;
+  return true;
+}
+
+/** A form value as the engine takes it, by the input's type. */
+function engineValue(d: InputDecl, x: InputValue): InputValue | undefined {
+  if (d.type === 'boolean') return !!x;
+  if (x === null || x === undefined || x === '') return null;
+  if (d.type === 'choice' || d.type === 'text') return String(x);
+  const n = typeof x === 'number' ? x : Number(x);
+  return Number.isFinite(n) ? n : null;
 }
 
 /** The engine's input for the form's values (the mapping of rules reference §3 is in the rules). */
-export function toCalcInput(v: FormValues, stateCode: string, county: CountyInfo): CalcInput {
+export function toCalcInput(v: FormValues, edition: Pick<Edition, 'code' | 'formInputs'>, county: CountyInfo): CalcInput {
   const commercial = county.needsPropertyType && isCommercial(v.propertyType);
-  const level = v.disabledVeteranExemption === 'none' ? 0 : Number(v.disabledVeteranExemption) || 0;
-  return {
-    state: stateCode,
+  const input: Record<string, unknown> = {
+    state: edition.code,
     county: county.slug,
     value: clampValue(v.homeValue),
     propertyClass: county.needsPropertyType ? v.propertyType || null : null,
-    homestead: !commercial && v.homesteadExemption,
-    over65: !commercial && v.over65Exemption,
-    seniorIncome: v.over65Exemption ? v.seniorIncome : null,
-    seniorCitizen: !commercial && v.seniorCitizen,
-    disabled: !commercial && v.disabledPersonExemption,
-    veteranDisability: commercial ? 0 : level,
-    coldWarVeteran: !commercial && v.coldWarVeteran,
   };
+  if (v.year) input.year = Number(v.year);
+  for (const d of edition.formInputs) {
+    if (!inputShown(d, v, county) || (commercial && isResidentialInput(d))) continue;
+    const x = engineValue(d, v[d.id] ?? null);
+    if (x !== undefined && x !== null) input[d.id] = x;
+  }
+  return input as unknown as CalcInput;
 }
 
 export interface Breakdown { school: number; county: number; city: number; special: number }
@@ -167,6 +214,24 @@ export interface ResultView {
   steps: ExplainStep[];
   quarterlyPayment?: number;
   schoolTaxBeforeExemptions?: number;
+  /** The state's detail object (`nyc`, `texas`, `california`, `florida`), field by field as declared. */
+  details: DetailView[];
+  /** The state and the figures of the generic result as the engine gave them (for the share link, the PDF, the charts). */
+  state: string;
+}
+
+export interface FieldView { id: string; label: string; unit: ResultFieldDecl['unit']; value: unknown }
+export interface DetailView { key: string; fields: FieldView[] }
+
+/** Detail objects of a state's result, in the engine's words. */
+export const DETAIL_KEYS = ['nyc', 'texas', 'california', 'florida'] as const;
+
+/** The declared fields of `group` that the result has, with their labels in `lang`. */
+export function fieldsOf(decl: Declarations, r: unknown, group: string, lang: Lang, calculator?: string): FieldView[] {
+  return decl.results
+    .filter((f) => f.group === group && (!calculator || !f.calculators || f.calculators.includes(calculator)))
+    .map((f) => ({ id: f.id, label: f.label[lang] ?? f.label.en, unit: f.unit, value: at(r, f.id) }))
+    .filter((f) => f.value !== undefined && f.value !== null && typeof f.value !== 'object');
 }
 
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
@@ -176,7 +241,7 @@ const breakdownOf = (x: unknown): Breakdown => {
 };
 
 /** What the results card shows, straight from the engine's (already rounded) result. */
-export function toResultView(r: CalcResult, countySlug: string): ResultView {
+export function toResultView(r: CalcResult, countySlug: string, decl: Declarations = { inputs: [], results: [] }, lang: Lang = 'en'): ResultView {
   const exemptions = Object.entries((r.exemptions ?? {}) as Record<string, unknown>)
     .filter(([, a]) => num(a) > 0)
     .map(([key, amount]) => ({ key, amount: num(amount), detail: ((r.exemptionBreakdown ?? {}) as Record<string, Record<string, unknown>>)[key] }));
@@ -200,6 +265,8 @@ export function toResultView(r: CalcResult, countySlug: string): ResultView {
     steps: r.explanation ?? [],
     quarterlyPayment: nyc ? num(nyc.quarterlyPayment) : undefined,
     schoolTaxBeforeExemptions: nyc ? num(nyc.schoolTaxPortion) : undefined,
+    details: DETAIL_KEYS.filter((k) => r[k] && typeof r[k] === 'object').map((k) => ({ key: k, fields: fieldsOf(decl, r, k, lang) })),
+    state: r.state,
   };
 }
 
@@ -207,6 +274,6 @@ export function toResultView(r: CalcResult, countySlug: string): ResultView {
 export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultView {
   const county = edition.county(v.county);
   if (!county) throw new PtaxError('MISSING_COUNTY', 'County not found');
-  const r = edition.calculator.calculate(toCalcInput(v, edition.code, county), { explain: true, lang });
-  return toResultView(r, county.slug);
+  const r = edition.calculator.calculate(toCalcInput(v, edition, county), { explain: true, lang });
+  return toResultView(r, county.slug, edition.decl, lang);
 }

@@ -1,8 +1,9 @@
 /** Report data (seed 000 §3 "Report data") and its text forms: share text, PDF lines. */
 import type { TFunction } from 'i18next';
 import type { FormValues, ResultView } from './model.js';
+import { editionVars } from './editionText.js';
 import { formatDate, formatPercent, formatUsd, type Lang } from './format.js';
-import { isCommercial } from './model.js';
+import { inputShown, isCommercial, type Edition } from './model.js';
 
 export function exemptionLabel(t: TFunction, e: ResultView['exemptions'][number]): string {
   if (e.key === 'star') {
@@ -16,15 +17,18 @@ export function exemptionLabel(t: TFunction, e: ResultView['exemptions'][number]
   return t(`exemption.${e.key}`, { defaultValue: e.key });
 }
 
-/** The exemptions the visitor chose, as labels (for the review step and the report). */
-export function chosenExemptions(t: TFunction, v: FormValues): string[] {
+/** The inputs the visitor gave beyond value and county, as labels (for the review step and the report). */
+export function chosenExemptions(v: FormValues, edition: Pick<Edition, 'code' | 'formInputs' | 'county'>, lang: Lang): string[] {
   const out: string[] = [];
-  if (v.homesteadExemption) out.push(t('form.homestead'));
-  if (v.over65Exemption) out.push(t('form.over65'));
-  if (v.disabledPersonExemption) out.push(t('form.disabled'));
-  if (v.disabledVeteranExemption !== 'none') out.push(`${t('form.disabledVeteran')} ${t('form.veteranLevel', { level: v.disabledVeteranExemption })}`);
-  if (v.seniorCitizen) out.push(t('form.seniorCitizen'));
-  if (v.coldWarVeteran) out.push(t('form.coldWarVeteran'));
+  const county = edition.county(v.county);
+  for (const d of edition.formInputs) {
+    const x = v[d.id];
+    if (!inputShown(d, v, county) || x === null || x === undefined || x === false || x === d.default) continue;
+    const label = (d.state_labels?.[edition.code] ?? d.label)[lang];
+    if (x === true) out.push(label);
+    else if (d.values) out.push(`${label}: ${d.values.find((c) => c.value === x)?.label[lang] ?? String(x)}`);
+    else out.push(`${label}: ${d.type === 'year' ? String(x) : formatUsd(Number(x), lang)}`);
+  }
   return out;
 }
 
@@ -41,9 +45,9 @@ export function shareText(t: TFunction, r: ResultView, v: FormValues, lang: Lang
 export interface ReportSection { title: string; rows: Array<[string, string]> }
 
 /** Everything the PDF holds: inputs, results, breakdown, exemptions, notes, disclaimer, date. */
-export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang: Lang, rates: Record<string, number>): { title: string; date: string; sections: ReportSection[]; notes: string[]; disclaimer: string } {
+export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang: Lang, rates: Record<string, number>, edition: Pick<Edition, 'code' | 'formInputs' | 'county'>): { title: string; date: string; sections: ReportSection[]; notes: string[]; disclaimer: string } {
   const usd = (n: number) => formatUsd(n, lang);
-  const chosen = chosenExemptions(t, v);
+  const chosen = chosenExemptions(v, edition, lang);
   const inputs: Array<[string, string]> = [
     [t('report.value'), usd(v.homeValue)],
     [t('report.county'), r.county],
@@ -73,6 +77,6 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
       { title: t('results.exemptions'), rows: exemptions },
     ],
     notes: r.notes,
-    disclaimer: `${t('disclaimer.title')}. ${t('disclaimer.text')}`,
+    disclaimer: `${t('disclaimer.title')}. ${t('disclaimer.text', editionVars(t, edition.code))}`,
   };
 }

@@ -1,0 +1,55 @@
+/**
+ * The edition's own tools below the calculator (seed 001 §2–§4): its specialised
+ * calculators (state.calculators in the rule files) and, where the state has them, the
+ * county directory; then the 2026 rates timeline. Each panel's code loads only when the
+ * visitor opens it.
+ */
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Edition } from '../lib/model.js';
+import type { Lang } from '../lib/format.js';
+import { RatesTimeline } from './RatesTimeline.js';
+
+const ToolPanel = lazy(() => import('./tools/ToolPanel.js'));
+const CountyDirectory = lazy(() => import('./tools/CountyDirectory.js'));
+
+/** A <details> panel whose content is rendered (and its code fetched) on first opening. */
+export function LazyPanel({ title, testId, children }: { title: string; testId: string; children: () => ReactNode }) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  return (
+    <details className="card panel" data-testid={testId} onToggle={(e) => { if ((e.currentTarget as HTMLDetailsElement).open) setOpened(true); }}>
+      <summary><h3 className="panel-title">{title}</h3></summary>
+      {opened && <Suspense fallback={<p className="help" role="status">{t('tools.loading')}</p>}>{children()}</Suspense>}
+    </details>
+  );
+}
+
+export function StateExtras({ edition, lang }: { edition: Edition; lang: Lang }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const calculators = edition.state.calculators;
+  return (
+    <>
+      {calculators.length > 0 && (
+        <section className="tools" aria-labelledby={`${id}-tools`} id="tools">
+          <h2 id={`${id}-tools`}>{t('tools.title', { state: edition.stateName[lang] })}</h2>
+          {calculators.map((k) => (
+            <LazyPanel key={k.name} title={k.label[lang] ?? k.label.en} testId={`tool-${k.name}`}>
+              {() => <ToolPanel edition={edition} calculatorName={k.name} lang={lang} />}
+            </LazyPanel>
+          ))}
+        </section>
+      )}
+      {edition.counties.length > 0 && (
+        <section className="tools" aria-labelledby={`${id}-counties`} id="counties">
+          <h2 id={`${id}-counties`}>{t('directory.title', { state: edition.stateName[lang], count: edition.counties.length })}</h2>
+          <LazyPanel title={t('directory.open', { count: edition.counties.length })} testId="county-directory">
+            {() => <CountyDirectory edition={edition} lang={lang} />}
+          </LazyPanel>
+        </section>
+      )}
+      <RatesTimeline lang={lang} />
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * What changed between two rule years (the Texas vote panel): every parameter of the
+ * state's program whose value differs between the two years, with its label, the change
+ * and the source that records it (for Texas, the November 2025 propositions). Read from
+ * the rule files, so the panel follows them.
+ */
+import { useTranslation } from 'react-i18next';
+import { valueAt } from '../../../../engine/params.js';
+import type { ParameterDef } from '../../../../engine/types.js';
+import type { Edition } from '../../lib/model.js';
+import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
+
+export interface Change { id: string; label: string; before: string; after: string; source?: { title: string; href: string } }
+
+function show(p: ParameterDef, v: unknown, lang: Lang): string {
+  if (typeof v === 'number') return p.unit === 'usd' ? formatUsd(v, lang) : p.unit === 'percent' ? formatPercent(v, lang) : String(v);
+  return JSON.stringify(v);
+}
+
+export function parameterChanges(edition: Edition, years: [number, number], lang: Lang): Change[] {
+  const programId = edition.state.programs[0]?.program;
+  if (!programId) return [];
+  const [d0, d1] = years.map((y) => edition.calculator.compiled(programId, y).date) as [string, string];
+  const out: Change[] = [];
+  for (const id of Object.values(edition.bundle.programs[programId]?.parameters ?? {})) {
+    const p = edition.bundle.parameters[id];
+    if (!p) continue;
+    const a = valueAt(p, d0);
+    const b = valueAt(p, d1);
+    if (!a || !b || a === b) continue;
+    const va = a.value ?? a.bands;
+    const vb = b.value ?? b.bands;
+    if (JSON.stringify(va) === JSON.stringify(vb)) continue;
+    const ref = b.reference.find((r) => /^https?:\/\//.test(r.href));
+    out.push({ id, label: p.label[lang] ?? p.label.en, before: show(p, va, lang), after: show(p, vb, lang), source: ref });
+  }
+  return out;
+}
+
+export function ParameterChanges({ edition, years, lang }: { edition: Edition; years: [number, number]; lang: Lang }) {
+  const { t } = useTranslation();
+  const changes = parameterChanges(edition, years, lang);
+  if (!changes.length) return null;
+  return (
+    <div className="changes" data-testid="rule-changes">
+      <h4>{t('tools.changesTitle', { from: years[0], to: years[1] })}</h4>
+      <ul>
+        {changes.map((c) => (
+          <li key={c.id} data-testid="rule-change" data-parameter={c.id}>
+            <strong>{c.label}</strong>: {t('tools.change', { before: c.before, after: c.after })}
+            {c.source && <> · <a href={c.source.href} target="_blank" rel="noopener noreferrer">{c.source.title}</a></>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
