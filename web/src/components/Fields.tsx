@@ -154,7 +154,7 @@ export function ExemptionFields({ form, edition, lang, grouped = false }: FieldP
   const limit = edition.incomeLimit(county);
   const set = (k: string) => (x: InputValue) => form.setFieldValue(k, x as never);
   const over = incomeExceedsLimit(v, limit) && v.seniorIncome !== null && v.seniorIncome !== undefined;
-  const shown = edition.formInputs.filter((d) => inputShown(d, v, county));
+  const shown = edition.formInputs.filter((d) => inputShown(d, v, county, edition.code));
   const state = edition.code;
   return (
     <fieldset className="exemptions" data-testid="exemptions">

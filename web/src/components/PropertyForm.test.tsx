@@ -108,19 +108,19 @@ describe('PropertyForm', () => {
     fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class2' } });
     fireEvent.click(screen.getByLabelText('Primary residence (homestead / STAR)'));
     fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
-    fireEvent.click(screen.getByLabelText('Senior citizen exemption (65+, limited income)'));
+    fireEvent.click(screen.getByLabelText('Senior citizen exemption (SCHE)'));
     fireEvent.click(screen.getByLabelText('Cold War veteran'));
-    fireEvent.click(screen.getByLabelText('Person with a disability (50% exemption)'));
+    fireEvent.click(screen.getByLabelText('Person with a disability (DHE)'));
     fireEvent.change(screen.getByLabelText('Disabled veteran: disability rating'), { target: { value: '40' } });
     fireEvent.click(screen.getByLabelText('Show school tax breakdown'));
-    expect(current!.values).toMatchObject({ homesteadExemption: true, over65Exemption: true, seniorCitizen: true, coldWarVeteran: true, disabledVeteranExemption: '40' });
+    expect(current!.values).toMatchObject({ homestead: true, over65: true, seniorCitizen: true, coldWarVeteran: true, veteranDisability: 40 });
 
     fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class4' } });
     expect(current!.values).toMatchObject({
-      homesteadExemption: false, over65Exemption: false, seniorCitizen: false, coldWarVeteran: false,
-      disabledVeteranExemption: 'none', disabledPersonExemption: false, showSchoolTaxBreakdown: true,
+      homestead: false, over65: false, seniorCitizen: false, coldWarVeteran: false,
+      veteranDisability: 0, disabled: false, showSchoolTaxBreakdown: true,
     });
-    for (const label of ['Primary residence (homestead / STAR)', 'Owner 65 or older (Enhanced STAR)', 'Senior citizen exemption (65+, limited income)', 'Cold War veteran', 'Disabled veteran: disability rating']) {
+    for (const label of ['Primary residence (homestead / STAR)', 'Owner 65 or older (Enhanced STAR)', 'Senior citizen exemption (SCHE)', 'Cold War veteran', 'Disabled veteran: disability rating']) {
       expect((screen.getByLabelText(label) as HTMLInputElement).disabled).toBe(true);
     }
     expect((screen.getByLabelText('Show school tax breakdown') as HTMLInputElement).disabled).toBe(false);

@@ -21,8 +21,8 @@ export interface InputDecl {
   state_labels?: Record<string, Label>;
   /** Shown only when this boolean input is on (e.g. the senior income under over 65). */
   requires?: string;
-  /** Shown only for counties with this flag (e.g. nycClass). */
-  county_flag?: string;
+  /** By state: shown only for counties with this flag (New York: nycClass). */
+  county_flag?: Record<string, string>;
   /** Not offered in the web form (analysts' inputs such as a what-if rate). */
   web?: boolean;
   /** A date input: the facts its year, month and day fill. */

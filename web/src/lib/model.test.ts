@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { Calculator } from '../../../engine/calculate.js';
 import { nyEdition, fullBundle } from '../test/edition.js';
-import { calculate, canCalculate, DEFAULT_FORM, incomeExceedsLimit, toCalcInput, type FormValues } from './model.js';
+import { calculate, canCalculate, defaultForm, incomeExceedsLimit, toCalcInput, type FormValues } from './model.js';
 import { clampValue, parseHomeValue, parseOptionalAmount } from './parseValue.js';
 import { formatPercent, formatUsd } from './format.js';
 
 const edition = nyEdition();
-const form = (over: Partial<FormValues>): FormValues => ({ ...DEFAULT_FORM, ...over });
+const form = (over: Partial<FormValues>): FormValues => ({ ...defaultForm(edition), ...over });
 
 describe('home value parsing (seed 000 §5)', () => {
   it('keeps digits only, so separators and symbols are ignored', () => {
@@ -66,17 +66,17 @@ describe('form rules', () => {
     expect(canCalculate(form({ county: 'Kings County', propertyType: 'class1' }), kings)).toBe(true);
   });
   it('flags an income above the Enhanced STAR limit', () => {
-    expect(incomeExceedsLimit(form({ over65Exemption: true, seniorIncome: 107301 }), 107300)).toBe(true);
-    expect(incomeExceedsLimit(form({ over65Exemption: true, seniorIncome: 107300 }), 107300)).toBe(false);
-    expect(incomeExceedsLimit(form({ over65Exemption: true, seniorIncome: null }), 107300)).toBe(true);
-    expect(incomeExceedsLimit(form({ over65Exemption: false, seniorIncome: 500000 }), 107300)).toBe(false);
+    expect(incomeExceedsLimit(form({ over65: true, seniorIncome: 107301 }), 107300)).toBe(true);
+    expect(incomeExceedsLimit(form({ over65: true, seniorIncome: 107300 }), 107300)).toBe(false);
+    expect(incomeExceedsLimit(form({ over65: true, seniorIncome: null }), 107300)).toBe(true);
+    expect(incomeExceedsLimit(form({ over65: false, seniorIncome: 500000 }), 107300)).toBe(false);
   });
   it('maps the form to the engine input; class4 sends no residential exemption', () => {
     const kings = edition.county('Kings County')!;
-    const input = toCalcInput(form({ county: 'Kings County', propertyType: 'class4', homesteadExemption: true, disabledVeteranExemption: '50', coldWarVeteran: true }), 'NY', kings);
+    const input = toCalcInput(form({ county: 'Kings County', propertyType: 'class4', homestead: true, veteranDisability: 50, coldWarVeteran: true }), edition, kings);
     expect(input).toMatchObject({ state: 'NY', county: 'kings', propertyClass: 'class4', homestead: false, veteranDisability: 0, coldWarVeteran: false });
     const albany = edition.county('Albany County')!;
-    const out = toCalcInput(form({ county: 'Albany County', propertyType: 'class2', disabledVeteranExemption: '30', homeValue: -10 }), 'NY', albany);
+    const out = toCalcInput(form({ county: 'Albany County', propertyType: 'class2', veteranDisability: 30, homeValue: -10 }), edition, albany);
     expect(out).toMatchObject({ county: 'albany', propertyClass: null, veteranDisability: 30, value: 0 });
   });
 });
@@ -85,7 +85,7 @@ describe('result mapping', () => {
   const engine = new Calculator(fullBundle);
 
   it('shows exactly the engine figures for an NYC class2 co-op (same input as the CLI)', () => {
-    const v = form({ county: 'New York County', homeValue: 1000000, propertyType: 'class2', homesteadExemption: true });
+    const v = form({ county: 'New York County', homeValue: 1000000, propertyType: 'class2', homestead: true });
     const view = calculate(edition, v, 'en');
     const r = engine.calculate({ state: 'NY', county: 'New York', value: 1000000, propertyClass: 'class2', homestead: true }, { explain: true });
     expect(view.annualTax).toBe(r.annualTax);
@@ -117,13 +117,13 @@ describe('result mapping', () => {
   });
 
   it('Kings class1 with homestead (README: 9,231.64 with STAR 293)', () => {
-    const view = calculate(edition, form({ county: 'Kings County', homeValue: 800000, propertyType: 'class1', homesteadExemption: true }), 'en');
+    const view = calculate(edition, form({ county: 'Kings County', homeValue: 800000, propertyType: 'class1', homestead: true }), 'en');
     expect(view.annualTax).toBe(9231.64);
-    expect(view.exemptions).toEqual([{ key: 'star', amount: 293, detail: { type: 'basic', amount: 293 } }]);
+    expect(view.exemptions).toEqual([{ key: 'star', amount: 293, detail: { type: 'basic', amount: 293 }, label: 'STAR' }]);
   });
 
   it('over-65 above the income limit gets Basic STAR with the engine note, in the page language', () => {
-    const v = form({ county: 'Albany County', homeValue: 300000, over65Exemption: true, seniorIncome: 120000 });
+    const v = form({ county: 'Albany County', homeValue: 300000, over65: true, seniorIncome: 120000 });
     const en = calculate(edition, v, 'en');
     // README example: Albany 300,000, over 65, income 120,000 → 5,397.05, STAR 284.06.
     expect(en.annualTax).toBe(5397.05);

@@ -161,9 +161,10 @@ export function incomeExceedsLimit(v: FormValues, limit: number | null): boolean
 }
 
 /** Whether a declared input is shown for these values and this county (its `requires` and `county_flag`). */
-export function inputShown(d: InputDecl, v: FormValues, county: CountyInfo | undefined): boolean {
+export function inputShown(d: InputDecl, v: FormValues, county: CountyInfo | undefined, state: string): boolean {
   if (d.requires && !v[d.requires]) return false;
-  if (d.county_flag && !county?.flags.includes(d.county_flag)) return false;
+  const flag = d.county_flag?.[state];
+  if (flag && !county?.flags.includes(flag)) return false;
   return true;
 }
 
@@ -187,8 +188,9 @@ export function toCalcInput(v: FormValues, edition: Pick<Edition, 'code' | 'form
   };
   if (v.year) input.year = Number(v.year);
   for (const d of edition.formInputs) {
-    if (!inputShown(d, v, county) || (commercial && isResidentialInput(d))) continue;
-    const x = engineValue(d, v[d.id] ?? null);
+    if (!inputShown(d, v, county, edition.code)) continue;
+    // Class 4 takes no residential exemption: those inputs go at their empty value.
+    const x = engineValue(d, commercial && isResidentialInput(d) ? emptyValue(d) : v[d.id] ?? null);
     if (x !== undefined && x !== null) input[d.id] = x;
   }
   return input as unknown as CalcInput;
@@ -207,7 +209,7 @@ export interface ResultView {
   taxableValue: number;
   taxableValues: Breakdown;
   exemptionSavings: number;
-  exemptions: Array<{ key: string; amount: number; detail?: Record<string, unknown> }>;
+  exemptions: Array<{ key: string; amount: number; detail?: Record<string, unknown>; label?: string }>;
   breakdown: Breakdown;
   potentialSavings: number;
   notes: string[];
@@ -244,7 +246,7 @@ const breakdownOf = (x: unknown): Breakdown => {
 export function toResultView(r: CalcResult, countySlug: string, decl: Declarations = { inputs: [], results: [] }, lang: Lang = 'en'): ResultView {
   const exemptions = Object.entries((r.exemptions ?? {}) as Record<string, unknown>)
     .filter(([, a]) => num(a) > 0)
-    .map(([key, amount]) => ({ key, amount: num(amount), detail: ((r.exemptionBreakdown ?? {}) as Record<string, Record<string, unknown>>)[key] }));
+    .map(([key, amount]) => ({ key, amount: num(amount), detail: ((r.exemptionBreakdown ?? {}) as Record<string, Record<string, unknown>>)[key], label: decl.results.find((f) => f.id === `exemptions.${key}`)?.label[lang] }));
   const nyc = r.nyc as Record<string, unknown> | undefined;
   return {
     county: r.county,

@@ -14,7 +14,7 @@ export function exemptionLabel(t: TFunction, e: ResultView['exemptions'][number]
     const level = e.detail?.disability;
     return typeof level === 'number' && level > 0 ? t('exemption.veteran', { level }) : t('exemption.veteranNoLevel');
   }
-  return t(`exemption.${e.key}`, { defaultValue: e.key });
+  return t(`exemption.${e.key}`, { defaultValue: e.label ?? e.key });
 }
 
 /** The inputs the visitor gave beyond value and county, as labels (for the review step and the report). */
@@ -23,7 +23,7 @@ export function chosenExemptions(v: FormValues, edition: Pick<Edition, 'code' | 
   const county = edition.county(v.county);
   for (const d of edition.formInputs) {
     const x = v[d.id];
-    if (!inputShown(d, v, county) || x === null || x === undefined || x === false || x === d.default) continue;
+    if (!inputShown(d, v, county, edition.code) || x === null || x === undefined || x === false || x === d.default) continue;
     const label = (d.state_labels?.[edition.code] ?? d.label)[lang];
     if (x === true) out.push(label);
     else if (d.values) out.push(`${label}: ${d.values.find((c) => c.value === x)?.label[lang] ?? String(x)}`);
