@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { Browser, Page } from 'playwright';
-import { calculate, fillForm, launch, open } from './helpers.js';
+import { calculate, editionURL, fillForm, launch, open } from './helpers.js';
 
 let browser: Browser;
 beforeAll(async () => { browser = await launch(); });
@@ -112,7 +112,7 @@ describe('value warnings', () => {
 
 describe('county data that fails to load', () => {
   it('shows the error panel and the error toast; "Try Again" loads it once it can be fetched', async () => {
-    const baseURL = inject('baseURL');
+    const baseURL = editionURL('NY');
     const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
     const origin = new URL(baseURL).origin;

@@ -25,8 +25,18 @@ export interface Opened { context: BrowserContext; page: Page; errors: string[] 
  * test server are aborted (no network in tests). `popup: false` marks the newsletter popup
  * as already shown, so that it does not cover the page 3 s after a calculation.
  */
-export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string } = {}): Promise<Opened> {
-  const baseURL = inject('baseURL');
+/**
+ * The address of an edition on the test server: `<code>.localhost` on the server's port
+ * (Chromium resolves *.localhost to the loopback), the hub on the server's own address.
+ */
+export function editionURL(edition: string = 'NY'): string {
+  const u = new URL(inject('baseURL'));
+  if (edition !== 'HUB') u.hostname = `${edition.toLowerCase()}.localhost`;
+  return u.origin;
+}
+
+export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string; edition?: string } = {}): Promise<Opened> {
+  const baseURL = editionURL(opts.edition);
   const context = await browser.newContext({
     baseURL,
     viewport: opts.viewport ?? DESKTOP,
@@ -34,8 +44,14 @@ export async function open(browser: Browser, path = '/', opts: { viewport?: { wi
     locale: 'en-US',
     ...(opts.mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
   });
-  const origin = new URL(baseURL).origin;
-  await context.route('**/*', (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith('data:') || route.request().url().startsWith('blob:') ? route.continue() : route.abort()));
+  // The test server answers every edition's host name on its port; anything else is aborted.
+  const port = new URL(baseURL).port;
+  const ours = (url: string) => {
+    if (url.startsWith('data:') || url.startsWith('blob:')) return true;
+    const u = new URL(url);
+    return u.port === port && (u.hostname === '127.0.0.1' || u.hostname.endsWith('.localhost'));
+  };
+  await context.route('**/*', (route) => (ours(route.request().url()) ? route.continue() : route.abort()));
   if (opts.popup === false) await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
   const page = await context.newPage();
   const errors: string[] = [];
@@ -57,6 +73,7 @@ export async function open(browser: Browser, path = '/', opts: { viewport?: { wi
 
 /** An input as the form takes it and as the CLI takes it. */
 export interface Input {
+  state?: string; // default NY
   county: string; // the county's full name, as in the select ("Albany County")
   value: number;
   cls?: 'class1' | 'class2' | 'class4';
@@ -70,7 +87,7 @@ export interface Input {
 }
 
 export function cliArgs(i: Input): string[] {
-  const a = ['calc', '--state', 'NY', '--county', i.county, '--value', String(i.value), '--json'];
+  const a = ['calc', '--state', i.state ?? 'NY', '--county', i.county, '--value', String(i.value), '--json'];
   if (i.cls) a.push('--class', i.cls);
   if (i.homestead) a.push('--homestead');
   if (i.over65) a.push('--over65');

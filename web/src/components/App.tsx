@@ -61,7 +61,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
   const stateName = data.status === 'ready' ? data.edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
   const stateCode = data.status === 'ready' ? data.edition.code : EDITION;
   const vars = editionVars(t, stateCode, stateName);
-  const hub = stateCode === 'HUB';
+  const hub = EDITION === 'HUB';
   const home = lang === 'es' ? '/es' : '/';
   const contactPath = lang === 'es' ? '/es/contacto' : '/contact';
   const other: Lang = lang === 'es' ? 'en' : 'es';
@@ -71,7 +71,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
   return (
     <>
       <a className="skip-link" href="#main">{t('skip.main')}</a>
-      {route === 'calculator' && <a className="skip-link" href="#calculator">{t('skip.calculator')}</a>}
+      {route === 'calculator' && !hub && <a className="skip-link" href="#calculator">{t('skip.calculator')}</a>}
       <a className="skip-link" href="#footer">{t('skip.footer')}</a>
       <header className="site-header">
         <div className="wrap header-row">

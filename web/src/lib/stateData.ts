@@ -26,7 +26,7 @@ const globbed = import.meta.glob('../generated/states/*.json', { import: 'defaul
 
 /** Loaders by state code, one per generated package. */
 export const defaultLoaders: PackageLoaders = Object.fromEntries(
-  Object.entries(globbed).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2})\.json$/, '$1'), load]),
+  Object.entries(globbed).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2,3})\.json$/, '$1'), load]),
 );
 
 function check(pkg: unknown, code: string): StatePackage {

@@ -38,7 +38,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
   const id = useId();
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<SortKey>('name');
-  const [value, setValue] = useState(DEFAULT_VALUE);
+  const [value, setValue] = useState<number>(DEFAULT_VALUE);
   const q = useDeferredValue(query);
   const v = useDeferredValue(value);
   const list = useMemo(() => filterCounties(edition.counties, q, sort), [edition, q, sort]);
