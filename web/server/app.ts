@@ -9,6 +9,7 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStaticSite } from './http/static-site.js';
 import { formRoutes } from './routes/forms.js';
 import { registerHealthRoute } from './routes/health.js';
+import { registerSitesRoute } from './routes/sites.js';
 import { addPtaxFormats } from './validation/formats.js';
 
 export type { ServerOptions } from './config.js';
@@ -47,6 +48,7 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     registerSecurityHeaders(app);
     registerErrorHandler(app);
     registerHealthRoute(app, store);
+    registerSitesRoute(app, config.sites);
     await app.register(formRoutes, { store, rateLimitPerMinute: config.rateLimitPerMinute, sites: config.sites });
     await registerStaticSite(app, config.webDir, config.sites);
     await app.ready();
