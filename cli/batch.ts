@@ -2,12 +2,14 @@
  * `ptax calc --batch <file.csv|file.ndjson|->`: one property per row in, one result per
  * row out, in the same format, streamed in constant memory.
  *
- * - Columns (CSV header names, NDJSON keys) are the calc flags, kebab or camel case
+ * - Columns (CSV header names, NDJSON keys) are state, county and the `column` of each
+ *   input rules/inputs.yaml declares (the calc flags), kebab or camel case
  *   (`senior-income`, `seniorIncome`; case, `-` and `_` are ignored). Other columns are
  *   passed through untouched (named once on stderr, so a misspelt flag is noticed).
  *   An empty cell is a flag not given (an empty `value` is the default 350,000, as in
  *   `ptax calc`).
- * - CSV out: the input row as it was, then RESULT_COLUMNS (engine/batch.ts), then
+ * - CSV out: the input row as it was, then RESULT_COLUMNS (engine/batch.ts, from
+ *   rules/results.yaml), then
  *   `error` and `errorCode`. NDJSON out: the input object's keys, then `result` (the
  *   object `ptax calc --json` prints) or `error` ({code, message}).
  * - A bad row gets its error and the run goes on; output rows = input rows (blank lines
@@ -35,6 +37,7 @@ import { BatchCalculator, RESULT_COLUMNS, csvEscape, type Place } from '../engin
 import { CsvOut } from '../engine/csv-out.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
 import { INPUT_FACTS, type Lang } from '../engine/types.js';
+import { INPUTS } from '../engine/generated/inputs.js';
 import { parseAmount, parseYear, type AmountField } from './parse.js';
 import { inputError, localized, type MessageKey, type MessageValue } from '../engine/messages.js';
 
@@ -61,34 +64,41 @@ export interface BatchSummary {
   inPlace: number;
 }
 
+/** star: a choice the rules do not check (`--star`), checked against its values here. */
 type Kind = 'text' | 'amount' | 'year' | 'bool' | 'star';
-/** what: the column's name in messages (an amount: its name in engine/messages.ts, `field.<what>`, in the output's language). */
-interface Spec { key: string; kind: Kind; what: string }
-/** The columns read, by flag name (camelCase; `year` is not a FlagInput field but the year argument). */
+/**
+ * key: the flag (camelCase; `year` is not a FlagInput field but the year argument); name:
+ * the column; what: the column's name in messages (an amount: its name in
+ * engine/messages.ts, `field.<what>`, in the output's language); values: a star column's.
+ */
+interface Spec { key: string; name: string; kind: Kind; what: string; values?: readonly string[] }
+/** The kind of cell a declared input reads (rules/inputs.yaml). */
+function kindOf(x: (typeof INPUTS)[number]): Kind {
+  switch (x.type) {
+    case 'money': case 'number': case 'integer': return 'amount';
+    case 'year': return 'year';
+    case 'boolean': return 'bool';
+    case 'choice': return x.checkedByRules ? 'text' : 'star';
+    default: return 'text';
+  }
+}
+/**
+ * The columns read: state and county, then every input rules/inputs.yaml gives a column,
+ * in its order. The county rate is not an input fact but the county's: a header with that
+ * column is read the general way (fastColumns).
+ */
 export const INPUT_COLUMNS: readonly Spec[] = [
-  { key: 'state', kind: 'text', what: 'state' },
-  { key: 'county', kind: 'text', what: 'county' },
-  { key: 'value', kind: 'amount', what: 'value' },
-  { key: 'class', kind: 'text', what: 'class' },
-  { key: 'year', kind: 'year', what: 'year' },
-  { key: 'homestead', kind: 'bool', what: 'homestead' },
-  { key: 'over65', kind: 'bool', what: 'over65' },
-  { key: 'seniorIncome', kind: 'amount', what: 'seniorIncome' },
-  { key: 'seniorCitizen', kind: 'bool', what: 'senior-citizen' },
-  { key: 'disabled', kind: 'bool', what: 'disabled' },
-  { key: 'veteranDisability', kind: 'amount', what: 'veteranDisability' },
-  { key: 'coldWarVeteran', kind: 'bool', what: 'cold-war-veteran' },
-  { key: 'star', kind: 'star', what: 'star' },
-  { key: 'priorAssessed', kind: 'amount', what: 'priorAssessed' },
-  { key: 'purchasePrice', kind: 'amount', what: 'purchasePrice' },
-  { key: 'purchaseYear', kind: 'year', what: 'purchase-year' },
-  { key: 'melloRoos', kind: 'amount', what: 'melloRoos' },
-  // Not an input fact but the county's rate: a header with this column is read the general way (fastColumns).
-  { key: 'countyRate', kind: 'amount', what: 'countyRate' },
+  { key: 'state', name: 'state', kind: 'text', what: 'state' },
+  { key: 'county', name: 'county', kind: 'text', what: 'county' },
+  ...INPUTS.flatMap((x): Spec[] => {
+    if (!('column' in x)) return [];
+    const kind = kindOf(x);
+    return [{ key: x.key, name: x.column, kind, what: kind === 'amount' ? x.id : x.flag, ...(kind === 'star' && 'values' in x ? { values: x.values as readonly string[] } : {}) }];
+  }),
 ];
 /** `senior-income`, `seniorIncome`, `SENIOR_INCOME` → `seniorincome`. */
 export const normalize = (name: string): string => name.trim().toLowerCase().replace(/[-_\s]/g, '');
-const SPEC_BY_NAME = new Map(INPUT_COLUMNS.map((s) => [normalize(s.key), s]));
+const SPEC_BY_NAME = new Map(INPUT_COLUMNS.map((s) => [normalize(s.name), s]));
 export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
 const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
 const NDJSON_RESERVED = ['result', 'error'];
@@ -121,7 +131,7 @@ function parseCell(spec: Spec, raw: string): unknown {
     case 'amount': return parseAmount(s, spec.what as AmountField);
     case 'year': return parseYear(s);
     case 'star':
-      if (s !== 'none' && s !== 'basic' && s !== 'enhanced') throw inputError('INVALID_STAR', 'badStar', { raw });
+      if (!spec.values!.includes(s)) throw inputError('INVALID_STAR', 'badStar', { raw });
       return s;
     case 'bool': return parseBool(spec, s, raw);
   }
@@ -342,7 +352,7 @@ export class BatchRun {
    */
   private fastRow(buf: Buffer, s: number, e: number, quoted: boolean): boolean {
     if (this.engine.fastOff) return false;
-    const { kinds, slots, empties } = this.cols!;
+    const { kinds, slots, empties, choices } = this.cols!;
     const nc = kinds.length;
     const facts = this.facts;
     // The line is copied into the output while it is read (it comes first in the output
@@ -412,7 +422,7 @@ export class BatchRun {
           if (a <= 32 || z <= 32 || a >= 128 || z >= 128) return false;
           if (kind === STATE) { ss = start; se = end; } else if (kind === COUNTY) { cs = start; ce = end; } else {
             const t = this.intern(buf, start, end);
-            if (kind === STAR && t !== 'none' && t !== 'basic' && t !== 'enhanced') return false;
+            if (kind === STAR && !choices[col]!.includes(t)) return false;
             facts[slots[col]!] = t;
           }
         }
@@ -667,7 +677,7 @@ function simpleQuotes(buf: Buffer, q: number, nl: number): boolean {
 /** How the fast reader reads a column. */
 const AMOUNT = 0, YEAR = 1, BOOL = 2, TEXT = 3, STAR = 4, STATE = 5, COUNTY = 6, ROW_YEAR = 7, UNUSED = 255;
 /** By header position: how each column is read (UNUSED: passed through), its fact slot, its empty value. */
-interface FastColumns { kinds: Uint8Array; slots: Int32Array; empties: unknown[] }
+interface FastColumns { kinds: Uint8Array; slots: Int32Array; empties: unknown[]; choices: Array<readonly string[] | undefined> }
 
 /** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
 const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
@@ -679,7 +689,7 @@ const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: ''
  */
 function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
   const n = specs.length;
-  const cols: FastColumns = { kinds: new Uint8Array(n).fill(UNUSED), slots: new Int32Array(n).fill(-1), empties: new Array<unknown>(n).fill(undefined) };
+  const cols: FastColumns = { kinds: new Uint8Array(n).fill(UNUSED), slots: new Int32Array(n).fill(-1), empties: new Array<unknown>(n).fill(undefined), choices: specs.map((x) => x?.values) };
   for (let i = 0; i < n; i++) {
     const spec = specs[i];
     if (!spec) continue;

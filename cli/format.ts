@@ -1,37 +1,41 @@
 /** Human output: a readable table of the result and, on request, its explanation. */
 import type { CalcResult } from '../engine/calculate.js';
 import type { Lang, ProgramDef, ResultGroup, ResultLeaf } from '../engine/types.js';
+import { RESULT_FIELDS } from '../engine/generated/results.js';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const num = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 const money = (x: unknown) => (typeof x === 'number' ? usd.format(x) : '—');
 const pct = (x: unknown) => (typeof x === 'number' ? `${x.toFixed(2)}%` : '—');
 
-const EXEMPTION_NAMES: Record<string, string> = {
-  seniorCitizen: 'Senior citizen', disabledPerson: 'Disabled person', star: 'STAR', veteran: 'Veterans',
-  coldWarVeteran: 'Cold War veterans', coopCondoAbatement: 'Co-op/condo abatement', homeowners: "Homeowners'", homestead: 'Homestead',
-  over65: 'Over 65', disabled: 'Disabled person', over65OrDisabled: 'Over 65 / disabled',
-};
+/**
+ * The table's rows: the fields of rules/results.yaml with a `cli` label, in its order
+ * (a detail object's rows only when the result has that object). Rows of the groups
+ * breakdown and exemptions are indented under the row before them; the exemptions rows
+ * come in the result's own order, those it has (an exemption the declarations do not
+ * name is labelled by its key).
+ */
+const TABLE = RESULT_FIELDS.filter((f): f is Extract<(typeof RESULT_FIELDS)[number], { cli: string }> => 'cli' in f);
+const EXEMPTION_ROWS = new Map<string, string>(TABLE.filter((f) => f.group === 'exemptions' && f.path[0] === 'exemptions').map((f) => [f.path[1]!, f.cli]));
+const SUB_ROWS = new Set(['breakdown', 'exemptions']);
+const DETAIL_GROUPS = new Set(['nyc', 'texas', 'california', 'florida']);
+
+const at = (r: Record<string, unknown>, path: readonly string[]): unknown => path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
+const cell = (unit: string, x: unknown): string => (unit === 'percent' ? pct(x) : money(x));
 
 export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program, program?: ProgramDef): string {
   const rows: Array<[string, string]> = [];
-  const add = (k: string, v: string) => rows.push([k, v]);
-  add('Annual tax', money(r.annualTax));
-  add('Monthly tax', money(r.monthlyTax));
-  add('Effective rate', pct(r.effectiveRate));
-  add('Base assessed value', money(r.baseAssessedValue));
-  add('Final assessed value', money(r.finalAssessedValue));
-  add('Taxable value', money(r.taxableValue));
-  add('Exemption savings', money(r.exemptionSavings));
-  const b = (r.countyBreakdown ?? {}) as Record<string, number>;
-  for (const k of ['school', 'county', 'city', 'special']) add(`  ${k[0]!.toUpperCase()}${k.slice(1)} tax`, money(b[k]));
-  const ex = (r.exemptions ?? {}) as Record<string, number>;
-  for (const [k, v] of Object.entries(ex)) add(`  ${EXEMPTION_NAMES[k] ?? k} saves`, money(v));
-  add('Potential savings', money(r.potentialSavings));
-  if (r.nyc) {
-    const n = r.nyc as Record<string, number>;
-    add('NYC base tax', money(n.baseTax));
-    add('NYC quarterly payment', money(n.quarterlyPayment));
+  let exemptionsDone = false;
+  for (const f of TABLE) {
+    const indent = SUB_ROWS.has(f.group) ? '  ' : '';
+    if (f.group === 'exemptions' && f.path[0] === 'exemptions') {
+      if (exemptionsDone) continue;
+      exemptionsDone = true;
+      for (const [k, v] of Object.entries((r.exemptions ?? {}) as Record<string, number>)) rows.push([`${indent}${EXEMPTION_ROWS.get(k) ?? `${k} saves`}`, money(v)]);
+      continue;
+    }
+    if (DETAIL_GROUPS.has(f.group) && !r[f.group]) continue;
+    rows.push([`${indent}${f.cli}`, cell(f.unit, at(r, f.path))]);
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   const valueWidth = Math.max(...rows.map(([, v]) => v.length));

@@ -16,6 +16,7 @@ import { localized } from '../engine/messages.js';
 import type { Bundle, Lang } from '../engine/types.js';
 import { numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
+import { INPUTS } from '../engine/generated/inputs.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,6 +47,42 @@ function rulesNewerThan(t: number): boolean {
   return walk(dir);
 }
 
+type Input = (typeof INPUTS)[number];
+
+/** An input's commander option, from rules/inputs.yaml: flag, value placeholder by type, help and default. */
+function inputOption(x: Input): Option {
+  const values = 'values' in x ? (x.values as ReadonlyArray<string | number>) : undefined;
+  const arg = x.type === 'boolean' ? '' : x.type === 'date' ? ' <yyyy-mm-dd>' : x.type === 'choice' ? ` <${values!.join('|')}>`
+    : values ? ` <${values.length > 4 ? [values[0], values[1], '…', values.at(-1)].join('|') : values.join('|')}>`
+    : ` <${x.unit === 'usd' ? 'dollars' : x.unit === 'percent' ? 'percent' : x.unit === 'year' ? 'year' : 'n'}>`;
+  const shown = 'default' in x && typeof x.default === 'number' && x.id !== 'veteranDisability' ? ` (default ${x.default})` : '';
+  // No commander default: an option given is one the user wrote (batch mode refuses those).
+  return new Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
+}
+
+/** The inputs of `ptax calc`: those a state's main calculation reads. */
+const CALC_INPUTS = INPUTS.filter((x) => x.states.length > 0);
+/** States with specialised calculators (named by the inputs they read). */
+const CALCULATOR_STATES = new Set(INPUTS.flatMap((x) => x.calculators.map((k) => k.split('.')[0]!.toUpperCase())));
+/**
+ * The inputs of the calculator subcommands (every state's takes the same): those a
+ * calculator reads, and those the main calculation of a state with calculators reads (a
+ * comparison runs it; `--year` picks the rules' year).
+ */
+const CALCULATOR_INPUTS = INPUTS.filter((x) => x.calculators.length > 0 || x.states.some((s) => CALCULATOR_STATES.has(s)));
+/** Choices the rules do not check (`--star`): refused here, before anything is calculated. */
+const CHECKED_CHOICES = INPUTS.filter((x): x is Extract<Input, { type: 'choice' }> => x.type === 'choice' && !x.checkedByRules);
+
+function checkChoices(o: Record<string, unknown>): void {
+  for (const x of CHECKED_CHOICES) {
+    const v = o[x.key];
+    const values = x.values as readonly string[];
+    if (v !== undefined && !values.includes(v as string)) {
+      fail(`INVALID_${x.flag.replace(/-/g, '_').toUpperCase()}`, `--${x.flag} must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)} (got "${v}")`);
+    }
+  }
+}
+
 export function buildProgram(): Command {
   const program = new Command('ptax')
     .description('Property-tax estimator: rules as data, explained step by step')
@@ -61,27 +98,13 @@ export function buildProgram(): Command {
       },
     });
 
-  program
+  const calc = program
     .command('calc')
     .description('estimate the property tax of one property')
     .option('--state <code>', 'NY, TX, CA or FL (required without --batch)')
-    .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)')
-    .option('--value <dollars>', 'market / home value (default 350000)')
-    .addOption(new Option('--class <class>', 'NYC property class: class1, class2, class3 or class4'))
-    .option('--year <year>', 'tax year (NYC: fiscal year); default: the latest covered')
-    .option('--homestead', 'homestead / primary residence')
-    .option('--over65', 'an owner is 65 or older')
-    .option('--senior-income <n>', 'income for Enhanced STAR')
-    .option('--senior-citizen', 'senior citizen exemption (SCHE)')
-    .option('--disabled', 'disabled person exemption (DHE)')
-    .option('--veteran-disability <level>', 'disabled veteran level: 0, 10, 20, …, 100')
-    .option('--cold-war-veteran', 'Cold War veteran')
-    .addOption(new Option('--star <type>', 'NYC only: none, basic or enhanced (overrides --homestead/--over65)'))
-    .option('--prior-assessed <n>', "prior year's assessed value (NYC transitional cap)")
-    .option('--purchase-price <n>', 'purchase price (California Prop 13)')
-    .option('--purchase-year <y>', 'purchase year (California Prop 13)')
-    .option('--mello-roos <dollars>', 'annual Mello-Roos special tax (California)')
-    .option('--county-rate <percent>', "what-if: this effective rate (percent, e.g. 1.25) instead of the county's own")
+    .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)');
+  for (const x of CALC_INPUTS) calc.addOption(inputOption(x));
+  calc
     .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
     .option('--json', 'print the result as one JSON object')
     .option('--explain', 'show each step with its rule and citation')
@@ -97,7 +120,7 @@ export function buildProgram(): Command {
       }
       if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
       if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
-      if (o.star !== undefined && !['none', 'basic', 'enhanced'].includes(o.star)) fail('INVALID_STAR', `--star must be none, basic or enhanced (got "${o.star}")`);
+      checkChoices(o);
       const input = inputFromFlags({ ...o, ...numericFlags(o) }, o.year === undefined ? undefined : parseYear(o.year));
       const calc = new Calculator(await bundle());
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
@@ -173,25 +196,13 @@ export function buildProgram(): Command {
   // Specialised calculators of each state (`ptax tx payment`, `ptax ca prop13`, `ptax fl tax-shock`, …):
   // the state file lists them; every one takes the same flags and reads those it needs.
   for (const code of ['ny', 'tx', 'ca', 'fl']) {
-    program
+    const sub = program
       .command(code)
       .description(`${code.toUpperCase()} calculators (run \`ptax ${code} list\` to see them)`)
       .argument('<calculator>', 'calculator name, or "list"')
-      .option('--county <name>', 'county, where the calculator needs one')
-      .option('--value <dollars>', 'market / home value')
-      .option('--year <year>', 'tax year; default: the latest covered')
-      .option('--tax <dollars>', 'tax amount (payment calculator)')
-      .option('--date <yyyy-mm-dd>', 'payment date (payment calculator; default today)')
-      .option('--bill-year <year>', "the bill's tax year (payment calculator; default: read from the date)")
-      .option('--purchase-price <n>', 'purchase price')
-      .option('--purchase-year <y>', 'purchase year')
-      .option('--seller-tax <dollars>', "the seller's annual tax (tax-shock calculator)")
-      .option('--mello-roos <dollars>', 'annual Mello-Roos special tax')
-      .option('--prior-assessed <n>', "prior year's assessed value")
-      .option('--homestead', 'homestead / primary residence')
-      .option('--over65', 'an owner is 65 or older')
-      .option('--disabled', 'disabled person')
-      .option('--veteran-disability <level>', 'disabled veteran level: 0, 10, 20, …, 100')
+      .option('--county <name>', 'county, where the calculator needs one');
+    for (const x of CALCULATOR_INPUTS) sub.addOption(inputOption(x));
+    sub
       .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
       .option('--json', 'print the result as one JSON object')
       .option('--explain', 'show each step with its rule and citation')
@@ -210,9 +221,8 @@ export function buildProgram(): Command {
         const today = new Date();
         const date = o.date === undefined ? { year: today.getFullYear(), month: today.getMonth() + 1, day: today.getDate() } : parseDate(o.date);
         const input = inputFromFlags({
-          state: code, county: o.county ?? '', homestead: o.homestead, over65: o.over65, disabled: o.disabled, ...numericFlags(o),
+          ...o, state: code, county: o.county ?? '', ...numericFlags(o),
           paymentYear: date.year, paymentMonth: date.month, paymentDay: date.day,
-          billYear: o.billYear === undefined ? null : parseYear(o.billYear),
         }, o.year === undefined ? undefined : parseYear(o.year));
         const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');

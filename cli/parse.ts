@@ -1,10 +1,14 @@
 /** Parsing of command-line values: numbers with thousands separators, booleans, levels. */
 import { inputError, type MessageKey } from '../engine/messages.js';
+import { INPUTS } from '../engine/generated/inputs.js';
 
 const NUMBER = /^-?\$?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
 
-/** The numbers read from flags and batch cells, by the name messages give them (engine/messages.ts `field.*`). */
-export type AmountField = 'value' | 'seniorIncome' | 'veteranDisability' | 'priorAssessed' | 'purchasePrice' | 'melloRoos' | 'taxAmount' | 'sellerTax' | 'countyRate';
+/** The numbers read from flags and batch cells, by the name messages give them (engine/messages.ts `field.*`): the declared money, number and integer inputs. */
+export type AmountField = Extract<(typeof INPUTS)[number], { type: 'money' | 'number' | 'integer' }>['id'];
+/** Every amount has its name in engine/messages.ts (`field.<id>`): this fails to compile when one is missing. */
+const amountNames: `field.${AmountField}` extends MessageKey ? true : false = true;
+void amountNames;
 
 /** "1,250,000", "$350000", "-5000" → number; anything else is a clear error. */
 export function parseAmount(raw: string, field: AmountField): number {
@@ -21,22 +25,28 @@ export function parseDate(raw: string): { year: number; month: number; day: numb
   return { year: +m[1]!, month: +m[2]!, day: +m[3]! };
 }
 
-/** The amount flags and their names in messages, in the order they are checked. */
-const AMOUNT_FLAGS = [
-  ['value', 'value'], ['seniorIncome', 'seniorIncome'], ['veteranDisability', 'veteranDisability'],
-  ['priorAssessed', 'priorAssessed'], ['purchasePrice', 'purchasePrice'], ['melloRoos', 'melloRoos'],
-  ['tax', 'taxAmount'], ['sellerTax', 'sellerTax'], ['countyRate', 'countyRate'],
-] as const;
+type NumericFlag = Extract<(typeof INPUTS)[number], { type: 'money' | 'number' | 'integer' | 'year' }>;
+/**
+ * The numeric flags (rules/inputs.yaml: money, number, integer, year; not `--year`, the
+ * year calculated, which callers read themselves) in the order they are checked: flag key,
+ * the name in messages (amounts) or null (years, read with parseYear).
+ */
+const NUMERIC_FLAGS = INPUTS.flatMap((x): Array<[NumericFlag['key'], AmountField | null]> => {
+  if (x.id === 'year') return [];
+  if (x.type === 'year') return [[x.key, null]];
+  if (x.type === 'money' || x.type === 'number' || x.type === 'integer') return [[x.key, x.id]];
+  return [];
+});
 
 /**
  * Commander's option strings → the numbers `inputFromFlags` takes (null when not given),
  * for `ptax calc` and the state calculators alike; the first bad one is the error.
  */
-export function numericFlags(o: Record<string, unknown>): Record<(typeof AMOUNT_FLAGS)[number][0] | 'purchaseYear', number | null> {
-  const out = {} as Record<(typeof AMOUNT_FLAGS)[number][0] | 'purchaseYear', number | null>;
-  for (const [k, what] of AMOUNT_FLAGS) {
-    out[k] = o[k] === undefined ? null : parseAmount(o[k] as string, what);
-    if (k === 'purchasePrice') out.purchaseYear = o.purchaseYear === undefined ? null : parseYear(o.purchaseYear as string);
+export function numericFlags(o: Record<string, unknown>): Record<Exclude<NumericFlag['key'], 'year'>, number | null> {
+  const out = {} as Record<Exclude<NumericFlag['key'], 'year'>, number | null>;
+  for (const [k, what] of NUMERIC_FLAGS) {
+    const raw = o[k];
+    (out as Record<string, number | null>)[k] = raw === undefined ? null : what === null ? parseYear(raw as string) : parseAmount(raw as string, what);
   }
   return out;
 }

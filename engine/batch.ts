@@ -34,30 +34,24 @@ import { DECIMALS } from './round.js';
 import { PtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
 import { CsvOut } from './csv-out.js';
+import { RESULT_FIELDS } from './generated/results.js';
 
-/** The flat result columns of a CSV batch row: column name and result path. */
-export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: string[] }> = [
-  // Per place: the county's name, the program and the rules' year.
-  { name: 'countyName', path: ['county'] },
-  { name: 'program', path: ['program'] },
-  { name: 'rulesYear', path: ['year'] },
-  // Result leaves.
-  ...['annualTax', 'monthlyTax', 'effectiveRate', 'baseAssessedValue', 'finalAssessedValue', 'taxableValue', 'exemptionSavings']
-    .map((k) => ({ name: k, path: [k] })),
-  ...['school', 'county', 'city', 'special'].map((k) => ({ name: `countyBreakdown.${k}`, path: ['countyBreakdown', k] })),
-  { name: 'potentialSavings', path: ['potentialSavings'] },
-  // The notes, joined.
-  { name: 'notes', path: ['notes'] },
-];
+/**
+ * The flat result columns of a CSV batch row: column name and result path, the fields of
+ * rules/results.yaml with a `column`, in its order: the place's (county name, program,
+ * rules' year), then result leaves, then the notes, joined.
+ */
+export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: readonly string[] }> =
+  RESULT_FIELDS.flatMap((f): Array<{ name: string; path: readonly string[] }> => ('column' in f ? [{ name: f.column, path: f.path }] : []));
+/** The columns a place gives (written once per place as its prefix), in this order. */
+const PLACE_COLUMNS = ['county', 'program', 'year'];
+if (RESULT_COLUMNS.slice(0, 3).map((c) => c.path.join('.')).join() !== PLACE_COLUMNS.join() || RESULT_COLUMNS.at(-1)?.path.join('.') !== 'notes') {
+  throw new Error(`rules/results.yaml: the batch columns must start with ${PLACE_COLUMNS.join(', ')} and end with notes`);
+}
 const LEAF_COLUMNS = RESULT_COLUMNS.slice(3, -1);
 /** Notes are joined into one cell with this separator. */
 export const NOTE_SEPARATOR = ' | ';
 
-/** How `prepare` turns an input into a fact: known facts only (an unknown one turns the place cache off). */
-const BOOLEAN_FACTS = new Set(['homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran']);
-/** Facts read as `x ?? null` (their CalcInput field has the fact's name). */
-const NULLABLE_FACTS = new Set(['value', 'propertyClass', 'seniorIncome', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
-  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear']);
 /** Numeric inputs (those `prepare` checks): a non-finite one goes the slow way, where `prepare` refuses it with its own message. */
 const NUMERIC_INPUTS = ['value', ...OPTIONAL_NUMBERS] as const;
 
@@ -68,11 +62,11 @@ function finite(x: CalcInput): boolean {
 }
 
 /**
- * 0: boolean (!!x), 1: x ?? null, 2: veteranDisability (x ?? 0), 3: the same for every row of
- * a place, copied from the facts `prepare` built for its first row (`year`: the year asked
- * for, else the rules' year; the year asked for is part of the place's key).
+ * 0: read from the row (as `inputFacts` reads it), 3: the same for every row of a place,
+ * copied from the facts `prepare` built for its first row (`year`: the year asked for,
+ * else the rules' year; the year asked for is part of the place's key).
  */
-type Kind = 0 | 1 | 2 | 3;
+type Kind = 0 | 3;
 const PLACE_FACTS = new Set(['year']);
 
 /** A result cell written straight into the output: its text, then a comma. */
@@ -140,7 +134,7 @@ export class BatchCalculator {
   /** One Place per outcome of `prepare` (many spellings of a county share it). */
   private canonical = new Map<string, Place>();
   private plans = new Map<CompiledProgram, Plan>();
-  private kinds: Kind[] | null;
+  private kinds: Kind[];
   /** The input fact slots a row fills (all but the place facts). */
   private rowSlots: Int32Array;
   /** The slots of a place's own facts: the place facts (year), then the county facts. */
@@ -155,15 +149,8 @@ export class BatchCalculator {
 
   constructor(readonly calc: Calculator, options: BatchCalculatorOptions = {}) {
     this.lang = options.lang ?? 'en';
-    const kinds: Kind[] = [];
-    for (const f of INPUT_FACTS as readonly string[]) {
-      if (BOOLEAN_FACTS.has(f)) kinds.push(0);
-      else if (f === 'veteranDisability') kinds.push(2);
-      else if (PLACE_FACTS.has(f)) kinds.push(3);
-      else if (NULLABLE_FACTS.has(f)) kinds.push(1);
-      else { this.fastOff = `input fact ${f} is not known to the batch fast path`; break; }
-    }
-    this.kinds = this.fastOff ? null : kinds;
+    const kinds: Kind[] = INPUT_FACTS.map((f) => (PLACE_FACTS.has(f) ? 3 : 0));
+    this.kinds = kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
     this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => INPUT_FACTS.length + j)]);
     const countyOnly = new Set<string>(COUNTY_FACTS);
@@ -297,7 +284,7 @@ export class BatchCalculator {
       return undefined;
     }
     // Everything a Place holds, as text: equal texts, interchangeable places.
-    const id = JSON.stringify([place.state, place.countyName, place.notes, place.county, place.inputs.map((x, i) => (this.kinds![i] === 3 ? x : null))]);
+    const id = JSON.stringify([place.state, place.countyName, place.notes, place.county, place.inputs.map((x, i) => (this.kinds[i] === 3 ? x : null))]);
     const same = this.canonical.get(`${id}\u0001${this.programKey(place.compiled)}`);
     if (same) place = same;
     else if (this.canonical.size < MAX_PLACES) this.canonical.set(`${id}\u0001${this.programKey(place.compiled)}`, place);
@@ -346,7 +333,7 @@ export class BatchCalculator {
   private fill(place: Place, input: CalcInput): Facts {
     const v = place.compiled.template.slice();
     const facts = inputFacts(input);
-    const kinds = this.kinds!;
+    const kinds = this.kinds;
     for (let i = 0; i < this.nIn; i++) v[i] = kinds[i] === 3 ? place.inputs[i] : facts[i];
     const county = place.county;
     for (let j = 0; j < county.length; j++) v[this.nIn + j] = county[j];
@@ -430,7 +417,7 @@ function canThrow(e: Expr): boolean {
   }
 }
 
-function leafAt(tree: ResultGroup, path: string[]): ResultLeaf | undefined {
+function leafAt(tree: ResultGroup, path: readonly string[]): ResultLeaf | undefined {
   let node: ResultGroup | ResultLeaf | undefined = tree;
   for (const k of path) {
     if (!node || typeof (node as ResultLeaf).unit === 'string') return undefined;

@@ -7,6 +7,7 @@ import { PtaxError } from './errors.js';
 import { inputError, localized, message, percent } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CalculatorDef, type CountyDef, type FactValue, type Lang, type ParamEntry, type StateDef } from './types.js';
+import { INPUTS } from './generated/inputs.js';
 
 /** States the product will cover; those without rules yet answer "not yet supported". */
 export const PLANNED_STATES = ['NY', 'TX', 'CA', 'FL'] as const;
@@ -58,14 +59,36 @@ export interface FlagInput {
 
 const YEAR_SLOT = INPUT_FACTS.indexOf('year');
 
-/** The home value when none is given (seed 000 §3: default 350000). */
-export const DEFAULT_VALUE = 350000;
+type Decl = (typeof INPUTS)[number];
+/** The facts the declarations fill (rules/inputs.yaml): an input's id, or a date input's three facts. */
+type DeclaredFact = Exclude<Decl, { type: 'date' }>['id'] | Extract<Decl, { type: 'date' }>['facts'][keyof Extract<Decl, { type: 'date' }>['facts']];
+/** The FlagInput keys the declarations give (the flags in camelCase; a date is split by the caller into its facts). */
+type DeclaredFlag = Exclude<Decl, { type: 'date' }>['key'] | Extract<Decl, { type: 'date' }>['facts'][keyof Extract<Decl, { type: 'date' }>['facts']];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * CalcInput and FlagInput list each declared input (rules/inputs.yaml) by name, with its
+ * type; these fail to compile when a key is added to one but not the other.
+ */
+const calcInputKeys: Same<Exclude<keyof CalcInput, 'state' | 'county'>, DeclaredFact> = true;
+const flagInputKeys: Same<Exclude<keyof FlagInput, 'state' | 'county'>, Exclude<DeclaredFlag, 'year'>> = true;
+void calcInputKeys; void flagInputKeys;
 
+/** The home value when none is given (seed 000 §3: default 350000; rules/inputs.yaml). */
+export const DEFAULT_VALUE: number = INPUTS.find((x) => x.id === 'value')!.default;
+/** The veteran's disability level when none is given (rules/inputs.yaml). */
+const DEFAULT_VETERAN: number = INPUTS.find((x) => x.id === 'veteranDisability')!.default;
+
+/**
+ * The flags → CalcInput, as rules/inputs.yaml says (a value not given: its default, or
+ * null; booleans as given, their facts read !!x). Written out, not looped over the
+ * declarations: a keyed loop made a batch row's input about ten times slower;
+ * engine/declarations.test.ts checks this against the declarations.
+ */
 export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
   return {
     state: f.state, county: f.county, value: f.value ?? DEFAULT_VALUE, year,
     propertyClass: f.class ?? null, homestead: f.homestead, over65: f.over65, seniorIncome: f.seniorIncome ?? null,
-    seniorCitizen: f.seniorCitizen, disabled: f.disabled, veteranDisability: f.veteranDisability ?? 0,
+    seniorCitizen: f.seniorCitizen, disabled: f.disabled, veteranDisability: f.veteranDisability ?? DEFAULT_VETERAN,
     coldWarVeteran: f.coldWarVeteran, starType: f.star ?? null, priorAssessed: f.priorAssessed ?? null,
     purchasePrice: f.purchasePrice ?? null, purchaseYear: f.purchaseYear ?? null, melloRoos: f.melloRoos ?? null,
     taxAmount: f.tax ?? null, paymentYear: f.paymentYear ?? null, paymentMonth: f.paymentMonth ?? null,
@@ -227,9 +250,15 @@ export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Recor
   return result;
 }
 
-/** The numeric inputs besides the value, each absent or a finite number (`checkNumbers`). */
-export const OPTIONAL_NUMBERS = ['seniorIncome', 'veteranDisability', 'priorAssessed', 'purchasePrice', 'purchaseYear', 'melloRoos',
-  'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax', 'billYear', 'countyRate'] as const;
+const NUMERIC_TYPES = new Set<string>(['money', 'number', 'integer', 'year']);
+/**
+ * The numeric inputs besides the value and the year (the year is checked as the rules'
+ * year is chosen), each absent or a finite number (`checkNumbers`), in the declarations'
+ * order: money, number, integer and year inputs, and a date's facts.
+ */
+export const OPTIONAL_NUMBERS = INPUTS.flatMap((x): string[] =>
+  x.id === 'value' || x.id === 'year' ? [] : x.type === 'date' ? Object.values(x.facts) : NUMERIC_TYPES.has(x.type) ? [x.id] : []) as ReadonlyArray<Exclude<NumericFact, 'value' | 'year'>>;
+type NumericFact = { [K in keyof CalcInput]-?: NonNullable<CalcInput[K]> extends number ? K : never }[keyof CalcInput];
 
 /** Numbers must be numbers (Number.isFinite is false for anything else): NaN or Infinity would slip past every comparison. */
 function checkNumbers(input: CalcInput): void {
@@ -248,7 +277,12 @@ function countyFacts(county: CountyDef | undefined, rate: number | null): FactVa
   return COUNTY_FACTS.map((f) => (f === 'countyRate' ? rate : flags.has(f)));
 }
 
-/** An input's facts in INPUT_FACTS order (`year`: the year asked for; prepare puts the rules' year when none). */
+/**
+ * An input's facts in INPUT_FACTS order, read as rules/inputs.yaml says: a boolean as
+ * !!x, anything else as given, else its default (the veteran's level), else null (`year`:
+ * the year asked for; prepare puts the rules' year when none). Written out, as
+ * inputFromFlags; engine/declarations.test.ts checks it against the declarations.
+ */
 export function inputFacts(input: CalcInput): FactValue[] {
   return INPUT_FACTS.map((f) => inputFact(input, f));
 }
@@ -262,7 +296,7 @@ function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue
     case 'seniorIncome': return input.seniorIncome ?? null;
     case 'seniorCitizen': return !!input.seniorCitizen;
     case 'disabled': return !!input.disabled;
-    case 'veteranDisability': return input.veteranDisability ?? 0;
+    case 'veteranDisability': return input.veteranDisability ?? DEFAULT_VETERAN;
     case 'coldWarVeteran': return !!input.coldWarVeteran;
     case 'starType': return input.starType ?? null;
     case 'priorAssessed': return input.priorAssessed ?? null;

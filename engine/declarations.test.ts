@@ -10,8 +10,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listYaml, loadRules } from './load.js';
 import { readYaml, formatProblem } from './yaml-source.js';
-import { inputFromFlags } from './calculate.js';
+import { inputFacts, inputFromFlags } from './calculate.js';
 import { COUNTY_FACTS, INPUT_FACTS, type ResultGroup } from './types.js';
+import { generatedInputs, generatedSources } from './declarations.js';
+import { INPUT_COLUMNS } from '../cli/batch.js';
 
 const bundle = loadRules('rules').bundle!;
 
@@ -29,6 +31,26 @@ describe('rules/inputs.yaml', () => {
     expect(new Set(facts).size).toBe(facts.length);
     expect(facts.filter((f) => f !== 'countyRate').sort()).toEqual([...INPUT_FACTS].sort());
     expect(COUNTY_FACTS as readonly string[]).toContain('countyRate');
+  });
+
+  it('inputFromFlags and inputFacts (written out, for speed) read each input as declared: its flag, its default, booleans as !!x', () => {
+    const none = inputFromFlags({ state: 'NY', county: 'Kings' }) as unknown as Record<string, unknown>;
+    const noneFacts = inputFacts(none as never);
+    const slot = (f: string) => (INPUT_FACTS as readonly string[]).indexOf(f);
+    for (const x of generatedInputs(bundle)) {
+      if (x.id === 'year') continue; // the argument, not a flag
+      const facts = x.facts ? Object.values(x.facts) : [x.id];
+      const flagKeys = x.facts ? facts : [x.key];
+      const probe = x.type === 'boolean' ? true : x.type === 'choice' ? String(x.values![0]) : 1234;
+      const given = inputFromFlags({ state: 'NY', county: 'Kings', ...Object.fromEntries(flagKeys.map((k) => [k, probe])) } as never) as unknown as Record<string, unknown>;
+      facts.forEach((f) => {
+        expect(given[f], `${x.id}: ${f} given`).toBe(probe);
+        expect(none[f], `${x.id}: ${f} not given`).toBe(x.type === 'boolean' ? undefined : x.default ?? null);
+        if (f === 'countyRate') return; // a county fact, not an input fact
+        expect(inputFacts(given as never)[slot(f)], `${x.id}: fact ${f} given`).toBe(probe);
+        expect(noneFacts[slot(f)], `${x.id}: fact ${f} not given`).toBe(x.type === 'boolean' ? false : x.default ?? null);
+      });
+    }
   });
 
   it('declares every CalcInput field (as inputFromFlags fills them)', () => {
@@ -121,5 +143,29 @@ describe('the loader checks the declarations', () => {
   it('a schema problem (an unknown type), and a field declared twice', () => {
     expect(broken('rules/inputs.yaml', '    type: money', '    type: dollars')).toEqual([expect.stringMatching(/inputs.0.type must be one of money, /)]);
     expect(broken('rules/results.yaml', '  - id: monthlyTax\n', '  - id: annualTax\n')).toEqual([expect.stringMatching(/field annualTax is declared twice$/)]);
+  });
+});
+
+describe('what is made from the declarations', () => {
+  it('engine/generated/ is up to date with rules/inputs.yaml and rules/results.yaml (npm run build regenerates it)', () => {
+    for (const g of generatedSources(bundle)) expect(readFileSync(g.path, 'utf8'), g.path).toBe(g.ts);
+  });
+
+  it("the golden fixtures' input keys are the flags in camelCase, typed as the declarations say", () => {
+    const schema = JSON.parse(readFileSync('schemas/fixture.schema.json', 'utf8'));
+    const props = schema.items.properties.input.properties as Record<string, { type?: string; enum?: string[] }>;
+    const want: Record<string, { type?: string; enum?: readonly (string | number)[] }> = {};
+    for (const x of generatedInputs(bundle)) {
+      if (x.id === 'year') continue; // a case's `year`, beside its input
+      want[x.key] = x.type === 'boolean' ? { type: 'boolean' } : x.type === 'year' ? { type: 'integer' }
+        : x.type === 'choice' ? (x.checkedByRules ? { type: 'string' } : { enum: x.values! }) : x.type === 'date' ? { type: 'string' } : { type: 'number' };
+    }
+    const got = Object.fromEntries(Object.entries(props).filter(([k]) => k !== 'state' && k !== 'county').map(([k, v]) => [k, v.enum ? { enum: v.enum } : { type: v.type }]));
+    expect(got).toEqual(want);
+  });
+
+  it('the batch columns are the declared ones, and the CLI checks only the choices the rules do not (--star, with its own message)', () => {
+    expect(INPUT_COLUMNS.map((c) => c.name)).toEqual(['state', 'county', ...bundle.inputs.flatMap((x) => (x.column ? [x.column] : []))]);
+    expect(generatedInputs(bundle).filter((x) => x.type === 'choice' && !x.checkedByRules).map((x) => x.id)).toEqual(['starType']);
   });
 });

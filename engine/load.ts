@@ -285,6 +285,13 @@ function checkInputs(src: YamlSource, d: { inputs: any[] }, states: StateFile[],
     if (x.default !== undefined && (!ok(x.default) || (x.values && !x.values.some((v: any) => v.value === x.default)))) fail(src, [...at, 'default'], `default ${JSON.stringify(x.default)} is not a value of this input`);
     if (x.min !== undefined && x.max !== undefined && x.min > x.max) fail(src, [...at, 'max'], 'max is below min');
   });
+  d.inputs.forEach((x: any, i: number) => {
+    const at = ['inputs', i];
+    if (x.requires !== undefined && !d.inputs.some((o: any) => o.id === x.requires && o.type === 'boolean')) fail(src, [...at, 'requires'], `requires names no boolean input: ${x.requires}`);
+    for (const [s, flag] of Object.entries<string>(x.county_flag ?? {})) {
+      if (flag === 'countyRate' || !(COUNTY_FACTS as readonly string[]).includes(flag)) fail(src, [...at, 'county_flag', s], `${flag} is not a county flag (${COUNTY_FACTS.filter((f) => f !== 'countyRate').join(', ')})`);
+    }
+  });
   const missing = INPUT_FACTS.filter((f) => !facts.has(f));
   if (missing.length) fail(src, ['inputs'], `input facts not declared: ${missing.join(', ')}`);
   return d.inputs as InputDecl[];

@@ -144,6 +144,12 @@ export interface InputDecl {
   flag: string;
   /** The batch CSV/NDJSON column (absent: not a batch column). */
   column?: string;
+  /** false: not offered in the web form (analysts' inputs, such as the what-if rate). */
+  web?: boolean;
+  /** The web form shows the input only while this boolean input is on. */
+  requires?: string;
+  /** By state: the web form shows the input only for counties with this county flag. */
+  county_flag?: Record<string, string>;
 }
 
 export type ResultFieldUnit = 'usd' | 'percent' | 'fraction' | 'count' | 'text';
@@ -161,6 +167,43 @@ export interface ResultFieldDecl {
   column?: string;
   /** A calculator's own figure: the calculators that give it. */
   calculators?: string[];
+}
+
+/**
+ * An input as the CLI, the batch reader and the engine's input handling read it
+ * (engine/generated/inputs.ts, generated from rules/inputs.yaml by the rules build):
+ * English label and help only, the values without their labels.
+ */
+export interface GeneratedInput {
+  id: string;
+  type: InputType;
+  unit: InputUnit;
+  label: string;
+  help: string;
+  default?: number | string | boolean;
+  min?: number;
+  max?: number;
+  values?: ReadonlyArray<string | number>;
+  facts?: { readonly year: string; readonly month: string; readonly day: string };
+  states: readonly string[];
+  calculators: readonly string[];
+  flag: string;
+  /** The flag in camelCase: the FlagInput key, commander's option key and the golden fixtures' input key. */
+  key: string;
+  column?: string;
+  /** Whether a program's validations refuse values outside a list (`notIn`): then the rules, not the CLI, refuse a bad value. */
+  checkedByRules: boolean;
+}
+
+/** A result field of the CLI table or the batch output (engine/generated/results.ts, from rules/results.yaml). */
+export interface GeneratedResultField {
+  id: string;
+  path: readonly string[];
+  unit: ResultFieldUnit;
+  group: string;
+  /** The row's label in the `ptax calc` table. */
+  cli?: string;
+  column?: string;
 }
 
 /** Everything `ptax calc` needs, parsed and validated at build time, stored as JSON. */

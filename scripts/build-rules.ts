@@ -1,12 +1,16 @@
 /**
  * Validates every rule file and writes dist/rules/bundle.json, the precompiled rules that
- * `ptax calc` reads on its hot path (no YAML parsing or schema work at run time).
+ * `ptax calc` reads on its hot path (no YAML parsing or schema work at run time), and
+ * brings engine/generated/ (inputs and result fields, from rules/inputs.yaml and
+ * rules/results.yaml) up to date: the source and, as tsc ran before, its compiled copy
+ * in dist/.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { loadRules } from '../engine/load.js';
 import { formatProblem } from '../engine/yaml-source.js';
 import { BUNDLE_PATH } from '../engine/bundle.js';
+import { generatedSources } from '../engine/declarations.js';
 
 const { bundle, problems } = loadRules('rules');
 if (!bundle) {
@@ -18,3 +22,16 @@ mkdirSync(dirname(BUNDLE_PATH), { recursive: true });
 writeFileSync(BUNDLE_PATH, JSON.stringify(bundle));
 const n = Object.keys(bundle.parameters).length;
 console.log(`rules: ${n} parameters, ${Object.keys(bundle.programs).length} programs, ${Object.keys(bundle.states).length} state(s) → ${BUNDLE_PATH}`);
+
+// dist/rules/bundle.json → the repository (or package) root is two folders up.
+const root = join(dirname(BUNDLE_PATH), '..', '..');
+for (const g of generatedSources(bundle)) {
+  const src = join(root, g.path);
+  if (!existsSync(src) || readFileSync(src, 'utf8') !== g.ts) {
+    writeFileSync(src, g.ts);
+    console.log(`rules: ${g.path} regenerated from the declarations`);
+  }
+  const out = join(root, 'dist', g.path.replace(/\.ts$/, '.js'));
+  mkdirSync(dirname(out), { recursive: true });
+  if (!existsSync(out) || readFileSync(out, 'utf8') !== g.js) writeFileSync(out, g.js);
+}

@@ -1,0 +1,32 @@
+// Generated from rules/results.yaml by the rules build (scripts/build-rules.ts): do not edit.
+import type { GeneratedResultField } from '../types.js';
+
+export const RESULT_FIELDS = [
+  {"id":"county","path":["county"],"unit":"text","group":"head","column":"countyName"},
+  {"id":"program","path":["program"],"unit":"text","group":"head","column":"program"},
+  {"id":"year","path":["year"],"unit":"count","group":"head","column":"rulesYear"},
+  {"id":"annualTax","path":["annualTax"],"unit":"usd","group":"main","cli":"Annual tax","column":"annualTax"},
+  {"id":"monthlyTax","path":["monthlyTax"],"unit":"usd","group":"main","cli":"Monthly tax","column":"monthlyTax"},
+  {"id":"effectiveRate","path":["effectiveRate"],"unit":"percent","group":"main","cli":"Effective rate","column":"effectiveRate"},
+  {"id":"baseAssessedValue","path":["baseAssessedValue"],"unit":"usd","group":"values","cli":"Base assessed value","column":"baseAssessedValue"},
+  {"id":"finalAssessedValue","path":["finalAssessedValue"],"unit":"usd","group":"values","cli":"Final assessed value","column":"finalAssessedValue"},
+  {"id":"taxableValue","path":["taxableValue"],"unit":"usd","group":"values","cli":"Taxable value","column":"taxableValue"},
+  {"id":"exemptionSavings","path":["exemptionSavings"],"unit":"usd","group":"savings","cli":"Exemption savings","column":"exemptionSavings"},
+  {"id":"countyBreakdown.school","path":["countyBreakdown","school"],"unit":"usd","group":"breakdown","cli":"School tax","column":"countyBreakdown.school"},
+  {"id":"countyBreakdown.county","path":["countyBreakdown","county"],"unit":"usd","group":"breakdown","cli":"County tax","column":"countyBreakdown.county"},
+  {"id":"countyBreakdown.city","path":["countyBreakdown","city"],"unit":"usd","group":"breakdown","cli":"City tax","column":"countyBreakdown.city"},
+  {"id":"countyBreakdown.special","path":["countyBreakdown","special"],"unit":"usd","group":"breakdown","cli":"Special tax","column":"countyBreakdown.special"},
+  {"id":"exemptions.star","path":["exemptions","star"],"unit":"usd","group":"exemptions","cli":"STAR saves"},
+  {"id":"exemptions.seniorCitizen","path":["exemptions","seniorCitizen"],"unit":"usd","group":"exemptions","cli":"Senior citizen saves"},
+  {"id":"exemptions.disabledPerson","path":["exemptions","disabledPerson"],"unit":"usd","group":"exemptions","cli":"Disabled person saves"},
+  {"id":"exemptions.veteran","path":["exemptions","veteran"],"unit":"usd","group":"exemptions","cli":"Veterans saves"},
+  {"id":"exemptions.coldWarVeteran","path":["exemptions","coldWarVeteran"],"unit":"usd","group":"exemptions","cli":"Cold War veterans saves"},
+  {"id":"exemptions.coopCondoAbatement","path":["exemptions","coopCondoAbatement"],"unit":"usd","group":"exemptions","cli":"Co-op/condo abatement saves"},
+  {"id":"exemptions.homestead","path":["exemptions","homestead"],"unit":"usd","group":"exemptions","cli":"Homestead saves"},
+  {"id":"exemptions.over65","path":["exemptions","over65"],"unit":"usd","group":"exemptions","cli":"Over 65 saves"},
+  {"id":"exemptions.homeowners","path":["exemptions","homeowners"],"unit":"usd","group":"exemptions","cli":"Homeowners' saves"},
+  {"id":"potentialSavings","path":["potentialSavings"],"unit":"usd","group":"savings","cli":"Potential savings","column":"potentialSavings"},
+  {"id":"nyc.baseTax","path":["nyc","baseTax"],"unit":"usd","group":"nyc","cli":"NYC base tax"},
+  {"id":"nyc.quarterlyPayment","path":["nyc","quarterlyPayment"],"unit":"usd","group":"nyc","cli":"NYC quarterly payment"},
+  {"id":"notes","path":["notes"],"unit":"text","group":"head","column":"notes"},
+] as const satisfies readonly GeneratedResultField[];
