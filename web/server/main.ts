@@ -13,11 +13,12 @@ async function main(): Promise<void> {
   const app = await buildServer(server);
   stopOnSignals(app);
   const address = await app.listen({ port: listen.port, host: listen.host });
+  // For people: where each edition is, from the host map (PTAX_SITES changes it). Plain text,
+  // not a log line, written at once, so it comes before the listening line, which pino
+  // writes asynchronously.
+  process.stdout.write(`${siteLines(server.sites ?? DEFAULT_SITES, address).join('\n')}\n`);
   // scripts/site-server.ts and dev/spawn-server.ts find the port in this JSON line (its `url`).
   app.log.info({ url: address }, `ptax server listening on ${address}`);
-  // Then, for people: where each edition is (plain text, not a log line; from the host map,
-  // so PTAX_SITES changes it).
-  process.stdout.write(`${siteLines(server.sites ?? DEFAULT_SITES, address).join('\n')}\n`);
 }
 
 /**
