@@ -13,9 +13,7 @@ const TEXT = /\.(js|css|html|svg|json|txt)$/;
 
 /** Writes the copies for every text file under `dir`. */
 export function compress(dir) {
-  if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  compress(resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url))));
-}
+  walk(dir);
 }
 
 function walk(d) {
