@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setCounty, setPropertyType, useFormValues, type CalculatorForm } from './calculatorForm.js';
 import type { InputChoice, InputDecl } from '../lib/declarations.js';
-import { incomeExceedsLimit, inputShown, isCommercial, isResidentialInput, type Edition, type InputValue, type PropertyType } from '../lib/model.js';
+import { boundsMessage, emptyValue, incomeExceedsLimit, inputShown, isCommercial, isResidentialInput, type Edition, type InputValue, type PropertyType } from '../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { parseHomeValue, parseOptionalAmount } from '../lib/parseValue.js';
 import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_RANGES } from '../lib/config.js';
@@ -123,12 +123,7 @@ function AmountInput({ d, value, onChange, lang, state, disabled, year }: { d: I
   const { t } = useTranslation();
   const id = useId();
   const [error, setError] = useState('');
-  const check = (x: number | null) => {
-    if (x === null) return '';
-    if (d.min !== undefined && x < d.min) return t('form.atLeast', { min: year ? String(d.min) : formatNumber(d.min, lang) });
-    if (d.max !== undefined && x > d.max) return t('form.atMost', { max: year ? String(d.max) : formatNumber(d.max, lang) });
-    return '';
-  };
+  const check = (x: number | null) => boundsMessage(d, x, lang, t);
   return (
     <div className="field nested">
       <label htmlFor={id}>{inputLabel(d, state, lang)}</label>
@@ -172,7 +167,7 @@ export function ExemptionFields({ form, edition, lang, grouped = false }: FieldP
             onChange={(on) => {
               set(d.id)(on);
               // Inputs that require this one are cleared with it.
-              if (!on) for (const x of edition.formInputs) if (x.requires === d.id) set(x.id)(x.default ?? null);
+              if (!on) for (const x of edition.formInputs) if (x.requires === d.id) set(x.id)(emptyValue(x));
             }} />;
         }
         if (d.values) {

@@ -1,6 +1,6 @@
 /** One TanStack form holds the calculator's state; the desktop form and the mobile wizard both edit it. */
 import { useForm, useSelector } from '@tanstack/react-form';
-import { DEFAULT_FORM, isCommercial, isResidentialInput, type Edition, type FormValues, type PropertyType } from '../lib/model.js';
+import { DEFAULT_FORM, emptyValue, isCommercial, isResidentialInput, type Edition, type FormValues, type PropertyType } from '../lib/model.js';
 import { KEYS, setItem } from '../lib/storage.js';
 
 export function useCalculatorForm(initial: FormValues = DEFAULT_FORM) {
@@ -22,7 +22,7 @@ export function setPropertyType(form: CalculatorForm, value: PropertyType, editi
   form.setFieldValue('propertyType', value);
   if (isCommercial(value) && edition) {
     for (const d of edition.formInputs) {
-      if (isResidentialInput(d)) form.setFieldValue(d.id, (d.default ?? (d.type === 'boolean' ? false : null)) as never);
+      if (isResidentialInput(d)) form.setFieldValue(d.id, emptyValue(d) as never);
     }
   }
 }

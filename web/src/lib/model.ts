@@ -11,7 +11,7 @@ import { at, declarationsOf, type Declarations, type InputDecl, type ResultField
 import { PtaxError } from '../../../engine/errors.js';
 import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
-import type { Lang } from './format.js';
+import { formatNumber, type Lang } from './format.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
@@ -35,7 +35,7 @@ export interface FormValues {
 const OWN_FIELDS = new Set(['value', 'propertyClass', 'year']);
 
 /** A declared input's empty value in the form: its default, else off / not given. */
-function emptyValue(d: InputDecl): InputValue {
+export function emptyValue(d: InputDecl): InputValue {
   if (d.default !== undefined) return d.default;
   return d.type === 'boolean' ? false : null;
 }
@@ -53,6 +53,15 @@ export function defaultForm(edition: Pick<Edition, 'formInputs'>): FormValues {
   const v: FormValues = { ...DEFAULT_FORM };
   for (const d of edition.formInputs) v[d.id] = emptyValue(d);
   return v;
+}
+
+/** The message for a number outside a declared input's bounds, or '' (years without separators). */
+export function boundsMessage(d: InputDecl, x: unknown, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string {
+  if (typeof x !== 'number') return '';
+  const show = (n: number) => (d.type === 'year' ? String(n) : formatNumber(n, lang));
+  if (d.min !== undefined && x < d.min) return t('form.atLeast', { min: show(d.min) });
+  if (d.max !== undefined && x > d.max) return t('form.atMost', { max: show(d.max) });
+  return '';
 }
 
 /** Exemption inputs that class4 clears and disables (seed 000 §2; rules reference: every residential exemption). */

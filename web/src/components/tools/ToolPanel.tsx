@@ -11,7 +11,7 @@ import { useForm } from '@tanstack/react-form';
 import { useTranslation } from 'react-i18next';
 import type { CalcInput, CalcResult } from '../../../../engine/calculate.js';
 import { at, type InputDecl } from '../../lib/declarations.js';
-import type { Edition } from '../../lib/model.js';
+import { boundsMessage, type Edition } from '../../lib/model.js';
 import { formatNumber, type Lang } from '../../lib/format.js';
 import { parseOptionalAmount } from '../../lib/parseValue.js';
 import { formatField } from '../ResultsCard.js';
@@ -123,10 +123,7 @@ export default function ToolPanel({ edition, calculatorName, lang }: { edition: 
 
 function validate(d: InputDecl, value: unknown, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string | undefined {
   if (d.type === 'date') return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? undefined : t('tools.needDate');
-  if (typeof value !== 'number') return undefined;
-  if (d.min !== undefined && value < d.min) return t('form.atLeast', { min: d.type === 'year' ? String(d.min) : formatNumber(d.min, lang) });
-  if (d.max !== undefined && value > d.max) return t('form.atMost', { max: d.type === 'year' ? String(d.max) : formatNumber(d.max, lang) });
-  return undefined;
+  return boundsMessage(d, value, lang, t) || undefined;
 }
 
 function ToolInput({ d, state, lang, value, onChange, error }: { d: InputDecl; state: string; lang: Lang; value: Value; onChange: (x: Value) => void; error: string }) {
