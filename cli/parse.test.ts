@@ -18,7 +18,9 @@ describe('parseDate', () => {
 describe('parseAmount and parseYear', () => {
   it('thousands separators and a dollar sign', () => {
     expect(parseAmount('$1,250,000', 'value')).toBe(1250000);
-    expect(err(() => parseAmount('1,25', 'taxAmount'))).toBe('Tax amount must be a number, like 350000 or 1,250,000 (got "1,25")');
+    expect(err(() => parseAmount('1,2,5', 'taxAmount'))).toBe('Tax amount must be a number, like 350000 or 1,250,000 (got "1,2,5")');
+    expect(parseAmount('$450,000.00', 'value')).toBe(450000);
+    expect(err(() => parseAmount('123456789012345678901', 'value'))).toBe('Home value is too large to be an amount in dollars (got "123456789012345678901")');
     expect(parseYear('2024')).toBe(2024);
     expect(err(() => parseYear('24'))).toBe('Year must be a four-digit year, like 2026 (got "24")');
   });

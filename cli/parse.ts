@@ -1,8 +1,8 @@
 /** Parsing of command-line values: numbers with thousands separators, booleans, levels. */
 import { inputError, type MessageKey } from '../engine/messages.js';
 import { INPUTS } from '../engine/generated/inputs.js';
+import { parseMoney } from '../engine/money.js';
 
-const NUMBER = /^-?\$?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
 
 /** The numbers read from flags and batch cells, by the name messages give them (engine/messages.ts `field.*`): the declared money, number and integer inputs. */
 export type AmountField = Extract<(typeof INPUTS)[number], { type: 'money' | 'number' | 'integer' }>['id'];
@@ -10,11 +10,15 @@ export type AmountField = Extract<(typeof INPUTS)[number], { type: 'money' | 'nu
 const amountNames: `field.${AmountField}` extends MessageKey ? true : false = true;
 void amountNames;
 
-/** "1,250,000", "$350000", "-5000" → number; anything else is a clear error. */
+/**
+ * "1,250,000", "$350,000.00", "-5000" → number, read by the same function as the web's
+ * fields (engine/money.ts); anything else is a clear error.
+ */
 export function parseAmount(raw: string, field: AmountField): number {
-  const s = String(raw).trim();
-  if (!NUMBER.test(s)) throw inputError('INVALID_NUMBER', 'notNumberLike', { field: { key: `field.${field}` as MessageKey }, raw: String(raw) });
-  return Number(s.replace(/[$,]/g, ''));
+  const r = parseMoney(String(raw));
+  if (r.ok) return r.value;
+  const params = { field: { key: `field.${field}` as MessageKey }, raw: String(raw) };
+  throw inputError('INVALID_NUMBER', r.reason === 'tooLarge' ? 'amountTooLarge' : 'notNumberLike', params);
 }
 
 /** "2026-03-15" → its year, month and day; a date that does not exist is an error. */

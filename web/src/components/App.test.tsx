@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
-import { Calculator as Engine } from '../../../engine/calculate.js';
+import { Calculator as Engine } from '../../../engine/index.js';
 import { createI18n } from '../i18n/index.js';
 import es from '../i18n/es.js';
 import { App } from './App.js';

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { setCounty, setPropertyType, useFormValues, type CalculatorForm } from './calculatorForm.js';
 import type { InputChoice, InputDecl } from '../lib/declarations.js';
 import { boundsMessage, emptyValue, incomeExceedsLimit, inputShown, isCommercial, isResidentialInput, type Edition, type InputValue, type PropertyType } from '../lib/model.js';
-import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
-import { parseHomeValue, parseOptionalAmount } from '../lib/parseValue.js';
+import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
+import { parseOptionalAmount } from '../lib/parseValue.js';
+import { MoneyInput } from './MoneyInput.js';
 import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_RANGES } from '../lib/config.js';
 
 interface FieldProps { form: CalculatorForm; edition: Edition; lang: Lang; idPrefix?: string }
@@ -14,21 +15,18 @@ export function HomeValueField({ form, lang, inputRef }: FieldProps & { inputRef
   const { t } = useTranslation();
   const id = useId();
   const value = useFormValues(form).homeValue;
-  const [empty, setEmpty] = useState(false);
-  const shown = empty && value === 0 ? '' : formatNumber(value, lang);
+  const [problem, setProblem] = useState('');
   return (
     <div className="field">
       <label htmlFor={id}>{t('form.homeValue')}</label>
       <div className="input-prefix">
         <span aria-hidden="true">$</span>
-        <input id={id} ref={inputRef} type="text" inputMode="numeric" autoComplete="off" data-testid="home-value" aria-describedby={`${id}-help`}
-          value={shown}
-          onChange={(e) => {
-            setEmpty(e.target.value.trim() === '');
-            form.setFieldValue('homeValue', parseHomeValue(e.target.value));
-          }} />
+        <MoneyInput id={id} inputRef={inputRef} testId="home-value" lang={lang} value={value > 0 ? value : null} invalid={!!problem}
+          describedBy={`${id}-help${problem ? ` ${id}-error` : ''}`}
+          onChange={(x, p) => { setProblem(p); form.setFieldValue('homeValue', x ?? 0); }} />
       </div>
       <p id={`${id}-help`} className="help">{t('form.homeValueHelp')}</p>
+      {problem && <p id={`${id}-error`} className="warning" role="alert" data-testid="home-value-error">{problem}</p>}
     </div>
   );
 }
@@ -129,10 +127,16 @@ function AmountInput({ d, value, onChange, lang, state, disabled, year }: { d: I
       <label htmlFor={id}>{inputLabel(d, state, lang)}</label>
       <div className={year ? '' : 'input-prefix'}>
         {!year && <span aria-hidden="true">$</span>}
-        <input id={id} type="text" inputMode="numeric" autoComplete="off" data-testid={testIdOf(d.id)} disabled={disabled}
-          aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} aria-invalid={error ? true : undefined}
-          value={value === null ? '' : year ? String(value) : formatNumber(value, lang)}
-          onChange={(e) => { const x = parseOptionalAmount(e.target.value); setError(check(x)); onChange(x); }} />
+        {year ? (
+          <input id={id} type="text" inputMode="numeric" autoComplete="off" data-testid={testIdOf(d.id)} disabled={disabled}
+            aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} aria-invalid={error ? true : undefined}
+            value={value === null ? '' : String(value)}
+            onChange={(e) => { const x = parseOptionalAmount(e.target.value); setError(check(x)); onChange(x); }} />
+        ) : (
+          <MoneyInput id={id} testId={testIdOf(d.id)} lang={lang} value={value} disabled={disabled} invalid={!!error}
+            describedBy={`${id}-help${error ? ` ${id}-error` : ''}`}
+            onChange={(x, p) => { setError(p || check(x)); onChange(x); }} />
+        )}
       </div>
       {d.help && <p id={`${id}-help`} className="help">{d.help[lang] ?? d.help.en}</p>}
       {error && <p id={`${id}-error`} className="warning" role="status">{error}</p>}

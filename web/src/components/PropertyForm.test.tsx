@@ -38,17 +38,32 @@ beforeEach(() => { calculated = 0; localStorage.clear(); });
 afterEach(cleanup);
 
 describe('PropertyForm', () => {
-  it('shows the default value 350,000 with separators and parses typed text', () => {
+  it('shows the default value 350,000 with separators and reads amounts as people write them', () => {
     renderForm();
     expect(valueInput().value).toBe('350,000');
     fireEvent.change(valueInput(), { target: { value: '1250000' } });
-    expect(valueInput().value).toBe('1,250,000');
     expect(current!.values.homeValue).toBe(1250000);
+    fireEvent.blur(valueInput());
+    expect(valueInput().value).toBe('1,250,000');
+    // A pasted price with cents is that price, not 100 times larger (issue 15).
+    fireEvent.change(valueInput(), { target: { value: '$450,000.00' } });
+    expect(current!.values.homeValue).toBe(450000);
+    fireEvent.change(valueInput(), { target: { value: '$450,000.99' } });
+    expect(current!.values.homeValue).toBe(450000.99);
     fireEvent.change(valueInput(), { target: { value: '-5000' } });
     expect(current!.values.homeValue).toBe(0);
-    fireEvent.change(valueInput(), { target: { value: 'abc' } });
+    // Text that is not an amount gets the field's message and counts as no value.
+    fireEvent.change(valueInput(), { target: { value: '1.5e6' } });
     expect(current!.values.homeValue).toBe(0);
+    expect(screen.getByTestId('home-value-error').textContent).toBe('Please enter a valid value: an amount in dollars, like 350,000 or 350000.00.');
+    fireEvent.blur(valueInput());
+    expect(valueInput().value).toBe('1.5e6');
+    fireEvent.change(valueInput(), { target: { value: '123456789012345678901' } });
+    expect(current!.values.homeValue).toBe(0);
+    expect(screen.getByTestId('home-value-error').textContent).toBe('That amount is too large. Please enter a valid value.');
     fireEvent.change(valueInput(), { target: { value: '' } });
+    expect(screen.queryByTestId('home-value-error')).toBeNull();
+    fireEvent.blur(valueInput());
     expect(valueInput().value).toBe('');
     expect(current!.values.homeValue).toBe(0);
   });

@@ -1,7 +1,7 @@
 /** The results card (seed 000 §2): figures, breakdown, exemptions, notes, hint, explanation, report and share. */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ExplainStep } from '../../../engine/calculate.js';
+import type { ExplainStep } from '../../../engine/index.js';
 import type { Edition, FieldView, FormValues, ResultView } from '../lib/model.js';
 import { ResultCharts } from './Charts.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';

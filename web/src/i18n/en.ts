@@ -132,6 +132,8 @@ const en = {
     yearLatest: 'Latest ({{year}})',
     fiscalYear: 'Fiscal year {{year}}',
     atLeast: 'Enter at least {{min}}.',
+    amountInvalid: 'Please enter a valid value: an amount in dollars, like 350,000 or 350000.00.',
+    amountTooLarge: 'That amount is too large. Please enter a valid value.',
     atMost: 'Enter at most {{max}}.',
     title: 'Property information',
     homeValue: 'Home value (market value)',

@@ -132,6 +132,8 @@ const es: Resources = {
     yearLatest: 'El más reciente ({{year}})',
     fiscalYear: 'Año fiscal {{year}}',
     atLeast: 'Ingrese al menos {{min}}.',
+    amountInvalid: 'Por favor ingrese un valor válido: un importe en dólares, como 350,000 o 350000.00.',
+    amountTooLarge: 'Ese importe es demasiado grande. Por favor ingrese un valor válido.',
     atMost: 'Ingrese como máximo {{max}}.',
     title: 'Información de la propiedad',
     homeValue: 'Valor de la vivienda (valor de mercado)',

@@ -3,7 +3,7 @@
  * and every result field (rules/results.yaml), as the rules build stores them in the
  * bundle. Forms, result views, tools and the PDF are built from these lists.
  */
-import type { Label } from '../../../engine/types.js';
+import type { Label } from '../../../engine/index.js';
 
 export interface InputChoice { value: string | number; label: Label }
 export interface InputDecl {

@@ -4,11 +4,11 @@
  * form to the engine's input, and from the engine's result to what the page shows.
  * No tax figure lives here: every rate, amount and limit is read from the data package.
  */
-import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/calculate.js';
-import { valueAt } from '../../../engine/params.js';
-import { INPUT_FACTS, type Bundle, type CountyDef, type ParameterDef, type StateDef } from '../../../engine/types.js';
+import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/index.js';
+import { valueAt } from '../../../engine/index.js';
+import { INPUT_FACTS, type Bundle, type CountyDef, type ParameterDef, type StateDef } from '../../../engine/index.js';
 import { at, declarationsOf, type Declarations, type InputDecl, type ResultFieldDecl } from './declarations.js';
-import { PtaxError } from '../../../engine/errors.js';
+import { PtaxError } from '../../../engine/index.js';
 import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import { formatNumber, type Lang } from './format.js';

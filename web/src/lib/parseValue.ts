@@ -1,24 +1,15 @@
 /**
- * The home value field (seed 000 §5): digits only, shown with thousands separators; empty
- * or invalid input becomes 0; a negative value is clamped to 0 before any calculation.
+ * Values reaching the calculation. Money typed or pasted by the visitor is read by the
+ * engine's parseMoney (engine/money.ts, shared with the CLI) in MoneyInput; this file keeps
+ * the clamp of seed 000 §5 and the year fields' reading.
  */
-export function parseHomeValue(text: string): number {
-  const s = String(text ?? '').trim();
-  if (!s) return 0;
-  // A leading minus (ASCII or Unicode) means a negative amount: clamp it to 0.
-  if (/^[-\u2212]\s*[\d]/.test(s)) return 0;
-  const digits = s.replace(/\D+/g, '');
-  if (!digits) return 0;
-  const n = Number(digits);
-  return Number.isSafeInteger(n) ? n : 0;
-}
 
-/** Clamp for any number reaching the calculation (negative, NaN → 0). */
+/** Clamp for any amount reaching the calculation (negative, NaN → 0); cents are kept. */
 export function clampValue(n: number): number {
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+  return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** The optional senior income field: empty → null (not given), otherwise a whole number ≥ 0. */
+/** A year field: empty → null (not given), otherwise the digits typed as a whole number. */
 export function parseOptionalAmount(text: string): number | null {
   const s = String(text ?? '').trim();
   if (!s) return null;

@@ -4,7 +4,7 @@
  * Each package is its own chunk, loaded by dynamic import. If the edition's package
  * cannot be loaded, the Texas package is loaded instead (seed 000 §1, seed 001 §1).
  */
-import type { Bundle, ParameterDef, ProgramDef, StateDef } from '../../../engine/types.js';
+import type { Bundle, ParameterDef, ProgramDef, StateDef } from '../../../engine/index.js';
 
 export interface StatePackage {
   format: 1;

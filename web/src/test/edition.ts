@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Bundle } from '../../../engine/types.js';
+import type { Bundle } from '../../../engine/index.js';
 // The build step's own function, so the test data is the same package the app loads.
 // @ts-expect-error plain ES module without types
 import { packageOf } from '../../scripts/build-data.mjs';

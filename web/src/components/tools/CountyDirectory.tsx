@@ -7,10 +7,10 @@
  */
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_VALUE } from '../../../../engine/calculate.js';
+import { DEFAULT_VALUE } from '../../../../engine/index.js';
 import type { CountyInfo, Edition } from '../../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../../lib/format.js';
-import { parseHomeValue } from '../../lib/parseValue.js';
+import { MoneyInput } from '../MoneyInput.js';
 
 export type SortKey = 'name' | 'rate';
 
@@ -63,7 +63,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
           <label htmlFor={`${id}-v`}>{t('directory.value')}</label>
           <div className="input-prefix">
             <span aria-hidden="true">$</span>
-            <input id={`${id}-v`} type="text" inputMode="numeric" data-testid="directory-value" value={formatNumber(value, lang)} onChange={(e) => setValue(parseHomeValue(e.target.value))} />
+            <MoneyInput id={`${id}-v`} testId="directory-value" lang={lang} value={value > 0 ? value : null} onChange={(x) => setValue(x ?? 0)} />
           </div>
         </div>
       </div>

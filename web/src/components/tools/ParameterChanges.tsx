@@ -5,8 +5,8 @@
  * the rule files, so the panel follows them.
  */
 import { useTranslation } from 'react-i18next';
-import { valueAt } from '../../../../engine/params.js';
-import type { ParameterDef } from '../../../../engine/types.js';
+import { valueAt } from '../../../../engine/index.js';
+import type { ParameterDef } from '../../../../engine/index.js';
 import type { Edition } from '../../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
 

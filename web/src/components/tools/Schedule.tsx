@@ -4,8 +4,8 @@
  * month on.
  */
 import { useTranslation } from 'react-i18next';
-import { valueAt } from '../../../../engine/params.js';
-import type { Band, ParameterDef } from '../../../../engine/types.js';
+import { valueAt } from '../../../../engine/index.js';
+import type { Band, ParameterDef } from '../../../../engine/index.js';
 import { formatPercent, type Lang } from '../../lib/format.js';
 
 /** The band value for `x` (the first band whose bound holds, else the last). */

@@ -9,11 +9,12 @@
 import { useId, useState } from 'react';
 import { useForm } from '@tanstack/react-form';
 import { useTranslation } from 'react-i18next';
-import type { CalcInput, CalcResult } from '../../../../engine/calculate.js';
+import type { CalcInput, CalcResult } from '../../../../engine/index.js';
 import { at, type InputDecl } from '../../lib/declarations.js';
 import { boundsMessage, type Edition } from '../../lib/model.js';
 import { formatNumber, type Lang } from '../../lib/format.js';
 import { parseOptionalAmount } from '../../lib/parseValue.js';
+import { MoneyInput } from '../MoneyInput.js';
 import { formatField } from '../ResultsCard.js';
 import { inputLabel, testIdOf } from '../Fields.js';
 import { ParameterChanges } from './ParameterChanges.js';
@@ -126,9 +127,11 @@ function validate(d: InputDecl, value: unknown, lang: Lang, t: (k: string, o?: R
   return boundsMessage(d, value, lang, t) || undefined;
 }
 
-function ToolInput({ d, state, lang, value, onChange, error }: { d: InputDecl; state: string; lang: Lang; value: Value; onChange: (x: Value) => void; error: string }) {
+function ToolInput({ d, state, lang, value, onChange, error: fieldError }: { d: InputDecl; state: string; lang: Lang; value: Value; onChange: (x: Value) => void; error: string }) {
   const { t } = useTranslation();
   const id = useId();
+  const [problem, setProblem] = useState('');
+  const error = problem || fieldError;
   const label = inputLabel(d, state, lang);
   const help = d.help?.[lang];
   const described = [help ? `${id}-help` : '', error ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined;
@@ -171,10 +174,16 @@ function ToolInput({ d, state, lang, value, onChange, error }: { d: InputDecl; s
       <label htmlFor={id}>{label}</label>
       <div className={year ? '' : 'input-prefix'}>
         {!year && <span aria-hidden="true">$</span>}
-        <input id={id} type="text" inputMode="numeric" autoComplete="off" data-testid={`tool-input-${testIdOf(d.id)}`}
-          aria-describedby={described} aria-invalid={error ? true : undefined}
-          value={value === null || value === undefined || value === '' ? '' : year ? String(value) : formatNumber(Number(value), lang)}
-          onChange={(e) => onChange(parseOptionalAmount(e.target.value))} />
+        {year ? (
+          <input id={id} type="text" inputMode="numeric" autoComplete="off" data-testid={`tool-input-${testIdOf(d.id)}`}
+            aria-describedby={described} aria-invalid={error ? true : undefined}
+            value={value === null || value === undefined || value === '' ? '' : String(value)}
+            onChange={(e) => onChange(parseOptionalAmount(e.target.value))} />
+        ) : (
+          <MoneyInput id={id} testId={`tool-input-${testIdOf(d.id)}`} lang={lang} describedBy={described} invalid={!!error}
+            value={value === null || value === undefined || value === '' ? null : Number(value)}
+            onChange={(x, p) => { setProblem(p); onChange(x); }} />
+        )}
       </div>
       {tail}
     </div>

@@ -1,0 +1,65 @@
+/**
+ * Amounts as people write them, for the CLI's flags and batch cells and the web's fields
+ * alike (one function, one test table: engine/money.test.ts).
+ *
+ * Accepted: digits with an optional sign (`-` or `−`) and an optional `$` (before or after
+ * the sign, or a trailing ` USD`), thousands separated by `,`, `.`, spaces or thin spaces
+ * in groups of three, and cents after a decimal point or comma (one or two digits):
+ * `450000`, `$450,000.00`, `450 000`, `450.000,99`, `-$5,000`.
+ * Refused, with the reason: anything else (`1.5e6`, `12abc`, `4,50,000`), and amounts
+ * beyond what a double holds to the cent.
+ */
+
+export type MoneyParse =
+  | { ok: true; value: number }
+  | { ok: false; reason: 'empty' | 'notNumber' | 'tooLarge' };
+
+/** The largest amount kept exact to the cent (2^53 / 100, rounded down to whole dollars). */
+const LARGEST = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+
+const SPACES = /[\s\u00a0\u2009\u202f]/g;
+
+export function parseMoney(text: string | number | null | undefined): MoneyParse {
+  if (typeof text === 'number') {
+    if (!Number.isFinite(text)) return { ok: false, reason: 'notNumber' };
+    return Math.abs(text) > LARGEST ? { ok: false, reason: 'tooLarge' } : { ok: true, value: text };
+  }
+  let s = String(text ?? '').trim();
+  if (!s) return { ok: false, reason: 'empty' };
+  s = s.replace(/\s*usd$/i, '');
+  let negative = false;
+  // Sign and dollar sign in either order: "-$5", "$-5", "−5", "$ 5".
+  for (let i = 0; i < 2; i++) {
+    if (/^[-\u2212]/.test(s) && !negative) { negative = true; s = s.slice(1).trimStart(); }
+    if (s.startsWith('$')) s = s.slice(1).trimStart();
+  }
+  if (!s) return { ok: false, reason: 'notNumber' };
+  // Spaces between groups of three are separators like commas.
+  if (/\d[\s\u00a0\u2009\u202f]\d/.test(s)) {
+    if (!/^\d{1,3}([\s\u00a0\u2009\u202f]\d{3})*([.,]\d{1,2})?$/.test(s)) return { ok: false, reason: 'notNumber' };
+    s = s.replace(SPACES, '');
+    return finish(s.replace(',', '.'), negative);
+  }
+  if (!/^[\d.,]+$/.test(s) || !/^\d/.test(s)) return { ok: false, reason: 'notNumber' };
+  // A final separator followed by one or two digits is the decimal point; every other
+  // separator groups thousands and must be the same character, in groups of three.
+  const m = /^(.*?)(?:([.,])(\d{1,2}))?$/.exec(s)!;
+  const whole = m[1]!;
+  const cents = m[3];
+  if (cents !== undefined && whole.includes(m[2]!)) return { ok: false, reason: 'notNumber' };
+  if (!/^\d+$/.test(whole)) {
+    const sep = /[.,]/.exec(whole)![0];
+    if (whole.includes(sep === ',' ? '.' : ',')) return { ok: false, reason: 'notNumber' };
+    const parts = whole.split(sep);
+    if (!/^\d{1,3}$/.test(parts[0]!) || parts.slice(1).some((p) => !/^\d{3}$/.test(p))) return { ok: false, reason: 'notNumber' };
+  }
+  return finish(whole.replace(/[.,]/g, '') + (cents !== undefined ? `.${cents}` : ''), negative);
+}
+
+function finish(digits: string, negative: boolean): MoneyParse {
+  const whole = digits.split('.')[0]!.replace(/^0+(?=\d)/, '');
+  if (whole.length > 16 || Number(whole) > LARGEST) return { ok: false, reason: 'tooLarge' };
+  const n = Number(digits);
+  if (!Number.isFinite(n)) return { ok: false, reason: 'notNumber' };
+  return { ok: true, value: negative && n !== 0 ? -n : n };
+}
