@@ -70,7 +70,9 @@ describe('App', () => {
     await flush();
     fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '1000000' } });
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'New York County' } });
-    expect(toasts().some((t) => t.includes('NYC properties require property type selection for accurate calculation'))).toBe(true);
+    // Choosing the county is not news: no toast; Calculate waits for the property type.
+    expect(toasts()).toEqual([]);
+    expect((screen.getByTestId('calculate') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class2' } });
     fireEvent.click(screen.getByLabelText('Primary residence (homestead / STAR)'));
     fireEvent.click(screen.getByTestId('calculate'));
@@ -107,9 +109,11 @@ describe('App', () => {
     fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '12000000' } });
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Albany County' } });
     fireEvent.click(screen.getByTestId('calculate'));
-    expect(toasts().some((t) => t.includes('Very high property value detected'))).toBe(true);
     await flush(500);
     expect(screen.getByTestId('annual-tax')).toBeTruthy();
+    // The check sits above the figures instead of a toast over them.
+    expect(screen.getByTestId('value-check').textContent).toBe('Very high property value detected. Please verify this amount is correct for accurate calculations');
+    expect(toasts()).toEqual([]);
     expect(screen.queryByRole('dialog')).toBeNull();
     await flush(3000);
     const dialog = screen.getByRole('dialog');
@@ -135,6 +139,8 @@ describe('App', () => {
     expect(failure.textContent).toContain('Please check your inputs and try again');
     expect(failure.textContent).toContain('Market value seems unreasonably high');
     expect(taxLog[taxLog.length - 1]).toMatchObject({ message: 'Tax calculation failed', level: 'error' });
+    // No figures of an earlier calculation stay under the refused inputs.
+    expect(screen.queryByTestId('annual-tax')).toBeNull();
     fireEvent.click(within(failure).getByRole('button', { name: 'Retry' }));
     expect(screen.getByTestId('results-skeleton')).toBeTruthy();
     await flush(500);
@@ -147,7 +153,30 @@ describe('App', () => {
     fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '5000' } });
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Albany County' } });
     fireEvent.click(screen.getByTestId('calculate'));
-    expect(toasts().some((t) => t.includes('Very low property value detected'))).toBe(true);
+    await flush(500);
+    expect(screen.getByTestId('value-check').textContent).toContain('Very low property value detected');
+  });
+
+  it('a shown result follows the inputs, and is marked stale while they are incomplete', async () => {
+    renderApp();
+    await flush();
+    fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '300000' } });
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Albany County' } });
+    fireEvent.click(screen.getByTestId('calculate'));
+    await flush(500);
+    const engine = new Engine(fullBundle);
+    const tax = () => Number(screen.getByTestId('annual-tax').getAttribute('data-value'));
+    expect(tax()).toBe(engine.calculate({ state: 'NY', county: 'Albany', value: 300000 }).annualTax);
+    // A new value updates the figures without pressing Calculate again.
+    fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '400000' } });
+    await flush(400);
+    expect(tax()).toBe(engine.calculate({ state: 'NY', county: 'Albany', value: 400000 }).annualTax);
+    expect(screen.queryByTestId('result-stale')).toBeNull();
+    // An NYC county without a property type cannot be calculated: the old figures are marked.
+    fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Kings County' } });
+    await flush(400);
+    expect(screen.getByTestId('result-stale').textContent).toBe('These figures are for your previous inputs (Albany County, $400,000). Complete the form to update them.');
+    expect(tax()).toBe(engine.calculate({ state: 'NY', county: 'Albany', value: 400000 }).annualTax);
   });
 
   it('the wizard walks four steps over the same state and calculates', async () => {

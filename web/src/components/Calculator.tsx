@@ -13,12 +13,21 @@ import { NewsletterPopup } from './NewsletterPopup.js';
 import { useToast } from './Toaster.js';
 import { ThrowProbe } from './ErrorBoundary.js';
 import { useCalculatorForm, useFormValues } from './calculatorForm.js';
-import { calculate, defaultForm, type Edition, type FormValues, type ResultView } from '../lib/model.js';
+import { calculate, canCalculate, defaultForm, type Edition, type FormValues, type ResultView } from '../lib/model.js';
+import { formatUsd } from '../lib/format.js';
 import { clampValue } from '../lib/parseValue.js';
 import { UI } from '../lib/config.js';
 import { getItem, KEYS, setItem } from '../lib/storage.js';
 import { logTaxCalculation, reportError, track } from '../lib/monitoring.js';
 import type { Lang } from '../lib/format.js';
+
+/** The inputs of two forms are the same (the school-tax display switch is not an input). */
+function sameInputs(a: FormValues, b: FormValues): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  keys.delete('showSchoolTaxBreakdown');
+  for (const k of keys) if ((a as Record<string, unknown>)[k] !== (b as Record<string, unknown>)[k]) return false;
+  return true;
+}
 
 export function initialValues(edition: Edition): FormValues {
   const saved = getItem(KEYS.county);
@@ -44,16 +53,6 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  // Seed 000 §5: choosing an NYC county without a property type warns once per county.
-  const warnedCounty = useRef('');
-  useEffect(() => {
-    const county = edition.county(values.county);
-    if (county?.needsPropertyType && !values.propertyType && warnedCounty.current !== county.name) {
-      warnedCounty.current = county.name;
-      toast({ type: 'warning', title: t('toast.nycType') });
-    }
-  }, [values.county, values.propertyType, edition, toast, t]);
-
   const run = useCallback(() => {
     const v = form.state.values;
     const county = edition.county(v.county);
@@ -61,8 +60,6 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
     if (!county) return void toast({ type: 'warning', title: t('toast.needCounty') });
     if (value <= 0) return void toast({ type: 'warning', title: t('toast.needValue') });
     if (county.needsPropertyType && !v.propertyType) return void toast({ type: 'warning', title: t('toast.nycType') });
-    if (value > UI.veryHighValue) toast({ type: 'warning', title: t('toast.veryHigh'), description: t('toast.verify') });
-    else if (value < UI.veryLowValue) toast({ type: 'warning', title: t('toast.veryLow'), description: t('toast.verify') });
     setCalculating(true);
     logTaxCalculation('started', { county: county.name, propertyType: v.propertyType || undefined });
     track('calculator_started', { county: county.slug });
@@ -88,6 +85,8 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         logTaxCalculation('failed', { county: county.name, error: message });
         reportError(e, { component: 'property-tax-calculator' });
         track('calculation_failed', { county: county.slug });
+        // The previous result must not stay on screen under the new inputs (issue 15).
+        setResult(null);
         toast({ type: 'error', title: t('toast.calcFailed'), description: `${t('toast.calcFailedText')} (${message})`, duration: UI.toastFailureMs, action: { label: t('toast.retry'), onClick: () => runRef.current() } });
       } finally {
         setCalculating(false);
@@ -115,6 +114,23 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
     }
   }, [lang, edition, result]);
 
+  // Once there is a result it follows the inputs (as visitors of other calculators expect):
+  // complete inputs recompute quietly; incomplete or impossible ones mark the figures stale.
+  const changed = result !== null && !sameInputs(result.values, values);
+  const complete = canCalculate(values, edition.county(values.county));
+  useEffect(() => {
+    if (!changed || !complete || calculating) return;
+    const live = setTimeout(() => {
+      const v = form.state.values;
+      try {
+        setResult({ view: calculate(edition, { ...v, homeValue: clampValue(v.homeValue) }, lang), values: { ...v, homeValue: clampValue(v.homeValue) } });
+      } catch {
+        setResult(null);
+      }
+    }, UI.liveUpdateMs);
+    return () => clearTimeout(live);
+  }, [changed, complete, calculating, values, form, edition, lang]);
+
   const closeWizard = useCallback(() => {
     setWizardStep(null);
     setTimeout(() => wizardOpener.current?.focus(), 0);
@@ -141,7 +157,21 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         <section className="card results" aria-labelledby={`${id}-results`} aria-busy={calculating} id="results">
           <h2 id={`${id}-results`}>{t('results.title')}</h2>
           {calculating ? <ResultsSkeleton /> : result ? (
+            <>
+            {changed && !complete && (
+              <p className="stale-note" role="status" data-testid="result-stale">
+                {t('results.stale', { county: result.view.county, value: formatUsd(result.values.homeValue, lang) })}
+              </p>
+            )}
+            {(result.values.homeValue > UI.veryHighValue || result.values.homeValue < UI.veryLowValue) && (
+              <p className="value-check" role="note" data-testid="value-check">
+                {t(result.values.homeValue > UI.veryHighValue ? 'toast.veryHigh' : 'toast.veryLow')}. {t('toast.verify')}
+              </p>
+            )}
+            <div className={changed && !complete ? 'stale' : undefined}>
             <ResultsCard result={result.view} values={{ ...result.values, showSchoolTaxBreakdown: values.showSchoolTaxBreakdown }} lang={lang} heading={resultsHeading} rates={county?.needsPropertyType ? edition.classRates(county) : {}} edition={edition} />
+            </div>
+            </>
           ) : (
             <p className="empty" data-testid="results-empty">{t('results.empty')}</p>
           )}

@@ -176,6 +176,7 @@ const en = {
     class4: 'Class 4: commercial ({{rate}})',
   },
   results: {
+    stale: 'These figures are for your previous inputs ({{county}}, {{value}}). Complete the form to update them.',
     details: 'Details',
     details_nyc: 'New York City details',
     details_texas: 'Texas details',

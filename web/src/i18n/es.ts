@@ -176,6 +176,7 @@ const es: Resources = {
     class4: 'Clase 4: comercial ({{rate}})',
   },
   results: {
+    stale: 'Estas cifras corresponden a sus datos anteriores ({{county}}, {{value}}). Complete el formulario para actualizarlas.',
     details: 'Detalles',
     details_nyc: 'Detalles de la Ciudad de Nueva York',
     details_texas: 'Detalles de Texas',

@@ -11,6 +11,8 @@ export const UI = {
   /** Seed 000 §5: warning toasts for a very high or a very low home value. */
   veryHighValue: 10_000_000,
   veryLowValue: 10_000,
+  // How long the inputs rest before a shown result follows them (ms).
+  liveUpdateMs: 350,
   /** Seed 000 §8 / seed 001 §9: toasts 4000 ms by default, 3 visible; the failure toast 6 s. */
   toastMs: 4000,
   toastFailureMs: 6000,
