@@ -133,7 +133,7 @@ export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string;
               </ErrorBoundary>
             )}
             {!hub && data.status === 'ready' && <StateExtras edition={data.edition} lang={lang} />}
-            <NotifyForm stateCode={stateCode} lang={lang} />
+            <NotifyForm stateCode={stateCode} lang={lang} year={data.status === 'ready' && data.edition.latestYear ? data.edition.latestYear + 1 : undefined} />
           </>
         )}
       </main>

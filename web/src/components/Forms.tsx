@@ -47,7 +47,8 @@ export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: st
 }
 
 /** Rates-coming-soon notify form: email, state, language → POST /api/notify. */
-export function NotifyForm({ stateCode, lang }: { stateCode: string; lang: Lang }) {
+/** `year`: the first tax year the rules do not hold yet (the one whose rates are coming). */
+export function NotifyForm({ stateCode, lang, year }: { stateCode: string; lang: Lang; year?: number }) {
   const { t } = useTranslation();
   const id = useId();
   const [email, setEmail] = useState('');
@@ -58,7 +59,7 @@ export function NotifyForm({ stateCode, lang }: { stateCode: string; lang: Lang 
   };
   return (
     <section className="card notify" aria-labelledby={`${id}-title`} data-testid="notify-section">
-      <h2 id={`${id}-title`}>{t('notify.title')}</h2>
+      <h2 id={`${id}-title`}>{year ? t('notify.titleYear', { year }) : t('notify.title')}</h2>
       <p>{t('notify.text')}</p>
       {state.status === 'success' ? (
         <FormStatus state={state} testId="notify-status" />

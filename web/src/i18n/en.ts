@@ -289,7 +289,8 @@ const en = {
     close: 'Close',
   },
   notify: {
-    title: '2026 rates coming soon',
+    titleYear: '{{year}} rates coming soon',
+    title: 'New rates coming soon',
     text: 'We use the latest published rates as the estimate. Leave your e-mail and we will tell you when new rates are in.',
     email: 'Email address',
     submit: 'Notify me',

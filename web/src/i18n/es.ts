@@ -289,7 +289,8 @@ const es: Resources = {
     close: 'Cerrar',
   },
   notify: {
-    title: 'Las tasas de 2026 llegan pronto',
+    titleYear: 'Tasas de {{year}} próximamente',
+    title: 'Nuevas tasas próximamente',
     text: 'Usamos las últimas tasas publicadas como estimación. Deje su correo y le avisaremos cuando haya tasas nuevas.',
     email: 'Correo electrónico',
     submit: 'Avisarme',

@@ -25,6 +25,10 @@ describe('values reaching the calculation (seed 000 §5; the text itself is read
 });
 
 describe('data from the rules', () => {
+  it('knows the latest tax year the rules hold (New York City FY2026), so the notify card announces 2027, not a year already shown', () => {
+    expect(edition.years(edition.county('Kings County'))).toEqual([2025, 2026]);
+    expect(edition.latestYear).toBe(2026);
+  });
   it('lists the 62 counties with their combined rate, NYC counties asking for a property type', () => {
     expect(edition.counties).toHaveLength(62);
     const albany = edition.county('albany county')!;

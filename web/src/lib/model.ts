@@ -91,6 +91,8 @@ export interface Edition {
   formInputs: InputDecl[];
   /** The tax years a county's rules hold (a choice is offered when there are two or more). */
   years(county: CountyInfo | undefined): number[];
+  /** The latest tax year any of the edition's programs holds. */
+  latestYear: number;
   counties: CountyInfo[];
   county(name: string): CountyInfo | undefined;
   /** The class rates (percent) of a county's program, from its by-class rate parameter. */
@@ -138,6 +140,7 @@ export function makeEdition(bundle: Bundle): Edition {
       const program = county?.program ?? counties[0]?.program;
       return program ? bundle.programs[program]?.years ?? [] : [];
     },
+    latestYear: Math.max(0, ...counties.map((c) => bundle.programs[c.program]?.years.at(-1) ?? 0)),
     counties,
     county: (name) => (name ? byName.get(name.toLowerCase()) : undefined),
     classRates(county) {
