@@ -7,6 +7,7 @@ import { useSubmit } from './useSubmit.js';
 import { FormStatus } from './Forms.js';
 import { UI } from '../lib/config.js';
 import type { Lang } from '../lib/format.js';
+import { countyName } from '../lib/places.js';
 
 export interface PopupContext { stateCode: string; stateName: string; lang: Lang; county?: { name: string; slug: string }; calculatedTax?: number }
 
@@ -43,7 +44,7 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
       <div className="popup card" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} ref={ref} data-testid="newsletter-popup">
         <button type="button" className="popup-close" onClick={onClose} aria-label={t('popup.close')} data-testid="popup-close"><span aria-hidden="true">×</span></button>
         <h2 id={`${id}-title`}>{t('popup.title', { state: ctx.stateName })}</h2>
-        <p id={`${id}-text`}>{ctx.county ? t('popup.text', { county: ctx.county.name }) : t('popup.textNoCounty')}</p>
+        <p id={`${id}-text`}>{ctx.county ? t('popup.text', { county: countyName(ctx.county.name, t) }) : t('popup.textNoCounty')}</p>
         {state.status === 'success' ? (
           <FormStatus state={state} testId="popup-status" />
         ) : (

@@ -71,8 +71,28 @@ describe('PropertyForm', () => {
   it('lists every county with its combined rate from the data', () => {
     renderForm();
     const options = [...countySelect().options].map((o) => o.textContent);
-    expect(options).toHaveLength(63);
+    // The placeholder, New York City as a whole, and the 62 counties.
+    expect(options).toHaveLength(64);
     expect(options).toContain('Albany County (1.894%)');
+    // New York City is offered by borough, without a county rate (its counties are taxed by class).
+    const nyc = countySelect().querySelector('optgroup')!;
+    expect(nyc.label).toBe('New York City (taxed by property class)');
+    expect([...nyc.querySelectorAll('option')].map((o) => [o.textContent, o.value])).toEqual([
+      ['New York City (any borough)', 'New York City'],
+      ['Brooklyn (Kings County)', 'Kings County'],
+      ['Manhattan (New York County)', 'New York County'],
+      ['Queens (Queens County)', 'Queens County'],
+      ['Staten Island (Richmond County)', 'Richmond County'],
+      ['The Bronx (Bronx County)', 'Bronx County'],
+    ]);
+  });
+
+  it('calculates New York City as a whole with the same figures as a borough (ny.nyc)', () => {
+    renderForm();
+    fireEvent.change(countySelect(), { target: { value: 'New York City' } });
+    expect(current!.values.county).toBe('New York City');
+    expect(screen.getByTestId('property-type')).toBeTruthy();
+    expect(button().disabled).toBe(true);
   });
 
   it('disables Calculate until a county is chosen and the value is above 0', () => {

@@ -8,6 +8,7 @@ import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format
 import { exemptionLabel, reportSections, shareText } from '../lib/report.js';
 import { useToast } from './Toaster.js';
 import { reportError } from '../lib/monitoring.js';
+import { countyName } from '../lib/places.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
@@ -26,7 +27,7 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
   const r = result;
   return (
     <div data-testid="results">
-      <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">{t('results.heading', { county: r.county, year: r.year })}</h3>
+      <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">{t('results.heading', { county: countyName(r.county, t), year: r.year })}</h3>
       <dl className="figures-main">
         <Figure big label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
         <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" />
@@ -196,7 +197,7 @@ function ReportActions({ result, values, lang, rates, edition }: { result: Resul
       toast({ type: 'error', title: t('share.copyFailed') });
     }
   };
-  const mail = `mailto:?subject=${encodeURIComponent(t('share.subject', { county: result.county }))}&body=${encodeURIComponent(`${text}\n${url}`)}`;
+  const mail = `mailto:?subject=${encodeURIComponent(t('share.subject', { county: countyName(result.county, t) }))}&body=${encodeURIComponent(`${text}\n${url}`)}`;
   const twitter = `https://twitter.com/intent/tweet?text=${encodeURIComponent(text)}&url=${encodeURIComponent(url)}`;
   const facebook = `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`;
   return (

@@ -11,6 +11,7 @@ import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { chosenExemptions } from '../lib/report.js';
 import { track } from '../lib/monitoring.js';
 import { UI } from '../lib/config.js';
+import { countyName } from '../lib/places.js';
 
 export const STEP_KEYS = ['wizard.step1', 'wizard.step2', 'wizard.step3', 'wizard.step4'] as const;
 
@@ -73,7 +74,7 @@ export function Wizard({ form, edition, lang, step, setStep, onClose, onCalculat
         {step === 3 && (
           <dl className="rows review" data-testid="wizard-review">
             <div className="row"><dt>{t('wizard.reviewValue')}</dt><dd>{formatUsd(v.homeValue, lang)}</dd></div>
-            <div className="row"><dt>{t('wizard.reviewCounty')}</dt><dd>{county ? `${county.name}${county.rate !== null ? ` (${formatPercent(county.rate, lang, 3)})` : ''}` : '—'}</dd></div>
+            <div className="row"><dt>{t('wizard.reviewCounty')}</dt><dd>{county ? `${countyName(county.name, t)}${county.rate !== null && !county.needsPropertyType ? ` (${formatPercent(county.rate, lang, 3)})` : ''}` : '—'}</dd></div>
             <div className="row"><dt>{t('wizard.reviewType')}</dt><dd>{v.propertyType ? t(`propertyType.${v.propertyType}`, { rate: rates[v.propertyType] !== undefined ? formatPercent(rates[v.propertyType]!, lang, 3) : '' }) : t('wizard.notApplicable')}</dd></div>
             <div className="row"><dt>{t('wizard.reviewExemptions')}</dt><dd>{exemptions.length ? exemptions.join(', ') : t('wizard.none')}</dd></div>
           </dl>

@@ -175,6 +175,18 @@ const en = {
     class3: 'Class 3: utility property ({{rate}})',
     class4: 'Class 4: commercial ({{rate}})',
   },
+  place: {
+    county: '{{name}} County',
+    borough: '{{borough}} ({{county}})',
+    nycGroup: 'New York City (taxed by property class)',
+    nycAll: 'New York City (any borough)',
+    otherCounties: 'Other counties',
+    borough_bronx: 'The Bronx',
+    borough_kings: 'Brooklyn',
+    'borough_new-york': 'Manhattan',
+    borough_queens: 'Queens',
+    borough_richmond: 'Staten Island',
+  },
   results: {
     stale: 'These figures are for your previous inputs ({{county}}, {{value}}). Complete the form to update them.',
     details: 'Details',

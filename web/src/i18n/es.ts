@@ -175,6 +175,18 @@ const es: Resources = {
     class3: 'Clase 3: propiedad de servicios públicos ({{rate}})',
     class4: 'Clase 4: comercial ({{rate}})',
   },
+  place: {
+    county: 'Condado de {{name}}',
+    borough: '{{borough}} ({{county}})',
+    nycGroup: 'Ciudad de Nueva York (grava por clase de propiedad)',
+    nycAll: 'Ciudad de Nueva York (cualquier distrito)',
+    otherCounties: 'Otros condados',
+    borough_bronx: 'El Bronx',
+    borough_kings: 'Brooklyn',
+    'borough_new-york': 'Manhattan',
+    borough_queens: 'Queens',
+    borough_richmond: 'Staten Island',
+  },
   results: {
     stale: 'Estas cifras corresponden a sus datos anteriores ({{county}}, {{value}}). Complete el formulario para actualizarlas.',
     details: 'Detalles',

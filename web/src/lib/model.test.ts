@@ -25,6 +25,14 @@ describe('values reaching the calculation (seed 000 §5; the text itself is read
 });
 
 describe('data from the rules', () => {
+  it('offers New York City as a whole (the rules\' alias), calculated like a borough by the NYC program', () => {
+    const city = edition.county('New York City')!;
+    expect(city).toMatchObject({ program: 'ny.nyc', needsPropertyType: true, rate: null });
+    const v = form({ county: 'New York City', propertyType: 'class1', homeValue: 800000 });
+    const kings = new Calculator(fullBundle).calculate({ state: 'NY', county: 'Kings', value: 800000, propertyClass: 'class1' });
+    expect(calculate(edition, v, 'en').annualTax).toBe(kings.annualTax);
+    expect(calculate(edition, v, 'en').county).toBe('New York City');
+  });
   it('knows the latest tax year the rules hold (New York City FY2026), so the notify card announces 2027, not a year already shown', () => {
     expect(edition.years(edition.county('Kings County'))).toEqual([2025, 2026]);
     expect(edition.latestYear).toBe(2026);

@@ -94,6 +94,8 @@ export interface Edition {
   /** The latest tax year any of the edition's programs holds. */
   latestYear: number;
   counties: CountyInfo[];
+  /** Names the rules accept besides counties (New York City as a whole), calculated by their program. */
+  places: CountyInfo[];
   county(name: string): CountyInfo | undefined;
   /** The class rates (percent) of a county's program, from its by-class rate parameter. */
   classRates(county: CountyInfo): Record<string, number>;
@@ -127,7 +129,12 @@ export function makeEdition(bundle: Bundle): Edition {
     const years = bundle.programs[programId]!.years;
     return calculator.compiled(programId, years[years.length - 1]!).date;
   };
-  const byName = new Map(counties.map((c) => [c.name.toLowerCase(), c]));
+  const places = state.aliases.map((a): CountyInfo => {
+    const like = counties.filter((c) => c.program === a.program);
+    const flags = like.length && like.every((c) => c.needsPropertyType) ? ['nycClass'] : [];
+    return { name: a.name, slug: a.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), flags, rate: null, needsPropertyType: flags.length > 0, program: a.program };
+  });
+  const byName = new Map([...counties, ...places].map((c) => [c.name.toLowerCase(), c]));
   return {
     code: state.code,
     stateName: state.name,
@@ -142,6 +149,7 @@ export function makeEdition(bundle: Bundle): Edition {
     },
     latestYear: Math.max(0, ...counties.map((c) => bundle.programs[c.program]?.years.at(-1) ?? 0)),
     counties,
+    places,
     county: (name) => (name ? byName.get(name.toLowerCase()) : undefined),
     classRates(county) {
       const p = findParam(bundle, programParams(county.program), (d) => d.type === 'by_key' && d.unit === 'percent' && !!d.keys?.includes('class1'));

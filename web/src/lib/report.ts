@@ -1,4 +1,5 @@
 /** Report data (seed 000 §3 "Report data") and its text forms: share text, PDF lines. */
+import { countyName } from './places.js';
 import type { TFunction } from 'i18next';
 import type { FormValues, ResultView } from './model.js';
 import { editionVars } from './editionText.js';
@@ -35,7 +36,7 @@ export function chosenExemptions(v: FormValues, edition: Pick<Edition, 'code' | 
 export function shareText(t: TFunction, r: ResultView, v: FormValues, lang: Lang): string {
   return t('share.text', {
     value: formatUsd(v.homeValue, lang),
-    county: r.county,
+    county: countyName(r.county, t),
     annual: formatUsd(r.annualTax, lang),
     monthly: formatUsd(r.monthlyTax, lang),
     rate: formatPercent(r.effectiveRate, lang),
@@ -50,7 +51,7 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
   const chosen = chosenExemptions(v, edition, lang);
   const inputs: Array<[string, string]> = [
     [t('report.value'), usd(v.homeValue)],
-    [t('report.county'), r.county],
+    [t('report.county'), countyName(r.county, t)],
   ];
   if (v.propertyType) inputs.push([t('report.propertyType'), t(`propertyType.${v.propertyType}`, { rate: rates[v.propertyType] !== undefined ? formatPercent(rates[v.propertyType]!, lang, 3) : '' })]);
   inputs.push([t('report.activeExemptions'), chosen.length && !isCommercial(v.propertyType) ? chosen.join('; ') : t('report.none')]);
@@ -68,7 +69,7 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
     ? r.exemptions.map((e) => [exemptionLabel(t, e), usd(e.amount)])
     : [[t('results.noExemptions'), '']];
   return {
-    title: `${t('report.title')}: ${r.county}`,
+    title: `${t('report.title')}: ${countyName(r.county, t)}`,
     date: t('report.date', { date: formatDate(new Date(), lang) }),
     sections: [
       { title: t('report.inputs'), rows: inputs },

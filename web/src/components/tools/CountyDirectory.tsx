@@ -11,6 +11,7 @@ import { DEFAULT_VALUE } from '../../../../engine/index.js';
 import type { CountyInfo, Edition } from '../../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../../lib/format.js';
 import { MoneyInput } from '../MoneyInput.js';
+import { countyName } from '../../lib/places.js';
 
 export type SortKey = 'name' | 'rate';
 
@@ -77,7 +78,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
             const x = v > 0 ? taxes(edition, c, v) : null;
             return (
               <li key={c.slug} className="county-card" data-testid="county-card" data-slug={c.slug}>
-                <h4>{c.name}</h4>
+                <h4>{countyName(c.name, t)}</h4>
                 <p>{c.rate === null ? t('directory.noRate') : t('directory.rate', { rate: formatPercent(c.rate, lang, 3) })}</p>
                 {x && <p data-testid="county-card-monthly" data-value={x.monthly}>{t('directory.monthly', { amount: formatUsd(x.monthly, lang), value: formatUsd(v, lang) })}</p>}
               </li>
@@ -94,7 +95,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
               const x = taxes(edition, c, DEFAULT_VALUE);
               return (
                 <tr key={c.slug} data-slug={c.slug}>
-                  <th scope="row">{c.name}</th>
+                  <th scope="row">{countyName(c.name, t)}</th>
                   <td>{c.rate === null ? '—' : formatPercent(c.rate, lang, 3)}</td>
                   <td>{t('directory.notInData')}</td>
                   <td data-testid="major-tax" data-value={x?.annual}>{x ? formatUsd(x.annual, lang) : '—'}</td>

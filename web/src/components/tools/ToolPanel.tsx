@@ -15,6 +15,7 @@ import { boundsMessage, type Edition } from '../../lib/model.js';
 import { formatNumber, type Lang } from '../../lib/format.js';
 import { parseOptionalAmount } from '../../lib/parseValue.js';
 import { MoneyInput } from '../MoneyInput.js';
+import { countyName } from '../../lib/places.js';
 import { formatField } from '../ResultsCard.js';
 import { inputLabel, testIdOf } from '../Fields.js';
 import { ParameterChanges } from './ParameterChanges.js';
@@ -85,7 +86,7 @@ export default function ToolPanel({ edition, calculatorName, lang }: { edition: 
                 <select id={`${id}-county`} data-testid="tool-county" value={String(field.state.value ?? '')} onChange={(e) => field.handleChange(e.target.value)}
                   aria-invalid={field.state.meta.errors.length ? true : undefined} aria-describedby={`${id}-county-err`}>
                   <option value="">{t('form.countyPlaceholder')}</option>
-                  {edition.counties.map((c) => <option key={c.slug} value={c.slug}>{c.name}</option>)}
+                  {edition.counties.map((c) => <option key={c.slug} value={c.slug}>{countyName(c.name, t)}</option>)}
                 </select>
                 <p id={`${id}-county-err`} className="warning" role="status">{field.state.meta.errors.join(' ')}</p>
               </div>
