@@ -10,6 +10,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Calculator, inputFromFlags } from '../engine/calculate.js';
+// The rules compiled ahead of time (dist/rules/js), used by every Calculator while they match the rules.
+import '../engine/codegen/node.js';
 import { BUNDLE_PATH, readBundle } from '../engine/bundle.js';
 import { PtaxError, isPtaxError } from '../engine/errors.js';
 import { localized } from '../engine/messages.js';

@@ -8,6 +8,21 @@ import { inputError, localized, message, percent } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CalculatorDef, type CountyDef, type FactValue, type Lang, type ParamEntry, type StateDef } from './types.js';
 import { INPUTS } from './generated/inputs.js';
+import type { GeneratedProgram } from './codegen/runtime.js';
+
+/**
+ * Where compiled programs come from, besides the interpreter: a function giving the
+ * generated module of a program and year when it matches these rules (engine/codegen/node.ts
+ * in Node), else undefined, and the interpreter runs the program.
+ */
+export type ProgramSource = (bundle: Bundle, programId: string, year: number) => GeneratedProgram | undefined;
+let defaultSource: ProgramSource | undefined;
+/** The source every Calculator uses unless told otherwise (engine/codegen/node.ts sets it when imported). */
+export function setProgramSource(source: ProgramSource | undefined): void { defaultSource = source; }
+export interface CalculatorOptions {
+  /** Generated programs: a source, or false for the interpreter alone (default: the one set by setProgramSource). */
+  generated?: ProgramSource | false;
+}
 
 /** States the product will cover; those without rules yet answer "not yet supported". */
 export const PLANNED_STATES = ['NY', 'TX', 'CA', 'FL'] as const;
@@ -115,7 +130,10 @@ export interface Prepared { compiled: CompiledProgram; facts: Facts; state: stri
 export class Calculator {
   private cache = new Map<string, CompiledProgram>();
   private chooser = new Map<string, Array<{ test?: (v: Facts) => boolean; program: string }>>();
-  constructor(readonly bundle: Bundle) {}
+  private readonly source: ProgramSource | undefined;
+  constructor(readonly bundle: Bundle, options: CalculatorOptions = {}) {
+    this.source = options.generated === false ? undefined : options.generated ?? defaultSource;
+  }
 
   state(code: string): StateDef {
     const c = String(code).trim().toUpperCase();
@@ -128,7 +146,12 @@ export class Calculator {
   compiled(programId: string, year: number): CompiledProgram {
     const key = `${programId}@${year}`;
     let c = this.cache.get(key);
-    if (!c) this.cache.set(key, (c = compileProgram(this.bundle, programId, year)));
+    if (!c) {
+      c = compileProgram(this.bundle, programId, year);
+      const generated = this.source?.(this.bundle, programId, year);
+      if (generated) c.generated = generated;
+      this.cache.set(key, c);
+    }
     return c;
   }
 
@@ -243,6 +266,7 @@ export class Calculator {
  * validations first, then every step, then the result and its notes.
  */
 export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Record<string, unknown> & { notes: string[] } {
+  if (c.generated) return c.generated.evaluate(v, lang);
   for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[lang]);
   for (const s of c.steps) v[s.slot] = s.run(v);
   const result = c.result(v) as Record<string, unknown> & { notes: string[] };

@@ -8,6 +8,7 @@ import { compileExpr, compileNode, exprNames, type Binding, type Fn, type Node }
 import { periodStart, valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
+import type { GeneratedProgram } from './codegen/runtime.js';
 import {
   COUNTY_FACTS, INPUT_FACTS,
   type Bundle, type Condition, type Expr, type Label, type ParamEntry, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit,
@@ -28,6 +29,8 @@ export interface CompiledProgram {
   notes: Array<{ test: Predicate; text: Label }>;
   /** Builds the rounded result object from evaluated facts. */
   result: (v: Facts) => Record<string, unknown>;
+  /** The same program as generated code (engine/codegen), when a module matching these rules was found. */
+  generated?: GeneratedProgram;
 }
 
 export function compileProgram(bundle: Bundle, programId: string, year: number): CompiledProgram {

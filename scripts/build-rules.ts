@@ -5,12 +5,13 @@
  * rules/results.yaml) up to date: the source and, as tsc ran before, its compiled copy
  * in dist/.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadRules } from '../engine/load.js';
 import { formatProblem } from '../engine/yaml-source.js';
 import { BUNDLE_PATH } from '../engine/bundle.js';
 import { generatedSources } from '../engine/declarations.js';
+import { generateAll } from '../engine/codegen/js.js';
 
 const { bundle, problems } = loadRules('rules');
 if (!bundle) {
@@ -35,3 +36,14 @@ for (const g of generatedSources(bundle)) {
   mkdirSync(dirname(out), { recursive: true });
   if (!existsSync(out) || readFileSync(out, 'utf8') !== g.js) writeFileSync(out, g.js);
 }
+
+// The rules compiled ahead of time: one JavaScript module per program and year
+// (engine/codegen/js.ts), next to the bundle, each with the hash of the rules it was made
+// from; the engine uses a module only while that hash matches (engine/codegen/node.ts).
+const jsDir = join(dirname(BUNDLE_PATH), 'js');
+rmSync(jsDir, { recursive: true, force: true });
+mkdirSync(jsDir, { recursive: true });
+const { modules, skipped } = generateAll(bundle);
+for (const m of modules) writeFileSync(join(jsDir, m.file), m.source);
+for (const s of skipped) console.log(`rules: not generated (the interpreter runs it): ${s}`);
+console.log(`rules: ${modules.length} program modules generated → ${jsDir}`);

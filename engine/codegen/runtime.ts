@@ -1,0 +1,47 @@
+/**
+ * What a generated program module (engine/codegen/js.ts) calls at run time: the engine's
+ * own rounding, band look-up, errors and json-rules-engine's operators, so that the
+ * generated code and the interpreter share them rather than repeat them. No Node API:
+ * the web can use it too.
+ */
+import { bandPicker } from '../expr.js';
+import { roundTo } from '../round.js';
+import { PtaxError } from '../errors.js';
+import type { Band, Lang } from '../types.js';
+
+/** json-rules-engine's numberValidator, as engine/conditions.ts has it. */
+const isNumeric = (x: unknown): boolean =>
+  typeof x === 'number' ? x === x
+    : x === null || x === undefined || typeof x === 'boolean' ? false
+      : Number.parseFloat(x as string).toString() !== 'NaN';
+
+export const runtime = {
+  roundTo,
+  isNumeric,
+  bands: (id: string, bands: Band[]): ((x: number) => number) => bandPicker(id, bands),
+  /** A table's entry for a key read at run time (expr.ts: NO_VALUE when it has none). */
+  entry: (table: Record<string, number>, id: string, key: unknown): number => {
+    const x = table[key as string];
+    if (x === undefined) throw new PtaxError('NO_VALUE', `${id} has no value for ${String(key)}`);
+    return x;
+  },
+  pow: (b: number, x: number): number => b ** x,
+  error: (code: string, message: string): PtaxError => new PtaxError(code, message),
+  /** The operators the generated code does not write out (conditions.ts's COMPARE). */
+  op: {
+    in: (a: any, b: any): boolean => b.indexOf(a) > -1,
+    notIn: (a: any, b: any): boolean => b.indexOf(a) === -1,
+    contains: (a: any, b: any): boolean => Array.isArray(a) && a.indexOf(b) > -1,
+    doesNotContain: (a: any, b: any): boolean => Array.isArray(a) && a.indexOf(b) === -1,
+  },
+};
+export type Runtime = typeof runtime;
+
+/** A generated program, made (engine/codegen/js.ts: `make(runtime)`). */
+export interface GeneratedProgram {
+  hash: string;
+  /** Validations, steps (their slots written back into `v`), the result object and its notes. */
+  evaluate(v: unknown[], lang: Lang): Record<string, unknown> & { notes: string[] };
+}
+/** A generated module as loaded, before `make`. */
+export interface GeneratedModuleExports { hash: string; program: string; year: number; make(rt: Runtime): GeneratedProgram }
