@@ -15,6 +15,7 @@ import { ToastProvider } from './Toaster.js';
 import { disarmThrowProbe } from './ErrorBoundary.js';
 import { fullBundle, statePackage } from '../test/edition.js';
 import { taxLog } from '../lib/monitoring.js';
+import { formatUsd } from '../lib/format.js';
 import type { PackageLoaders } from '../lib/stateData.js';
 
 const ny = statePackage('NY');
@@ -155,6 +156,21 @@ describe('App', () => {
     fireEvent.click(screen.getByTestId('calculate'));
     await flush(500);
     expect(screen.getByTestId('value-check').textContent).toContain('Very low property value detected');
+  });
+
+  it('a shared address opens on the same result, and its share links carry the inputs and the figure', async () => {
+    history.replaceState(null, '', '/es?county=kings&value=800000&class=class1&homestead=true');
+    renderApp('es');
+    await flush();
+    await flush(500);
+    const r = new Engine(fullBundle).calculate({ state: 'NY', county: 'Kings', value: 800000, propertyClass: 'class1', homestead: true });
+    expect(Number(screen.getByTestId('annual-tax').getAttribute('data-value'))).toBe(r.annualTax);
+    expect(screen.getByTestId('results-heading').textContent).toBe(`Condado de Kings, año fiscal ${r.year}`);
+    const twitter = new URL(screen.getByTestId('share-twitter').getAttribute('href')!);
+    expect(twitter.searchParams.get('url')).toBe(`${location.origin}/es?county=kings&value=800000&class=class1&homestead=true`);
+    expect(twitter.searchParams.get('text')).toContain(formatUsd(r.annualTax, 'es'));
+    const facebook = new URL(screen.getByTestId('share-facebook').getAttribute('href')!);
+    expect(facebook.searchParams.get('u')).toBe(`${location.origin}/es?county=kings&value=800000&class=class1&homestead=true`);
   });
 
   it('a shown result follows the inputs, and is marked stale while they are incomplete', async () => {

@@ -15,6 +15,7 @@ import { ThrowProbe } from './ErrorBoundary.js';
 import { useCalculatorForm, useFormValues } from './calculatorForm.js';
 import { calculate, canCalculate, defaultForm, type Edition, type FormValues, type ResultView } from '../lib/model.js';
 import { formatUsd } from '../lib/format.js';
+import { readShare } from '../lib/shareLink.js';
 import { clampValue } from '../lib/parseValue.js';
 import { UI } from '../lib/config.js';
 import { getItem, KEYS, setItem } from '../lib/storage.js';
@@ -30,6 +31,9 @@ function sameInputs(a: FormValues, b: FormValues): boolean {
 }
 
 export function initialValues(edition: Edition): FormValues {
+  // A shared address carries its inputs (lib/shareLink.ts): the page opens on that result.
+  const shared = typeof location !== 'undefined' ? readShare(location.search, edition) : null;
+  if (shared) return shared;
   const saved = getItem(KEYS.county);
   const county = saved ? edition.county(saved) : undefined;
   return { ...defaultForm(edition), county: county ? county.name : '' };
@@ -95,6 +99,11 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
   }, [form, edition, lang, toast, t, delayMs]);
   const runRef = useRef(run);
   runRef.current = run;
+
+  // Opened from a share link: show its result at once.
+  useEffect(() => {
+    if (typeof location !== 'undefined' && readShare(location.search, edition)) runRef.current();
+  }, [edition]);
 
   // Move focus to the new figures once they are on screen.
   useEffect(() => {

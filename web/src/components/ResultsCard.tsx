@@ -9,6 +9,7 @@ import { exemptionLabel, reportSections, shareText } from '../lib/report.js';
 import { useToast } from './Toaster.js';
 import { reportError } from '../lib/monitoring.js';
 import { countyName } from '../lib/places.js';
+import { shareUrl } from '../lib/shareLink.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
@@ -174,7 +175,7 @@ function ReportActions({ result, values, lang, rates, edition }: { result: Resul
   const id = useId();
   const [busy, setBusy] = useState(false);
   const text = shareText(t, result, values, lang);
-  const url = typeof location !== 'undefined' ? location.origin + location.pathname : '';
+  const url = typeof location !== 'undefined' ? shareUrl(location.origin, location.pathname, values, edition) : '';
   const download = async () => {
     setBusy(true);
     try {
