@@ -297,7 +297,7 @@ describe('listYaml and the schema validators', () => {
   it('compiles the schemas once per folder; the default folder is ./schemas', () => {
     const v = schemaValidators();
     expect(schemaValidators(resolve('schemas'))).toBe(v);
-    expect(Object.keys(v).sort()).toEqual(['counties', 'fixture', 'inputs', 'parameters', 'program', 'results', 'state']);
+    expect(Object.keys(v).sort()).toEqual(['counties', 'fixture', 'inputs', 'parameters', 'pieces', 'program', 'results', 'state']);
   });
 
   it('compiles in ajv strict mode: a schema with an unknown keyword is refused', () => {
@@ -355,7 +355,7 @@ describe('reading a file: YAML, the $schema line and kind', () => {
   });
 
   const EXTRA = 'rules/t/extra.yaml';
-  const KINDS_MSG = 'kind must be one of parameters, program, counties, state, inputs, results';
+  const KINDS_MSG = 'kind must be one of parameters, program, pieces, counties, state, inputs, results';
   it('an unknown kind is reported at the kind', () => {
     expectProblems({ [EXTRA]: '# yaml-language-server: $schema=../../schemas/state.schema.json\nkind: nonsense\n' }, [['nonsense', KINDS_MSG, EXTRA]]);
   });

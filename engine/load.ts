@@ -9,6 +9,7 @@ import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import jsep from 'jsep';
 import { readYaml, formatProblem, type Problem, type YamlSource } from './yaml-source.js';
+import { desugarProgram, type SugarContext } from './sugar.js';
 import { conditionFacts } from './conditions.js';
 import { FUNCTIONS, exprNames } from './expr.js';
 import { periodStart, valueAt } from './params.js';
@@ -23,7 +24,7 @@ const Ajv2020 = _Ajv2020 as unknown as typeof _Ajv2020.default;
 
 /** Figures belong in parameters; a formula may use only these plain numbers. */
 export const ALLOWED_LITERALS = [0, 1, 4, 12, 100];
-const KINDS = ['parameters', 'program', 'counties', 'state', 'inputs', 'results'] as const;
+const KINDS = ['parameters', 'program', 'pieces', 'counties', 'state', 'inputs', 'results'] as const;
 type Kind = (typeof KINDS)[number];
 
 /** `problems` are those under `only` (all when not given); `total` counts every file's. */
@@ -159,8 +160,9 @@ function filterOnly(problems: Problem[], only: string[] | undefined, root: strin
 function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[], failing: Set<string>): Bundle {
   const bundle: Bundle = { format: 1, parameters: {}, programs: {}, states: {}, inputs: [], results: [] };
   const fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => {
-    const at = src.position(path, key);
-    problems.push({ file: src.file, line: at.line, col: at.col, message });
+    // A desugared program's source maps a path to the file it was written in (a piece's).
+    const at: { line: number; col: number; file?: string } = src.position(path, key);
+    problems.push({ file: at.file ?? src.file, line: at.line, col: at.col, message });
   };
   const counties = new Map<string, { src: YamlSource; data: any }>();
 
@@ -183,9 +185,25 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
       });
     }
   }
+  // The programs' short forms (engine/sugar.ts) are compiled to the long form first.
+  const sugar: SugarContext = { parameters: bundle.parameters, pieces: new Map(), inputs: [] };
   for (const { src, kind } of sources) {
+    if (kind === 'inputs') sugar.inputs = (src.data as any).inputs;
+    if (kind !== 'pieces') continue;
+    for (const name of Object.keys((src.data as any).pieces)) {
+      if (sugar.pieces.has(name)) fail(src, ['pieces'], `duplicate piece ${name} (also in ${sugar.pieces.get(name)!.src.file})`, name);
+      else sugar.pieces.set(name, { src, data: (src.data as any).pieces[name] });
+    }
+  }
+  for (const { src: file, kind } of sources) {
     if (kind !== 'program') continue;
-    const d = src.data as any;
+    const s = desugarProgram(file, file.data, sugar);
+    problems.push(...s.problems);
+    const src: YamlSource = {
+      ...file,
+      position: (path, key) => { const o = s.origin(path); const at = o.src.position(o.path, key); return o.src === file ? at : { ...at, file: o.src.file }; },
+    };
+    const d = s.data;
     if (bundle.programs[d.id]) fail(src, ['id'], `duplicate program id ${d.id}`);
     bundle.programs[d.id] = checkProgram(src, d, bundle, fail, failing);
   }
@@ -444,7 +462,7 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
   const steps = d.steps.map((s: any, i: number) => {
     const path = ['steps', i];
     if (known.has(s.id)) fail(src, [...path, 'id'], `step ${s.id} shadows an ${known.get(s.id)}`);
-    const out: any = { id: s.id, label: s.label };
+    const out: any = { id: s.id, label: s.label, ...(s.reference ? { reference: s.reference } : {}) };
     if (s.formula !== undefined) out.formula = formula([...path, 'formula'], String(s.formula));
     if (s.condition) { condition([...path, 'condition'], s.condition); out.condition = s.condition; }
     if (s.cases) {

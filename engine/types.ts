@@ -47,6 +47,8 @@ export type Condition =
 export interface StepDef {
   id: string;
   label: Label;
+  /** Where the step's rule comes from (a statute section), shown by --explain. */
+  reference?: Reference[];
   formula?: Formula;
   condition?: Condition;
   cases?: Array<{ when?: Condition; formula?: Formula; value?: string }>;

@@ -16,8 +16,11 @@ export interface YamlSource {
   /** Best-effort data even when the file has problems (for naming what it declares). */
   raw: unknown;
   problems: Problem[];
-  /** line:column of the node at a JSON path (or of the key, when `key` is given). */
-  position(path: Array<string | number>, key?: string): { line: number; col: number };
+  /**
+   * line:column of the node at a JSON path (or of the key, when `key` is given); `file` when
+   * the node is in another file (a desugared program's piece, engine/sugar.ts).
+   */
+  position(path: Array<string | number>, key?: string): { line: number; col: number; file?: string };
 }
 
 export function readYaml(file: string, text: string): YamlSource {
