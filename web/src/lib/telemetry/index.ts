@@ -10,7 +10,7 @@
  *
  * Components use `getTelemetry()` (a no-op until initTelemetry has run).
  */
-import { analytics as defaultAnalytics, pageTypeOf, type Analytics, type EventParams } from './analytics.js';
+import { analytics as defaultAnalytics, createAnalytics, pageTypeOf, type Analytics, type EventParams } from './analytics.js';
 import { analyticsAllowed, onConsentChange } from './consent.js';
 import { installEngagementTracking } from './engagement.js';
 import { installErrorHandlers } from './errors.js';
@@ -90,11 +90,11 @@ export function initTelemetry(opts: TelemetryOptions): Telemetry {
   if (current) return current;
   const win = opts.win ?? (globalThis as unknown as Window);
   const store = opts.store ?? safeLocalStorage;
-  const a = opts.analytics ?? defaultAnalytics;
+  const a = opts.analytics ?? (opts.store ? createAnalytics({ consented: () => analyticsAllowed(store) }) : defaultAnalytics);
   const state = opts.state.toUpperCase();
   const pathname = opts.pathname ?? win.location?.pathname ?? '/';
   const pageType = pageTypeOf(pathname);
-  const consented = () => (opts.analytics ? a.consented() : analyticsAllowed(store));
+  const consented = () => a.consented();
   a.setContext({ state, ...(opts.lang ? { language: opts.lang } : {}) });
 
   const track = (name: string, params?: EventParams) => a.track(name, params);
