@@ -113,9 +113,14 @@ describe('initTelemetry', () => {
     expect(importSentry).not.toHaveBeenCalled();
     t!.dispose();
     t = null;
-    setup({ importSentry, dsn: 'https://k@o1.ingest.example/1' });
+    const captureException = vi.fn();
+    const withDsn = vi.fn(async () => ({ init: vi.fn(), captureException, browserTracingIntegration: () => ({}), consoleLoggingIntegration: () => ({}) }) as never);
+    setup({ importSentry: withDsn, dsn: 'https://k@o1.ingest.example/1' });
+    const early = new Error('before the load event');
+    t!.reportError(early, { where: 'state data' }); // queued until the SDK is up
     await t!.sentryReady;
-    expect(importSentry).toHaveBeenCalledTimes(1);
+    expect(withDsn).toHaveBeenCalledTimes(1);
+    expect(captureException.mock.calls).toEqual([[early, { extra: { where: 'state data' } }]]);
   });
 
   it('getTelemetry is a no-op before init and the live instance after', () => {

@@ -17,7 +17,7 @@ import { installErrorHandlers } from './errors.js';
 import { calculationCompleteAllowed, calculationCompletePayload, EVENTS, type CalculationComplete } from './events.js';
 import { installFetchWrapper } from './fetchWrapper.js';
 import { installScrollTracking } from './scroll.js';
-import { initSentry, importSentry, reportError as sentryReportError } from './sentry.js';
+import { expectSentry, initSentry, importSentry, reportError as sentryReportError } from './sentry.js';
 import { clearSession, recordCalculation, recordVisit, type UserType } from './session.js';
 import { safeLocalStorage, type KeyValueStore } from './store.js';
 import { wizardStepTracked } from './tiers.js';
@@ -125,6 +125,7 @@ export function initTelemetry(opts: TelemetryOptions): Telemetry {
     else clearSession(store);
   }));
 
+  if (dsn) expectSentry();
   const sentryReady = dsn
     ? new Promise((resolve) => afterLoad(win, () => void initSentry({ dsn, state, host: opts.host, siblings: opts.siblings }, opts.importSentry).then(resolve)))
     : Promise.resolve(null);

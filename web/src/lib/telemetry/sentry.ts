@@ -237,6 +237,11 @@ export async function initSentry(cfg: Partial<SentryConfig> & { state: string; h
   }
 }
 
+/** Errors reported from now on are queued until initSentry has run (called when a DSN is configured, before the page's load event). */
+export function expectSentry(): void {
+  if (!sdk) loading = true;
+}
+
 /** Reports an error: at once when the SDK is up, queued while it loads, dropped without a DSN. */
 export function reportError(e: unknown, extra?: Record<string, unknown>): void {
   if (sdk) sdk.captureException(e, { extra });
