@@ -10,30 +10,23 @@
  *    state) and not for a row that gives its own county rate; every cache miss checks
  *    that the fact array filled here equals the one `prepare` built, slot for slot; on
  *    any difference the fast path switches itself off and every row goes through `prepare`.
- * 2. Result columns. A batch row needs a dozen flat figures, not the nested result
- *    object: only the result leaves for those columns are computed (and, first, any
- *    leaf that can throw, so a row fails exactly when `calculate` fails), rounded as
- *    `compile.ts` rounds result leaves and written into the output buffer as JSON
- *    prints numbers; steps that nothing printed depends on (and that cannot throw) are
- *    not run; the rows of a program are evaluated in one reused fact array.
- * 3. The compiled closures: validations and steps as `evaluate` runs them, leaves via
- *    `compileNode`. (Generating one JavaScript function per program from the rules, with
- *    `new Function`, was measured at about 3× the throughput but is not allowed: no code is
- *    ever made from rule text.)
+ * 2. One program function. A row is evaluated by the program's generated module
+ *    (engine/codegen: `row`, the batch twin of `evaluate`, made by the same generator from
+ *    the same tree: the same validations and steps, every leaf that can throw, then only
+ *    the batch columns' leaves), or, when no module matches the rules, by `evaluate` itself
+ *    (the interpreter) and the columns read from its result. Either way the cells are
+ *    printed by one printer (`CsvOut.cell`), in one reused fact array per program.
  *
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
  */
 import { OPTIONAL_NUMBERS, evaluate, inputFacts, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
 import type { CompiledProgram } from './compile.js';
-import { conditionFacts, type Facts, type Predicate } from './conditions.js';
+import { conditionFacts, type Facts } from './conditions.js';
 import { slugOf } from './counties.js';
-import { compileNode, exprNames, type Binding, type Fn, type Node } from './expr.js';
-import { valueAt } from './params.js';
-import { DECIMALS } from './round.js';
-import { PtaxError } from './errors.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Expr, type Lang, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
 import { CsvOut } from './csv-out.js';
+import { BATCH_COLUMNS } from './codegen/js.js';
 import { RESULT_FIELDS } from './generated/results.js';
 
 /**
@@ -49,6 +42,7 @@ if (RESULT_COLUMNS.slice(0, 3).map((c) => c.path.join('.')).join() !== PLACE_COL
   throw new Error(`rules/results.yaml: the batch columns must start with ${PLACE_COLUMNS.join(', ')} and end with notes`);
 }
 const LEAF_COLUMNS = RESULT_COLUMNS.slice(3, -1);
+if (LEAF_COLUMNS.map((c) => c.path.join('.')).join() !== BATCH_COLUMNS.map((p) => p.join('.')).join()) throw new Error('engine/codegen/js.ts: BATCH_COLUMNS differ from the batch columns');
 /** Notes are joined into one cell with this separator. */
 export const NOTE_SEPARATOR = ' | ';
 
@@ -69,30 +63,16 @@ function finite(x: CalcInput): boolean {
 type Kind = 0 | 3;
 const PLACE_FACTS = new Set(['year']);
 
-/** A result cell written straight into the output: its text, then a comma. */
-type CellWriter = (v: Facts, w: CsvOut) => void;
-
 /**
- * How one compiled program makes a CSV row: the steps the row's cells, notes and errors
- * depend on (steps read only by other result leaves or the explanation are left out, so
- * long as they cannot throw), result leaves that can throw (run first), the cell writers
- * and the notes.
+ * How the rows of one compiled program are printed: the result columns' getters and units
+ * (null: the program has no such leaf, an empty cell), and the fact array its rows are
+ * evaluated in, reused from row to row and place to place (one array stays in the
+ * processor's cache): each row writes its input facts and its place's own facts (county
+ * facts, year), the parameters stay, and `evaluate` writes every step before a later one
+ * reads it (the loader lets a step read only earlier ones; validations read no step).
  */
-interface Plan {
-  steps: Array<{ slot: number; run: Fn }>;
-  throwing: Fn[];
-  cells: CellWriter[];
-  /** Each note as UTF-8, whether it can stand in a cell unquoted, and its text inside quotes ("" for "). */
-  notes: Array<{ test: Predicate; bytes: Buffer; plain: boolean; quoted: Buffer }>;
-  /** Room for the indices of the notes that hold (reused from row to row). */
-  held: Int32Array;
-  /**
-   * The fact array the plan's rows are evaluated in, reused from row to row and place to
-   * place (one array stays in the processor's cache; one per place would not): each row
-   * writes its input facts and its place's own facts (county facts, year), the
-   * parameters stay, and every step writes its slot before any later step reads it (the
-   * loader lets a step read only earlier ones; validations read no step).
-   */
+interface Columns {
+  cells: Array<{ get: (r: Record<string, any>) => unknown; unit: ResultUnit } | null>;
   scratch: unknown[];
 }
 
@@ -109,11 +89,7 @@ export interface Place {
   notes: string[];
   /** countyName,program,rulesYear, (CSV, UTF-8). */
   prefix: Buffer;
-  plan: Plan;
-  /** The place's notes joined for a CSV cell, as UTF-8 (none: undefined), whether they can stand unquoted, and inside quotes. */
-  noteBytes: Buffer | undefined;
-  notePlain: boolean;
-  noteQuoted: Buffer | undefined;
+  columns: Columns;
   /** The place's own facts (county facts, year), in the order of `BatchCalculator.ownSlots`. */
   own: unknown[];
 }
@@ -133,7 +109,9 @@ export class BatchCalculator {
   private bySlug = new Map<string, Place>();
   /** One Place per outcome of `prepare` (many spellings of a county share it). */
   private canonical = new Map<string, Place>();
-  private plans = new Map<CompiledProgram, Plan>();
+  private columnsByProgram = new Map<CompiledProgram, Columns>();
+  /** The batch columns of the current row, as the generated row function writes them. */
+  private readonly values: unknown[] = [];
   private kinds: Kind[];
   /** The input fact slots a row fills (all but the place facts). */
   private rowSlots: Int32Array;
@@ -195,7 +173,7 @@ export class BatchCalculator {
    * read) of a place from `placeOf`.
    */
   csvFacts(place: Place, facts: ArrayLike<unknown>, w: CsvOut): void {
-    const v = place.plan.scratch;
+    const v = place.columns.scratch;
     const rowSlots = this.rowSlots;
     for (let j = 0; j < rowSlots.length; j++) { const i = rowSlots[j]!; v[i] = facts[i]; }
     const ownSlots = this.ownSlots, own = place.own;
@@ -203,40 +181,49 @@ export class BatchCalculator {
     this.write(place, v, w);
   }
 
-  /** Validations, the plan's steps, throwing leaves, then the cells and notes. */
+  /**
+   * The row through the program's one function (`evaluate`: the generated module when it
+   * matches the rules, else the interpreter; it throws the row's error before anything is
+   * written), then its cells printed from the result: the place's prefix, the result
+   * columns, the notes (the program's, then the place's) joined into one cell.
+   */
   private write(p: Place, v: Facts, w: CsvOut): void {
-    const c = p.compiled;
-    const plan = p.plan;
-    const vals = c.validations;
-    for (let i = 0; i < vals.length; i++) { const val = vals[i]!; if (val.test(v)) throw new PtaxError(val.code, val.message[this.lang]); }
-    const steps = plan.steps;
-    for (let i = 0; i < steps.length; i++) { const s = steps[i]!; v[s.slot] = s.run(v); }
-    const throwing = plan.throwing;
-    for (let i = 0; i < throwing.length; i++) throwing[i]!(v);
-    w.bytes(p.prefix);
-    const cells = plan.cells;
-    for (let i = 0; i < cells.length; i++) cells[i]!(v, w);
-    // The notes that hold, joined into one cell (quoted as a whole when one of them needs it).
-    const notes = plan.notes;
-    const held = plan.held;
-    let k = 0;
-    let quote = false;
-    for (let i = 0; i < notes.length; i++) if (notes[i]!.test(v)) { held[k++] = i; if (!notes[i]!.plain) quote = true; }
-    const own = p.noteBytes;
-    if (k === 0 && own === undefined) return;
-    if (own !== undefined && !p.notePlain) quote = true;
-    if (quote) w.byte(34);
-    for (let j = 0; j < k; j++) {
-      if (j) w.bytes(SEPARATOR);
-      const n = notes[held[j]!]!;
-      w.bytes(quote ? n.quoted : n.bytes);
+    const g = p.compiled.generated;
+    const cells = p.columns.cells;
+    let notes: string[];
+    if (g) {
+      // The generated module's row: the same program, only the columns' leaves made.
+      const values = this.values;
+      notes = g.row(v, this.lang, values);
+      w.bytes(p.prefix);
+      for (let i = 0; i < cells.length; i++) {
+        const c = cells[i];
+        if (c) w.cell(values[i], c.unit);
+        w.byte(44);
+      }
+    } else {
+      const r = evaluate(p.compiled, v, this.lang);
+      notes = r.notes;
+      w.bytes(p.prefix);
+      for (let i = 0; i < cells.length; i++) {
+        const c = cells[i];
+        if (c) w.cell(c.get(r), c.unit);
+        w.byte(44);
+      }
     }
-    if (own !== undefined) {
-      if (k) w.bytes(SEPARATOR);
-      w.bytes(quote ? p.noteQuoted! : own);
+    const own = p.notes;
+    if (notes.length === 0 && own.length === 0) return;
+    const text = own.length ? (notes.length ? notes.join(NOTE_SEPARATOR) + NOTE_SEPARATOR : '') + own.join(NOTE_SEPARATOR) : notes.length === 1 ? notes[0]! : notes.join(NOTE_SEPARATOR);
+    // The notes cell as CSV bytes, remembered by its text (rows repeat a few combinations).
+    let bytes = this.noteCells.get(text);
+    if (bytes === undefined) {
+      bytes = Buffer.from(csvEscape(text), 'utf8');
+      if (this.noteCells.size >= 1024) this.noteCells.clear();
+      this.noteCells.set(text, bytes);
     }
-    if (quote) w.byte(34);
+    w.bytes(bytes);
   }
+  private readonly noteCells = new Map<string, Buffer>();
 
   /** The full result object, equal to `Calculator.calculate(input)` (for NDJSON output). */
   result(input: CalcInput): CalcResult {
@@ -318,10 +305,7 @@ export class BatchCalculator {
       countyName: prep.county,
       notes: prep.notes,
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
-      plan: this.planOf(c),
-      noteBytes: prep.notes.length ? Buffer.from(prep.notes.join(NOTE_SEPARATOR), 'utf8') : undefined,
-      notePlain: prep.notes.every((n) => csvEscape(n) === n),
-      noteQuoted: prep.notes.length ? Buffer.from(prep.notes.join(NOTE_SEPARATOR).replace(/"/g, '""'), 'utf8') : undefined,
+      columns: this.columnsOf(c),
       own: Array.from(this.ownSlots, (i) => prep.facts[i]),
     };
   }
@@ -340,80 +324,19 @@ export class BatchCalculator {
     return v;
   }
 
-  /** The CSV plan of one compiled program (closures). */
-  private planOf(c: CompiledProgram): Plan {
-    let plan = this.plans.get(c);
-    if (plan) return plan;
-    const leaves = LEAF_COLUMNS.map(({ path }) => leafAt(c.program.result, path) ?? null);
-    const throwing = allLeaves(c.program.result).filter((l) => canThrow(l.formula.ast as Expr)).map((l) => l.formula.ast as Expr);
-    const resolve = resolverOf(this.calc, c);
-    // The steps something printed (or an error) depends on, found backwards: a step reads
-    // only earlier ones. A step that can throw is always kept.
-    const needed = new Set<string>();
-    for (const l of leaves) if (l) for (const n of exprNames(l.formula.ast as Expr)) needed.add(n);
-    for (const e of throwing) for (const n of exprNames(e)) needed.add(n);
-    for (const n of c.program.notes) for (const f of conditionFacts(n.when)) needed.add(f);
-    const keep = new Array<boolean>(c.steps.length).fill(false);
-    for (let i = c.program.steps.length - 1; i >= 0; i--) {
-      const s = c.program.steps[i]!;
-      if (!needed.has(s.id) && !stepCanThrow(s)) continue;
-      keep[i] = true;
-      for (const n of stepNames(s)) needed.add(n);
-    }
-    plan = {
-      steps: c.steps.filter((_, i) => keep[i]),
-      throwing: throwing.map((e) => compileNode(e, resolve).fn),
-      cells: leaves.map((l) => (l ? cellWriter(compileNode(l.formula.ast as Expr, resolve), l.unit) : comma)),
-      notes: c.notes.map((n) => {
-        const text = n.text[this.lang];
-        return { test: n.test, bytes: Buffer.from(text, 'utf8'), plain: csvEscape(text) === text, quoted: Buffer.from(text.replace(/"/g, '""'), 'utf8') };
+  /** How one compiled program's rows are printed. */
+  private columnsOf(c: CompiledProgram): Columns {
+    let cols = this.columnsByProgram.get(c);
+    if (cols) return cols;
+    cols = {
+      cells: LEAF_COLUMNS.map(({ path }) => {
+        const leaf = leafAt(c.program.result, path);
+        return leaf ? { get: getter(path), unit: leaf.unit } : null;
       }),
-      held: new Int32Array(c.notes.length),
       scratch: c.template.slice(),
     };
-    this.plans.set(c, plan);
-    return plan;
-  }
-}
-
-const SEPARATOR = Buffer.from(NOTE_SEPARATOR, 'utf8');
-const comma: CellWriter = (_v, w) => w.byte(44);
-
-/** Every name a step reads. */
-function stepNames(s: ProgramDef['steps'][number]): string[] {
-  const names: string[] = [];
-  if (s.formula) exprNames(s.formula.ast as Expr, names);
-  if (s.condition) conditionFacts(s.condition, names);
-  for (const c of s.cases ?? []) {
-    if (c.when) conditionFacts(c.when, names);
-    if (c.formula) exprNames(c.formula.ast as Expr, names);
-  }
-  return names;
-}
-
-/** Whether evaluating a step can throw (conditions never do). */
-function stepCanThrow(s: ProgramDef['steps'][number]): boolean {
-  if (s.formula) return canThrow(s.formula.ast as Expr);
-  return (s.cases ?? []).some((c) => c.formula !== undefined && canThrow(c.formula.ast as Expr));
-}
-
-/** Every leaf of a result tree, in the tree's order. */
-function allLeaves(tree: ResultGroup, out: ResultLeaf[] = []): ResultLeaf[] {
-  for (const node of Object.values(tree)) {
-    if (typeof (node as ResultLeaf).unit === 'string') out.push(node as ResultLeaf);
-    else allLeaves(node as ResultGroup, out);
-  }
-  return out;
-}
-
-/** Whether evaluating an expression can throw: a computed table look-up or a band. */
-function canThrow(e: Expr): boolean {
-  switch (e.type) {
-    case 'MemberExpression': return e.computed || canThrow(e.object);
-    case 'CallExpression': return e.callee.name === 'band' || e.arguments.some(canThrow);
-    case 'BinaryExpression': return canThrow(e.left) || canThrow(e.right);
-    case 'UnaryExpression': return canThrow(e.argument);
-    default: return false;
+    this.columnsByProgram.set(c, cols);
+    return cols;
   }
 }
 
@@ -427,56 +350,18 @@ function leafAt(tree: ResultGroup, path: readonly string[]): ResultLeaf | undefi
 }
 
 /**
- * Names as `compileProgram` resolves them: parameters in force on the program's date
- * (scalars as constants, tables and bands by value), input and county facts by their
- * slots (the first ones, in INPUT_FACTS and COUNTY_FACTS order), steps by the slots the
- * compiled program gives them.
+ * A result leaf read from the result object. Under `exemptions` the result leaves out an
+ * amount of 0 (compile.ts): an absent one there is 0. An `exemptionBreakdown` entry left
+ * out takes its other fields with it: such a column cannot be printed from the result.
  */
-function resolverOf(calc: Calculator, c: CompiledProgram): (name: string) => Binding {
-  const slots = new Map<string, number>();
-  [...INPUT_FACTS, ...COUNTY_FACTS].forEach((f, i) => slots.set(f, i));
-  c.program.steps.forEach((s, i) => slots.set(s.id, c.steps[i]!.slot));
-  const bindings = new Map<string, Binding>();
-  for (const [alias, pid] of Object.entries(c.program.parameters)) {
-    const p = calc.bundle.parameters[pid]!;
-    const entry = valueAt(p, c.date)!;
-    if (p.type === 'scalar') bindings.set(alias, { kind: 'scalar', value: entry.value as number });
-    else if (p.type === 'by_key') bindings.set(alias, { kind: 'table', id: pid, table: entry.value as Record<string, number> });
-    else bindings.set(alias, { kind: 'bands', id: pid, bands: entry.bands! });
-  }
-  return (name) => {
-    const b = bindings.get(name);
-    if (b) return b;
-    const s = slots.get(name);
-    if (s === undefined) throw new PtaxError('RULES_INVALID', `${c.program.id}: unknown fact ${name}`);
-    return { kind: 'fact', slot: s };
-  };
+function getter(path: readonly string[]): (r: Record<string, any>) => unknown {
+  if (path[0] === 'exemptionBreakdown') throw new Error('rules/results.yaml: an exemptionBreakdown field cannot be a batch column');
+  const [a, b] = path as [string, string?];
+  const zero = a === 'exemptions';
+  if (path.length === 1) return (r) => r[a];
+  if (path.length === 2) return zero ? (r) => r[a]?.[b!] ?? 0 : (r) => r[a]?.[b!];
+  return (r) => { let x: any = r; for (const k of path) x = x?.[k]; return x ?? (zero ? 0 : undefined); };
 }
-
-/**
- * A result leaf as its CSV cell and a comma: rounded as `compile.ts` rounds result
- * leaves, printed as JSON prints it (`CsvOut.rounded`), written into the output; a
- * constant one is printed once, here.
- */
-function cellWriter(n: Node, unit: ResultUnit): CellWriter {
-  const fn = n.fn;
-  if (unit === 'text') return (v, w) => { const x = fn(v); if (x !== null && x !== undefined) w.field(String(x)); w.byte(44); };
-  if (unit === 'count') return (v, w) => { const x = fn(v); if (x !== null && x !== undefined) w.str(num(x)); w.byte(44); };
-  const d = DECIMALS[unit];
-  if (n.constant !== undefined) {
-    const once = new CsvOut();
-    once.rounded(n.constant, d, num);
-    once.byte(44);
-    const text = Buffer.from(once.buf.subarray(0, once.pos));
-    return (_v, w) => w.bytes(text);
-  }
-  const s = n.slot;
-  if (s !== undefined) return (v, w) => { w.rounded(v[s] as number, d, num); w.byte(44); };
-  return (v, w) => { w.rounded(fn(v), d, num); w.byte(44); };
-}
-
-/** A number as JSON prints it; what JSON prints as null (NaN, infinities) is an empty cell. */
-const num = (x: number): string => (Number.isFinite(x) ? String(x) : '');
 
 /** A CSV field, quoted when it holds a comma, quote or line break. */
 export function csvEscape(s: string): string {

@@ -1,4 +1,5 @@
-import { roundTo, roundedUnits } from './round.js';
+import { DECIMALS, roundTo, roundedUnits } from './round.js';
+import type { ResultUnit } from './types.js';
 /**
  * Batch output as bytes: rows are written straight into a Buffer (numbers digit by
  * digit, text as UTF-8), so a million rows make no million strings to build, join and
@@ -110,6 +111,20 @@ export class CsvOut {
     this.units(n, f, d);
   }
 
+  /**
+   * A result leaf (already rounded by the result, compile.ts) as its CSV cell, printed as
+   * JSON prints it: text as a field, a count as String prints it, an amount or rate by
+   * `rounded` (rounding it again changes nothing; integers print far faster than doubles);
+   * null, undefined and what JSON prints as null (NaN, infinities): an empty cell.
+   */
+  cell(x: unknown, unit: ResultUnit): void {
+    if (x === null || x === undefined) return;
+    if (unit === 'text') { this.field(String(x)); return; }
+    if (typeof x !== 'number') { this.field(String(x)); return; }
+    if (unit === 'count') { this.str(num(x)); return; }
+    this.rounded(x, DECIMALS[unit], num);
+  }
+
   /** A whole number n (below 9e14) of units of 1/f = 10^-d, as a decimal: 923164, 100, 2 → 9231.64. */
   private units(n: number, f: number, d: number): void {
     const whole = Math.floor(n / f);
@@ -126,6 +141,9 @@ export class CsvOut {
     for (let z = digits; z > 0; z--) { const q = (frac / 10) | 0; b[--p] = 48 + frac - q * 10; frac = q; }
   }
 }
+
+/** A number as JSON prints it; what JSON prints as null (NaN, infinities) is an empty cell. */
+const num = (x: number): string => (Number.isFinite(x) ? String(x) : '');
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
 /** "00", "01", …, "99" as ASCII bytes, two per number. */

@@ -16,7 +16,14 @@ import { createHash } from 'node:crypto';
 import { periodStart, valueAt } from '../params.js';
 import { DECIMALS } from '../round.js';
 import { PtaxError } from '../errors.js';
+import { RESULT_FIELDS } from '../generated/results.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Band, type Bundle, type Condition, type Expr, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit } from '../types.js';
+
+/**
+ * The batch's result columns besides the place's and the notes (rules/results.yaml: the
+ * fields with a `column`, without the first three and the last), in order.
+ */
+export const BATCH_COLUMNS: ReadonlyArray<readonly string[]> = RESULT_FIELDS.flatMap((f): Array<readonly string[]> => ('column' in f ? [f.path] : [])).slice(3, -1);
 
 /** Bumped when the generated code's shape or the runtime it expects changes: old modules then no longer match. */
 export const CODEGEN_VERSION = 1;
@@ -36,7 +43,7 @@ export function programHash(bundle: Bundle, programId: string, year: number): st
     const e = p ? valueAt(p, date) : undefined;
     return [alias, pid, p?.type, e?.effective ?? null, e?.value ?? null, e?.bands ?? null];
   });
-  const text = JSON.stringify([CODEGEN_VERSION, INPUT_FACTS, COUNTY_FACTS, year, date, program, params]);
+  const text = JSON.stringify([CODEGEN_VERSION, INPUT_FACTS, COUNTY_FACTS, BATCH_COLUMNS, year, date, program, params]);
   return createHash('sha256').update(text).digest('hex');
 }
 
@@ -269,6 +276,21 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
     return `rt.roundTo(${c}, ${DECIMALS[unit]})`;
   };
   const resultCode = result(program.result, undefined, true, 0);
+  // The batch's row: every leaf that can throw first, in the tree's order (so a row fails as
+  // `evaluate` fails), then the batch columns' leaves, unrounded (the printer rounds them).
+  const leaves: ResultLeaf[] = [];
+  const walkLeaves = (g: ResultGroup): void => {
+    for (const node of Object.values(g)) {
+      if (typeof node.unit === 'string') leaves.push(node as ResultLeaf);
+      else walkLeaves(node as ResultGroup);
+    }
+  };
+  walkLeaves(program.result);
+  const throwing = leaves.filter((l) => canThrow(l.formula.ast)).map((l) => `${expr(l.formula.ast).code};`);
+  const cells = BATCH_COLUMNS.map((path, i) => {
+    const l = leafAt(program.result, path);
+    return `cells[${i}] = ${l ? expr(l.formula.ast).code : 'undefined'};`;
+  });
   program.notes.forEach((n, i) => consts.push(`const N${i} = ${JSON.stringify(n.text)};`));
   const notesCode = program.notes.map((n, i) => `if (${cond(n.when)}) notes.push(N${i}[lang]);`).join('\n    ');
 
@@ -297,11 +319,41 @@ module.exports = {
       result.notes = notes;
       return result;
     }
-    return { hash, evaluate };
+    /** The same on a batch row: validations, steps, leaves that can throw, then the batch columns (unrounded) into cells; returns the notes. */
+    function row(v, lang, cells) {
+      ${reads.length ? `const ${reads.join(', ')};` : ''}
+      ${body.join('\n      ')}
+      ${throwing.join('\n      ')}
+      ${cells.join('\n      ')}
+      const notes = [];
+      ${notesCode}
+      return notes;
+    }
+    return { hash, evaluate, row };
   },
 };
 `;
   return { file: moduleName(programId, year), source, hash };
+}
+
+/** Whether evaluating an expression can throw: a computed table look-up or a band. */
+function canThrow(e: Expr): boolean {
+  switch (e.type) {
+    case 'MemberExpression': return e.computed || canThrow(e.object);
+    case 'CallExpression': return e.callee.name === 'band' || e.arguments.some(canThrow);
+    case 'BinaryExpression': return canThrow(e.left) || canThrow(e.right);
+    case 'UnaryExpression': return canThrow(e.argument);
+    default: return false;
+  }
+}
+
+function leafAt(tree: ResultGroup, path: readonly string[]): ResultLeaf | undefined {
+  let node: ResultGroup | ResultLeaf | undefined = tree;
+  for (const k of path) {
+    if (!node || typeof (node as ResultLeaf).unit === 'string') return undefined;
+    node = (node as ResultGroup)[k];
+  }
+  return node && typeof (node as ResultLeaf).unit === 'string' ? (node as ResultLeaf) : undefined;
 }
 
 /** Every program and year of the bundle, generated (a program whose rules cannot be compiled is left out, with the reason). */

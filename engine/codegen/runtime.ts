@@ -42,6 +42,12 @@ export interface GeneratedProgram {
   hash: string;
   /** Validations, steps (their slots written back into `v`), the result object and its notes. */
   evaluate(v: unknown[], lang: Lang): Record<string, unknown> & { notes: string[] };
+  /**
+   * The same for a batch row: throws as `evaluate` throws; writes the batch columns' values
+   * (engine/codegen/js.ts BATCH_COLUMNS, unrounded; undefined: the program has no such
+   * field) into `cells`; returns the notes.
+   */
+  row(v: unknown[], lang: Lang, cells: unknown[]): string[];
 }
 /** A generated module as loaded, before `make`. */
 export interface GeneratedModuleExports { hash: string; program: string; year: number; make(rt: Runtime): GeneratedProgram }
