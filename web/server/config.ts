@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_GROUP_COMMIT, type GroupCommitOptions } from './db/group-commit.js';
 import type { LogStream } from './http/logging.js';
 import { isStateCode, STATE_CODES, type StateCode } from './validation/states.js';
@@ -38,7 +38,38 @@ export interface ServerOptions {
   /** Where log lines go (tests capture them); stdout when absent. */
   logStream?: LogStream | undefined;
   groupCommit: GroupCommitOptions;
+  /** SMTP relay (`smtp://user:pass@host:587`, `smtps://…`); without it mail is written as .eml files to mailDir. */
+  smtpUrl?: string | undefined;
+  /** Where .eml files go when there is no relay; default: `mail/` next to the database file. */
+  mailDir?: string | undefined;
+  /** The From of every mail. */
+  mailFrom: string;
+  /** Base of the links in mails (`https://www.example.org`); default: the address the server listens on. */
+  publicUrl?: string | undefined;
+  /** Confirmation and deletion links expire after this many days. */
+  tokenDays: number;
+  /** Sign-ups never confirmed are deleted after this many days. */
+  pendingDays: number;
+  /** Contact messages are deleted after this many days. */
+  retentionDays: number;
+  /** Most mails queued per address and hour. */
+  mailsPerAddressPerHour: number;
+  /** Outbox: first retry delay (doubling up to mailRetryMaxMs), SMTP timeout, idle poll interval. */
+  mailRetryBaseMs: number;
+  mailRetryMaxMs: number;
+  mailTimeoutMs: number;
+  mailPollMs: number;
+  /** Which peers may name the client (X-Forwarded-For/-Proto): false, a hop count, or addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  /** Node HTTP server limits: whole request, headers, idle keep-alive, idle socket. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  socketTimeoutMs: number;
 }
+
+/** PTAX_TRUST_PROXY: off, the number of proxy hops in front, or the proxies' addresses/CIDRs. */
+export type TrustProxy = false | number | string[];
 
 export const DEFAULT_OPTIONS: ServerOptions = {
   dbPath: './data/ptax.sqlite',
@@ -47,6 +78,20 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   rateLimitPerMinute: 30,
   logLevel: 'info',
   groupCommit: DEFAULT_GROUP_COMMIT,
+  mailFrom: 'Property tax estimator <no-reply@localhost>',
+  tokenDays: 7,
+  pendingDays: 30,
+  retentionDays: 365,
+  mailsPerAddressPerHour: 5,
+  mailRetryBaseMs: 5_000,
+  mailRetryMaxMs: 3_600_000,
+  mailTimeoutMs: 30_000,
+  mailPollMs: 5_000,
+  trustProxy: false,
+  requestTimeoutMs: 10_000,
+  headersTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 5_000,
+  socketTimeoutMs: 10_000,
 };
 
 /** Request bodies above this are refused with 413; the largest valid form is far below. */
@@ -57,7 +102,59 @@ export function resolveServerOptions(options: Partial<ServerOptions>, cwd = proc
   if (!Number.isInteger(merged.rateLimitPerMinute) || merged.rateLimitPerMinute < 1) {
     throw new RangeError(`rateLimitPerMinute must be a positive integer, got ${merged.rateLimitPerMinute}`);
   }
-  return { ...merged, dbPath: resolve(cwd, merged.dbPath), webDir: resolve(cwd, merged.webDir) };
+  for (const key of ['tokenDays', 'pendingDays', 'retentionDays', 'mailsPerAddressPerHour', 'mailRetryBaseMs', 'mailRetryMaxMs', 'mailTimeoutMs', 'mailPollMs', 'requestTimeoutMs', 'headersTimeoutMs', 'keepAliveTimeoutMs', 'socketTimeoutMs'] as const) {
+    if (!Number.isInteger(merged[key]) || merged[key] < 1) throw new RangeError(`${key} must be a positive integer, got ${merged[key]}`);
+  }
+  if (merged.publicUrl !== undefined) parsePublicUrl(merged.publicUrl);
+  const dbPath = resolve(cwd, merged.dbPath);
+  return {
+    ...merged,
+    dbPath,
+    webDir: resolve(cwd, merged.webDir),
+    mailDir: merged.mailDir === undefined ? join(dirname(dbPath), 'mail') : resolve(cwd, merged.mailDir),
+  };
+}
+
+/** PTAX_PUBLIC_URL: an http(s) origin, no path, query or fragment. */
+export function parsePublicUrl(raw: string, name = 'PTAX_PUBLIC_URL'): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RangeError(`${name} must be an http:// or https:// address like https://www.example.org, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new RangeError(`${name} must be an http:// or https:// address like https://www.example.org, got "${raw}"`);
+  }
+  return url.origin;
+}
+
+const IPV4_OR_CIDR = /^(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?$/;
+const IPV6_OR_CIDR = /^[0-9a-f:.]*:[0-9a-f:.]*(?:\/\d{1,3})?$/i;
+
+/**
+ * PTAX_TRUST_PROXY: empty, `0`, `false` or `off`: no proxy (X-Forwarded-* ignored); a number
+ * n: trust n hops in front (the client is the n-th address from the right of
+ * X-Forwarded-For); else a comma list of proxy addresses or CIDRs (`127.0.0.1,10.0.0.0/8`),
+ * or `loopback`, `linklocal`, `uniquelocal`.
+ */
+export function parseTrustProxy(raw: string, name = 'PTAX_TRUST_PROXY'): TrustProxy {
+  const value = raw.trim().toLowerCase();
+  if (value === '' || value === '0' || value === 'false' || value === 'off') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new RangeError(`${name} must be a hop count of at most 10 or a list of addresses, got "${raw}"`);
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal') continue;
+    if (!IPV4_OR_CIDR.test(entry) && !IPV6_OR_CIDR.test(entry)) {
+      throw new RangeError(`${name} must be off, a hop count or a list of proxy addresses/CIDRs; "${entry}" is none of these`);
+    }
+  }
+  if (entries.length === 0) throw new RangeError(`${name} must be off, a hop count or a list of proxy addresses/CIDRs, got "${raw}"`);
+  return entries;
 }
 
 export interface ListenOptions {
@@ -151,7 +248,7 @@ export function parseSites(raw: string, name = 'PTAX_SITES'): SiteMap {
  * PTAX_COMMIT_BATCH (rows per transaction, 1 = commit each write alone) and
  * PTAX_COMMIT_DELAY_MS (wait for more writes; 0 = next event-loop turn). Bad values throw.
  */
-export function optionsFromEnv(env: NodeJS.ProcessEnv): { server: Partial<ServerOptions>; listen: ListenOptions } {
+export function optionsFromEnv(env: NodeJS.ProcessEnv): { server: Partial<ServerOptions>; listen: ListenOptions; shutdownGraceMs: number } {
   const groupCommit = {
     maxBatch: integerFromEnv(env, 'PTAX_COMMIT_BATCH', 1) ?? DEFAULT_GROUP_COMMIT.maxBatch,
     maxDelayMs: integerFromEnv(env, 'PTAX_COMMIT_DELAY_MS', 0) ?? DEFAULT_GROUP_COMMIT.maxDelayMs,
@@ -164,7 +261,25 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): { server: Partial<Server
       rateLimitPerMinute: integerFromEnv(env, 'PTAX_RATE_LIMIT', 1),
       logLevel: env.PTAX_LOG_LEVEL || undefined,
       groupCommit,
+      smtpUrl: env.PTAX_SMTP_URL || undefined,
+      mailDir: env.PTAX_MAIL_DIR || undefined,
+      mailFrom: env.PTAX_MAIL_FROM || undefined,
+      publicUrl: env.PTAX_PUBLIC_URL ? parsePublicUrl(env.PTAX_PUBLIC_URL) : undefined,
+      tokenDays: integerFromEnv(env, 'PTAX_TOKEN_DAYS', 1, 365),
+      pendingDays: integerFromEnv(env, 'PTAX_PENDING_DAYS', 1, 3650),
+      retentionDays: integerFromEnv(env, 'PTAX_RETENTION_DAYS', 1, 36_500),
+      mailsPerAddressPerHour: integerFromEnv(env, 'PTAX_MAILS_PER_ADDRESS_PER_HOUR', 1, 1000),
+      mailRetryBaseMs: integerFromEnv(env, 'PTAX_MAIL_RETRY_MS', 1),
+      mailRetryMaxMs: integerFromEnv(env, 'PTAX_MAIL_RETRY_MAX_MS', 1),
+      mailTimeoutMs: integerFromEnv(env, 'PTAX_MAIL_TIMEOUT_MS', 1),
+      mailPollMs: integerFromEnv(env, 'PTAX_MAIL_POLL_MS', 1),
+      trustProxy: env.PTAX_TRUST_PROXY === undefined ? undefined : parseTrustProxy(env.PTAX_TRUST_PROXY),
+      requestTimeoutMs: integerFromEnv(env, 'PTAX_REQUEST_TIMEOUT_MS', 1),
+      headersTimeoutMs: integerFromEnv(env, 'PTAX_HEADERS_TIMEOUT_MS', 1),
+      keepAliveTimeoutMs: integerFromEnv(env, 'PTAX_KEEPALIVE_TIMEOUT_MS', 1),
+      socketTimeoutMs: integerFromEnv(env, 'PTAX_SOCKET_TIMEOUT_MS', 1),
     },
+    shutdownGraceMs: integerFromEnv(env, 'PTAX_SHUTDOWN_GRACE_MS', 1_000) ?? 10_000,
     listen: {
       port: integerFromEnv(env, 'PORT', 0, 65_535) ?? 8080,
       host: env.HOST || '127.0.0.1',

@@ -4,14 +4,12 @@ import { DEFAULT_SITES, optionsFromEnv, siteLines } from './config.js';
 
 /**
  * Runs the site server: `node dist/web/server/main.js` from the repo root.
- * Environment: see optionsFromEnv in config.ts.
+ * Environment: see optionsFromEnv in config.ts and web/server/README.md.
  */
-const SHUTDOWN_GRACE_MS = 10_000;
-
 async function main(): Promise<void> {
-  const { server, listen } = optionsFromEnv(process.env);
+  const { server, listen, shutdownGraceMs } = optionsFromEnv(process.env);
   const app = await buildServer(server);
-  stopOnSignals(app);
+  stopOnSignals(app, shutdownGraceMs);
   const address = await app.listen({ port: listen.port, host: listen.host });
   // For people: where each edition is, from the host map (PTAX_SITES changes it). Plain text,
   // not a log line, written at once, so it comes before the listening line, which pino
@@ -19,22 +17,30 @@ async function main(): Promise<void> {
   process.stdout.write(`${siteLines(server.sites ?? DEFAULT_SITES, address).join('\n')}\n`);
   // scripts/site-server.ts and dev/spawn-server.ts find the port in this JSON line (its `url`).
   app.log.info({ url: address }, `ptax server listening on ${address}`);
+  if (!server.publicUrl) app.log.warn({ links: address }, 'PTAX_PUBLIC_URL is not set: links in mails point to the address this server listens on');
 }
 
 /**
- * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (their writes
- * commit), close the database, exit 0. A shutdown that hangs is cut short with exit 1.
+ * SIGTERM/SIGINT: stop accepting connections, answer new requests on open connections 503,
+ * let in-flight requests finish (their writes commit), close the database, exit 0. Connections
+ * still open at half the grace period (a slow client, an idle keep-alive) are closed then, so
+ * that one slow client does not hold the shutdown; a shutdown that still hangs at the end of
+ * the grace period is cut short with exit 1.
  */
-function stopOnSignals(app: FastifyInstance): void {
+function stopOnSignals(app: FastifyInstance, graceMs: number): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     setTimeout(() => {
+      app.log.warn('closing the connections still open');
+      app.server.closeAllConnections();
+    }, Math.floor(graceMs / 2)).unref();
+    setTimeout(() => {
       app.log.error('shutdown took too long, exiting');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, graceMs).unref();
     app.close().then(
       () => {
         app.log.info('stopped');

@@ -121,6 +121,106 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE contact_messages_v2 RENAME TO contact_messages;
     `,
   },
+  {
+    // Double opt-in, unsubscribe and deletion. Tokens move out of the rows into their own table
+    // and are stored hashed (SHA-256): a copy of the file does not hold a working link. A row
+    // may have several live tokens (a repeat sign-up, an unsubscribe link per mail). The
+    // plaintext tokens of version 2 are dropped: no mail was ever sent with them. Tags are
+    // bounded per row (at most 20; a longer list is cut to its first 20 in sort order).
+    // mail_outbox is the durable queue of outgoing mail, rate_limits the POST budget shared
+    // by every server process on the file, health the row /healthz writes.
+    version: 3,
+    name: 'hashed tokens, mail outbox, shared rate limit, bounded tags',
+    sql: `
+      CREATE TABLE subscribers_v3 (
+        id            INTEGER PRIMARY KEY,
+        email         TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        state         TEXT NOT NULL CHECK (state IN ('NY', 'TX', 'CA', 'FL', 'HUB')),
+        first_name    TEXT,
+        language      TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        tags          TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags) AND json_array_length(tags) <= 20), -- sorted JSON array
+        source        TEXT NOT NULL CHECK (source IN ('banner', 'popup')),
+        status        TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        confirmed_at  TEXT,
+        UNIQUE (email, state)
+      ) STRICT;
+      INSERT INTO subscribers_v3 (id, email, state, first_name, language, tags, source, status, created_at, updated_at)
+        SELECT id, email, state, first_name, language,
+               CASE WHEN json_array_length(tags) <= 20 THEN tags
+                    ELSE (SELECT json_group_array(value) FROM (SELECT value FROM json_each(subscribers.tags) ORDER BY value LIMIT 20)) END,
+               source, status, created_at, updated_at
+        FROM subscribers;
+      DROP TABLE subscribers;
+      ALTER TABLE subscribers_v3 RENAME TO subscribers;
+
+      CREATE TABLE notify_requests_v3 (
+        id            INTEGER PRIMARY KEY,
+        email         TEXT NOT NULL CHECK (length(email) BETWEEN 6 AND 254),
+        state         TEXT NOT NULL CHECK (state IN ('', 'NY', 'TX', 'CA', 'FL', 'HUB')),
+        language      TEXT NOT NULL CHECK (language IN ('en', 'es')),
+        status        TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        confirmed_at  TEXT,
+        UNIQUE (email, state)
+      ) STRICT;
+      INSERT INTO notify_requests_v3 (id, email, state, language, status, created_at, updated_at)
+        SELECT id, email, state, language, status, created_at, updated_at FROM notify_requests;
+      DROP TABLE notify_requests;
+      ALTER TABLE notify_requests_v3 RENAME TO notify_requests;
+
+      CREATE INDEX contact_messages_email ON contact_messages (email);
+      CREATE INDEX contact_messages_created ON contact_messages (created_at);
+
+      -- hash: SHA-256 (hex) of the token in the link. purpose confirm: changes is the JSON of
+      -- a repeat sign-up, applied only when the link is followed. unsubscribe tokens do not
+      -- expire (expires_at NULL): the law wants the link in a mail to keep working.
+      CREATE TABLE tokens (
+        hash       TEXT PRIMARY KEY CHECK (length(hash) = 64),
+        purpose    TEXT NOT NULL CHECK (purpose IN ('confirm', 'unsubscribe', 'delete')),
+        list       TEXT CHECK (list IN ('newsletter', 'notify')),
+        row_id     INTEGER,
+        email      TEXT NOT NULL,
+        changes    TEXT CHECK (changes IS NULL OR json_valid(changes)),
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        used_at    TEXT
+      ) STRICT;
+      CREATE INDEX tokens_email ON tokens (email);
+
+      -- One row per mail to send. message is the rendered mail (JSON), emptied once sent.
+      CREATE TABLE mail_outbox (
+        id              INTEGER PRIMARY KEY,
+        kind            TEXT NOT NULL,
+        recipient       TEXT NOT NULL,
+        message_id      TEXT NOT NULL UNIQUE,
+        message         TEXT CHECK (message IS NULL OR json_valid(message)),
+        status          TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sending', 'sent', 'failed')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        lease_until     TEXT,
+        last_error      TEXT,
+        created_at      TEXT NOT NULL,
+        sent_at         TEXT
+      ) STRICT;
+      CREATE INDEX mail_outbox_due ON mail_outbox (status, next_attempt_at);
+      CREATE INDEX mail_outbox_recipient ON mail_outbox (recipient, created_at);
+
+      CREATE TABLE rate_limits (
+        client TEXT NOT NULL,
+        minute INTEGER NOT NULL,
+        count  INTEGER NOT NULL,
+        PRIMARY KEY (client, minute)
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE health (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        checked_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

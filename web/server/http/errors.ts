@@ -53,11 +53,26 @@ const BY_FASTIFY_CODE: Readonly<Record<string, { status: number; key: MessageKey
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, key: 'invalid_json' },
 };
 
+/** Seconds a 503 asks the client (and a load balancer) to wait. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * SQLite errors that say the database cannot take writes now (disk full, read-only file or
+ * folder, I/O error, locked for too long): the service is unavailable, not broken.
+ */
+const UNAVAILABLE_SQLITE = /^SQLITE_(?:FULL|READONLY|IOERR|BUSY|LOCKED|CANTOPEN|NOMEM|PROTOCOL)/;
+
+export function isUnavailableSqliteError(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'SqliteError') return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && UNAVAILABLE_SQLITE.test(code);
+}
+
 /** Maps anything thrown while handling a request to a status and a message key. */
 export function classifyError(error: Partial<FastifyError> & Error): { status: number; key: MessageKey } {
   if (error instanceof ApiError) return { status: error.statusCode, key: error.key };
   if (error.validation) return { status: 400, key: keyForValidation(error.validation) };
-  if (error instanceof WriterClosedError) return { status: 503, key: 'unavailable' };
+  if (error instanceof WriterClosedError || isUnavailableSqliteError(error)) return { status: 503, key: 'unavailable' };
   const known = error.code === undefined ? undefined : BY_FASTIFY_CODE[error.code];
   if (known) return known;
 
@@ -77,6 +92,7 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   const { status, key } = classifyError(error);
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ status, code: key }, 'request refused');
+  if (status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   return sendAnswer(reply, status, key, requestLanguage(request));
 }
 

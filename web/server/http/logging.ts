@@ -11,10 +11,26 @@ import type { FastifyLoggerOptions, FastifyServerOptions } from 'fastify';
 
 const CENSORED = '[redacted]';
 
-// Anything with an @ (or its URL/JSON escapes, or a full-width look-alike) between two runs
-// of non-delimiters. Deliberately broad: a false positive costs a log detail, a miss a leak.
+// Anything with an @ between two runs of non-delimiters. The @ in any of its disguises: URL
+// encoded once or more (%40, %2540, %252540…), as a JSON or HTML escape, or as a full-width
+// or small look-alike (＠ U+FF20, ﹫ U+FE6B), raw or URL-encoded (%EF%BC%A0, %EF%B9%AB, also
+// encoded twice). Deliberately broad: a false positive costs a log detail, a miss a leak.
 // The local part stops at URL query delimiters (? & =), so that `?email=a@b.c` keeps its key.
-const EMAIL_LIKE = /[^\s"'`<>()[\]{},;:\\/@?&=]+(?:@|%40|\\u0040|＠|﹫)[^\s"'`<>()[\]{},;:\\/@?&#]+/giu;
+const PCT = '%(?:25)*';
+const AT_SIGN = [
+  '@',
+  `${PCT}40`,
+  '\\\\u0040',
+  '%u0040',
+  '&#0*64;',
+  '&#x0*40;',
+  '&commat;',
+  '＠',
+  '﹫',
+  `${PCT}EF${PCT}BC${PCT}A0`,
+  `${PCT}EF${PCT}B9${PCT}AB`,
+].join('|');
+const EMAIL_LIKE = new RegExp(`[^\\s"'\`<>()[\\]{},;:\\\\/@?&=]+(?:${AT_SIGN})[^\\s"'\`<>()[\\]{},;:\\\\/@?&#]+`, 'giu');
 // US SSN with or without separators.
 const SSN_LIKE = /(?<!\d)\d{3}[-\s.]?\d{2}[-\s.]?\d{4}(?!\d)/gu;
 // password=..., "password":"...", pwd: ...

@@ -21,6 +21,10 @@ export const MESSAGES = {
     en: "Thanks for your message! We'll get back to you soon.",
     es: '¡Gracias por tu mensaje! Te responderemos pronto.',
   },
+  deletion_requested: {
+    en: 'If we hold anything about this address, we have sent it a link to delete it.',
+    es: 'Si guardamos algo sobre esta dirección, le enviamos un enlace para borrarlo.',
+  },
   healthy: { en: 'ok', es: 'ok' },
 
   // Field validation.
@@ -105,6 +109,14 @@ export const MESSAGES = {
   body_too_large: {
     en: 'The form is too large to send. Please shorten it and try again.',
     es: 'El formulario es demasiado grande para enviarlo. Acórtalo e inténtalo de nuevo.',
+  },
+  unsupported_charset: {
+    en: 'The request must be sent in UTF-8.',
+    es: 'La solicitud debe enviarse en UTF-8.',
+  },
+  invalid_encoding: {
+    en: 'The request is not valid UTF-8 text. Please reload the page and try again.',
+    es: 'La solicitud no es texto UTF-8 válido. Recarga la página e inténtalo de nuevo.',
   },
   unsupported_media_type: {
     en: 'The request must be sent as JSON.',

@@ -27,9 +27,17 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-/** Set on every answer (pages, assets, API, errors) before any handler runs. */
+/** Sent on answers to HTTPS requests only (a browser ignores it over HTTP anyway): one year. */
+export const HSTS = 'max-age=31536000';
+
+/**
+ * Set on every answer (pages, assets, API, errors) before any handler runs. HSTS when the
+ * request came over HTTPS: as this server speaks plain HTTP, that is when a trusted proxy
+ * (PTAX_TRUST_PROXY) says so in X-Forwarded-Proto; from anyone else the header is ignored.
+ */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
 }

@@ -111,7 +111,7 @@ export async function registerStaticSite(app: FastifyInstance, webDir: string, s
     handler: async (request, reply) => {
       const path = decodedUrlPath(request.url);
       if (path === undefined || isApiPath(path)) return notFound(request, reply);
-      const root = join(webDir, editionFolder(editionForHost(request.host, sites)));
+      const root = join(webDir, editionFolder(editionForHost(request.headers.host, sites)));
       // Whether the build is there is checked on each request, not once at start-up: a
       // server started before (or during) a build serves it as soon as it is complete.
       if (!isFile(join(root, 'index.html'))) return sendAnswer(reply, 503, 'not_built', requestLanguage(request));

@@ -19,7 +19,7 @@ export function registerContactRoute(app: FastifyInstance, store: Store, sites: 
       email: normalizeEmail(body.email),
       subject: body.subject.trim(),
       message: body.message.trim(),
-      state: body.state === undefined ? editionForHost(request.host, sites) : toStateCode(body.state),
+      state: body.state === undefined ? editionForHost(request.headers.host, sites) : toStateCode(body.state),
       language,
     });
     request.log.info({ rowId: id }, 'contact message stored');

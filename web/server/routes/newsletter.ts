@@ -6,14 +6,16 @@ import { normalizeEmail } from '../validation/email.js';
 import { newsletterBodySchema, type NewsletterBody } from '../validation/schemas.js';
 import { toStateCode } from '../validation/states.js';
 import { tagsForState } from '../validation/tags.js';
-import { noteConfirmationDue } from './confirmation.js';
+import type { MailWorker } from '../mail/outbox.js';
 
 /**
  * POST /api/newsletter/subscribe — banner and popup sign-ups. Always 200 on success, whether
- * the subscriber is new or merged, so the answer does not reveal who is already subscribed.
+ * the address is new or known, so the answer does not reveal who is already subscribed. A
+ * new row is `pending` until its owner follows the link in the confirmation mail; a known row
+ * is not changed: what the new sign-up asks for is applied when its own link is followed.
  * county and calculatedTax are validated but never stored (they describe a property).
  */
-export function registerNewsletterRoute(app: FastifyInstance, store: Store): void {
+export function registerNewsletterRoute(app: FastifyInstance, store: Store, worker: MailWorker): void {
   app.post<{ Body: NewsletterBody }>(
     '/api/newsletter/subscribe',
     { schema: { body: newsletterBodySchema } },
@@ -32,7 +34,8 @@ export function registerNewsletterRoute(app: FastifyInstance, store: Store): voi
         firstName: body.firstName?.trim(),
         source: isPopup ? 'popup' : 'banner',
       });
-      noteConfirmationDue(request.log, 'newsletter', result);
+      if (result.mailQueued) worker.wake();
+      request.log.info({ list: 'newsletter', rowId: result.id, newRow: result.created, mailQueued: result.mailQueued }, 'sign-up stored');
       return sendAnswer(reply, 200, 'subscribed', language);
     },
   );

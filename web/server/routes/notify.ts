@@ -5,22 +5,23 @@ import { requestLanguage, sendAnswer } from '../http/answers.js';
 import { normalizeEmail } from '../validation/email.js';
 import { notifyBodySchema, type NotifyBody } from '../validation/schemas.js';
 import { toStateCode } from '../validation/states.js';
-import { noteConfirmationDue } from './confirmation.js';
+import type { MailWorker } from '../mail/outbox.js';
 
 /**
  * POST /api/notify — the "rates coming soon, e-mail me" form. Repeats are one request. A
  * payload without `state` is for the edition of the host it was posted to.
  */
-export function registerNotifyRoute(app: FastifyInstance, store: Store, sites: SiteMap): void {
+export function registerNotifyRoute(app: FastifyInstance, store: Store, worker: MailWorker, sites: SiteMap): void {
   app.post<{ Body: NotifyBody }>('/api/notify', { schema: { body: notifyBodySchema } }, async (request, reply) => {
     const body = request.body;
     const language = requestLanguage(request);
     const result = await store.requestNotification({
       email: normalizeEmail(body.email),
-      state: body.state === undefined ? editionForHost(request.host, sites) : toStateCode(body.state),
+      state: body.state === undefined ? editionForHost(request.headers.host, sites) : toStateCode(body.state),
       language,
     });
-    noteConfirmationDue(request.log, 'notify', result);
+    if (result.mailQueued) worker.wake();
+    request.log.info({ list: 'notify', rowId: result.id, newRow: result.created, mailQueued: result.mailQueued }, 'sign-up stored');
     return sendAnswer(reply, 200, 'notify_registered', language);
   });
 }

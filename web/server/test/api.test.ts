@@ -10,7 +10,6 @@ interface SubscriberRow {
   tags: string;
   source: string;
   status: string;
-  confirm_token: string;
 }
 
 let server: TestServer;
@@ -25,7 +24,7 @@ const subscribers = () => queryRows<SubscriberRow>(server.dbPath, 'SELECT * FROM
 const count = (table: string) => queryRows<{ n: number }>(server.dbPath, `SELECT count(*) AS n FROM ${table}`)[0]?.n;
 
 describe('POST /api/newsletter/subscribe', () => {
-  it('stores a banner subscription as pending with a confirmation token', async () => {
+  it('stores a banner subscription as pending, with a hashed confirmation token and its mail queued in the same commit', async () => {
     const res = await postJson(server.baseUrl, PATHS.subscribe, VALID.banner);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -41,7 +40,16 @@ describe('POST /api/newsletter/subscribe', () => {
       source: 'banner',
       status: 'pending',
     });
-    expect(row?.confirm_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    // Tokens are stored as SHA-256 hex only: one to confirm (expires), one to unsubscribe (does not).
+    const tokens = queryRows<{ hash: string; purpose: string; list: string; expires_at: string | null }>(
+      server.dbPath,
+      'SELECT hash, purpose, list, expires_at FROM tokens ORDER BY purpose',
+    );
+    expect(tokens.map((t) => [t.purpose, t.list, t.hash.length, /^[0-9a-f]{64}$/.test(t.hash), t.expires_at === null])).toEqual([
+      ['confirm', 'newsletter', 64, true, false],
+      ['unsubscribe', 'newsletter', 64, true, true],
+    ]);
+    expect(queryRows(server.dbPath, 'SELECT kind, recipient FROM mail_outbox')).toEqual([{ kind: 'confirm_newsletter', recipient: 'ann@example.com' }]);
   });
 
   it('stores a popup subscription with the first name and nothing about the property', async () => {
@@ -52,7 +60,7 @@ describe('POST /api/newsletter/subscribe', () => {
     ]);
     const columns = queryRows<{ name: string }>(server.dbPath, 'PRAGMA table_info(subscribers)').map((c) => c.name);
     expect(columns).toEqual([
-      'id', 'email', 'state', 'first_name', 'language', 'tags', 'source', 'status', 'confirm_token', 'created_at', 'updated_at',
+      'id', 'email', 'state', 'first_name', 'language', 'tags', 'source', 'status', 'created_at', 'updated_at', 'confirmed_at',
     ]);
   });
 
@@ -62,22 +70,30 @@ describe('POST /api/newsletter/subscribe', () => {
     expect(subscribers()).toMatchObject([{ email: 'dan.o@example.com', state: 'TX', language: 'es', tags: '["tx-newsletter"]' }]);
   });
 
-  it('merges a repeated email and state into one subscriber with the union of tags, answered as success', async () => {
+  it('changes nothing on a repeat sign-up (a new confirmation mail carries the change), answered the same', async () => {
     const first = await postJson(server.baseUrl, PATHS.subscribe, VALID.banner);
-    const second = await postJson(server.baseUrl, PATHS.subscribe, { ...VALID.popup, email: 'ANN@example.com' });
+    const second = await postJson(server.baseUrl, PATHS.subscribe, { ...VALID.popup, email: 'ANN@example.com', language: 'es' });
     const third = await postJson(server.baseUrl, PATHS.subscribe, VALID.banner);
     expect([first.status, second.status, third.status]).toEqual([200, 200, 200]);
     // Identical answers: a caller cannot tell whether the address was already subscribed.
-    expect(second.text).toBe(first.text);
+    expect(third.text).toBe(first.text);
     const rows = subscribers();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       email: 'ann@example.com',
-      first_name: 'Ann',
+      first_name: null,
+      language: 'en',
       source: 'banner',
       status: 'pending',
-      tags: '["county-kings","ny-calculator","ny-newsletter","property-tax-updates"]',
+      tags: '["ny-newsletter","property-tax-updates"]',
     });
+    // One confirmation mail per sign-up; the repeat's link holds what it asked for.
+    expect(count('mail_outbox')).toBe(3);
+    expect(queryRows(server.dbPath, "SELECT changes FROM tokens WHERE purpose = 'confirm' ORDER BY created_at, rowid").map((r) => r.changes)).toEqual([
+      null,
+      JSON.stringify({ language: 'es', tags: ['county-kings', 'ny-calculator'], firstName: 'Ann', source: 'popup' }),
+      JSON.stringify({ language: 'en', tags: ['ny-newsletter', 'property-tax-updates'], firstName: null, source: 'banner' }),
+    ]);
   });
 
   it('keeps the same email for another state as another subscriber', async () => {
@@ -137,10 +153,11 @@ describe('languages of answers', () => {
 describe('the hub edition (HUB)', () => {
   it('subscribes to the hub newsletter with its own tags, in either case', async () => {
     const banner = await postJson(server.baseUrl, PATHS.subscribe, { email: 'hub@example.com', state: 'HUB', language: 'en', tags: ['hub-newsletter', 'property-tax-updates'] });
-    const popup = await postJson(server.baseUrl, PATHS.subscribe, { email: 'hub@example.com', state: 'hub', firstName: 'Hu', calculatedTax: 0, tags: ['hub-calculator'] });
+    const popup = await postJson(server.baseUrl, PATHS.subscribe, { email: 'hub2@example.com', state: 'hub', firstName: 'Hu', calculatedTax: 0, tags: ['hub-calculator'] });
     expect([banner.status, popup.status]).toEqual([200, 200]);
     expect(subscribers()).toMatchObject([
-      { email: 'hub@example.com', state: 'HUB', tags: '["hub-calculator","hub-newsletter","property-tax-updates"]', first_name: 'Hu' },
+      { email: 'hub@example.com', state: 'HUB', tags: '["hub-newsletter","property-tax-updates"]', first_name: null },
+      { email: 'hub2@example.com', state: 'HUB', tags: '["hub-calculator"]', first_name: 'Hu' },
     ]);
   });
 
@@ -166,7 +183,7 @@ describe('the hub edition (HUB)', () => {
 });
 
 describe('POST /api/notify', () => {
-  it("stores one pending request per email and state; without a state, the host's edition", async () => {
+  it("stores one pending request per email and state (a repeat changes nothing); without a state, the host's edition", async () => {
     const first = await postJson(server.baseUrl, PATHS.notify, VALID.notify);
     const again = await postJson(server.baseUrl, PATHS.notify, { ...VALID.notify, email: 'Bob@Example.com', language: 'es' });
     const noState = await postJson(server.baseUrl, PATHS.notify, { email: 'bob@example.com' }); // to 127.0.0.1: the hub
@@ -176,7 +193,7 @@ describe('POST /api/notify', () => {
     expect(again.json).toEqual({ error: null, message: MESSAGES.notify_registered.es, status: 200 });
     expect([noState.status, onTexas.status, stated.status]).toEqual([200, 200, 200]);
     expect(queryRows(server.dbPath, 'SELECT email, state, language, status FROM notify_requests ORDER BY id')).toEqual([
-      { email: 'bob@example.com', state: 'FL', language: 'es', status: 'pending' },
+      { email: 'bob@example.com', state: 'FL', language: 'en', status: 'pending' },
       { email: 'bob@example.com', state: 'HUB', language: 'en', status: 'pending' },
       { email: 'bob@example.com', state: 'TX', language: 'en', status: 'pending' },
       { email: 'bob@example.com', state: 'CA', language: 'en', status: 'pending' },

@@ -1,8 +1,8 @@
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.js';
+import { assertWritable, openDatabase } from '../db/database.js';
 import { GroupCommitWriter, WriterClosedError } from '../db/group-commit.js';
 import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion, type Migration } from '../db/migrations.js';
 import { makeTempDir } from './helpers.js';
@@ -26,7 +26,7 @@ describe('openDatabase', () => {
     expect(db.pragma('synchronous', { simple: true })).toBe(2); // 2 = FULL
     expect(schemaVersion(db)).toBe(LATEST_VERSION);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['contact_messages', 'notify_requests', 'subscribers']);
+    expect(tables).toEqual(['contact_messages', 'health', 'mail_outbox', 'notify_requests', 'rate_limits', 'subscribers', 'tokens']);
     db.close();
     // Re-opening an up-to-date file changes nothing.
     const again = openDatabase(path);
@@ -34,13 +34,68 @@ describe('openDatabase', () => {
     again.close();
   });
 
-  it('refuses a database written by a newer schema', () => {
+  it('refuses a database written by a newer schema, and leaves the file untouched (not switched to WAL)', () => {
     const path = tempDbPath();
-    openDatabase(path).close();
+    mkdirSync(dirname(path), { recursive: true });
     const raw = new BetterSqlite3(path);
+    raw.exec('CREATE TABLE future (x)');
     raw.pragma(`user_version = ${LATEST_VERSION + 1}`);
     raw.close();
+    const before = readFileSync(path);
     expect(() => openDatabase(path)).toThrow(/newer than this server knows/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const check = new BetterSqlite3(path, { readonly: true });
+    expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
+    check.close();
+  });
+
+  it('creates the file readable by its owner only (0600), and its WAL too', () => {
+    const path = tempDbPath();
+    const db = openDatabase(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+    db.close();
+  });
+
+  it.skipIf(process.getuid?.() === 0)('refuses to start on a read-only file in a writable folder', () => {
+    const path = tempDbPath();
+    openDatabase(path).close();
+    chmodSync(path, 0o400);
+    expect(() => openDatabase(path)).toThrow(/read-only|readonly|does not accept writes/);
+  });
+
+  it('refuses to start on a database that cannot take writes (the probe write fails)', () => {
+    const path = tempDbPath();
+    openDatabase(path).close();
+    // Root ignores file modes, so read-only is simulated with query_only on the probe's connection.
+    const db = new BetterSqlite3(path);
+    db.pragma('query_only = ON');
+    expect(() => assertWritable(db, path)).toThrow(/does not accept writes \(attempt to write a readonly database\)/);
+    db.close();
+  });
+});
+
+describe('migration 3 (tokens, outbox, bounded tags)', () => {
+  it('keeps the rows of a version-2 file, drops the plaintext tokens and cuts tag lists to 20', () => {
+    const db = new BetterSqlite3(':memory:');
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 2));
+    const now = '2025-01-01T00:00:00.000Z';
+    const tags = JSON.stringify(Array.from({ length: 25 }, (_, i) => `county-a${String.fromCharCode(97 + i)}`));
+    db.prepare(`INSERT INTO subscribers (id, email, state, language, tags, source, status, confirm_token, created_at, updated_at)
+      VALUES (4, 'ann@example.com', 'TX', 'es', ?, 'popup', 'confirmed', 'plain-token', ?, ?)`).run(tags, now, now);
+    db.prepare(`INSERT INTO notify_requests (id, email, state, language, confirm_token, created_at, updated_at)
+      VALUES (9, 'bob@example.com', 'FL', 'en', 'tok', ?, ?)`).run(now, now);
+    expect(migrate(db)).toEqual({ from: 2, to: LATEST_VERSION });
+    const row = db.prepare('SELECT * FROM subscribers').get() as Record<string, unknown>;
+    expect(row).toMatchObject({ id: 4, email: 'ann@example.com', state: 'TX', language: 'es', status: 'confirmed', source: 'popup' });
+    expect(JSON.parse(row.tags as string)).toEqual(Array.from({ length: 20 }, (_, i) => `county-a${String.fromCharCode(97 + i)}`));
+    expect(row).not.toHaveProperty('confirm_token');
+    expect(db.prepare('SELECT id, email, status FROM notify_requests').all()).toEqual([{ id: 9, email: 'bob@example.com', status: 'pending' }]);
+    // The bound is a constraint of the table too.
+    expect(() => db.prepare("UPDATE subscribers SET tags = ?").run(tags)).toThrow(/CHECK constraint/);
+    db.close();
   });
 });
 
@@ -78,7 +133,8 @@ describe('migration 2 (the hub edition)', () => {
         VALUES ('hub@example.com', 'HUB', 'en', 'banner', 'tok3', ?, ?)`).run(now, now);
     expect(hub).toThrow(/CHECK constraint/);
 
-    expect(migrate(db)).toEqual({ from: 1, to: LATEST_VERSION });
+    const upTo2 = MIGRATIONS.filter((m) => m.version <= 2);
+    expect(migrate(db, upTo2)).toEqual({ from: 1, to: 2 });
     expect(db.prepare('SELECT id, email, state, tags FROM subscribers').all()).toEqual([
       { id: 7, email: 'ann@example.com', state: 'NY', tags: '["ny-newsletter"]' },
     ]);

@@ -136,3 +136,14 @@ export const VALID = {
     language: 'es',
   },
 } as const;
+
+/** Waits until no mail of the outbox is queued or being sent (the worker runs in the server). */
+export async function waitForOutbox(dbPath: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = queryRows<{ n: number }>(dbPath, "SELECT count(*) AS n FROM mail_outbox WHERE status IN ('queued', 'sending')");
+    if (row?.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`the outbox still has ${row?.n} mails after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scrubText, scrubValue } from '../http/logging.js';
-import { PATHS, VALID, postJson, send, startTestServer, type TestServer } from './helpers.js';
+import { PATHS, VALID, postJson, send, startTestServer, waitForOutbox, type TestServer } from './helpers.js';
 
 describe('scrubText', () => {
   it.each([
@@ -9,6 +9,12 @@ describe('scrubText', () => {
     ['/api/x?email=ann%40example.com&x=1', '/api/x?email=[email]&x=1'],
     ['escaped ann\\u0040example.com', 'escaped [email]'],
     ['full-width ann＠example.com', 'full-width [email]'],
+    ['/confirm?e=ann%2540example.com&x=1', '/confirm?e=[email]&x=1'],
+    ['/confirm?e=ann%252540example.com', '/confirm?e=[email]'],
+    ['/x?e=ann%EF%BC%A0example.com', '/x?e=[email]'],
+    ['/x?e=ann%25EF%25BC%25A0example.com', '/x?e=[email]'],
+    ['/x?e=ann%ef%b9%abexample.com', '/x?e=[email]'],
+    ['html ann&#64;example.com', 'html [email]'],
     ['ssn 123-45-6789 and 123 45 6789 and 123456789', 'ssn [ssn] and [ssn] and [ssn]'],
     ['?password=hunter2&x=1', '?password=[redacted]&x=1'],
     ['{"password":"hunter2"}', '{"password":"[redacted]"}'],
@@ -44,6 +50,8 @@ describe('server logs', () => {
     });
     await send(server.baseUrl, { path: '/api/lookup?email=query@example.com&password=hunter2&ssn=123-45-6789' });
     await send(server.baseUrl, { path: '/healthz', headers: { authorization: 'Bearer secret-token', cookie: 'session=abc' } });
+    await send(server.baseUrl, { path: '/confirm?token=x&e=ann%2540example.com&f=ann%EF%BC%A0example.com' });
+    await waitForOutbox(server.dbPath);
   });
   afterAll(async () => {
     await server.close();
@@ -64,11 +72,15 @@ describe('server logs', () => {
     expect(all).not.toContain('session=abc');
   });
 
-  it('record that confirmations are due, by row id', () => {
-    const due = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.msg === 'confirmation email would be sent');
-    expect(due).toEqual([
-      expect.objectContaining({ list: 'newsletter', rowId: 1, newRow: true }),
-      expect.objectContaining({ list: 'notify', rowId: 1, newRow: true }),
+  it('record the sign-ups and the mails sent by row id, never by address', () => {
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((e) => e.msg === 'sign-up stored')).toEqual([
+      expect.objectContaining({ list: 'newsletter', rowId: 1, newRow: true, mailQueued: true }),
+      expect.objectContaining({ list: 'notify', rowId: 1, newRow: true, mailQueued: true }),
+    ]);
+    expect(entries.filter((e) => e.msg === 'mail sent')).toEqual([
+      expect.objectContaining({ mailId: 1, kind: 'confirm_newsletter', attempts: 1 }),
+      expect.objectContaining({ mailId: 2, kind: 'confirm_notify', attempts: 1 }),
     ]);
   });
 });

@@ -91,3 +91,15 @@ export const contactBodySchema = {
     message: text('ptax-text', LIMITS.message),
   },
 } as const;
+
+export interface DeletionBody {
+  email: string;
+  language?: 'en' | 'es';
+}
+
+export const deletionBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['email'],
+  properties: { email: fields.email, language: fields.language },
+} as const;

@@ -10,6 +10,8 @@ import { STATE_CODES, type StateCode } from './states.js';
  */
 export const TAG_MAX_LENGTH = 64;
 export const TAGS_MAX_COUNT = 10;
+/** Most tags one subscription keeps (also a CHECK of the table): repeat sign-ups cannot grow a row without bound. */
+export const TAGS_MAX_STORED = 20;
 
 const STATE_TAG_KINDS = ['newsletter', 'calculator'] as const;
 const GLOBAL_TAGS: ReadonlySet<string> = new Set(['property-tax-updates']);
@@ -37,7 +39,15 @@ export function tagsForState(tags: readonly string[], state: StateCode): string[
   return mergeTags([], tags);
 }
 
-/** Union of two tag lists, sorted, so that stored values are canonical. */
-export function mergeTags(existing: readonly string[], added: readonly string[]): string[] {
-  return [...new Set([...existing, ...added])].sort();
+/**
+ * Union of two tag lists, sorted, so that stored values are canonical. At most `max` tags:
+ * the existing ones are kept, added ones fill the room left, in their order.
+ */
+export function mergeTags(existing: readonly string[], added: readonly string[], max = TAGS_MAX_STORED): string[] {
+  const merged = new Set(existing.slice(0, max));
+  for (const tag of added) {
+    if (merged.size >= max) break;
+    merged.add(tag);
+  }
+  return [...merged].sort();
 }
