@@ -104,7 +104,7 @@ export function initTelemetry(opts: TelemetryOptions): Telemetry {
 
   removers.push(installFetchWrapper(win, (name, params) => void track(name, params), { ignore: (u) => dsnHost !== '' && u.includes(dsnHost) }));
   removers.push(installErrorHandlers(win, (p) => track(EVENTS.exception, p)));
-  removers.push(installScrollTracking(win, (percent) => void track(EVENTS.scrollDepth, { percent, page_type: pageType })));
+  removers.push(installScrollTracking(win, (percent) => track(EVENTS.scrollDepth, { percent, page_type: pageType })));
   removers.push(installEngagementTracking(win, (seconds) => void track(EVENTS.engagement, { engaged_seconds: seconds, page_type: pageType })));
 
   let userType: UserType | undefined;

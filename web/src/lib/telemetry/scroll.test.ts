@@ -24,6 +24,16 @@ describe('scroll milestones', () => {
     expect(t.reached()).toEqual([25, 50, 75, 90]);
   });
 
+  it('a milestone refused (no consent yet) stays open and is reported at a later scroll', () => {
+    let ok = false;
+    const seen: number[] = [];
+    const t = createScrollTracker(() => 60, (m) => (ok ? void seen.push(m) : false));
+    expect(t.check()).toEqual([]);
+    ok = true;
+    expect(t.check()).toEqual([25, 50]);
+    expect(seen).toEqual([25, 50]);
+  });
+
   it('a jump from the top to the bottom reports all four', () => {
     const seen: number[] = [];
     createScrollTracker(() => 100, (m) => seen.push(m)).check();

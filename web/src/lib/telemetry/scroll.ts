@@ -14,15 +14,21 @@ export interface ScrollTracker {
   reached(): number[];
 }
 
-export function createScrollTracker(measure: () => number, onMilestone: (percent: number) => void): ScrollTracker {
+/**
+ * `onMilestone` may return false (the event was refused, e.g. no consent yet): the milestone
+ * then stays open and is reported at the next scroll after the visitor accepts.
+ */
+export function createScrollTracker(measure: () => number, onMilestone: (percent: number) => boolean | void): ScrollTracker {
   const reached = new Set<number>();
   return {
     check() {
       const pct = measure();
-      const fresh = SCROLL_MILESTONES.filter((m) => pct >= m && !reached.has(m));
-      for (const m of fresh) {
+      const fresh: number[] = [];
+      for (const m of SCROLL_MILESTONES) {
+        if (pct < m || reached.has(m)) continue;
+        if (onMilestone(m) === false) break;
         reached.add(m);
-        onMilestone(m);
+        fresh.push(m);
       }
       return fresh;
     },
@@ -31,7 +37,7 @@ export function createScrollTracker(measure: () => number, onMilestone: (percent
 }
 
 /** Listens to the window's scroll (passive, at most once per animation frame). Returns the remover. */
-export function installScrollTracking(win: Window, onMilestone: (percent: number) => void): () => void {
+export function installScrollTracking(win: Window, onMilestone: (percent: number) => boolean | void): () => void {
   const doc = win.document.documentElement;
   const tracker = createScrollTracker(
     () => scrollPercent(win.scrollY, win.innerHeight, Math.max(doc.scrollHeight, win.document.body?.scrollHeight ?? 0)),
