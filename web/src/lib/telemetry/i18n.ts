@@ -34,6 +34,6 @@ export const consentText = {
       savedOff: 'Guardado: las estadísticas de uso están desactivadas.',
     },
   },
-} as const;
+};
 
 export default consentText;
