@@ -18,13 +18,60 @@ const ssrDir = join(web, 'src/generated/.ssr');
 
 const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The pages written for each edition: [file, lang, path, template]. */
-const PAGES = [
-  ['index.html', 'en', '/', 'index.html'],
-  ['es/index.html', 'es', '/es', 'es/index.html'],
-  ['contact/index.html', 'en', '/contact', 'index.html'],
-  ['es/contacto/index.html', 'es', '/es/contacto', 'es/index.html'],
-];
+/**
+ * Where each edition is published, for the canonical links, hreflang pairs, Open Graph URLs
+ * and the sitemap, which must be absolute: PTAX_PUBLIC_URLS="NY=https://ny.example.org,…"
+ * at build time; by default the local addresses `npm start` serves.
+ */
+export const DEFAULT_ORIGINS = {
+  NY: 'http://ny.localhost:8080',
+  TX: 'http://tx.localhost:8080',
+  CA: 'http://ca.localhost:8080',
+  FL: 'http://fl.localhost:8080',
+  HUB: 'http://localhost:8080',
+};
+
+export function originOf(code, env = process.env.PTAX_PUBLIC_URLS) {
+  const origins = { ...DEFAULT_ORIGINS };
+  for (const part of (env ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z]+)=(https?:\/\/[^/\s]+)\/?$/.exec(part);
+    if (!m || !(m[1].toUpperCase() in origins)) throw new Error(`PTAX_PUBLIC_URLS: "${part}" is not CODE=https://host (codes: ${Object.keys(origins).join(', ')})`);
+    origins[m[1].toUpperCase()] = m[2];
+  }
+  return origins[code];
+}
+
+/** The file a page path is written to: `/` → index.html, `/es/contacto` → es/contacto/index.html. */
+export const fileOf = (path) => (path === '/' ? 'index.html' : `${path.replace(/^\//, '')}/index.html`);
+
+/** The head tags of a page: canonical, hreflang pair (+ x-default), Open Graph. */
+export function headTags({ origin, lang, en, es, title, description, notFound }) {
+  const url = origin + (lang === 'es' ? es : en);
+  const tags = notFound
+    ? ['<meta name="robots" content="noindex" />']
+    : [
+      `<link rel="canonical" href="${escapeHtml(url)}" />`,
+      `<link rel="alternate" hreflang="en" href="${escapeHtml(origin + en)}" />`,
+      `<link rel="alternate" hreflang="es" href="${escapeHtml(origin + es)}" />`,
+      `<link rel="alternate" hreflang="x-default" href="${escapeHtml(origin + en)}" />`,
+      `<meta property="og:url" content="${escapeHtml(url)}" />`,
+    ];
+  tags.push(
+    '<meta property="og:type" content="website" />',
+    `<meta property="og:title" content="${escapeHtml(title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(description)}" />`,
+    `<meta property="og:locale" content="${lang === 'es' ? 'es_MX' : 'en_US'}" />`,
+    '<meta name="twitter:card" content="summary" />',
+  );
+  return tags.join('\n    ');
+}
+
+/** sitemap.xml of an edition: every page in both languages, with its alternates. */
+export function sitemap(origin, pages) {
+  const entry = (loc, p) => `  <url>\n    <loc>${escapeHtml(origin + loc)}</loc>\n    <xhtml:link rel="alternate" hreflang="en" href="${escapeHtml(origin + p.en)}"/>\n    <xhtml:link rel="alternate" hreflang="es" href="${escapeHtml(origin + p.es)}"/>\n  </url>`;
+  const urls = pages.flatMap((p) => [entry(p.en, p), entry(p.es, p)]);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
+}
 
 /** Pre-renders edition `code`'s pages in `dist` (the edition's build folder). */
 export async function prerender(code, dist) {
@@ -47,19 +94,36 @@ export async function prerender(code, dist) {
       },
     },
   });
-  const { render } = await import(pathToFileURL(join(ssrDir, `prerender-${code}.mjs`)).href);
-  const templates = {};
-  for (const [, , , t] of PAGES) templates[t] ??= existsSync(join(dist, t)) ? readFileSync(join(dist, t), 'utf8') : undefined;
-  for (const [file, lang, path, template] of PAGES) {
-    let html = templates[template];
-    if (html === undefined) continue;
+  const { render, pagePaths } = await import(pathToFileURL(join(ssrDir, `prerender-${code}.mjs`)).href);
+  const origin = originOf(code);
+  const templates = {
+    en: readFileSync(join(dist, 'index.html'), 'utf8'),
+    es: existsSync(join(dist, 'es/index.html')) ? readFileSync(join(dist, 'es/index.html'), 'utf8') : readFileSync(join(dist, 'index.html'), 'utf8'),
+  };
+  const css = new Map();
+  const write = (file, lang, path, pair) => {
     const page = render(lang, path);
+    let html = templates[lang];
     html = html.replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>`);
     html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`);
     html = html.replace(/<meta name="description" content="[^"]*"/, () => `<meta name="description" content="${escapeHtml(page.description)}"`);
-    html = html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_, href) => `<style>${readFileSync(join(dist, href), 'utf8')}</style>`);
+    html = html.replace('</head>', () => `    ${headTags({ origin, lang, ...pair, title: page.title, description: page.description, notFound: page.status === 404 })}\n  </head>`);
+    html = html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_, href) => {
+      if (!css.has(href)) css.set(href, readFileSync(join(dist, href), 'utf8'));
+      return `<style>${css.get(href)}</style>`;
+    });
     mkdirSync(dirname(join(dist, file)), { recursive: true });
     writeFileSync(join(dist, file), html);
+  };
+  const pages = pagePaths();
+  for (const p of pages) {
+    write(fileOf(p.en), 'en', p.en, p);
+    write(fileOf(p.es), 'es', p.es, p);
   }
+  // The page-not-found screens, answered with status 404 by the site server.
+  write('404.html', 'en', '/404', { en: '/404', es: '/es/404' });
+  write('es/404.html', 'es', '/es/404', { en: '/404', es: '/es/404' });
+  writeFileSync(join(dist, 'sitemap.xml'), sitemap(origin, pages));
+  writeFileSync(join(dist, 'robots.txt'), `User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`);
   rmSync(ssrDir, { recursive: true, force: true });
 }

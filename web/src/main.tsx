@@ -6,7 +6,8 @@ import { App } from './components/App.js';
 import { ToastProvider } from './components/Toaster.js';
 import { createI18n, langFromPath, loadResources } from './i18n/index.js';
 import { initMonitoring, taxLog } from './lib/monitoring.js';
-import { EDITION } from './lib/stateData.js';
+import { EDITION, loadStateData, type LoadedState } from './lib/stateData.js';
+import { resolveRoute } from './lib/routes.js';
 import './styles.css';
 
 const lang = langFromPath(location.pathname);
@@ -15,11 +16,18 @@ document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;
 
+// Pages other than the calculator were pre-rendered with their figures: load the data
+// first, so React replaces them with the same content instead of a loading state.
+const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).page;
+const initial: LoadedState | undefined = ['county', 'counties', 'how-it-works'].includes(page) && EDITION !== 'HUB'
+  ? await loadStateData(EDITION).catch(() => undefined)
+  : undefined;
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <App lang={lang} pathname={location.pathname} />
+        <App lang={lang} pathname={location.pathname} initial={initial} />
       </ToastProvider>
     </I18nextProvider>
   </StrictMode>,

@@ -1,8 +1,9 @@
 /**
- * Build-time render of the page in its loading state (web/scripts/prerender.mjs puts it into
- * the edition's pages), so the header, title, banner, disclaimer and skeletons paint before
- * the JavaScript has loaded. The client then renders the same markup over it. The title and
- * description name the edition's state and its county count, read from its data package.
+ * Build-time render of every page of the edition (web/scripts/prerender.mjs writes them):
+ * the calculator pages in their loading state (the client renders the same markup over
+ * them), the other pages with the edition's data, so their text and figures are there with
+ * JavaScript off. Each page has its own title, description, canonical link, hreflang pair
+ * and Open Graph tags.
  */
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
@@ -11,22 +12,64 @@ import { ToastProvider } from './components/Toaster.js';
 import { createI18n } from './i18n/index.js';
 import es from './i18n/es.js';
 import { editionVars } from './lib/editionText.js';
-import { EDITION, type StatePackage } from './lib/stateData.js';
-import type { Lang } from './lib/format.js';
+import { EDITION, toBundle, type LoadedState, type StatePackage } from './lib/stateData.js';
+import { makeEdition } from './lib/model.js';
+import { countyName } from './lib/places.js';
+import { formatUsd, type Lang } from './lib/format.js';
+import { DEFAULT_VALUE } from '../../engine/index.js';
+import { allRoutes, resolveRoute, type Route, type Site } from './lib/routes.js';
 
 const never = () => new Promise<never>(() => {});
 const packages = import.meta.glob('./generated/states/*.json', { eager: true, import: 'default' }) as Record<string, StatePackage>;
 const pkg = Object.entries(packages).find(([path]) => path.endsWith(`/${EDITION}.json`))?.[1];
+const loaded: LoadedState | undefined = pkg && EDITION !== 'HUB' ? { pkg, bundle: toBundle(pkg), fellBack: false, requested: EDITION } : undefined;
+const edition = loaded ? makeEdition(loaded.bundle) : undefined;
 
-export function render(lang: Lang, pathname: string): { html: string; title: string; description: string } {
+export const site: Site = { counties: edition ? edition.counties.map((c) => c.slug) : [], guides: [] };
+
+/** Every page path of the edition: [English path, Spanish path]; the hub has no county pages. */
+export function pagePaths(): Array<{ en: string; es: string; page: Route['page'] }> {
+  return allRoutes(site)
+    .filter((r) => !(EDITION === 'HUB' && r.route.page === 'counties'))
+    .map((r) => ({ en: r.en, es: r.es, page: r.route.page }));
+}
+
+/** Pages whose content needs no data, or which show the calculator (rendered loading, as the client starts). */
+const LOADING_PAGES = new Set<Route['page']>(['home', 'calculator', 'contact']);
+
+export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
   const i18n = createI18n(lang, { es });
+  const t = i18n.t;
+  const route = resolveRoute(pathname, site);
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <App lang={lang} pathname={pathname} loaders={{ [EDITION]: never, TX: never }} />
+        <App lang={lang} pathname={pathname} loaders={{ [EDITION]: never, TX: never }} initial={LOADING_PAGES.has(route.page) ? undefined : loaded} />
       </ToastProvider>
     </I18nextProvider>,
   );
-  const vars = { ...editionVars(i18n.t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), context: EDITION };
-  return { html, title: i18n.t('meta.title', vars), description: i18n.t('meta.description', vars) };
+  const vars = { ...editionVars(t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), context: EDITION };
+  const state = String(vars.state ?? '');
+  const titled = (page: string) => t('site.pageTitle', { page, state, context: EDITION === 'HUB' ? 'HUB' : undefined });
+  let title = t('meta.title', vars);
+  let description = t('meta.description', vars);
+  switch (route.page) {
+    case 'home': break;
+    case 'calculator': title = titled(t('site.calculator.title', { state })); description = t('site.calculator.description', { state }); break;
+    case 'contact': title = titled(t('contact.title')); description = t('contact.intro'); break;
+    case 'county': {
+      const c = edition?.counties.find((x) => x.slug === route.param);
+      const county = c ? countyName(c.name, t) : '';
+      title = titled(t('site.county.title', { county, state }));
+      description = t('site.county.description', { county, state, value: formatUsd(DEFAULT_VALUE, lang) });
+      break;
+    }
+    case 'counties': title = titled(t('site.counties.title', { state })); description = t('site.counties.description', { state, count: edition?.counties.length ?? 0 }); break;
+    case 'not-found': title = titled(t('site.notFound.title')); description = t('site.notFound.description'); break;
+    default: {
+      const key = { 'how-it-works': 'howItWorks', 'tax-guides': 'taxGuides', faq: 'faq', about: 'about', privacy: 'privacy', terms: 'terms', disclaimer: 'disclaimer', affiliate: 'affiliate' }[route.page as string];
+      if (key) { title = titled(t(`site.${key}.title`)); description = t(`site.${key}.description`, vars); }
+    }
+  }
+  return { html, title, description, status: route.page === 'not-found' ? 404 : 200 };
 }

@@ -118,6 +118,10 @@ export async function registerStaticSite(app: FastifyInstance, webDir: string, s
       if (!isPagePath(path)) return reply.sendFile(path, root); // a missing file: callNotFound, 404
       const prerendered = prerenderedPageFor(path);
       if (isFile(join(root, prerendered))) return reply.sendFile(prerendered, root);
+      // A page path the build did not write: the edition's page-not-found screen, status 404.
+      const spanish = path === '/es' || path.startsWith('/es/');
+      const notFoundPage = spanish && isFile(join(root, 'es', '404.html')) ? 'es/404.html' : '404.html';
+      if (isFile(join(root, notFoundPage))) return reply.code(404).sendFile(notFoundPage, root);
       const index = spaIndexFor(path, isFile(join(root, 'es', 'index.html')));
       return index === undefined ? notFound(request, reply) : reply.sendFile(index, root);
     },

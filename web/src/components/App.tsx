@@ -1,4 +1,4 @@
-/** The page: header, banner, disclaimer, calculator (or the contact page), notify form, footer. */
+/** The site: every page of seed 001 §2 in the edition's frame (header, navigation, breadcrumbs, footer), the calculator on the home page. */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Calculator } from './Calculator.js';
@@ -11,27 +11,26 @@ import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
 import { useToast } from './Toaster.js';
 import { loadStateData, EDITION, type LoadedState, type PackageLoaders } from '../lib/stateData.js';
 import { makeEdition, type Edition } from '../lib/model.js';
-import { counterpartPath } from '../i18n/index.js';
-import { KEYS, setItem } from '../lib/storage.js';
+import { counterpartPath, resolveRoute, type Route, type Site } from '../lib/routes.js';
 import { reportError } from '../lib/monitoring.js';
 import type { Lang } from '../lib/format.js';
+import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
+import { CountiesPage, CountyPage, HowItWorks, NotFound, TextPage } from './site/Pages.js';
 
-export type Route = 'calculator' | 'contact';
-export function routeOf(pathname: string): Route {
-  const p = pathname.replace(/\/+$/, '');
-  return p === '/contact' || p === '/es/contacto' ? 'contact' : 'calculator';
-}
+export { resolveRoute };
 
 type Data = { status: 'loading' } | { status: 'ready'; loaded: LoadedState; edition: Edition } | { status: 'error' };
 
-export function useStateData(loaders?: PackageLoaders) {
+/** The state data: given at once when pre-rendering (`initial`), else loaded. */
+export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
   const { t } = useTranslation();
   const toast = useToast();
-  const [data, setData] = useState<Data>({ status: 'loading' });
+  const [data, setData] = useState<Data>(() => (initial ? { status: 'ready', loaded: initial, edition: makeEdition(initial.bundle) } : { status: 'loading' }));
   const [attempt, setAttempt] = useState(0);
   const toastRef = useRef({ toast, t });
   toastRef.current = { toast, t };
   useEffect(() => {
+    if (initial && attempt === 0) return;
     let live = true;
     setData({ status: 'loading' });
     loadStateData(EDITION, loaders)
@@ -49,101 +48,137 @@ export function useStateData(loaders?: PackageLoaders) {
         toastRef.current.toast({ type: 'error', title: toastRef.current.t('toast.loadFailed') });
       });
     return () => { live = false; };
-  }, [attempt, loaders]);
+  }, [attempt, loaders, initial]);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { data, retry };
 }
 
-export function App({ lang, pathname, loaders }: { lang: Lang; pathname: string; loaders?: PackageLoaders }) {
+/** The pages that show the calculator. */
+const CALCULATOR_PAGES = new Set(['home', 'calculator']);
+
+export function App({ lang, pathname, loaders, initial }: { lang: Lang; pathname: string; loaders?: PackageLoaders; initial?: LoadedState }) {
   const { t } = useTranslation();
-  const { data, retry } = useStateData(loaders);
-  const route = routeOf(pathname);
-  const stateName = data.status === 'ready' ? data.edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
-  const stateCode = data.status === 'ready' ? data.edition.code : EDITION;
+  const { data, retry } = useStateData(loaders, initial);
+  const edition = data.status === 'ready' ? data.edition : undefined;
+  const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: [] }), [edition]);
+  const route: Route = resolveRoute(pathname, site);
+  const stateName = edition ? edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
+  const stateCode = edition ? edition.code : EDITION;
   const vars = editionVars(t, stateCode, stateName);
   const hub = EDITION === 'HUB';
-  const home = lang === 'es' ? '/es' : '/';
-  const contactPath = lang === 'es' ? '/es/contacto' : '/contact';
   const other: Lang = lang === 'es' ? 'en' : 'es';
-  const switchHref = useMemo(() => counterpartPath(pathname, other), [pathname, other]);
+  const switchHref = useMemo(() => counterpartPath(pathname, other, site), [pathname, other, site]);
   const [boundaryKey, setBoundaryKey] = useState(0);
+  const onCalculatorPage = CALCULATOR_PAGES.has(route.page);
+
+  const calculator = (
+    <>
+      {data.status === 'loading' && (
+        <div className="calc-grid" id="calculator">
+          <FormSkeleton />
+          <section className="card"><ResultsSkeleton /></section>
+        </div>
+      )}
+      {data.status === 'error' && (
+        <section className="card error-panel" role="alert" data-testid="load-error" id="calculator">
+          <h2>{t('error.loadTitle')}</h2>
+          <p>{t('toast.loadFailed')}</p>
+          <button type="button" className="btn btn-primary" onClick={retry}>{t('error.tryAgain')}</button>
+        </section>
+      )}
+      {edition && (
+        <ErrorBoundary key={boundaryKey} fallback={(error, reset) => (
+          <section className="card error-panel" role="alert" data-testid="error-boundary" id="calculator">
+            <h2>{t('error.calculatorTitle')}</h2>
+            <p data-testid="error-message">{error.message || t('error.generic')}</p>
+            <button type="button" className="btn btn-primary" onClick={() => { disarmThrowProbe(); reset(); setBoundaryKey((k) => k + 1); }}>{t('error.tryAgain')}</button>
+          </section>
+        )}>
+          <div id="calculator"><Calculator edition={edition} lang={lang} /></div>
+        </ErrorBoundary>
+      )}
+    </>
+  );
+
+  let content: React.ReactNode;
+  switch (route.page) {
+    case 'home':
+    case 'calculator':
+      content = (
+        <>
+          <div className="hero">
+            <h1 data-testid="page-title">{hub ? t('hub.title') : t('header.title', vars)}</h1>
+            <p className="subtitle">{t('header.subtitle')}</p>
+          </div>
+          {hub && <Hub lang={lang} />}
+          {/* The calculator comes first, so a phone's first screen is the calculator (issue 15). */}
+          {!hub && calculator}
+          <aside className="disclaimer" role="note" aria-labelledby="disclaimer-title" data-testid="disclaimer">
+            <h2 id="disclaimer-title">{t('disclaimer.title')}</h2>
+            <p>{t('disclaimer.text', vars)}</p>
+          </aside>
+          {edition && !hub && <StateExtras edition={edition} lang={lang} />}
+          <NewsletterBanner stateCode={stateCode} stateName={hub ? '' : stateName} lang={lang} />
+          <NotifyForm stateCode={stateCode} lang={lang} year={edition && edition.latestYear ? edition.latestYear + 1 : undefined} />
+        </>
+      );
+      break;
+    case 'contact':
+      content = (
+        <section className="contact page" aria-labelledby="contact-title">
+          <Breadcrumbs lang={lang} site={site} trail={[]} current={t('contact.title')} />
+          <h1 id="contact-title">{t('contact.title')}</h1>
+          <p>{t('contact.intro')}</p>
+          <ContactForm stateCode={stateCode} lang={lang} />
+        </section>
+      );
+      break;
+    case 'about': case 'privacy': case 'terms': case 'disclaimer': case 'affiliate':
+      content = <TextPage id={route.page} lang={lang} site={site} vars={vars} />;
+      break;
+    case 'how-it-works':
+      content = <HowItWorks edition={edition} lang={lang} site={site} />;
+      break;
+    case 'counties':
+      content = edition ? <CountiesPage edition={edition} lang={lang} site={site} /> : hub ? <NotFound lang={lang} site={site} /> : calculator;
+      break;
+    case 'county':
+      content = edition ? <CountyPage edition={edition} slug={route.param!} lang={lang} site={site} /> : calculator;
+      break;
+    case 'tax-guides':
+      content = (
+        <article className="page" data-testid="page-tax-guides">
+          <Breadcrumbs lang={lang} site={site} trail={[]} current={t('site.taxGuides.title')} />
+          <h1>{t('site.taxGuides.title')}</h1>
+          <p>{t('site.taxGuides.intro')}</p>
+          <p>{t('site.taxGuides.none')}</p>
+        </article>
+      );
+      break;
+    case 'faq':
+      content = (
+        <article className="page" data-testid="page-faq">
+          <Breadcrumbs lang={lang} site={site} trail={[]} current={t('site.faq.title')} />
+          <h1>{t('site.faq.title')}</h1>
+          <p>{t('site.taxGuides.none')}</p>
+        </article>
+      );
+      break;
+    default:
+      content = <NotFound lang={lang} site={site} />;
+  }
 
   return (
     <>
-      <a className="skip-link" href="#main">{t('skip.main')}</a>
-      {route === 'calculator' && !hub && <a className="skip-link" href="#calculator">{t('skip.calculator')}</a>}
-      <a className="skip-link" href="#footer">{t('skip.footer')}</a>
-      <header className="site-header">
-        <div className="wrap header-row">
-          <a className="brand" href={home}>{t('header.brand')}</a>
-          <nav aria-label={t('header.nav')}>
-            <ul>
-              <li><a href={home} aria-current={route === 'calculator' ? 'page' : undefined}>{t('header.calculator')}</a></li>
-              <li><a href={contactPath} aria-current={route === 'contact' ? 'page' : undefined}>{t('header.contact')}</a></li>
-              <li>
-                <a href={switchHref} hrefLang={other} lang={other} aria-label={t('header.switchToLabel')} data-testid="language-switch"
-                  onClick={() => setItem(KEYS.preferredLanguage, other)}>{t('header.switchTo')}</a>
-              </li>
-            </ul>
-          </nav>
-        </div>
-      </header>
+      <SiteHeader lang={lang} page={route.page} site={site} switchHref={switchHref} hasCalculator={onCalculatorPage && !hub} />
       <main id="main" className="wrap" tabIndex={-1}>
-        <div className="hero">
-          <h1 data-testid="page-title">{hub ? t('hub.title') : t('header.title', vars)}</h1>
-          <p className="subtitle">{t('header.subtitle')}</p>
-        </div>
-        {route === 'contact' ? (
-          <section className="contact" aria-labelledby="contact-title">
-            <h2 id="contact-title">{t('contact.title')}</h2>
-            <p>{t('contact.intro')}</p>
-            <ContactForm stateCode={stateCode} lang={lang} />
-            <p><a href={home}>{t('contact.back')}</a></p>
-          </section>
-        ) : (
-          <>
-            {hub && <Hub lang={lang} />}
-            <NewsletterBanner stateCode={stateCode} stateName={hub ? '' : stateName} lang={lang} />
-            <aside className="disclaimer" role="note" aria-labelledby="disclaimer-title" data-testid="disclaimer">
-              <h2 id="disclaimer-title">{t('disclaimer.title')}</h2>
-              <p>{t('disclaimer.text', vars)}</p>
-            </aside>
-            {hub ? null : data.status === 'loading' && (
-              <div className="calc-grid" id="calculator">
-                <FormSkeleton />
-                <section className="card"><ResultsSkeleton /></section>
-              </div>
-            )}
-            {!hub && data.status === 'error' && (
-              <section className="card error-panel" role="alert" data-testid="load-error" id="calculator">
-                <h2>{t('error.loadTitle')}</h2>
-                <p>{t('toast.loadFailed')}</p>
-                <button type="button" className="btn btn-primary" onClick={retry}>{t('error.tryAgain')}</button>
-              </section>
-            )}
-            {!hub && data.status === 'ready' && (
-              <ErrorBoundary key={boundaryKey} fallback={(error, reset) => (
-                <section className="card error-panel" role="alert" data-testid="error-boundary" id="calculator">
-                  <h2>{t('error.calculatorTitle')}</h2>
-                  <p data-testid="error-message">{error.message || t('error.generic')}</p>
-                  <button type="button" className="btn btn-primary" onClick={() => { disarmThrowProbe(); reset(); setBoundaryKey((k) => k + 1); }}>{t('error.tryAgain')}</button>
-                </section>
-              )}>
-                <Calculator edition={data.edition} lang={lang} />
-              </ErrorBoundary>
-            )}
-            {!hub && data.status === 'ready' && <StateExtras edition={data.edition} lang={lang} />}
-            <NotifyForm stateCode={stateCode} lang={lang} year={data.status === 'ready' && data.edition.latestYear ? data.edition.latestYear + 1 : undefined} />
-          </>
-        )}
+        {content}
       </main>
-      <footer id="footer" className="site-footer" tabIndex={-1}>
-        <div className="wrap">
-          <p>{t('footer.text')}</p>
-          {!hub && data.status === 'ready' && <p className="help">{t('footer.rates', { source: (data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ') })}</p>}
-          <p><a href={home}>{t('footer.calculator')}</a> · <a href={contactPath}>{t('footer.contact')}</a></p>
-        </div>
-      </footer>
+      <SiteFooter lang={lang} site={site}>
+        {edition && !hub && data.status === 'ready' && (
+          <p className="help">{t('footer.ratesLabel')} <cite lang={lang === 'es' ? 'en' : undefined}>{(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ')}</cite></p>
+        )}
+      </SiteFooter>
     </>
   );
 }

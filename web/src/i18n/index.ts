@@ -3,26 +3,10 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en, { type Resources } from './en.js';
 import type { Lang } from '../lib/format.js';
+import { langOf } from '../lib/routes.js';
 
-export function langFromPath(pathname: string): Lang {
-  return /^\/es(\/|$)/.test(pathname) ? 'es' : 'en';
-}
-
-/** English path → Spanish path (seed 001 §2, the pairs this edition has). */
-const PAIRS: Array<[string, string]> = [
-  ['/', '/es'],
-  ['/contact', '/es/contacto'],
-];
-
-export function counterpartPath(pathname: string, to: Lang): string {
-  const p = pathname.replace(/\/+$/, '') || '/';
-  for (const [enPath, esPath] of PAIRS) {
-    if (to === 'es' && p === enPath) return esPath;
-    if (to === 'en' && p === esPath) return enPath;
-  }
-  if (to === 'es') return p.startsWith('/es') ? p : `/es${p === '/' ? '' : p}`;
-  return p.replace(/^\/es(?=\/|$)/, '') || '/';
-}
+/** The language of a path: /es… is Spanish (seed 001 §2; the path table is lib/routes.ts). */
+export const langFromPath = langOf;
 
 /** The Spanish text is its own chunk, loaded only for Spanish pages. */
 export async function loadResources(lang: Lang): Promise<Partial<Record<Lang, Resources>>> {

@@ -1,0 +1,109 @@
+/**
+ * The site's pages and their English and Spanish paths (seed 001 §2, "Language routing"):
+ * a path starting with /es is Spanish; switching language maps a path to its counterpart,
+ * else adds or strips /es. County pages live under /county/<slug> and /es/condado/<slug>;
+ * guide pages come from the guide data (web/content) with their own path pairs and the
+ * generic English aliases of §2.
+ */
+import type { Lang } from './format.js';
+
+export type PageId =
+  | 'home' | 'calculator' | 'how-it-works' | 'tax-guides' | 'counties' | 'faq' | 'about'
+  | 'contact' | 'disclaimer' | 'privacy' | 'terms' | 'affiliate' | 'county' | 'guide' | 'not-found';
+
+/** The fixed pages: id → [English path, Spanish path] (the table of seed 001 §2, plus the calculator and counties pages). */
+export const PAGE_PATHS: ReadonlyArray<readonly [Exclude<PageId, 'county' | 'guide' | 'not-found'>, string, string]> = [
+  ['home', '/', '/es'],
+  ['about', '/about', '/es/acerca-de'],
+  ['privacy', '/privacy-policy', '/es/politica-privacidad'],
+  ['terms', '/terms-of-service', '/es/terminos-servicio'],
+  ['contact', '/contact', '/es/contacto'],
+  ['faq', '/faq', '/es/preguntas-frecuentes'],
+  ['tax-guides', '/tax-guides', '/es/guias-impuestos'],
+  ['how-it-works', '/how-it-works', '/es/como-funciona'],
+  ['disclaimer', '/disclaimer', '/es/aviso-legal'],
+  ['affiliate', '/affiliate-disclosure', '/es/divulgacion-afiliados'],
+  ['calculator', '/calculator', '/es/calculadora'],
+  ['counties', '/counties', '/es/condados'],
+];
+
+/** A guide page's paths as the guide data gives them. */
+export interface GuidePaths { id: string; paths: { en: string; es: string }; aliases?: string[] }
+
+export interface Route {
+  page: PageId;
+  lang: Lang;
+  /** The county slug (county pages) or the guide id (guide pages). */
+  param?: string;
+}
+
+export interface Site {
+  /** County slugs of the edition (its county pages); 'any' before the county list is known. */
+  counties: readonly string[] | 'any';
+  guides: readonly GuidePaths[];
+}
+
+const EMPTY: Site = { counties: [], guides: [] };
+
+/** `/about/` → `/about`; `` → `/`. */
+export function normalPath(pathname: string): string {
+  const p = pathname.replace(/\/+$/, '');
+  return p === '' ? '/' : p;
+}
+
+export function langOf(pathname: string): Lang {
+  return /^\/es(\/|$)/.test(pathname) ? 'es' : 'en';
+}
+
+const COUNTY = { en: '/county/', es: '/es/condado/' } as const;
+
+/** The page a path shows, in the path's language ('not-found' when none). */
+export function resolveRoute(pathname: string, site: Site = EMPTY): Route {
+  const p = normalPath(pathname);
+  const lang = langOf(p);
+  for (const [page, en, es] of PAGE_PATHS) if (p === en || p === es) return { page, lang };
+  const prefix = COUNTY[lang];
+  if (p.startsWith(prefix)) {
+    const slug = p.slice(prefix.length);
+    if (/^[a-z0-9-]+$/.test(slug) && (site.counties === 'any' || site.counties.includes(slug))) return { page: 'county', lang, param: slug };
+  }
+  for (const g of site.guides) {
+    if (p === g.paths.en || p === g.paths.es || (g.aliases ?? []).includes(p)) return { page: 'guide', lang, param: g.id };
+  }
+  return { page: 'not-found', lang };
+}
+
+/** The path of a page in a language. */
+export function pathOf(route: Omit<Route, 'lang'>, lang: Lang, site: Site = EMPTY): string {
+  if (route.page === 'county') return `${COUNTY[lang]}${route.param}`;
+  if (route.page === 'guide') {
+    const g = site.guides.find((x) => x.id === route.param);
+    if (g) return g.paths[lang];
+  }
+  const fixed = PAGE_PATHS.find(([id]) => id === route.page);
+  if (fixed) return lang === 'es' ? fixed[2] : fixed[1];
+  return lang === 'es' ? '/es' : '/';
+}
+
+/**
+ * Switching language (seed 001 §2): the counterpart of a known page, else the path with
+ * /es added or stripped. Any query string stays (a shared calculation keeps its inputs).
+ */
+export function counterpartPath(pathname: string, to: Lang, site: Site = EMPTY): string {
+  const [path, query = ''] = pathname.split('?', 2) as [string, string?];
+  const q = query ? `?${query}` : '';
+  const p = normalPath(path);
+  const route = resolveRoute(p, site);
+  if (route.page !== 'not-found') return pathOf(route, to, site) + q;
+  if (to === 'es') return (p.startsWith('/es/') || p === '/es' ? p : `/es${p === '/' ? '' : p}`) + q;
+  return (p.replace(/^\/es(?=\/|$)/, '') || '/') + q;
+}
+
+/** Every page path of a site in both languages (for pre-rendering and the sitemap). */
+export function allRoutes(site: Site): Array<{ route: Omit<Route, 'lang'>; en: string; es: string }> {
+  const out: Array<{ route: Omit<Route, 'lang'>; en: string; es: string }> = [];
+  for (const [page, en, es] of PAGE_PATHS) out.push({ route: { page }, en, es });
+  for (const slug of site.counties === 'any' ? [] : site.counties) out.push({ route: { page: 'county', param: slug }, en: `${COUNTY.en}${slug}`, es: `${COUNTY.es}${slug}` });
+  for (const g of site.guides) out.push({ route: { page: 'guide', param: g.id }, en: g.paths.en, es: g.paths.es });
+  return out;
+}
