@@ -5,7 +5,8 @@ import { I18nextProvider } from 'react-i18next';
 import { App } from './components/App.js';
 import { ToastProvider } from './components/Toaster.js';
 import { createI18n, langFromPath, loadResources } from './i18n/index.js';
-import { initMonitoring, taxLog } from './lib/monitoring.js';
+import { taxLog } from './lib/monitoring.js';
+import { initTelemetry } from './lib/telemetry/index.js';
 import { EDITION, loadStateData, type LoadedState } from './lib/stateData.js';
 import { resolveRoute } from './lib/routes.js';
 import './styles.css';
@@ -23,6 +24,12 @@ const initial: LoadedState | undefined = ['county', 'counties', 'how-it-works'].
   ? await loadStateData(EDITION).catch(() => undefined)
   : undefined;
 
+initTelemetry({
+  state: EDITION, host: location.host, lang, pathname: location.pathname,
+  dsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
+  siblings: ((import.meta.env.VITE_SIBLING_HOSTS as string | undefined) ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+});
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
@@ -32,4 +39,3 @@ createRoot(document.getElementById('root')!).render(
     </I18nextProvider>
   </StrictMode>,
 );
-initMonitoring(EDITION);

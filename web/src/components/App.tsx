@@ -15,6 +15,8 @@ import { counterpartPath, resolveRoute, type Route, type Site } from '../lib/rou
 import { reportError } from '../lib/monitoring.js';
 import type { Lang } from '../lib/format.js';
 import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
+import { ConsentBanner, ConsentSettingsButton } from './ConsentBanner.js';
+import { pathOf } from '../lib/routes.js';
 import { CountiesPage, CountyPage, HowItWorks, NotFound, TextPage } from './site/Pages.js';
 
 export { resolveRoute };
@@ -178,7 +180,9 @@ export function App({ lang, pathname, loaders, initial }: { lang: Lang; pathname
         {edition && !hub && data.status === 'ready' && (
           <p className="help">{t('footer.ratesLabel')} <cite lang={lang === 'es' ? 'en' : undefined}>{(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ')}</cite></p>
         )}
+        <p><ConsentSettingsButton /></p>
       </SiteFooter>
+      <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
     </>
   );
 }

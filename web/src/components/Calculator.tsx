@@ -20,6 +20,7 @@ import { clampValue } from '../lib/parseValue.js';
 import { UI } from '../lib/config.js';
 import { getItem, KEYS, setItem } from '../lib/storage.js';
 import { logTaxCalculation, reportError, track } from '../lib/monitoring.js';
+import { getTelemetry } from '../lib/telemetry/index.js';
 import type { Lang } from '../lib/format.js';
 
 /** The inputs of two forms are the same (the school-tax display switch is not an input). */
@@ -66,7 +67,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
     if (county.needsPropertyType && !v.propertyType) return void toast({ type: 'warning', title: t('toast.nycType') });
     setCalculating(true);
     logTaxCalculation('started', { county: county.name, propertyType: v.propertyType || undefined });
-    track('calculator_started', { county: county.slug });
+    getTelemetry().calculationStarted(county.slug);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       try {
@@ -74,12 +75,10 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         setResult({ view, values: { ...v, homeValue: value } });
         focusResults.current = true;
         logTaxCalculation('completed', { county: view.county, annualTax: view.annualTax, effectiveRate: view.effectiveRate });
-        track('tax_calculated', {
-          propertyValue: value, county: view.county, annualTax: view.annualTax, monthlyTax: view.monthlyTax,
+        getTelemetry().calculationComplete({
+          county: county.slug, propertyValue: value, annualTax: view.annualTax, monthlyTax: view.monthlyTax,
           effectiveRate: view.effectiveRate, totalSavings: view.exemptionSavings, exemptionsApplied: view.exemptions.map((e) => e.key),
-          highValue: value > UI.highValueAnalytics,
         });
-        setItem(KEYS.totalCalculations, String(Number(getItem(KEYS.totalCalculations) ?? 0) + 1));
         if (!getItem(KEYS.popupShown)) {
           setItem(KEYS.popupShown, '1');
           setTimeout(() => setPopup(true), UI.popupDelayMs);
@@ -88,7 +87,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         const message = e instanceof Error ? e.message : String(e);
         logTaxCalculation('failed', { county: county.name, error: message });
         reportError(e, { component: 'property-tax-calculator' });
-        track('calculation_failed', { county: county.slug });
+        getTelemetry().calculationFailed(county.slug);
         // The previous result must not stay on screen under the new inputs (issue 15).
         setResult(null);
         toast({ type: 'error', title: t('toast.calcFailed'), description: `${t('toast.calcFailedText')} (${message})`, duration: UI.toastFailureMs, action: { label: t('toast.retry'), onClick: () => runRef.current() } });
@@ -157,7 +156,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
       <section className="mobile-panel card" aria-labelledby={`${id}-mobile`} data-testid="mobile-panel">
         <h2 id={`${id}-mobile`}>{t('mobile.title')}</h2>
         <p>{t('mobile.text')}</p>
-        <button type="button" className="btn btn-primary btn-block" ref={wizardOpener} onClick={() => { setWizardStep(0); track('wizard_started'); }} data-testid="start-wizard">
+        <button type="button" className="btn btn-primary btn-block" ref={wizardOpener} onClick={() => { setWizardStep(0); getTelemetry().wizardStarted(); }} data-testid="start-wizard">
           {t('mobile.start')}
         </button>
       </section>

@@ -9,7 +9,7 @@ import { canCalculate, isCommercial, type Edition } from '../lib/model.js';
 import { clampValue } from '../lib/parseValue.js';
 import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { chosenExemptions } from '../lib/report.js';
-import { track } from '../lib/monitoring.js';
+import { getTelemetry } from '../lib/telemetry/index.js';
 import { UI } from '../lib/config.js';
 import { countyName } from '../lib/places.js';
 
@@ -43,7 +43,7 @@ export function Wizard({ form, edition, lang, step, setStep, onClose, onCalculat
   useEffect(() => {
     if (first.current) { first.current = false; return; }
     heading.current?.focus();
-    if (v.homeValue > UI.wizardAnalyticsMinValue) track('wizard_step', { step: step + 1 });
+    getTelemetry().wizardStep(step + 1, v.homeValue);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [step]);
   const allowed = stepAllowed(step, v, edition);

@@ -1,4 +1,6 @@
 /** English UI text. Figures are interpolated ({{rate}}, {{limit}}…); none is written here. */
+import { consentText } from '../lib/telemetry/i18n.js';
+
 const en = {
   meta: {
     title: '{{state}} Property Tax Calculator 2026 | Free estimate for {{people}}',
@@ -464,6 +466,7 @@ const en = {
       home: 'Go to the calculator',
     },
   },
+  consent: consentText.en.consent,
   footer: {
     text: 'ptax is a free, anonymous estimator. Nothing about your property is stored or sent.',
     ratesLabel: 'Rates:',

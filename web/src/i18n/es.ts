@@ -1,5 +1,6 @@
 /** Texto de la interfaz en español (es-MX). Las cifras se interpolan; ninguna se escribe aquí. */
 import type { Resources } from './en.js';
+import { consentText } from '../lib/telemetry/i18n.js';
 
 const es: Resources = {
   meta: {
@@ -464,6 +465,7 @@ const es: Resources = {
       home: 'Ir a la calculadora',
     },
   },
+  consent: consentText.es.consent,
   footer: {
     text: 'ptax es un estimador gratuito y anónimo. Nada sobre su propiedad se guarda ni se envía.',
     ratesLabel: 'Tasas:',
