@@ -53,7 +53,7 @@ beforeAll(async () => {
   git('config', 'user.email', 'test@example.com');
   git('config', 'user.name', 'test');
   git('config', 'commit.gpgsign', 'false');
-  execFileSync('bash', ['-c', `git -C "${ROOT}" archive HEAD rules/ny schemas fixtures/ny | tar -x -C "${repo}"`]);
+  execFileSync('bash', ['-c', `git -C "${ROOT}" archive HEAD rules/ny rules/shared schemas fixtures/ny | tar -x -C "${repo}"`]);
   git('add', '-A');
   git('commit', '-q', '-m', 'base');
   git('tag', 'base');

@@ -74,7 +74,7 @@ parameters:
 
 beforeAll(() => {
   expect(readdirSync(join(REAL, 'dist/cli')), 'build first: npm run build').toContain('main.js');
-  execFileSync('bash', ['-c', `git -C "${REAL}" archive HEAD rules/ny rules/hub rules/tx/counties.yaml schemas | tar -x -C "${root}"`]);
+  execFileSync('bash', ['-c', `git -C "${REAL}" archive HEAD rules/ny rules/hub rules/shared rules/tx/counties.yaml schemas | tar -x -C "${root}"`]);
   mkdirSync(join(root, 'dist'));
   cpSync(join(REAL, 'dist/cli'), join(root, 'dist/cli'), { recursive: true });
   cpSync(join(REAL, 'dist/engine'), join(root, 'dist/engine'), { recursive: true });

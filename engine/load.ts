@@ -186,9 +186,8 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     }
   }
   // The programs' short forms (engine/sugar.ts) are compiled to the long form first.
-  const sugar: SugarContext = { parameters: bundle.parameters, pieces: new Map(), inputs: [] };
+  const sugar: SugarContext = { parameters: bundle.parameters, pieces: new Map() };
   for (const { src, kind } of sources) {
-    if (kind === 'inputs') sugar.inputs = (src.data as any).inputs;
     if (kind !== 'pieces') continue;
     for (const name of Object.keys((src.data as any).pieces)) {
       if (sugar.pieces.has(name)) fail(src, ['pieces'], `duplicate piece ${name} (also in ${sugar.pieces.get(name)!.src.file})`, name);

@@ -6,7 +6,6 @@
  * - A condition written as text in the formula language's syntax:
  *   `homestead` (the fact is true), `not homestead` (it is false), `a >= b`, `a == 'enhanced'`,
  *   `a != null`, `a in ['x', 'y']`, `a in keys(rate)` (the keys a by_key parameter declares),
- *   `a in values(veteranDisability)` (the values rules/inputs.yaml declares for an input),
  *   `not (a in …)`, `and`, `or` and parentheses (`!`, `&&`, `||` also). The fact is on the
  *   left; a name on the right is another fact. Plain numbers are those a formula may use.
  * - A step `when:` + `formula:` + `otherwise:` (two cases), and `otherwise:` after `cases:`
@@ -36,8 +35,6 @@ export interface SugarContext {
   parameters: Record<string, { type: string; keys?: string[] }>;
   /** Pieces by name, with the file they come from. */
   pieces: Map<string, { src: YamlSource; data: any }>;
-  /** rules/inputs.yaml's inputs (for `values(input)`). */
-  inputs: Array<{ id: string; values?: Array<{ value: string | number }> }>;
 }
 
 export interface Where { src: YamlSource; path: Array<string | number> }
@@ -54,7 +51,7 @@ class SugarError extends Error {}
  * A condition written as text, as json-rules-engine's object. `aliases` are the program's
  * parameter aliases (alias → parameter id).
  */
-export function parseCondition(text: string, aliases: Record<string, string>, ctx: Pick<SugarContext, 'parameters' | 'inputs'>): Condition {
+export function parseCondition(text: string, aliases: Record<string, string>, ctx: Pick<SugarContext, 'parameters'>): Condition {
   let ast: any;
   // The words are operators only while a condition is read (a formula has none of them).
   jsep.addBinaryOp('in', 7); jsep.addBinaryOp('and', 2); jsep.addBinaryOp('or', 1); jsep.addUnaryOp('not');
@@ -88,13 +85,8 @@ export function parseCondition(text: string, aliases: Record<string, string>, ct
         if (p.type !== 'by_key' || !p.keys) return bad(`keys(${name}): ${id} is not a by_key parameter`);
         return [...p.keys];
       }
-      if (n.callee.name === 'values') {
-        const input = ctx.inputs.find((x) => x.id === name);
-        if (!input?.values) return bad(`values(${name}): rules/inputs.yaml declares no values for an input ${name}`);
-        return input.values.map((v) => v.value);
-      }
     }
-    return bad('`in` takes a list: [..], keys(parameter alias) or values(input)');
+    return bad('`in` takes a list: [..] or keys(parameter alias)');
   };
   const value = (n: any, op: string): ConditionValue => {
     if (op === 'in') return list(n);
