@@ -10,6 +10,8 @@ import { useToast } from './Toaster.js';
 import { reportError } from '../lib/monitoring.js';
 import { countyName } from '../lib/places.js';
 import { shareUrl } from '../lib/shareLink.js';
+import { PlainExplanation } from './PlainExplanation.js';
+import { conventionAnchor, pathOf } from '../lib/routes.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
@@ -110,6 +112,7 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
         </>
       )}
 
+      <PlainExplanation r={r} lang={lang} stateAverage={edition.stateAverageRate} stateName={edition.stateName[lang]} />
       <Explanation steps={r.steps} lang={lang} />
       <ReportActions result={r} values={values} lang={lang} rates={rates} edition={edition} />
     </div>
@@ -128,24 +131,25 @@ export function formatField(f: Pick<FieldView, 'unit' | 'value'>, lang: Lang, t:
   return formatNumber(v, lang, 6);
 }
 
-function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string) => string): string {
+function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string {
   if (typeof v === 'number') return formatNumber(v, lang, 6);
   if (typeof v === 'boolean') return v ? t('results.yes') : t('results.no');
   if (v === null || v === undefined) return '—';
-  return String(v);
+  return t(`value.${String(v)}`, { defaultValue: String(v) });
 }
 
-/** "How this was calculated": each engine step with its label, formula, value and citations. */
+/** The engine's full trace, behind a toggle: each step with its label, formula, value and citations (as `ptax calc --explain`). */
 export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang }) {
   const { t } = useTranslation();
   if (!steps.length) return null;
+  const howItWorks = pathOf({ page: 'how-it-works' }, lang);
   return (
     <details className="explain" data-testid="explanation">
-      <summary>{t('results.explain')}</summary>
+      <summary>{t('results.explainAll', { count: steps.length })}</summary>
       <p className="help">{t('results.explainIntro')}</p>
       <ol>
         {steps.map((s) => {
-          const refs = s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file })));
+          const refs = s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id })));
           return (
             <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
               <p className="step-head"><span className="step-label">{s.label[lang] ?? s.label.en}</span> = <strong>{stepValue(s.value, lang, t)}</strong></p>
@@ -155,8 +159,8 @@ export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang 
                   {refs.map((ref, i) => (
                     <li key={i}>
                       {/^https?:\/\//.test(ref.href)
-                        ? <a href={ref.href} target="_blank" rel="noopener noreferrer" data-testid="citation">{ref.title}</a>
-                        : <cite data-testid="citation">{ref.title}</cite>}
+                        ? <a href={ref.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>{ref.title}</a>
+                        : <a href={`${howItWorks}#${conventionAnchor(ref.param)}`} data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>{ref.title}</a>}
                     </li>
                   ))}
                 </ul>

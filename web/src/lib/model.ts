@@ -93,6 +93,8 @@ export interface Edition {
   years(county: CountyInfo | undefined): number[];
   /** The latest tax year any of the edition's programs holds. */
   latestYear: number;
+  /** The state's average effective rate (percent; profile.stats.average_rate), or null. */
+  stateAverageRate: number | null;
   counties: CountyInfo[];
   /** Names the rules accept besides counties (New York City as a whole), calculated by their program. */
   places: CountyInfo[];
@@ -147,6 +149,12 @@ export function makeEdition(bundle: Bundle): Edition {
       const program = county?.program ?? counties[0]?.program;
       return program ? bundle.programs[program]?.years ?? [] : [];
     },
+    stateAverageRate: (() => {
+      const id = state.profile?.stats.average_rate;
+      const p = id ? bundle.parameters[id] : undefined;
+      const v = p?.values?.at(-1)?.value;
+      return typeof v === 'number' ? v : null;
+    })(),
     latestYear: Math.max(0, ...counties.map((c) => bundle.programs[c.program]?.years.at(-1) ?? 0)),
     counties,
     places,

@@ -107,3 +107,6 @@ export function allRoutes(site: Site): Array<{ route: Omit<Route, 'lang'>; en: s
   for (const g of site.guides) out.push({ route: { page: 'guide', param: g.id }, en: g.paths.en, es: g.paths.es });
   return out;
 }
+
+/** The anchor of a product convention on the how-it-works page (`#convention-ny-state-average-rate`). */
+export const conventionAnchor = (parameterId: string) => `convention-${parameterId.replace(/[^a-z0-9]+/gi, '-')}`;

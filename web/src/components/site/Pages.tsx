@@ -9,7 +9,7 @@ import { DEFAULT_VALUE, type ParameterDef } from '../../../../engine/index.js';
 import { calculate, defaultForm, type Edition } from '../../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
 import { countyName } from '../../lib/places.js';
-import { pathOf, type Site } from '../../lib/routes.js';
+import { conventionAnchor, pathOf, type Site } from '../../lib/routes.js';
 import { shareQuery } from '../../lib/shareLink.js';
 import { Breadcrumbs } from './Layout.js';
 
@@ -43,7 +43,6 @@ function conventionValue(p: ParameterDef, lang: Lang): string {
   return String(v);
 }
 
-export const conventionAnchor = (id: string) => `convention-${id.replace(/[^a-z0-9]+/gi, '-')}`;
 
 export function HowItWorks({ edition, lang, site }: { edition?: Edition; lang: Lang; site: Site }) {
   const { t } = useTranslation();
