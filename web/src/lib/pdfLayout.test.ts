@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsPDF } from 'jspdf';
-import { nyEdition } from '../test/edition.js';
+import { nyEdition, statePackage } from '../test/edition.js';
+import { toBundle } from './stateData.js';
 import { createI18n } from '../i18n/index.js';
 import es from '../i18n/es.js';
-import { calculate, defaultForm, type FormValues } from './model.js';
+import { calculate, defaultForm, makeEdition, type FormValues } from './model.js';
 import { reportSections, type ReportData } from './report.js';
 import { layoutReport, pdfSafe, barPercents, PAGE, type PdfLayout, type TextOp, type RectOp } from './pdfLayout.js';
 import { buildPdf, measureWith, type PdfReport } from './pdf.js';
@@ -140,7 +141,36 @@ describe('New York City: the detail object', () => {
       expect(text).toContain(label);
       expect(text).toContain(value);
     }
-    for (const [label, value] of data.exemptions.rows) expect(text).toContain(`${label}`) && expect(text).toContain(value);
+    expect(data.exemptions.rows.length).toBeGreaterThanOrEqual(2);
+    for (const [label, value] of data.exemptions.rows) {
+      expect(text).toContain(label);
+      expect(text).toContain(value);
+    }
+  });
+});
+
+describe('Florida: the two-tier detail object (fixtures/fl/fl-homestead.yaml, Miami-Dade $300,000, no exemptions)', () => {
+  const fl = makeEdition(toBundle(statePackage('FL')));
+  const v: FormValues = { ...defaultForm(fl), county: 'Miami-Dade County', homeValue: 300000 };
+  const i18n = createI18n('en');
+  const data = { ...reportSections(i18n.t, calculate(fl, v, 'en'), v, 'en', {}, fl), fileName: 'x' };
+  const l = layoutReport(data, measure);
+  const lines = l.pages.flatMap((_, i) => pageLines(l, i));
+
+  it('has the Florida header, the Florida average and the florida rows by hand', () => {
+    expectInside(l);
+    expect(lines).toContain('Florida Property Tax Calculator for Floridians');
+    // Annual 2,479.50 (written $2,480); effective 0.8265% against Florida's 0.80% (rules/fl/split.yaml): 0.03 points above.
+    for (const s of ['$2,480', 'Florida average effective rate', '0.80%', '0.03 percentage points above', 'Florida details: school and non-school taxes'])
+      expect(lines.some((x) => x === s || x.startsWith(`${s}`)), s).toBe(true);
+    // School 300,000 × 0.371925% = 1,115.78; non-school 300,000 × 0.454575% = 1,363.73; potential savings 323.55.
+    for (const s of ['0.37%', '$1,116', '0.45%', '$1,364', '$324']) expect(lines).toContain(s);
+  });
+
+  it('draws no before/after chart without exemption savings, and says no exemptions were applied', () => {
+    expect(data.charts.map((c) => c.key)).toEqual(['levies']);
+    expect(lines).not.toContain('Before and after exemptions');
+    expect(lines).toContain('No exemptions applied.');
   });
 });
 
@@ -151,7 +181,7 @@ describe('long tables and text across pages', () => {
   const big: ReportData = {
     ...base,
     details: [{ title: 'Detalles de prueba', rows }],
-    notes: Array.from({ length: 30 }, (_, i) => `Nota ${i + 1}: ¿Cuánto paga? ¡Mucho! Año, señal, pingüino, último — ${long}`),
+    notes: Array.from({ length: 30 }, (_, i) => `Nota ${i + 1}: ¿Cuánto paga? ¡Mucho! Año, señal, pingüino, último, ≥ 65 años, 1,80\u202f% — ${long}`),
   };
   const l = layoutReport(big, measure);
 

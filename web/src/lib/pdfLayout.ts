@@ -302,8 +302,9 @@ export function layoutReport(report: ReportData, measure: Measure): PdfLayout {
     ops.push({ op: 'line', x1: M, y1: FOOTER_Y - 5, x2: W - M, y2: FOOTER_Y - 5, color: COLORS.line, width: 0.2 });
     const label = fill(report.labels.page, { page: i + 1, pages: pages.length });
     text(label, W - M, FOOTER_Y, 8, { color: COLORS.muted, align: 'right', role: 'footer' });
-    const left = split(`${report.header.product} · ${report.header.place}`, CW - measure.width(pdfSafe(label), 8, false) - 6, 8)[0]!;
-    text(left, M, FOOTER_Y, 8, { color: COLORS.muted, role: 'footer' });
+    const max = CW - measure.width(pdfSafe(label), 8, false) - 6;
+    const left = split(`${report.header.product} · ${report.header.place}`, max, 8);
+    text(left.length > 1 ? `${split(left[0]!, max - measure.width('…', 8, false), 8)[0]!}…` : left[0]!, M, FOOTER_Y, 8, { color: COLORS.muted, role: 'footer' });
   });
 
   return { width: W, height: PAGE.height, margin: M, bottom: BOTTOM, lang: report.lang, title: report.title, pages };
