@@ -78,8 +78,10 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     // Undecodable URLs and malformed HTTP get the same JSON error shape as everything else.
     frameworkErrors: answerError,
     clientErrorHandler: answerClientError,
-    // Fastify takes a hop count too (proxy-addr's `trust` of the n-th hop); its types omit it.
-    trustProxy: config.trustProxy as boolean | string[],
+    // A hop count n trusts the n nearest addresses (the peer, then X-Forwarded-For from the
+    // right). Fastify 5 refuses a plain number (it cannot check the peer), so it is given as
+    // proxy-addr's trust function: the operator who sets a count says every peer is a proxy.
+    trustProxy: typeof config.trustProxy === 'number' ? hopTrust(config.trustProxy) : config.trustProxy,
     // Slow clients: a whole request (headers and body) within requestTimeout, headers within
     // headersTimeout (both checked every connectionsCheckingInterval), an idle socket closed
     // after socketTimeout, an idle keep-alive connection after keepAliveTimeout.
@@ -177,4 +179,9 @@ function envelopeDomain(from: string): string {
   const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
   const domain = address.slice(address.lastIndexOf('@') + 1);
   return /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+}
+
+/** proxy-addr trust function of a hop count: address i (0 = the peer) is a proxy when i < hops. */
+function hopTrust(hops: number): ((address: string, index: number) => boolean) | false {
+  return hops === 0 ? false : (_address, index) => index < hops;
 }

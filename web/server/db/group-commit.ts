@@ -56,6 +56,10 @@ export class GroupCommitWriter {
         try {
           return { ok: true, value: this.inSavepoint(write.run) };
         } catch (error) {
+          // Some errors (SQLITE_FULL, I/O errors) make SQLite roll back the whole
+          // transaction, not only the savepoint: then nothing of the batch can commit, and
+          // every write of it fails with this error (not with "cannot commit").
+          if (!db.inTransaction) throw error;
           return { ok: false, value: error };
         }
       }),

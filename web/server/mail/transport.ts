@@ -49,7 +49,12 @@ class SmtpTransport implements MailTransport {
   private readonly transporter: Transporter;
 
   constructor(url: string, timeoutMs: number) {
-    const parsed = new URL(url);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new RangeError('PTAX_SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@host:587)');
+    }
     if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
       throw new RangeError(`PTAX_SMTP_URL must be an smtp:// or smtps:// URL, got "${parsed.protocol}"`);
     }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../http/messages.js';
-import { PATHS, VALID, postJson, queryRows, send, startTestServer, type TestServer } from './helpers.js';
+import { PATHS, VALID, awayFromMinuteBoundary, postJson, queryRows, send, startTestServer, type TestServer } from './helpers.js';
 
 interface SubscriberRow {
   email: string;
@@ -290,6 +290,7 @@ describe('rate limit', () => {
   });
 
   it('shares one per-address budget across the form routes and answers 429 JSON past it', async () => {
+    await awayFromMinuteBoundary();
     const answers = [
       await postJson(limited.baseUrl, PATHS.subscribe, VALID.banner),
       await postJson(limited.baseUrl, PATHS.notify, VALID.notify),

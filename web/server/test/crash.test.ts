@@ -1,8 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { spawnServer, type SpawnedServer } from '../dev/spawn-server.js';
 import { PATHS, makeTempDir, postJson, queryRows, send } from './helpers.js';
+import { startSmtp } from './smtp.js';
 
 /**
  * Durability under a crash: the compiled server is killed with SIGKILL while subscriptions are
@@ -23,8 +25,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(): Promise<SpawnedServer> {
-  const server = await spawnServer({ mainPath: MAIN_JS, env });
+async function start(extra: Record<string, string> = {}): Promise<SpawnedServer> {
+  const server = await spawnServer({ mainPath: MAIN_JS, env: { ...env, ...extra } });
   started.push(server);
   return server;
 }
@@ -92,5 +94,55 @@ describe('crash safety of the compiled server', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     const stored = storedEmails();
     expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
+  });
+
+  it('sends a mail committed before a SIGKILL exactly once after the restart', async () => {
+    const smtp = await startSmtp();
+    try {
+      const mailDb = join(dir, 'mail.sqlite');
+      const mailEnv = { PTAX_DB: mailDb, PTAX_SMTP_URL: smtp.url, PTAX_MAIL_TIMEOUT_MS: '500', PTAX_MAIL_POLL_MS: '100', PTAX_MAIL_RETRY_MS: '100' };
+      // The relay takes the mail and never answers: the send is in flight, not handed over.
+      smtp.stall = true;
+      const first = await start(mailEnv);
+      const res = await postJson(first.url, PATHS.subscribe, { email: 'kill-before-send@example.com', state: 'NY', language: 'en' });
+      expect(res.status).toBe(200); // the row and its mail are committed
+      const deadline = Date.now() + 10_000;
+      while (smtp.attempts === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(smtp.attempts).toBe(1);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(smtp.received).toHaveLength(0);
+
+      smtp.stall = false;
+      const second = await start(mailEnv);
+      const [mail] = await smtp.waitFor(1, 20_000); // once the dead process's lease has run out
+      expect(mail!.to).toEqual(['kill-before-send@example.com']);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // several poll intervals: nothing more comes
+      expect(smtp.received).toHaveLength(1);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+      expect(queryRows(mailDb, 'SELECT recipient, status, attempts FROM mail_outbox')).toEqual([
+        { recipient: 'kill-before-send@example.com', status: 'sent', attempts: 2 },
+      ]);
+    } finally {
+      await smtp.close();
+    }
+  }, 40_000);
+
+  it('on SIGTERM does not wait for a slow client: closes it at half the grace period and exits 0', async () => {
+    const server = await start({ PTAX_SHUTDOWN_GRACE_MS: '4000', PTAX_REQUEST_TIMEOUT_MS: '60000', PTAX_SOCKET_TIMEOUT_MS: '60000' });
+    const url = new URL(server.url);
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on('error', () => undefined);
+    socket.write(`POST ${PATHS.contact} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    const drip = setInterval(() => socket.writable && socket.write(' '), 300);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    const exit = await server.exited;
+    clearInterval(drip);
+    socket.destroy();
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalled).toBeLessThan(4_000);
   });
 });

@@ -212,6 +212,22 @@ describe('GroupCommitWriter', () => {
     await expect(write('c')).resolves.toBe(2); // the writer carries on
   });
 
+  it('rejects the whole batch with the cause when a write makes SQLite roll back the transaction (disk full)', async () => {
+    const path = tempDbPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new BetterSqlite3(path);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const writer = new GroupCommitWriter(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const batch = await Promise.allSettled([writer.write(() => insert.run('small')), writer.write(() => insert.run('x'.repeat(20_000)))]);
+    expect(batch.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(batch.map((r) => (r.status === 'rejected' ? (r.reason as { code?: string }).code : ''))).toEqual(['SQLITE_FULL', 'SQLITE_FULL']);
+    expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(0);
+    db.close();
+  });
+
   it('commits queued writes on close, then refuses new ones', async () => {
     const { writer, write, values } = setup({ maxBatch: 256, maxDelayMs: 1000 });
     const pending = write('queued');

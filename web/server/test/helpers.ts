@@ -147,3 +147,12 @@ export async function waitForOutbox(dbPath: string, timeoutMs = 10_000): Promise
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * The rate limit counts in one-minute windows of the clock: a test that spends a budget waits
+ * first, when needed, so that its requests do not straddle two windows.
+ */
+export async function awayFromMinuteBoundary(needMs = 5_000): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 60_000 - needMs) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+}
