@@ -23,12 +23,12 @@ describe('Spanish page (/es)', () => {
     expect(await page.getByTestId('calculate').innerText()).toBe('Calcular impuesto a la propiedad');
     expect(await page.getByTestId('language-switch').getAttribute('href')).toBe('/');
     // County options carry es-MX percentages.
-    expect(await page.getByTestId('county-select').locator('option[value="Albany County"]').innerText()).toMatch(/^Albany County \(1\.894\s?%\)$/);
+    expect(await page.getByTestId('county-select').locator('option[value="Albany County"]').innerText()).toMatch(/^Condado de Albany \(1\.894\s?%\)$/);
 
     await fillForm(page, { county: 'Albany County', value: 300_000 });
     expect(await page.getByTestId('home-value').inputValue()).toBe('300,000');
     await calculate(page);
-    expect(await page.getByTestId('results-heading').innerText()).toMatch(/^Albany County, año fiscal \d{4}$/);
+    expect(await page.getByTestId('results-heading').innerText()).toMatch(/^Condado de Albany, año fiscal \d{4}$/);
     // Hand-checked: 300,000 × 1.8937% = 5,681.10; es-MX groups thousands with ",".
     expect(await page.getByTestId('annual-tax').innerText()).toBe('$5,681'); // USD with the narrow "$", no decimals
     expect(await page.getByTestId('effective-rate').innerText()).toMatch(/^1\.89\s?%$/);
@@ -77,7 +77,7 @@ describe('Spanish page (/es)', () => {
     const pdf = readFileSync(file);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfTextLines(pdf).join('\n');
-    expect(text).toContain('Albany County');
+    expect(text).toContain('Condado de Albany');
     expect(text).toContain('$5,681');
     rmSync(dir, { recursive: true, force: true });
     await context.close();
