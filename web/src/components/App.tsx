@@ -176,7 +176,7 @@ export function App({ lang, pathname, loaders, initial }: { lang: Lang; pathname
       <main id="main" className="wrap" tabIndex={-1}>
         {content}
       </main>
-      <SiteFooter lang={lang} site={site}>
+      <SiteFooter lang={lang} site={site} hub={hub}>
         {edition && !hub && data.status === 'ready' && (
           <p className="help">{t('footer.ratesLabel')} <cite lang={lang === 'es' ? 'en' : undefined}>{(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ')}</cite></p>
         )}

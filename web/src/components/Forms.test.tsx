@@ -15,6 +15,7 @@ const answer = (status: number, body: unknown) => new Response(JSON.stringify(bo
 const sent = () => JSON.parse(fetchMock.mock.calls[0]![1].body as string);
 
 beforeEach(() => {
+  localStorage.clear();
   fetchMock = vi.fn();
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -34,6 +35,8 @@ describe('newsletter banner', () => {
     expect(sent()).toEqual({ email: 'a@example.com', state: 'NY', language: 'en', tags: ['ny-newsletter', 'property-tax-updates'] });
     expect(screen.getByTestId('banner-status').textContent).toBe('Thanks for subscribing! Please check your email to confirm your subscription.');
     expect(screen.queryByLabelText('Email address')).toBeNull();
+    // The popup will not ask someone who just subscribed here.
+    expect(localStorage.getItem('ptax.newsletterPopupShown')).toBe('1');
   });
 
   it('shows the server error text, or the translated default on a network failure', async () => {
@@ -42,6 +45,7 @@ describe('newsletter banner', () => {
     fireEvent.change(screen.getByLabelText('Correo electrónico'), { target: { value: 'x@y.co' } });
     await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Suscribirse' })); });
     expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.');
+    expect(localStorage.getItem('ptax.newsletterPopupShown')).toBeNull();
     fetchMock.mockRejectedValueOnce(new TypeError('offline'));
     await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Suscribirse' })); });
     expect(screen.getByRole('alert').textContent).toBe('Algo salió mal. Por favor, inténtelo de nuevo.');

@@ -1,8 +1,9 @@
 /** The newsletter banner, the notify form and the contact form, posting to the site server's API. */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSubmit, type SubmitState } from './useSubmit.js';
 import type { Lang } from '../lib/format.js';
+import { KEYS, setItem } from '../lib/storage.js';
 
 export function FormStatus({ state, testId }: { state: SubmitState; testId: string }) {
   if (state.status !== 'success' && state.status !== 'error') return <p className="sr-only" role="status" aria-live="polite" />;
@@ -19,6 +20,8 @@ export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: st
   const id = useId();
   const [email, setEmail] = useState('');
   const { state, submit } = useSubmit('/api/newsletter/subscribe');
+  // Someone who subscribed here is not asked again by the popup (issue 15).
+  useEffect(() => { if (state.status === 'success') setItem(KEYS.popupShown, '1'); }, [state.status]);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     void submit({ email: email.trim(), state: stateCode, language: lang, tags: [`${stateCode.toLowerCase()}-newsletter`, 'property-tax-updates'] });

@@ -51,7 +51,7 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
           <form onSubmit={onSubmit}>
             <div className="field">
               <label htmlFor={`${id}-name`}>{t('popup.firstName')}</label>
-              <input id={`${id}-name`} required maxLength={100} autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} />
+              <input id={`${id}-name`} type="text" required maxLength={100} autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} />
             </div>
             <div className="field">
               <label htmlFor={`${id}-email`}>{t('popup.email')}</label>

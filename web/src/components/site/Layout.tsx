@@ -80,7 +80,7 @@ export function Breadcrumbs({ lang, site, trail, current }: { lang: Lang; site: 
   );
 }
 
-export function SiteFooter({ lang, site, children }: { lang: Lang; site: Site; children?: ReactNode }) {
+export function SiteFooter({ lang, site, hub = false, children }: { lang: Lang; site: Site; hub?: boolean; children?: ReactNode }) {
   const { t } = useTranslation();
   const link = (id: PageId, key: string) => <li><a href={pathOf({ page: id }, lang, site)}>{t(key)}</a></li>;
   return (
@@ -91,7 +91,7 @@ export function SiteFooter({ lang, site, children }: { lang: Lang; site: Site; c
         <nav aria-label={t('site.footerLinks')}>
           <ul className="footer-links">
             {link('home', 'footer.calculator')}
-            {link('counties', 'nav.counties')}
+            {!hub && link('counties', 'nav.counties')}
             {link('tax-guides', 'nav.guides')}
             {link('how-it-works', 'nav.howItWorks')}
             {link('contact', 'footer.contact')}
