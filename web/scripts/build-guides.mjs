@@ -19,6 +19,7 @@
  *   {{date:due.full-payment-due}}                 a profile due date
  *   {{count:stat.county_count}}                   254
  *   {{plain:ca.assessment.base_year}}             1975     (no grouping)
+ *   {{rating:ca.exemptions.veteran_min_level}}    10%      (a disability rating held as a count)
  *
  * "In force": the value for the latest year of the programs that use the parameter
  * (their period start, so New York City's fiscal years work), else the latest value.
@@ -60,7 +61,7 @@ export const FIXED_PAGES = {
 
 /** `{{format:ref}}`: the one placeholder syntax (cli/diff-guides.ts reads the same). */
 export const PLACEHOLDER = /\{\{\s*([a-z]+)\s*:\s*([^}\s]+)\s*\}\}/g;
-const FORMATS = ['usd', 'number', 'plain', 'percent', 'month', 'year', 'date', 'note', 'count'];
+const FORMATS = ['usd', 'number', 'plain', 'percent', 'rating', 'month', 'year', 'date', 'note', 'count'];
 
 export class GuideError extends Error {}
 
@@ -188,6 +189,9 @@ export function resolvePlaceholders(text, lang, ctx) {
         if (p.unit === 'percent') return fmt.percent(v, lang);
         if (p.unit === 'fraction') return fmt.percent(v * 100, lang);
         return fail(`${r.id} is in ${p.unit}: percent needs a percent or fraction parameter`);
+      case 'rating':
+        if (p.unit !== 'count' && p.unit !== 'percent') fail(`${r.id} is in ${p.unit}: a rating is a count or percent of disability`);
+        return fmt.percent(v, lang);
       case 'month':
         if (!Number.isInteger(v) || v < 1 || v > 12) fail(`${v} is not a month`);
         return fmt.month(v, lang);
