@@ -183,6 +183,8 @@ describe('App', () => {
     const engine = new Engine(fullBundle);
     const tax = () => Number(screen.getByTestId('annual-tax').getAttribute('data-value'));
     expect(tax()).toBe(engine.calculate({ state: 'NY', county: 'Albany', value: 300000 }).annualTax);
+    // Beside the state average (rules: ny.state_average_rate 1.54%): 1.8937 − 1.54 = 0.35 points above.
+    expect(screen.getByTestId('average-compare').textContent).toBe('Above the New York average of 1.54% by 0.35 percentage points.');
     // A new value updates the figures without pressing Calculate again.
     fireEvent.change(screen.getByLabelText('Home value (market value)'), { target: { value: '400000' } });
     await flush(400);

@@ -36,6 +36,13 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
         <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" />
         <Figure label={t('results.effectiveRate')} value={r.effectiveRate} display={formatPercent(r.effectiveRate, lang)} testId="effective-rate" />
       </dl>
+      {edition.stateAverageRate !== null && (
+        <p className="compare" data-testid="average-compare" data-value={edition.stateAverageRate}>
+          {t(r.effectiveRate > edition.stateAverageRate ? 'results.aboveAverage' : r.effectiveRate < edition.stateAverageRate ? 'results.belowAverage' : 'results.atAverage', {
+            state: edition.stateName[lang], average: formatPercent(edition.stateAverageRate, lang), points: formatNumber(Math.abs(r.effectiveRate - edition.stateAverageRate), lang, 2),
+          })}
+        </p>
+      )}
       <dl className="figures">
         <Figure label={t('results.baseAssessedValue')} value={r.baseAssessedValue} display={usd(r.baseAssessedValue)} testId="base-assessed-value" />
         <Figure label={t('results.finalAssessedValue')} value={r.finalAssessedValue} display={usd(r.finalAssessedValue)} testId="final-assessed-value" />

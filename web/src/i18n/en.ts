@@ -204,6 +204,9 @@ const en = {
     conventionsLink: 'See our conventions',
   },
   results: {
+    aboveAverage: 'Above the {{state}} average of {{average}} by {{points}} percentage points.',
+    belowAverage: 'Below the {{state}} average of {{average}} by {{points}} percentage points.',
+    atAverage: 'Equal to the {{state}} average of {{average}}.',
     stale: 'These figures are for your previous inputs ({{county}}, {{value}}). Complete the form to update them.',
     details: 'Details',
     details_nyc: 'New York City details',

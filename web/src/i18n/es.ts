@@ -203,6 +203,9 @@ const es: Resources = {
     conventionsLink: 'Ver nuestras convenciones',
   },
   results: {
+    aboveAverage: 'Por encima del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
+    belowAverage: 'Por debajo del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
+    atAverage: 'Igual al promedio de {{state}} ({{average}}).',
     stale: 'Estas cifras corresponden a sus datos anteriores ({{county}}, {{value}}). Complete el formulario para actualizarlas.',
     details: 'Detalles',
     details_nyc: 'Detalles de la Ciudad de Nueva York',
