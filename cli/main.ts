@@ -153,12 +153,13 @@ export function buildProgram(): Command {
     .description('check rule files against the schemas and the rule language; file:line:col for each problem')
     .argument('[paths...]', 'rule files or folders to report on (all are loaded)')
     .option('--stale <date>', 'also list every value last verified before this date (YYYY-MM-DD); exit 1 if any')
-    .action(async (paths: string[], o: { stale?: string }) => {
+    .option('--strict-sources', 'exit 1 when a citation is not a primary source (docs/sources.md), for CI')
+    .action(async (paths: string[], o: { stale?: string; strictSources?: boolean }) => {
       const stale = o.stale === undefined ? undefined : await import('./stale.js');
       const before = stale?.parseDate(o.stale!);
       const { loadRules } = await import('../engine/load.js');
       const { formatProblem } = await import('../engine/yaml-source.js');
-      const { problems, bundle: b, total } = loadRules('rules', { only: paths, root: ROOT });
+      const { problems, bundle: b, total, warnings } = loadRules('rules', { only: paths, root: ROOT });
       for (const p of problems) process.stderr.write(formatProblem(p) + '\n');
       if (problems.length || !b) {
         const elsewhere = total - problems.length;
@@ -166,6 +167,10 @@ export function buildProgram(): Command {
         process.exit(1);
       }
       process.stdout.write(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
+      // Citations that are not primary sources: warnings, an error with --strict-sources.
+      for (const w of warnings) process.stderr.write(formatProblem(w) + '\n');
+      if (warnings.length) process.stderr.write(`${warnings.length} warning(s)${o.strictSources ? '' : ' (--strict-sources makes them errors)'}\n`);
+      if (o.strictSources && warnings.length) process.exit(1);
       if (stale && before) {
         const list = stale.staleEntries(b, ROOT, before, paths);
         process.stdout.write(stale.formatStale(list, before) + '\n');

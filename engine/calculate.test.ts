@@ -252,7 +252,7 @@ describe('explanation', () => {
     expect(residential.expression).toBe('propertyClass in [class1, class2]');
     expect(residential.value).toBe(true);
     const applied = step(r, 'ny.nyc.appliedStar');
-    expect(applied.expression).toBe('if not residential = true: none; if starFallback = true: basic; otherwise: requestedStar');
+    expect(applied.expression).toBe('if residential = false: none; if starFallback = true: basic; otherwise: requestedStar');
     expect(applied.value).toBe('basic');
     const star = step(r, 'ny.nyc.starSavings');
     expect(star.value).toBe(293);
@@ -266,7 +266,7 @@ describe('explanation', () => {
 
   it('outside NYC: the split step cites ny.default_split', () => {
     const s = step(calc.calculate(ALBANY, { explain: true }), 'ny.outside.schoolRate');
-    expect(s.expression).toBe('countyRate * split.school');
+    expect(s.expression).toBe('rate * split.school');
     expect(s.value as number).toBeCloseTo(0.94685, 12); // 1.8937 × 50%
     expect(s.params).toMatchObject([{ id: 'ny.default_split', effective: '2023-01-01', file: 'rules/ny/split.yaml' }]);
   });

@@ -19,7 +19,7 @@ const REPO = resolve('.');
 const made: string[] = [];
 afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
 
-const REF = `        reference: [{title: Test source, href: rules/README.md}]
+const REF = `        reference: [{title: Test source, convention: /methodology}]
         last_verified: 2024-01-01
 `;
 const PARAMS = 'rules/t/params.yaml';
@@ -122,7 +122,7 @@ state: NY
 description: Counties for the tests.
 label: {en: County rate, es: Tasa del condado}
 unit: percent
-reference: [{title: Test source, href: rules/README.md}]
+reference: [{title: Test source, convention: /methodology}]
 last_verified: 2024-01-01
 counties:
   - name: "One County"
@@ -208,7 +208,7 @@ describe('the small rule set', () => {
     expect(b.parameters['t.rate']).toEqual({
       id: 't.rate', file: PARAMS, description: 'A scalar rate for the tests.', label: { en: 'Rate', es: 'Tasa' },
       unit: 'fraction', type: 'scalar',
-      values: [{ effective: '2020-01-01', value: 0.5, reference: [{ title: 'Test source', href: 'rules/README.md' }], last_verified: '2024-01-01' }],
+      values: [{ effective: '2020-01-01', value: 0.5, reference: [{ title: 'Test source', href: '/methodology', convention: true }], last_verified: '2024-01-01' }],
     });
     expect(b.parameters['t.share']!.keys).toEqual(['school', 'county']);
     expect(b.parameters['t.steps']!.values[0]!.bands).toEqual([{ below: 10, value: 1 }, { at_most: 20, value: 2 }, { value: 3 }]);
@@ -259,7 +259,7 @@ describe('the small rule set', () => {
       ],
       countiesMeta: {
         file: COUNTIES, label: { en: 'County rate', es: 'Tasa del condado' }, description: 'Counties for the tests.',
-        reference: [{ title: 'Test source', href: 'rules/README.md' }], last_verified: '2024-01-01',
+        reference: [{ title: 'Test source', href: '/methodology', convention: true }], last_verified: '2024-01-01',
       },
       programs: [{ when: { all: [{ fact: 'nycClass', operator: 'equal', value: true }] }, program: 't.main' }, { program: 't.main' }],
       aliases: [{ name: 'Test City', program: 't.main', description: 'An alias for the tests.' }],

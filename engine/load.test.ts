@@ -24,6 +24,7 @@ const STAR = 'rules/ny/star.yaml';
 const SPLIT = 'rules/ny/split.yaml';
 const RELIEF = 'rules/ny/relief.yaml';
 const CLASS_TABLE = 'rules/ny/nyc/class-table.yaml';
+const PIECES = 'rules/shared/pieces.yaml';
 
 const made: string[] = [];
 afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
@@ -139,9 +140,9 @@ describe('schema problems, with file:line:col', () => {
   });
 
   it('an unknown condition operator is a schema error at the operator', () => {
-    const { texts, lines } = broken([NYC, '{fact: value, operator: lessThanInclusive, value: 0}', '{fact: value, operator: lte, value: 0}']);
+    const { texts, lines } = broken([PIECES, '{fact: veteranDisability, operator: notIn,', '{fact: veteranDisability, operator: lte,']);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`${NYC}:${at(texts[NYC]!, 'lte')}: validations.0.when.all.0.operator must be one of equal, notEqual, lessThan, lessThanInclusive, greaterThan, greaterThanInclusive, in, notIn, contains, doesNotContain`);
+    expect(lines[0]).toBe(`${PIECES}:${at(texts[PIECES]!, 'lte')}: pieces.veteranLevelCheck.validations.0.when.all.0.operator must be one of equal, notEqual, lessThan, lessThanInclusive, greaterThan, greaterThanInclusive, in, notIn, contains, doesNotContain`);
   });
 });
 
@@ -219,14 +220,14 @@ describe('checks a schema cannot express', () => {
   });
 
   it('a condition reading an unknown fact is reported at its condition', () => {
-    const { texts, lines } = broken([NYC, '{fact: value, operator: lessThanInclusive, value: 0}', '{fact: valeu, operator: lessThanInclusive, value: 0}']);
-    // The first validation's `when` mapping, line 32 column 11.
-    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, '{all: [{fact: valeu')}: condition reads unknown fact valeu`]);
+    const { texts, lines } = broken([NYC, 'when: value > maxMarketValue', 'when: valeu > maxMarketValue']);
+    // The second validation's `when` text (the first is the piece valueCheck), line 32 column 11.
+    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, 'valeu > maxMarketValue')}: condition reads unknown fact valeu`]);
   });
 
   it('a condition reading a table parameter', () => {
-    const { texts, lines } = broken([NYC, '{fact: value, operator: lessThanInclusive, value: 0}', '{fact: ratio, operator: lessThanInclusive, value: 0}']);
-    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, '{all: [{fact: ratio')}: condition reads ratio, a table: compare a step instead`]);
+    const { texts, lines } = broken([NYC, 'when: value > maxMarketValue', 'when: ratio > maxMarketValue']);
+    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, 'ratio > maxMarketValue')}: condition reads ratio, a table: compare a step instead`]);
   });
 
   it('a parameter with no value in force for a covered year', () => {
@@ -247,9 +248,9 @@ describe('checks a schema cannot express', () => {
 
 describe('more rule-language checks', () => {
   it('the last case must be the otherwise', () => {
-    const { texts, lines } = broken([NYC, '      - formula: uncappedAssessedValue\n', '      - when: {all: [{fact: value, operator: equal, value: 1}]}\n        formula: uncappedAssessedValue\n']);
-    // The second case of assessedValue, the "- when" item at line 68, column 9.
-    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, 'when: {all: [{fact: value, operator: equal, value: 1}]}')}: the last case must have no \`when\`: it is the otherwise`]);
+    const { texts, lines } = broken([NYC, '      - value: none\n', '      - when: over65\n        value: none\n']);
+    // The fourth case of requestedStar, the "- when" item at line 98, column 9.
+    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, 'when: over65\n        value: none')}: the last case must have no \`when\`: it is the otherwise`]);
   });
 
   it('a fraction lies between 0 and 1', () => {
@@ -270,8 +271,8 @@ describe('more rule-language checks', () => {
   });
 
   it('`in` takes a list', () => {
-    const { texts, lines } = broken([NYC, 'operator: in, value: [class1, class2]}]}\n', 'operator: in, value: class1}]}\n']);
-    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, 'class1}]}\n')}: in takes a list`]);
+    const { texts, lines } = broken([NYC, "condition: propertyClass in ['class1', 'class2']", 'condition: {all: [{fact: propertyClass, operator: in, value: class1}]}']);
+    expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, 'class1}]}')}: in takes a list`]);
   });
 
   it('a date that is not YYYY-MM-DD fails the schema pattern', () => {
@@ -371,7 +372,7 @@ describe('formulas the loader passes but the engine cannot compile', () => {
   };
 
   it('an unknown static table key (split.schol) is a load problem', () => {
-    const r = loadAfter(OUTSIDE, 'countyRate * split.school', 'countyRate * split.schol');
+    const r = loadAfter(PIECES, 'rate * split.school', 'rate * split.schol');
     expect(r.problems.length).toBeGreaterThan(0);
     expect(r.bundle).toBeUndefined();
   });

@@ -10,13 +10,14 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import jsep from 'jsep';
 import { readYaml, formatProblem, type Problem, type YamlSource } from './yaml-source.js';
 import { desugarProgram, type SugarContext } from './sugar.js';
+import { isPrimarySource, sourceWarning } from './sources.js';
 import { conditionFacts } from './conditions.js';
 import { FUNCTIONS, exprNames } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import {
   COUNTY_FACTS, INPUT_FACTS,
   type Bundle, type Condition, type Expr, type Formula, type InputDecl, type ParameterDef, type ProgramDef,
-  type ResultFieldDecl, type ResultGroup, type StateDef,
+  type Reference, type ResultFieldDecl, type ResultGroup, type StateDef,
 } from './types.js';
 import { PtaxError } from './errors.js';
 
@@ -27,8 +28,12 @@ export const ALLOWED_LITERALS = [0, 1, 4, 12, 100];
 const KINDS = ['parameters', 'program', 'pieces', 'counties', 'state', 'inputs', 'results'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** `problems` are those under `only` (all when not given); `total` counts every file's. */
-export interface LoadResult { bundle?: Bundle; problems: Problem[]; total: number }
+/**
+ * `problems` are those under `only` (all when not given); `total` counts every file's.
+ * `warnings` (under `only` too) do not stop the bundle: citations of hosts that are not
+ * primary sources (engine/sources.ts), numbers in a description equal to the parameter's values.
+ */
+export interface LoadResult { bundle?: Bundle; problems: Problem[]; total: number; warnings: Problem[] }
 
 export class RulesInvalid extends PtaxError {
   constructor(readonly problems: Problem[]) {
@@ -130,11 +135,13 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
   }
   // Files that passed the schema are still checked against each other, so every problem
   // is reported at once; ids declared by a failing file are not reported again as missing.
-  const bundle = assemble(sources, problems, failing);
+  const warnings: Problem[] = [];
+  const bundle = assemble(sources, problems, failing, warnings);
   const seen = new Set<string>();
   const unique = problems.filter((p) => { const k = formatProblem(p); if (seen.has(k)) return false; seen.add(k); return true; });
   const shown = filterOnly(unique, options.only, root);
-  return unique.length ? { problems: shown, total: unique.length } : { bundle, problems: [], total: 0 };
+  const warned = filterOnly(warnings, options.only, root);
+  return unique.length ? { problems: shown, total: unique.length, warnings: warned } : { bundle, problems: [], total: 0, warnings: warned };
 }
 
 /**
@@ -145,6 +152,8 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
 function declareIds(ids: Set<string>, d: any): void {
   if (d?.kind === 'parameters' && typeof d.module === 'string' && d.parameters) {
     for (const name of Object.keys(d.parameters)) ids.add(`${d.module}.${name}`);
+  } else if (d?.kind === 'pieces' && d.pieces && typeof d.pieces === 'object') {
+    for (const name of Object.keys(d.pieces)) ids.add(`piece:${name}`);
   } else if (d?.kind === 'state') ids.add(d.code);
   else ids.add(d?.id);
 }
@@ -157,7 +166,7 @@ function filterOnly(problems: Problem[], only: string[] | undefined, root: strin
 }
 
 /** Cross-file checks, and the bundle itself. */
-function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[], failing: Set<string>): Bundle {
+function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[], failing: Set<string>, warnings: Problem[]): Bundle {
   const bundle: Bundle = { format: 1, parameters: {}, programs: {}, states: {}, inputs: [], results: [] };
   const fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => {
     // A desugared program's source maps a path to the file it was written in (a piece's).
@@ -165,6 +174,15 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     problems.push({ file: at.file ?? src.file, line: at.line, col: at.col, message });
   };
   const counties = new Map<string, { src: YamlSource; data: any }>();
+  // A citation: a primary source's link (else a warning), or a convention, the site page's path.
+  const refs = (src: YamlSource, path: Array<string | number>, list: any[]): Reference[] => list.map((r, j) => {
+    if (r.convention !== undefined) return { title: r.title, href: r.convention, convention: true };
+    if (!isPrimarySource(r.href)) {
+      const at: { line: number; col: number; file?: string } = src.position([...path, j, 'href']);
+      warnings.push({ file: at.file ?? src.file, line: at.line, col: at.col, message: `warning: ${sourceWarning(r.href)}` });
+    }
+    return { title: r.title, href: r.href };
+  });
 
   for (const { src, kind } of sources) {
     const d = src.data as any;
@@ -173,7 +191,12 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         const id = `${d.module}.${name}`;
         if (bundle.parameters[id]) fail(src, ['parameters'], `duplicate parameter id ${id} (also in ${bundle.parameters[id]!.file})`, name);
         checkParameter(src, ['parameters', name], p, fail);
-        bundle.parameters[id] = { id, file: src.file, ...p };
+        for (const w of descriptionFigures(p)) {
+          const at = src.position(['parameters', name, 'description']);
+          warnings.push({ file: src.file, line: at.line, col: at.col, message: `warning: the description repeats the figure ${w}; say what the figure is, the value says how much` });
+        }
+        const values = p.values.map((e: any, i: number) => ({ ...e, reference: refs(src, ['parameters', name, 'values', i, 'reference'], e.reference) }));
+        bundle.parameters[id] = { id, file: src.file, ...p, values };
       }
     } else if (kind === 'counties') {
       counties.set(d.id, { src, data: d });
@@ -186,7 +209,7 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     }
   }
   // The programs' short forms (engine/sugar.ts) are compiled to the long form first.
-  const sugar: SugarContext = { parameters: bundle.parameters, pieces: new Map() };
+  const sugar: SugarContext = { parameters: bundle.parameters, pieces: new Map(), failing };
   for (const { src, kind } of sources) {
     if (kind !== 'pieces') continue;
     for (const name of Object.keys((src.data as any).pieces)) {
@@ -198,13 +221,16 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     if (kind !== 'program') continue;
     const s = desugarProgram(file, file.data, sugar);
     problems.push(...s.problems);
+    if (s.incomplete) { failing.add((file.data as { id: string }).id); continue; }
     const src: YamlSource = {
       ...file,
       position: (path, key) => { const o = s.origin(path); const at = o.src.position(o.path, key); return o.src === file ? at : { ...at, file: o.src.file }; },
     };
     const d = s.data;
     if (bundle.programs[d.id]) fail(src, ['id'], `duplicate program id ${d.id}`);
-    bundle.programs[d.id] = checkProgram(src, d, bundle, fail, failing);
+    const program = checkProgram(src, d, bundle, fail, failing);
+    program.steps.forEach((x, i) => { if (x.reference) x.reference = refs(src, ['steps', i, 'reference'], x.reference); });
+    bundle.programs[d.id] = program;
   }
   for (const { src, kind } of sources) {
     if (kind !== 'state') continue;
@@ -244,7 +270,7 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     }
     if (c) {
       state.countiesId = d.counties;
-      state.countiesMeta = { file: c.src.file, label: c.data.label, description: c.data.description, reference: c.data.reference, last_verified: c.data.last_verified };
+      state.countiesMeta = { file: c.src.file, label: c.data.label, description: c.data.description, reference: refs(c.src, ['reference'], c.data.reference), last_verified: c.data.last_verified };
     }
     bundle.states[d.code] = state;
   }
@@ -377,6 +403,32 @@ function checkParameter(src: YamlSource, path: Array<string | number>, p: any, f
       if (nums.some((n) => n < 0 || n > 1)) fail(src, [...at, 'value'], 'a fraction lies between 0 and 1');
     }
   });
+}
+
+/**
+ * Figures a parameter's description repeats: a number written in it (30,000; 1.54%; 15)
+ * equal to one of the parameter's values or band bounds, also read as a percentage of a
+ * fraction (15% and 0.15). A description says what the figure is; the dated values say
+ * how much, so the prose cannot go stale when a value is appended.
+ */
+export function descriptionFigures(p: { description: string; unit?: string; values: Array<{ value?: unknown; bands?: Array<{ below?: number; at_most?: number; value: number }> }> }): string[] {
+  const figures = new Set<number>();
+  for (const e of p.values) {
+    if (typeof e.value === 'number') figures.add(e.value);
+    else if (e.value && typeof e.value === 'object') for (const v of Object.values(e.value as Record<string, number>)) figures.add(v);
+    for (const b of e.bands ?? []) for (const v of [b.value, b.below, b.at_most]) if (v !== undefined) figures.add(v);
+  }
+  const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+  const out: string[] = [];
+  for (const m of p.description.matchAll(/(?<![\w.§])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.§])\d+(?:\.\d+)?(?![\w])/g)) {
+    const text = m[0];
+    const n = Number(text.replace(/,/g, ''));
+    // Small whole numbers (0, 1, 2…) are words more than figures ("one or the other", "1 year").
+    if (Number.isInteger(n) && n < 10 && !text.includes('.')) continue;
+    const percent = p.description[m.index! + text.length] === '%';
+    if ([...figures].some((f) => same(f, n) || (percent && p.unit === 'fraction' && same(f * 100, n)))) out.push(percent ? `${text}%` : text);
+  }
+  return [...new Set(out)];
 }
 
 /** Parses a formula with jsep and keeps only the rule language's subset. */

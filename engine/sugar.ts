@@ -35,12 +35,16 @@ export interface SugarContext {
   parameters: Record<string, { type: string; keys?: string[] }>;
   /** Pieces by name, with the file they come from. */
   pieces: Map<string, { src: YamlSource; data: any }>;
+  /** Pieces of files that failed their schema (`piece:<name>`): a program using one is not checked further. */
+  failing?: Set<string>;
 }
 
 export interface Where { src: YamlSource; path: Array<string | number> }
 export interface Desugared {
   data: any;
   problems: Problem[];
+  /** A piece it uses is in a file that failed: its own problems would only repeat that one. */
+  incomplete: boolean;
   /** Where a path of the desugared program was written. */
   origin(path: Array<string | number>): Where;
 }
@@ -81,7 +85,7 @@ export function parseCondition(text: string, aliases: Record<string, string>, ct
         const id = aliases[name];
         if (!id) return bad(`keys(${name}): ${name} is not a parameter alias of this program`);
         const p = ctx.parameters[id];
-        if (!p) return bad(`keys(${name}): no parameter ${id}`);
+        if (!p) return []; // the alias's own problem is reported (or its file's)
         if (p.type !== 'by_key' || !p.keys) return bad(`keys(${name}): ${id} is not a by_key parameter`);
         return [...p.keys];
       }
@@ -137,8 +141,10 @@ export function desugarProgram(src: YamlSource, d: any, ctx: SugarContext): Desu
   };
   const out: any = { ...d, parameters: { ...(d.parameters ?? {}) } };
   const used = new Set<string>();
+  let incomplete = false;
   const piece = (name: unknown, w: Where): { src: YamlSource; data: any } | undefined => {
     const p = typeof name === 'string' ? ctx.pieces.get(name) : undefined;
+    if (!p && ctx.failing?.has(`piece:${String(name)}`)) { incomplete = true; return undefined; }
     if (!p) { report(w, `no piece ${String(name)} (pieces: ${[...ctx.pieces.keys()].join(', ') || 'none'})`); return undefined; }
     if (!used.has(name as string)) {
       used.add(name as string);
@@ -228,6 +234,7 @@ export function desugarProgram(src: YamlSource, d: any, ctx: SugarContext): Desu
   return {
     data: out,
     problems,
+    incomplete,
     origin(path) {
       const [head, i, ...rest] = path;
       if ((head === 'validations' || head === 'notes') && typeof i === 'number' && origins[head][i]) return at(origins[head][i]!, ...rest);

@@ -2,7 +2,8 @@
 
 export type Lang = 'en' | 'es';
 export interface Label { en: string; es: string }
-export interface Reference { title: string; href: string }
+/** A citation: a primary source's link, or (`convention`) the path of the site's page stating a product convention. */
+export interface Reference { title: string; href: string; convention?: true }
 
 export type ParamType = 'scalar' | 'by_key' | 'bands';
 export interface Band { below?: number; at_most?: number; value: number }
