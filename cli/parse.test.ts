@@ -25,3 +25,17 @@ describe('parseAmount and parseYear', () => {
     expect(err(() => parseYear('24'))).toBe('Year must be a four-digit year, like 2026 (got "24")');
   });
 });
+
+describe('negative amounts', () => {
+  it('refuses a negative prior assessed value, purchase price, Mello-Roos, tax amount or seller tax', () => {
+    expect(err(() => parseAmount('-1', 'priorAssessed'))).toBe('Prior assessed value cannot be negative (got "-1")');
+    for (const field of ['purchasePrice', 'melloRoos', 'taxAmount', 'sellerTax'] as const) {
+      expect(err(() => parseAmount('-1,000', field))).toMatch(/cannot be negative \(got "-1,000"\)$/);
+      expect(parseAmount('0', field)).toBe(0);
+    }
+  });
+  it('lets a negative value and senior income reach the engine, which refuses them with its own message', () => {
+    expect(parseAmount('-5', 'value')).toBe(-5);
+    expect(parseAmount('-5000', 'seniorIncome')).toBe(-5000);
+  });
+});

@@ -16,10 +16,22 @@ void amountNames;
  */
 export function parseAmount(raw: string, field: AmountField): number {
   const r = parseMoney(String(raw));
-  if (r.ok) return r.value;
-  const params = { field: { key: `field.${field}` as MessageKey }, raw: String(raw) };
-  throw inputError('INVALID_NUMBER', r.reason === 'tooLarge' ? 'amountTooLarge' : 'notNumberLike', params);
+  const params = () => ({ field: { key: `field.${field}` as MessageKey }, raw: String(raw) });
+  if (!r.ok) throw inputError('INVALID_NUMBER', r.reason === 'tooLarge' ? 'amountTooLarge' : 'notNumberLike', params());
+  if (r.value < 0 && NEGATIVE_REFUSED.has(field)) throw inputError('NEGATIVE_AMOUNT', 'amountNegative', params());
+  return r.value;
 }
+
+/**
+ * Amounts that the engine would otherwise take below zero without a word: the money inputs
+ * declared `min: 0` (rules/inputs.yaml) that no rule checks. The value and the senior income
+ * reach the engine's own validation (its messages: "Market value must be greater than 0",
+ * "Senior income cannot be negative"), as the README says.
+ */
+const REACH_VALIDATION: ReadonlySet<string> = new Set(['value', 'seniorIncome']);
+const NEGATIVE_REFUSED: ReadonlySet<string> = new Set(
+  INPUTS.flatMap((x) => (x.type === 'money' && 'min' in x && x.min === 0 && !x.checkedByRules && !REACH_VALIDATION.has(x.id) ? [x.id] : [])),
+);
 
 /** "2026-03-15" → its year, month and day; a date that does not exist is an error. */
 export function parseDate(raw: string): { year: number; month: number; day: number } {
