@@ -31,7 +31,7 @@ type Kind = (typeof KINDS)[number];
 /**
  * `problems` are those under `only` (all when not given); `total` counts every file's.
  * `warnings` (under `only` too) do not stop the bundle: citations of hosts that are not
- * primary sources (engine/sources.ts), numbers in a description equal to the parameter's values.
+ * primary sources (engine/sources.ts).
  */
 export interface LoadResult { bundle?: Bundle; problems: Problem[]; total: number; warnings: Problem[] }
 
@@ -193,7 +193,7 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         checkParameter(src, ['parameters', name], p, fail);
         for (const w of descriptionFigures(p)) {
           const at = src.position(['parameters', name, 'description']);
-          warnings.push({ file: src.file, line: at.line, col: at.col, message: `warning: the description repeats the figure ${w}; say what the figure is, the value says how much` });
+          problems.push({ file: src.file, line: at.line, col: at.col, message: `parameters.${name}.description repeats the figure ${w}: say what the figure is; the dated values say how much` });
         }
         const values = p.values.map((e: any, i: number) => ({ ...e, reference: refs(src, ['parameters', name, 'values', i, 'reference'], e.reference) }));
         bundle.parameters[id] = { id, file: src.file, ...p, values };

@@ -177,3 +177,15 @@ describe('the real rule files', () => {
     expect(withRef.length).toBeGreaterThan(0);
   });
 });
+
+describe('a description says what a figure is, not how much', () => {
+  it('a number in the description equal to a value (or a band bound, or a fraction as a percent) is a problem', async () => {
+    const { descriptionFigures } = await import('./load.js');
+    const p = (description: string, unit: string, values: any[]) => descriptionFigures({ description, unit, values });
+    expect(p('Basic STAR 30,000; Enhanced 86,100.', 'usd', [{ value: { basic: 30000, enhanced: 86100 } }])).toEqual(['30,000', '86,100']);
+    expect(p('School 50% of the rate.', 'fraction', [{ value: { school: 0.5, county: 0.5 } }])).toEqual(['50%']);
+    expect(p('Below 20 → 1, below 40 → 2.', 'count', [{ bands: [{ below: 20, value: 1 }, { below: 40, value: 2 }, { value: 3 }] }])).toEqual(['20', '40']);
+    // A figure that is not a value, a section number, and small words are not flagged.
+    expect(p('RPTL §1805, one or the other, up to 2 years; 99,999.', 'usd', [{ value: 1805 }, { value: 2 }])).toEqual([]);
+  });
+});
