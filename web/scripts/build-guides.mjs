@@ -90,7 +90,7 @@ export function quoteDate(bundle, id) {
     if (!Object.values(p.parameters ?? {}).includes(id)) continue;
     const year = Math.max(...p.years);
     const date = periodStart(p.period, year);
-    if (!best || date > best.date) best = { date, year };
+    if (!best || date > best.date) best = { date, year, period: p.period };
   }
   return best;
 }
@@ -165,7 +165,14 @@ export function resolvePlaceholders(text, lang, ctx) {
     const entry = p.values[idx];
     if (format === 'year') {
       // The program year the value is quoted for (the entry before it: the year before the current one took effect).
-      if (r.prev) return String(Number(p.values[idx + 1].effective.slice(0, 4)) - 1);
+      if (r.prev) {
+        // The last year that starts before the value in force took effect.
+        const next = p.values[idx + 1].effective;
+        const period = q?.period ?? { start: '01-01', fiscal: false };
+        let y = Number(next.slice(0, 4)) + (period.fiscal ? 1 : 0);
+        while (periodStart(period, y) >= next) y--;
+        return String(y);
+      }
       return String(q ? q.year : Number(entry.effective.slice(0, 4)));
     }
     let v;
