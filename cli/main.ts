@@ -7,7 +7,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Calculator, inputFromFlags } from '../engine/calculate.js';
 // The rules compiled ahead of time (dist/rules/js), used by every Calculator while they match the rules.
@@ -31,6 +31,56 @@ function fail(code: string, message: string, exit = 2): never {
   if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
   process.stderr.write(`ptax: ${message}\n`);
   process.exit(exit);
+}
+
+/**
+ * `ptax validate <file>` for a rule file outside rules/ (a copy being edited, a file sent in):
+ * it is checked with the rules, as the build would check it (schema, rule language, every
+ * cross-reference), in a temporary copy of the repository's layout: in place of
+ * rules/<folder>/<name> when the file's folder and name match a rule file (an edited copy of
+ * rules/ny/calculation.yaml kept in some ny/ folder), else as a new file beside them. Its
+ * `$schema` comment is pointed at the schemas for the check (it was written for where the file
+ * lives); lines and columns are the file's own. Prints problems as file:line:col, or ok.
+ */
+async function validateOutside(file: string): Promise<boolean> {
+  const { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { listYaml, loadRules } = await import('../engine/load.js');
+  const { formatProblem } = await import('../engine/yaml-source.js');
+  const absolute = resolve(file);
+  const rules = listYaml(join(ROOT, 'rules'), ROOT);
+  const inPlaceOf = `rules/${basename(dirname(absolute))}/${basename(absolute)}`;
+  const target = rules.includes(inPlaceOf) ? inPlaceOf : `rules/checked/${basename(absolute)}`;
+  let text = '';
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (e) {
+    fail('UNREADABLE', `validate: ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'ptax-validate-'));
+  try {
+    symlinkSync(join(ROOT, 'schemas'), join(tmp, 'schemas'), 'dir');
+    for (const f of rules) {
+      if (f === target) continue;
+      mkdirSync(dirname(join(tmp, f)), { recursive: true });
+      symlinkSync(join(ROOT, f), join(tmp, f));
+    }
+    mkdirSync(dirname(join(tmp, target)), { recursive: true });
+    const lines = text.split('\n');
+    lines[0] = lines[0]!.replace(/^(# yaml-language-server: \$schema=)\S*\/([\w-]+\.schema\.json)(\s*)$/, '$1../../schemas/$2$3');
+    writeFileSync(join(tmp, target), lines.join('\n'));
+    const { problems, total } = loadRules('rules', { root: tmp });
+    for (const p of problems) process.stderr.write(formatProblem({ ...p, file: p.file === target ? file : p.file, message: p.message.split(target).join(file) }) + '\n');
+    const how = target === inPlaceOf ? `in place of ${inPlaceOf}` : 'as a new file beside rules/';
+    if (total > 0) {
+      process.stderr.write(`${total} problem(s) (${file} checked with the rules, ${how})\n`);
+      return false;
+    }
+    process.stdout.write(`ok: ${file} (checked with the rules, ${how})\n`);
+    return true;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /** The precompiled bundle, or the YAML itself when a rule file changed after the build. */
@@ -155,6 +205,23 @@ export function buildProgram(): Command {
     .option('--stale <date>', 'also list every value last verified before this date (YYYY-MM-DD); exit 1 if any')
     .option('--strict-sources', 'exit 1 when a citation is not a primary source (docs/sources.md), for CI')
     .action(async (paths: string[], o: { stale?: string; strictSources?: boolean }) => {
+      // A path that does not exist, or a folder outside rules/, cannot be validated: say so
+      // (exit 2). A file outside rules/ is validated with the rules (validateOutside).
+      const outside: string[] = [];
+      for (const p of paths) {
+        if (!existsSync(p)) fail('NOT_FOUND', `validate: ${p}: no such file or folder`);
+        const rel = relative(join(ROOT, 'rules'), resolve(p));
+        if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) continue;
+        if (statSync(p).isDirectory()) fail('NOT_A_RULE_FILE', `validate: ${p} is a folder outside rules/; give its rule files one by one`);
+        outside.push(p);
+      }
+      if (outside.length) {
+        if (outside.length !== paths.length) fail('MIXED_PATHS', 'validate: give rule files under rules/, or files outside it, not both at once');
+        if (o.stale !== undefined) fail('STALE_OUTSIDE', 'validate: --stale reads the rules folder; it cannot be used with files outside rules/');
+        let failed = false;
+        for (const file of outside) failed = !(await validateOutside(file)) || failed;
+        process.exit(failed ? 1 : 0);
+      }
       const stale = o.stale === undefined ? undefined : await import('./stale.js');
       const before = stale?.parseDate(o.stale!);
       const { loadRules } = await import('../engine/load.js');
