@@ -1,6 +1,6 @@
 /** Human output: a readable table of the result and, on request, its explanation. */
 import type { CalcResult } from '../engine/calculate.js';
-import type { Lang, ProgramDef, ResultGroup, ResultLeaf } from '../engine/types.js';
+import type { Lang, ProgramDef, Reference, ResultGroup, ResultLeaf } from '../engine/types.js';
 import { RESULT_FIELDS } from '../engine/generated/results.js';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -47,12 +47,20 @@ export function formatResult(r: CalcResult, input: { value: number; propertyClas
   return lines.join('\n');
 }
 
-export function formatExplanation(r: CalcResult, lang: Lang = 'en'): string {
+/**
+ * Each step with its value, expression and rule id; the step's own `reference` (the
+ * statute section it applies, from the program: the step's `reference` in the explanation
+ * data when it carries one, else the program's step); the parameters it reads with theirs.
+ */
+export function formatExplanation(r: CalcResult, lang: Lang = 'en', program?: ProgramDef): string {
   const lines = [lang === 'es' ? 'Cómo se calculó:' : 'How this was calculated:'];
+  const refs = (x: Reference[]) => x.map((y) => `${y.title} <${y.href}>`).join('; ');
   (r.explanation ?? []).forEach((s, i) => {
     const value = typeof s.value === 'number' ? num.format(s.value) : String(s.value);
     lines.push(`  ${String(i + 1).padStart(2)}. ${s.label[lang]} = ${value}`);
     lines.push(`      ${s.expression}   [${s.rule}]`);
+    const own = (s as { reference?: Reference[] }).reference ?? program?.steps.find((x) => `${program.id}.${x.id}` === s.rule)?.reference;
+    if (own) lines.push(`      ${lang === 'es' ? 'regla' : 'rule'}: ${refs(own)}`);
     for (const p of s.params) {
       lines.push(`      ${p.id} (in force from ${p.effective}; ${p.file}): ${p.reference.map((x) => `${x.title} <${x.href}>`).join('; ')}`);
     }

@@ -179,7 +179,7 @@ export function buildProgram(): Command {
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
       else {
         process.stdout.write(formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program]) + '\n');
-        if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang) + '\n');
+        if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
       }
     });
 
@@ -302,7 +302,7 @@ export function buildProgram(): Command {
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         else {
           process.stdout.write(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang]) + '\n');
-          if (o.explain && r.explanation) process.stdout.write(formatExplanation(r, o.lang as Lang) + '\n');
+          if (o.explain && r.explanation) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
         }
       });
   }
