@@ -4,11 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readBundle } from './bundle.js';
-import { findCounty, slugOf, suggest } from './counties.js';
+import { countyKey, findCounty, slugOf, suggest } from './counties.js';
 import { PtaxError } from './errors.js';
 import type { CountyDef, StateDef } from './types.js';
 
-const NY = readBundle('dist/rules/bundle.json').states.NY!;
+const BUNDLE = readBundle('dist/rules/bundle.json');
+const NY = BUNDLE.states.NY!;
+const FL = BUNDLE.states.FL!;
+const TX = BUNDLE.states.TX!;
 
 function unknown(state: StateDef, query: string): PtaxError {
   try { findCounty(state, query); } catch (e) { expect(e).toBeInstanceOf(PtaxError); return e as PtaxError; }
@@ -76,5 +79,65 @@ describe('suggest', () => {
     expect(suggest('Renselear', ['Rensselaer'])).toEqual(['Rensselaer']);
     expect(suggest('abc', ['xyz'])).toEqual([]);
     expect(suggest('  ', ['Albany'])).toEqual([]);
+  });
+});
+
+describe('countyKey: spellings of one name', () => {
+  it.each([
+    ['Saint Lucie', 'stlucie'],
+    ['St Lucie', 'stlucie'],
+    ['St. Lucie County', 'stlucie'],
+    ['Ste. Lucie', 'stlucie'],
+    ['ST.LUCIE', 'stlucie'],
+    ['De Witt', 'dewitt'],
+    ['DeWitt County', 'dewitt'],
+    ['Miami Dade', 'miamidade'],
+    ['Miami-Dade', 'miamidade'],
+    ["O'Brien", 'obrien'],
+    ['O\u2019Brien County', 'obrien'],
+    ['Doña Ana', 'donaana'],
+    ['Stephens', 'stephens'], // "St" only as a word
+    ['Saintly', 'saintly'],
+    ['Kings County Road', 'kingscountyroad'], // only a final "County" goes
+  ])('%j → %s', (name, key) => {
+    expect(countyKey(name)).toBe(key);
+  });
+});
+
+describe('findCounty with other spellings', () => {
+  it.each([
+    [FL, 'Saint Lucie', 'St. Lucie County'],
+    [FL, 'St Lucie', 'St. Lucie County'],
+    [FL, 'Ste Lucie', 'St. Lucie County'],
+    [FL, 'saint johns county', 'St. Johns County'],
+    [FL, 'Miami Dade', 'Miami-Dade County'],
+    [TX, 'De Witt', 'DeWitt County'],
+    [TX, 'Dewitt', 'DeWitt County'],
+    [NY, 'Saint Lawrence', 'St. Lawrence County'],
+  ])('%s %j → %s', (state, query, name) => {
+    expect(findCounty(state, query).county?.name).toBe(name);
+  });
+
+  it('no two counties or aliases of a state share a key (so no real spelling is ambiguous)', () => {
+    for (const state of Object.values(BUNDLE.states)) {
+      const keys = [...state.counties.map((c) => countyKey(c.name)), ...state.aliases.map((a) => countyKey(a.name))];
+      expect(new Set(keys).size, state.code).toBe(keys.length);
+    }
+  });
+
+  it('a spelling that fits two places is an error listing both', () => {
+    const county = (name: string, slug: string): CountyDef => ({ name, slug, fips: '00000', rates: [], flags: [] });
+    const state = { ...NY, code: 'ZZ', counties: [county('St. Mary County', 'st-mary'), county('Saint Mary County', 'saint-mary')], aliases: [] } as StateDef;
+    // The exact name (its slug) still finds its own county.
+    expect(findCounty(state, 'Saint Mary').county!.slug).toBe('saint-mary');
+    let error: PtaxError | undefined;
+    try {
+      findCounty(state, 'Ste Mary');
+    } catch (e) {
+      error = e as PtaxError;
+    }
+    expect(error?.code).toBe('AMBIGUOUS_COUNTY');
+    expect(error?.message).toBe('"Ste Mary" could be more than one county in ZZ: Saint Mary, St. Mary. Please write the full name');
+    expect(error?.details).toEqual({ candidates: ['Saint Mary', 'St. Mary'] });
   });
 });

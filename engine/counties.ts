@@ -7,14 +7,68 @@ export function slugOf(name: string): string {
   return name.trim().toLowerCase().replace(/\scounty$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
+/**
+ * What two spellings of one county name share, for look-ups: accents, case, apostrophes,
+ * periods, spaces and hyphens do not count, nor a final "County", and Saint, St. and Ste. are
+ * one word. "Saint Lucie", "St Lucie" and "St. Lucie County" are `stlucie`; "De Witt" and
+ * "DeWitt" are `dewitt`; "Miami Dade" and "Miami-Dade" are `miamidade`; "O'Brien" is `obrien`.
+ * The CLI, batch mode and the web's county search all match through it.
+ */
+export function countyKey(name: string): string {
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents: "Doña" = "Dona"
+    .toLowerCase()
+    .replace(/['\u2019\u02bc`]/g, '') // apostrophes join: "O'Brien" = "OBrien"
+    .replace(/[^a-z0-9]+/g, ' ') // periods, hyphens and other separators split words
+    .trim()
+    .replace(/ county$/, '')
+    .split(' ');
+  return words.map((w) => (w === 'saint' || w === 'sainte' || w === 'ste' ? 'st' : w)).join('');
+}
+
 export type CountyMatch = { county: CountyDef; alias?: undefined } | { county?: undefined; alias: StateDef['aliases'][number] };
 
+type Place = CountyMatch & { name: string };
+const KEYS = new WeakMap<StateDef, Map<string, Place[]>>();
+
+/** The counties and aliases of a state by countyKey (computed once per state). */
+function placesByKey(state: StateDef): Map<string, Place[]> {
+  let map = KEYS.get(state);
+  if (map) return map;
+  map = new Map();
+  const add = (key: string, place: Place) => {
+    const list = map!.get(key) ?? [];
+    if (!list.some((p) => p.name === place.name)) list.push(place);
+    map!.set(key, list);
+  };
+  for (const alias of state.aliases) add(countyKey(alias.name), { alias, name: alias.name });
+  for (const county of state.counties) {
+    const place = { county, name: county.name.replace(/ County$/, '') };
+    add(countyKey(county.name), place);
+    add(countyKey(county.slug), place);
+  }
+  KEYS.set(state, map);
+  return map;
+}
+
+/**
+ * A county (or an alias such as New York City) by name, "X County" or slug; other spellings
+ * through countyKey. A spelling that fits two places is an error listing them; an unknown one
+ * is an error suggesting the nearest names.
+ */
 export function findCounty(state: StateDef, query: string): CountyMatch {
   const slug = slugOf(query);
   const alias = state.aliases.find((a) => slugOf(a.name) === slug);
   if (alias) return { alias };
   const county = state.counties.find((c) => c.slug === slug);
   if (county) return { county };
+  const found = placesByKey(state).get(countyKey(query)) ?? [];
+  if (found.length === 1) return found[0]!.county ? { county: found[0]!.county } : { alias: found[0]!.alias! };
+  if (found.length > 1) {
+    const names = found.map((p) => p.name).sort();
+    throw inputError('AMBIGUOUS_COUNTY', 'ambiguousCounty', { county: query, state: state.code, names: names.join(', ') }, { candidates: names });
+  }
   const names = [...state.counties.map((c) => c.name.replace(/ County$/, '')), ...state.aliases.map((a) => a.name)];
   const hint = suggest(query, names);
   throw hint.length
