@@ -260,7 +260,9 @@ export function renderMarkdown(md, link = (href) => ({ href, external: /^https?:
       i++;
       continue;
     }
-    if (/^[-*]\s+/.test(t) || /^\d+\.\s+/.test(t)) {
+    // A list starts after a blank line, or interrupts a paragraph when it is a bullet list or
+    // an ordered list starting at 1 (as CommonMark), so "2026. Next sentence" stays text.
+    if (/^[-*]\s+/.test(t) || (/^\d+\.\s+/.test(t) && (!para.length || /^1\.\s/.test(t)))) {
       flush();
       const ordered = /^\d+\./.test(t);
       const items = [];
