@@ -57,14 +57,14 @@ beforeAll(async () => {
   git('add', '-A');
   git('commit', '-q', '-m', 'base');
   git('tag', 'base');
-  edit('rules/ny/nyc/class-table.yaml', 'class1: 19.843,', 'class1: 20.843,');
+  edit('rules/ny/nyc/class-table.yaml', 'class1: 19.843\n', 'class1: 20.843\n');
   edit('rules/ny/counties.yaml', /(name: "Albany County"\n(?:.*\n){2}\s+rates: \[\{effective: 2023-01-01, value: )1\.8937/, '$12.3937');
   git('commit', '-q', '-a', '-m', 'values');
   git('tag', 'values');
   edit('rules/ny/nyc/calculation.yaml', 'formula: assessedValue * classRate / 100', 'formula: assessedValue * classRate / 100 + 0');
   git('commit', '-q', '-a', '-m', 'formula');
   git('tag', 'formula');
-  edit('rules/ny/split.yaml', 'school: 0.5, county: 0.3', 'school: 0.6, county: 0.3');
+  edit('rules/ny/split.yaml', 'school: 0.5\n', 'school: 0.6\n');
   git('commit', '-q', '-a', '-m', 'broken: shares sum to 1.1');
   git('tag', 'broken');
   git('checkout', '-q', 'formula');

@@ -156,21 +156,21 @@ describe('checks a schema cannot express', () => {
   });
 
   it('a by_key split whose shares do not sum to 1: 0.5 + 0.3 + 0.15 + 0.06 = 1.01', () => {
-    const { texts, lines, result } = broken([SPLIT, 'special: 0.05}', 'special: 0.06}']);
-    // The value map starts at line 17, column 16.
-    expect(lines).toEqual([`${SPLIT}:${at(texts[SPLIT]!, '{school: 0.5')}: shares must sum to 1 (they sum to 1.01)`]);
+    const { texts, lines, result } = broken([SPLIT, 'special: 0.05\n', 'special: 0.06\n']);
+    // The value map starts at its first key, line 18, column 11.
+    expect(lines).toEqual([`${SPLIT}:${at(texts[SPLIT]!, 'school: 0.5\n')}: shares must sum to 1 (they sum to 1.01)`]);
     expect(result.bundle).toBeUndefined();
   });
 
   it('keys not matching the declared keys (basic instead of special)', () => {
-    const { texts, lines } = broken([SPLIT, 'special: 0.05}', 'basic: 0.05}']);
+    const { texts, lines } = broken([SPLIT, 'special: 0.05\n', 'basic: 0.05\n']);
     // The shares still sum to 1, so the only problem is the keys.
-    expect(lines).toEqual([`${SPLIT}:${at(texts[SPLIT]!, '{school: 0.5')}: keys must be exactly school, county, city, special`]);
+    expect(lines).toEqual([`${SPLIT}:${at(texts[SPLIT]!, 'school: 0.5\n')}: keys must be exactly school, county, city, special`]);
   });
 
   it('a missing key is reported, and the shares left do not sum to 1 (0.95)', () => {
-    const { texts, lines } = broken([SPLIT, ', special: 0.05}', '}']);
-    const pos = at(texts[SPLIT]!, '{school: 0.5');
+    const { texts, lines } = broken([SPLIT, '          special: 0.05\n', '']);
+    const pos = at(texts[SPLIT]!, 'school: 0.5\n');
     expect(lines).toEqual([
       `${SPLIT}:${pos}: keys must be exactly school, county, city, special`,
       `${SPLIT}:${pos}: shares must sum to 1 (they sum to 0.95)`,
@@ -298,7 +298,7 @@ describe('more rule-language checks', () => {
 describe('only: the files or folders to report on', () => {
   it('shows the problems under the given paths; all files are still loaded, so no bundle', () => {
     const root = copyRepo();
-    edit(root, SPLIT, 'special: 0.05}', 'special: 0.06}');
+    edit(root, SPLIT, 'special: 0.05\n', 'special: 0.06\n');
     const mine = loadRules('rules', { root, only: [join(root, SPLIT)] });
     expect(mine.problems.map((p) => p.message)).toEqual(['shares must sum to 1 (they sum to 1.01)']);
     const folder = loadRules('rules', { root, only: [join(root, 'rules/ny')] });
@@ -326,11 +326,11 @@ describe('all problems at once, and no bundle', () => {
 
   it('two files with rule-language problems: both are reported', () => {
     const { texts, lines, result } = broken(
-      [SPLIT, 'special: 0.05}', 'special: 0.06}'],
+      [SPLIT, 'special: 0.05\n', 'special: 0.06\n'],
       [NYC, 'formula: value * ratio[propertyClass]', 'formula: value * 0.45'],
     );
     expect(lines).toEqual([
-      `${SPLIT}:${at(texts[SPLIT]!, '{school: 0.5')}: shares must sum to 1 (they sum to 1.01)`,
+      `${SPLIT}:${at(texts[SPLIT]!, 'school: 0.5\n')}: shares must sum to 1 (they sum to 1.01)`,
       `${NYC}:${at(texts[NYC]!, 'value * 0.45')}: formula "value * 0.45": the figure 0.45 belongs in a parameter with its citation (formulas may use only 0, 1, 4, 12, 100)`,
     ]);
     expect(result.bundle).toBeUndefined();
@@ -341,7 +341,7 @@ describe('all problems at once, and no bundle', () => {
   it('a schema problem in one file and a sum problem in another: both are reported', () => {
     const { lines } = broken(
       [STAR, '    unit: usd\n', '    unit: usd\n    colour: red\n'],
-      [SPLIT, 'special: 0.05}', 'special: 0.06}'],
+      [SPLIT, 'special: 0.05\n', 'special: 0.06\n'],
     );
     expect(lines.some((l) => l.includes("unknown key 'colour'"))).toBe(true);
     expect(lines.some((l) => l.includes('shares must sum to 1 (they sum to 1.01)'))).toBe(true);
@@ -349,7 +349,7 @@ describe('all problems at once, and no bundle', () => {
 
   it('loadRulesOrThrow throws RulesInvalid listing every problem', () => {
     const root = copyRepo();
-    edit(root, SPLIT, 'special: 0.05}', 'special: 0.06}');
+    edit(root, SPLIT, 'special: 0.05\n', 'special: 0.06\n');
     edit(root, NYC, 'formula: value * ratio[propertyClass]', 'formula: value * 0.45');
     let err: unknown;
     try { loadRulesOrThrow('rules', root); } catch (e) { err = e; }
@@ -410,7 +410,15 @@ describe('ptax validate', () => {
     const b = loadRules('rules').bundle!;
     expect(stdout).toBe(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
     expect(Object.keys(b.states)).toEqual(expect.arrayContaining(['NY', 'HUB']));
-    expect(stderr).toBe('');
+    // stderr: one line per citation that is not a primary source, then their count.
+    const warned = loadRules('rules').warnings;
+    expect(stderr.split('\n').filter(Boolean)).toEqual([...warned.map(formatProblem), `${warned.length} warning(s) (--strict-sources makes them errors)`]);
+  });
+
+  it('--strict-sources exits 1 while a citation is not a primary source', async () => {
+    const warned = loadRules('rules').warnings;
+    const r = await run('node', ['dist/cli/main.js', 'validate', '--strict-sources'], { cwd: REPO }).then(() => ({ code: 0 }), (e: { code: number }) => e);
+    expect(r.code).toBe(warned.length ? 1 : 0);
   });
 
   it('exits 1 on a broken copy, with file:line:col lines on stderr and a count', async () => {
