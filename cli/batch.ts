@@ -830,7 +830,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
 }
 
 /** The calc options that belong to batch mode; every other calc option is a column instead. */
-const BATCH_OPTIONS = ['batch', 'batchFormat', 'out', 'strict', 'lang'];
+const BATCH_OPTIONS = ['batch', 'batchFormat', 'out', 'strict', 'lang', 'engine', 'db', 'table'];
 const flagName = (k: string): string => '--' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
 
 /**
@@ -838,8 +838,8 @@ const flagName = (k: string): string => '--' + k.replace(/[A-Z]/g, (c) => '-' + 
  * combination, runs, sets the exit code (1 with --strict and a bad row).
  */
 export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<Calculator>): Promise<void> {
-  if (o.batch === undefined) {
-    const given = ['batchFormat', 'out', 'strict'].find((k) => o[k] !== undefined);
+  if (o.batch === undefined && !(o.engine === 'postgres' && o.table !== undefined)) {
+    const given = ['batchFormat', 'out', 'strict', 'engine', 'db', 'table'].find((k) => o[k] !== undefined);
     throw new PtaxError('USAGE', `${flagName(given ?? 'batch')} needs --batch <file>`);
   }
   const extra = Object.keys(o).filter((k) => o[k] !== undefined && !BATCH_OPTIONS.includes(k));
@@ -849,6 +849,16 @@ export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<
       ? `${f} does not apply to --batch (the output has the format of the input)`
       : `${f} cannot be used with --batch: give it as a column of the batch file`);
   }
+  if (o.engine !== undefined && o.engine !== 'node') {
+    // The rules as SQL, run by DuckDB or PostgreSQL (engine/sql).
+    const { runSqlBatch } = await import('../engine/sql/run.js');
+    const s = await runSqlBatch((await calc()).bundle, { engine: o.engine as 'duckdb' | 'postgres', file: o.batch === undefined ? undefined : String(o.batch), out: o.out as string | undefined, db: o.db as string | undefined, table: o.table as string | undefined });
+    const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : s.rows;
+    process.stderr.write(`ptax batch (${o.engine}): ${s.rows} rows, ${s.rows - s.errors} ok, ${s.errors} errors, ${s.seconds.toFixed(3)} s, ${rate} rows/s\n`);
+    process.exitCode = o.strict && s.errors ? 1 : 0;
+    return;
+  }
+  if (o.db !== undefined || o.table !== undefined) throw new PtaxError('USAGE', `${o.db !== undefined ? '--db' : '--table'} needs --engine postgres`);
   const summary = await runBatch(await calc(), {
     file: String(o.batch), format: o.batchFormat as BatchFormat | undefined, out: o.out as string | undefined,
     strict: !!o.strict, lang: (o.lang as Lang | undefined) ?? 'en',

@@ -164,9 +164,12 @@ export function buildProgram(): Command {
     .addOption(new Option('--batch-format <format>', 'the batch format when the file name does not tell').choices(['csv', 'ndjson']))
     .option('--out <file>', 'batch output file (default: standard output)')
     .option('--strict', 'batch: exit 1 if any row is bad (every row is still written)')
+    .addOption(new Option('--engine <engine>', 'batch: node (streaming, the default), duckdb (in process, CSV or Parquet, all cores) or postgres (--db)').choices(['node', 'duckdb', 'postgres']))
+    .option('--db <url>', 'batch with --engine postgres: the connection string (postgres://user@host:port/db)')
+    .option('--table <name>', 'batch with --engine postgres: read this table instead of loading the file')
     .action(async (o) => {
       jsonErrors = !!o.json;
-      if (o.batch !== undefined || o.batchFormat !== undefined || o.out !== undefined || o.strict !== undefined) {
+      if (o.batch !== undefined || o.batchFormat !== undefined || o.out !== undefined || o.strict !== undefined || o.engine !== undefined || o.db !== undefined || o.table !== undefined) {
         const { calcBatch } = await import('./batch.js');
         return calcBatch(o, async () => new Calculator(await bundle()));
       }
@@ -318,6 +321,16 @@ export function buildProgram(): Command {
       jsonErrors = !!o.json;
       const { showRule } = await import('./show.js');
       process.stdout.write(showRule(await bundle(), id, o.year === undefined ? undefined : parseYear(o.year), !!o.json) + '\n');
+    });
+  rules
+    .command('sql')
+    .description('the rules as one SQL query over a table ptax_input of batch columns, giving the batch output columns')
+    .option('--state <code>', 'only this state (default: every state)')
+    .option('--year <year>', 'only this rules year')
+    .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
+    .action(async (o) => {
+      const { generateSql } = await import('../engine/sql/generate.js');
+      process.stdout.write(generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n');
     });
   rules
     .command('diff')

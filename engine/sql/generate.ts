@@ -1,0 +1,464 @@
+/**
+ * The rules as SQL: one query, generated from the same checked syntax tree as the
+ * interpreter and the generated JavaScript, that reads a table of batch inputs
+ * (`ptax_input`, the batch columns of rules/inputs.yaml) and returns the batch output
+ * columns: the input's columns, then county, program, rules' year, the result columns of
+ * rules/results.yaml (dollars and cents, rates), the notes joined, error and errorCode.
+ * Counties, rates and the program choice come in as generated VALUES tables, so the query
+ * needs nothing but the input table. Dialects: DuckDB and PostgreSQL.
+ *
+ * Where SQL semantics differ from the engine's JavaScript, and what the generator does
+ * (README, "SQL"):
+ * - Numbers: every number is FLOAT8 (IEEE double, as JS), literals are cast from their
+ *   exact shortest text ('0.06'::FLOAT8), never SQL NUMERIC/DECIMAL or integer literals
+ *   (PostgreSQL's 7/2 is integer division, 3; DuckDB's 7.0 is a DECIMAL).
+ * - Rounding: SQL ROUND is not the engine's (half away from zero on the double, after a
+ *   tiny nudge: round.ts). The generator writes the engine's own formula with FLOOR and
+ *   comparisons, so every figure is the engine's to the cent.
+ * - Division by zero: JS gives ±Infinity or NaN, DuckDB the same, PostgreSQL an error that
+ *   stops the query: the postgres dialect guards every division with a CASE.
+ * - NULLs: JS reads null as 0 in arithmetic (null + 5 = 5) and compares it as json-rules-
+ *   engine does (null < 5 is false, null !== 5 is true). SQL NULL propagates: operands are
+ *   COALESCEd to 0, conditions are written with IS [NOT] NULL, IS DISTINCT FROM and
+ *   COALESCE(…, FALSE), so every condition is TRUE or FALSE as in the engine.
+ * - NaN and infinities (only from a division by zero) print as empty cells, as JSON prints
+ *   them null.
+ * - Not covered by SQL (the row gets an error cell, or the generator refuses): the
+ *   countyRate what-if column, numeric inputs given as text (a cell is a number or NULL),
+ *   `contains` conditions, Spanish messages, the county suggestions of an unknown county's
+ *   message ("Did you mean …?"), and power (pow) is the database's, not V8's (the same to
+ *   the last bit in every case tried, not proven).
+ */
+import { compileCondition } from '../conditions.js';
+import { message } from '../messages.js';
+import { periodStart, valueAt } from '../params.js';
+import { PtaxError } from '../errors.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type Condition, type CountyDef, type Expr, type ParamEntry, type ProgramDef, type ResultGroup, type ResultLeaf, type StateDef } from '../types.js';
+import { INPUTS } from '../generated/inputs.js';
+import { RESULT_FIELDS } from '../generated/results.js';
+
+export type Dialect = 'duckdb' | 'postgres';
+export interface SqlOptions {
+  state?: string; year?: number; dialect?: Dialect; table?: string;
+  /** The input table's columns, passed through to the output (default: the batch columns, BATCH_INPUT_COLUMNS). */
+  columns?: readonly string[];
+}
+
+type Ty = 'num' | 'bool' | 'text';
+const DEFAULT_VALUE = INPUTS.find((x) => x.id === 'value')!.default as number;
+const DEFAULT_VETERAN = INPUTS.find((x) => x.id === 'veteranDisability')!.default as number;
+const NOTE_SEPARATOR = ' | ';
+
+/** The input columns the query reads: fact, column name, type (inputs without a batch column are NULL). */
+export const SQL_INPUTS = INPUT_FACTS.map((fact) => {
+  const d = INPUTS.find((x) => x.id === fact);
+  const ty: Ty = !d ? 'num' : d.type === 'boolean' ? 'bool' : d.type === 'choice' && typeof (d.values?.[0] as { value?: unknown } | undefined)?.value !== 'number' ? 'text' : 'num';
+  return { fact, column: d && 'column' in d && d.id !== 'countyRate' ? (d.column as string) : undefined, ty };
+});
+/** The batch input columns: state, county, then each input with a column (rules/inputs.yaml). */
+export const BATCH_INPUT_COLUMNS: readonly string[] = ['state', 'county', ...SQL_INPUTS.flatMap((x) => (x.column ? [x.column] : []))];
+/** The result columns after the place's: path and column name (rules/results.yaml). */
+export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? [{ name: f.column as string, path: f.path as readonly string[] }] : [])).slice(3, -1);
+
+const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const str = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+export function num(n: number): string {
+  if (Number.isNaN(n)) return "CAST('NaN' AS FLOAT8)";
+  if (n === Infinity) return "CAST('Infinity' AS FLOAT8)";
+  if (n === -Infinity) return "CAST('-Infinity' AS FLOAT8)";
+  return `CAST('${Object.is(n, -0) ? '-0' : String(n)}' AS FLOAT8)`;
+}
+const nz = (sql: string): string => `COALESCE(${sql}, ${num(0)})`;
+
+/** A message with SQL expressions in place of some of its values: 'Rules for ' || y || ' are …'. */
+function template(key: Parameters<typeof message>[0], values: Record<string, string | number>, sqlValues: Record<string, string>): string {
+  const marks: Record<string, string> = {};
+  Object.keys(sqlValues).forEach((k, i) => { marks[k] = `\u0001${i}\u0001`; });
+  const text = message(key, { ...values, ...marks }, 'en');
+  const parts = text.split(/\u0001(\d+)\u0001/);
+  const keys = Object.keys(sqlValues);
+  return '(' + parts.map((p, i) => (i % 2 ? `CAST(${sqlValues[keys[Number(p)]!]} AS TEXT)` : str(p))).filter((p) => p !== "''").join(' || ') + ')';
+}
+/** A whole number (a double holding one) as text, as JS prints it. */
+const intText = (sql: string): string => `CAST(CAST(${sql} AS BIGINT) AS TEXT)`;
+
+interface ProgramYear { program: ProgramDef; year: number }
+
+export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
+  const dialect = o.dialect ?? 'duckdb';
+  const table = o.table ?? 'ptax_input';
+  const states = Object.values(bundle.states).filter((s) => !o.state || s.code === o.state.trim().toUpperCase());
+  if (!states.length) throw new PtaxError('UNKNOWN_STATE', `no state ${o.state} in the rules`);
+
+  // Places: every county and alias of the states, with its program (chosen by county facts, here).
+  const places: string[] = [];
+  const rates: string[] = [];
+  const used = new Set<string>();
+  for (const s of states) {
+    const slot = (f: string) => COUNTY_FACTS.indexOf(f as (typeof COUNTY_FACTS)[number]) + INPUT_FACTS.length;
+    const choose = s.programs.map((p) => ({ test: p.when ? compileCondition(p.when, slot) : undefined, program: p.program }));
+    const facts = (c: CountyDef | undefined): unknown[] => {
+      const v: unknown[] = new Array(INPUT_FACTS.length).fill(null);
+      const flags = new Set(c?.flags);
+      for (const f of COUNTY_FACTS) v.push(f === 'countyRate' ? null : flags.has(f));
+      return v;
+    };
+    for (const p of s.programs) if (p.when && [...conditionNames(p.when)].some((f) => !(COUNTY_FACTS as readonly string[]).includes(f))) {
+      throw new PtaxError('RULES_INVALID', `${s.code}: the program is chosen by input facts; SQL chooses by county only`);
+    }
+    const pick = (c: CountyDef | undefined) => choose.find((p) => !p.test || p.test(facts(c)))!.program;
+    const flag = (c: CountyDef | undefined, f: string) => (c?.flags.includes(f) ? 'TRUE' : 'FALSE');
+    const row = (slug: string, name: string, program: string, c: CountyDef | undefined) => {
+      if (o.year !== undefined && !bundle.programs[program]!.years.includes(o.year) && o.year < bundle.programs[program]!.years.at(-1)!) return;
+      used.add(program);
+      places.push(`(${str(s.code)}, ${str(slug)}, ${str(name)}, ${str(program)}, ${flag(c, 'nycClass')}, ${flag(c, 'topCoded')}, ${flag(c, 'estimated')})`);
+      if (c) for (const y of bundle.programs[program]!.years) {
+        const e = valueAt({ values: c.rates as ParamEntry[] }, periodStart(bundle.programs[program]!.period, y));
+        if (e) rates.push(`(${str(s.code)}, ${str(slug)}, ${y}, ${num(e.value as number)})`);
+      }
+    };
+    if (!s.counties.length) row('', '', pick(undefined), undefined);
+    // Aliases first: findCounty tries them first.
+    const aliasSlugs = new Set<string>();
+    for (const a of s.aliases) { const sl = slugOf(a.name); aliasSlugs.add(sl); row(sl, a.name, a.program, undefined); }
+    for (const c of s.counties) if (!aliasSlugs.has(c.slug)) row(c.slug, c.name, pick(c), c);
+  }
+  const programYears: ProgramYear[] = [...used].flatMap((id) => bundle.programs[id]!.years.filter((y) => o.year === undefined || y === o.year || (y === bundle.programs[id]!.years.at(-1) && o.year > y)).map((y) => ({ program: bundle.programs[id]!, year: y })));
+  const years = (id: string) => bundle.programs[id]!.years;
+
+  const lines: string[] = [];
+  // PostgreSQL inlines a CTE read once, and with it every step's expression into the next
+  // step's: the expressions grow with each level. MATERIALIZED keeps each level a table.
+  // DuckDB: the places once (read by every program); its optimizer handles the rest.
+  const cte = (name: string, body: string) => lines.push(`${name} AS ${dialect === 'postgres' || name === 'ptax_rated' ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
+  cte('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated)', `  VALUES\n  ${places.join(',\n  ')}`);
+  cte('ptax_rates(r_state, r_slug, r_year, r_rate)', rates.length ? `  VALUES\n  ${rates.join(',\n  ')}` : `  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, ${num(0)} WHERE FALSE`);
+  cte('ptax_years(y_program, y_years, y_last)', `  VALUES\n  ${[...used].map((id) => `(${str(id)}, ${str(years(id).join(', '))}, ${years(id).at(-1)})`).join(',\n  ')}`);
+
+  // The input, typed, with the place's facts.
+  const col = (c: string | undefined, ty: Ty) => (c === undefined ? `CAST(NULL AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})` : `CAST(i.${q(c)} AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})`);
+  const typed = SQL_INPUTS.map((x, i) => {
+    let v = col(x.column, x.ty);
+    if (x.fact === 'value') v = `COALESCE(${v}, ${num(DEFAULT_VALUE)})`;
+    else if (x.fact === 'veteranDisability') v = `COALESCE(${v}, ${num(DEFAULT_VETERAN)})`;
+    else if (x.ty === 'bool') v = `COALESCE(${v}, FALSE)`;
+    return `${v} AS f${i}`;
+  });
+  const slug = `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(i.${q('county')} AS TEXT))), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
+  cte('ptax_in', `  SELECT i.*, UPPER(TRIM(CAST(i.${q('state')} AS TEXT))) AS p_in_state, ${slug} AS p_in_slug,
+    CAST(i.${q('county')} AS TEXT) AS p_in_county, ${col('year', 'num')} AS p_in_year,
+    ${typed.join(',\n    ')}
+  FROM ${table} AS i`);
+  const covered = Object.keys(bundle.states).join(', ');
+  const choices = ['NY', 'TX', 'CA', 'FL', 'HUB'].join(', ');
+  const needsCounty = `p_in_state IN (${Object.values(bundle.states).filter((s) => s.counties.length).map((s) => str(s.code)).join(', ') || "''"})`;
+  const yearIdx = INPUT_FACTS.indexOf('year');
+  cte('ptax_placed', `  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
+    CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
+    p.f_nycclass, p.f_topcoded, p.f_estimated,
+    CASE
+      WHEN r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
+      WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) THEN 'UNKNOWN_STATE'
+      WHEN ${needsCounty} AND (r.p_in_county IS NULL OR TRIM(r.p_in_county) = '') THEN 'MISSING_COUNTY'
+      WHEN r.f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE'
+      WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND ${yearIn('r.p_in_year', [...used].map((id) => ({ id, years: years(id) })))} THEN 'YEAR_NOT_COVERED'
+    END AS p_error
+  FROM ptax_in AS r
+  LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = ${`CASE WHEN r.p_in_state IN (${Object.values(bundle.states).filter((s) => !s.counties.length).map((s) => str(s.code)).join(', ') || "''"}) THEN '' ELSE r.p_in_slug END`}
+  LEFT JOIN ptax_years AS y ON y.y_program = p.p_program`);
+  cte('ptax_rated', `  SELECT r.*, t.r_rate AS p_rate,
+    CASE r.p_error
+      WHEN 'NOT_SUPPORTED' THEN ${template('notSupported', { covered }, { code: 'r.p_in_state' })}
+      WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(CAST(r.${q('state')} AS TEXT), '')` })}
+      WHEN 'MISSING_COUNTY' THEN ${str(message('missingCounty', {}, 'en'))}
+      WHEN 'INVALID_VALUE' THEN ${str(message('valueNotNumber', {}, 'en'))}
+      WHEN 'UNKNOWN_COUNTY' THEN ${template('unknownCounty', {}, { county: 'r.p_in_county', state: 'r.p_in_state' })}
+      WHEN 'INVALID_YEAR' THEN ${template('yearWhole', {}, { last: intText('r.y_last') })}
+      WHEN 'YEAR_NOT_COVERED' THEN ${template('yearNotCovered', {}, { year: intText('r.p_in_year'), years: 'r.y_years' })}
+    END AS p_message,
+    CASE WHEN r.p_in_year > r.y_last THEN ${template('rulesCarried', {}, { year: intText('r.p_in_year'), last: intText('r.y_last') })} END AS p_note
+  FROM ptax_placed AS r
+  LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year`);
+  void yearIdx;
+
+  const branches: string[] = [];
+  const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS).map((c) => `r.${q(c)}`).join(', ');
+  programYears.forEach(({ program, year }, k) => branches.push(programSql(bundle, program, year, `py${k}`, dialect, cte, inputCols)));
+  // Rows the place refused.
+  const empty = SQL_RESULT_COLUMNS.map((c) => `CAST(NULL AS ${leafType(c.path) === 'text' ? 'TEXT' : 'FLOAT8'}) AS ${q(c.name)}`).join(', ');
+  branches.push(`SELECT ${inputCols}, CAST(NULL AS TEXT) AS ${q('countyName')}, CAST(NULL AS TEXT) AS ${q('program')}, CAST(NULL AS FLOAT8) AS ${q('rulesYear')}, ${empty}, CAST(NULL AS TEXT) AS ${q('notes')}, r.p_message AS ${q('error')}, r.p_error AS ${q('errorCode')} FROM ptax_rated AS r WHERE r.p_error IS NOT NULL`);
+  const header = `-- Generated by ptax (engine/sql/generate.ts) from the checked rules: do not edit.\n-- dialect: ${dialect}; states: ${states.map((s) => s.code).join(', ')}${o.year !== undefined ? `; year: ${o.year}` : ''}\n-- rules: ${[...new Set(programYears.flatMap(({ program }) => [program.file, ...Object.values(program.parameters).map((p) => bundle.parameters[p]!.file)]))].sort().join(', ')}\n-- input: a table ${table} with the batch columns (state, county, ${SQL_INPUTS.filter((x) => x.column && x.column !== 'year').map((x) => x.column).join(', ')}, year)\n`;
+  return `${header}WITH\n${lines.join(',\n')}\n${branches.join('\nUNION ALL\n')}`;
+}
+
+/** Whether a year is not among its program's years (SQL). */
+function yearIn(y: string, list: Array<{ id: string; years: number[] }>): string {
+  return `(CASE r.p_program ${list.map((p) => `WHEN ${str(p.id)} THEN ${y} NOT IN (${p.years.join(', ')})`).join(' ')} ELSE FALSE END)`.replace('CASE r.p_program', 'CASE p.p_program');
+}
+
+function leafType(path: readonly string[]): 'text' | 'num' {
+  const f = RESULT_FIELDS.find((x) => x.path.join('.') === path.join('.')) as { unit?: string } | undefined;
+  return f?.unit === 'text' ? 'text' : 'num';
+}
+
+function conditionNames(c: Condition, out = new Set<string>()): Set<string> {
+  if ('all' in c) c.all.forEach((x) => conditionNames(x, out));
+  else if ('any' in c) c.any.forEach((x) => conditionNames(x, out));
+  else if ('not' in c) conditionNames(c.not, out);
+  else { out.add(c.fact); if (typeof c.value === 'object' && c.value !== null && !Array.isArray(c.value)) out.add(c.value.fact); }
+  return out;
+}
+
+function slugOf(name: string): string {
+  return name.trim().toLowerCase().replace(/\scounty$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/**
+ * One program and year: a chain of CTEs (one per level of steps: a level's steps read only
+ * facts and earlier levels), then the result columns, the notes and the first error, as
+ * the engine evaluates them (validations, then steps in order, then result leaves).
+ */
+function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: string, dialect: Dialect, cte: (name: string, body: string) => void, inputCols: string): string {
+  const date = periodStart(program.period, year);
+  type Binding = { kind: 'scalar'; value: number } | { kind: 'table'; id: string; table: Record<string, number> } | { kind: 'bands'; id: string; bands: NonNullable<ParamEntry['bands']> };
+  const bindings = new Map<string, Binding>();
+  for (const [alias, pid] of Object.entries(program.parameters)) {
+    const p = bundle.parameters[pid]!;
+    const e = valueAt(p, date);
+    if (!e) throw new PtaxError('NO_VALUE', `${pid} has no value in force on ${date}`);
+    bindings.set(alias, p.type === 'scalar' ? { kind: 'scalar', value: e.value as number } : p.type === 'by_key' ? { kind: 'table', id: pid, table: e.value as Record<string, number> } : { kind: 'bands', id: pid, bands: e.bands! });
+  }
+  // Names → SQL columns and types.
+  const names = new Map<string, { sql: string; ty: Ty }>();
+  SQL_INPUTS.forEach((x, i) => names.set(x.fact, { sql: x.fact === 'year' ? `COALESCE(p_in_year, ${num(year)})` : `f${i}`, ty: x.ty }));
+  names.set('countyRate', { sql: 'p_rate', ty: 'num' });
+  names.set('nycClass', { sql: 'COALESCE(f_nycclass, FALSE)', ty: 'bool' });
+  names.set('topCoded', { sql: 'COALESCE(f_topcoded, FALSE)', ty: 'bool' });
+  names.set('estimated', { sql: 'COALESCE(f_estimated, FALSE)', ty: 'bool' });
+  const level = new Map<string, number>();
+
+  const div = (a: string, b: string): string => dialect === 'postgres'
+    ? `(CASE WHEN ${b} = 0 THEN (CASE WHEN ${a} > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ${a} < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ${a} / ${b} END)`
+    : `(${a} / ${b})`;
+
+  interface Code { sql: string; k?: number; ty: Ty; deps: number; err?: string }
+  const lv = (xs: Code[]) => Math.max(0, ...xs.map((x) => x.deps));
+  const errOf = (xs: Array<string | undefined>): string | undefined => { const e = xs.filter((x): x is string => !!x); return e.length === 0 ? undefined : e.length === 1 ? e[0] : `COALESCE(${e.join(', ')})`; };
+  const numeric = (c: Code): string => (c.k !== undefined ? c.sql : c.ty === 'num' ? nz(c.sql) : (() => { throw new PtaxError('RULES_INVALID', `${program.id}: a ${c.ty} in arithmetic is not supported in SQL`); })());
+
+  const read = (name: string): Code => {
+    const b = bindings.get(name);
+    if (b?.kind === 'scalar') return { sql: num(b.value), k: b.value, ty: 'num', deps: 0 };
+    if (b) throw new PtaxError('RULES_INVALID', `${name} is a table`);
+    const n = names.get(name);
+    if (!n) throw new PtaxError('RULES_INVALID', `${program.id}: unknown fact ${name}`);
+    return { sql: n.sql, ty: n.ty, deps: level.get(name) ?? 0 };
+  };
+
+  const expr = (e: Expr): Code => {
+    switch (e.type) {
+      case 'Literal': return { sql: num(e.value), k: e.value, ty: 'num', deps: 0 };
+      case 'Identifier': return read(e.name);
+      case 'UnaryExpression': {
+        const a = expr(e.argument);
+        if (a.k !== undefined) return { sql: num(-a.k), k: -a.k, ty: 'num', deps: 0 };
+        return { sql: `(-${numeric(a)})`, ty: 'num', deps: a.deps, err: a.err };
+      }
+      case 'BinaryExpression': {
+        const l = expr(e.left), r = expr(e.right);
+        if (l.k !== undefined && r.k !== undefined) {
+          const k = e.operator === '+' ? l.k + r.k : e.operator === '-' ? l.k - r.k : e.operator === '*' ? l.k * r.k : l.k / r.k;
+          return { sql: num(k), k, ty: 'num', deps: 0 };
+        }
+        const sql = e.operator === '/' ? div(numeric(l), numeric(r)) : `(${numeric(l)} ${e.operator} ${numeric(r)})`;
+        return { sql, ty: 'num', deps: lv([l, r]), err: errOf([l.err, r.err]) };
+      }
+      case 'MemberExpression': {
+        if (e.object.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'only a parameter table can be indexed');
+        const b = bindings.get(e.object.name);
+        if (b?.kind !== 'table') throw new PtaxError('RULES_INVALID', `${e.object.name} is not a table`);
+        if (!e.computed) {
+          const x = b.table[(e.property as { name: string }).name];
+          if (x === undefined) throw new PtaxError('NO_VALUE', `${b.id} has no value for ${(e.property as { name: string }).name}`);
+          return { sql: num(x), k: x, ty: 'num', deps: 0 };
+        }
+        const key = expr(e.property);
+        const entries = Object.entries(b.table);
+        if (key.ty !== 'text') throw new PtaxError('RULES_INVALID', `${program.id}: a table indexed by a ${key.ty} is not supported in SQL`);
+        const sql = `(CASE ${key.sql} ${entries.map(([k, v]) => `WHEN ${str(k)} THEN ${num(v)}`).join(' ')} END)`;
+        const miss = `(CASE WHEN ${key.sql} IS NULL OR ${key.sql} NOT IN (${entries.map(([k]) => str(k)).join(', ')}) THEN ${str(`${b.id} has no value for `)} || COALESCE(${key.sql}, 'null') END)`;
+        return { sql, ty: 'num', deps: key.deps, err: errOf([key.err, miss]) };
+      }
+      case 'CallExpression': {
+        const name = e.callee.name;
+        if (name === 'band') {
+          const b = bindings.get((e.arguments[0] as { name: string }).name);
+          if (b?.kind !== 'bands') throw new PtaxError('RULES_INVALID', 'band() of a non-band parameter');
+          const x = expr(e.arguments[1]!);
+          const xs = numeric(x);
+          const whens = b.bands.map((band) => {
+            const below = band.below ?? (band.at_most === undefined ? Infinity : NaN);
+            const tests = [Number.isNaN(below) ? '' : below === Infinity ? 'TRUE' : `${xs} < ${num(below)}`, band.at_most === undefined ? '' : `${xs} <= ${num(band.at_most)}`].filter(Boolean);
+            return { test: tests.join(' OR '), value: band.value };
+          });
+          const sql = `(CASE ${whens.map((w) => `WHEN ${w.test} THEN ${num(w.value)}`).join(' ')} END)`;
+          const miss = whens.some((w) => w.test === 'TRUE') ? undefined
+            : `(CASE WHEN NOT (${whens.map((w) => w.test).join(' OR ')}) THEN ${str(`${b.id} has no band for `)} || (CASE WHEN ${xs} = FLOOR(${xs}) AND ABS(${xs}) < ${num(1e15)} THEN ${intText(xs)} ELSE CAST(${xs} AS TEXT) END) END)`;
+          return { sql, ty: 'num', deps: x.deps, err: errOf([x.err, miss]) };
+        }
+        const parts = e.arguments.map(expr);
+        if (parts.every((p) => p.k !== undefined)) {
+          const ks = parts.map((p) => p.k!);
+          const k = name === 'min' ? Math.min(...ks) : name === 'max' ? Math.max(...ks) : name === 'floor' ? Math.floor(ks[0]!) : ks[0]! ** ks[1]!;
+          return { sql: num(k), k, ty: 'num', deps: 0 };
+        }
+        const args = parts.map(numeric);
+        const sql = name === 'floor' ? `FLOOR(${args[0]})` : name === 'pow' ? `POWER(${args[0]}, ${args[1]})`
+          : args.slice(1).reduce((acc, a) => `${name === 'min' ? 'LEAST' : 'GREATEST'}(${acc}, ${a})`, args[0]!);
+        return { sql, ty: 'num', deps: lv(parts), err: errOf(parts.map((p) => p.err)) };
+      }
+    }
+  };
+
+  const lit = (v: unknown): { sql: string; ty: Ty } | null =>
+    v === null ? null : typeof v === 'number' ? { sql: num(v), ty: 'num' } : typeof v === 'boolean' ? { sql: v ? 'TRUE' : 'FALSE', ty: 'bool' } : { sql: str(String(v)), ty: 'text' };
+  const cond = (c: Condition): { sql: string; deps: number } => {
+    if ('all' in c) { const xs = c.all.map(cond); return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' AND ')})` : 'TRUE', deps: Math.max(0, ...xs.map((x) => x.deps)) }; }
+    if ('any' in c) { const xs = c.any.map(cond); return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' OR ')})` : 'FALSE', deps: Math.max(0, ...xs.map((x) => x.deps)) }; }
+    if ('not' in c) { const x = cond(c.not); return { sql: `(NOT ${x.sql})`, deps: x.deps }; }
+    const a = read(c.fact);
+    const v = c.value;
+    const eq = (x: unknown): string => {
+      const l = lit(x);
+      if (!l) return `(${a.sql} IS NULL)`;
+      if (l.ty !== a.ty) return 'FALSE';
+      return `COALESCE(${a.sql} = ${l.sql}, FALSE)`;
+    };
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const b = read(v.fact);
+      const deps = Math.max(a.deps, b.deps);
+      if (a.ty !== b.ty) throw new PtaxError('RULES_INVALID', `${program.id}: ${c.fact} and ${v.fact} compared across types`);
+      switch (c.operator) {
+        case 'equal': return { sql: `(${a.sql} IS NOT DISTINCT FROM ${b.sql})`, deps };
+        case 'notEqual': return { sql: `(${a.sql} IS DISTINCT FROM ${b.sql})`, deps };
+        case 'lessThan': return { sql: `COALESCE(${a.sql} < ${nz(b.sql)}, FALSE)`, deps };
+        case 'lessThanInclusive': return { sql: `COALESCE(${a.sql} <= ${nz(b.sql)}, FALSE)`, deps };
+        case 'greaterThan': return { sql: `COALESCE(${a.sql} > ${nz(b.sql)}, FALSE)`, deps };
+        case 'greaterThanInclusive': return { sql: `COALESCE(${a.sql} >= ${nz(b.sql)}, FALSE)`, deps };
+        default: throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} between two facts is not supported in SQL`);
+      }
+    }
+    switch (c.operator) {
+      case 'equal': return { sql: eq(v), deps: a.deps };
+      case 'notEqual': return { sql: `(NOT ${eq(v)})`, deps: a.deps };
+      case 'in': case 'notIn': {
+        if (!Array.isArray(v)) throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} needs a list`);
+        const any = v.length ? `(${v.map(eq).join(' OR ')})` : 'FALSE';
+        return { sql: c.operator === 'in' ? any : `(NOT ${any})`, deps: a.deps };
+      }
+      case 'lessThan': case 'lessThanInclusive': case 'greaterThan': case 'greaterThanInclusive': {
+        if (a.ty === 'bool') return { sql: 'FALSE', deps: a.deps };
+        if (a.ty !== 'num' || typeof v !== 'number') throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} on a ${a.ty} is not supported in SQL`);
+        const op = { lessThan: '<', lessThanInclusive: '<=', greaterThan: '>', greaterThanInclusive: '>=' }[c.operator];
+        return { sql: `COALESCE(${a.sql} ${op} ${num(v)}, FALSE)`, deps: a.deps };
+      }
+      default: throw new PtaxError('RULES_INVALID', `${program.id}: the ${c.operator} operator is not supported in SQL`);
+    }
+  };
+
+  // Steps, grouped by level into CTEs.
+  const byLevel: Array<Array<{ col: string; sql: string; err?: string; errCol?: string }>> = [];
+  const stepErrs: string[] = [];
+  program.steps.forEach((s, i) => {
+    let c: Code;
+    if (s.formula) c = expr(s.formula.ast);
+    else if (s.condition) { const x = cond(s.condition); c = { sql: x.sql, ty: 'bool', deps: x.deps }; }
+    else {
+      const cases = s.cases!.map((k) => ({ when: k.when ? cond(k.when) : undefined, value: k.formula ? expr(k.formula.ast) : { sql: str(k.value!), ty: 'text' as Ty, deps: 0 } }));
+      const tys = new Set(cases.map((k) => k.value.ty));
+      if (tys.size > 1) throw new PtaxError('RULES_INVALID', `${program.id}.${s.id}: cases of different types are not supported in SQL`);
+      const ty = [...tys][0]!;
+      const tail = cases.findIndex((k) => !k.when);
+      const used = tail === -1 ? cases : cases.slice(0, tail + 1);
+      const sql = `(CASE ${used.filter((k) => k.when).map((k) => `WHEN ${k.when!.sql} THEN ${k.value.sql}`).join(' ')}${tail === -1 ? '' : ` ELSE ${used[tail]!.value.sql}`} END)`;
+      const errs = used.map((k) => (k.value.err ? { when: k.when?.sql, err: k.value.err } : undefined));
+      const err = errs.some(Boolean) ? `(CASE ${used.filter((k) => k.when).map((k, j) => `WHEN ${k.when!.sql} THEN ${errs[j]?.err ?? 'CAST(NULL AS TEXT)'}`).join(' ')}${tail === -1 ? '' : ` ELSE ${errs[tail]?.err ?? 'CAST(NULL AS TEXT)'}`} END)` : undefined;
+      const deps = Math.max(0, ...cases.map((k) => Math.max(k.when?.deps ?? 0, k.value.deps)));
+      c = { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err };
+    }
+    const lvl = c.deps + 1;
+    (byLevel[lvl] ??= []).push({ col: `s${i}`, sql: c.sql, err: c.err, errCol: c.err ? `e${i}` : undefined });
+    if (c.err) stepErrs.push(`e${i}`);
+    names.set(s.id, { sql: `s${i}`, ty: c.ty });
+    level.set(s.id, lvl);
+  });
+  let from = `${prefix}_0`;
+  cte(from, `  SELECT * FROM ptax_rated WHERE p_error IS NULL AND p_program = ${str(program.id)} AND p_year = ${year}`);
+  for (let l = 1; l < byLevel.length; l++) {
+    const steps = byLevel[l] ?? [];
+    if (!steps.length) continue;
+    const name = `${prefix}_${l}`;
+    cte(name, `  SELECT *, ${steps.map((s) => `${s.sql} AS ${s.col}${s.err ? `, ${s.err} AS ${s.errCol}` : ''}`).join(',\n    ')}\n  FROM ${from}`);
+    from = name;
+  }
+  // Result leaves (raw), their errors, then rounding and the error of the row.
+  const leaves: Array<{ path: string; leaf: ResultLeaf }> = [];
+  const walk = (g: ResultGroup, path: string[]) => {
+    for (const [k, node] of Object.entries(g)) {
+      if (typeof node.unit === 'string') leaves.push({ path: [...path, k].join('.'), leaf: node as ResultLeaf });
+      else walk(node as ResultGroup, [...path, k]);
+    }
+  };
+  walk(program.result, []);
+  const leafCodes = leaves.map((l) => ({ ...l, code: expr(l.leaf.formula.ast) }));
+  const leafErrs = leafCodes.filter((l) => l.code.err).map((l) => l.code.err!);
+  // Raw leaves first (one column each), then |x| × f (a), nudged (t), rounded and printed from those columns.
+  const raw: string[] = [];
+  const scaled: string[] = [];
+  const nudged: string[] = [];
+  const columns = SQL_RESULT_COLUMNS.map((c, i) => {
+    const l = leafCodes.find((x) => x.path === c.path.join('.'));
+    const ty = leafType(c.path);
+    if (!l) return `CAST(NULL AS ${ty === 'text' ? 'TEXT' : 'FLOAT8'}) AS ${q(c.name)}`;
+    raw.push(`${l.code.sql} AS l${i}`);
+    const unit = l.leaf.unit;
+    if (unit === 'text') return `CAST(l${i} AS TEXT) AS ${q(c.name)}`;
+    if (unit === 'count') return `${finite(`l${i}`)} AS ${q(c.name)}`;
+    const f = 10 ** ({ usd: 2, percent: 6, fraction: 8 } as const)[unit];
+    scaled.push(`ABS(${nz(`l${i}`)}) * ${num(f)} AS a${i}`);
+    nudged.push(`a${i} + LEAST(a${i} * ${num(2 ** -40)}, ${num(2 ** -12)}) AS t${i}`);
+    return `${finite(roundSql(`l${i}`, `t${i}`, f))} AS ${q(c.name)}`;
+  });
+  const validations = program.validations.map((v) => ({ test: cond(v.when).sql, code: v.code, message: v.message.en }));
+  const errorCode = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.code)}`).join(' ')}${[...stepErrs, ...leafErrs].length ? ` WHEN ${errOf([...stepErrs, ...leafErrs])} IS NOT NULL THEN 'NO_VALUE'` : ''} END`;
+  const errorMessage = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.message)}`).join(' ')}${[...stepErrs, ...leafErrs].length ? ` ELSE ${errOf([...stepErrs, ...leafErrs])}` : ''} END`;
+  const notes = program.notes.map((n) => `CASE WHEN ${cond(n.when).sql} THEN ${str(n.text.en)} END`);
+  const noteSql = `NULLIF(CONCAT_WS(${str(NOTE_SEPARATOR)}, ${[...notes, 'p_note'].join(', ')}), '')`;
+  const codeCol = validations.length || stepErrs.length || leafErrs.length ? errorCode : 'CAST(NULL AS TEXT)';
+  const msgCol = validations.length || stepErrs.length || leafErrs.length ? errorMessage : 'CAST(NULL AS TEXT)';
+  cte(`${prefix}_raw`, `  SELECT *, ${codeCol} AS p_code, ${msgCol} AS p_msg,\n    ${[...raw, `${noteSql} AS p_notes`].join(',\n    ')}\n  FROM ${from}`);
+  cte(`${prefix}_a`, `  SELECT *, ${scaled.length ? scaled.join(', ') : 'NULL AS a_none'}\n  FROM ${prefix}_raw`);
+  cte(`${prefix}_t`, `  SELECT *, ${nudged.length ? nudged.join(', ') : 'NULL AS t_none'}\n  FROM ${prefix}_a`);
+  cte(`${prefix}_out`, `  SELECT *, ${columns.join(',\n    ')}\n  FROM ${prefix}_t`);
+  // An error row keeps only the input's columns, the error and its code.
+  const result = SQL_RESULT_COLUMNS.map((c) => `CASE WHEN p_code IS NULL THEN ${q(c.name)} END AS ${q(c.name)}`).join(', ');
+  return `SELECT ${inputCols}, CASE WHEN p_code IS NULL THEN p_county END AS ${q('countyName')}, CASE WHEN p_code IS NULL THEN p_program END AS ${q('program')}, CASE WHEN p_code IS NULL THEN CAST(p_year AS FLOAT8) END AS ${q('rulesYear')}, ${result}, CASE WHEN p_code IS NULL THEN p_notes END AS ${q('notes')}, p_msg AS ${q('error')}, p_code AS ${q('errorCode')} FROM ${prefix}_out AS r`;
+}
+
+/** A number, or NULL for NaN and the infinities (JSON prints them null: an empty cell). */
+const finite = (sql: string): string => `(CASE WHEN ${sql} IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE ${sql} END)`;
+
+/**
+ * round.ts's roundTo in SQL, from t = s + min(s × 2^-40, 2^-12), s = |x| × f (columns of the
+ * CTEs before): rounded half up (floor, then +1 when the fraction is at least one half:
+ * exactly Math.round for t ≥ 0), divided by f, the sign put back (no negative zero). NULL
+ * is 0, as JS reads it.
+ */
+function roundSql(x: string, t: string, f: number): string {
+  const u = `(FLOOR(${t}) + CASE WHEN ${t} - FLOOR(${t}) >= ${num(0.5)} THEN 1 ELSE 0 END)`;
+  return `(CASE WHEN ${x} < 0 AND ${u} <> 0 THEN -(${u} / ${num(f)}) ELSE ${u} / ${num(f)} END)`;
+}
+
+export type { StateDef };

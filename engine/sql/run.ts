@@ -1,0 +1,155 @@
+/**
+ * `ptax calc --batch <file> --engine duckdb|postgres`: the rules as one SQL query
+ * (engine/sql/generate.ts) run where the roll is.
+ * - DuckDB (@duckdb/node-api), in process, on all cores, reading CSV or Parquet, writing
+ *   CSV or Parquet (by --out's extension; standard output: CSV). Memory is bounded
+ *   (PTAX_DUCKDB_MEMORY, default 2GB; spilling to a temporary folder allowed).
+ * - PostgreSQL (pg), with --db <connection string>: reads an existing table (--table), or
+ *   loads the CSV file first into a temporary table (COPY), and writes the result as CSV.
+ * Input columns are matched to the batch columns as the streaming path matches them
+ * (case, - and _ ignored); missing ones are NULL; others are passed through.
+ */
+import { createWriteStream, existsSync } from 'node:fs';
+import { extname } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PtaxError } from '../errors.js';
+import type { Bundle } from '../types.js';
+import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, type Dialect } from './generate.js';
+
+export interface SqlBatchOptions {
+  engine: Dialect;
+  file?: string;
+  out?: string;
+  db?: string;
+  table?: string;
+  /** DuckDB threads (default: all cores). */
+  threads?: number;
+  memoryLimit?: string;
+  progress?: (line: string) => void;
+}
+export interface SqlBatchSummary { rows: number; errors: number; seconds: number }
+
+const normalize = (name: string): string => name.trim().toLowerCase().replace(/[-_\s]/g, '');
+const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+const TYPE: Record<string, string> = Object.fromEntries([['state', 'TEXT'], ['county', 'TEXT'], ...SQL_INPUTS.flatMap((x) => (x.column ? [[x.column, x.ty === 'num' ? 'FLOAT8' : x.ty === 'bool' ? 'BOOLEAN' : 'TEXT']] : []))]);
+
+/**
+ * A SELECT list giving the batch columns from a table's own columns: renamed when spelt
+ * otherwise, NULL when missing, and read from text when the column is text (numbers
+ * without their thousands separators, $ and spaces; true/false/yes/no/1/0; a cell that is
+ * neither is NULL, i.e. not given); then the table's other columns, passed through.
+ */
+export function inputView(columns: Array<{ name: string; text: boolean }>, dialect: Dialect): { select: string; originals: string[] } {
+  const byNorm = new Map(columns.map((c) => [normalize(c.name), c]));
+  const batch = new Set<string>();
+  const parts = BATCH_INPUT_COLUMNS.map((b) => {
+    const c = byNorm.get(normalize(b));
+    if (c) batch.add(c.name);
+    if (!c) return `CAST(NULL AS ${TYPE[b]}) AS ${q(b)}`;
+    const x = `TRIM(CAST(${q(c.name)} AS TEXT))`;
+    if (!c.text || TYPE[b] === 'TEXT') return `${q(c.name)} AS ${q(b)}`;
+    if (TYPE[b] === 'BOOLEAN') return `(CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
+    const clean = `REGEXP_REPLACE(${x}, '[$, ]', '', 'g')`;
+    const ok = dialect === 'postgres' ? `${clean} ~ '^-?[0-9]+(\\.[0-9]+)?$'` : `REGEXP_FULL_MATCH(${clean}, '-?[0-9]+(\\.[0-9]+)?')`;
+    return `(CASE WHEN ${ok} THEN CAST(${clean} AS FLOAT8) END) AS ${q(b)}`;
+  });
+  const others = columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => q(c.name));
+  return { select: [...parts, ...others].join(', '), originals: [...BATCH_INPUT_COLUMNS.filter((b) => byNorm.has(normalize(b))), ...columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => c.name)] };
+}
+
+export async function runSqlBatch(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSummary> {
+  return o.engine === 'postgres' ? runPostgres(bundle, o) : runDuckdb(bundle, o);
+}
+
+async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSummary> {
+  if (!o.file || o.file === '-') throw new PtaxError('USAGE', '--engine duckdb reads a file (CSV or Parquet), not standard input');
+  if (!existsSync(o.file)) throw new PtaxError('UNREADABLE', `Cannot read ${o.file}: no such file`);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const t0 = process.hrtime.bigint();
+  const spill = mkdtempSync(join(tmpdir(), 'ptax-duckdb-'));
+  const db = await DuckDBInstance.create(':memory:', {
+    memory_limit: o.memoryLimit ?? process.env.PTAX_DUCKDB_MEMORY ?? '2GB',
+    temp_directory: spill,
+    ...(o.threads ? { threads: String(o.threads) } : {}),
+  });
+  const c = await db.connect();
+  try {
+    const ext = extname(o.file).toLowerCase();
+    const reader = ext === '.parquet' ? `read_parquet(${lit(o.file)})` : ext === '.csv' ? `read_csv(${lit(o.file)}, header = true)` : undefined;
+    if (!reader) throw new PtaxError('USAGE', `--engine duckdb reads .csv or .parquet files (got ${o.file})`);
+    let columns: Array<{ name: string; text: boolean }>;
+    try {
+      columns = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${reader}`)).getRowObjects().map((r) => ({ name: String(r.column_name), text: String(r.column_type) === 'VARCHAR' }));
+    } catch (e) { throw new PtaxError('UNREADABLE', `Cannot read ${o.file}: ${(e as Error).message.split('\n')[0]}`); }
+    const view = inputView(columns, 'duckdb');
+    await c.run(`CREATE VIEW ptax_input AS SELECT ${view.select} FROM ${reader}`);
+    const sql = generateSql(bundle, { dialect: 'duckdb', columns: view.originals });
+    const outExt = o.out ? extname(o.out).toLowerCase() : '.csv';
+    const target = o.out ?? '/dev/stdout';
+    const format = outExt === '.parquet' ? 'FORMAT parquet' : 'FORMAT csv, HEADER true';
+    await c.run(`CREATE TEMP TABLE ptax_result AS ${sql}`);
+    const counts = (await c.runAndReadAll(`SELECT COUNT(*) AS n, COUNT("errorCode") AS e FROM ptax_result`)).getRowObjects()[0]!;
+    await c.run(`COPY ptax_result TO ${lit(target)} (${format})`);
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    return { rows: Number(counts.n), errors: Number(counts.e), seconds };
+  } finally {
+    c.closeSync();
+    db.closeSync();
+    rmSync(spill, { recursive: true, force: true });
+  }
+}
+
+async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSummary> {
+  if (!o.db) throw new PtaxError('USAGE', '--engine postgres needs --db <connection string>');
+  const pg = (await import('pg')).default;
+  const t0 = process.hrtime.bigint();
+  const client = new pg.Client({ connectionString: o.db });
+  try { await client.connect(); } catch (e) { throw new PtaxError('UNREADABLE', `Cannot connect to ${o.db.replace(/:[^:@/]*@/, ':***@')}: ${(e as Error).message}`); }
+  try {
+    let table = o.table;
+    if (!table) {
+      if (!o.file || extname(o.file).toLowerCase() !== '.csv') throw new PtaxError('USAGE', '--engine postgres reads --table <name>, or loads a .csv file given with --batch');
+      table = await loadCsv(client, o.file);
+    }
+    const cols = (await client.query('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table.replace(/^.*\./, '')])).rows.map((r: { column_name: string; data_type: string }) => ({ name: r.column_name, text: r.data_type === 'text' || r.data_type === 'character varying' }));
+    if (!cols.length) throw new PtaxError('UNREADABLE', `no table ${table}`);
+    const view = inputView(cols, 'postgres');
+    await client.query(`CREATE TEMP VIEW ptax_input AS SELECT ${view.select} FROM ${table.split('.').map(q).join('.')}`);
+    const sql = generateSql(bundle, { dialect: 'postgres', columns: view.originals });
+    const res = await client.query(sql);
+    const names = res.fields.map((f) => f.name);
+    const out = o.out ? createWriteStream(o.out) : process.stdout;
+    const cell = (x: unknown) => { if (x === null || x === undefined) return ''; const s = String(x); return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
+    out.write(names.map(cell).join(',') + '\n');
+    let errors = 0;
+    for (const r of res.rows as Array<Record<string, unknown>>) { if (r.errorCode !== null) errors++; out.write(names.map((n) => cell(r[n])).join(',') + '\n'); }
+    if (o.out) await new Promise<void>((done) => (out as ReturnType<typeof createWriteStream>).end(done));
+    return { rows: res.rows.length, errors, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A CSV file into a temporary table: every column as text (cast by the query), in
+ * multi-row INSERTs of 1,000 rows (COPY FROM STDIN would need a streaming client the
+ * project does not have; COPY FROM a server file needs the file on the server).
+ */
+async function loadCsv(client: import('pg').Client, file: string): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  const { parse } = await import('csv-parse/sync');
+  const rows = parse(readFileSync(file, 'utf8'), { bom: true, skip_empty_lines: true }) as string[][];
+  const header = (rows.shift() ?? []).map((h) => h.trim());
+  if (!header.length) throw new PtaxError('BAD_HEADER', `${file} is empty: a CSV batch needs a header line`);
+  await client.query(`CREATE TEMP TABLE ptax_loaded (${header.map((h) => `${q(h)} TEXT`).join(', ')})`);
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    const params: unknown[] = [];
+    const values = chunk.map((r) => `(${header.map((_, j) => { params.push(r[j] === '' || r[j] === undefined ? null : r[j]); return `$${params.length}`; }).join(', ')})`);
+    await client.query(`INSERT INTO ptax_loaded VALUES ${values.join(', ')}`, params);
+  }
+  return 'ptax_loaded';
+}

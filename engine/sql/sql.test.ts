@@ -1,0 +1,222 @@
+/**
+ * The rules as SQL (engine/sql/generate.ts) against the engine:
+ * - DuckDB: every golden fixture of a state's own calculation and PTAX_SQL_RUNS (default
+ *   50,000) random inputs per program and year give the engine's figures to the cent (the
+ *   same doubles), the same notes and the same error cells (code; message too, except an
+ *   unknown county's, whose suggestions SQL does not make).
+ * - PostgreSQL: the same fixtures through a real server, started here from Debian's
+ *   packages in a temporary folder on a free port (skipped with a message when there is no
+ *   PostgreSQL; scripts/test installs it as root), stopped at the end.
+ * - One SQL snapshot per state and dialect (engine/sql/snapshots/): a rule change shows
+ *   as a change of the SQL, reviewed like the YAML (`npx vitest run engine/sql -u`).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { readBundle } from '../bundle.js';
+import { Calculator, inputFromFlags, type FlagInput } from '../calculate.js';
+import { fixtureFiles, fixtureInput, type FixtureCase } from '../fixtures.js';
+import type { Bundle } from '../types.js';
+import { BATCH_INPUT_COLUMNS, SQL_RESULT_COLUMNS, generateSql } from './generate.js';
+import { startPostgres, type Postgres } from './pg-server.js';
+
+const bundle: Bundle = readBundle('dist/rules/bundle.json');
+const calc = new Calculator(bundle);
+const RUNS = Number(process.env.PTAX_SQL_RUNS ?? (process.env.PTAX_MUTATION ? 200 : 50_000));
+const tmp = mkdtempSync(join(tmpdir(), 'ptax-sql-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const TYPES: Record<string, string> = {
+  state: 'VARCHAR', county: 'VARCHAR', class: 'VARCHAR', star: 'VARCHAR',
+  homestead: 'BOOLEAN', over65: 'BOOLEAN', seniorCitizen: 'BOOLEAN', disabled: 'BOOLEAN', coldWarVeteran: 'BOOLEAN',
+};
+const COLUMNS = ['id', ...BATCH_INPUT_COLUMNS];
+type Row = Record<string, string | number | boolean | null>;
+
+/** Rows as a CSV file (numbers as JS prints them: exact), empty for null. */
+function csvFile(name: string, rows: Row[]): string {
+  const cell = (x: unknown) => (x === null || x === undefined ? '' : /[",\n]/.test(String(x)) ? `"${String(x).replace(/"/g, '""')}"` : String(x));
+  const path = join(tmp, name);
+  writeFileSync(path, [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(','))].join('\n') + '\n');
+  return path;
+}
+
+/** The engine's outcome of a row, as the SQL should give it. */
+function engine(r: Row): Record<string, unknown> {
+  const flags = { state: r.state, county: r.county ?? '' } as Record<string, unknown>;
+  for (const c of BATCH_INPUT_COLUMNS) if (c !== 'state' && c !== 'county' && c !== 'year' && r[c] !== null && r[c] !== undefined) flags[c] = r[c];
+  try {
+    const res = calc.calculate(inputFromFlags(flags as unknown as FlagInput, r.year === null ? undefined : (r.year as number)));
+    const out: Record<string, unknown> = { countyName: res.county, program: res.program, rulesYear: res.year, notes: res.notes.length ? res.notes.join(' | ') : null, errorCode: null };
+    for (const c of SQL_RESULT_COLUMNS) {
+      const x = c.path.reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], res);
+      out[c.name] = typeof x === 'number' && !Number.isFinite(x) ? null : x ?? null;
+    }
+    return out;
+  } catch (e) {
+    const x = e as { code?: string; message?: string };
+    return { errorCode: x.code, error: x.message };
+  }
+}
+
+/** Differences between the SQL's rows and the engine's (at most 5 reported). */
+function compare(rows: Row[], got: Array<Record<string, unknown>>): { diffs: string[]; errors: number } {
+  const byId = new Map(got.map((g) => [String(g.id), g]));
+  const diffs: string[] = [];
+  let errors = 0;
+  for (const r of rows) {
+    const want = engine(r);
+    const g = byId.get(String(r.id));
+    if (!g) { diffs.push(`row ${r.id}: missing`); continue; }
+    const bad: string[] = [];
+    if (want.errorCode) {
+      errors++;
+      if (g.errorCode !== want.errorCode) bad.push(`errorCode ${String(g.errorCode)} ≠ ${String(want.errorCode)}`);
+      else if (want.errorCode !== 'UNKNOWN_COUNTY' && g.error !== want.error) bad.push(`error "${String(g.error)}" ≠ "${String(want.error)}"`);
+    } else {
+      for (const [k, v] of Object.entries(want)) {
+        const x = g[k] ?? null;
+        if (!(x === v || (typeof v === 'number' && typeof x === 'number' && Object.is(x + 0, v + 0)))) bad.push(`${k}: ${JSON.stringify(x)} ≠ ${JSON.stringify(v)}`);
+      }
+    }
+    if (bad.length && diffs.length < 5) diffs.push(`${JSON.stringify(r)}: ${bad.join('; ')}`);
+  }
+  return { diffs, errors };
+}
+
+async function duckdb(path: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try {
+    await c.run(`CREATE TABLE ptax_input AS SELECT * FROM read_csv('${path}', header = true, types = {${Object.entries(TYPES).map(([k, t]) => `'${k}': '${t}'`).join(', ')}, 'id': 'VARCHAR'})`);
+    return (await c.runAndReadAll(sql)).getRowObjects() as Array<Record<string, unknown>>;
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+}
+
+/** The fixtures of the states' own calculations (a calculator's program is not a batch program), as rows. */
+function fixtureRows(): Row[] {
+  const rows: Row[] = [];
+  for (const file of fixtureFiles(['fixtures'])) {
+    for (const c of parseYaml(readFileSync(file, 'utf8')) as FixtureCase[]) {
+      if (c.calculator || (c.lang && c.lang !== 'en') || c.input.countyRate !== undefined || c.input.date !== undefined) continue;
+      const i = fixtureInput(c);
+      rows.push({
+        id: `F${rows.length}`, state: i.state, county: i.county || null, value: (c.input.value as number | undefined) ?? null, year: i.year ?? null,
+        class: i.propertyClass ?? null, homestead: !!i.homestead, over65: !!i.over65, seniorIncome: i.seniorIncome ?? null, seniorCitizen: !!i.seniorCitizen,
+        disabled: !!i.disabled, veteranDisability: (c.input.veteranDisability as number | undefined) ?? null, coldWarVeteran: !!i.coldWarVeteran, star: i.starType ?? null,
+        priorAssessed: i.priorAssessed ?? null, purchasePrice: i.purchasePrice ?? null, purchaseYear: i.purchaseYear ?? null, melloRoos: i.melloRoos ?? null,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Random rows that land on one program and year: its states' counties (every spelling), years asked for around the rules' years. */
+function randomRows(program: string, year: number, n: number, seed: number): Row[] {
+  const places: Array<{ state: string; county: string | null }> = [];
+  for (const s of Object.values(bundle.states)) {
+    const chosen = (c: (typeof s.counties)[number] | undefined) => calc.calculate({ state: s.code, county: c?.name ?? '', value: 300000, propertyClass: 'class1' }).program;
+    if (!s.counties.length) { if (s.programs[0]!.program === program) places.push({ state: s.code, county: null }); continue; }
+    for (const c of s.counties) if (chosen(c) === program) places.push({ state: s.code, county: c.name }, { state: s.code.toLowerCase(), county: c.slug }, { state: s.code, county: ` ${c.name.replace(/ County$/, '')} ` });
+    for (const a of s.aliases) if (a.program === program) places.push({ state: s.code, county: a.name });
+  }
+  const years = bundle.programs[program]!.years;
+  const last = years.at(-1)!;
+  const asked = year === last ? [null, last, last + 1, last + 3] : [year];
+  const money = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 3_000_000 }), fc.double({ min: -1000, max: 60_000_000, noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, 1, 50_000_000, 50_000_001, 107_300, 250_000));
+  const row = fc.record({
+    place: fc.constantFrom(...places),
+    value: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 10_000, max: 5_000_000 }) }, { weight: 1, arbitrary: money }),
+    year: fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...asked) }, { weight: 1, arbitrary: fc.constantFrom(1999, 2.5) }),
+    class: fc.constantFrom('class1', 'class2', 'class3', 'class4', null, 'class9'),
+    homestead: fc.boolean(), over65: fc.boolean(), seniorCitizen: fc.boolean(), disabled: fc.boolean(), coldWarVeteran: fc.boolean(),
+    seniorIncome: fc.oneof(money, fc.constantFrom(107_299, 107_300, 107_301, -1)),
+    veteranDisability: fc.constantFrom(null, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 15),
+    star: fc.constantFrom(null, 'none', 'basic', 'enhanced'),
+    priorAssessed: money,
+    // Price and year mostly together (one without the other is an error in California).
+    purchase: fc.oneof(
+      { weight: 5, arbitrary: fc.constant([null, null] as const) },
+      { weight: 4, arbitrary: fc.tuple(fc.integer({ min: 1, max: 3_000_000 }), fc.integer({ min: 1970, max: 2027 })) },
+      { weight: 1, arbitrary: fc.tuple(money, fc.oneof(fc.constant(null), fc.integer({ min: 1970, max: 2027 }))) },
+    ),
+    melloRoos: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 5000 })),
+  });
+  return fc.sample(row, { numRuns: n, seed }).map(({ place, purchase, ...r }, i) => ({ id: `${program}@${year}#${i}`, state: place.state, county: place.county, ...r, purchasePrice: purchase[0], purchaseYear: purchase[1] }));
+}
+
+const programYears = [...new Set(Object.values(bundle.states).flatMap((s) => [...s.programs.map((p) => p.program), ...s.aliases.map((a) => a.program)]))]
+  .flatMap((id) => bundle.programs[id]!.years.map((year) => ({ id, year })));
+
+describe('the rules as SQL, run by DuckDB, equal the engine', () => {
+  const sql = generateSql(bundle, { dialect: 'duckdb', columns: COLUMNS });
+
+  it('every golden fixture of a state calculation', async () => {
+    const rows = fixtureRows();
+    expect(rows.length).toBeGreaterThan(60);
+    const got = await duckdb(csvFile('fixtures.csv', rows), sql);
+    expect(got.length).toBe(rows.length);
+    const { diffs } = compare(rows, got);
+    expect(diffs).toEqual([]);
+  });
+
+  it(`${RUNS} random inputs per program and year, ${programYears.length} programs and years`, async () => {
+    expect(programYears.length).toBeGreaterThanOrEqual(10);
+    // One program and year at a time: memory stays that of RUNS rows.
+    for (const [k, { id, year }] of programYears.entries()) {
+      const rows = randomRows(id, year, RUNS, 20261124 + k);
+      const got = await duckdb(csvFile('random.csv', rows), sql);
+      expect(got.length).toBe(rows.length);
+      const { diffs, errors } = compare(rows, got);
+      expect(diffs, `${id}@${year}`).toEqual([]);
+      // Both outcomes are reached: figures and error cells; and the rows land on this program and year.
+      expect(errors, `${id}@${year}`).toBeGreaterThan(0);
+      expect(errors, `${id}@${year}`).toBeLessThan(rows.length * 0.95);
+      expect(got.filter((g) => g.program === id && g.rulesYear === year).length, `${id}@${year}`).toBeGreaterThan(rows.length / 20);
+    }
+  }, 300_000);
+});
+
+describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
+  let server: Postgres | undefined;
+  let why = '';
+  beforeAll(async () => {
+    try { server = await startPostgres(); } catch (e) { why = (e as Error).message; }
+  }, 120_000);
+  afterAll(async () => { await server?.stop(); });
+
+  it('every golden fixture of a state calculation', async (ctx) => {
+    if (!server) { console.warn(`PostgreSQL: skipped (${why})`); ctx.skip(); return; }
+    const rows = fixtureRows();
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      await client.query(`CREATE TEMP TABLE ptax_input (id TEXT, ${BATCH_INPUT_COLUMNS.map((c) => `"${c}" ${TYPES[c] === 'VARCHAR' ? 'TEXT' : TYPES[c] ?? 'FLOAT8'}`).join(', ')})`);
+      for (const r of rows) await client.query(`INSERT INTO ptax_input VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`, COLUMNS.map((c) => r[c] ?? null));
+      const res = await client.query(generateSql(bundle, { dialect: 'postgres', columns: COLUMNS }));
+      expect(res.rows.length).toBe(rows.length);
+      const { diffs } = compare(rows, res.rows as Array<Record<string, unknown>>);
+      expect(diffs).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  }, 120_000);
+});
+
+describe('SQL snapshots: a changed rule changes the SQL', () => {
+  for (const state of Object.keys(bundle.states)) {
+    for (const dialect of ['duckdb', 'postgres'] as const) {
+      it(`${state}, ${dialect}`, async () => {
+        await expect(generateSql(bundle, { state, dialect }) + ';\n').toMatchFileSnapshot(`snapshots/${state.toLowerCase()}.${dialect}.sql`);
+      });
+    }
+  }
+});
