@@ -109,6 +109,19 @@ describe('rules diff: the rule changes', () => {
     expect(r.grid.changes).toEqual([]);
   });
 
+  it('a last_verified date set by a person shows as checked, with the entry and both dates, and moves no figure', async () => {
+    git('checkout', '-q', '-b', 'verify', 'base');
+    edit('rules/ny/star.yaml', 'last_verified: 2026-11-21', 'last_verified: 2026-12-01');
+    git('commit', '-q', '-a', '-m', 'checked ny.star.exemption against its source');
+    git('tag', 'verified');
+    git('checkout', '-q', 'formula');
+    const r = await rulesDiff('base', 'verified', { cwd: repo });
+    expect(r.rules.values).toEqual([]);
+    expect(r.rules.meta).toEqual([{ id: 'ny.star.exemption', effective: '2024-07-01', what: 'last_verified', old: '2026-11-21', new: '2026-12-01' }]);
+    expect(formatText(r)).toContain('Checked against the source (last_verified)\n  ny.star.exemption 2024-07-01: last verified 2026-11-21 → 2026-12-01');
+    expect(r.fixtures.changes).toEqual([]);
+  });
+
   it('the same refs give the same report (deterministic), and base = head gives nothing', async () => {
     const again = await rulesDiff('base', 'values', { cwd: repo });
     expect(formatText(again)).toBe(formatText(values));

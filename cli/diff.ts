@@ -22,6 +22,7 @@ import type { Bundle, Reference } from '../engine/types.js';
 import { compareBundles, type RuleChanges, type ValueChange } from './diff-rules.js';
 import { buildGrid, GRID_DESCRIPTION } from './diff-grid.js';
 import { diffFixtures, diffGrid, type FieldChange, type FixtureFile, type Leaf, type ResultDiff } from './diff-results.js';
+import { guidesMarkdown, guidesMoved, guidesText, type GuideMove } from './diff-guides.js';
 
 /** The grid reports these fields unless --fields says otherwise (errors always). */
 export const GRID_FIELDS = ['annualTax', 'year', 'program', 'notes'];
@@ -35,6 +36,8 @@ export interface DiffReport {
   fixtures: ResultDiff;
   grid: ResultDiff & { fields: string[] | 'all' };
   warnings: string[];
+  /** Guide pages (web/content of the working tree) that quote a changed figure. */
+  guides?: GuideMove[];
 }
 
 export interface DiffOptions {
@@ -139,7 +142,9 @@ export async function rulesDiff(baseRef: string, headRef: string | undefined, op
     const baseBundle = await loadSide(baseDir, base.label);
     const headBundle = await loadSide(headDir, head.label);
     const fixtures = await readHeadFixtures(headDir, warnings);
-    return compareLoaded(baseBundle, headBundle, fixtures, { base, head, warnings, fields: options.fields });
+    const report = compareLoaded(baseBundle, headBundle, fixtures, { base, head, warnings, fields: options.fields });
+    report.guides = guidesMoved(report.rules, join(repo, 'web', 'content'), headBundle);
+    return report;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -221,9 +226,16 @@ export function formatText(r: DiffReport, limit = 0): string {
   };
   values('Parameter values', r.rules.values);
   values('County rates', r.rules.counties);
-  if (r.rules.meta.length) {
+  // A last_verified date moves when a person has checked the entry against its source.
+  const verified = r.rules.meta.filter((m) => m.what === 'last_verified');
+  const other = r.rules.meta.filter((m) => m.what !== 'last_verified');
+  if (verified.length) {
+    L.push('', 'Checked against the source (last_verified)');
+    for (const m of verified) L.push(`  ${m.id}${m.effective ? ` ${m.effective}` : ''}: last verified ${m.old} → ${m.new}`);
+  }
+  if (other.length) {
     L.push('', 'Other entry changes (same value)');
-    for (const m of r.rules.meta) L.push(`  ${m.id}${m.effective ? ` ${m.effective}` : ''} ${m.what}: ${m.old} → ${m.new}`);
+    for (const m of other) L.push(`  ${m.id}${m.effective ? ` ${m.effective}` : ''} ${m.what}: ${m.old} → ${m.new}`);
   }
   if (r.rules.definitions.length) {
     L.push('', 'Programs and states');
@@ -246,6 +258,7 @@ export function formatText(r: DiffReport, limit = 0): string {
   if (!r.rules.values.length && !r.rules.counties.length && !r.rules.meta.length && !r.rules.definitions.length && !r.fixtures.changes.length && !r.grid.changes.length) {
     L.push('', 'No rule changes.');
   }
+  L.push(...guidesText(r.guides));
   for (const w of r.warnings) L.push(`warning: ${w}`);
   return L.join('\n');
 }
@@ -280,6 +293,7 @@ export function formatMarkdown(r: DiffReport, limit = 100): string {
   table(`Fixture results (${r.fixtures.changedCases} of ${r.fixtures.total} cases)`, ['case', 'field', 'old', 'new', 'difference', 'fixture expects'], f.rows, f.more);
   const g = res(r.grid, false);
   table(`Grid results (${r.grid.changedCases} of ${r.grid.total} sample properties)`, ['property', 'field', 'old', 'new', 'difference'], g.rows, g.more);
+  L.push(...guidesMarkdown(r.guides));
   if (r.warnings.length) L.push('', ...r.warnings.map((w) => `> warning: ${mdCell(w)}`));
   return L.join('\n');
 }
