@@ -8,7 +8,7 @@ import { Store } from './db/store.js';
 import { requestLanguage, sendAnswer } from './http/answers.js';
 import { answerClientError, answerError, registerErrorHandler, RETRY_AFTER_SECONDS } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { openSideConnection, RateLimiter } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStaticSite } from './http/static-site.js';
 import { LinkBuilder } from './mail/links.js';
@@ -53,15 +53,16 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
   const db = openDatabase(config.dbPath);
   const writer = new GroupCommitWriter(db, config.groupCommit);
   let transport: MailTransport;
-  let limiter: RateLimiter;
+  let side: Database;
   try {
     transport = createTransport({ smtpUrl: config.smtpUrl, mailDir: config.mailDir!, timeoutMs: config.mailTimeoutMs });
-    limiter = new RateLimiter(config.dbPath, config.rateLimitPerMinute);
+    side = openSideConnection(config.dbPath);
   } catch (error) {
     writer.close();
     db.close();
     throw error;
   }
+  const limiter = new RateLimiter(side, config.rateLimitPerMinute);
 
   const headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   const app = Fastify({
@@ -111,8 +112,10 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     pendingDays: config.pendingDays,
     mailsPerAddressPerHour: config.mailsPerAddressPerHour,
   });
+  // The worker's claims and marks go through the side connection: no fsync per mail (a mark
+  // lost in a power cut means that mail goes out again; a killed process loses none).
   const worker = new MailWorker(
-    db,
+    side,
     transport,
     {
       retryBaseMs: config.mailRetryBaseMs,
@@ -141,7 +144,7 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     // A send in progress is not waited for long: its lease brings it back if it did not finish.
     await Promise.race([worker.stop(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     transport.close();
-    limiter.close();
+    side.close();
     writer.close();
     db.close();
   });

@@ -7,25 +7,22 @@ import { requestLanguage, sendAnswer } from './answers.js';
  * that every server process on the machine shares one budget: fixed windows of one minute,
  * one row per address and minute, incremented and read in one statement.
  *
- * The counters use their own connection with synchronous=OFF: a counter lost in a power cut
+ * The counters use the side connection (openSideConnection): a counter lost in a power cut
  * costs nothing, and the form writes keep their one fsync per group commit. The address is the
  * one Fastify gives (request.ip): the socket's peer, or with PTAX_TRUST_PROXY the client named
  * by a trusted proxy's X-Forwarded-For.
  */
 export class RateLimiter {
-  private readonly db: Database;
   private readonly hit: Statement<{ client: string; minute: number }, { count: number }>;
   private readonly forget: Statement<[number]>;
   private lastPurgedMinute = 0;
 
+  /** `db`: a connection of its own (openSideConnection), not the one of the group commit. */
   constructor(
-    dbPath: string,
+    private readonly db: Database,
     private readonly perMinute: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.db = new BetterSqlite3(dbPath, { fileMustExist: true });
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('synchronous = OFF');
     this.hit = this.db.prepare(`
       INSERT INTO rate_limits (client, minute, count) VALUES (@client, @minute, 1)
       ON CONFLICT (client, minute) DO UPDATE SET count = count + 1
@@ -61,7 +58,18 @@ export class RateLimiter {
     return sendAnswer(reply, 429, 'rate_limited', requestLanguage(request));
   };
 
-  close(): void {
-    this.db.close();
-  }
+}
+
+/**
+ * A second connection to the database file for the writes that need no fsync of their own:
+ * rate-limit counters and the outbox's claims and marks. synchronous=NORMAL: in WAL mode a
+ * commit survives the process being killed (it is in the WAL file), only a power cut or an OS
+ * crash may lose the last ones, and no commit waits for the disk. The forms' writes keep
+ * their own connection with synchronous=FULL and group commit.
+ */
+export function openSideConnection(dbPath: string): Database {
+  const db = new BetterSqlite3(dbPath, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  return db;
 }
