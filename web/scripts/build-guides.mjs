@@ -417,7 +417,9 @@ export function buildEdition(bundle, content, ed) {
       let entry = null;
       for (const e of p.values) if (!q || e.effective <= q.date) entry = e;
       for (const r of entry?.reference ?? []) {
-        if (!/^https?:\/\//.test(r.href) || list.some((x) => x.href === r.href)) continue;
+        // Public links only, and not the project's own working notes (the seeds, its data files).
+        if (!/^https?:\/\//.test(r.href) || /\bseed\b|property_tax_constants|shared\/data|\bptax\b/i.test(r.title)) continue;
+        if (list.some((x) => x.href === r.href)) continue;
         list.push({ title: r.title, href: r.href });
       }
     }

@@ -15,7 +15,7 @@ type Lang = 'en' | 'es';
 type Bi = Record<Lang, string>;
 interface Page {
   id: string; kind: 'guide' | 'faq' | 'glossary'; topic: string; paths: Bi; aliases: string[];
-  title: Bi; description: Bi; html: Bi; params: string[]; facts: string[];
+  title: Bi; description: Bi; html: Bi; params: string[]; facts: string[]; sources: { title: string; href: string }[];
   breadcrumbs: Record<Lang, { label: string; path: string }[]>;
   entries?: unknown; categories?: { id: string; label: Bi }[];
 }
@@ -140,6 +140,15 @@ describe('figures come from the rule bundle', () => {
     expect(r('{{note:deadline.appraisal-protest}}', 'es')).toMatch(/^O 30 días/);
     const ny = { ...ctx, state: bundle.states.NY, edition: 'NY' };
     expect(resolvePlaceholders('{{year:ny.nyc.tax_rate;prev}}/{{year:ny.nyc.tax_rate}}', 'en', ny).text).toBe('2025/2026');
+  });
+
+  it('sources: the public references of the values quoted, without the project\'s working notes', () => {
+    const src = page('TX', 'tx-exemptions').sources;
+    expect(src.map((x) => x.href)).toContain('https://comptroller.texas.gov/taxes/property-tax/exemptions/disabledvet-faq.php');
+    for (const { p } of allPages()) for (const x of p.sources) {
+      expect(x.href).toMatch(/^https?:\/\//);
+      expect(x.title).not.toMatch(/seed|property_tax_constants/i);
+    }
   });
 
   it('every page lists the parameters its placeholders use', () => {
