@@ -92,7 +92,8 @@ describe('figures come from the rule bundle', () => {
     expect(t).toContain('First installment delinquent after December 10');
     expect(text(page('CA', 'ca-explained').html.es)).toContain('10 de diciembre');
     expect(text(page('CA', 'ca-exemptions').html.en)).toContain('$175,298 for 2025');
-    expect(text(page('CA', 'ca-exemptions').html.en)).toContain('rated 10% or more disabled');
+    expect(text(page('CA', 'ca-exemptions').html.en)).toContain('for a veteran rated 100% disabled because of service');
+    expect(text(page('CA', 'ca-exemptions').html.en)).toContain('it applies the exemption from a rating of 10%');
   });
 
   it('New York: NYC FY2026 class 1 rate 19.843% against 20.085% in FY2025; STAR 30,000 / 86,100 / 107,300; abatement 28.1% to 17.5% (rules/ny)', () => {
