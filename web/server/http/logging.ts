@@ -36,8 +36,16 @@ const SSN_LIKE = /(?<!\d)\d{3}[-\s.]?\d{2}[-\s.]?\d{4}(?!\d)/gu;
 // password=..., "password":"...", pwd: ...
 const PASSWORD_LIKE = /((?:password|passwd|pwd|secret)["']?\s*[:=]\s*["']?)[^\s&"',}]+/giu;
 
+// The link tokens of the mail pages (?token=…): whoever reads them can confirm, unsubscribe
+// or delete, so they never reach a log.
+const TOKEN_LIKE = /([?&;]token=)[^&#\s"']+/giu;
+
 export function scrubText(text: string): string {
-  return text.replace(EMAIL_LIKE, '[email]').replace(SSN_LIKE, '[ssn]').replace(PASSWORD_LIKE, `$1${CENSORED}`);
+  return text
+    .replace(EMAIL_LIKE, '[email]')
+    .replace(SSN_LIKE, '[ssn]')
+    .replace(PASSWORD_LIKE, `$1${CENSORED}`)
+    .replace(TOKEN_LIKE, `$1${CENSORED}`);
 }
 
 const MAX_DEPTH = 8;

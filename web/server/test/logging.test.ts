@@ -15,6 +15,8 @@ describe('scrubText', () => {
     ['/x?e=ann%25EF%25BC%25A0example.com', '/x?e=[email]'],
     ['/x?e=ann%ef%b9%abexample.com', '/x?e=[email]'],
     ['html ann&#64;example.com', 'html [email]'],
+    ['/confirm?token=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MDEy', '/confirm?token=[redacted]'],
+    ['/es/cancelar-suscripcion?x=1&token=abc-DEF_123', '/es/cancelar-suscripcion?x=1&token=[redacted]'],
     ['ssn 123-45-6789 and 123 45 6789 and 123456789', 'ssn [ssn] and [ssn] and [ssn]'],
     ['?password=hunter2&x=1', '?password=[redacted]&x=1'],
     ['{"password":"hunter2"}', '{"password":"[redacted]"}'],
@@ -70,6 +72,8 @@ describe('server logs', () => {
     expect(all).not.toContain('hunter2');
     expect(all).not.toContain('secret-token');
     expect(all).not.toContain('session=abc');
+    expect(all).not.toContain('token=x&');
+    expect(all).toContain('/confirm?token=[redacted]');
   });
 
   it('record the sign-ups and the mails sent by row id, never by address', () => {
