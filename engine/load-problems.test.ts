@@ -1,5 +1,5 @@
 /**
- * More loader tests, on a small rule set written here (rules/t/…) rather than on the
+ * The loader's problems one by one, on a small rule set written here (rules/t/…) rather than on the
  * real NY rules: every kind of file, every form of step, case and result, so each check
  * can be broken on its own and its message and file:line:col asserted exactly.
  *
@@ -156,7 +156,7 @@ type Edits = Record<string, Array<[from: string, to: string]> | string | null>;
 
 /** Writes the rule set (after the edits: replacements, a whole new text, or null to drop a file) and loads it. */
 function mini(edits: Edits = {}, only?: string[]) {
-  const root = mkdtempSync(join(tmpdir(), 'ptax-load-more-'));
+  const root = mkdtempSync(join(tmpdir(), 'ptax-load-problems-'));
   made.push(root);
   cpSync(join(REPO, 'schemas'), join(root, 'schemas'), { recursive: true });
   const texts: Record<string, string> = { ...BASE };
@@ -285,7 +285,7 @@ describe('the small rule set', () => {
 
 describe('listYaml and the schema validators', () => {
   it('lists .yaml and .yml files below a folder, sorted, relative to the root, and nothing else', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ptax-load-more-'));
+    const root = mkdtempSync(join(tmpdir(), 'ptax-load-problems-'));
     made.push(root);
     for (const f of ['d/b.yaml', 'd/a.yml', 'd/README.md', 'd/sub/c.yaml', 'd/yaml']) {
       mkdirSync(dirname(join(root, f)), { recursive: true });
@@ -301,7 +301,7 @@ describe('listYaml and the schema validators', () => {
   });
 
   it('compiles in ajv strict mode: a schema with an unknown keyword is refused', () => {
-    const root = mkdtempSync(join(tmpdir(), 'ptax-load-more-'));
+    const root = mkdtempSync(join(tmpdir(), 'ptax-load-problems-'));
     made.push(root);
     cpSync(join(REPO, 'schemas'), root, { recursive: true });
     const p = join(root, 'state.schema.json');
