@@ -26,6 +26,9 @@ describe('Spanish page (/es)', () => {
     expect(await page.getByTestId('county-select').locator('option[value="Albany County"]').innerText()).toMatch(/^Condado de Albany \(1\.894\s?%\)$/);
 
     await fillForm(page, { county: 'Albany County', value: 300_000 });
+    // What was typed stays while the field has focus; leaving it shows es-MX separators.
+    expect(await page.getByTestId('home-value').inputValue()).toBe('300000');
+    await page.getByTestId('home-value').blur();
     expect(await page.getByTestId('home-value').inputValue()).toBe('300,000');
     await calculate(page);
     expect(await page.getByTestId('results-heading').innerText()).toMatch(/^Condado de Albany, año fiscal \d{4}$/);

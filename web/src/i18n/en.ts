@@ -57,6 +57,8 @@ const en = {
     rate: 'Rate',
   },
   value: {
+    basic: 'Basic',
+    enhanced: 'Enhanced',
     delinquent: 'delinquent',
     discount: 'discount period',
     onTime: 'on time',
@@ -64,6 +66,7 @@ const en = {
     notYetBilled: 'not yet billed',
   },
   directory: {
+    listLabel: 'Counties found: {{count}}',
     title: '{{state}} counties',
     open: 'County directory ({{count}} counties)',
     search: 'Search counties',

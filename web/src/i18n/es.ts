@@ -56,6 +56,8 @@ const es: Resources = {
     rate: 'Tasa',
   },
   value: {
+    basic: 'Básico',
+    enhanced: 'Mejorado',
     delinquent: 'en mora',
     discount: 'periodo de descuento',
     onTime: 'a tiempo',
@@ -63,6 +65,7 @@ const es: Resources = {
     notYetBilled: 'aún no facturado',
   },
   directory: {
+    listLabel: 'Condados encontrados: {{count}}',
     title: 'Condados de {{state}}',
     open: 'Directorio de condados ({{count}} condados)',
     search: 'Buscar condados',

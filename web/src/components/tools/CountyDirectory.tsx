@@ -73,7 +73,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
       {list.length === 0 ? (
         <p data-testid="directory-empty">{t('directory.none', { query: q })}</p>
       ) : (
-        <ul className="county-cards" data-testid="directory-list">
+        <ul className="county-cards" data-testid="directory-list" tabIndex={0} aria-label={t('directory.listLabel', { count: list.length })}>
           {list.map((c) => {
             const x = v > 0 ? taxes(edition, c, v) : null;
             return (

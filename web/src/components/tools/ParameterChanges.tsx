@@ -48,7 +48,7 @@ export function ParameterChanges({ edition, years, lang }: { edition: Edition; y
         {changes.map((c) => (
           <li key={c.id} data-testid="rule-change" data-parameter={c.id}>
             <strong>{c.label}</strong>: {t('tools.change', { before: c.before, after: c.after })}
-            {c.source && <> · <a href={c.source.href} target="_blank" rel="noopener noreferrer">{c.source.title}</a></>}
+            {c.source && <> · <a href={c.source.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>{c.source.title}</a></>}
           </li>
         ))}
       </ul>
