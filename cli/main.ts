@@ -229,7 +229,11 @@ export function buildProgram(): Command {
       const before = stale?.parseDate(o.stale!);
       const { loadRules } = await import('../engine/load.js');
       const { formatProblem } = await import('../engine/yaml-source.js');
-      const { problems, bundle: b, total, warnings } = loadRules('rules', { only: paths, root: ROOT });
+      const loaded = loadRules('rules', { only: paths, root: ROOT });
+      const { bundle: b, warnings } = loaded;
+      // Descriptions repeating a figure (lint) are problems here, not for rules diff.
+      const problems = [...loaded.problems, ...loaded.lint];
+      const total = loaded.total + loaded.lint.length;
       for (const p of problems) process.stderr.write(formatProblem(p) + '\n');
       if (problems.length || !b) {
         const elsewhere = total - problems.length;

@@ -3,7 +3,7 @@
  * the checks a schema cannot express. Produces the Bundle that `ptax calc` reads as
  * JSON. Nothing here is on the calculation's hot path.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -31,9 +31,11 @@ type Kind = (typeof KINDS)[number];
 /**
  * `problems` are those under `only` (all when not given); `total` counts every file's.
  * `warnings` (under `only` too) do not stop the bundle: citations of hosts that are not
- * primary sources (engine/sources.ts).
+ * primary sources (engine/sources.ts). `lint` (under `only` too) does not stop the bundle
+ * either, but `ptax validate` reports it as problems: descriptions that repeat a figure of
+ * their parameter (an older tree, which `rules diff` loads, may predate the check).
  */
-export interface LoadResult { bundle?: Bundle; problems: Problem[]; total: number; warnings: Problem[] }
+export interface LoadResult { bundle?: Bundle; problems: Problem[]; total: number; warnings: Problem[]; lint: Problem[] }
 
 export class RulesInvalid extends PtaxError {
   constructor(readonly problems: Problem[]) {
@@ -63,7 +65,8 @@ export function schemaValidators(schemaDir = resolve('schemas')): Record<Kind | 
   const read = (n: string) => JSON.parse(String(readFileSync(join(schemaDir, `${n}.schema.json`))));
   ajv.addSchema(read('common'));
   const v = {} as Record<Kind | 'fixture', ValidateFunction>;
-  for (const k of [...KINDS, 'fixture'] as const) v[k] = ajv.compile(read(k));
+  // An older tree (rules diff against a past commit) may have no schema for a newer kind.
+  for (const k of [...KINDS, 'fixture'] as const) if (k !== 'pieces' || existsSync(join(schemaDir, `${k}.schema.json`))) v[k] = ajv.compile(read(k));
   validatorCache.set(schemaDir, v);
   return v;
 }
@@ -130,18 +133,21 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
       if (resolve(root, dirname(file), m[1]!) !== want) problems.push({ file, line: 1, col: 1, message: `$schema should point to ${relative(resolve(root, dirname(file)), want).split(sep).join('/')}` });
     }
     const validate = v[kind as Kind];
+    if (!validate) { problems.push({ file, line: 1, col: 1, message: `schemas/${kind}.schema.json is missing` }); continue; }
     if (!validate(src.data)) { problems.push(...schemaProblems(src, validate.errors!)); declareIds(failing, src.data); }
     else sources.push({ src, kind: kind as Kind });
   }
   // Files that passed the schema are still checked against each other, so every problem
   // is reported at once; ids declared by a failing file are not reported again as missing.
   const warnings: Problem[] = [];
-  const bundle = assemble(sources, problems, failing, warnings);
+  const lint: Problem[] = [];
+  const bundle = assemble(sources, problems, failing, warnings, lint);
   const seen = new Set<string>();
   const unique = problems.filter((p) => { const k = formatProblem(p); if (seen.has(k)) return false; seen.add(k); return true; });
   const shown = filterOnly(unique, options.only, root);
   const warned = filterOnly(warnings, options.only, root);
-  return unique.length ? { problems: shown, total: unique.length, warnings: warned } : { bundle, problems: [], total: 0, warnings: warned };
+  const linted = filterOnly(lint, options.only, root);
+  return unique.length ? { problems: shown, total: unique.length, warnings: warned, lint: linted } : { bundle, problems: [], total: 0, warnings: warned, lint: linted };
 }
 
 /**
@@ -166,7 +172,7 @@ function filterOnly(problems: Problem[], only: string[] | undefined, root: strin
 }
 
 /** Cross-file checks, and the bundle itself. */
-function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[], failing: Set<string>, warnings: Problem[]): Bundle {
+function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Problem[], failing: Set<string>, warnings: Problem[], lint: Problem[]): Bundle {
   const bundle: Bundle = { format: 1, parameters: {}, programs: {}, states: {}, inputs: [], results: [] };
   const fail = (src: YamlSource, path: Array<string | number>, message: string, key?: string) => {
     // A desugared program's source maps a path to the file it was written in (a piece's).
@@ -193,7 +199,7 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         checkParameter(src, ['parameters', name], p, fail);
         for (const w of descriptionFigures(p)) {
           const at = src.position(['parameters', name, 'description']);
-          problems.push({ file: src.file, line: at.line, col: at.col, message: `parameters.${name}.description repeats the figure ${w}: say what the figure is; the dated values say how much` });
+          lint.push({ file: src.file, line: at.line, col: at.col, message: `parameters.${name}.description repeats the figure ${w}: say what the figure is; the dated values say how much` });
         }
         const values = p.values.map((e: any, i: number) => ({ ...e, reference: refs(src, ['parameters', name, 'values', i, 'reference'], e.reference) }));
         bundle.parameters[id] = { id, file: src.file, ...p, values };

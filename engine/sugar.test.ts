@@ -171,6 +171,10 @@ describe('the real rule files', () => {
     expect(levels).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
   });
 
+  it('no description of the real rules repeats one of its figures (ptax validate reports one as a problem)', () => {
+    expect(loadRules('rules').lint).toEqual([]);
+  });
+
   it('a step reference reaches the bundle', () => {
     const b = loadRules('rules').bundle!;
     const withRef = Object.values(b.programs).flatMap((p) => p.steps.filter((s) => s.reference).map((s) => `${p.id}.${s.id}`));
