@@ -9,6 +9,7 @@ import { taxLog } from './lib/monitoring.js';
 import { initTelemetry } from './lib/telemetry/index.js';
 import { EDITION, loadStateData, type LoadedState } from './lib/stateData.js';
 import { resolveRoute } from './lib/routes.js';
+import { loadGuides, type GuideData } from './lib/guides.js';
 import './styles.css';
 
 const lang = langFromPath(location.pathname);
@@ -23,6 +24,10 @@ const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).pa
 const initial: LoadedState | undefined = ['county', 'counties', 'how-it-works'].includes(page) && EDITION !== 'HUB'
   ? await loadStateData(EDITION).catch(() => undefined)
   : undefined;
+// Guide pages (and any path not known without them) need the guide data to render.
+const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].includes(page)
+  ? await loadGuides(EDITION).catch(() => undefined)
+  : undefined;
 
 initTelemetry({
   state: EDITION, host: location.host, lang, pathname: location.pathname,
@@ -34,7 +39,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <App lang={lang} pathname={location.pathname} initial={initial} />
+        <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} />
       </ToastProvider>
     </I18nextProvider>
   </StrictMode>,

@@ -18,6 +18,7 @@ import { countyName } from './lib/places.js';
 import { formatUsd, type Lang } from './lib/format.js';
 import { DEFAULT_VALUE } from '../../engine/index.js';
 import { allRoutes, resolveRoute, type Route, type Site } from './lib/routes.js';
+import { faqOf, routedGuides, type GuideData } from './lib/guides.js';
 
 const never = () => new Promise<never>(() => {});
 const packages = import.meta.glob('./generated/states/*.json', { eager: true, import: 'default' }) as Record<string, StatePackage>;
@@ -25,7 +26,10 @@ const pkg = Object.entries(packages).find(([path]) => path.endsWith(`/${EDITION}
 const loaded: LoadedState | undefined = pkg && EDITION !== 'HUB' ? { pkg, bundle: toBundle(pkg), fellBack: false, requested: EDITION } : undefined;
 const edition = loaded ? makeEdition(loaded.bundle) : undefined;
 
-export const site: Site = { counties: edition ? edition.counties.map((c) => c.slug) : [], guides: [] };
+const guideFiles = import.meta.glob('./generated/guides/*.json', { eager: true, import: 'default' }) as Record<string, GuideData>;
+const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsWith(`/${EDITION.toLowerCase()}.json`))?.[1] ?? { format: 1, edition: EDITION, pages: [] };
+
+export const site: Site = { counties: edition ? edition.counties.map((c) => c.slug) : [], guides: routedGuides(guides) };
 
 /** Every page path of the edition: [English path, Spanish path]; the hub has no county pages. */
 export function pagePaths(): Array<{ en: string; es: string; page: Route['page'] }> {
@@ -44,7 +48,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <App lang={lang} pathname={pathname} loaders={{ [EDITION]: never, TX: never }} initial={LOADING_PAGES.has(route.page) ? undefined : loaded} />
+        <App lang={lang} pathname={pathname} loaders={{ [EDITION]: never, TX: never }} initial={LOADING_PAGES.has(route.page) ? undefined : loaded} guides={guides} />
       </ToastProvider>
     </I18nextProvider>,
   );
@@ -65,6 +69,17 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
       break;
     }
     case 'counties': title = titled(t('site.counties.title', { state })); description = t('site.counties.description', { state, count: edition?.counties.length ?? 0 }); break;
+    case 'guide': {
+      const g = guides.pages.find((x) => x.id === route.param);
+      if (g) { title = titled(g.title[lang]); description = g.description[lang]; }
+      break;
+    }
+    case 'faq': {
+      const f = faqOf(guides);
+      title = titled(f?.title[lang] ?? t('site.faq.title'));
+      description = f?.description[lang] ?? t('site.faq.description');
+      break;
+    }
     case 'not-found': title = titled(t('site.notFound.title')); description = t('site.notFound.description'); break;
     default: {
       const key = { 'how-it-works': 'howItWorks', 'tax-guides': 'taxGuides', faq: 'faq', about: 'about', privacy: 'privacy', terms: 'terms', disclaimer: 'disclaimer', affiliate: 'affiliate' }[route.page as string];

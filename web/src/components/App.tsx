@@ -18,6 +18,8 @@ import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
 import { ConsentBanner, ConsentSettingsButton } from './ConsentBanner.js';
 import { pathOf } from '../lib/routes.js';
 import { CountiesPage, CountyPage, HowItWorks, NotFound, TextPage } from './site/Pages.js';
+import { FaqPage, GuidesHub, GuideView } from './site/Guides.js';
+import { faqOf, loadGuides, routedGuides, type GuideData } from '../lib/guides.js';
 
 export { resolveRoute };
 
@@ -58,11 +60,25 @@ export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
 /** The pages that show the calculator. */
 const CALCULATOR_PAGES = new Set(['home', 'calculator']);
 
-export function App({ lang, pathname, loaders, initial }: { lang: Lang; pathname: string; loaders?: PackageLoaders; initial?: LoadedState }) {
+/** The guide data: given when pre-rendering or pre-loaded by main.tsx, else loaded when a page needs it. */
+function useGuides(given: GuideData | undefined, needed: boolean): GuideData | undefined {
+  const [guides, setGuides] = useState(given);
+  useEffect(() => {
+    if (guides || !needed) return;
+    let live = true;
+    loadGuides(EDITION).then((g) => { if (live) setGuides(g); }).catch((e) => reportError(e, { where: 'guides' }));
+    return () => { live = false; };
+  }, [guides, needed]);
+  return guides;
+}
+
+export function App({ lang, pathname, loaders, initial, guides: givenGuides }: { lang: Lang; pathname: string; loaders?: PackageLoaders; initial?: LoadedState; guides?: GuideData }) {
   const { t } = useTranslation();
   const { data, retry } = useStateData(loaders, initial);
   const edition = data.status === 'ready' ? data.edition : undefined;
-  const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: [] }), [edition]);
+  const firstRoute = resolveRoute(pathname, { counties: 'any', guides: [] }).page;
+  const guides = useGuides(givenGuides, ['tax-guides', 'faq', 'not-found'].includes(firstRoute));
+  const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: routedGuides(guides) }), [edition, guides]);
   const route: Route = resolveRoute(pathname, site);
   const stateName = edition ? edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
   const stateCode = edition ? edition.code : EDITION;
@@ -148,26 +164,19 @@ export function App({ lang, pathname, loaders, initial }: { lang: Lang; pathname
       content = edition ? <CountyPage edition={edition} slug={route.param!} lang={lang} site={site} /> : calculator;
       break;
     case 'tax-guides':
-      content = (
-        <article className="page" data-testid="page-tax-guides">
-          <Breadcrumbs lang={lang} site={site} trail={[]} current={t('site.taxGuides.title')} />
-          <h1>{t('site.taxGuides.title')}</h1>
-          <p>{t('site.taxGuides.intro')}</p>
-          <p>{t('site.taxGuides.none')}</p>
-        </article>
-      );
+      content = guides ? <GuidesHub guides={guides.pages} lang={lang} site={site} /> : null;
       break;
     case 'faq':
-      content = (
-        <article className="page" data-testid="page-faq">
-          <Breadcrumbs lang={lang} site={site} trail={[]} current={t('site.faq.title')} />
-          <h1>{t('site.faq.title')}</h1>
-          <p>{t('site.taxGuides.none')}</p>
-        </article>
-      );
+      content = guides ? <FaqPage page={faqOf(guides)} lang={lang} site={site} /> : null;
       break;
+    case 'guide': {
+      const page = guides?.pages.find((g) => g.id === route.param);
+      content = page ? <GuideView page={page} lang={lang} site={site} /> : <NotFound lang={lang} site={site} />;
+      break;
+    }
     default:
-      content = <NotFound lang={lang} site={site} />;
+      // An unknown path waits for the guide list before saying so (a guide may live there).
+      content = guides ? <NotFound lang={lang} site={site} /> : null;
   }
 
   return (

@@ -430,6 +430,12 @@ const en = {
       noExemptions: 'Without exemptions; your own may lower the tax.',
       year: 'Tax year {{year}}',
     },
+    glossary: {
+      jump: 'Jump to a category',
+      search: 'Search the glossary',
+      count: '{{count}} entries shown',
+      none: 'No term matches "{{query}}".',
+    },
     faq: {
       title: 'Frequently asked questions',
       description: 'Answers about property taxes, the calculator, exemptions, payments and appeals.',

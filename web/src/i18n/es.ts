@@ -429,6 +429,12 @@ const es: Resources = {
       noExemptions: 'Sin exenciones; las suyas pueden reducir el impuesto.',
       year: 'Año fiscal {{year}}',
     },
+    glossary: {
+      jump: 'Ir a una categoría',
+      search: 'Buscar en el glosario',
+      count: '{{count}} entradas mostradas',
+      none: 'Ningún término coincide con "{{query}}".',
+    },
     faq: {
       title: 'Preguntas frecuentes',
       description: 'Respuestas sobre impuestos a la propiedad, la calculadora, exenciones, pagos y apelaciones.',
