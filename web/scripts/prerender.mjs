@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * After an edition's `vite build`: renders the page's loading state on the server side of
- * Vite (an SSR build of src/prerender.tsx for the same edition, into
- * web/src/generated/.ssr) and writes it into the edition's pages (English and Spanish
- * home and contact pages), with the edition's own title and description, and inlines the
- * page's small stylesheet (the CSP allows inline styles, not inline scripts), so the first
- * paint needs no JavaScript and no second request.
+ * After an edition's `vite build`: renders every page of the edition (an SSR build of
+ * src/prerender.tsx for the same edition, into web/src/generated/.ssr) into its own HTML
+ * file: the fixed pages of seed 001 §2, a page per county, the guides (and their generic
+ * aliases), in English and Spanish, plus the 404 pages; each with its title, description,
+ * canonical link, hreflang pair and Open Graph tags, the page's small stylesheet inlined
+ * (the CSP allows inline styles, not inline scripts). Writes sitemap.xml and robots.txt.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -94,7 +94,7 @@ export async function prerender(code, dist) {
       },
     },
   });
-  const { render, pagePaths } = await import(pathToFileURL(join(ssrDir, `prerender-${code}.mjs`)).href);
+  const { render, pagePaths, aliasPaths } = await import(pathToFileURL(join(ssrDir, `prerender-${code}.mjs`)).href);
   const origin = originOf(code);
   const templates = {
     en: readFileSync(join(dist, 'index.html'), 'utf8'),
@@ -107,6 +107,7 @@ export async function prerender(code, dist) {
     html = html.replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>`);
     html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`);
     html = html.replace(/<meta name="description" content="[^"]*"/, () => `<meta name="description" content="${escapeHtml(page.description)}"`);
+    if (page.status === 404) html = html.replace(/\s*<meta name="robots" content="[^"]*" \/>/, '');
     html = html.replace('</head>', () => `    ${headTags({ origin, lang, ...pair, title: page.title, description: page.description, notFound: page.status === 404 })}\n  </head>`);
     html = html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_, href) => {
       if (!css.has(href)) css.set(href, readFileSync(join(dist, href), 'utf8'));
@@ -120,6 +121,8 @@ export async function prerender(code, dist) {
     write(fileOf(p.en), 'en', p.en, p);
     write(fileOf(p.es), 'es', p.es, p);
   }
+  // The generic guide aliases show the guide, with the guide's own address as canonical.
+  for (const a of aliasPaths()) write(fileOf(a.alias), 'en', a.alias, { en: a.en, es: a.es });
   // The page-not-found screens, answered with status 404 by the site server.
   write('404.html', 'en', '/404', { en: '/404', es: '/es/404' });
   write('es/404.html', 'es', '/es/404', { en: '/404', es: '/es/404' });

@@ -38,6 +38,11 @@ export function pagePaths(): Array<{ en: string; es: string; page: Route['page']
     .map((r) => ({ en: r.en, es: r.es, page: r.route.page }));
 }
 
+/** The generic guide aliases of seed 001 §2 (English paths that show a state's guide): [alias, the guide's paths]. */
+export function aliasPaths(): Array<{ alias: string; en: string; es: string }> {
+  return routedGuides(guides).flatMap((g) => (g.aliases ?? []).map((alias) => ({ alias, en: g.paths.en, es: g.paths.es })));
+}
+
 /** Pages whose content needs no data, or which show the calculator (rendered loading, as the client starts). */
 const LOADING_PAGES = new Set<Route['page']>(['home', 'calculator', 'contact']);
 

@@ -1,0 +1,156 @@
+/**
+ * The site around the calculators (issue 13), on the real server with the production build:
+ * every page of every edition's sitemap answers 200 with its own title, canonical link,
+ * hreflang pair and a language switch pointing at its counterpart; unknown paths answer the
+ * 404 page; a county page's figure equals `ptax calc --json`; a guide quotes the rule
+ * file's figure; FAQ and glossary search; the language switch in the browser; no analytics
+ * before consent; axe-core on each page type.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright';
+import { inject } from 'vitest';
+import { launch, open } from './helpers.js';
+import { REPO } from './env.js';
+
+let browser: Browser;
+beforeAll(async () => { browser = await launch(); });
+afterAll(async () => { await browser?.close(); });
+
+const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'] as const;
+
+/** GET a path of an edition's site (by its host name) from Node. */
+function get(edition: string, path: string): Promise<{ status: number; body: string }> {
+  const base = new URL(inject('baseURL'));
+  const host = edition === 'HUB' ? base.host : `${edition.toLowerCase()}.localhost:${base.port}`;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: base.hostname, port: base.port, path: encodeURI(path), headers: { host, 'accept-encoding': 'identity' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const attr = (html: string, re: RegExp) => re.exec(html)?.[1];
+const decode = (s: string | undefined) => s?.replace(/&amp;/g, '&');
+
+describe('every page of every edition', () => {
+  for (const edition of EDITIONS) {
+    it(`${edition}: each sitemap page answers 200 with its title, canonical, hreflang pair and the switch to its counterpart`, async () => {
+      const sitemap = await get(edition, '/sitemap.xml');
+      expect(sitemap.status).toBe(200);
+      const pairs = [...sitemap.body.matchAll(/<url>\s*<loc>([^<]+)<\/loc>\s*<xhtml:link rel="alternate" hreflang="en" href="([^"]+)"\/>\s*<xhtml:link rel="alternate" hreflang="es" href="([^"]+)"\/>/g)]
+        .map((m) => ({ loc: new URL(m[1]!).pathname, en: new URL(m[2]!).pathname, es: new URL(m[3]!).pathname }));
+      expect(pairs.length).toBeGreaterThan(20);
+      const titles = new Set<string>();
+      for (const p of pairs) {
+        const page = await get(edition, p.loc);
+        expect([p.loc, page.status]).toEqual([p.loc, 200]);
+        const lang = p.loc === p.es ? 'es' : 'en';
+        expect([p.loc, attr(page.body, /<html lang="([a-z]+)"/)]).toEqual([p.loc, lang]);
+        const title = attr(page.body, /<title>([^<]+)<\/title>/)!;
+        titles.add(title);
+        expect([p.loc, new URL(decode(attr(page.body, /<link rel="canonical" href="([^"]+)"/))!).pathname]).toEqual([p.loc, p.loc]);
+        expect([p.loc, new URL(decode(attr(page.body, /hreflang="es" href="([^"]+)"/))!).pathname]).toEqual([p.loc, p.es]);
+        expect([p.loc, attr(page.body, /<meta property="og:title" content="([^"]+)"/)]).toEqual([p.loc, title]);
+        // The language switch leads to the counterpart (seed 001 §2).
+        const other = lang === 'es' ? p.en : p.es;
+        expect([p.loc, decode(attr(page.body, /href="([^"]+)"[^>]*data-testid="language-switch"/))]).toEqual([p.loc, other]);
+      }
+      // Every page has a title of its own.
+      expect(titles.size).toBe(pairs.length);
+    }, 120_000);
+  }
+
+  it('unknown paths answer the page-not-found screen with status 404, in the path\'s language', async () => {
+    const en = await get('TX', '/no-such-page');
+    expect(en.status).toBe(404);
+    expect(en.body).toContain('data-testid="page-not-found"');
+    expect(en.body).toContain('Page not found');
+    expect(en.body).toContain('<meta name="robots" content="noindex" />');
+    const es = await get('TX', '/es/no-existe');
+    expect(es.status).toBe(404);
+    expect(es.body).toContain('Página no encontrada');
+  });
+});
+
+describe('figures on the pages come from the engine and the rules', () => {
+  it('a county page gives ptax calc --json for $350,000 without exemptions, with JavaScript off', async () => {
+    for (const [edition, slug, county] of [['TX', 'fort-bend', 'Fort Bend'], ['FL', 'st-lucie', 'St Lucie'], ['CA', 'los-angeles', 'Los Angeles'], ['NY', 'albany', 'Albany']] as const) {
+      const r = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', edition, '--county', county, '--value', '350000', '--json'], { cwd: REPO, encoding: 'utf8' })) as { annualTax: number; monthlyTax: number };
+      const page = await get(edition, `/county/${slug}`);
+      expect(page.status).toBe(200);
+      expect([slug, Number(attr(page.body, /data-testid="county-tax" data-value="([^"]+)"/))]).toEqual([slug, r.annualTax]);
+      expect([slug, Number(attr(page.body, /data-testid="county-monthly" data-value="([^"]+)"/))]).toEqual([slug, r.monthlyTax]);
+    }
+  });
+
+  it('the Texas exemptions guide quotes the school homestead exemption of the rule file', async () => {
+    const bundle = JSON.parse(readFileSync(join(REPO, 'dist/rules/bundle.json'), 'utf8')) as { parameters: Record<string, { values: Array<{ effective: string; value: number }> }> };
+    const values = bundle.parameters['tx.exemptions.homestead_school']!.values;
+    const latest = values[values.length - 1]!.value;
+    const shown = `$${latest.toLocaleString('en-US')}`;
+    const page = await get('TX', '/guides/texas-property-tax-exemptions');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(shown);
+    // The generic alias of seed 001 §2 shows the same guide.
+    const alias = await get('TX', '/guides/exemptions-guide');
+    expect(alias.body).toContain(shown);
+  });
+});
+
+describe('in the browser', () => {
+  it('the language switch goes to the counterpart and stores the choice', async () => {
+    const { page, context, errors } = await open(browser, '/how-it-works', { edition: 'TX', popup: false, waitFor: 'page-how-it-works' });
+    await page.getByTestId('language-switch').click();
+    await page.getByTestId('page-how-it-works').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/es/como-funciona');
+    expect(await page.evaluate(() => localStorage.getItem('preferredLanguage'))).toBe('es');
+    await page.getByTestId('language-switch').click();
+    await page.waitForURL(/\/how-it-works$/);
+    expect(await page.evaluate(() => localStorage.getItem('preferredLanguage'))).toBe('en');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('FAQ search filters the questions and says when none matches; the glossary likewise', async () => {
+    const { page, context } = await open(browser, '/faq', { edition: 'TX', popup: false, waitFor: 'page-faq' });
+    const all = await page.getByTestId('faq-entry').count();
+    expect(all).toBeGreaterThan(5);
+    await page.getByTestId('faq-search').fill('protest');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="faq-entry"]').length < n, all);
+    for (const q of await page.getByTestId('faq-entry').locator('summary').allInnerTexts()) expect(q.length).toBeGreaterThan(0);
+    await page.getByTestId('faq-search').fill('zzqx');
+    expect(await page.getByTestId('faq-empty').innerText()).toBe('No question matches "zzqx".');
+    await page.goto(new URL('/guides/texas-glossary', page.url()).href);
+    await page.getByTestId('glossary-search').fill('zzqx');
+    expect(await page.getByTestId('glossary-empty').innerText()).toBe('No term matches "zzqx".');
+    await context.close();
+  });
+
+  it('no analytics event before consent; page_view after Accept', async () => {
+    const { page, context } = await open(browser, '/?county=harris&value=400000&homestead=true', { edition: 'TX', popup: false });
+    await page.getByTestId('annual-tax').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [])).toEqual([]);
+    await page.getByTestId('consent-accept').click();
+    await page.waitForFunction(() => ((window as unknown as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).some((e) => e.event === 'page_view'));
+    await context.close();
+  });
+
+  it('axe-core finds no violations on each page type', async () => {
+    for (const [path, testId] of [['/how-it-works', 'page-how-it-works'], ['/counties', 'page-counties'], ['/county/harris', 'page-county'], ['/tax-guides', 'page-tax-guides'], ['/guides/texas-property-tax-exemptions', 'page-guide'], ['/guides/texas-glossary', 'page-guide'], ['/faq', 'page-faq'], ['/about', 'page-about'], ['/es/aviso-legal', 'page-disclaimer'], ['/nothing-here', 'page-not-found']] as const) {
+      const { page, context } = await open(browser, path, { edition: 'TX', popup: false, waitFor: testId });
+      const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect([path, r.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)]).toEqual([path, []]);
+      await context.close();
+    }
+  });
+});
