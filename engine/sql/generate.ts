@@ -145,10 +145,14 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     return `${v} AS f${i}`;
   });
   const slug = `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(i.${q('county')} AS TEXT))), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
-  cte('ptax_in', `  SELECT i.*, UPPER(TRIM(CAST(i.${q('state')} AS TEXT))) AS p_in_state, ${slug} AS p_in_slug,
+  // The state and county texts are read once per distinct pair (a roll repeats a few thousand), not per row.
+  cte('ptax_keys', `  SELECT k_state, k_county, UPPER(TRIM(k_state)) AS k_code, ${slug.replace(/i\."county"/g, 'k_county')} AS k_slug
+  FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county FROM ${table} AS i) AS d`);
+  cte('ptax_in', `  SELECT i.*, k.k_code AS p_in_state, k.k_slug AS p_in_slug,
     CAST(i.${q('county')} AS TEXT) AS p_in_county, ${col('year', 'num')} AS p_in_year,
     ${typed.join(',\n    ')}
-  FROM ${table} AS i`);
+  FROM ${table} AS i
+  JOIN ptax_keys AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county`);
   const covered = Object.keys(bundle.states).join(', ');
   const choices = ['NY', 'TX', 'CA', 'FL', 'HUB'].join(', ');
   const needsCounty = `p_in_state IN (${Object.values(bundle.states).filter((s) => s.counties.length).map((s) => str(s.code)).join(', ') || "''"})`;

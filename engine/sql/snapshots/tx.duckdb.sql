@@ -767,8 +767,12 @@ ptax_years(y_program, y_years, y_last) AS (
   VALUES
   ('tx', '2024, 2025', 2025)
 ),
+ptax_keys AS (
+  SELECT k_state, k_county, UPPER(TRIM(k_state)) AS k_code, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(k_county AS TEXT))), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS k_slug
+  FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county FROM ptax_input AS i) AS d
+),
 ptax_in AS (
-  SELECT i.*, UPPER(TRIM(CAST(i."state" AS TEXT))) AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(i."county" AS TEXT))), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug,
+  SELECT i.*, k.k_code AS p_in_state, k.k_slug AS p_in_slug,
     CAST(i."county" AS TEXT) AS p_in_county, CAST(i."year" AS FLOAT8) AS p_in_year,
     COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
     CAST(i."class" AS TEXT) AS f1,
@@ -792,6 +796,7 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f19,
     CAST(i."year" AS FLOAT8) AS f20
   FROM ptax_input AS i
+  JOIN ptax_keys AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
 ),
 ptax_placed AS (
   SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,

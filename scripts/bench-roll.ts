@@ -1,0 +1,70 @@
+/**
+ * npm run bench:roll (after npm run build): a seeded four-state roll of BENCH_ROLL_ROWS
+ * rows (default 10,000,000; scripts/gen-batch.ts, the bench:batch generator) written as
+ * CSV and converted to Parquet by DuckDB (both kept in BENCH_ROLL_DIR, default
+ * $TMPDIR/ptax-bench-roll, and reused by the next run with the same rows), then timed on
+ * the same rows, one after the other:
+ *   duckdb: node dist/cli/main.js calc --batch roll.parquet --engine duckdb --out out.parquet  (all cores)
+ *   node:   node dist/cli/main.js calc --batch roll.csv --out /dev/null                        (the streaming path)
+ * with wall time, rows/s and peak memory (maximum resident set size, from /usr/bin/time).
+ * DuckDB's memory limit: PTAX_DUCKDB_MEMORY (default 2GB; it spills to a temporary folder
+ * beyond it). Target: the 10M-row roll through DuckDB in under 10 s on this 2-core machine.
+ * Not a test: prints PASS or MISS.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readBundle } from '../engine/bundle.js';
+import { writeRoll } from './gen-batch.js';
+
+const ROWS = Number(process.env.BENCH_ROLL_ROWS ?? 10_000_000);
+const SEED = 20261124;
+const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MAIN = join(DIST, 'cli', 'main.js');
+const dir = process.env.BENCH_ROLL_DIR ?? join(tmpdir(), 'ptax-bench-roll');
+mkdirSync(dir, { recursive: true });
+const csv = join(dir, `roll-${ROWS}-${SEED}.csv`);
+const parquet = csv.replace(/\.csv$/, '.parquet');
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+interface Timing { wall: number; maxKb: number; stderr: string }
+function run(args: string[]): Promise<Timing> {
+  const timed = existsSync('/usr/bin/time');
+  return new Promise((done, fail) => {
+    const t0 = process.hrtime.bigint();
+    const child = timed ? spawn('/usr/bin/time', ['-f', 'maxrss-kb %M', 'node', ...args], { stdio: ['ignore', 'ignore', 'pipe'] }) : spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (code !== 0) return fail(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
+      done({ wall, maxKb: Number(/maxrss-kb (\d+)/.exec(stderr)?.[1] ?? NaN), stderr });
+    });
+  });
+}
+
+const bundle = readBundle(join(DIST, 'rules', 'bundle.json'));
+console.log(`bench:roll: ${fmt(ROWS)} rows, seed ${SEED}, ${cpus().length} cores; load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+if (!existsSync(parquet)) {
+  const t0 = Date.now();
+  await writeRoll(csv, ROWS, bundle, SEED);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  await c.run(`COPY (SELECT * FROM read_csv('${csv}', header = true)) TO '${parquet}' (FORMAT parquet)`);
+  c.closeSync();
+  db.closeSync();
+  console.log(`roll written in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${csv} (${fmt(statSync(csv).size / 1e6)} MB), ${parquet} (${fmt(statSync(parquet).size / 1e6)} MB)`);
+}
+const out = join(dir, 'out.parquet');
+const duck = await run([MAIN, 'calc', '--batch', parquet, '--engine', 'duckdb', '--out', out]);
+rmSync(out, { force: true });
+const node = await run([MAIN, 'calc', '--batch', csv, '--out', '/dev/null']);
+const line = (label: string, t: Timing) => console.log(`${label.padEnd(7)} ${t.wall.toFixed(2)} s wall = ${fmt(ROWS / t.wall).padStart(10)} rows/s; peak memory ${fmt(t.maxKb / 1024)} MB; ${(/ptax batch[^\n]*/.exec(t.stderr)?.[0] ?? '').trim()}`);
+line('duckdb', duck);
+line('node', node);
+console.log(`\n${fmt(ROWS)} rows through DuckDB in ${duck.wall.toFixed(2)} s (target < 10 s for 10,000,000) ${ROWS >= 10_000_000 && duck.wall < 10 ? 'PASS' : 'MISS'}`);
+console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
