@@ -16,7 +16,7 @@ const REPO = resolve('.');
 const made: string[] = [];
 afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
 
-const REF = `        reference: [{title: Test source, href: rules/README.md}]
+const REF = `        reference: [{title: Test source, convention: /methodology}]
         last_verified: 2024-01-01
 `;
 const FILES: Record<string, string> = {
@@ -101,7 +101,7 @@ state: TX
 description: Counties for the tests.
 label: {en: County rate, es: Tasa del condado}
 unit: percent
-reference: [{title: Test source, href: rules/README.md}]
+reference: [{title: Test source, convention: /methodology}]
 last_verified: 2024-01-01
 counties:
   - name: "One County"
