@@ -3,11 +3,12 @@
  * alike (one function, one test table: engine/money.test.ts).
  *
  * Accepted: digits with an optional sign (`-` or `−`) and an optional `$` (before or after
- * the sign, or a trailing ` USD`), thousands separated by `,`, `.`, spaces or thin spaces
- * in groups of three, and cents after a decimal point or comma (one or two digits):
- * `450000`, `$450,000.00`, `450 000`, `450.000,99`, `-$5,000`.
- * Refused, with the reason: anything else (`1.5e6`, `12abc`, `4,50,000`), and amounts
- * beyond what a double holds to the cent.
+ * the sign, or a trailing ` USD`), thousands separated by commas or spaces in groups of
+ * three, and cents (or finer fractions) after a decimal point, as both en-US and es-MX
+ * write amounts: `450000`, `$450,000.00`, `450 000`, `-$5,000`.
+ * Refused, with the reason: anything else (`1.5e6`, `12abc`, `4,50,000`, a decimal comma
+ * such as `1,25`, whose meaning is not certain), and amounts beyond what a double holds to
+ * the cent.
  */
 
 export type MoneyParse =
@@ -36,24 +37,12 @@ export function parseMoney(text: string | number | null | undefined): MoneyParse
   if (!s) return { ok: false, reason: 'notNumber' };
   // Spaces between groups of three are separators like commas.
   if (/\d[\s\u00a0\u2009\u202f]\d/.test(s)) {
-    if (!/^\d{1,3}([\s\u00a0\u2009\u202f]\d{3})*([.,]\d{1,2})?$/.test(s)) return { ok: false, reason: 'notNumber' };
-    s = s.replace(SPACES, '');
-    return finish(s.replace(',', '.'), negative);
+    if (!/^\d{1,3}([\s\u00a0\u2009\u202f]\d{3})*(\.\d+)?$/.test(s)) return { ok: false, reason: 'notNumber' };
+    return finish(s.replace(SPACES, ''), negative);
   }
-  if (!/^[\d.,]+$/.test(s) || !/^\d/.test(s)) return { ok: false, reason: 'notNumber' };
-  // A final separator followed by one or two digits is the decimal point; every other
-  // separator groups thousands and must be the same character, in groups of three.
-  const m = /^(.*?)(?:([.,])(\d{1,2}))?$/.exec(s)!;
-  const whole = m[1]!;
-  const cents = m[3];
-  if (cents !== undefined && whole.includes(m[2]!)) return { ok: false, reason: 'notNumber' };
-  if (!/^\d+$/.test(whole)) {
-    const sep = /[.,]/.exec(whole)![0];
-    if (whole.includes(sep === ',' ? '.' : ',')) return { ok: false, reason: 'notNumber' };
-    const parts = whole.split(sep);
-    if (!/^\d{1,3}$/.test(parts[0]!) || parts.slice(1).some((p) => !/^\d{3}$/.test(p))) return { ok: false, reason: 'notNumber' };
-  }
-  return finish(whole.replace(/[.,]/g, '') + (cents !== undefined ? `.${cents}` : ''), negative);
+  const m = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/.exec(s);
+  if (!m) return { ok: false, reason: 'notNumber' };
+  return finish(m[1]!.replace(/,/g, '') + (m[2] !== undefined ? `.${m[2]}` : ''), negative);
 }
 
 function finish(digits: string, negative: boolean): MoneyParse {
