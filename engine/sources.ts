@@ -3,7 +3,7 @@
  * statute, the agency that applies it, or the official data set. `ptax validate` warns on a
  * citation elsewhere (news, blogs, statute mirrors, exam-prep sites, staging hosts) and
  * fails on one with --strict-sources. A product convention cites the site's own page
- * (`convention:`), never a repository file.
+ * (`convention: /how-it-works#convention-…`), never a repository file.
  */
 
 /** Government domains: federal, state and local (.gov), and the states' own .us domains. */

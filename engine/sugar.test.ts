@@ -175,6 +175,13 @@ describe('the real rule files', () => {
     expect(loadRules('rules').lint).toEqual([]);
   });
 
+  it("a parameter's convention cites its own section of the site's how-it-works page (docs/conventions.md)", () => {
+    const b = loadRules('rules').bundle!;
+    const conventions = Object.values(b.parameters).flatMap((p) => p.values.flatMap((v) => v.reference.filter((r) => r.convention).map((r) => [p.id, r.href])));
+    expect(conventions.length).toBeGreaterThan(0);
+    for (const [id, href] of conventions) expect([id, href]).toEqual([id, `/how-it-works#convention-${id!.replace(/[^a-z0-9]+/gi, '-')}`]);
+  });
+
   it('a step reference reaches the bundle', () => {
     const b = loadRules('rules').bundle!;
     const withRef = Object.values(b.programs).flatMap((p) => p.steps.filter((s) => s.reference).map((s) => `${p.id}.${s.id}`));

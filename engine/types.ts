@@ -2,7 +2,7 @@
 
 export type Lang = 'en' | 'es';
 export interface Label { en: string; es: string }
-/** A citation: a primary source's link, or (`convention`) the path of the site's page stating a product convention. */
+/** A citation: a primary source's link, or (`convention`) the path of the site's page stating a product convention (/how-it-works#convention-…). */
 export interface Reference { title: string; href: string; convention?: true }
 
 export type ParamType = 'scalar' | 'by_key' | 'bands';
