@@ -382,6 +382,7 @@ const en = {
     taxGuides: 'Tax guides',
   },
   site: {
+    deleteData: 'Delete my data',
     pageTitle: '{{page}} | {{state}} Property Tax Calculator',
     pageTitle_HUB: '{{page}} | Property Tax Calculator',
     footerLinks: 'Site',

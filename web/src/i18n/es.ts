@@ -381,6 +381,7 @@ const es: Resources = {
     taxGuides: 'Guías de impuestos',
   },
   site: {
+    deleteData: 'Borrar mis datos',
     pageTitle: '{{page}} | Calculadora de impuestos a la propiedad de {{state}}',
     pageTitle_HUB: '{{page}} | Calculadora de impuestos a la propiedad',
     footerLinks: 'Sitio',

@@ -99,6 +99,8 @@ export function SiteFooter({ lang, site, hub = false, children }: { lang: Lang; 
             {link('privacy', 'site.privacy.title')}
             {link('terms', 'site.terms.title')}
             {link('affiliate', 'site.affiliate.title')}
+            {/* Served by the site server (web/server): ask for everything about an address to be deleted. */}
+            <li><a href={lang === 'es' ? '/es/borrar-mis-datos' : '/delete-my-data'} data-testid="delete-my-data">{t('site.deleteData')}</a></li>
           </ul>
         </nav>
       </div>

@@ -7,7 +7,7 @@
  */
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_VALUE } from '../../../../engine/index.js';
+import { countyKey, DEFAULT_VALUE } from '../../../../engine/index.js';
 import type { CountyInfo, Edition } from '../../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../../lib/format.js';
 import { MoneyInput } from '../MoneyInput.js';
@@ -15,11 +15,14 @@ import { countyName } from '../../lib/places.js';
 
 export type SortKey = 'name' | 'rate';
 
-/** Counties whose name contains the query (accents and case ignored), sorted. */
+/**
+ * Counties whose name contains the query, sorted. Names compare as the CLI and batch
+ * compare them (engine countyKey: accents, case, Saint/St./Ste., spaces, hyphens, periods
+ * and apostrophes do not matter; "Condado de" in front is the Spanish for "County").
+ */
 export function filterCounties(counties: CountyInfo[], query: string, sort: SortKey): CountyInfo[] {
-  const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  const q = fold(query.trim());
-  const found = counties.filter((c) => !q || fold(c.name).includes(q) || c.slug.includes(q));
+  const q = countyKey(query.replace(/^\s*condado\s+de\s+/i, ''));
+  const found = counties.filter((c) => !q || countyKey(c.name).includes(q));
   return sort === 'rate'
     ? [...found].sort((a, b) => (b.rate ?? -1) - (a.rate ?? -1) || a.name.localeCompare(b.name))
     : [...found].sort((a, b) => a.name.localeCompare(b.name));
