@@ -266,8 +266,14 @@ describe('more rule-language checks', () => {
 
   it('a state chooses its program by county facts only', () => {
     const f = 'rules/ny/state.yaml';
-    const { texts, lines } = broken([f, '{fact: nycClass, operator: equal, value: true}', '{fact: value, operator: equal, value: true}']);
-    expect(lines).toEqual([`${f}:${at(texts[f]!, '{all: [{fact: value')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated), not value`]);
+    const { texts, lines } = broken([f, 'when: nycClass\n', 'when: value > 0\n']);
+    expect(lines).toEqual([`${f}:${at(texts[f]!, 'value > 0')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated), not value`]);
+  });
+
+  it("a state program's condition that cannot be read is reported at it", () => {
+    const f = 'rules/ny/state.yaml';
+    const { texts, lines } = broken([f, 'when: nycClass\n', 'when: nycClass +\n']);
+    expect(lines).toEqual([`${f}:${at(texts[f]!, 'nycClass +')}: cannot parse condition "nycClass +": Expected expression after + at character 10`]);
   });
 
   it('`in` takes a list', () => {

@@ -9,7 +9,7 @@ import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import jsep from 'jsep';
 import { readYaml, formatProblem, type Problem, type YamlSource } from './yaml-source.js';
-import { desugarProgram, type SugarContext } from './sugar.js';
+import { desugarProgram, parseCondition, type SugarContext } from './sugar.js';
 import { isPrimarySource, sourceWarning } from './sources.js';
 import { conditionFacts } from './conditions.js';
 import { FUNCTIONS, exprNames } from './expr.js';
@@ -245,6 +245,16 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     const c = d.counties === undefined ? undefined : counties.get(d.counties);
     if (d.counties !== undefined && !c) { if (!failing.has(d.counties)) fail(src, ['counties'], `no counties file with id ${d.counties}`); continue; }
     if (c && c.data.state !== d.code) fail(src, ['counties'], `${d.counties} is for ${c.data.state}, not ${d.code}`);
+    // A program's `when` may be written as text too (engine/sugar.ts): `nycClass`.
+    d.programs = d.programs.map((p: any, i: number) => {
+      if (typeof p.when !== 'string') return p;
+      try {
+        return { ...p, when: parseCondition(p.when, {}, { parameters: {} }) };
+      } catch (e) {
+        fail(src, ['programs', i, 'when'], (e as Error).message);
+        return { program: p.program };
+      }
+    });
     d.programs.forEach((p: any, i: number) => {
       if (!bundle.programs[p.program] && !failing.has(p.program)) fail(src, ['programs', i, 'program'], `no program ${p.program}`);
       if (p.when) for (const f of conditionFacts(p.when)) if (!(COUNTY_FACTS as readonly string[]).includes(f)) fail(src, ['programs', i, 'when'], `a program is chosen by county facts only (${COUNTY_FACTS.join(', ')}), not ${f}`);
