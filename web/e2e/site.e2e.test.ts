@@ -145,6 +145,37 @@ describe('in the browser', () => {
     await context.close();
   });
 
+  it('the error screens of seed 001 §8: app (error id, Reload Page, Go Home), page (Try Again, Go Home), section (Retry), in both languages', async () => {
+    // App level: the whole page is replaced.
+    const app = await open(browser, '/?__throw=app', { edition: 'TX', popup: false, waitFor: 'app-error' });
+    expect(await app.page.getByRole('heading', { level: 1 }).innerText()).toBe('Something went wrong');
+    expect(await app.page.getByTestId('app-error').innerText()).toContain("We're sorry, but the Texas Property Tax Calculator encountered an unexpected error.");
+    expect(await app.page.getByTestId('error-id').innerText()).toMatch(/^[0-9A-F]{10}$/);
+    expect(await app.page.getByRole('link', { name: 'Go Home' }).getAttribute('href')).toBe('/');
+    expect(await app.page.getByRole('button', { name: 'Reload Page' }).count()).toBe(1);
+    await app.context.close();
+    const appEs = await open(browser, '/es?__throw=app', { edition: 'FL', popup: false, waitFor: 'app-error' });
+    expect(await appEs.page.getByTestId('app-error').innerText()).toContain('Lo sentimos, la Calculadora de impuestos a la propiedad de Florida encontró un error inesperado.');
+    expect(await appEs.page.getByRole('link', { name: 'Ir al inicio' }).getAttribute('href')).toBe('/es');
+    await appEs.context.close();
+    // Page level: header and footer stay; Try Again renders the page.
+    const pg = await open(browser, '/about?__throw=page', { edition: 'CA', popup: false, waitFor: 'page-error' });
+    expect(await pg.page.getByTestId('page-error').innerText()).toContain("This page encountered an error and couldn't load properly.");
+    expect(await pg.page.getByTestId('language-switch').count()).toBe(1);
+    await pg.page.getByRole('button', { name: 'Try Again' }).click();
+    await pg.page.getByTestId('page-about').waitFor();
+    await pg.context.close();
+    // Section level: one tool fails, the calculator keeps working; Retry brings the tool.
+    const sec = await open(browser, '/es?__throw=section', { edition: 'TX', popup: false });
+    await sec.page.getByTestId('consent-decline').click();
+    await sec.page.getByTestId('tool-payment').locator('summary').click();
+    expect(await sec.page.getByTestId('section-error').innerText()).toContain('Esta sección no se pudo cargar correctamente.');
+    expect(await sec.page.getByTestId('calculate').count()).toBe(1);
+    await sec.page.getByRole('button', { name: 'Reintentar' }).click();
+    await sec.page.getByTestId('tool-payment-form').waitFor();
+    await sec.context.close();
+  });
+
   it('axe-core finds no violations on each page type', async () => {
     for (const [path, testId] of [['/how-it-works', 'page-how-it-works'], ['/counties', 'page-counties'], ['/county/harris', 'page-county'], ['/tax-guides', 'page-tax-guides'], ['/guides/texas-property-tax-exemptions', 'page-guide'], ['/guides/texas-glossary', 'page-guide'], ['/faq', 'page-faq'], ['/about', 'page-about'], ['/es/aviso-legal', 'page-disclaimer'], ['/nothing-here', 'page-not-found']] as const) {
       const { page, context } = await open(browser, path, { edition: 'TX', popup: false, waitFor: testId });

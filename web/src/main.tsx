@@ -3,6 +3,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './components/App.js';
+import { ErrorBoundary } from './components/ErrorBoundary.js';
+import { AppError } from './components/ErrorScreens.js';
 import { ToastProvider } from './components/Toaster.js';
 import { createI18n, langFromPath, loadResources } from './i18n/index.js';
 import { taxLog } from './lib/monitoring.js';
@@ -39,7 +41,11 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} />
+        <ErrorBoundary component="app" fallback={(_e, _reset, errorId) => (
+          <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={i18n.t(`states.${EDITION}`)} />
+        )}>
+          <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} />
+        </ErrorBoundary>
       </ToastProvider>
     </I18nextProvider>
   </StrictMode>,

@@ -5,7 +5,8 @@ import { Calculator } from './Calculator.js';
 import { Hub } from './Hub.js';
 import { StateExtras } from './StateExtras.js';
 import { editionVars } from '../lib/editionText.js';
-import { ErrorBoundary, disarmThrowProbe } from './ErrorBoundary.js';
+import { ErrorBoundary, ThrowProbe, disarmThrowProbe } from './ErrorBoundary.js';
+import { PageError } from './ErrorScreens.js';
 import { FormSkeleton, ResultsSkeleton } from './Skeletons.js';
 import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
 import { useToast } from './Toaster.js';
@@ -181,9 +182,13 @@ export function App({ lang, pathname, loaders, initial, guides: givenGuides }: {
 
   return (
     <>
+      <ThrowProbe level="app" />
       <SiteHeader lang={lang} page={route.page} site={site} switchHref={switchHref} hasCalculator={onCalculatorPage && !hub} />
       <main id="main" className="wrap" tabIndex={-1}>
-        {content}
+        <ErrorBoundary component={`page:${route.page}`} fallback={(_e, reset) => <PageError reset={reset} home={pathOf({ page: 'home' }, lang, site)} />}>
+          <ThrowProbe level="page" />
+          {content}
+        </ErrorBoundary>
       </main>
       <SiteFooter lang={lang} site={site} hub={hub}>
         {edition && !hub && data.status === 'ready' && (

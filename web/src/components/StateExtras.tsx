@@ -9,6 +9,8 @@ import { useTranslation } from 'react-i18next';
 import type { Edition } from '../lib/model.js';
 import type { Lang } from '../lib/format.js';
 import { RatesTimeline } from './RatesTimeline.js';
+import { ErrorBoundary, ThrowProbe } from './ErrorBoundary.js';
+import { SectionError } from './ErrorScreens.js';
 
 const ToolPanel = lazy(() => import('./tools/ToolPanel.js'));
 const CountyDirectory = lazy(() => import('./tools/CountyDirectory.js'));
@@ -20,7 +22,12 @@ export function LazyPanel({ title, testId, children }: { title: string; testId: 
   return (
     <details className="card panel" data-testid={testId} onToggle={(e) => { if ((e.currentTarget as HTMLDetailsElement).open) setOpened(true); }}>
       <summary><h3 className="panel-title">{title}</h3></summary>
-      {opened && <Suspense fallback={<p className="help" role="status">{t('tools.loading')}</p>}>{children()}</Suspense>}
+      {opened && (
+        <ErrorBoundary component={`section:${testId}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
+          <ThrowProbe level="section" />
+          <Suspense fallback={<p className="help" role="status">{t('tools.loading')}</p>}>{children()}</Suspense>
+        </ErrorBoundary>
+      )}
     </details>
   );
 }
