@@ -146,13 +146,12 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   });
   const slug = `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(i.${q('county')} AS TEXT))), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
   // The state and county texts are read once per distinct pair (a roll repeats a few thousand), not per row.
-  cte('ptax_keys', `  SELECT k_state, k_county, UPPER(TRIM(k_state)) AS k_code, ${slug.replace(/i\."county"/g, 'k_county')} AS k_slug
-  FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county FROM ${table} AS i) AS d`);
-  cte('ptax_in', `  SELECT i.*, k.k_code AS p_in_state, k.k_slug AS p_in_slug,
-    CAST(i.${q('county')} AS TEXT) AS p_in_county, ${col('year', 'num')} AS p_in_year,
-    ${typed.join(',\n    ')}
-  FROM ${table} AS i
-  JOIN ptax_keys AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county`);
+  // Everything that depends on the state, county and year texts alone (place, program, rules
+  // year, rate, their errors and notes) is worked out once per distinct triple (a roll
+  // repeats a few thousand), then joined to the rows.
+  cte('ptax_keys', `  SELECT k_state, k_county, k_year, UPPER(TRIM(k_state)) AS p_in_state, ${slug.replace(/i\."county"/g, 'k_county')} AS p_in_slug,
+    k_county AS p_in_county, k_year AS p_in_year
+  FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${col('year', 'num')} AS k_year FROM ${table} AS i) AS d`);
   const covered = Object.keys(bundle.states).join(', ');
   const choices = ['NY', 'TX', 'CA', 'FL', 'HUB'].join(', ');
   const needsCounty = `p_in_state IN (${Object.values(bundle.states).filter((s) => s.counties.length).map((s) => str(s.code)).join(', ') || "''"})`;
@@ -164,20 +163,18 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       WHEN r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
       WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) THEN 'UNKNOWN_STATE'
       WHEN ${needsCounty} AND (r.p_in_county IS NULL OR TRIM(r.p_in_county) = '') THEN 'MISSING_COUNTY'
-      WHEN r.f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND ${yearIn('r.p_in_year', [...used].map((id) => ({ id, years: years(id) })))} THEN 'YEAR_NOT_COVERED'
     END AS p_error
-  FROM ptax_in AS r
+  FROM ptax_keys AS r
   LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = ${`CASE WHEN r.p_in_state IN (${Object.values(bundle.states).filter((s) => !s.counties.length).map((s) => str(s.code)).join(', ') || "''"}) THEN '' ELSE r.p_in_slug END`}
   LEFT JOIN ptax_years AS y ON y.y_program = p.p_program`);
-  cte('ptax_rated', `  SELECT r.*, t.r_rate AS p_rate,
+  cte('ptax_krated', `  SELECT r.*, t.r_rate AS p_rate,
     CASE r.p_error
       WHEN 'NOT_SUPPORTED' THEN ${template('notSupported', { covered }, { code: 'r.p_in_state' })}
-      WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(CAST(r.${q('state')} AS TEXT), '')` })}
+      WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state, '')` })}
       WHEN 'MISSING_COUNTY' THEN ${str(message('missingCounty', {}, 'en'))}
-      WHEN 'INVALID_VALUE' THEN ${str(message('valueNotNumber', {}, 'en'))}
       WHEN 'UNKNOWN_COUNTY' THEN ${template('unknownCounty', {}, { county: 'r.p_in_county', state: 'r.p_in_state' })}
       WHEN 'INVALID_YEAR' THEN ${template('yearWhole', {}, { last: intText('r.y_last') })}
       WHEN 'YEAR_NOT_COVERED' THEN ${template('yearNotCovered', {}, { year: intText('r.p_in_year'), years: 'r.y_years' })}
@@ -186,6 +183,19 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year`);
   void yearIdx;
+  // The rows: typed facts, their place's columns, and the value's own error (prepare checks
+  // the numbers after the state and the county's presence, before the county itself).
+  const early = `k.p_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY')`;
+  const badValue = `f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8))`;
+  cte('ptax_in', `  SELECT i.*, ${typed.join(',\n    ')},
+    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message
+  FROM ${table} AS i
+  JOIN ptax_krated AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND ${col('year', 'num')} IS NOT DISTINCT FROM k.k_year`);
+  cte('ptax_rated', `  SELECT *, CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_error WHEN ${badValue} THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_message WHEN ${badValue} THEN ${str(message('valueNotNumber', {}, 'en'))} ELSE k_message END AS p_message
+  FROM ptax_in`);
 
   const branches: string[] = [];
   const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS).map((c) => `r.${q(c)}`).join(', ');

@@ -15,13 +15,42 @@ ptax_years(y_program, y_years, y_last) AS MATERIALIZED (
   ('hub', '2025', 2025)
 ),
 ptax_keys AS MATERIALIZED (
-  SELECT k_state, k_county, UPPER(TRIM(k_state)) AS k_code, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(k_county AS TEXT))), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS k_slug
-  FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county FROM ptax_input AS i) AS d
+  SELECT k_state, k_county, k_year, UPPER(TRIM(k_state)) AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(k_county AS TEXT))), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug,
+    k_county AS p_in_county, k_year AS p_in_year
+  FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county, CAST(i."year" AS FLOAT8) AS k_year FROM ptax_input AS i) AS d
+),
+ptax_placed AS MATERIALIZED (
+  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
+    CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
+    p.f_nycclass, p.f_topcoded, p.f_estimated,
+    CASE
+      WHEN r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
+      WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') THEN 'UNKNOWN_STATE'
+      WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND (r.p_in_county IS NULL OR TRIM(r.p_in_county) = '') THEN 'MISSING_COUNTY'
+      WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'hub' THEN r.p_in_year NOT IN (2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
+    END AS p_error
+  FROM ptax_keys AS r
+  LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = CASE WHEN r.p_in_state IN ('HUB') THEN '' ELSE r.p_in_slug END
+  LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
+),
+ptax_krated AS MATERIALIZED (
+  SELECT r.*, t.r_rate AS p_rate,
+    CASE r.p_error
+      WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
+      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
+      WHEN 'MISSING_COUNTY' THEN 'A county is required'
+      WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
+      WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
+      WHEN 'YEAR_NOT_COVERED' THEN ('No rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || '; years available: ' || CAST(r.y_years AS TEXT))
+    END AS p_message,
+    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate') END AS p_note
+  FROM ptax_placed AS r
+  LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
 ptax_in AS MATERIALIZED (
-  SELECT i.*, k.k_code AS p_in_state, k.k_slug AS p_in_slug,
-    CAST(i."county" AS TEXT) AS p_in_county, CAST(i."year" AS FLOAT8) AS p_in_year,
-    COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
+  SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
     CAST(i."class" AS TEXT) AS f1,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f2,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f3,
@@ -41,41 +70,17 @@ ptax_in AS MATERIALIZED (
     CAST(NULL AS FLOAT8) AS f17,
     CAST(NULL AS FLOAT8) AS f18,
     CAST(NULL AS FLOAT8) AS f19,
-    CAST(i."year" AS FLOAT8) AS f20
+    CAST(i."year" AS FLOAT8) AS f20,
+    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message
   FROM ptax_input AS i
-  JOIN ptax_keys AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-),
-ptax_placed AS MATERIALIZED (
-  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
-    CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
-    p.f_nycclass, p.f_topcoded, p.f_estimated,
-    CASE
-      WHEN r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
-      WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') THEN 'UNKNOWN_STATE'
-      WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND (r.p_in_county IS NULL OR TRIM(r.p_in_county) = '') THEN 'MISSING_COUNTY'
-      WHEN r.f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE'
-      WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
-      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
-      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'hub' THEN r.p_in_year NOT IN (2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
-    END AS p_error
-  FROM ptax_in AS r
-  LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = CASE WHEN r.p_in_state IN ('HUB') THEN '' ELSE r.p_in_slug END
-  LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
 ),
 ptax_rated AS MATERIALIZED (
-  SELECT r.*, t.r_rate AS p_rate,
-    CASE r.p_error
-      WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
-      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(CAST(r."state" AS TEXT), '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
-      WHEN 'MISSING_COUNTY' THEN 'A county is required'
-      WHEN 'INVALID_VALUE' THEN 'Market value must be a number'
-      WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
-      WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
-      WHEN 'YEAR_NOT_COVERED' THEN ('No rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || '; years available: ' || CAST(r.y_years AS TEXT))
-    END AS p_message,
-    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate') END AS p_note
-  FROM ptax_placed AS r
-  LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
+  SELECT *, CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message
+  FROM ptax_in
 ),
 py0_0 AS MATERIALIZED (
   SELECT * FROM ptax_rated WHERE p_error IS NULL AND p_program = 'hub' AND p_year = 2025
