@@ -14,7 +14,10 @@
  *     the median of each category is compared with its budget.
  *
  * Prints a table, writes reports/budget.json, exits 1 when a budget fails.
- * Environment: PTAX_CHROMIUM (default /usr/bin/chromium), PTAX_LH_RUNS (default 3).
+ * (c) Each other page type of every edition (how it works, counties, a county, the guides
+ *     hub, a guide, FAQ, about, a Spanish page): first-load JS ≤ 170 KB and Lighthouse.
+ * Environment: PTAX_CHROMIUM (default /usr/bin/chromium), PTAX_LH_RUNS (default 3),
+ * PTAX_LH_PAGE_RUNS (runs per other page type, default 1), PTAX_BUDGET_EDITIONS (e.g. TX,NY).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,9 +37,10 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update', '--disable-sync', '--no-first-run',
 ];
 const LH_RUNS = Math.max(1, Number(process.env.PTAX_LH_RUNS ?? 3) || 3);
+const LH_PAGE_RUNS = Math.max(1, Number(process.env.PTAX_LH_PAGE_RUNS ?? 1) || 1);
 
 const JS_BUDGET_KB = 170;
-const LH_BUDGETS: Record<string, number> = { performance: 95, accessibility: 100, 'best-practices': 95, seo: 95 };
+const LH_BUDGETS: Record<string, number> = { performance: 95, accessibility: 100, 'best-practices': 95, seo: 100 };
 
 interface Row { budget: string; measured: string; limit: string; ok: boolean }
 
@@ -67,6 +71,38 @@ const editionUrl = (serverUrl: string, code: string) => {
   if (code !== 'HUB') u.hostname = `${code.toLowerCase()}.localhost`;
   return u.origin;
 };
+
+/** JavaScript a page of the site loads before it is idle (pages without the calculator). */
+async function measureFirstLoad(url: string, label: string, dist: string): Promise<Row> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const origin = new URL(url).origin;
+    await context.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    const js = new Set<string>();
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.endsWith('.js') || /javascript/.test(r.headers()['content-type'] ?? '')) js.add(path);
+    });
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+    const totalKB = [...js].reduce((sum, p) => sum + gzipKB(normalize(join(dist, decodeURIComponent(p)))), 0);
+    await context.close();
+    return { budget: `JS on first load of ${label} (gzip -9)`, measured: `${totalKB.toFixed(1)} KB (${js.size} files)`, limit: `≤ ${JS_BUDGET_KB} KB`, ok: totalKB <= JS_BUDGET_KB };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** One page of each type of an edition's site, from its sitemap (the home page is measured on its own). */
+function pageTypes(dist: string): string[] {
+  const sitemap = readFileSync(join(dist, 'sitemap.xml'), 'utf8');
+  const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  const first = (re: RegExp) => paths.find((p) => re.test(p));
+  return [first(/^\/how-it-works$/), first(/^\/counties$/), first(/^\/county\//), first(/^\/tax-guides$/), first(/^\/guides\/[a-z-]+-explained$/) ?? first(/^\/guides\//), first(/^\/faq$/), first(/^\/about$/), first(/^\/es\/como-funciona$/)]
+    .filter((p): p is string => !!p);
+}
 
 async function measureJs(url: string, label: string, dist: string, county?: string): Promise<{ rows: Row[]; files: Array<{ path: string; gzipKB: number }>; totalKB: number; jspdfBefore: string[]; jspdfAfter: string[] }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
@@ -127,9 +163,9 @@ const median = (xs: number[]) => {
 };
 
 /** (b) Lighthouse, mobile preset (the default config), LH_RUNS runs, median per category. */
-async function measureLighthouse(url: string): Promise<{ rows: Row[]; runs: Array<Record<string, number>> }> {
+async function measureLighthouse(url: string, times = LH_RUNS): Promise<{ rows: Row[]; runs: Array<Record<string, number>> }> {
   const runs: Array<Record<string, number>> = [];
-  for (let i = 0; i < LH_RUNS; i++) {
+  for (let i = 0; i < times; i++) {
     const chrome = await launchChrome({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
     try {
       const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: Object.keys(LH_BUDGETS) });
@@ -139,7 +175,7 @@ async function measureLighthouse(url: string): Promise<{ rows: Row[]; runs: Arra
       for (const id of Object.keys(LH_BUDGETS)) scores[id] = Math.round((result.lhr.categories[id]?.score ?? 0) * 100);
       runs.push(scores);
       const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual');
-      console.log(`lighthouse run ${i + 1}/${LH_RUNS}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(', ')}`
+      console.log(`lighthouse ${new URL(url).pathname} run ${i + 1}/${times}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(', ')}`
         + ` · FCP ${result.lhr.audits['first-contentful-paint']?.displayValue ?? '?'}, LCP ${result.lhr.audits['largest-contentful-paint']?.displayValue ?? '?'}, TBT ${result.lhr.audits['total-blocking-time']?.displayValue ?? '?'}, CLS ${result.lhr.audits['cumulative-layout-shift']?.displayValue ?? '?'}`
         + (failing.length ? ` · audits below 0.9: ${failing.map((a) => a.id).join(', ')}` : ''));
     } finally {
@@ -170,7 +206,8 @@ async function main(): Promise<number> {
   try {
     const rows: Row[] = [];
     const report: Record<string, unknown> = {};
-    for (const e of EDITIONS) {
+    const only = (process.env.PTAX_BUDGET_EDITIONS ?? '').split(',').map((x) => x.trim().toUpperCase()).filter(Boolean);
+    for (const e of EDITIONS.filter((x) => !only.length || only.includes(x.code))) {
       const url = `${editionUrl(server.url, e.code)}/`;
       const dist = join(WEB_DIST, e.code.toLowerCase());
       console.log(`\n${e.code}: budgets on ${url} (production build, real server)`);
@@ -182,7 +219,16 @@ async function main(): Promise<number> {
       }
       const lh = await measureLighthouse(url);
       rows.push(...js.rows, ...jsEs.rows, ...lh.rows.map((r) => ({ ...r, budget: `${e.code}: ${r.budget}` })));
-      report[e.code] = { url, js: { en: { files: js.files, totalKB: js.totalKB }, es: { files: jsEs.files, totalKB: jsEs.totalKB } }, lighthouse: lh.runs };
+      // Every other page type of the site: first-load JS and Lighthouse (PTAX_LH_PAGE_RUNS runs, default 1).
+      const pages: Record<string, unknown> = {};
+      for (const path of pageTypes(dist)) {
+        const pageUrl = `${editionUrl(server.url, e.code)}${path}`;
+        rows.push(await measureFirstLoad(pageUrl, `${e.code} ${path}`, dist));
+        const plh = await measureLighthouse(pageUrl, LH_PAGE_RUNS);
+        rows.push(...plh.rows.map((r) => ({ ...r, budget: `${e.code} ${path}: ${r.budget}` })));
+        pages[path] = plh.runs;
+      }
+      report[e.code] = { url, js: { en: { files: js.files, totalKB: js.totalKB }, es: { files: jsEs.files, totalKB: jsEs.totalKB } }, lighthouse: lh.runs, pages };
     }
     console.log(`\n${table(rows)}`);
     mkdirSync(join(REPO, 'reports'), { recursive: true });

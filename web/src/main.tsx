@@ -15,7 +15,7 @@ import { loadGuides, type GuideData } from './lib/guides.js';
 import './styles.css';
 
 const lang = langFromPath(location.pathname);
-const i18n = createI18n(lang, await loadResources(lang).catch(() => ({})));
+const i18n = createI18n(lang, await loadResources(lang, EDITION).catch(() => ({})));
 document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;

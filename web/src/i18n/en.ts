@@ -514,4 +514,14 @@ const en = {
 };
 
 export default en;
+
+/** Keys of an edition's own text (by context): `edition.people_TX`, `directory.where_TX`. */
+type StateKey<T> = { [K in keyof T as K extends `${string}_${'NY' | 'TX' | 'CA' | 'FL' | 'HUB'}` ? K : never]?: T[K] };
+/** Spanish base text: everything but the editions' own `edition.*_CODE` and `directory.where_CODE` keys. */
+export type SpanishBase = Omit<Resources, 'edition' | 'directory'> & {
+  edition: Omit<Resources['edition'], keyof StateKey<Resources['edition']>>;
+  directory: Omit<Resources['directory'], keyof StateKey<Resources['directory']>>;
+};
+/** One edition's own Spanish text. */
+export interface StateText { edition?: StateKey<Resources['edition']>; directory?: StateKey<Resources['directory']> }
 export type Resources = typeof en;

@@ -1,8 +1,9 @@
 /** Texto de la interfaz en español (es-MX). Las cifras se interpolan; ninguna se escribe aquí. */
-import type { Resources } from './en.js';
+import type { SpanishBase } from './en.js';
 import { consentText } from '../lib/telemetry/i18n.js';
 
-const es: Resources = {
+/** The base Spanish text; each edition's own text is in states/es.<CODE>.ts, loaded with it. */
+const es: SpanishBase = {
   meta: {
     title: 'Calculadora de impuestos a la propiedad de {{state}} 2026 | Estimación gratuita para {{people}}',
     description: 'Calculadora gratuita y anónima de impuestos a la propiedad de {{state}}: estime el impuesto anual y mensual en cualquiera de los {{count}} condados, con {{exemptions}}.',
@@ -10,21 +11,6 @@ const es: Resources = {
     description_HUB: 'Calculadoras gratuitas y anónimas de impuestos a la propiedad para Nueva York, Texas, California y Florida: impuesto anual y mensual, exenciones y las herramientas de cada estado.',
   },
   edition: {
-    people_NY: 'neoyorquinos',
-    people_TX: 'texanos',
-    people_CA: 'californianos',
-    people_FL: 'floridanos',
-    people_HUB: 'propietarios',
-    exemptions_NY: 'exenciones STAR, de personas mayores y de veteranos',
-    exemptions_TX: 'exenciones de vivienda principal, mayores de 65, discapacidad y veteranos',
-    exemptions_CA: 'las exenciones para propietarios y veteranos discapacitados, la Proposición 13 y Mello-Roos',
-    exemptions_FL: 'exenciones de vivienda principal, personas mayores y veteranos, y Save Our Homes',
-    exemptions_HUB: 'exenciones',
-    authority_NY: 'el tasador de su condado o el Departamento de Finanzas de NYC',
-    authority_TX: 'el distrito de tasación y el recaudador de impuestos de su condado',
-    authority_CA: 'el tasador y el recaudador de impuestos de su condado',
-    authority_FL: 'el tasador de propiedades y el recaudador de impuestos de su condado',
-    authority_HUB: 'el tasador de su condado',
   },
   states: { NY: 'Nueva York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'EE. UU.' },
   hub: {
@@ -85,10 +71,6 @@ const es: Resources = {
     taxCol: 'Impuesto sobre {{value}}',
     notInData: 'Vea Census QuickFacts',
     missing: 'La población y los datos del distrito de tasación no están en nuestros datos.',
-    where_TX: 'Encuentre su distrito de tasación en el directorio del Contralor de Texas (comptroller.texas.gov) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
-    where_FL: 'Encuentre a su tasador de propiedades en el directorio del Departamento de Ingresos de Florida (floridarevenue.com) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
-    where_CA: 'Encuentre al tasador de su condado a través de la Junta Estatal de Ecualización de California (boe.ca.gov) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
-    where_NY: 'Encuentre a su tasador a través del Departamento de Impuestos y Finanzas del Estado de Nueva York (tax.ny.gov) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
   },
   timeline: {
     title: 'Calendario de las tasas 2026',

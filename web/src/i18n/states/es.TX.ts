@@ -1,0 +1,15 @@
+/** Spanish text of the TX edition only (loaded with it; the base text is in ../es.ts). */
+import type { StateText } from '../en.js';
+
+const text: StateText = {
+  edition: {
+    people_TX: 'texanos',
+    exemptions_TX: 'exenciones de vivienda principal, mayores de 65, discapacidad y veteranos',
+    authority_TX: 'el distrito de tasación y el recaudador de impuestos de su condado',
+  },
+  directory: {
+    where_TX: 'Encuentre su distrito de tasación en el directorio del Contralor de Texas (comptroller.texas.gov) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
+  },
+};
+
+export default text;
