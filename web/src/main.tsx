@@ -2,7 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { App } from './components/App.js';
+import { App, CORE_PAGES, loadSitePages, type SitePagesModule } from './components/App.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { AppError } from './components/ErrorScreens.js';
 import { ToastProvider } from './components/Toaster.js';
@@ -31,6 +31,9 @@ const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].include
   ? await loadGuides(EDITION).catch(() => undefined)
   : undefined;
 
+// The site pages' code (one chunk) for any page but the calculator's and the contact form's.
+const pages: SitePagesModule | undefined = CORE_PAGES.has(page) ? undefined : await loadSitePages().catch(() => undefined);
+
 initTelemetry({
   state: EDITION, host: location.host, lang, pathname: location.pathname,
   dsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
@@ -44,7 +47,7 @@ createRoot(document.getElementById('root')!).render(
         <ErrorBoundary component="app" fallback={(_e, _reset, errorId) => (
           <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={i18n.t(`states.${EDITION}`)} />
         )}>
-          <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} />
+          <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} pages={pages} />
         </ErrorBoundary>
       </ToastProvider>
     </I18nextProvider>

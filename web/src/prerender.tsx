@@ -8,6 +8,7 @@
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './components/App.js';
+import * as sitePages from './components/site/SitePages.js';
 import { ToastProvider } from './components/Toaster.js';
 import { createI18n } from './i18n/index.js';
 import esBase from './i18n/es.js';
@@ -57,7 +58,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <App lang={lang} pathname={pathname} loaders={{ [EDITION]: never, TX: never }} initial={LOADING_PAGES.has(route.page) ? undefined : loaded} guides={guides} />
+        <App lang={lang} pathname={pathname} loaders={{ [EDITION]: never, TX: never }} initial={LOADING_PAGES.has(route.page) ? undefined : loaded} guides={guides} pages={sitePages} />
       </ToastProvider>
     </I18nextProvider>,
   );

@@ -18,8 +18,7 @@ import type { Lang } from '../lib/format.js';
 import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
 import { ConsentBanner, ConsentSettingsButton } from './ConsentBanner.js';
 import { pathOf } from '../lib/routes.js';
-import { CountiesPage, CountyPage, HowItWorks, NotFound, TextPage } from './site/Pages.js';
-import { FaqPage, GuidesHub, GuideView } from './site/Guides.js';
+import type * as SitePages from './site/SitePages.js';
 import { faqOf, loadGuides, routedGuides, type GuideData } from '../lib/guides.js';
 
 export { resolveRoute };
@@ -73,12 +72,32 @@ function useGuides(given: GuideData | undefined, needed: boolean): GuideData | u
   return guides;
 }
 
-export function App({ lang, pathname, loaders, initial, guides: givenGuides }: { lang: Lang; pathname: string; loaders?: PackageLoaders; initial?: LoadedState; guides?: GuideData }) {
+export type SitePagesModule = typeof SitePages;
+/** The pages that show the calculator or the contact form; every other page is in the site pages chunk. */
+export const CORE_PAGES = new Set(['home', 'calculator', 'contact']);
+export const loadSitePages = (): Promise<SitePagesModule> => import('./site/SitePages.js');
+
+/** The site pages' code: given when pre-rendering or pre-loaded by main.tsx, else loaded when a page needs it. */
+function useSitePages(given: SitePagesModule | undefined, needed: boolean): SitePagesModule | undefined {
+  const [mod, setMod] = useState(given);
+  useEffect(() => {
+    if (mod || !needed) return;
+    let live = true;
+    loadSitePages().then((m) => { if (live) setMod(m); }).catch((e) => reportError(e, { where: 'site pages' }));
+    return () => { live = false; };
+  }, [mod, needed]);
+  return mod;
+}
+
+export function App({ lang, pathname, loaders, initial, guides: givenGuides, pages: givenPages }: { lang: Lang; pathname: string; loaders?: PackageLoaders; initial?: LoadedState; guides?: GuideData; pages?: SitePagesModule }) {
   const { t } = useTranslation();
   const { data, retry } = useStateData(loaders, initial);
   const edition = data.status === 'ready' ? data.edition : undefined;
   const firstRoute = resolveRoute(pathname, { counties: 'any', guides: [] }).page;
   const guides = useGuides(givenGuides, ['tax-guides', 'faq', 'not-found'].includes(firstRoute));
+  const P = useSitePages(givenPages, !CORE_PAGES.has(firstRoute));
+  const { i18n } = useTranslation();
+  if (P) P.addSiteText(i18n);
   const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: routedGuides(guides) }), [edition, guides]);
   const route: Route = resolveRoute(pathname, site);
   const stateName = edition ? edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
@@ -153,31 +172,31 @@ export function App({ lang, pathname, loaders, initial, guides: givenGuides }: {
       );
       break;
     case 'about': case 'privacy': case 'terms': case 'disclaimer': case 'affiliate':
-      content = <TextPage id={route.page} lang={lang} site={site} vars={vars} />;
+      content = P ? <P.TextPage id={route.page} lang={lang} site={site} vars={vars} /> : null;
       break;
     case 'how-it-works':
-      content = <HowItWorks edition={edition} lang={lang} site={site} />;
+      content = P ? <P.HowItWorks edition={edition} lang={lang} site={site} /> : null;
       break;
     case 'counties':
-      content = edition ? <CountiesPage edition={edition} lang={lang} site={site} /> : hub ? <NotFound lang={lang} site={site} /> : calculator;
+      content = !P ? null : edition ? <P.CountiesPage edition={edition} lang={lang} site={site} /> : hub ? <P.NotFound lang={lang} site={site} /> : calculator;
       break;
     case 'county':
-      content = edition ? <CountyPage edition={edition} slug={route.param!} lang={lang} site={site} /> : calculator;
+      content = !P ? null : edition ? <P.CountyPage edition={edition} slug={route.param!} lang={lang} site={site} /> : calculator;
       break;
     case 'tax-guides':
-      content = guides ? <GuidesHub guides={guides.pages} lang={lang} site={site} /> : null;
+      content = guides && P ? <P.GuidesHub guides={guides.pages} lang={lang} site={site} /> : null;
       break;
     case 'faq':
-      content = guides ? <FaqPage page={faqOf(guides)} lang={lang} site={site} /> : null;
+      content = guides && P ? <P.FaqPage page={faqOf(guides)} lang={lang} site={site} /> : null;
       break;
     case 'guide': {
       const page = guides?.pages.find((g) => g.id === route.param);
-      content = page ? <GuideView page={page} lang={lang} site={site} /> : <NotFound lang={lang} site={site} />;
+      content = !P ? null : page ? <P.GuideView page={page} lang={lang} site={site} /> : <P.NotFound lang={lang} site={site} />;
       break;
     }
     default:
       // An unknown path waits for the guide list before saying so (a guide may live there).
-      content = guides ? <NotFound lang={lang} site={site} /> : null;
+      content = guides && P ? <P.NotFound lang={lang} site={site} /> : null;
   }
 
   return (

@@ -30,6 +30,12 @@ describe('Spanish text', () => {
     expect(missing).toEqual([]);
   });
 
+  it('the site pages\' text (its own chunk) has the same keys in both languages', async () => {
+    const [siteEn, siteEs] = await Promise.all([import('./site.en.js'), import('./site.es.js')]);
+    expect(keys(siteEs.default as unknown as Tree)).toEqual(keys(siteEn.default as unknown as Tree));
+    expect(keys(siteEn.default as unknown as Tree).length).toBeGreaterThan(40);
+  });
+
   it('no Spanish key that English lacks (a typo would never be shown)', () => {
     const english = new Set(keys(en as unknown as Tree));
     const extra = [...keys(es as unknown as Tree), ...STATES.flatMap((s) => keys(stateFiles[`./states/es.${s}.ts`] ?? {}))].filter((k) => !english.has(k));
