@@ -8,6 +8,7 @@ export type { CalcInput, CalcResult, ExplainStep } from './calculate.js';
 export { valueAt } from './params.js';
 export { parseMoney, type MoneyParse } from './money.js';
 export { countyKey } from './counties.js';
+export { inputsFromQuery } from './share.js';
 export { INPUT_FACTS } from './types.js';
 export type { Band, Bundle, CountyDef, Label, ParameterDef, ProgramDef, StateDef } from './types.js';
 export { PtaxError } from './errors.js';

@@ -107,6 +107,23 @@ describe('figures on the pages come from the engine and the rules', () => {
   });
 });
 
+describe('link previews of share links', () => {
+  it('the home page of a share address carries the figure in its Open Graph tags (ptax calc --json), in both languages', async () => {
+    const r = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', 'TX', '--county', 'Harris', '--value', '400000', '--homestead', '--json'], { cwd: REPO, encoding: 'utf8' })) as { annualTax: number; monthlyTax: number };
+    const usd = (n: number, locale: string) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(n);
+    const en = await get('TX', '/?county=harris&value=400000&homestead=true');
+    expect(en.status).toBe(200);
+    expect(attr(en.body, /<meta property="og:title" content="([^"]+)"/)).toBe(`Harris County: ${usd(r.annualTax, 'en-US')} a year in property tax`);
+    expect(attr(en.body, /<meta property="og:description" content="([^"]+)"/)).toContain(`${usd(r.monthlyTax, 'en-US')} a month`);
+    expect(decode(attr(en.body, /<meta property="og:url" content="([^"]+)"/))).toMatch(/\/\?county=harris&value=400000&homestead=true$/);
+    const es = await get('TX', '/es?county=harris&value=400000&homestead=true');
+    expect(attr(es.body, /<meta property="og:title" content="([^"]+)"/)).toBe(`Condado de Harris: ${usd(r.annualTax, 'es-MX')} al año de impuesto a la propiedad`);
+    // An address that computes nothing gets the page as built.
+    const plain = await get('TX', '/?county=atlantis&value=400000');
+    expect(attr(plain.body, /<meta property="og:title" content="([^"]+)"/)).not.toContain('a year in property tax');
+  });
+});
+
 describe('in the browser', () => {
   it('the language switch goes to the counterpart and stores the choice', async () => {
     const { page, context, errors } = await open(browser, '/how-it-works', { edition: 'TX', popup: false, waitFor: 'page-how-it-works' });

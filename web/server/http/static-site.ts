@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { editionForHost, type SiteMap } from '../config.js';
 import type { StateCode } from '../validation/states.js';
 import { requestLanguage, sendAnswer } from './answers.js';
+import { pageWithMeta, shareMeta } from './share-meta.js';
 
 /**
  * Serves the web app's production build, one complete site per edition, and answers
@@ -117,6 +118,12 @@ export async function registerStaticSite(app: FastifyInstance, webDir: string, s
       if (!isFile(join(root, 'index.html'))) return sendAnswer(reply, 503, 'not_built', requestLanguage(request));
       if (!isPagePath(path)) return reply.sendFile(path, root); // a missing file: callNotFound, 404
       const prerendered = prerenderedPageFor(path);
+      // A share link of a calculation: the home page with the figure in its link preview.
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+      if (query && (prerendered === 'index.html' || prerendered === 'es/index.html') && isFile(join(root, prerendered))) {
+        const meta = shareMeta(query, editionForHost(request.headers.host, sites), prerendered === 'index.html' ? 'en' : 'es');
+        if (meta) return reply.header('cache-control', PAGE_CACHE_CONTROL).type('text/html; charset=utf-8').send(pageWithMeta(join(root, prerendered), meta, request.url));
+      }
       if (isFile(join(root, prerendered))) return reply.sendFile(prerendered, root);
       // A page path the build did not write: the edition's page-not-found screen, status 404.
       const spanish = path === '/es' || path.startsWith('/es/');

@@ -5,7 +5,7 @@
  * `/?county=kings&value=800000&class=class1&homestead=true`. Opening it fills the form and
  * shows the same result. Unknown names and values that are not valid are ignored.
  */
-import { parseMoney } from '../../../engine/index.js';
+import { inputsFromQuery } from '../../../engine/index.js';
 import type { InputDecl } from './declarations.js';
 import { defaultForm, inputShown, type Edition, type FormValues, type InputValue } from './model.js';
 
@@ -35,40 +35,23 @@ export function shareUrl(origin: string, pathname: string, v: FormValues, editio
   return `${origin}${pathname}${q ? `?${q}` : ''}`;
 }
 
-function readInput(d: InputDecl, raw: string): InputValue | undefined {
-  if (d.type === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined;
-  if (d.values) {
-    const c = d.values.find((x) => String(x.value) === raw);
-    return c ? c.value : undefined;
-  }
-  if (d.type === 'text' || d.type === 'choice') return raw;
-  if (d.type === 'year' || d.type === 'integer') return /^\d{1,6}$/.test(raw) ? Number(raw) : undefined;
-  const m = parseMoney(raw);
-  return m.ok && m.value >= 0 ? m.value : undefined;
-}
-
 /**
  * The form values a shared address carries, or null when it carries no known county and
- * value (then the page opens as usual).
+ * value (then the page opens as usual). The address is read by engine/share.ts, as the
+ * site server reads it for link previews.
  */
 export function readShare(search: string, edition: Edition): FormValues | null {
-  const q = new URLSearchParams(search);
-  const slug = q.get('county');
-  const county = slug ? [...edition.counties, ...edition.places].find((c) => c.slug === slug) : undefined;
-  const value = parseMoney(q.get('value') ?? '');
-  if (!county || !value.ok || value.value <= 0) return null;
+  const r = inputsFromQuery(new URLSearchParams(search), edition.code);
+  if (!r) return null;
+  const county = [...edition.counties, ...edition.places].find((c) => c.slug === r.county);
+  if (!county) return null;
   const v = defaultForm(edition);
   v.county = county.name;
-  v.homeValue = value.value;
-  const cls = q.get('class');
-  if (county.needsPropertyType && cls && Object.keys(edition.classRates(county)).includes(cls)) v.propertyType = cls as FormValues['propertyType'];
-  const year = q.get('year');
-  if (year && edition.years(county).includes(Number(year))) v.year = year;
-  for (const d of edition.formInputs) {
-    const raw = q.get(nameOf(d));
-    if (raw === null) continue;
-    const x = readInput(d, raw);
-    if (x !== undefined) v[d.id] = x;
-  }
+  v.homeValue = r.inputs.value as number;
+  const cls = r.inputs.propertyClass;
+  if (county.needsPropertyType && typeof cls === 'string' && Object.keys(edition.classRates(county)).includes(cls)) v.propertyType = cls as FormValues['propertyType'];
+  const year = r.inputs.year;
+  if (typeof year === 'number' && edition.years(county).includes(year)) v.year = String(year);
+  for (const d of edition.formInputs) if (r.inputs[d.id] !== undefined) v[d.id] = r.inputs[d.id] as InputValue;
   return v;
 }
