@@ -253,9 +253,16 @@ export class Calculator {
     const a = this.calculate({ ...input, year: y0 }, options);
     const b = this.calculate({ ...input, year: y1 }, options);
     const tax = (r: CalcResult) => r.annualTax as number;
+    // Each proposition saves what its result fields grew by from the first year to the second.
+    const field = (r: CalcResult, path: string) => {
+      const x = path.split('.').reduce<unknown>((o, key) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined), r);
+      return typeof x === 'number' ? x : 0;
+    };
+    const propositions = (k.propositions ?? []).map((p) => ({ id: p.id, savings: roundTo(p.savings.reduce((sum, f) => sum + field(b, f) - field(a, f), 0), DECIMALS.usd) }));
     return {
       state: a.state, county: a.county, year: y1, program: a.program, calculator: k.name,
       years: [y0, y1], taxBefore: tax(a), taxAfter: tax(b), savings: roundTo(tax(a) - tax(b), DECIMALS.usd),
+      ...(propositions.length ? { propositions } : {}),
       before: a, after: b, notes: b.notes,
     };
   }

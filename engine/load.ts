@@ -270,12 +270,16 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         const main = bundle.programs[d.programs[d.programs.length - 1].program];
         for (const y of k.compare.years) if (main && !main.years.includes(y)) fail(src, ['calculators', i, 'compare', 'years'], `${main.id} has no rules for ${y} (years: ${main.years.join(', ')})`);
       }
+      (k.propositions ?? []).forEach((p: any, j: number) => {
+        if (!k.compare) fail(src, ['calculators', i, 'propositions'], 'propositions belong to a comparison of two rule years (compare)');
+        (p.parameters ?? []).forEach((id: string, m: number) => { if (!bundle.parameters[id] && !failing.has(id)) fail(src, ['calculators', i, 'propositions', j, 'parameters', m], `no parameter ${id}`); });
+      });
     });
     const state: StateDef = {
       code: d.code, file: src.file, name: d.name, description: d.description,
       counties: c ? c.data.counties.map((x: any) => ({ name: x.name, slug: x.slug, fips: x.fips, rates: x.rates, flags: x.flags ?? [] })) : [],
       programs: d.programs, aliases: d.aliases ?? [],
-      calculators: (d.calculators ?? []).map((k: any) => ({ name: k.name, label: k.label, description: k.description, ...(k.program ? { program: k.program } : {}), ...(k.compare ? { compare: k.compare } : {}), county: k.county })),
+      calculators: (d.calculators ?? []).map((k: any) => ({ name: k.name, label: k.label, description: k.description, ...(k.program ? { program: k.program } : {}), ...(k.compare ? { compare: k.compare } : {}), ...(k.propositions ? { propositions: k.propositions } : {}), ...(k.voting ? { voting: k.voting } : {}), county: k.county })),
     };
     if (d.profile) {
       state.profile = d.profile;
@@ -283,6 +287,8 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
       if (d.profile.stats.county_count !== n) fail(src, ['profile', 'stats', 'county_count'], `county_count is ${d.profile.stats.county_count} but the counties file lists ${n}`);
       const avg = d.profile.stats.average_rate;
       if (avg !== undefined && !bundle.parameters[avg] && !failing.has(avg)) fail(src, ['profile', 'stats', 'average_rate'], `no parameter ${avg}`);
+      const slugs = new Set(c ? c.data.counties.map((x: any) => x.slug) : []);
+      (d.profile.major_counties ?? []).forEach((slug: string, i: number) => { if (!slugs.has(slug)) fail(src, ['profile', 'major_counties', i], `no county ${slug} in ${d.counties}`); });
     }
     if (c) {
       state.countiesId = d.counties;

@@ -91,6 +91,10 @@ export interface CalculatorDef {
   description: string;
   program?: string;
   compare?: { years: [number, number] };
+  /** A comparison's measures put to the voters: each one's parameters (the change) and the result fields whose difference is its saving. */
+  propositions?: Array<{ id: string; title: Label; description: Label; parameters: string[]; savings: string[]; reference?: Array<{ title: string; href: string }> }>;
+  /** The dates of the vote, for the visitor. */
+  voting?: Array<{ label: Label; date: string; note?: Label }>;
   /** Whether a county is needed (programs that read the county rate). */
   county: boolean;
 }
@@ -117,6 +121,8 @@ export interface StateProfile {
   stats: { county_count: number; average_rate?: string };
   due_dates: Array<{ label: Label; date: string; note?: Label }>;
   deadlines: Array<{ label: Label; date: string; note?: Label }>;
+  /** The state's major counties (slugs), for the major-county table. */
+  major_counties?: string[];
 }
 
 export type InputType = 'money' | 'number' | 'integer' | 'year' | 'boolean' | 'choice' | 'text' | 'date';

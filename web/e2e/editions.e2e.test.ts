@@ -92,9 +92,12 @@ describe('Texas edition (tx.localhost)', () => {
     expect(await page.getByTestId('tool-status').innerText()).toBe('delinquent');
 
     await openTool(page, 'vote');
-    // What the rules changed, read from the parameters: the school homestead exemption.
-    const changes = await page.getByTestId('rule-change').allInnerTexts();
-    expect(changes.some((c) => c.includes('$100,000 → $140,000'))).toBe(true);
+    // Each proposition with its change, read from the parameters (the school homestead exemption), and the election date.
+    const props = page.getByTestId('proposition');
+    expect(await props.count()).toBe(2);
+    expect(await props.filter({ hasText: 'Proposition 13' }).innerText()).toContain('$100,000 → $140,000');
+    expect(await props.filter({ hasText: 'Proposition 11' }).innerText()).toContain('$10,000 → $60,000');
+    expect(await page.getByTestId('voting-dates').innerText()).toContain('November 4, 2025');
     const panel = page.getByTestId('tool-vote-panel');
     await panel.getByTestId('tool-county').selectOption('harris');
     await panel.getByTestId('tool-input-value').fill('400000');
@@ -103,6 +106,10 @@ describe('Texas edition (tx.localhost)', () => {
     await runTool(page, 'vote');
     const vote = ptax('tx', 'vote', '--county', 'Harris', '--value', '400000', '--homestead', '--over65');
     for (const k of ['taxBefore', 'taxAfter', 'savings']) expect([k, await value(page, `tool-${k}`)]).toEqual([k, vote[k]]);
+    // What each proposition saves here, as ptax tx vote --json gives it (together, the whole saving).
+    const saved = await page.getByTestId('proposition-savings').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+    expect(saved).toEqual((vote.propositions as Array<{ savings: number }>).map((p) => p.savings));
+    expect(Math.round(saved.reduce((a, b) => a + b, 0) * 100) / 100).toBe(vote.savings);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -117,6 +124,11 @@ describe('Texas edition (tx.localhost)', () => {
     expect(monthly).toBe(ptax('calc', '--state', 'TX', '--county', 'Fort Bend', '--value', '350000').monthlyTax);
     await page.getByTestId('directory-search').fill('zzz');
     expect(await page.getByTestId('directory-empty').innerText()).toBe('No counties found matching "zzz".');
+    // The major-county table: the 24 Texas keys of seed 001 §3, each priced by the engine on $350,000.
+    const rows = page.getByTestId('major-counties').locator('tbody tr');
+    expect(await rows.count()).toBe(24);
+    expect(await rows.first().getAttribute('data-slug')).toBe('harris');
+    expect(Number(await rows.first().getByTestId('major-tax').getAttribute('data-value'))).toBe(ptax('calc', '--state', 'TX', '--county', 'Harris', '--value', '350000').annualTax);
     await context.close();
   });
 

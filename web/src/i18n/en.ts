@@ -40,6 +40,8 @@ const en = {
     private: 'Nothing about your property is sent or stored: every estimate is computed on your device.',
   },
   tools: {
+    propositionsTitle: 'What each proposition changed',
+    propositionSaves: 'On this property it saves {{amount}} a year.',
     title: 'More {{state}} tools',
     loading: 'Loading...',
     run: 'Calculate',

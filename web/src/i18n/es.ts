@@ -25,6 +25,8 @@ const es: SpanishBase = {
     private: 'No se envía ni se guarda nada sobre su propiedad: cada estimación se calcula en su dispositivo.',
   },
   tools: {
+    propositionsTitle: 'Lo que cambió cada proposición',
+    propositionSaves: 'En esta propiedad ahorra {{amount}} al año.',
     title: 'Más herramientas de {{state}}',
     loading: 'Cargando...',
     run: 'Calcular',

@@ -46,7 +46,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
   const q = useDeferredValue(query);
   const v = useDeferredValue(value);
   const list = useMemo(() => filterCounties(edition.counties, q, sort), [edition, q, sort]);
-  const major = (edition.state.profile as { major_counties?: string[] } | undefined)?.major_counties ?? [];
+  const major = edition.state.profile?.major_counties ?? [];
   const majorRows = major.map((slug) => edition.counties.find((c) => c.slug === slug)).filter((c): c is CountyInfo => !!c);
   const lookUp = t('directory.where', { context: edition.code, defaultValue: '' });
   return (

@@ -6,7 +6,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { valueAt } from '../../../../engine/index.js';
-import type { ParameterDef } from '../../../../engine/index.js';
+import type { CalcResult, ParameterDef } from '../../../../engine/index.js';
+import { formatDate } from '../../lib/format.js';
 import type { Edition } from '../../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
 
@@ -52,6 +53,52 @@ export function ParameterChanges({ edition, years, lang }: { edition: Edition; y
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+type CalculatorDef = Edition['state']['calculators'][number];
+
+/**
+ * The measures of a vote (the Texas November 2025 amendments): each proposition's title,
+ * description, change (its parameters in the two rule years) and, once calculated, what it
+ * saves on the visitor's property (the engine's `propositions`); then the voting dates. All
+ * from the state file and the parameters.
+ */
+export function Propositions({ edition, calculator, lang, result }: { edition: Edition; calculator: CalculatorDef; lang: Lang; result: CalcResult | null }) {
+  const { t } = useTranslation();
+  if (!calculator.compare || !calculator.propositions?.length) return null;
+  const changes = parameterChanges(edition, calculator.compare.years, lang);
+  const saved = new Map(((result?.propositions ?? []) as Array<{ id: string; savings: number }>).map((p) => [p.id, p.savings]));
+  return (
+    <div className="changes" data-testid="propositions">
+      <h4>{t('tools.propositionsTitle')}</h4>
+      <ul>
+        {calculator.propositions.map((p) => (
+          <li key={p.id} data-testid="proposition" data-id={p.id}>
+            <strong>{p.title[lang] ?? p.title.en}</strong>: {p.description[lang] ?? p.description.en}
+            {changes.filter((c) => p.parameters.includes(c.id)).map((c) => (
+              <span key={c.id} className="help" data-testid="proposition-change"> {c.label}: {t('tools.change', { before: c.before, after: c.after })}.</span>
+            ))}
+            {saved.has(p.id) && (
+              <span data-testid="proposition-savings" data-value={saved.get(p.id)}> {t('tools.propositionSaves', { amount: formatUsd(saved.get(p.id)!, lang) })}</span>
+            )}
+            {p.reference?.map((r) => (
+              <span key={r.href}> · <a href={r.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>{r.title}</a></span>
+            ))}
+          </li>
+        ))}
+      </ul>
+      {calculator.voting && calculator.voting.length > 0 && (
+        <dl className="rows" data-testid="voting-dates">
+          {calculator.voting.map((v) => (
+            <div className="row" key={v.date}>
+              <dt>{v.label[lang] ?? v.label.en}</dt>
+              <dd>{formatDate(new Date(`${v.date}T12:00:00Z`), lang)}{v.note ? ` · ${v.note[lang] ?? v.note.en}` : ''}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </div>
   );
 }

@@ -18,7 +18,7 @@ import { MoneyInput } from '../MoneyInput.js';
 import { countyName } from '../../lib/places.js';
 import { formatField } from '../ResultsCard.js';
 import { inputLabel, testIdOf } from '../Fields.js';
-import { ParameterChanges } from './ParameterChanges.js';
+import { ParameterChanges, Propositions } from './ParameterChanges.js';
 import { Schedule } from './Schedule.js';
 
 type Value = string | number | boolean | null;
@@ -72,7 +72,9 @@ export default function ToolPanel({ edition, calculatorName, lang }: { edition: 
   return (
     <div className="tool" data-testid={`tool-${k.name}-panel`}>
       <p className="help">{t(`tools.intro_${k.name.replace(/-/g, '_')}`, { defaultValue: '' })}</p>
-      {k.compare && <ParameterChanges edition={edition} years={k.compare.years} lang={lang} />}
+      {k.compare && (k.propositions?.length
+        ? <Propositions edition={edition} calculator={k} lang={lang} result={result} />
+        : <ParameterChanges edition={edition} years={k.compare.years} lang={lang} />)}
       {k.program && inputs.some((d) => d.type === 'date') && Object.values(edition.bundle.programs[k.program]?.parameters ?? {})
         .map((pid) => edition.bundle.parameters[pid])
         .filter((p) => p && p.type === 'bands' && p.unit === 'percent')
