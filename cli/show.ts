@@ -15,7 +15,8 @@ const show = (e: ParamEntry) =>
   e.bands ? e.bands.map((b) => `${b.below !== undefined ? `< ${b.below}` : b.at_most !== undefined ? `≤ ${b.at_most}` : 'above'}: ${b.value}`).join('; ')
   : typeof e.value === 'number' ? String(e.value) : Object.entries(e.value ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
 
-const cite = (r: Reference[], indent: string) => r.map((x) => `${indent}${x.title} <${x.href}>`);
+/** A citation; a product convention is marked as one (its link is the site's page, docs/conventions.md). */
+const cite = (r: Reference[], indent: string) => r.map((x) => `${indent}${x.title} <${x.href}>${x.convention ? ' (product convention)' : ''}`);
 
 export function showRule(bundle: Bundle, id: string, year: number | undefined, json: boolean): string {
   const p = bundle.parameters[id];
@@ -38,6 +39,8 @@ export function showRule(bundle: Bundle, id: string, year: number | undefined, j
     if (step.formula) lines.push(`  = ${step.formula.src}`);
     if (step.condition) lines.push(`  true when ${describeCondition(step.condition)}`);
     for (const c of step.cases ?? []) lines.push(`  ${c.when ? `if ${describeCondition(c.when)}` : 'otherwise'}: ${c.formula?.src ?? c.value}`);
+    // The statute section the step applies (`reference:` on the step).
+    if (step.reference) lines.push('  rule:', ...cite(step.reference, '    '));
     const names = Object.entries(owner.parameters);
     const text = lines.join('\n');
     const used = names.filter(([alias]) => new RegExp(`\\b${alias}\\b`).test(text)).map(([alias, pid]) => `  ${alias} = ${pid}`);
