@@ -854,7 +854,7 @@ export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<
     const { runSqlBatch } = await import('../engine/sql/run.js');
     const s = await runSqlBatch((await calc()).bundle, { engine: o.engine as 'duckdb' | 'postgres', file: o.batch === undefined ? undefined : String(o.batch), out: o.out as string | undefined, db: o.db as string | undefined, table: o.table as string | undefined });
     const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : s.rows;
-    process.stderr.write(`ptax batch (${o.engine}): ${s.rows} rows, ${s.rows - s.errors} ok, ${s.errors} errors, ${s.seconds.toFixed(3)} s, ${rate} rows/s\n`);
+    process.stderr.write(`ptax batch (${o.engine}): ${s.rows} rows, ${Number.isNaN(s.errors) ? '(errors: see the errorCode column)' : `${s.rows - s.errors} ok, ${s.errors} errors`}, ${s.seconds.toFixed(3)} s, ${rate} rows/s\n`);
     process.exitCode = o.strict && s.errors ? 1 : 0;
     return;
   }

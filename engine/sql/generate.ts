@@ -129,8 +129,8 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const lines: string[] = [];
   // PostgreSQL inlines a CTE read once, and with it every step's expression into the next
   // step's: the expressions grow with each level. MATERIALIZED keeps each level a table.
-  // DuckDB: the places once (read by every program); its optimizer handles the rest.
-  const cte = (name: string, body: string) => lines.push(`${name} AS ${dialect === 'postgres' || name === 'ptax_rated' ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
+  // DuckDB: nothing materialized (a 10M-row roll would spill); each program reads the roll's columns it needs.
+  const cte = (name: string, body: string) => lines.push(`${name} AS ${dialect === 'postgres' ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
   cte('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated)', `  VALUES\n  ${places.join(',\n  ')}`);
   cte('ptax_rates(r_state, r_slug, r_year, r_rate)', rates.length ? `  VALUES\n  ${rates.join(',\n  ')}` : `  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, ${num(0)} WHERE FALSE`);
   cte('ptax_years(y_program, y_years, y_last)', `  VALUES\n  ${[...used].map((id) => `(${str(id)}, ${str(years(id).join(', '))}, ${years(id).at(-1)})`).join(',\n  ')}`);

@@ -277,7 +277,7 @@ ptax_in AS (
   JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
     AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
 ),
-ptax_rated AS MATERIALIZED (
+ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
     CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message
   FROM ptax_in
