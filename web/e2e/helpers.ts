@@ -35,7 +35,16 @@ export function editionURL(edition: string = 'NY'): string {
   return u.origin;
 }
 
-export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string; edition?: string } = {}): Promise<Opened> {
+/** Waits until the page's script has taken over (App marks <html data-ready>), so its controls react. */
+export async function ready(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === '1');
+}
+
+/**
+ * `consent: 'ask'` leaves the analytics choice unmade, so the consent banner shows; by
+ * default the visitor has declined, and the banner does not cover the page.
+ */
+export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string; edition?: string; consent?: 'ask' } = {}): Promise<Opened> {
   const baseURL = editionURL(opts.edition);
   const context = await browser.newContext({
     baseURL,
@@ -53,6 +62,7 @@ export async function open(browser: Browser, path = '/', opts: { viewport?: { wi
   };
   await context.route('**/*', (route) => (ours(route.request().url()) ? route.continue() : route.abort()));
   if (opts.popup === false) await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
+  if (opts.consent !== 'ask') await context.addInitScript(() => { if (!localStorage.getItem('analytics_consent')) localStorage.setItem('analytics_consent', '{"analytics":false,"marketing":false}'); });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -68,6 +78,7 @@ export async function open(browser: Browser, path = '/', opts: { viewport?: { wi
     const body = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 300);
     throw new Error(`${path}: ${opts.waitFor ?? 'property-form'} did not appear (${e instanceof Error ? e.message.split('\n')[0] : e}); requests: ${failed.join(', ') || 'none failed'}; errors: ${errors.join(' | ') || 'none'}; page: ${body}`);
   }
+  await ready(page);
   return { context, page, errors };
 }
 

@@ -14,7 +14,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import { inject } from 'vitest';
-import { launch, open } from './helpers.js';
+import { launch, open, ready } from './helpers.js';
 import { REPO } from './env.js';
 
 let browser: Browser;
@@ -129,6 +129,7 @@ describe('in the browser', () => {
     const { page, context, errors } = await open(browser, '/how-it-works', { edition: 'TX', popup: false, waitFor: 'page-how-it-works' });
     await page.getByTestId('language-switch').click();
     await page.getByTestId('page-how-it-works').waitFor();
+    await ready(page);
     expect(new URL(page.url()).pathname).toBe('/es/como-funciona');
     expect(await page.evaluate(() => localStorage.getItem('preferredLanguage'))).toBe('es');
     await page.getByTestId('language-switch').click();
@@ -148,13 +149,14 @@ describe('in the browser', () => {
     await page.getByTestId('faq-search').fill('zzqx');
     expect(await page.getByTestId('faq-empty').innerText()).toBe('No question matches "zzqx".');
     await page.goto(new URL('/guides/texas-glossary', page.url()).href);
+    await ready(page);
     await page.getByTestId('glossary-search').fill('zzqx');
     expect(await page.getByTestId('glossary-empty').innerText()).toBe('No term matches "zzqx".');
     await context.close();
   });
 
   it('no analytics event before consent; page_view after Accept', async () => {
-    const { page, context } = await open(browser, '/?county=harris&value=400000&homestead=true', { edition: 'TX', popup: false });
+    const { page, context } = await open(browser, '/?county=harris&value=400000&homestead=true', { edition: 'TX', popup: false, consent: 'ask' });
     await page.getByTestId('annual-tax').waitFor();
     expect(await page.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [])).toEqual([]);
     await page.getByTestId('consent-accept').click();
@@ -184,7 +186,6 @@ describe('in the browser', () => {
     await pg.context.close();
     // Section level: one tool fails, the calculator keeps working; Retry brings the tool.
     const sec = await open(browser, '/es?__throw=section', { edition: 'TX', popup: false });
-    await sec.page.getByTestId('consent-decline').click();
     await sec.page.getByTestId('tool-payment').locator('summary').click();
     expect(await sec.page.getByTestId('section-error').innerText()).toContain('Esta sección no se pudo cargar correctamente.');
     expect(await sec.page.getByTestId('calculate').count()).toBe(1);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
-import { launch, open } from './helpers.js';
+import { launch, open, ready } from './helpers.js';
 
 let browser: Browser;
 beforeAll(async () => { browser = await launch(); });
@@ -68,7 +68,7 @@ const EDITIONS: Array<{ code: string; share: string; county: string }> = [
 describe('Spanish pages have no English text', () => {
   for (const e of EDITIONS) {
     it(`${e.code}: the calculator with a result, its explanation and every tool open`, async () => {
-      const { page, context } = await open(browser, `/es?${e.share}`, { popup: false, edition: e.code });
+      const { page, context } = await open(browser, `/es?${e.share}`, { popup: false, edition: e.code, consent: 'ask' });
       await page.getByTestId('annual-tax').waitFor();
       // The consent banner speaks Spanish too; declining it takes it off the panels below.
       await expectNoEnglish(page, `${e.code} /es with the consent banner`);
@@ -84,6 +84,7 @@ describe('Spanish pages have no English text', () => {
       for (const [path, testId] of [['/es/condados', 'page-counties'], [`/es/condado/${e.county}`, 'page-county'], ['/es/acerca-de', 'page-about'], ['/es/no-existe', 'page-not-found']] as const) {
         await page.goto(new URL(path, page.url()).href);
         await page.getByTestId(testId).waitFor();
+        await ready(page);
         await expectNoEnglish(page, `${e.code} ${path}`);
       }
       await context.close();

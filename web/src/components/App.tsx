@@ -108,6 +108,8 @@ export function App({ lang, pathname, loaders, initial, guides: givenGuides, pag
   const switchHref = useMemo(() => counterpartPath(pathname, other, site), [pathname, other, site]);
   const [boundaryKey, setBoundaryKey] = useState(0);
   const onCalculatorPage = CALCULATOR_PAGES.has(route.page);
+  // The page's controls work from here on (tests and tools wait for this mark).
+  useEffect(() => { document.documentElement.dataset.ready = '1'; }, []);
 
   const calculator = (
     <>

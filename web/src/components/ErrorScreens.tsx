@@ -1,10 +1,12 @@
 /** The error screens of seed 001 §8, in the page's language. */
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { disarmThrowProbe } from './ErrorBoundary.js';
 
 /** The whole page failed: 'Something went wrong', the edition in the sentence, an error id, Reload Page and Go Home. */
 export function AppError({ stateName, errorId, home }: { stateName: string; errorId: string; home: string }) {
   const { t } = useTranslation();
+  useEffect(() => { document.documentElement.dataset.ready = '1'; }, []);
   return (
     <main className="wrap error-screen" role="alert" data-testid="app-error">
       <h1>{t('error.appTitle')}</h1>
