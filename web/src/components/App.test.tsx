@@ -171,6 +171,15 @@ describe('App', () => {
     expect(twitter.searchParams.get('text')).toContain(formatUsd(r.annualTax, 'es'));
     const facebook = new URL(screen.getByTestId('share-facebook').getAttribute('href')!);
     expect(facebook.searchParams.get('u')).toBe(`${location.origin}/es?county=kings&value=800000&class=class1&homestead=true`);
+    // Copy link (seed 001 §8): 'Enlace copiado', or 'No se puede copiar' with 'Por favor copia la URL manualmente.'
+    const written: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (x: string) => { written.push(x); } } });
+    await act(async () => { fireEvent.click(screen.getByTestId('share-copy-link')); });
+    expect(written).toEqual([`${location.origin}/es?county=kings&value=800000&class=class1&homestead=true`]);
+    expect(toasts().some((x) => x.startsWith('Enlace copiado'))).toBe(true);
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async () => { throw new Error('denied'); } } });
+    await act(async () => { fireEvent.click(screen.getByTestId('share-copy-link')); });
+    expect(toasts().some((x) => x.includes('No se puede copiar') && x.includes('Por favor copia la URL manualmente.'))).toBe(true);
   });
 
   it('a shown result follows the inputs, and is marked stale while they are incomplete', async () => {

@@ -209,6 +209,15 @@ function ReportActions({ result, values, lang, rates, edition }: { result: Resul
       toast({ type: 'error', title: t('share.copyFailed') });
     }
   };
+  // Seed 001 §2/§8: copy the link, 'Link copied' / 'Enlace copiado', or say to copy it by hand.
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ type: 'success', title: t('share.linkCopied') });
+    } catch {
+      toast({ type: 'error', title: t('share.linkCopyFailed'), description: t('share.linkCopyManual') });
+    }
+  };
   const mail = `mailto:?subject=${encodeURIComponent(t('share.subject', { county: countyName(result.county, t) }))}&body=${encodeURIComponent(`${text}\n${url}`)}`;
   const twitter = `https://twitter.com/intent/tweet?text=${encodeURIComponent(text)}&url=${encodeURIComponent(url)}`;
   const facebook = `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`;
@@ -224,7 +233,12 @@ function ReportActions({ result, values, lang, rates, edition }: { result: Resul
           <li><a className="btn btn-ghost" href={twitter} target="_blank" rel="noopener noreferrer" data-testid="share-twitter">{t('share.twitter')}<span className="sr-only"> {t('share.newTab')}</span></a></li>
           <li><a className="btn btn-ghost" href={facebook} target="_blank" rel="noopener noreferrer" data-testid="share-facebook">{t('share.facebook')}<span className="sr-only"> {t('share.newTab')}</span></a></li>
           <li><button type="button" className="btn btn-ghost" onClick={copy} data-testid="share-copy">{t('share.copy')}</button></li>
+          <li><button type="button" className="btn btn-ghost" onClick={copyLink} data-testid="share-copy-link">{t('share.copyLink')}</button></li>
         </ul>
+        <label className="share-link">
+          <span>{t('share.linkLabel')}</span>
+          <input type="text" readOnly value={url} data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
+        </label>
       </section>
     </div>
   );

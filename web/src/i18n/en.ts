@@ -286,6 +286,11 @@ const en = {
     fileName: 'property-tax-report-{{county}}',
   },
   share: {
+    copyLink: 'Copy link',
+    linkCopied: 'Link copied',
+    linkCopyFailed: 'Cannot copy',
+    linkCopyManual: 'Please copy the URL manually.',
+    linkLabel: 'Link to this estimate',
     title: 'Share this estimate',
     email: 'Email',
     twitter: 'Twitter',

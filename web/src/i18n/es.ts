@@ -267,6 +267,11 @@ const es: SpanishBase = {
     fileName: 'informe-impuesto-propiedad-{{county}}',
   },
   share: {
+    copyLink: 'Copiar enlace',
+    linkCopied: 'Enlace copiado',
+    linkCopyFailed: 'No se puede copiar',
+    linkCopyManual: 'Por favor copia la URL manualmente.',
+    linkLabel: 'Enlace a esta estimación',
     title: 'Compartir esta estimación',
     email: 'Correo',
     twitter: 'Twitter',
