@@ -54,12 +54,27 @@ describe('ptax <state> <calculator>', () => {
     expect(o.taxBefore - o.taxAfter).toBeCloseTo(850.61, 2);
   });
 
-  it('the human table labels each figure and formats it by its unit', async () => {
+  it('the human table labels each figure as rules/results.yaml does and formats it by its unit', async () => {
     const r = await ptax('tx', 'payment', '--tax', '5000', '--date', '2026-03-15');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}penaltyRate +9\.00%$/m);
-    expect(r.stdout).toMatch(/^ {2}totalDue +\$5,450\.00$/m);
-    expect(r.stdout).toMatch(/^ {2}billYear +2025$/m);
+    expect(r.stdout).toMatch(/^ {2}Penalty and interest rate +9\.00%$/m);
+    expect(r.stdout).toMatch(/^ {2}Total due +\$5,450\.00$/m);
+    expect(r.stdout).toMatch(/^ {2}Tax year of the bill +2025$/m);
+    const es = await ptax('ca', 'prop13', '--county', 'Los Angeles', '--value', '900000', '--purchase-price', '500000', '--purchase-year', '2015', '--lang', 'es');
+    expect(es.stdout).toMatch(/^ {2}Años de propiedad +10$/m);
+  });
+
+  it('the vote lists what each proposition saves (their sum is the whole saving)', async () => {
+    const r = await ptax('tx', 'vote', '--county', 'Harris', '--value', '400000', '--homestead', '--over65');
+    expect(r.stdout).toMatch(/^ {2}Savings +\$850\.61$/m);
+    expect(r.stdout).toMatch(/^ {2}Proposition 13 \(SJR 2\) saves +\$378\.05$/m);
+    expect(r.stdout).toMatch(/^ {2}Proposition 11 \(SJR 85\) saves +\$472\.56$/m);
+  });
+
+  it('a state\'s detail block is labelled by rules/results.yaml', async () => {
+    const r = await ptax('calc', '--state', 'TX', '--county', 'Harris', '--value', '400000', '--homestead');
+    expect(r.stdout).toMatch(/^Texas detail:$/m);
+    expect(r.stdout).toMatch(/^ {2}Homestead exemption off the school value +\$140,000\.00$/m);
   });
 
   it('list names the calculators of a state', async () => {

@@ -1,6 +1,6 @@
 /** Human output: a readable table of the result and, on request, its explanation. */
 import type { CalcResult } from '../engine/calculate.js';
-import type { Lang, ProgramDef, Reference, ResultGroup, ResultLeaf } from '../engine/types.js';
+import type { CalculatorDef, Lang, ProgramDef, Reference, ResultFieldDecl, ResultGroup, ResultLeaf } from '../engine/types.js';
 import { RESULT_FIELDS } from '../engine/generated/results.js';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -23,7 +23,7 @@ const DETAIL_GROUPS = new Set(['nyc', 'texas', 'california', 'florida']);
 const at = (r: Record<string, unknown>, path: readonly string[]): unknown => path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
 const cell = (unit: string, x: unknown): string => (unit === 'percent' ? pct(x) : money(x));
 
-export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program, program?: ProgramDef): string {
+export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program, program?: ProgramDef, fields: ResultFieldDecl[] = [], lang: Lang = 'en'): string {
   const rows: Array<[string, string]> = [];
   let exemptionsDone = false;
   for (const f of TABLE) {
@@ -42,7 +42,7 @@ export function formatResult(r: CalcResult, input: { value: number; propertyClas
   const fiscal = r.nyc !== undefined; // NYC years are fiscal years (July to June)
   const head = `${r.county}, ${r.state} · ${programLabel} rules, ${fiscal ? 'fiscal year' : 'tax year'} ${r.year}` +
     ` · value ${money(input.value)}${input.propertyClass ? ` · ${input.propertyClass}` : ''}`;
-  const lines = [head, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v.padStart(valueWidth)}`), ...detailLines(r, program)];
+  const lines = [head, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v.padStart(valueWidth)}`), ...detailLines(r, program, fields, lang)];
   if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
   return lines.join('\n');
 }
@@ -103,29 +103,79 @@ function resultRows(o: Record<string, unknown>, units: Map<string, string>, pref
 /** A state's detail object in the human table (`florida`, `california`, `texas`; NYC has its own lines). */
 export const DETAIL_KEYS = ['florida', 'california', 'texas'] as const;
 
-export function detailLines(r: CalcResult, program: ProgramDef | undefined): string[] {
+/** A declared field's value as the table prints it, by its unit. */
+function declaredCell(f: ResultFieldDecl, x: unknown, lang: Lang): string {
+  if (typeof x === 'boolean') return x ? (lang === 'es' ? 'sí' : 'yes') : 'no';
+  if (typeof x !== 'number') return x === undefined || x === null ? '—' : String(x);
+  if (f.unit === 'usd') return usd.format(x);
+  if (f.unit === 'percent') return `${x.toFixed(2)}%`;
+  if (f.unit === 'fraction') return `${(x * 100).toFixed(2)}%`;
+  return f.unit === 'count' ? String(x) : num.format(x);
+}
+
+/**
+ * Rows of an object of results: first the fields rules/results.yaml declares for it (its
+ * label in the language, its unit), in the declaration's order; then any figure the
+ * declarations do not name, by its key, so nothing is left out.
+ */
+function declaredRows(o: Record<string, unknown>, fields: ResultFieldDecl[], prefix: string, lang: Lang, units: Map<string, string>, skip: Set<string> = new Set()): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  const covered = new Set<string>();
+  for (const f of fields) {
+    const rel = prefix ? f.id.slice(prefix.length + 1) : f.id;
+    const x = at(o, rel.split('.'));
+    if (x === undefined || (x !== null && typeof x === 'object')) continue;
+    rows.push([f.label[lang] ?? f.label.en, declaredCell(f, x, lang)]);
+    covered.add(rel);
+  }
+  const leftover = (v: Record<string, unknown>, path: string): Record<string, unknown> | undefined => {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const p = path ? `${path}.${k}` : k;
+      if (skip.has(p) || covered.has(p) || Array.isArray(x)) continue;
+      if (x && typeof x === 'object') { const sub = leftover(x as Record<string, unknown>, p); if (sub) out[k] = sub; }
+      else out[k] = x;
+    }
+    return Object.keys(out).length ? out : undefined;
+  };
+  const rest = leftover(o, '');
+  if (rest) rows.push(...resultRows(rest, units, prefix, 0));
+  return rows;
+}
+
+export function detailLines(r: CalcResult, program: ProgramDef | undefined, fields: ResultFieldDecl[] = [], lang: Lang = 'en'): string[] {
   const units = leafUnits(program?.result);
   const lines: string[] = [];
   for (const k of DETAIL_KEYS) {
     const d = r[k];
     if (!d || typeof d !== 'object') continue;
-    const rows = resultRows(d as Record<string, unknown>, units, k, 0);
+    const declared = fields.filter((f) => f.id.startsWith(`${k}.`));
+    const rows = declared.length ? declaredRows(d as Record<string, unknown>, declared, k, lang, units) : resultRows(d as Record<string, unknown>, units, k, 0);
     const width = Math.max(0, ...rows.map(([x]) => x.length));
-    lines.push(`${k[0]!.toUpperCase()}${k.slice(1)} detail:`, ...rows.map(([x, v]) => `  ${x.padEnd(width)}  ${v}`.trimEnd()));
+    const title = lang === 'es' ? `Detalle de ${k[0]!.toUpperCase()}${k.slice(1)}:` : `${k[0]!.toUpperCase()}${k.slice(1)} detail:`;
+    lines.push(title, ...rows.map(([x, v]) => `  ${x.padEnd(width)}  ${v}`.trimEnd()));
   }
   return lines;
 }
 
 /**
- * Human output of a specialised calculator (`ptax tx payment`, `ptax ca prop13`, …): every
- * figure of its result, labelled by its key and formatted by the unit the rule file gives.
+ * Human output of a specialised calculator (`ptax tx payment`, `ptax ca prop13`, …): its
+ * figures as rules/results.yaml declares them for the calculator (label and unit), then any
+ * other figure by its key; a vote's propositions with what each saves.
  */
-export function formatCalculator(r: CalcResult, program: ProgramDef | undefined, title: string): string {
-  const rows = resultRows(r as Record<string, unknown>, leafUnits(program?.result), '', 0, HEAD_KEYS);
-  const width = Math.max(0, ...rows.map(([k]) => k.length));
+export function formatCalculator(r: CalcResult, program: ProgramDef | undefined, title: string, fields: ResultFieldDecl[] = [], lang: Lang = 'en', k?: CalculatorDef): string {
+  const key = `${String(r.state).toLowerCase()}.${String(r.calculator ?? '')}`;
+  const own = fields.filter((f) => f.calculators?.includes(key) || (k?.program && f.calculators?.includes(`${String(r.state).toLowerCase()}.${k.name}`)));
+  const rows = declaredRows(r as Record<string, unknown>, own, '', lang, leafUnits(program?.result), HEAD_KEYS);
+  const props = (r.propositions ?? []) as Array<{ id: string; savings: number }>;
+  for (const p of props) {
+    const def = k?.propositions?.find((x) => x.id === p.id);
+    rows.push([`${def ? def.title[lang] ?? def.title.en : p.id} ${lang === 'es' ? 'ahorra' : 'saves'}`, usd.format(p.savings)]);
+  }
+  const width = Math.max(0, ...rows.map(([x]) => x.length));
   const where = [r.county, r.state].filter(Boolean).join(', ');
   const years = Array.isArray(r.years) ? `years ${(r.years as number[]).join(' → ')}` : `year ${r.year}`;
-  const lines = [`${title} · ${where} · ${years}`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`.trimEnd())];
+  const lines = [`${title} · ${where} · ${years}`, ...rows.map(([x, v]) => `  ${x.padEnd(width)}  ${v}`.trimEnd())];
   if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
   return lines.join('\n');
 }

@@ -181,7 +181,7 @@ export function buildProgram(): Command {
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
       else {
-        process.stdout.write(formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program]) + '\n');
+        process.stdout.write(formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program], calc.bundle.results, o.lang as Lang) + '\n');
         if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
       }
     });
@@ -308,7 +308,7 @@ export function buildProgram(): Command {
         const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         else {
-          process.stdout.write(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang]) + '\n');
+          process.stdout.write(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang], calc.bundle.results, o.lang as Lang, k) + '\n');
           if (o.explain && r.explanation) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
         }
       });
