@@ -22,14 +22,14 @@ export interface FieldChange {
 
 export interface ResultDiff { total: number; changedCases: number; changes: FieldChange[] }
 
-/** Leaves of a result by dotted path; `notes` as one field (the list, joined), `explanation` left out. */
+/** Leaves of a result by dotted path; a list (`notes`) as one field, joined (objects in it as JSON); `explanation` left out. */
 export function flatten(x: unknown, prefix = '', out: Outcome = new Map()): Outcome {
   if (x && typeof x === 'object' && !Array.isArray(x)) {
     for (const [k, v] of Object.entries(x)) {
       if (!prefix && k === 'explanation') continue;
       flatten(v, prefix ? `${prefix}.${k}` : k, out);
     }
-  } else if (Array.isArray(x)) out.set(prefix, x.map(String).join(' | '));
+  } else if (Array.isArray(x)) out.set(prefix, x.map((v) => (v && typeof v === 'object' ? JSON.stringify(v) : String(v))).join(' | '));
   else out.set(prefix, (x ?? null) as Leaf);
   return out;
 }
