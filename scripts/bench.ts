@@ -11,6 +11,7 @@ import type { Facts } from '../engine/conditions.js';
 import type { CompiledProgram } from '../engine/compile.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Condition } from '../engine/types.js';
 import { baseline, type BaselineInput } from './bench-baseline.js';
+import { nodeProgramSource } from '../engine/codegen/node.js';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 const JRE_N = Number(process.env.BENCH_JRE_N ?? 20_000);
@@ -26,14 +27,16 @@ function rng(seed: number) {
 }
 
 const bundle = readBundle();
-const calc = new Calculator(bundle);
+// The interpreter alone, and the rules compiled ahead of time (dist/rules/js, npm run build).
+const calc = new Calculator(bundle, { generated: false });
+const gen = new Calculator(bundle, { generated: nodeProgramSource() });
 const ny = bundle.states.NY!;
 const rand = rng(20261121);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const LEVELS = [0, 0, 0, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
 
 // Inputs are drawn and prepared (county look-up, program, year) before any timing.
-const prepared: Array<{ c: CompiledProgram; v: Facts; b: BaselineInput }> = [];
+const prepared: Array<{ c: CompiledProgram; g: CompiledProgram; v: Facts; b: BaselineInput }> = [];
 for (let i = 0; i < N; i++) {
   const county = rand() < 0.5 ? pick(ny.counties.filter((c) => c.flags.includes('nycClass'))) : pick(ny.counties);
   const nyc = county.flags.includes('nycClass');
@@ -47,7 +50,7 @@ for (let i = 0; i < N; i++) {
   };
   const p = calc.prepare(input);
   const b = { nyc, countyRate: p.facts[INPUT_FACTS.length + COUNTY_FACTS.indexOf('countyRate')] as number | null, topCoded: county.flags.includes('topCoded'), ...input } as BaselineInput;
-  prepared.push({ c: p.compiled, v: p.facts, b });
+  prepared.push({ c: p.compiled, g: gen.compiled(p.compiled.program.id, p.compiled.year), v: p.facts, b });
 }
 
 function time(label: string, n: number, fn: (i: number) => unknown): number {
@@ -69,6 +72,9 @@ for (let i = 0; i < Math.min(N, 20_000); i++) {
   let a: unknown, b: unknown;
   try { a = evaluate(p.c, p.v.slice()); } catch (e) { a = (e as Error).message; }
   try { b = hand(p.b); } catch (e) { b = (e as Error).message; }
+  let g: unknown;
+  try { g = evaluate(p.g, p.v.slice()); } catch (e) { g = (e as Error).message; }
+  if (JSON.stringify(g) !== JSON.stringify(a)) { if (mismatches++ < 3) console.log('MISMATCH generated', JSON.stringify(p.b)); continue; }
   if (typeof a === 'string' || typeof b === 'string') continue; // invalid input: both refuse it
   if (JSON.stringify(a) !== JSON.stringify(b)) {
     if (mismatches++ < 3) console.log('MISMATCH', JSON.stringify(p.b), '\n  rules:', JSON.stringify(a), '\n  hand: ', JSON.stringify(b));
@@ -77,9 +83,11 @@ for (let i = 0; i < Math.min(N, 20_000); i++) {
 console.log(`identical results on ${Math.min(N, 20_000) - mismatches} of ${Math.min(N, 20_000)} sampled inputs`);
 if (mismatches) process.exitCode = 1; // the baseline no longer computes what the rules do
 // Warm both paths so the JIT has settled before measuring.
-for (let i = 0; i < Math.min(N, 50_000); i++) { try { evaluate(prepared[i]!.c, prepared[i]!.v.slice()); } catch { /* invalid inputs count as done */ } try { hand(prepared[i]!.b); } catch { /* same */ } }
+for (let i = 0; i < Math.min(N, 50_000); i++) { try { evaluate(prepared[i]!.c, prepared[i]!.v.slice()); } catch { /* invalid inputs count as done */ } try { evaluate(prepared[i]!.g, prepared[i]!.v.slice()); } catch { /* same */ } try { hand(prepared[i]!.b); } catch { /* same */ } }
+if (prepared.some((p) => !p.g.generated)) { console.log('no generated module for some program: run npm run build'); process.exitCode = 1; }
 
 const rules = time('compiled rules', N, (i) => { const p = prepared[i]!; try { return evaluate(p.c, p.v.slice()); } catch { return null; } });
+const generated = time('generated JavaScript', N, (i) => { const p = prepared[i]!; try { return evaluate(p.g, p.v.slice()); } catch { return null; } });
 const base = time('hand-written baseline', N, (i) => { try { return hand(prepared[i]!.b); } catch { return null; } });
 
 // json-rules-engine: every condition of the program (validations, steps, cases, notes),
@@ -121,4 +129,5 @@ console.log(`${'json-rules-engine (conditions only)'.padEnd(34)} ${JRE_N.toLocal
 const slower = base / rules;
 const faster = rules / jre;
 console.log(`\ncompiled rules vs hand-written: ${slower.toFixed(2)}× slower (target ≤ 2×) ${slower <= 2 ? 'PASS' : 'MISS'}`);
+console.log(`generated JavaScript vs hand-written: ${(base / generated).toFixed(2)}× slower (target ≤ 1.5×) ${base / generated <= 1.5 ? 'PASS' : 'MISS'}; ${(generated / rules).toFixed(2)}× the interpreter`);
 console.log(`compiled rules vs json-rules-engine: ${faster.toFixed(0)}× faster (target ≥ 50×) ${faster >= 50 ? 'PASS' : 'MISS'}`);
