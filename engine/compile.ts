@@ -11,11 +11,12 @@ import { PtaxError } from './errors.js';
 import type { GeneratedProgram } from './codegen/runtime.js';
 import {
   COUNTY_FACTS, INPUT_FACTS,
-  type Bundle, type Condition, type Expr, type Label, type ParamEntry, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit,
+  type Bundle, type Condition, type Expr, type Label, type ParamEntry, type ProgramDef, type Reference, type ResultGroup, type ResultLeaf, type ResultUnit,
 } from './types.js';
 
 export interface ParamUse { id: string; effective: string; reference: ParamEntry['reference']; file: string }
-export interface StepInfo { rule: string; label: Label; expression: string; params: ParamUse[] }
+/** A step as the explanation shows it; `reference` is the statute section the step applies, when the program gives one. */
+export interface StepInfo { rule: string; label: Label; expression: string; params: ParamUse[]; reference?: Reference[] }
 
 export interface CompiledProgram {
   program: ProgramDef;
@@ -85,7 +86,7 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
       if (c.formula) exprNames(c.formula.ast, names);
     });
     const params = [...new Set(names)].flatMap((n) => (used.has(n) ? [used.get(n)!] : []));
-    return { rule: `${program.id}.${s.id}`, label: s.label, expression: describeStep(s), params };
+    return { rule: `${program.id}.${s.id}`, label: s.label, expression: describeStep(s), params, ...(s.reference ? { reference: s.reference } : {}) };
   });
 
   return {

@@ -34,6 +34,14 @@ describe('PlainExplanation', () => {
     expect(screen.getByTestId('convention-link').getAttribute('href')).toBe('/es/como-funciona#conventions');
   });
 
+  it('includes the statute section a step applies (the step\'s own reference in the rules)', () => {
+    const vet = calculate(tx, { ...defaultForm(tx), county: 'Harris County', homeValue: 400000, homestead: true, veteranDisability: 50 }, 'en');
+    const stepRefs = vet.steps.filter((s) => s.value && s.reference?.length).flatMap((s) => s.reference!.map((r) => r.href));
+    expect(stepRefs.length).toBeGreaterThan(0);
+    const hrefs = sourcesOf(vet.steps, '/how-it-works').map((s) => s.href);
+    for (const h of stepRefs) expect(hrefs).toContain(h);
+  });
+
   it('lists no internal file as a source: conventions point to the how-it-works page', () => {
     const sources = sourcesOf(r.steps, '/how-it-works');
     expect(sources.length).toBeGreaterThan(0);

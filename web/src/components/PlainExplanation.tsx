@@ -19,7 +19,8 @@ export function sourcesOf(steps: ExplainStep[], howItWorks: string): Source[] {
   for (const s of steps) {
     // A step whose value is 0, false or absent did not shape this result.
     if (s.value === 0 || s.value === false || s.value === null || s.value === undefined) continue;
-    for (const p of s.params) {
+    // The statute section the step applies (its own reference), then its parameters' sources.
+    for (const p of [{ id: s.rule, reference: s.reference ?? [] }, ...s.params]) {
       for (const ref of p.reference) {
         const r = ref as { title: string; href: string; convention?: unknown };
         const convention = r.convention !== undefined || !/^https?:\/\//.test(r.href);

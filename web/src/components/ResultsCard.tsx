@@ -156,7 +156,7 @@ export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang 
       <p className="help">{t('results.explainIntro')}</p>
       <ol>
         {steps.map((s) => {
-          const refs = s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id })));
+          const refs = [...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule })), ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id })))];
           return (
             <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
               <p className="step-head"><span className="step-label">{s.label[lang] ?? s.label.en}</span> = <strong>{stepValue(s.value, lang, t)}</strong></p>

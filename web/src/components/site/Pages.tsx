@@ -29,8 +29,9 @@ export function TextPage({ id, lang, site, vars }: { id: TextPageId; lang: Lang;
 
 /** A parameter is a product convention when its sources are the project's own notes, not a public document. */
 export function isConvention(p: ParameterDef): boolean {
-  const refs = (p.values ?? []).flatMap((v) => (v as { reference?: Array<{ href: string; convention?: unknown }> }).reference ?? []);
-  return refs.length > 0 && refs.every((r) => r.convention !== undefined || !/^https?:\/\//.test(r.href));
+  const refs = (p.values ?? []).flatMap((v) => (v as { reference?: Array<{ href?: string; convention?: unknown }> }).reference ?? []);
+  // A convention entry (`convention:` in the rule file), or only the project's own notes as sources.
+  return refs.some((r) => r.convention !== undefined && r.convention !== false) || (refs.length > 0 && refs.every((r) => !/^https?:\/\//.test(r.href ?? '')));
 }
 
 /** A convention's current figure, by its unit ('' for tables, shown by their own pages). */
