@@ -8,7 +8,14 @@ export default defineConfig({
     // to run per mutant, and most of its mutants only send a row the general way.
     include: process.env.PTAX_MUTATION
       ? ['engine/**/*.test.ts']
-      : ['engine/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts', 'web/server/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'web/scripts/**/*.test.ts'],
+      : [
+          'engine/**/*.test.ts',
+          'cli/**/*.test.ts',
+          'scripts/**/*.test.ts',
+          'web/server/**/*.test.ts',
+          'web/src/**/*.test.{ts,tsx}',
+          'web/scripts/**/*.test.ts',
+        ],
     // Component tests (web/src) choose happy-dom with a `// @vitest-environment happy-dom` first line.
     environment: 'node',
     testTimeout: 60_000,

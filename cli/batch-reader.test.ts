@@ -26,10 +26,19 @@ async function run(text: Buffer, fast: boolean, sizes: number[] = [1 << 20]): Pr
     p += n;
   }
   const parts: Buffer[] = [];
-  const stdout = new Writable({ write(chunk, _enc, done) { parts.push(Buffer.from(chunk)); done(); } });
+  const stdout = new Writable({
+    write(chunk, _enc, done) {
+      parts.push(Buffer.from(chunk));
+      done();
+    },
+  });
   const warnings: string[] = [];
   // A fresh calculator each run: no place learnt by one run helps the other.
-  const summary = await runBatch(new Calculator(bundle), { file: '-', format: 'csv', fast }, { stdin: Readable.from(chunks), stdout, stderr: (s) => warnings.push(s) });
+  const summary = await runBatch(
+    new Calculator(bundle),
+    { file: '-', format: 'csv', fast },
+    { stdin: Readable.from(chunks), stdout, stderr: (s) => warnings.push(s) },
+  );
   return { out: Buffer.concat(parts).toString('utf8'), summary, warnings: warnings.filter((w) => !w.startsWith('ptax batch:')) };
 }
 

@@ -30,18 +30,27 @@ const tmp = mkdtempSync(join(tmpdir(), 'ptax-batch-'));
 const bundle = readBundle('dist/rules/bundle.json');
 const calc = new Calculator(bundle);
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 function ptax(args: string[], stdin?: string, nodeArgs: string[] = []): Promise<Run> {
   return new Promise((done) => {
     const child = spawn('node', [...nodeArgs, MAIN, ...args], { cwd: ROOT });
-    let stdout = '', stderr = '';
+    let stdout = '',
+      stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(stdin ?? '');
   });
 }
-const file = (name: string, text: string): string => { const p = join(tmp, name); writeFileSync(p, text); return p; };
+const file = (name: string, text: string): string => {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+};
 const csvRows = (text: string): Array<Record<string, string>> => parseCsv(text, { columns: true, skip_empty_lines: true });
 
 beforeAll(() => {
@@ -55,11 +64,19 @@ function expected(row: GenRow): { result: CalcResult } | { code: string; message
   try {
     const amount = (x: unknown, what: AmountField) => (x === null ? undefined : typeof x === 'number' ? x : parseAmount(String(x), what));
     const flags: FlagInput = {
-      state: String(row.state), county: String(row.county), value: amount(row.value, 'value'), class: (row.class as string | null) ?? undefined,
-      homestead: row.homestead as boolean, over65: row.over65 as boolean, seniorIncome: amount(row['senior-income'], 'seniorIncome'),
-      seniorCitizen: row['senior-citizen'] as boolean, disabled: row.disabled as boolean,
-      veteranDisability: amount(row['veteran-disability'], 'veteranDisability'), coldWarVeteran: row['cold-war-veteran'] as boolean,
-      star: (row.star as string | null) ?? undefined, priorAssessed: amount(row['prior-assessed'], 'priorAssessed'),
+      state: String(row.state),
+      county: String(row.county),
+      value: amount(row.value, 'value'),
+      class: (row.class as string | null) ?? undefined,
+      homestead: row.homestead as boolean,
+      over65: row.over65 as boolean,
+      seniorIncome: amount(row['senior-income'], 'seniorIncome'),
+      seniorCitizen: row['senior-citizen'] as boolean,
+      disabled: row.disabled as boolean,
+      veteranDisability: amount(row['veteran-disability'], 'veteranDisability'),
+      coldWarVeteran: row['cold-war-veteran'] as boolean,
+      star: (row.star as string | null) ?? undefined,
+      priorAssessed: amount(row['prior-assessed'], 'priorAssessed'),
       purchasePrice: amount(row['purchase-price'], 'purchasePrice'),
       purchaseYear: row['purchase-year'] === null ? undefined : parseYear(String(row['purchase-year'])),
     };
@@ -69,7 +86,8 @@ function expected(row: GenRow): { result: CalcResult } | { code: string; message
   }
 }
 
-const get = (o: unknown, path: string[]): unknown => path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), o);
+const get = (o: unknown, path: string[]): unknown =>
+  path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), o);
 /** A result value as its CSV cell: numbers as JSON prints them, notes joined. */
 const cell = (x: unknown): string =>
   x === undefined || x === null ? '' : Array.isArray(x) ? x.join(NOTE_SEPARATOR) : typeof x === 'number' ? (Number.isFinite(x) ? String(x) : '') : String(x);
@@ -80,7 +98,9 @@ describe('batch output equals Calculator.calculate, row for row', () => {
   const rows = Array.from({ length: N }, (_, i) => gen(i));
 
   it('the generated rows cover every state with counties, and both good and bad rows', () => {
-    const states = Object.values(bundle.states).filter((s) => s.counties.length).map((s) => s.code);
+    const states = Object.values(bundle.states)
+      .filter((s) => s.counties.length)
+      .map((s) => s.code);
     expect(new Set(rows.map((r) => String(r.state).toUpperCase()))).toEqual(new Set(states));
     const outcomes = rows.map(expected);
     expect(outcomes.filter((o) => 'result' in o).length).toBeGreaterThan(N / 2);
@@ -130,7 +150,12 @@ describe('batch output equals Calculator.calculate, row for row', () => {
 
   it('money cells are the JSON numbers, from whole cents', () => {
     const w = new CsvOut();
-    const money = (x: number) => { w.ensure(64); const at = w.pos; w.rounded(x, 2, (y) => (Number.isFinite(y) ? String(y) : '')); return w.buf.toString('latin1', at, w.pos); };
+    const money = (x: number) => {
+      w.ensure(64);
+      const at = w.pos;
+      w.rounded(x, 2, (y) => (Number.isFinite(y) ? String(y) : ''));
+      return w.buf.toString('latin1', at, w.pos);
+    };
     for (const x of [0, 5, 9231.6, 9231.64, 0.01, 0.1, 12.3, 1e6, 1234567.89, -5.5, -0.07, 98765432109.99]) expect(money(x)).toBe(String(x));
     expect(money(NaN)).toBe('');
   });
@@ -138,10 +163,42 @@ describe('batch output equals Calculator.calculate, row for row', () => {
   it('whole numbers print as String prints them, at every digit count (two digits at a time)', () => {
     const w = new CsvOut();
     const rand = rng(12);
-    const cases = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 9999, 10000, 99999, 100000, 999999, 1000000, 9999999, 10000000,
-      99999999, 100000000, 999999999, 1000000000, 2147483646, 2147483647, 2 ** 31, 2 ** 40, 2 ** 53 - 1,
-      ...Array.from({ length: 20000 }, () => Math.floor(rand() * 10 ** Math.floor(rand() * 11)))];
-    const bad = cases.filter((n) => { w.ensure(64); const at = w.pos; w.uint(n); return w.buf.toString('latin1', at, w.pos) !== String(n); });
+    const cases = [
+      0,
+      1,
+      9,
+      10,
+      11,
+      99,
+      100,
+      101,
+      999,
+      1000,
+      9999,
+      10000,
+      99999,
+      100000,
+      999999,
+      1000000,
+      9999999,
+      10000000,
+      99999999,
+      100000000,
+      999999999,
+      1000000000,
+      2147483646,
+      2147483647,
+      2 ** 31,
+      2 ** 40,
+      2 ** 53 - 1,
+      ...Array.from({ length: 20000 }, () => Math.floor(rand() * 10 ** Math.floor(rand() * 11))),
+    ];
+    const bad = cases.filter((n) => {
+      w.ensure(64);
+      const at = w.pos;
+      w.uint(n);
+      return w.buf.toString('latin1', at, w.pos) !== String(n);
+    });
     expect(bad).toEqual([]);
   });
 
@@ -164,8 +221,20 @@ describe('batch output equals Calculator.calculate, row for row', () => {
       }
     }
     // Values on the edges of rounding and of String's exponent form (below 1e-6).
-    for (const [x, d, want] of [[920.535, 2, '920.54'], [-920.535, 2, '-920.54'], [0.004, 2, '0'], [-0.004, 2, '0'], [5e-7, 8, '5e-7'], [1.2e-6, 8, '0.0000012'],
-      [0.0000004, 6, '0'], [2.675, 2, '2.68'], [NaN, 2, ''], [Infinity, 6, ''], [1e21, 2, String(roundTo(1e21, 2))], [123456789.987654321, 8, String(roundTo(123456789.987654321, 8))]] as const) {
+    for (const [x, d, want] of [
+      [920.535, 2, '920.54'],
+      [-920.535, 2, '-920.54'],
+      [0.004, 2, '0'],
+      [-0.004, 2, '0'],
+      [5e-7, 8, '5e-7'],
+      [1.2e-6, 8, '0.0000012'],
+      [0.0000004, 6, '0'],
+      [2.675, 2, '2.68'],
+      [NaN, 2, ''],
+      [Infinity, 6, ''],
+      [1e21, 2, String(roundTo(1e21, 2))],
+      [123456789.98765433, 8, String(roundTo(123456789.98765433, 8))],
+    ] as const) {
       w.ensure(64);
       const at = w.pos;
       w.rounded(x, d, fallback);
@@ -181,28 +250,57 @@ describe('the engine fast path (place cache, result columns) and Calculator.calc
   const rand = rng(5);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const places = Object.values(bundle.states).flatMap((s) => [
-    ...s.counties.flatMap((c) => [[s.code, c.name], [s.code.toLowerCase(), c.slug]]), ...s.aliases.map((a) => [s.code, a.name]), [s.code, ''], [s.code, 'Nowhere'],
+    ...s.counties.flatMap((c) => [
+      [s.code, c.name],
+      [s.code.toLowerCase(), c.slug],
+    ]),
+    ...s.aliases.map((a) => [s.code, a.name]),
+    [s.code, ''],
+    [s.code, 'Nowhere'],
   ]);
   const years = [...new Set(Object.values(bundle.programs).flatMap((p) => p.years))];
   const amount = () => pick([null, 0, -1000, 1, 50_000, 300_000, 800_000, 2_500_000, 60_000_000, Math.round(rand() * 3_000_000), rand() * 1e6]);
   const inputs = Array.from({ length: 6000 }, () => {
     const [state, county] = pick(places);
-    return inputFromFlags({
-      state: state!, county: county!, value: amount() ?? undefined, class: pick([null, 'class1', 'class2', 'class3', 'class4', 'class9']),
-      homestead: rand() < 0.5, over65: rand() < 0.3, seniorIncome: pick([null, 0, 50_000, 107_300, 107_301, 250_000, -5]),
-      seniorCitizen: rand() < 0.2, disabled: rand() < 0.1, veteranDisability: pick([null, 0, 10, 15, 20, 40, 60, 80, 90, 100, 110]),
-      coldWarVeteran: rand() < 0.1, star: pick([null, null, 'none', 'basic', 'enhanced']), priorAssessed: pick([null, 0, 10_000, 40_000, 500_000]),
-      purchasePrice: pick([null, 200_000, 900_000]), purchaseYear: pick([null, 1978, 2001, 2024]),
-    }, pick([undefined, undefined, ...years, Math.max(...years) + 1, 2019]));
+    return inputFromFlags(
+      {
+        state: state!,
+        county: county!,
+        value: amount() ?? undefined,
+        class: pick([null, 'class1', 'class2', 'class3', 'class4', 'class9']),
+        homestead: rand() < 0.5,
+        over65: rand() < 0.3,
+        seniorIncome: pick([null, 0, 50_000, 107_300, 107_301, 250_000, -5]),
+        seniorCitizen: rand() < 0.2,
+        disabled: rand() < 0.1,
+        veteranDisability: pick([null, 0, 10, 15, 20, 40, 60, 80, 90, 100, 110]),
+        coldWarVeteran: rand() < 0.1,
+        star: pick([null, null, 'none', 'basic', 'enhanced']),
+        priorAssessed: pick([null, 0, 10_000, 40_000, 500_000]),
+        purchasePrice: pick([null, 200_000, 900_000]),
+        purchaseYear: pick([null, 1978, 2001, 2024]),
+      },
+      pick([undefined, undefined, ...years, Math.max(...years) + 1, 2019]),
+    );
   });
-  const outcome = (f: () => string) => { try { return f(); } catch (e) { return `ERROR ${(e as { code?: string }).code}: ${(e as Error).message}`; } };
+  const outcome = (f: () => string) => {
+    try {
+      return f();
+    } catch (e) {
+      return `ERROR ${(e as { code?: string }).code}: ${(e as Error).message}`;
+    }
+  };
 
   it('6,000 random inputs: the same cells (or error) both ways', () => {
     const fast = new BatchCalculator(calc);
-    const expectedCells = (x: (typeof inputs)[number]) => outcome(() => {
-      const r = calc.calculate(x);
-      return RESULT_COLUMNS.map((c) => { const s = cell(get(r, c.path)); return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; }).join(',');
-    });
+    const expectedCells = (x: (typeof inputs)[number]) =>
+      outcome(() => {
+        const r = calc.calculate(x);
+        return RESULT_COLUMNS.map((c) => {
+          const s = cell(get(r, c.path));
+          return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+        }).join(',');
+      });
     const diffs: string[] = [];
     const kinds = new Set<string>();
     inputs.forEach((x, i) => {
@@ -218,9 +316,20 @@ describe('the engine fast path (place cache, result columns) and Calculator.calc
 });
 
 describe('the New York golden fixtures through batch mode (each with its hand computation)', () => {
-  interface Case { name: string; year?: number; lang?: string; input: Record<string, unknown>; expected?: Record<string, unknown>; notes?: string[]; error?: string; tolerance?: number }
+  interface Case {
+    name: string;
+    year?: number;
+    lang?: string;
+    input: Record<string, unknown>;
+    expected?: Record<string, unknown>;
+    notes?: string[];
+    error?: string;
+    tolerance?: number;
+  }
   const dir = join(ROOT, 'fixtures/ny');
-  const cases: Case[] = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()
+  const cases: Case[] = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
     .flatMap((f) => parseYamlText(readFileSync(join(dir, f), 'utf8')) as Case[])
     .filter((c) => (c.lang ?? 'en') === 'en'); // the batch runs in English
   const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
@@ -239,12 +348,16 @@ describe('the New York golden fixtures through batch mode (each with its hand co
     let compared = 0;
     cases.forEach((c, i) => {
       const o = out[i]!;
-      if (c.error !== undefined) { expect([c.name, o.error]).toEqual([c.name, c.error]); return; }
+      if (c.error !== undefined) {
+        expect([c.name, o.error]).toEqual([c.name, c.error]);
+        return;
+      }
       expect([c.name, o.error]).toEqual([c.name, '']);
       for (const [path, want] of Object.entries(c.expected ?? {})) {
         if (!flat.has(path)) continue;
         compared++;
-        if (typeof want === 'number') expect(Math.abs(Number(o[path]) - want), `${c.name}: ${path} = ${o[path]}, expected ${want}`).toBeLessThanOrEqual((c.tolerance ?? 0.01) + 1e-9);
+        if (typeof want === 'number')
+          expect(Math.abs(Number(o[path]) - want), `${c.name}: ${path} = ${o[path]}, expected ${want}`).toBeLessThanOrEqual((c.tolerance ?? 0.01) + 1e-9);
         else expect([c.name, o[path]]).toEqual([c.name, String(want)]);
       }
       for (const n of c.notes ?? []) expect(o.notes.split(NOTE_SEPARATOR), c.name).toContain(n);
@@ -256,14 +369,21 @@ describe('the New York golden fixtures through batch mode (each with its hand co
     const text = cases.map((c) => JSON.stringify({ ...c.input, ...(c.year === undefined ? {} : { year: c.year }) })).join('\n');
     const r = await ptax(['calc', '--batch', '-', '--batch-format', 'ndjson'], text);
     expect(r.code).toBe(0);
-    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out).toHaveLength(cases.length);
     cases.forEach((c, i) => {
       const o = out[i]!;
-      if (c.error !== undefined) { expect([c.name, o.error?.message]).toEqual([c.name, c.error]); return; }
+      if (c.error !== undefined) {
+        expect([c.name, o.error?.message]).toEqual([c.name, c.error]);
+        return;
+      }
       for (const [path, want] of Object.entries(c.expected ?? {})) {
         const got = get(o.result, path.split('.'));
-        if (typeof want === 'number') expect(Math.abs((got as number) - want), `${c.name}: ${path} = ${String(got)}, expected ${want}`).toBeLessThanOrEqual((c.tolerance ?? 0.01) + 1e-9);
+        if (typeof want === 'number')
+          expect(Math.abs((got as number) - want), `${c.name}: ${path} = ${String(got)}, expected ${want}`).toBeLessThanOrEqual((c.tolerance ?? 0.01) + 1e-9);
         else expect([c.name, got]).toEqual([c.name, want]);
       }
       for (const n of c.notes ?? []) expect(o.result.notes, c.name).toContain(n);
@@ -271,13 +391,29 @@ describe('the New York golden fixtures through batch mode (each with its hand co
   });
 
   it('figures checked by hand here: Kings class1 800,000, with and without homestead', async () => {
-    const r = await ptax(['calc', '--batch', file('kings.csv', 'state,county,class,value,homestead\nNY,Kings,class1,800000,no\nNY,Kings County,class1,"800,000",yes\n')]);
+    const r = await ptax([
+      'calc',
+      '--batch',
+      file('kings.csv', 'state,county,class,value,homestead\nNY,Kings,class1,800000,no\nNY,Kings County,class1,"800,000",yes\n'),
+    ]);
     expect(r.code).toBe(0);
     const [a, b] = csvRows(r.stdout);
     // FY2026 class1: AV = 800,000 × 6% = 48,000; tax = 48,000 × 19.843% = 9,524.64; monthly = 793.72;
     // school = 9,524.64 × 58.4% = 5,562.39, city = 3,962.25; hint = 800,000 × 15% × 0.6879% (Kings) = 825.48.
-    expect([a!.countyName, a!.program, a!.rulesYear, a!.annualTax, a!.monthlyTax, a!.baseAssessedValue]).toEqual(['Kings County', 'ny.nyc', '2026', '9524.64', '793.72', '48000']);
-    expect([a!['countyBreakdown.school'], a!['countyBreakdown.county'], a!['countyBreakdown.city'], a!['countyBreakdown.special']]).toEqual(['5562.39', '0', '3962.25', '0']);
+    expect([a!.countyName, a!.program, a!.rulesYear, a!.annualTax, a!.monthlyTax, a!.baseAssessedValue]).toEqual([
+      'Kings County',
+      'ny.nyc',
+      '2026',
+      '9524.64',
+      '793.72',
+      '48000',
+    ]);
+    expect([a!['countyBreakdown.school'], a!['countyBreakdown.county'], a!['countyBreakdown.city'], a!['countyBreakdown.special']]).toEqual([
+      '5562.39',
+      '0',
+      '3962.25',
+      '0',
+    ]);
     expect(a!.potentialSavings).toBe('825.48');
     // Homestead → Basic STAR: min(30,000 × 19.843% × 58.4% = 3,476.49, school 5,562.39, max 293) = 293;
     // 9,524.64 − 293 = 9,231.64; monthly 769.30 (printed 769.3).
@@ -307,7 +443,18 @@ describe('bad rows keep their place; the run goes on', () => {
     expect(r.code).toBe(0);
     const out = csvRows(r.stdout);
     expect(out.map((o) => o.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']);
-    expect(out.map((o) => o.errorCode)).toEqual(['', 'UNKNOWN_COUNTY', 'INVALID_NUMBER', 'INVALID_BOOLEAN', 'INVALID_STAR', 'INVALID_ROW', '', 'INVALID_CLASS', 'UNKNOWN_STATE', '']);
+    expect(out.map((o) => o.errorCode)).toEqual([
+      '',
+      'UNKNOWN_COUNTY',
+      'INVALID_NUMBER',
+      'INVALID_BOOLEAN',
+      'INVALID_STAR',
+      'INVALID_ROW',
+      '',
+      'INVALID_CLASS',
+      'UNKNOWN_STATE',
+      '',
+    ]);
     expect(out[1]!.error).toBe('Unknown county "Kigns" in NY. Did you mean Kings? (see: ptax counties --state NY)');
     expect(out[2]!.error).toBe('Home value must be a number, like 350000 or 1,250,000 (got "abc")');
     expect(out[3]!.error).toBe('homestead must be true/false, yes/no, 1/0 or empty (got "maybe")');
@@ -338,17 +485,27 @@ describe('bad rows keep their place; the run goes on', () => {
   });
 
   it('NDJSON: a line that is not JSON, not an object, or uses an output key is an error row', async () => {
-    const r = await ptax(['calc', '--batch', file('bad.ndjson', [
-      '{"state":"NY","county":"Kings","class":"class1","value":800000,"homestead":"yes","id":1}',
-      '{"state":"NY",',
-      '',
-      '[1,2]',
-      '{"state":"NY","county":"Kings","class":"class1","result":1}',
-      '{"state":"NY","county":"Kings","class":"class1","homestead":"perhaps"}',
-      '{"state":"NY","county":"Kings","class":"class1","value":"1,250,000","seniorIncome":null}',
-    ].join('\n'))]);
+    const r = await ptax([
+      'calc',
+      '--batch',
+      file(
+        'bad.ndjson',
+        [
+          '{"state":"NY","county":"Kings","class":"class1","value":800000,"homestead":"yes","id":1}',
+          '{"state":"NY",',
+          '',
+          '[1,2]',
+          '{"state":"NY","county":"Kings","class":"class1","result":1}',
+          '{"state":"NY","county":"Kings","class":"class1","homestead":"perhaps"}',
+          '{"state":"NY","county":"Kings","class":"class1","value":"1,250,000","seniorIncome":null}',
+        ].join('\n'),
+      ),
+    ]);
     expect(r.code).toBe(0);
-    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out).toHaveLength(6);
     expect(out[0].result.annualTax).toBe(9231.64);
     expect(out[0].id).toBe(1);
@@ -390,14 +547,37 @@ describe('what stops a batch: one line on stderr, exit 2, no stack trace', () =>
     ['a directory', () => ['calc', '--batch', tmp], /^ptax: Cannot read .*: it is a directory\n$/],
     ['an empty CSV', () => ['calc', '--batch', file('empty.csv', '')], /^ptax: .*empty\.csv is empty: a CSV batch needs a header line/],
     ['no county column', () => ['calc', '--batch', file('h1.csv', 'state,value\nNY,1\n')], /^ptax: header: no "county" column/],
-    ['the same column twice', () => ['calc', '--batch', file('h2.csv', 'state,county,senior-income,seniorIncome\n')], /^ptax: header: "seniorIncome" and "senior-income" are the same column\n$/],
-    ['an output column as input', () => ['calc', '--batch', file('h3.csv', 'state,county,annualTax\n')], /^ptax: header: "annualTax" is an output column of ptax; rename it\n$/],
+    [
+      'the same column twice',
+      () => ['calc', '--batch', file('h2.csv', 'state,county,senior-income,seniorIncome\n')],
+      /^ptax: header: "seniorIncome" and "senior-income" are the same column\n$/,
+    ],
+    [
+      'an output column as input',
+      () => ['calc', '--batch', file('h3.csv', 'state,county,annualTax\n')],
+      /^ptax: header: "annualTax" is an output column of ptax; rename it\n$/,
+    ],
     ['an unclosed quote in the header', () => ['calc', '--batch', file('h4.csv', 'state,"county\n')], /^ptax: header: a quoted field is not closed\n$/],
-    ['--value with --batch', () => ['calc', '--batch', file('v.csv', 'state,county\n'), '--value', '5'], /^ptax: --value cannot be used with --batch: give it as a column of the batch file\n$/],
+    [
+      '--value with --batch',
+      () => ['calc', '--batch', file('v.csv', 'state,county\n'), '--value', '5'],
+      /^ptax: --value cannot be used with --batch: give it as a column of the batch file\n$/,
+    ],
     ['--json with --batch', () => ['calc', '--batch', file('v.csv', 'state,county\n'), '--json'], /^ptax: --json does not apply to --batch/],
     ['--out without --batch', () => ['calc', '--out', join(tmp, 'x.csv')], /^ptax: --out needs --batch <file>\n$/],
-    ['--out the input itself', () => { const p = file('same.csv', 'state,county\n'); return ['calc', '--batch', p, '--out', p]; }, /^ptax: --out .* is the input file; choose another output\n$/],
-    ['an unwritable --out', () => ['calc', '--batch', file('w.csv', 'state,county\n'), '--out', join(tmp, 'no/such/dir.csv')], /^ptax: Cannot write .*: no such file\n$/],
+    [
+      '--out the input itself',
+      () => {
+        const p = file('same.csv', 'state,county\n');
+        return ['calc', '--batch', p, '--out', p];
+      },
+      /^ptax: --out .* is the input file; choose another output\n$/,
+    ],
+    [
+      'an unwritable --out',
+      () => ['calc', '--batch', file('w.csv', 'state,county\n'), '--out', join(tmp, 'no/such/dir.csv')],
+      /^ptax: Cannot write .*: no such file\n$/,
+    ],
     ['a bad --batch-format', () => ['calc', '--batch', '-', '--batch-format', 'xml'], /^ptax: option '--batch-format <format>' argument 'xml' is invalid/],
     ['calc without --batch still needs --state', () => ['calc', '--county', 'Kings'], /^ptax: required option '--state <code>' not specified\n$/],
   ];
@@ -426,14 +606,18 @@ describe('constant memory', () => {
     const run = await ptax(['calc', '--batch', input, '--out', out], undefined, ['--max-old-space-size=48', '--import', preload]);
     let lines = 0;
     for await (const chunk of createReadStream(out)) for (const b of chunk as Buffer) if (b === 10) lines++;
-    rmSync(input); rmSync(out);
+    rmSync(input);
+    rmSync(out);
     return { kb: Number(/maxrss (\d+)/.exec(run.stderr)?.[1]), lines, run };
   }
 
   it('300,000 rows run in a 48 MB heap, with the peak memory of 30,000 rows (within 32 MB)', async () => {
     const small = await peak(30_000);
     const big = await peak(300_000);
-    for (const [r, n] of [[small, 30_000], [big, 300_000]] as const) {
+    for (const [r, n] of [
+      [small, 30_000],
+      [big, 300_000],
+    ] as const) {
       expect(r.run.code, r.run.stderr).toBe(0);
       expect(r.lines).toBe(n + 1); // every row and the header
       expect(r.run.stderr).toContain(`ptax batch: ${n} rows`);

@@ -29,7 +29,7 @@
  */
 import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
 import { once } from 'node:events';
-import { extname, resolve } from 'node:path';
+import { extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../engine/calculate.js';
@@ -59,7 +59,11 @@ export interface BatchIO {
   stderr?: (line: string) => void;
 }
 export interface BatchSummary {
-  rows: number; ok: number; errors: number; seconds: number; exitCode: number;
+  rows: number;
+  ok: number;
+  errors: number;
+  seconds: number;
+  exitCode: number;
   /** Rows read in place (the fast reader); the others were read the general way. */
   inPlace: number;
 }
@@ -71,15 +75,28 @@ type Kind = 'text' | 'amount' | 'year' | 'bool' | 'star';
  * the column; what: the column's name in messages (an amount: its name in
  * engine/messages.ts, `field.<what>`, in the output's language); values: a star column's.
  */
-interface Spec { key: string; name: string; kind: Kind; what: string; values?: readonly string[] }
+interface Spec {
+  key: string;
+  name: string;
+  kind: Kind;
+  what: string;
+  values?: readonly string[];
+}
 /** The kind of cell a declared input reads (rules/inputs.yaml). */
 function kindOf(x: (typeof INPUTS)[number]): Kind {
   switch (x.type) {
-    case 'money': case 'number': case 'integer': return 'amount';
-    case 'year': return 'year';
-    case 'boolean': return 'bool';
-    case 'choice': return x.checkedByRules ? 'text' : 'star';
-    default: return 'text';
+    case 'money':
+    case 'number':
+    case 'integer':
+      return 'amount';
+    case 'year':
+      return 'year';
+    case 'boolean':
+      return 'bool';
+    case 'choice':
+      return x.checkedByRules ? 'text' : 'star';
+    default:
+      return 'text';
   }
 }
 /**
@@ -93,11 +110,23 @@ export const INPUT_COLUMNS: readonly Spec[] = [
   ...INPUTS.flatMap((x): Spec[] => {
     if (!('column' in x)) return [];
     const kind = kindOf(x);
-    return [{ key: x.key, name: x.column, kind, what: kind === 'amount' ? x.id : x.flag, ...(kind === 'star' && 'values' in x ? { values: x.values as readonly string[] } : {}) }];
+    return [
+      {
+        key: x.key,
+        name: x.column,
+        kind,
+        what: kind === 'amount' ? x.id : x.flag,
+        ...(kind === 'star' && 'values' in x ? { values: x.values as readonly string[] } : {}),
+      },
+    ];
   }),
 ];
 /** `senior-income`, `seniorIncome`, `SENIOR_INCOME` → `seniorincome`. */
-export const normalize = (name: string): string => name.trim().toLowerCase().replace(/[-_\s]/g, '');
+export const normalize = (name: string): string =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_\s]/g, '');
 const SPEC_BY_NAME = new Map(INPUT_COLUMNS.map((s) => [normalize(s.name), s]));
 export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
 const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
@@ -115,32 +144,49 @@ function parseCell(spec: Spec, raw: string): unknown {
   // \d+), and true/false exactly as written.
   if (spec.kind === 'amount' && n < 16) {
     let digits = true;
-    for (let i = 0; i < n; i++) { const c = raw.charCodeAt(i); if (c < 48 || c > 57) { digits = false; break; } }
+    for (let i = 0; i < n; i++) {
+      const c = raw.charCodeAt(i);
+      if (c < 48 || c > 57) {
+        digits = false;
+        break;
+      }
+    }
     if (digits) return +raw;
   } else if (spec.kind === 'bool') {
     if (raw === 'true') return true;
     if (raw === 'false') return false;
   } else if (spec.kind === 'text') {
-    const a = raw.charCodeAt(0), z = raw.charCodeAt(n - 1);
+    const a = raw.charCodeAt(0),
+      z = raw.charCodeAt(n - 1);
     if (a > 32 && z > 32 && a !== 160 && z !== 160 && a < 0x1680 && z < 0x1680) return raw; // nothing for trim() to remove
   }
   const s = raw.trim();
   if (s === '') return undefined;
   switch (spec.kind) {
-    case 'text': return s;
-    case 'amount': return parseAmount(s, spec.what as AmountField);
-    case 'year': return parseYear(s);
+    case 'text':
+      return s;
+    case 'amount':
+      return parseAmount(s, spec.what as AmountField);
+    case 'year':
+      return parseYear(s);
     case 'star':
       if (!spec.values!.includes(s)) throw inputError('INVALID_STAR', 'badStar', { raw });
       return s;
-    case 'bool': return parseBool(spec, s, raw);
+    case 'bool':
+      return parseBool(spec, s, raw);
   }
 }
 
 function parseBool(spec: Spec, s: string, raw: unknown): boolean {
   switch (s.length <= 5 ? s.toLowerCase() : '') {
-    case 'true': case 'yes': case '1': return true;
-    case 'false': case 'no': case '0': return false;
+    case 'true':
+    case 'yes':
+    case '1':
+      return true;
+    case 'false':
+    case 'no':
+    case '0':
+      return false;
   }
   throw inputError('INVALID_BOOLEAN', 'badBoolean', { field: fieldName(spec), raw: JSON.stringify(raw) });
 }
@@ -170,12 +216,17 @@ function readCell(spec: Spec, raw: string, s: number, e: number): unknown {
   if ((kind === 'amount' && n < 16) || (kind === 'year' && n === 4)) {
     let x = 0;
     let i = s;
-    for (; i < e; i++) { const c = raw.charCodeAt(i); if (c < 48 || c > 57) break; x = x * 10 + (c - 48); }
+    for (; i < e; i++) {
+      const c = raw.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      x = x * 10 + (c - 48);
+    }
     if (i === e) return x;
   } else if (kind === 'bool') {
     const c = raw.charCodeAt(s);
     if (n === 4 && c === 116 && raw.charCodeAt(s + 1) === 114 && raw.charCodeAt(s + 2) === 117 && raw.charCodeAt(s + 3) === 101) return true;
-    if (n === 5 && c === 102 && raw.charCodeAt(s + 1) === 97 && raw.charCodeAt(s + 2) === 108 && raw.charCodeAt(s + 3) === 115 && raw.charCodeAt(s + 4) === 101) return false;
+    if (n === 5 && c === 102 && raw.charCodeAt(s + 1) === 97 && raw.charCodeAt(s + 2) === 108 && raw.charCodeAt(s + 3) === 115 && raw.charCodeAt(s + 4) === 101)
+      return false;
   }
   return parseCell(spec, raw.slice(s, e));
 }
@@ -189,7 +240,8 @@ function parseJsonValue(spec: Spec, x: unknown): unknown {
   if (spec.kind === 'bool' && typeof x === 'boolean') return x;
   if (spec.kind === 'bool' && (x === 0 || x === 1)) return x === 1;
   throw inputError('INVALID_FIELD', 'badField', {
-    field: fieldName(spec), kind: { key: spec.kind === 'bool' ? 'kind.bool' : spec.kind === 'amount' || spec.kind === 'year' ? 'kind.number' : 'kind.text' },
+    field: fieldName(spec),
+    kind: { key: spec.kind === 'bool' ? 'kind.bool' : spec.kind === 'amount' || spec.kind === 'year' ? 'kind.number' : 'kind.text' },
     raw: JSON.stringify(x) ?? String(x),
   });
 }
@@ -199,7 +251,13 @@ const fieldName = (spec: Spec): MessageValue => (spec.kind === 'amount' ? { key:
 
 const reasonOf = (e: unknown): string => {
   const code = (e as NodeJS.ErrnoException)?.code;
-  return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error)?.message ?? String(e);
+  return code === 'ENOENT'
+    ? 'no such file'
+    : code === 'EISDIR'
+      ? 'it is a directory'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : ((e as Error)?.message ?? String(e));
 };
 
 export function detectFormat(file: string): BatchFormat | undefined {
@@ -215,7 +273,9 @@ class Output {
   readonly w = new CsvOut();
   error: unknown;
   constructor(private readonly stream: Writable) {
-    stream.on('error', (e) => { this.error ??= e; });
+    stream.on('error', (e) => {
+      this.error ??= e;
+    });
   }
   /** Writes text (a whole row or header). */
   text(s: string): void {
@@ -242,12 +302,21 @@ export class BatchRun {
   private ndjsonUnused = new Set<string>();
 
   /** fast: whether lines are read in place when they can be (off: every line the general way; the tests compare the two). */
-  constructor(calc: Calculator, private readonly out: Output, private readonly warn: (s: string) => void, format: BatchFormat | undefined, lang: Lang, private readonly fast = true) {
+  constructor(
+    calc: Calculator,
+    private readonly out: Output,
+    private readonly warn: (s: string) => void,
+    format: BatchFormat | undefined,
+    lang: Lang,
+    private readonly fast = true,
+  ) {
     this.engine = new BatchCalculator(calc, { lang });
     this.format = format;
   }
 
-  get fastOff(): string | null { return this.engine.fastOff; }
+  get fastOff(): string | null {
+    return this.engine.fastOff;
+  }
 
   /**
    * Reads every chunk (bytes); flushes (and waits for the output to drain) after each.
@@ -278,7 +347,8 @@ export class BatchRun {
           text = this.feedNdjson(text + decoder.write(pending), false);
           pending = EMPTY;
         } else pending = this.feedCsvBytes(pending, false);
-        if (text.length > MAX_RECORD || pending.length > MAX_RECORD) throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
+        if (text.length > MAX_RECORD || pending.length > MAX_RECORD)
+          throw new PtaxError('RECORD_TOO_LONG', `${name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
         await this.out.flush();
       }
     } catch (e) {
@@ -298,7 +368,10 @@ export class BatchRun {
     const n = buf.length;
     while (p < n) {
       let nl = buf.indexOf('\n', p);
-      if (nl === -1) { if (!final) break; nl = n; }
+      if (nl === -1) {
+        if (!final) break;
+        nl = n;
+      }
       this.line++;
       const text = buf.slice(p, nl).trim();
       p = nl + 1;
@@ -318,7 +391,10 @@ export class BatchRun {
     let quote = -2; // position of the next '"' at or after p (-1: none); -2: not looked for yet
     while (p < n) {
       let nl = buf.indexOf(10, p);
-      if (nl === -1) { if (!final) break; nl = n; }
+      if (nl === -1) {
+        if (!final) break;
+        nl = n;
+      }
       if (quote !== -1 && quote < p) quote = buf.indexOf(34, p);
       if (quote === -1 || quote > nl) {
         // A line without quotes: the record is the line.
@@ -362,7 +438,12 @@ export class BatchRun {
     const o = w.buf;
     const at = w.pos;
     let op = at;
-    let ss = 0, se = 0, cs = 0, ce = 0, ys = 0, ye = 0;
+    let ss = 0,
+      se = 0,
+      cs = 0,
+      ce = 0,
+      ys = 0,
+      ye = 0;
     let col = 0;
     let j = s;
     for (;;) {
@@ -386,7 +467,13 @@ export class BatchRun {
       if (kind !== UNUSED) {
         const len = end - start;
         if (len === 0) {
-          if (kind === STATE) { ss = se = start; } else if (kind === COUNTY) { cs = ce = start; } else if (kind === ROW_YEAR) { ys = ye = start; } else facts[slots[col]!] = empties[col];
+          if (kind === STATE) {
+            ss = se = start;
+          } else if (kind === COUNTY) {
+            cs = ce = start;
+          } else if (kind === ROW_YEAR) {
+            ys = ye = start;
+          } else facts[slots[col]!] = empties[col];
         } else if (kind === AMOUNT) {
           // Plain digits, or digits grouped by thousands ("1,234,567", quoted): what parseAmount reads as the same digits.
           let x = 0;
@@ -409,18 +496,33 @@ export class BatchRun {
         } else if (kind === YEAR || kind === ROW_YEAR) {
           if (len !== 4) return false;
           let x = 0;
-          for (let k = start; k < end; k++) { const d = buf[k]! - 48; if (d < 0 || d > 9) return false; x = x * 10 + d; }
-          if (kind === ROW_YEAR) { ys = start; ye = end; } else facts[slots[col]!] = x;
+          for (let k = start; k < end; k++) {
+            const d = buf[k]! - 48;
+            if (d < 0 || d > 9) return false;
+            x = x * 10 + d;
+          }
+          if (kind === ROW_YEAR) {
+            ys = start;
+            ye = end;
+          } else facts[slots[col]!] = x;
         } else if (kind === BOOL) {
           const b = buf[start];
           if (len === 4 && b === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) facts[slots[col]!] = true;
-          else if (len === 5 && b === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101) facts[slots[col]!] = false;
+          else if (len === 5 && b === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101)
+            facts[slots[col]!] = false;
           else return false;
         } else {
           // Text: nothing for trim() to remove (ASCII, no space at either end).
-          const a = buf[start]!, z = buf[end - 1]!;
+          const a = buf[start]!,
+            z = buf[end - 1]!;
           if (a <= 32 || z <= 32 || a >= 128 || z >= 128) return false;
-          if (kind === STATE) { ss = start; se = end; } else if (kind === COUNTY) { cs = start; ce = end; } else {
+          if (kind === STATE) {
+            ss = start;
+            se = end;
+          } else if (kind === COUNTY) {
+            cs = start;
+            ce = end;
+          } else {
             const t = this.intern(buf, start, end);
             if (kind === STAR && !choices[col]!.includes(t)) return false;
             facts[slots[col]!] = t;
@@ -447,7 +549,9 @@ export class BatchRun {
       this.rowFailed(x, (code, message) => this.csvError(buf.toString('utf8', s, e), code, message));
       return true;
     }
-    w.byte(44); w.byte(44); w.byte(10);
+    w.byte(44);
+    w.byte(44);
+    w.byte(10);
     return true;
   }
 
@@ -467,9 +571,16 @@ export class BatchRun {
       county: ce > cs ? buf.toString('utf8', cs, ce) : undefined,
       year: ye > ys ? +buf.toString('latin1', ys, ye) : undefined,
     };
-    INPUT_FACTS.forEach((f, i) => { if (f !== 'year') input[f] = this.facts[i]; });
+    INPUT_FACTS.forEach((f, i) => {
+      if (f !== 'year') input[f] = this.facts[i];
+    });
     let place: Place | PtaxError | null;
-    try { place = this.engine.placeOf(input as unknown as CalcInput) ?? null; } catch (x) { if (!isPtaxError(x)) throw x; place = x as PtaxError; }
+    try {
+      place = this.engine.placeOf(input as unknown as CalcInput) ?? null;
+    } catch (x) {
+      if (!isPtaxError(x)) throw x;
+      place = x as PtaxError;
+    }
     keys.add(buf, ss, se, cs, ce, ys, ye, place);
     return place;
   }
@@ -486,7 +597,10 @@ export class BatchRun {
       return this.internTexts[i]!;
     }
     const t = buf.toString('utf8', s, e);
-    if (keys.length < 64) { keys.push(Buffer.from(buf.subarray(s, e))); this.internTexts.push(t); }
+    if (keys.length < 64) {
+      keys.push(Buffer.from(buf.subarray(s, e)));
+      this.internTexts.push(t);
+    }
     return t;
   }
   private internKeys: Buffer[] = [];
@@ -518,7 +632,11 @@ export class BatchRun {
         if (col < h.length) {
           const spec = h[col];
           if (spec && err === undefined) {
-            try { vals[col] = readCell(spec, raw, start, j); } catch (x) { err = x; }
+            try {
+              vals[col] = readCell(spec, raw, start, j);
+            } catch (x) {
+              err = x;
+            }
           }
         }
         col++;
@@ -537,7 +655,9 @@ export class BatchRun {
           w.pos = start;
           return this.rowFailed(x, (code, message) => this.csvError(raw, code, message));
         }
-        w.byte(44); w.byte(44); w.byte(10);
+        w.byte(44);
+        w.byte(44);
+        w.byte(10);
         return;
       }
     }
@@ -561,7 +681,9 @@ export class BatchRun {
       w.pos = start;
       return this.rowFailed(err, (code, message) => this.csvError(input, code, message));
     }
-    w.byte(44); w.byte(44); w.byte(10);
+    w.byte(44);
+    w.byte(44);
+    w.byte(10);
   }
 
   private csvError(input: string, code: string, message: string): void {
@@ -571,15 +693,20 @@ export class BatchRun {
 
   /** A bad row's error, its message in the output's language. */
   private rowFailed(err: unknown, write: (code: string, message: string) => void): void {
-    if (isPtaxError(err)) { const e = localized(err, this.engine.lang); write(e.code, e.message); }
-    else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
+    if (isPtaxError(err)) {
+      const e = localized(err, this.engine.lang);
+      write(e.code, e.message);
+    } else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
   }
 
   /** The cells of a record with quotes, parsed by position. */
   private csvInput(fields: string[]): CalcInput {
     const h = this.header!;
     const vals = this.vals;
-    for (let i = 0; i < h.length; i++) { const spec = h[i]; if (spec) vals[i] = parseCell(spec, fields[i]!); }
+    for (let i = 0; i < h.length; i++) {
+      const spec = h[i];
+      if (spec) vals[i] = parseCell(spec, fields[i]!);
+    }
     return this.rowInput!(vals);
   }
   /** The parsed cells of the current row, by position (reused from row to row). */
@@ -602,7 +729,8 @@ export class BatchRun {
       return spec;
     });
     for (const need of ['state', 'county']) {
-      if (!seen.has(need)) throw new PtaxError('BAD_HEADER', `header: no "${need}" column (the header is: ${raw.length > 200 ? raw.slice(0, 200) + '…' : raw})`);
+      if (!seen.has(need))
+        throw new PtaxError('BAD_HEADER', `header: no "${need}" column (the header is: ${raw.length > 200 ? raw.slice(0, 200) + '…' : raw})`);
     }
     this.header = specs;
     this.headerLen = fields.length;
@@ -636,7 +764,13 @@ export class BatchRun {
       for (const [key, x] of Object.entries(o)) {
         const k = normalize(key);
         const spec = SPEC_BY_NAME.get(k);
-        if (!spec) { if (this.ndjsonUnused.size < 20 && !this.ndjsonUnused.has(key)) { this.ndjsonUnused.add(key); this.warn(`ptax: key passed through, not used by the calculation: ${key}`); } continue; }
+        if (!spec) {
+          if (this.ndjsonUnused.size < 20 && !this.ndjsonUnused.has(key)) {
+            this.ndjsonUnused.add(key);
+            this.warn(`ptax: key passed through, not used by the calculation: ${key}`);
+          }
+          continue;
+        }
         if (seen.has(k)) throw new PtaxError('INVALID_ROW', `"${key}" and "${seen.get(k)}" are the same field`);
         seen.set(k, key);
         const v = parseJsonValue(spec, x);
@@ -675,9 +809,22 @@ function simpleQuotes(buf: Buffer, q: number, nl: number): boolean {
 }
 
 /** How the fast reader reads a column. */
-const AMOUNT = 0, YEAR = 1, BOOL = 2, TEXT = 3, STAR = 4, STATE = 5, COUNTY = 6, ROW_YEAR = 7, UNUSED = 255;
+const AMOUNT = 0,
+  YEAR = 1,
+  BOOL = 2,
+  TEXT = 3,
+  STAR = 4,
+  STATE = 5,
+  COUNTY = 6,
+  ROW_YEAR = 7,
+  UNUSED = 255;
 /** By header position: how each column is read (UNUSED: passed through), its fact slot, its empty value. */
-interface FastColumns { kinds: Uint8Array; slots: Int32Array; empties: unknown[]; choices: Array<readonly string[] | undefined> }
+interface FastColumns {
+  kinds: Uint8Array;
+  slots: Int32Array;
+  empties: unknown[];
+  choices: Array<readonly string[] | undefined>;
+}
 
 /** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
 const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
@@ -689,11 +836,19 @@ const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: ''
  */
 function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
   const n = specs.length;
-  const cols: FastColumns = { kinds: new Uint8Array(n).fill(UNUSED), slots: new Int32Array(n).fill(-1), empties: new Array<unknown>(n).fill(undefined), choices: specs.map((x) => x?.values) };
+  const cols: FastColumns = {
+    kinds: new Uint8Array(n).fill(UNUSED),
+    slots: new Int32Array(n).fill(-1),
+    empties: new Array<unknown>(n).fill(undefined),
+    choices: specs.map((x) => x?.values),
+  };
   for (let i = 0; i < n; i++) {
     const spec = specs[i];
     if (!spec) continue;
-    if (spec.key === 'state' || spec.key === 'county' || spec.key === 'year') { cols.kinds[i] = spec.key === 'state' ? STATE : spec.key === 'county' ? COUNTY : ROW_YEAR; continue; }
+    if (spec.key === 'state' || spec.key === 'county' || spec.key === 'year') {
+      cols.kinds[i] = spec.key === 'state' ? STATE : spec.key === 'county' ? COUNTY : ROW_YEAR;
+      continue;
+    }
     const kind = spec.kind === 'amount' ? AMOUNT : spec.kind === 'year' ? YEAR : spec.kind === 'bool' ? BOOL : spec.kind === 'star' ? STAR : TEXT;
     const probe = kind === BOOL ? true : kind === TEXT || kind === STAR ? '\u0001' : 7_777_777;
     const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
@@ -714,8 +869,11 @@ function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
  * bytes inside a character, so the text is cut where a reader of characters cuts it;
  * each piece is decoded.
  */
-export function parseQuotedBytes(buf: Buffer, start: number, final: boolean):
-  { fields: string[]; end: number; next: number; lines: number; problem?: string } | null {
+export function parseQuotedBytes(
+  buf: Buffer,
+  start: number,
+  final: boolean,
+): { fields: string[]; end: number; next: number; lines: number; problem?: string } | null {
   const fields: string[] = [];
   const n = buf.length;
   let i = start;
@@ -735,7 +893,12 @@ export function parseQuotedBytes(buf: Buffer, start: number, final: boolean):
           i = n;
           break;
         }
-        if (q + 1 < n && buf[q + 1] === 34) { lines += count10(buf, from, q); s += buf.toString('utf8', from, q + 1); from = q + 2; continue; }
+        if (q + 1 < n && buf[q + 1] === 34) {
+          lines += count10(buf, from, q);
+          s += buf.toString('utf8', from, q + 1);
+          from = q + 2;
+          continue;
+        }
         if (q + 1 >= n && !final) return null; // a "" may straddle the chunk boundary
         lines += count10(buf, from, q);
         s += buf.toString('utf8', from, q);
@@ -743,12 +906,24 @@ export function parseQuotedBytes(buf: Buffer, start: number, final: boolean):
         break;
       }
       let j = i;
-      while (j < n) { const c = buf[j]; if (c === 44 || c === 10 || c === 13) break; j++; }
-      if (j > i) { problem ??= `text after the closing quote of field ${fields.length + 1}`; s += buf.toString('utf8', i, j); i = j; }
+      while (j < n) {
+        const c = buf[j];
+        if (c === 44 || c === 10 || c === 13) break;
+        j++;
+      }
+      if (j > i) {
+        problem ??= `text after the closing quote of field ${fields.length + 1}`;
+        s += buf.toString('utf8', i, j);
+        i = j;
+      }
       fields.push(s);
     } else {
       let j = i;
-      while (j < n) { const c = buf[j]; if (c === 44 || c === 10 || c === 13) break; j++; }
+      while (j < n) {
+        const c = buf[j];
+        if (c === 44 || c === 10 || c === 13) break;
+        j++;
+      }
       fields.push(buf.toString('utf8', i, j));
       i = j;
     }
@@ -757,7 +932,10 @@ export function parseQuotedBytes(buf: Buffer, start: number, final: boolean):
       return { fields, end: n, next: n, lines, problem };
     }
     const c = buf[i];
-    if (c === 44) { i++; continue; }
+    if (c === 44) {
+      i++;
+      continue;
+    }
     if (c === 13) {
       if (i + 1 >= n && !final) return null;
       const next = i + 1 < n && buf[i + 1] === 10 ? i + 2 : i + 1;
@@ -788,21 +966,36 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   const name = fromStdin ? 'standard input' : o.file;
   if (o.out && !fromStdin) {
     let same = false;
-    try { same = realpathSync(o.out) === realpathSync(o.file); } catch { /* the output does not exist yet */ }
+    try {
+      same = realpathSync(o.out) === realpathSync(o.file);
+    } catch {
+      /* the output does not exist yet */
+    }
     if (same) throw new PtaxError('USAGE', `--out ${o.out} is the input file; choose another output`);
   }
   // The input is opened first, so a missing file leaves no empty output behind.
   const source = fromStdin ? (io.stdin ?? process.stdin) : createReadStream(o.file, { highWaterMark: 1 << 18 });
   if (!fromStdin) {
-    try { await once(source, 'open'); } catch (e) { throw new PtaxError('UNREADABLE', `Cannot read ${name}: ${reasonOf(e)}`); }
+    try {
+      await once(source, 'open');
+    } catch (e) {
+      throw new PtaxError('UNREADABLE', `Cannot read ${name}: ${reasonOf(e)}`);
+    }
   }
   let stream: Writable;
   let closeOut: (() => Promise<void>) | undefined;
   if (o.out) {
     const ws = createWriteStream(o.out);
-    try { await once(ws, 'open'); } catch (e) { throw new PtaxError('UNWRITABLE', `Cannot write ${o.out}: ${reasonOf(e)}`); }
+    try {
+      await once(ws, 'open');
+    } catch (e) {
+      throw new PtaxError('UNWRITABLE', `Cannot write ${o.out}: ${reasonOf(e)}`);
+    }
     stream = ws;
-    closeOut = async () => { ws.end(); await once(ws, 'finish'); };
+    closeOut = async () => {
+      ws.end();
+      await once(ws, 'finish');
+    };
   } else stream = io.stdout ?? process.stdout;
   const out = new Output(stream);
   const run = new BatchRun(calc, out, warn, o.format ?? (fromStdin ? undefined : detectFormat(o.file)), o.lang ?? 'en', o.fast ?? true);
@@ -815,7 +1008,8 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     if (closeOut) await closeOut();
   } catch (e) {
     // A reader that stopped early (`| head`): stop too, quietly, as other tools do.
-    if ((out.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return { rows: run.rows, ok: run.rows - run.errors, errors: run.errors, seconds: 0, exitCode: 0, inPlace: run.inPlace };
+    if ((out.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE')
+      return { rows: run.rows, ok: run.rows - run.errors, errors: run.errors, seconds: 0, exitCode: 0, inPlace: run.inPlace };
     if (out.error) throw new PtaxError('UNWRITABLE', `Cannot write ${o.out ?? 'the output'}: ${reasonOf(out.error)}`);
     throw e;
   } finally {
@@ -824,7 +1018,9 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const ok = run.rows - run.errors;
   const rate = seconds > 0 ? Math.round(run.rows / seconds) : run.rows;
-  warn(`ptax batch: ${run.rows} rows, ${ok} ok, ${run.errors} errors, ${seconds.toFixed(3)} s, ${rate} rows/s${run.fastOff ? ` (fast path off: ${run.fastOff})` : ''}`);
+  warn(
+    `ptax batch: ${run.rows} rows, ${ok} ok, ${run.errors} errors, ${seconds.toFixed(3)} s, ${rate} rows/s${run.fastOff ? ` (fast path off: ${run.fastOff})` : ''}`,
+  );
   const exitCode = o.strict && run.errors ? 1 : 0;
   return { rows: run.rows, ok, errors: run.errors, seconds, exitCode, inPlace: run.inPlace };
 }
@@ -845,23 +1041,37 @@ export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<
   const extra = Object.keys(o).filter((k) => o[k] !== undefined && !BATCH_OPTIONS.includes(k));
   if (extra.length) {
     const f = flagName(extra[0]!);
-    throw new PtaxError('USAGE', ['--json', '--explain'].includes(f)
-      ? `${f} does not apply to --batch (the output has the format of the input)`
-      : `${f} cannot be used with --batch: give it as a column of the batch file`);
+    throw new PtaxError(
+      'USAGE',
+      ['--json', '--explain'].includes(f)
+        ? `${f} does not apply to --batch (the output has the format of the input)`
+        : `${f} cannot be used with --batch: give it as a column of the batch file`,
+    );
   }
   if (o.engine !== undefined && o.engine !== 'node') {
     // The rules as SQL, run by DuckDB or PostgreSQL (engine/sql).
     const { runSqlBatch } = await import('../engine/sql/run.js');
-    const s = await runSqlBatch((await calc()).bundle, { engine: o.engine as 'duckdb' | 'postgres', file: o.batch === undefined ? undefined : String(o.batch), out: o.out as string | undefined, db: o.db as string | undefined, table: o.table as string | undefined });
+    const s = await runSqlBatch((await calc()).bundle, {
+      engine: o.engine as 'duckdb' | 'postgres',
+      file: o.batch === undefined ? undefined : String(o.batch),
+      out: o.out as string | undefined,
+      db: o.db as string | undefined,
+      table: o.table as string | undefined,
+    });
     const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : s.rows;
-    process.stderr.write(`ptax batch (${o.engine}): ${s.rows} rows, ${Number.isNaN(s.errors) ? '(errors: see the errorCode column)' : `${s.rows - s.errors} ok, ${s.errors} errors`}, ${s.seconds.toFixed(3)} s, ${rate} rows/s\n`);
+    process.stderr.write(
+      `ptax batch (${o.engine}): ${s.rows} rows, ${Number.isNaN(s.errors) ? '(errors: see the errorCode column)' : `${s.rows - s.errors} ok, ${s.errors} errors`}, ${s.seconds.toFixed(3)} s, ${rate} rows/s\n`,
+    );
     process.exitCode = o.strict && s.errors ? 1 : 0;
     return;
   }
   if (o.db !== undefined || o.table !== undefined) throw new PtaxError('USAGE', `${o.db !== undefined ? '--db' : '--table'} needs --engine postgres`);
   const summary = await runBatch(await calc(), {
-    file: String(o.batch), format: o.batchFormat as BatchFormat | undefined, out: o.out as string | undefined,
-    strict: !!o.strict, lang: (o.lang as Lang | undefined) ?? 'en',
+    file: String(o.batch),
+    format: o.batchFormat as BatchFormat | undefined,
+    out: o.out as string | undefined,
+    strict: !!o.strict,
+    lang: (o.lang as Lang | undefined) ?? 'en',
   });
   process.exitCode = summary.exitCode;
 }

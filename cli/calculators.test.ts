@@ -8,12 +8,17 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve('.');
 const MAIN = join(ROOT, 'dist/cli/main.js');
-interface Run { code: number; stdout: string; stderr: string }
-const ptax = (...args: string[]) => new Promise<Run>((done) => {
-  execFile('node', [MAIN, ...args], { cwd: ROOT }, (err, stdout, stderr) => {
-    done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+const ptax = (...args: string[]) =>
+  new Promise<Run>((done) => {
+    execFile('node', [MAIN, ...args], { cwd: ROOT }, (err, stdout, stderr) => {
+      done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+    });
   });
-});
 const json = async (...args: string[]) => {
   const r = await ptax(...args, '--json');
   expect(r.stderr).toBe('');
@@ -22,7 +27,7 @@ const json = async (...args: string[]) => {
 };
 
 describe('ptax <state> <calculator>', () => {
-  it('tx payment, March 15: last year\'s bill, 9% penalty and interest: 5,000 × 9% = 450, total 5,450', async () => {
+  it("tx payment, March 15: last year's bill, 9% penalty and interest: 5,000 × 9% = 450, total 5,450", async () => {
     const o = await json('tx', 'payment', '--tax', '5,000', '--date', '2026-03-15');
     expect(o).toMatchObject({ state: 'TX', program: 'tx.payment', status: 'delinquent', penaltyRate: 9, penalty: 450, attorneyFee: 0, totalDue: 5450 });
   });
@@ -60,7 +65,20 @@ describe('ptax <state> <calculator>', () => {
     expect(r.stdout).toMatch(/^ {2}Penalty and interest rate +9\.00%$/m);
     expect(r.stdout).toMatch(/^ {2}Total due +\$5,450\.00$/m);
     expect(r.stdout).toMatch(/^ {2}Tax year of the bill +2025$/m);
-    const es = await ptax('ca', 'prop13', '--county', 'Los Angeles', '--value', '900000', '--purchase-price', '500000', '--purchase-year', '2015', '--lang', 'es');
+    const es = await ptax(
+      'ca',
+      'prop13',
+      '--county',
+      'Los Angeles',
+      '--value',
+      '900000',
+      '--purchase-price',
+      '500000',
+      '--purchase-year',
+      '2015',
+      '--lang',
+      'es',
+    );
     expect(es.stdout).toMatch(/^ {2}Años de propiedad +10$/m);
   });
 
@@ -71,7 +89,7 @@ describe('ptax <state> <calculator>', () => {
     expect(r.stdout).toMatch(/^ {2}Proposition 11 \(SJR 85\) saves +\$472\.56$/m);
   });
 
-  it('a state\'s detail block is labelled by rules/results.yaml', async () => {
+  it("a state's detail block is labelled by rules/results.yaml", async () => {
     const r = await ptax('calc', '--state', 'TX', '--county', 'Harris', '--value', '400000', '--homestead');
     expect(r.stdout).toMatch(/^Texas detail:$/m);
     expect(r.stdout).toMatch(/^ {2}Homestead exemption off the school value +\$140,000\.00$/m);

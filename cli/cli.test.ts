@@ -13,7 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve('.');
 const MAIN = join(ROOT, 'dist/cli/main.js');
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 function ptax(...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile('node', [MAIN, ...args], { cwd: ROOT }, (err, stdout, stderr) => {
@@ -83,20 +87,32 @@ describe('ptax calc', () => {
 describe('ptax calc errors: exit 2, one line on stderr, no stack trace', () => {
   const cases: Array<[string, string[], string, string]> = [
     ['unknown state', ['calc', '--state', 'ZZ', '--county', 'Kings'], 'UNKNOWN_STATE', 'Unknown state "ZZ": choose one of NY, TX, CA, FL, HUB'],
-    ['unknown county, with a suggestion', ['calc', '--state', 'NY', '--county', 'Kigns', '--class', 'class1'], 'UNKNOWN_COUNTY',
-      'Unknown county "Kigns" in NY. Did you mean Kings? (see: ptax counties --state NY)'],
+    [
+      'unknown county, with a suggestion',
+      ['calc', '--state', 'NY', '--county', 'Kigns', '--class', 'class1'],
+      'UNKNOWN_COUNTY',
+      'Unknown county "Kigns" in NY. Did you mean Kings? (see: ptax counties --state NY)',
+    ],
     ['--value abc', [...KINGS, '--value', 'abc'], 'INVALID_NUMBER', 'Home value must be a number, like 350000 or 1,250,000 (got "abc")'],
     ['--value 1,25', [...KINGS, '--value', '1,25'], 'INVALID_NUMBER', 'Home value must be a number, like 350000 or 1,250,000 (got "1,25")'],
     ['--value 0', [...KINGS, '--value', '0'], 'INVALID_VALUE', 'Market value must be greater than 0'],
     ['--class class9', ['calc', '--state', 'NY', '--county', 'Kings', '--class', 'class9'], 'INVALID_CLASS', 'Invalid property class'],
-    ['--veteran-disability 15', [...KINGS, '--veteran-disability', '15'], 'INVALID_VETERAN_LEVEL',
-      'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100'],
+    [
+      '--veteran-disability 15',
+      [...KINGS, '--veteran-disability', '15'],
+      'INVALID_VETERAN_LEVEL',
+      'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100',
+    ],
     ['--senior-income -5000', [...KINGS, '--senior-income', '-5000'], 'NEGATIVE_INCOME', 'Senior income cannot be negative'],
     ['--senior-income=-5000', [...KINGS, '--senior-income=-5000'], 'NEGATIVE_INCOME', 'Senior income cannot be negative'],
     ['--year 2019', [...KINGS, '--year', '2019'], 'YEAR_NOT_COVERED', 'No rules for 2019; years available: 2025, 2026'],
     ['--year 19', [...KINGS, '--year', '19'], 'INVALID_YEAR', 'Year must be a four-digit year, like 2026 (got "19")'],
-    ['NYC without --class', ['calc', '--state', 'NY', '--county', 'Kings'], 'CLASS_REQUIRED',
-      'NYC properties require property type selection for accurate calculation'],
+    [
+      'NYC without --class',
+      ['calc', '--state', 'NY', '--county', 'Kings'],
+      'CLASS_REQUIRED',
+      'NYC properties require property type selection for accurate calculation',
+    ],
     ['--star enhanced without income', [...KINGS, '--star', 'enhanced'], 'INCOME_REQUIRED', 'Senior income required for Enhanced STAR'],
     ['--star gold', [...KINGS, '--star', 'gold'], 'INVALID_STAR', '--star must be none, basic or enhanced (got "gold")'],
     ['an unknown option', [...KINGS, '--bogus'], 'USAGE', "unknown option '--bogus'"],
@@ -123,7 +139,7 @@ describe('ptax calc errors: exit 2, one line on stderr, no stack trace', () => {
   // BUG: the CLI asks commander for a suggestion after an unknown option
   // (showSuggestionAfterError) but prints only the first line of commander's message,
   // so "(Did you mean --value?)" never reaches the user.
-  it('a mistyped option keeps commander\'s suggestion on its one line', async () => {
+  it("a mistyped option keeps commander's suggestion on its one line", async () => {
     const r = await ptax(...KINGS, '--vaule', '5');
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')).toHaveLength(2); // one line and the final newline
@@ -139,8 +155,13 @@ describe('ptax counties', () => {
     expect(o.state).toBe('NY');
     expect(o.counties).toHaveLength(62);
     expect(o.counties[0]).toEqual({ name: 'Albany County', slug: 'albany', fips: '36001', rate: 1.8937, flags: [] });
-    expect(o.counties.filter((c: { flags: string[] }) => c.flags.includes('nycClass')).map((c: { slug: string }) => c.slug))
-      .toEqual(['bronx', 'kings', 'new-york', 'queens', 'richmond']);
+    expect(o.counties.filter((c: { flags: string[] }) => c.flags.includes('nycClass')).map((c: { slug: string }) => c.slug)).toEqual([
+      'bronx',
+      'kings',
+      'new-york',
+      'queens',
+      'richmond',
+    ]);
     expect(o.aliases).toEqual(['New York City']);
   });
 
@@ -186,7 +207,7 @@ describe('ptax rules show', () => {
 });
 
 describe('ptax validate', () => {
-  it('the repository\'s rules: ok, exit 0', async () => {
+  it("the repository's rules: ok, exit 0", async () => {
     const r = await ptax('validate');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ok: \d+ parameters, \d+ programs, \d+ state\(s\)\n$/);
@@ -206,13 +227,16 @@ describe('ptax test', () => {
 
   it('a case with a wrong figure: a FAIL line with the difference, exit 1', async () => {
     const f = join(tmp, 'wrong.yaml');
-    writeFileSync(f, [
-      '- name: Kings class1 800,000 with a wrong total',
-      '  input: {state: NY, county: Kings, class: class1, value: 800000}',
-      '  expected: {annualTax: 1}',
-      '  source: 48,000 × 19.843% = 9,524.64, not 1',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      f,
+      [
+        '- name: Kings class1 800,000 with a wrong total',
+        '  input: {state: NY, county: Kings, class: class1, value: 800000}',
+        '  expected: {annualTax: 1}',
+        '  source: 48,000 × 19.843% = 9,524.64, not 1',
+        '',
+      ].join('\n'),
+    );
     const r = await ptax('test', f);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
@@ -223,13 +247,16 @@ describe('ptax test', () => {
 
   it('a fixture file that breaks the schema: FAIL file:line:col, exit 1', async () => {
     const f = join(tmp, 'broken.yaml');
-    writeFileSync(f, [
-      '- name: misspelt input key',
-      '  input: {state: NY, county: Kings, clas: class1}',
-      '  expected: {annualTax: 1}',
-      '  source: a broken fixture for the test',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      f,
+      [
+        '- name: misspelt input key',
+        '  input: {state: NY, county: Kings, clas: class1}',
+        '  expected: {annualTax: 1}',
+        '  source: a broken fixture for the test',
+        '',
+      ].join('\n'),
+    );
     const r = await ptax('test', f);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
@@ -248,7 +275,10 @@ describe('a reader that stops early (ptax counties | head)', () => {
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
       // Read the first chunk, then close the pipe as `head -1` does.
-      child.stdout.setEncoding('utf8').once('data', (d: string) => { first = d.split('\n')[0]!; child.stdout.destroy(); });
+      child.stdout.setEncoding('utf8').once('data', (d: string) => {
+        first = d.split('\n')[0]!;
+        child.stdout.destroy();
+      });
       child.on('close', (code) => done({ code, first, stderr }));
     });
     expect(r.first).toMatch(/^Anderson County\s+\d\.\d{4}%\s+anderson$/);
@@ -257,7 +287,7 @@ describe('a reader that stops early (ptax counties | head)', () => {
   });
 });
 
-describe('ptax calc --county-rate (a what-if rate instead of the county\'s own)', () => {
+describe("ptax calc --county-rate (a what-if rate instead of the county's own)", () => {
   it('Los Angeles 800,000 with homestead at 1.25%: (800,000 − 7,000) × 1.25% = 9,912.50, of which 0.25% voter-approved = 1,982.50', async () => {
     const r = await ptax('calc', '--state', 'CA', '--county', 'Los Angeles', '--value', '800000', '--homestead', '--county-rate', '1.25', '--json');
     expect(r.code).toBe(0);
@@ -272,19 +302,29 @@ describe('ptax calc --county-rate (a what-if rate instead of the county\'s own)'
   });
 
   it('a rate below 0, above 100 or not a number: one line, exit 2', async () => {
-    for (const [rate, msg] of [['-1', 'County rate must be a percent from 0 to 100, like 1.25 (got -1)'], ['101', 'County rate must be a percent from 0 to 100, like 1.25 (got 101)'],
-      ['abc', 'County rate must be a number, like 350000 or 1,250,000 (got "abc")']]) {
+    for (const [rate, msg] of [
+      ['-1', 'County rate must be a percent from 0 to 100, like 1.25 (got -1)'],
+      ['101', 'County rate must be a percent from 0 to 100, like 1.25 (got 101)'],
+      ['abc', 'County rate must be a number, like 350000 or 1,250,000 (got "abc")'],
+    ]) {
       const r = await ptax('calc', '--state', 'CA', '--county', 'Kern', '--county-rate', rate!);
       expect([r.code, r.stderr]).toEqual([2, `ptax: ${msg}\n`]);
     }
   });
 
-  it('as a batch column: each row its own rate (the rows go the general way), the others the county\'s', async () => {
+  it("as a batch column: each row its own rate (the rows go the general way), the others the county's", async () => {
     const p = join(tmp, 'rates.csv');
-    writeFileSync(p, 'state,county,value,homestead,county-rate\nCA,Los Angeles,800000,true,1.25\nCA,Los Angeles,800000,true,\nCA,Los Angeles,800000,true,1.5\n');
+    writeFileSync(
+      p,
+      'state,county,value,homestead,county-rate\nCA,Los Angeles,800000,true,1.25\nCA,Los Angeles,800000,true,\nCA,Los Angeles,800000,true,1.5\n',
+    );
     const r = await ptax('calc', '--batch', p);
     expect(r.code).toBe(0);
-    const tax = r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(',')[8]);
+    const tax = r.stdout
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[8]);
     // 793,000 × 1.25% = 9,912.50; × 0.6942% = 5,505.01 (Los Angeles' own); × 1.5% = 11,895.
     expect(tax).toEqual(['9912.5', '5505.01', '11895']);
   });
@@ -294,11 +334,23 @@ describe('--lang es: the messages of input errors in Spanish too (one line, exit
   it('state, county, number, year, date and calculator errors, on stderr and in the --json error object', async () => {
     const cases: Array<[string[], string, string]> = [
       [['calc', '--state', 'XX', '--county', 'a'], 'UNKNOWN_STATE', 'Estado desconocido "XX": elija uno de NY, TX, CA, FL, HUB'],
-      [['calc', '--state', 'NY', '--county', 'Kingz'], 'UNKNOWN_COUNTY', 'Condado desconocido "Kingz" en NY. ¿Quiso decir Kings? (vea: ptax counties --state NY)'],
-      [['calc', '--state', 'NY', '--county', 'Kings', '--value', 'abc'], 'INVALID_NUMBER', 'Valor de la vivienda: debe ser un número, como 350000 o 1,250,000 (se recibió "abc")'],
+      [
+        ['calc', '--state', 'NY', '--county', 'Kingz'],
+        'UNKNOWN_COUNTY',
+        'Condado desconocido "Kingz" en NY. ¿Quiso decir Kings? (vea: ptax counties --state NY)',
+      ],
+      [
+        ['calc', '--state', 'NY', '--county', 'Kings', '--value', 'abc'],
+        'INVALID_NUMBER',
+        'Valor de la vivienda: debe ser un número, como 350000 o 1,250,000 (se recibió "abc")',
+      ],
       [['calc', '--state', 'NY', '--county', 'Kings', '--year', '1999'], 'YEAR_NOT_COVERED', 'No hay reglas para 1999; años disponibles: 2025, 2026'],
       [['calc', '--state', 'NY', '--county', 'Kings', '--year', '19x9'], 'INVALID_YEAR', 'El año debe tener cuatro cifras, como 2026 (se recibió "19x9")'],
-      [['tx', 'payment', '--tax', '100', '--date', '2026-02-30'], 'INVALID_DATE', 'La fecha debe ser una fecha real con el formato AAAA-MM-DD, como 2026-03-15 (se recibió "2026-02-30")'],
+      [
+        ['tx', 'payment', '--tax', '100', '--date', '2026-02-30'],
+        'INVALID_DATE',
+        'La fecha debe ser una fecha real con el formato AAAA-MM-DD, como 2026-03-15 (se recibió "2026-02-30")',
+      ],
       [['tx', 'nope'], 'UNKNOWN_CALCULATOR', 'TX no tiene la calculadora "nope": elija una de payment, vote'],
       // A rule validation: its own Spanish text from the rule file.
       [['calc', '--state', 'NY', '--county', 'Kings', '--value', '-5'], 'INVALID_VALUE', 'El valor de mercado debe ser mayor que 0'],
@@ -316,7 +368,7 @@ describe('--lang es: the messages of input errors in Spanish too (one line, exit
     expect([r.code, r.stderr]).toEqual([2, 'ptax: Unknown county "Kingz" in NY. Did you mean Kings? (see: ptax counties --state NY)\n']);
   });
 
-  it('batch --lang es: a bad row\'s error cell in Spanish, the good rows as in English', async () => {
+  it("batch --lang es: a bad row's error cell in Spanish, the good rows as in English", async () => {
     const p = join(tmp, 'es.csv');
     writeFileSync(p, 'state,county,value,homestead\nNY,Kingz,800000,true\nNY,Albany,abc,false\nNY,Albany,300000,quizás\nNY,Albany,300000,false\n');
     const r = await ptax('calc', '--batch', p, '--lang', 'es');

@@ -38,9 +38,10 @@ import type { Bundle, Condition, Expr, ProgramDef, ResultGroup, StateDef } from 
 
 export const GRID_VALUES = [100_000, 350_000, 1_000_000];
 /** One line for reports: what the grid is (the details are in this file's header). */
-export const GRID_DESCRIPTION = 'per state: first, middle and last county of each program, the first county with each flag, every alias; '
-  + 'values 100,000, 350,000 and 1,000,000; the classes and exemption combinations the program reads; '
-  + 'plus each county whose rate changed at 350,000 (cli/diff-grid.ts)';
+export const GRID_DESCRIPTION =
+  'per state: first, middle and last county of each program, the first county with each flag, every alias; ' +
+  'values 100,000, 350,000 and 1,000,000; the classes and exemption combinations the program reads; ' +
+  'plus each county whose rate changed at 350,000 (cli/diff-grid.ts)';
 const LOW_INCOME = 30_000;
 const HIGH_INCOME = 250_000;
 const CHANGED_COUNTY_VALUE = 350_000;
@@ -48,16 +49,24 @@ const CHANGED_COUNTY_VALUE = 350_000;
 const SPECIAL_TAX = 1_000;
 const money = (v: number) => v.toLocaleString('en-US');
 
-export interface GridPoint { label: string; flags: FlagInput }
+export interface GridPoint {
+  label: string;
+  flags: FlagInput;
+}
 
 /** The input facts a program's steps and result read (validations and notes excluded). */
 export function factsRead(p: ProgramDef): Set<string> {
   const names: string[] = [];
-  const conds = (c: Condition | undefined) => { if (c) conditionFacts(c, names); };
+  const conds = (c: Condition | undefined) => {
+    if (c) conditionFacts(c, names);
+  };
   for (const s of p.steps) {
     if (s.formula) exprNames(s.formula.ast, names);
     conds(s.condition);
-    for (const c of s.cases ?? []) { conds(c.when); if (c.formula) exprNames(c.formula.ast, names); }
+    for (const c of s.cases ?? []) {
+      conds(c.when);
+      if (c.formula) exprNames(c.formula.ast, names);
+    }
   }
   const leaves = (g: ResultGroup) => {
     for (const v of Object.values(g)) {
@@ -80,11 +89,21 @@ export function classesOf(bundle: Bundle, p: ProgramDef): Array<string | null> {
           const pid = p.parameters[e.object.name];
           for (const k of (pid && bundle.parameters[pid]?.keys) ?? []) found.add(k);
         }
-        walkExpr(e.object); walkExpr(e.property); break;
-      case 'BinaryExpression': walkExpr(e.left); walkExpr(e.right); break;
-      case 'UnaryExpression': walkExpr(e.argument); break;
-      case 'CallExpression': e.arguments.forEach(walkExpr); break;
-      default: break;
+        walkExpr(e.object);
+        walkExpr(e.property);
+        break;
+      case 'BinaryExpression':
+        walkExpr(e.left);
+        walkExpr(e.right);
+        break;
+      case 'UnaryExpression':
+        walkExpr(e.argument);
+        break;
+      case 'CallExpression':
+        e.arguments.forEach(walkExpr);
+        break;
+      default:
+        break;
     }
   };
   const walkCond = (c: Condition | undefined) => {
@@ -102,21 +121,33 @@ export function classesOf(bundle: Bundle, p: ProgramDef): Array<string | null> {
   for (const s of p.steps) {
     if (s.formula) walkExpr(s.formula.ast);
     walkCond(s.condition);
-    for (const c of s.cases ?? []) { walkCond(c.when); if (c.formula) walkExpr(c.formula.ast); }
+    for (const c of s.cases ?? []) {
+      walkCond(c.when);
+      if (c.formula) walkExpr(c.formula.ast);
+    }
   }
   const list: Array<string | null> = [...found].sort();
   return testsNull || !list.length ? [null, ...list] : list;
 }
 
 /** `needs`: the facts that make the combination relevant (any one; `min` of them when given). */
-interface Combo { name: string; needs: string[]; min?: number; flags: (value: number, lastYear: number) => Partial<FlagInput> }
+interface Combo {
+  name: string;
+  needs: string[];
+  min?: number;
+  flags: (value: number, lastYear: number) => Partial<FlagInput>;
+}
 
 const COMBOS: Combo[] = [
   { name: 'no exemption', needs: [], flags: () => ({}) },
   { name: 'homestead', needs: ['homestead'], flags: () => ({ homestead: true }) },
   { name: 'homestead+over65', needs: ['over65'], flags: () => ({ homestead: true, over65: true }) },
   { name: `homestead+over65 income ${money(LOW_INCOME)}`, needs: ['seniorIncome'], flags: () => ({ homestead: true, over65: true, seniorIncome: LOW_INCOME }) },
-  { name: `homestead+over65 income ${money(HIGH_INCOME)}`, needs: ['seniorIncome'], flags: () => ({ homestead: true, over65: true, seniorIncome: HIGH_INCOME }) },
+  {
+    name: `homestead+over65 income ${money(HIGH_INCOME)}`,
+    needs: ['seniorIncome'],
+    flags: () => ({ homestead: true, over65: true, seniorIncome: HIGH_INCOME }),
+  },
   { name: `senior citizen income ${money(LOW_INCOME)}`, needs: ['seniorCitizen'], flags: () => ({ seniorCitizen: true, seniorIncome: LOW_INCOME }) },
   { name: 'disabled', needs: ['disabled'], flags: () => ({ disabled: true }) },
   { name: 'homestead+veteran 50', needs: ['veteranDisability'], flags: () => ({ homestead: true, veteranDisability: 50 }) },
@@ -126,13 +157,26 @@ const COMBOS: Combo[] = [
   { name: `star enhanced income ${money(LOW_INCOME)}`, needs: ['starType'], flags: () => ({ star: 'enhanced', seniorIncome: LOW_INCOME }) },
   { name: 'prior assessed 5% of value', needs: ['priorAssessed'], flags: (v) => ({ priorAssessed: v / 20 }) },
   { name: `special tax ${money(SPECIAL_TAX)} a year`, needs: ['melloRoos'], flags: () => ({ melloRoos: SPECIAL_TAX }) },
-  { name: 'purchase at half the value, 10 years back', needs: ['purchasePrice', 'purchaseYear'], flags: (v, y) => ({ purchasePrice: v / 2, purchaseYear: y - 10 }) },
   {
-    name: 'everything', needs: ['homestead', 'over65', 'seniorCitizen', 'disabled', 'veteranDisability', 'coldWarVeteran'], min: 2,
-    flags: () => ({ homestead: true, over65: true, seniorIncome: LOW_INCOME, seniorCitizen: true, disabled: true, veteranDisability: 50, coldWarVeteran: true }),
+    name: 'purchase at half the value, 10 years back',
+    needs: ['purchasePrice', 'purchaseYear'],
+    flags: (v, y) => ({ purchasePrice: v / 2, purchaseYear: y - 10 }),
+  },
+  {
+    name: 'everything',
+    needs: ['homestead', 'over65', 'seniorCitizen', 'disabled', 'veteranDisability', 'coldWarVeteran'],
+    min: 2,
+    flags: () => ({
+      homestead: true,
+      over65: true,
+      seniorIncome: LOW_INCOME,
+      seniorCitizen: true,
+      disabled: true,
+      veteranDisability: 50,
+      coldWarVeteran: true,
+    }),
   },
 ];
-
 
 /** Which program computes a county (or alias), under one calculator; undefined if it cannot say. */
 function programOf(calc: Calculator, state: string, county: string): string | undefined {

@@ -27,7 +27,8 @@ describe('guide pages moved by a rule change', () => {
     v[v.length - 1]!.value = 150000;
     const moves = guidesMoved(compareBundles(base, head), CONTENT, head);
     const got = ids(moves);
-    for (const want of ['TX tx-exemptions', 'TX tx-saving', 'TX tx-updates-2025', 'TX tx-glossary', 'TX faq', 'HUB hub-exemptions']) expect(got).toContain(want);
+    for (const want of ['TX tx-exemptions', 'TX tx-saving', 'TX tx-updates-2025', 'TX tx-glossary', 'TX faq', 'HUB hub-exemptions'])
+      expect(got).toContain(want);
     expect(got.some((x) => x.startsWith('FL') || x.startsWith('CA') || x.startsWith('NY'))).toBe(false);
     const ex = moves.find((m) => m.id === 'tx-exemptions')!;
     expect(ex.paths).toEqual({ en: '/guides/texas-property-tax-exemptions', es: '/es/guias/exenciones-impuestos-propiedad-texas' });
@@ -45,7 +46,7 @@ describe('guide pages moved by a rule change', () => {
     expect(got.every((x) => x.startsWith('NY'))).toBe(true);
   });
 
-  it('a moved deadline in a state profile moves only that edition\'s pages that show it', () => {
+  it("a moved deadline in a state profile moves only that edition's pages that show it", () => {
     const head = copy();
     head.states.TX!.profile!.deadlines.find((d) => d.label.en === 'Appraisal protest')!.date = '05-20';
     const moves = guidesMoved(compareBundles(base, head), CONTENT, head);
@@ -54,7 +55,7 @@ describe('guide pages moved by a rule change', () => {
     expect(moves.every((m) => m.edition === 'TX' && m.because.join() === 'TX deadline.appraisal-protest')).toBe(true);
   });
 
-  it('a new program year moves the pages quoting that program\'s parameters', () => {
+  it("a new program year moves the pages quoting that program's parameters", () => {
     const head = copy();
     head.programs['fl.early_payment']!.years = [2024, 2025, 2026];
     const moves = guidesMoved(compareBundles(base, head), CONTENT, head);
@@ -75,17 +76,19 @@ describe('guide pages moved by a rule change', () => {
 });
 
 describe('the index reads the placeholders as the build does', () => {
-  it('every page\'s parameters are indexed to that page, and nothing else', () => {
+  it("every page's parameters are indexed to that page, and nothing else", () => {
     const { editions } = buildAll(base, CONTENT) as { editions: Record<string, { pages: { id: string; params: string[]; facts: string[] }[] }> };
     const index = guideIndex(CONTENT);
     const fromIndex = new Map<string, Set<string>>();
-    for (const [key, pages] of index) for (const p of pages) {
-      const k = `${p.edition} ${p.id}`;
-      if (!fromIndex.has(k)) fromIndex.set(k, new Set());
-      fromIndex.get(k)!.add(key.startsWith('param:') ? key.slice(6) : key.slice(key.indexOf(':') + 1));
-    }
-    for (const [ed, e] of Object.entries(editions)) for (const p of e.pages) {
-      expect([...(fromIndex.get(`${ed} ${p.id}`) ?? [])].sort(), `${ed} ${p.id}`).toEqual([...p.params, ...p.facts].sort());
-    }
+    for (const [key, pages] of index)
+      for (const p of pages) {
+        const k = `${p.edition} ${p.id}`;
+        if (!fromIndex.has(k)) fromIndex.set(k, new Set());
+        fromIndex.get(k)!.add(key.startsWith('param:') ? key.slice(6) : key.slice(key.indexOf(':') + 1));
+      }
+    for (const [ed, e] of Object.entries(editions))
+      for (const p of e.pages) {
+        expect([...(fromIndex.get(`${ed} ${p.id}`) ?? [])].sort(), `${ed} ${p.id}`).toEqual([...p.params, ...p.facts].sort());
+      }
   });
 });

@@ -27,7 +27,9 @@ export interface GuidePage {
 }
 
 /** A page and what moved it: parameter ids, or `<STATE> deadline.<slug>` / `due.<slug>` / `stat.<name>`. */
-export interface GuideMove extends GuidePage { because: string[] }
+export interface GuideMove extends GuidePage {
+  because: string[];
+}
 
 /** The key of a placeholder reference: `param:<id>`, or `<EDITION>:deadline.<slug>` for the edition's profile. */
 export function refKey(edition: string, ref: string): string {
@@ -44,10 +46,12 @@ function* strings(x: unknown): Generator<string> {
 
 function yamlFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort().flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? yamlFiles(p) : f.endsWith('.yaml') ? [p] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? yamlFiles(p) : f.endsWith('.yaml') ? [p] : [];
+    });
 }
 
 /** Every page of web/content and the references its texts make: key → pages. */
@@ -64,7 +68,10 @@ export function guideIndex(contentDir: string, repo = join(contentDir, '..', '..
       const kind = faq ? 'faq' : file.endsWith('glossary.yaml') ? 'glossary' : 'guide';
       const title = (doc.title as { en?: string } | undefined)?.en ?? (faq ? 'FAQ' : String(doc.id));
       const page: GuidePage = {
-        edition, kind, title, file: relative(repo, file),
+        edition,
+        kind,
+        title,
+        file: relative(repo, file),
         id: String(doc.id ?? (faq ? 'faq' : file)),
         paths: faq ? FAQ_PATHS : (doc.paths as { en: string; es: string }),
       };
@@ -81,20 +88,33 @@ export function guideIndex(contentDir: string, repo = join(contentDir, '..', '..
 }
 
 const slugOf = (s: string) =>
-  s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Profile entries (deadlines, due dates) whose date or note changed, as `deadline.<slug>` keys. */
 function profileKeys(part: string, old: string | null, nu: string | null): string[] {
   const kind = part === 'profile deadlines' ? 'deadline' : part === 'profile due_dates' ? 'due' : part === 'profile stats' ? 'stat' : null;
   if (!kind) return [];
-  const read = (s: string | null): unknown => { try { return s === null ? null : JSON.parse(s); } catch { return null; } };
+  const read = (s: string | null): unknown => {
+    try {
+      return s === null ? null : JSON.parse(s);
+    } catch {
+      return null;
+    }
+  };
   if (kind === 'stat') {
-    const a = (read(old) ?? {}) as Record<string, unknown>, b = (read(nu) ?? {}) as Record<string, unknown>;
+    const a = (read(old) ?? {}) as Record<string, unknown>,
+      b = (read(nu) ?? {}) as Record<string, unknown>;
     return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).map((k) => `stat.${k}`);
   }
   type Entry = { label: { en: string } };
   const byslug = (v: unknown) => new Map(((v ?? []) as Entry[]).map((e) => [slugOf(e.label.en), JSON.stringify(e)]));
-  const a = byslug(read(old)), b = byslug(read(nu));
+  const a = byslug(read(old)),
+    b = byslug(read(nu));
   return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${kind}.${k}`);
 }
 
@@ -136,14 +156,23 @@ export function guidesMoved(changes: RuleChanges, contentDir: string, head?: Pic
 /** The text report's section (nothing when no page moved). */
 export function guidesText(moves: GuideMove[] | undefined): string[] {
   if (!moves?.length) return [];
-  return ['', `Guide pages moved (${moves.length}; re-read them, figures come from the rules)`,
-    ...moves.map((m) => `  ${m.edition} ${m.paths.en} (${m.id}, ${m.file}): ${m.because.join(', ')}`)];
+  return [
+    '',
+    `Guide pages moved (${moves.length}; re-read them, figures come from the rules)`,
+    ...moves.map((m) => `  ${m.edition} ${m.paths.en} (${m.id}, ${m.file}): ${m.because.join(', ')}`),
+  ];
 }
 
 /** The markdown report's section. */
 export function guidesMarkdown(moves: GuideMove[] | undefined): string[] {
   if (!moves?.length) return [];
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  return ['', `#### Guide pages moved (${moves.length})`, '', '| edition | page | Spanish | because |', '|---|---|---|---|',
-    ...moves.map((m) => `| ${m.edition} | \`${m.paths.en}\` ${cell(m.title)} | \`${m.paths.es}\` | ${cell(m.because.map((b) => `\`${b}\``).join(', '))} |`)];
+  return [
+    '',
+    `#### Guide pages moved (${moves.length})`,
+    '',
+    '| edition | page | Spanish | because |',
+    '|---|---|---|---|',
+    ...moves.map((m) => `| ${m.edition} | \`${m.paths.en}\` ${cell(m.title)} | \`${m.paths.es}\` | ${cell(m.because.map((b) => `\`${b}\``).join(', '))} |`),
+  ];
 }

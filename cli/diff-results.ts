@@ -20,7 +20,11 @@ export interface FieldChange {
   expected?: number | string | boolean;
 }
 
-export interface ResultDiff { total: number; changedCases: number; changes: FieldChange[] }
+export interface ResultDiff {
+  total: number;
+  changedCases: number;
+  changes: FieldChange[];
+}
 
 /** Leaves of a result by dotted path; a list (`notes`) as one field, joined (objects in it as JSON); `explanation` left out. */
 export function flatten(x: unknown, prefix = '', out: Outcome = new Map()): Outcome {
@@ -44,8 +48,7 @@ export function outcome(calc: Calculator, input: CalcInput, calculator?: string)
 }
 
 const EPS = 1e-9;
-const equal = (a: Leaf | undefined, b: Leaf | undefined) =>
-  typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= EPS : a === b;
+const equal = (a: Leaf | undefined, b: Leaf | undefined) => (typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) <= EPS : a === b);
 
 /**
  * The fields that differ. When one side is an error and the other is not, the error and
@@ -54,21 +57,27 @@ const equal = (a: Leaf | undefined, b: Leaf | undefined) =>
  */
 export function compareOutcomes(label: string, a: Outcome, b: Outcome, only?: Set<string>): FieldChange[] {
   const out: FieldChange[] = [];
-  const errA = a.has('error'), errB = b.has('error');
+  const errA = a.has('error'),
+    errB = b.has('error');
   const fields = errA !== errB ? ['error', 'annualTax'] : [...new Set([...b.keys(), ...a.keys()])];
   for (const field of fields) {
     if (only && field !== 'error' && !only.has(field)) continue;
-    const o = a.get(field), n = b.get(field);
+    const o = a.get(field),
+      n = b.get(field);
     if (equal(o, n)) continue;
     out.push({ label, field, old: o, new: n, difference: typeof o === 'number' && typeof n === 'number' ? +(n - o).toFixed(6) : null });
   }
   return out;
 }
 
-export interface FixtureFile { file: string; cases: FixtureCase[] }
+export interface FixtureFile {
+  file: string;
+  cases: FixtureCase[];
+}
 
 export function diffFixtures(base: Calculator, head: Calculator, files: FixtureFile[], only?: Set<string>): ResultDiff {
-  let total = 0, changedCases = 0;
+  let total = 0,
+    changedCases = 0;
   const changes: FieldChange[] = [];
   for (const { file, cases } of files) {
     for (const c of cases) {

@@ -30,10 +30,22 @@ export interface ValueChange {
 }
 
 /** Same value, other metadata: a new citation, a new last_verified, a note, a description. */
-export interface MetaChange { id: string; effective: string | null; what: string; old: string; new: string }
+export interface MetaChange {
+  id: string;
+  effective: string | null;
+  what: string;
+  old: string;
+  new: string;
+}
 
 /** A change in a program or state definition (formulas are compared as their source). */
-export interface DefinitionChange { id: string; part: string; change: 'changed' | 'added' | 'removed'; old: string | null; new: string | null }
+export interface DefinitionChange {
+  id: string;
+  part: string;
+  change: 'changed' | 'added' | 'removed';
+  old: string | null;
+  new: string | null;
+}
 
 export interface RuleChanges {
   values: ValueChange[];
@@ -58,7 +70,9 @@ export const bandsText = (bands: Band[]): string =>
 export function entryText(e: Pick<ParamEntry, 'value' | 'bands'>): string {
   if (e.bands) return bandsText(e.bands);
   if (typeof e.value === 'number') return num(e.value);
-  return Object.entries(e.value ?? {}).map(([k, v]) => `${k} ${num(v)}`).join(', ');
+  return Object.entries(e.value ?? {})
+    .map(([k, v]) => `${k} ${num(v)}`)
+    .join(', ');
 }
 
 const refsText = (r: Reference[] | undefined) => (r ?? []).map((x) => `${x.title} <${x.href}>`).join('; ');
@@ -66,27 +80,47 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 export function compareBundles(base: Bundle, head: Bundle): RuleChanges {
   const out: RuleChanges = {
-    values: [], counties: [], meta: [], parametersAdded: [], parametersRemoved: [], programsAdded: [], programsRemoved: [],
-    statesAdded: [], statesRemoved: [], definitions: [],
+    values: [],
+    counties: [],
+    meta: [],
+    parametersAdded: [],
+    parametersRemoved: [],
+    programsAdded: [],
+    programsRemoved: [],
+    statesAdded: [],
+    statesRemoved: [],
+    definitions: [],
   };
   for (const id of union(Object.keys(base.parameters), Object.keys(head.parameters))) {
-    const a = base.parameters[id], b = head.parameters[id];
+    const a = base.parameters[id],
+      b = head.parameters[id];
     if (!a) out.parametersAdded.push(id);
     if (!b) out.parametersRemoved.push(id);
     compareParameter(id, a, b, out);
   }
   for (const id of union(Object.keys(base.programs), Object.keys(head.programs))) {
-    const a = base.programs[id], b = head.programs[id];
-    if (!a) { out.programsAdded.push(id); continue; }
-    if (!b) { out.programsRemoved.push(id); continue; }
+    const a = base.programs[id],
+      b = head.programs[id];
+    if (!a) {
+      out.programsAdded.push(id);
+      continue;
+    }
+    if (!b) {
+      out.programsRemoved.push(id);
+      continue;
+    }
     compareProgram(a, b, out.definitions);
   }
   for (const code of union(Object.keys(base.states), Object.keys(head.states))) {
-    const a = base.states[code], b = head.states[code];
+    const a = base.states[code],
+      b = head.states[code];
     if (!a) out.statesAdded.push(code);
     if (!b) out.statesRemoved.push(code);
     // A state added or removed as a whole is one line (with its county count), not a row per county.
-    if (a && b) { compareCounties(a, b, out); compareState(a, b, out.definitions); }
+    if (a && b) {
+      compareCounties(a, b, out);
+      compareState(a, b, out.definitions);
+    }
   }
   return out;
 }
@@ -105,7 +139,10 @@ function compareParameter(id: string, a: ParameterDef | undefined, b: ParameterD
     }
     if (!same(a.label, b.label)) out.meta.push({ id, effective: null, what: 'label', old: a.label.en, new: b.label.en });
   }
-  const dates = union((a?.values ?? []).map((e) => e.effective), (b?.values ?? []).map((e) => e.effective));
+  const dates = union(
+    (a?.values ?? []).map((e) => e.effective),
+    (b?.values ?? []).map((e) => e.effective),
+  );
   for (const date of dates) {
     const ea = a?.values.find((e) => e.effective === date);
     const eb = b?.values.find((e) => e.effective === date);
@@ -113,9 +150,11 @@ function compareParameter(id: string, a: ParameterDef | undefined, b: ParameterD
     if (ea && eb) {
       if (!same(ea.value, eb.value) || !same(ea.bands, eb.bands)) {
         const citation = same(ea.reference, eb.reference) ? {} : { oldCitation: ea.reference };
-        for (const row of valueRows(id, ea, eb)) out.values.push({ ...base, ...row, change: 'changed', citation: eb.reference, ...citation, lastVerified: eb.last_verified });
+        for (const row of valueRows(id, ea, eb))
+          out.values.push({ ...base, ...row, change: 'changed', citation: eb.reference, ...citation, lastVerified: eb.last_verified });
       } else {
-        if (!same(ea.reference, eb.reference)) out.meta.push({ id, effective: date, what: 'citation', old: refsText(ea.reference), new: refsText(eb.reference) });
+        if (!same(ea.reference, eb.reference))
+          out.meta.push({ id, effective: date, what: 'citation', old: refsText(ea.reference), new: refsText(eb.reference) });
         if (ea.last_verified !== eb.last_verified) out.meta.push({ id, effective: date, what: 'last_verified', old: ea.last_verified, new: eb.last_verified });
         if ((ea.note ?? '') !== (eb.note ?? '')) out.meta.push({ id, effective: date, what: 'note', old: ea.note ?? '—', new: eb.note ?? '—' });
       }
@@ -123,10 +162,26 @@ function compareParameter(id: string, a: ParameterDef | undefined, b: ParameterD
       // A new dated entry: compare with what was in force on that date before.
       const before = a ? valueAt(a, date) : undefined;
       for (const row of valueRows(id, before, eb)) {
-        out.values.push({ ...base, ...row, change: 'added', ...(before ? { oldEffective: before.effective } : {}), citation: eb.reference, lastVerified: eb.last_verified });
+        out.values.push({
+          ...base,
+          ...row,
+          change: 'added',
+          ...(before ? { oldEffective: before.effective } : {}),
+          citation: eb.reference,
+          lastVerified: eb.last_verified,
+        });
       }
     } else if (ea) {
-      out.values.push({ ...base, id, change: 'removed', old: entryText(ea), new: null, difference: null, citation: ea.reference, lastVerified: ea.last_verified });
+      out.values.push({
+        ...base,
+        id,
+        change: 'removed',
+        old: entryText(ea),
+        new: null,
+        difference: null,
+        citation: ea.reference,
+        lastVerified: ea.last_verified,
+      });
     }
   }
 }
@@ -143,11 +198,16 @@ function valueRows(id: string, ea: ParamEntry | undefined, eb: ParamEntry): Row[
     const ov = ea?.value && typeof ea.value === 'object' ? ea.value : {};
     const rows: Row[] = [];
     for (const k of union(Object.keys(ov), Object.keys(eb.value))) {
-      const o = ov[k], n = eb.value[k];
+      const o = ov[k],
+        n = eb.value[k];
       if (o === n) continue;
       rows.push({
-        id: `${id}[${k}]`, old: o === undefined ? null : num(o), new: n === undefined ? null : num(n),
-        oldNumber: o ?? null, newNumber: n ?? null, difference: o === undefined || n === undefined ? null : delta(o, n),
+        id: `${id}[${k}]`,
+        old: o === undefined ? null : num(o),
+        new: n === undefined ? null : num(n),
+        oldNumber: o ?? null,
+        newNumber: n ?? null,
+        difference: o === undefined || n === undefined ? null : delta(o, n),
       });
     }
     return rows;
@@ -158,23 +218,31 @@ function valueRows(id: string, ea: ParamEntry | undefined, eb: ParamEntry): Row[
 function compareCounties(a: StateDef, b: StateDef, out: RuleChanges): void {
   // The hub has no counties file.
   const id = b.countiesId ?? a.countiesId ?? `${b.code.toLowerCase()}.counties`;
-  const ma = a.countiesMeta, mb = b.countiesMeta;
+  const ma = a.countiesMeta,
+    mb = b.countiesMeta;
   if (ma && mb) {
     if (!same(ma.reference, mb.reference)) out.meta.push({ id, effective: null, what: 'citation', old: refsText(ma.reference), new: refsText(mb.reference) });
     if (ma.last_verified !== mb.last_verified) out.meta.push({ id, effective: null, what: 'last_verified', old: ma.last_verified, new: mb.last_verified });
     if (ma.description !== mb.description) out.meta.push({ id, effective: null, what: 'description', old: ma.description, new: mb.description });
   }
-  for (const slug of union(a.counties.map((c) => c.slug), b.counties.map((c) => c.slug))) {
+  for (const slug of union(
+    a.counties.map((c) => c.slug),
+    b.counties.map((c) => c.slug),
+  )) {
     const ca = a.counties.find((c) => c.slug === slug);
     const cb = b.counties.find((c) => c.slug === slug);
     const c = (cb ?? ca)!;
     const cid = `${id}:${slug}`;
     if (ca && cb) {
       if (ca.name !== cb.name) out.meta.push({ id: cid, effective: null, what: 'name', old: ca.name, new: cb.name });
-      if (!same(ca.flags, cb.flags)) out.meta.push({ id: cid, effective: null, what: 'flags', old: ca.flags.join(', ') || '—', new: cb.flags.join(', ') || '—' });
+      if (!same(ca.flags, cb.flags))
+        out.meta.push({ id: cid, effective: null, what: 'flags', old: ca.flags.join(', ') || '—', new: cb.flags.join(', ') || '—' });
       if (ca.fips !== cb.fips) out.meta.push({ id: cid, effective: null, what: 'fips', old: ca.fips, new: cb.fips });
     }
-    const dates = union((ca?.rates ?? []).map((r) => r.effective), (cb?.rates ?? []).map((r) => r.effective));
+    const dates = union(
+      (ca?.rates ?? []).map((r) => r.effective),
+      (cb?.rates ?? []).map((r) => r.effective),
+    );
     for (const date of dates) {
       const ra = ca?.rates.find((r) => r.effective === date);
       const rb = cb?.rates.find((r) => r.effective === date);
@@ -183,11 +251,20 @@ function compareCounties(a: StateDef, b: StateDef, out: RuleChanges): void {
       const o = ra?.value ?? (before?.value as number | undefined) ?? null;
       const n = rb?.value ?? null;
       out.counties.push({
-        id: cid, label: c.name, unit: 'percent', file: (mb ?? ma)?.file ?? '', effective: date,
+        id: cid,
+        label: c.name,
+        unit: 'percent',
+        file: (mb ?? ma)?.file ?? '',
+        effective: date,
         change: ra && rb ? 'changed' : rb ? 'added' : 'removed',
-        old: o === null ? null : num(o), new: n === null ? null : num(n), ...(before ? { oldEffective: before.effective } : {}),
-        oldNumber: o, newNumber: n, difference: o === null || n === null ? null : delta(o, n),
-        citation: (rb ? mb : ma)?.reference ?? [], lastVerified: (rb ? mb : ma)?.last_verified ?? null,
+        old: o === null ? null : num(o),
+        new: n === null ? null : num(n),
+        ...(before ? { oldEffective: before.effective } : {}),
+        oldNumber: o,
+        newNumber: n,
+        difference: o === null || n === null ? null : delta(o, n),
+        citation: (rb ? mb : ma)?.reference ?? [],
+        lastVerified: (rb ? mb : ma)?.last_verified ?? null,
       });
     }
   }
@@ -211,25 +288,38 @@ function compareProgram(a: ProgramDef, b: ProgramDef, out: DefinitionChange[]): 
   push('years', a.years.join(', '), b.years.join(', '));
   push('period', `${a.period.start}${a.period.fiscal ? ' (fiscal)' : ''}`, `${b.period.start}${b.period.fiscal ? ' (fiscal)' : ''}`);
   push('file', a.file, b.file);
-  for (const alias of union(Object.keys(a.parameters), Object.keys(b.parameters))) push(`parameter ${alias}`, a.parameters[alias] ?? null, b.parameters[alias] ?? null);
+  for (const alias of union(Object.keys(a.parameters), Object.keys(b.parameters)))
+    push(`parameter ${alias}`, a.parameters[alias] ?? null, b.parameters[alias] ?? null);
   const vText = (v: ProgramDef['validations'][number] | undefined) => (v ? `when ${cond(v.when)}: ${v.message.en}` : null);
-  for (const code of union(a.validations.map((v) => v.code), b.validations.map((v) => v.code))) {
+  for (const code of union(
+    a.validations.map((v) => v.code),
+    b.validations.map((v) => v.code),
+  )) {
     push(`validation ${code}`, vText(a.validations.find((v) => v.code === code)), vText(b.validations.find((v) => v.code === code)));
   }
   const steps = (p: ProgramDef) => new Map(p.steps.map((s) => [s.id, s]));
-  const sa = steps(a), sb = steps(b);
+  const sa = steps(a),
+    sb = steps(b);
   // Steps in the head's order, then the removed ones.
   for (const sid of [...new Set([...sb.keys(), ...sa.keys()])]) {
-    const x = sa.get(sid), y = sb.get(sid);
+    const x = sa.get(sid),
+      y = sb.get(sid);
     push(`step ${sid}`, x ? stepText(x) : null, y ? stepText(y) : null);
     if (x && y && x.label.en !== y.label.en) push(`step ${sid} label`, x.label.en, y.label.en);
   }
-  const order = (p: ProgramDef) => p.steps.map((s) => s.id).filter((s) => sa.has(s) && sb.has(s)).join(', ');
+  const order = (p: ProgramDef) =>
+    p.steps
+      .map((s) => s.id)
+      .filter((s) => sa.has(s) && sb.has(s))
+      .join(', ');
   if (order(a) !== order(b)) push('step order', order(a), order(b));
   const notes = (p: ProgramDef) => new Map(p.notes.map((n) => [n.text.en, cond(n.when)]));
-  const na = notes(a), nb = notes(b);
-  for (const text of [...new Set([...nb.keys(), ...na.keys()])]) push(`note "${text}"`, na.has(text) ? `when ${na.get(text)}` : null, nb.has(text) ? `when ${nb.get(text)}` : null);
-  const ra = resultLeaves(a.result), rb = resultLeaves(b.result);
+  const na = notes(a),
+    nb = notes(b);
+  for (const text of [...new Set([...nb.keys(), ...na.keys()])])
+    push(`note "${text}"`, na.has(text) ? `when ${na.get(text)}` : null, nb.has(text) ? `when ${nb.get(text)}` : null);
+  const ra = resultLeaves(a.result),
+    rb = resultLeaves(b.result);
   for (const path of [...new Set([...rb.keys(), ...ra.keys()])]) push(`result ${path}`, ra.get(path) ?? null, rb.get(path) ?? null);
 }
 
@@ -253,17 +343,21 @@ function compareState(a: StateDef, b: StateDef, out: DefinitionChange[]): void {
   const programs = (s: StateDef) => s.programs.map((p) => `${p.when ? `when ${describeCondition(p.when)}: ` : 'otherwise: '}${p.program}`).join('; ');
   push('programs', programs(a), programs(b));
   const aliases = (s: StateDef) => new Map(s.aliases.map((x) => [x.name, x.program]));
-  const aa = aliases(a), ab = aliases(b);
+  const aa = aliases(a),
+    ab = aliases(b);
   for (const name of union([...aa.keys()], [...ab.keys()])) push(`alias ${name}`, aa.get(name) ?? null, ab.get(name) ?? null);
   push('counties file', a.countiesId ?? null, b.countiesId ?? null);
   push('name', a.name.en, b.name.en);
   const calcs = (s: StateDef) => new Map((s.calculators ?? []).map((k) => [k.name, k.program ?? `compare years ${k.compare?.years.join(' and ')}`]));
-  const ka = calcs(a), kb = calcs(b);
+  const ka = calcs(a),
+    kb = calcs(b);
   for (const name of union([...ka.keys()], [...kb.keys()])) push(`calculator ${name}`, ka.get(name) ?? null, kb.get(name) ?? null);
   // The edition's profile (tax system, exemptions, stats, due dates, deadlines), key by key.
-  const pa = (a.profile ?? {}) as Record<string, unknown>, pb = (b.profile ?? {}) as Record<string, unknown>;
+  const pa = (a.profile ?? {}) as Record<string, unknown>,
+    pb = (b.profile ?? {}) as Record<string, unknown>;
   for (const k of union(Object.keys(pa), Object.keys(pb))) {
-    const x = pa[k] === undefined ? null : JSON.stringify(pa[k]), y = pb[k] === undefined ? null : JSON.stringify(pb[k]);
+    const x = pa[k] === undefined ? null : JSON.stringify(pa[k]),
+      y = pb[k] === undefined ? null : JSON.stringify(pb[k]);
     push(`profile ${k}`, x, y);
   }
 }

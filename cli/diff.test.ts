@@ -32,7 +32,11 @@ const edit = (file: string, from: string | RegExp, to: string) => {
   writeFileSync(p, next);
 };
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 function ptax(...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile('node', [MAIN, ...args], { cwd: repo, maxBuffer: 1 << 26 }, (err, stdout, stderr) => {
@@ -77,8 +81,14 @@ describe('rules diff: the rule changes', () => {
     expect(values.rules.values).toHaveLength(1);
     const v = values.rules.values[0]!;
     expect(v).toMatchObject({
-      id: 'ny.nyc.tax_rate[class1]', change: 'changed', effective: '2025-07-01', old: '19.843', new: '20.843', difference: 1,
-      file: 'rules/ny/nyc/class-table.yaml', lastVerified: '2026-11-21',
+      id: 'ny.nyc.tax_rate[class1]',
+      change: 'changed',
+      effective: '2025-07-01',
+      old: '19.843',
+      new: '20.843',
+      difference: 1,
+      file: 'rules/ny/nyc/class-table.yaml',
+      lastVerified: '2026-11-21',
     });
     expect(v.citation[0]).toEqual({
       title: 'Final FY2026 NYC property tax rates, set 2025-10-29',
@@ -89,13 +99,29 @@ describe('rules diff: the rule changes', () => {
 
   it('lists exactly the changed county rate', () => {
     expect(values.rules.counties).toHaveLength(1);
-    expect(values.rules.counties[0]).toMatchObject({ id: 'ny.counties:albany', label: 'Albany County', effective: '2023-01-01', old: '1.8937', new: '2.3937', difference: 0.5 });
+    expect(values.rules.counties[0]).toMatchObject({
+      id: 'ny.counties:albany',
+      label: 'Albany County',
+      effective: '2023-01-01',
+      old: '1.8937',
+      new: '2.3937',
+      difference: 0.5,
+    });
     expect(values.rules.counties[0]!.citation[0]!.href).toBe('https://taxfoundation.org/data/all/state/property-taxes-by-state-county/');
   });
 
   it('nothing else changed: no other entry, program, parameter or state', () => {
     const r = values.rules;
-    expect([r.meta, r.definitions, r.parametersAdded, r.parametersRemoved, r.programsAdded, r.programsRemoved, r.statesAdded, r.statesRemoved]).toEqual([[], [], [], [], [], [], [], []]);
+    expect([r.meta, r.definitions, r.parametersAdded, r.parametersRemoved, r.programsAdded, r.programsRemoved, r.statesAdded, r.statesRemoved]).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+      [],
+    ]);
   });
 
   it('a formula change names the step, with the old and new source, and moves no figure', async () => {
@@ -189,7 +215,9 @@ describe('rules diff: the command', () => {
     const r = await ptax('rules', 'diff', 'base', 'values');
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('  ny.nyc.tax_rate[class1] — NYC tax rate (percent) · rules/ny/nyc/class-table.yaml\n    changed entry effective 2025-07-01: 19.843 → 20.843 (+1)');
+    expect(r.stdout).toContain(
+      '  ny.nyc.tax_rate[class1] — NYC tax rate (percent) · rules/ny/nyc/class-table.yaml\n    changed entry effective 2025-07-01: 19.843 → 20.843 (+1)',
+    );
     expect(r.stdout).toContain('    changed entry effective 2023-01-01: 1.8937 → 2.3937 (+0.5)');
     expect(r.stdout).toContain(`  ${ALBANY_FIXTURE}\n    annualTax: 5,681.1 → 7,181.1 (+1,500)   fixture expects 5,681.1 ✗`);
   });
@@ -198,7 +226,9 @@ describe('rules diff: the command', () => {
     const r = await ptax('rules', 'diff', 'base', 'values', '--format', 'markdown');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('| rule | effective | change | old | new | difference | citation | last verified |');
-    expect(r.stdout).toContain('| `ny.nyc.tax_rate[class1]` NYC tax rate | 2025-07-01 | changed | 19.843 | 20.843 | +1 | [Final FY2026 NYC property tax rates, set 2025-10-29](https://www.rosenbergestis.com/media/blog/nyc-property-tax/nyc-final-property-tax-rates-for-2025-26)');
+    expect(r.stdout).toContain(
+      '| `ny.nyc.tax_rate[class1]` NYC tax rate | 2025-07-01 | changed | 19.843 | 20.843 | +1 | [Final FY2026 NYC property tax rates, set 2025-10-29](https://www.rosenbergestis.com/media/blog/nyc-property-tax/nyc-final-property-tax-rates-for-2025-26)',
+    );
     expect(r.stdout).toContain('| `ny.counties:albany` Albany County | 2023-01-01 | changed | 1.8937 | 2.3937 | +0.5 |');
     expect(r.stdout).toContain(`| ${ALBANY_FIXTURE} | \`annualTax\` | 5,681.1 | 7,181.1 | +1,500 | 5,681.1 ✗ |`);
   });
@@ -235,7 +265,7 @@ describe('rules diff: the command', () => {
     expect(r.stderr).toBe(`ptax: unknown git ref "no-such-ref" (a branch, tag or commit of ${git('rev-parse', '--show-toplevel')})\n`);
   });
 
-  it('rules that fail to load: the loader\'s problems, then one line; exit 1', async () => {
+  it("rules that fail to load: the loader's problems, then one line; exit 1", async () => {
     const r = await ptax('rules', 'diff', 'formula', 'broken');
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
@@ -247,7 +277,11 @@ describe('rules diff: the command', () => {
   it('outside a git repository: exit 1, one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptax-nogit-'));
     try {
-      const r = await new Promise<Run>((done) => execFile('node', [MAIN, 'rules', 'diff', 'main'], { cwd: dir }, (err, stdout, stderr) => done({ code: err ? (err as { code: number }).code : 0, stdout, stderr })));
+      const r = await new Promise<Run>((done) =>
+        execFile('node', [MAIN, 'rules', 'diff', 'main'], { cwd: dir }, (err, stdout, stderr) =>
+          done({ code: err ? (err as { code: number }).code : 0, stdout, stderr }),
+        ),
+      );
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^ptax: .* is not inside a git repository: rules diff compares git refs\n$/);
     } finally {

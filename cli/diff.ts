@@ -27,7 +27,11 @@ import { guidesMarkdown, guidesMoved, guidesText, type GuideMove } from './diff-
 /** The grid reports these fields unless --fields says otherwise (errors always). */
 export const GRID_FIELDS = ['annualTax', 'year', 'program', 'notes'];
 
-export interface Side { ref: string; commit: string | null; label: string }
+export interface Side {
+  ref: string;
+  commit: string | null;
+  label: string;
+}
 export interface DiffReport {
   base: Side;
   head: Side;
@@ -49,7 +53,10 @@ export interface DiffOptions {
 
 /** An error of the diff: one line (`message`), and the loader's problems when rules fail to load. */
 export class DiffError extends PtaxError {
-  constructor(message: string, readonly lines: string[] = []) {
+  constructor(
+    message: string,
+    readonly lines: string[] = [],
+  ) {
     super('DIFF', message);
   }
 }
@@ -59,7 +66,10 @@ function git(repo: string, args: string[]): string {
     return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    const first = String(err.stderr ?? '').trim().split('\n')[0] || err.message.split('\n')[0];
+    const first =
+      String(err.stderr ?? '')
+        .trim()
+        .split('\n')[0] || err.message.split('\n')[0];
     throw new DiffError(`git ${args[0]} failed: ${first}`);
   }
 }
@@ -74,7 +84,10 @@ export function repoRoot(cwd: string): string {
 
 export function resolveRef(repo: string, ref: string): string {
   try {
-    return execFileSync('git', ['-C', repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    return execFileSync('git', ['-C', repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
   } catch {
     throw new DiffError(`unknown git ref "${ref}" (a branch, tag or commit of ${repo})`);
   }
@@ -89,7 +102,13 @@ function extract(repo: string, commit: string, ref: string, dir: string): void {
   try {
     execFileSync('tar', ['-xf', tar, '-C', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) {
-    throw new DiffError(`cannot unpack ${ref}: ${String((e as { stderr?: string }).stderr ?? '').trim().split('\n')[0]}`);
+    throw new DiffError(
+      `cannot unpack ${ref}: ${
+        String((e as { stderr?: string }).stderr ?? '')
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   } finally {
     rmSync(tar, { force: true });
   }
@@ -104,7 +123,10 @@ async function loadSide(root: string, label: string): Promise<Bundle> {
 }
 
 async function readHeadFixtures(root: string, warnings: string[]): Promise<FixtureFile[]> {
-  if (!existsSync(join(root, 'fixtures'))) { warnings.push('no fixtures/ folder: no fixture is compared'); return []; }
+  if (!existsSync(join(root, 'fixtures'))) {
+    warnings.push('no fixtures/ folder: no fixture is compared');
+    return [];
+  }
   const { fixtureFiles, readFixtures } = await import('../engine/fixtures.js');
   const out: FixtureFile[] = [];
   for (const file of fixtureFiles(['fixtures'], root)) {
@@ -122,9 +144,10 @@ export async function rulesDiff(baseRef: string, headRef: string | undefined, op
   const headCommit = headRef === undefined ? null : resolveRef(repo, headRef);
   const short = (c: string) => c.slice(0, 7);
   const base: Side = { ref: baseRef, commit: baseCommit, label: `${baseRef} (${short(baseCommit)})` };
-  const head: Side = headCommit === null
-    ? { ref: 'working tree', commit: null, label: 'the working tree' }
-    : { ref: headRef!, commit: headCommit, label: `${headRef} (${short(headCommit)})` };
+  const head: Side =
+    headCommit === null
+      ? { ref: 'working tree', commit: null, label: 'the working tree' }
+      : { ref: headRef!, commit: headCommit, label: `${headRef} (${short(headCommit)})` };
   const tmp = mkdtempSync(join(tmpdir(), 'ptax-diff-'));
   const warnings: string[] = [];
   try {
@@ -152,22 +175,32 @@ export async function rulesDiff(baseRef: string, headRef: string | undefined, op
 
 /** The comparison of two loaded bundles (no git): rule changes, fixtures and grid. */
 export function compareLoaded(
-  baseBundle: Bundle, headBundle: Bundle, fixtures: FixtureFile[],
+  baseBundle: Bundle,
+  headBundle: Bundle,
+  fixtures: FixtureFile[],
   meta: { base: Side; head: Side; warnings?: string[]; fields?: string[] | 'all' },
 ): DiffReport {
   const rules = compareBundles(baseBundle, headBundle);
-  const baseCalc = new Calculator(baseBundle), headCalc = new Calculator(headBundle);
+  const baseCalc = new Calculator(baseBundle),
+    headCalc = new Calculator(headBundle);
   const changedCounties = [...new Set(rules.counties.map((c) => c.id))].map((id) => {
     const [countiesId, slug] = id.split(':') as [string, string];
-    const state = Object.values(headBundle.states).find((s) => s.countiesId === countiesId) ?? Object.values(baseBundle.states).find((s) => s.countiesId === countiesId)!;
+    const state =
+      Object.values(headBundle.states).find((s) => s.countiesId === countiesId) ?? Object.values(baseBundle.states).find((s) => s.countiesId === countiesId)!;
     return { state: state.code, slug };
   });
   const only = Array.isArray(meta.fields) ? new Set(meta.fields) : undefined;
   const gridFields = meta.fields ?? GRID_FIELDS;
   return {
-    base: meta.base, head: meta.head, fixturesFrom: meta.head.label, rules,
+    base: meta.base,
+    head: meta.head,
+    fixturesFrom: meta.head.label,
+    rules,
     fixtures: diffFixtures(baseCalc, headCalc, fixtures, only),
-    grid: { ...diffGrid(baseCalc, headCalc, buildGrid(baseCalc, headCalc, changedCounties), gridFields === 'all' ? undefined : new Set(gridFields)), fields: gridFields },
+    grid: {
+      ...diffGrid(baseCalc, headCalc, buildGrid(baseCalc, headCalc, changedCounties), gridFields === 'all' ? undefined : new Set(gridFields)),
+      fields: gridFields,
+    },
     warnings: meta.warnings ?? [],
   };
 }
@@ -177,7 +210,8 @@ export function compareLoaded(
 const numFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 export const fmtNumber = (x: number) => numFmt.format(x).replace(/^-/, '-');
 const signed = (d: number | null) => (d === null ? '' : d > 0 ? `+${fmtNumber(d)}` : fmtNumber(d));
-const leaf = (x: Leaf | undefined) => (x === undefined ? '—' : typeof x === 'number' ? fmtNumber(x) : x === null ? 'null' : typeof x === 'string' ? (x === '' ? '""' : x) : String(x));
+const leaf = (x: Leaf | undefined) =>
+  x === undefined ? '—' : typeof x === 'number' ? fmtNumber(x) : x === null ? 'null' : typeof x === 'string' ? (x === '' ? '""' : x) : String(x);
 const refs = (r: Reference[]) => r.map((x) => `${x.title} <${x.href}>`).join('; ');
 const mdRefs = (r: Reference[]) => r.map((x) => `[${mdCell(x.title)}](${x.href})`).join('; ');
 const mdCell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -200,7 +234,9 @@ function counts(r: DiffReport): string[] {
     `parameter values: ${n.values.length} changed or added or removed; county rates: ${n.counties.length}; other entry changes: ${n.meta.length}`,
     `parameters added: ${n.parametersAdded.join(', ') || 'none'}; removed: ${n.parametersRemoved.join(', ') || 'none'}`,
     `programs added: ${n.programsAdded.join(', ') || 'none'}; removed: ${n.programsRemoved.join(', ') || 'none'}; definition changes: ${n.definitions.length}`,
-    ...(n.statesAdded.length || n.statesRemoved.length ? [`states added: ${n.statesAdded.join(', ') || 'none'}; removed: ${n.statesRemoved.join(', ') || 'none'}`] : []),
+    ...(n.statesAdded.length || n.statesRemoved.length
+      ? [`states added: ${n.statesAdded.join(', ') || 'none'}; removed: ${n.statesRemoved.join(', ') || 'none'}`]
+      : []),
     `fixtures (read from ${r.fixturesFrom}): ${r.fixtures.changedCases} of ${r.fixtures.total} cases changed${range(r.fixtures)}`,
     `grid: ${r.grid.changedCases} of ${r.grid.total} sample properties changed${range(r.grid)}`,
     `the grid: ${GRID_DESCRIPTION}`,
@@ -247,15 +283,27 @@ export function formatText(r: DiffReport, limit = 0): string {
     const { rows, more } = limited(d.changes, limit);
     let last = '';
     for (const c of rows) {
-      if (c.label !== last) { L.push(`  ${c.label}`); last = c.label; }
+      if (c.label !== last) {
+        L.push(`  ${c.label}`);
+        last = c.label;
+      }
       const exp = withExpected ? expects(c) : '';
-      L.push(`    ${c.field}: ${leaf(c.old)} → ${leaf(c.new)}${c.difference !== null ? ` (${signed(c.difference)})` : ''}${exp ? `   fixture expects ${exp}` : ''}`);
+      L.push(
+        `    ${c.field}: ${leaf(c.old)} → ${leaf(c.new)}${c.difference !== null ? ` (${signed(c.difference)})` : ''}${exp ? `   fixture expects ${exp}` : ''}`,
+      );
     }
     if (more) L.push(`  … ${more} more changed field(s) (--limit 0 shows all, --fields annualTax only the annual tax)`);
   };
   results(`Fixture results (inputs from ${r.fixturesFrom})`, r.fixtures, true);
   results(`Grid results (fields: ${r.grid.fields === 'all' ? 'all' : [...r.grid.fields, 'error'].join(', ')})`, r.grid, false);
-  if (!r.rules.values.length && !r.rules.counties.length && !r.rules.meta.length && !r.rules.definitions.length && !r.fixtures.changes.length && !r.grid.changes.length) {
+  if (
+    !r.rules.values.length &&
+    !r.rules.counties.length &&
+    !r.rules.meta.length &&
+    !r.rules.definitions.length &&
+    !r.fixtures.changes.length &&
+    !r.grid.changes.length
+  ) {
     L.push('', 'No rule changes.');
   }
   L.push(...guidesText(r.guides));
@@ -271,26 +319,57 @@ export function formatMarkdown(r: DiffReport, limit = 100): string {
     for (const row of rows) L.push(`| ${row.join(' | ')} |`);
     if (more) L.push('', `… ${more} more row(s): \`--limit 0\` shows all, \`--fields annualTax\` only the annual tax.`);
   };
-  const valueRows = (list: ValueChange[]) => list.map((v) => [
-    `\`${v.id}\` ${mdCell(v.label)}`, v.effective, v.change, mdCell(valueOld(v)), mdCell(v.new ?? '—'), signed(v.difference),
-    mdRefs(v.citation) + (v.oldCitation ? ` (was: ${mdRefs(v.oldCitation)})` : ''), v.lastVerified ?? '',
-  ]);
+  const valueRows = (list: ValueChange[]) =>
+    list.map((v) => [
+      `\`${v.id}\` ${mdCell(v.label)}`,
+      v.effective,
+      v.change,
+      mdCell(valueOld(v)),
+      mdCell(v.new ?? '—'),
+      signed(v.difference),
+      mdRefs(v.citation) + (v.oldCitation ? ` (was: ${mdRefs(v.oldCitation)})` : ''),
+      v.lastVerified ?? '',
+    ]);
   const vHead = ['rule', 'effective', 'change', 'old', 'new', 'difference', 'citation', 'last verified'];
   table('Parameter values', vHead, valueRows(r.rules.values));
   table('County rates', vHead, valueRows(r.rules.counties));
-  table('Other entry changes (same value)', ['rule', 'effective', 'what', 'old', 'new'],
-    r.rules.meta.map((m) => [`\`${m.id}\``, m.effective ?? '', m.what, mdCell(m.old), mdCell(m.new)]));
-  table('Programs and states', ['rule', 'part', 'change', 'old', 'new'],
-    r.rules.definitions.map((d) => [`\`${d.id}\``, mdCell(d.part), d.change, d.old === null ? '—' : `\`${mdCell(d.old)}\``, d.new === null ? '—' : `\`${mdCell(d.new)}\``]));
+  table(
+    'Other entry changes (same value)',
+    ['rule', 'effective', 'what', 'old', 'new'],
+    r.rules.meta.map((m) => [`\`${m.id}\``, m.effective ?? '', m.what, mdCell(m.old), mdCell(m.new)]),
+  );
+  table(
+    'Programs and states',
+    ['rule', 'part', 'change', 'old', 'new'],
+    r.rules.definitions.map((d) => [
+      `\`${d.id}\``,
+      mdCell(d.part),
+      d.change,
+      d.old === null ? '—' : `\`${mdCell(d.old)}\``,
+      d.new === null ? '—' : `\`${mdCell(d.new)}\``,
+    ]),
+  );
   const res = (d: ResultDiff, withExpected: boolean) => {
     const { rows, more } = limited(d.changes, limit);
     return {
-      rows: rows.map((c) => [mdCell(c.label), `\`${c.field}\``, mdCell(leaf(c.old)), mdCell(leaf(c.new)), signed(c.difference), ...(withExpected ? [expects(c)] : [])]),
+      rows: rows.map((c) => [
+        mdCell(c.label),
+        `\`${c.field}\``,
+        mdCell(leaf(c.old)),
+        mdCell(leaf(c.new)),
+        signed(c.difference),
+        ...(withExpected ? [expects(c)] : []),
+      ]),
       more,
     };
   };
   const f = res(r.fixtures, true);
-  table(`Fixture results (${r.fixtures.changedCases} of ${r.fixtures.total} cases)`, ['case', 'field', 'old', 'new', 'difference', 'fixture expects'], f.rows, f.more);
+  table(
+    `Fixture results (${r.fixtures.changedCases} of ${r.fixtures.total} cases)`,
+    ['case', 'field', 'old', 'new', 'difference', 'fixture expects'],
+    f.rows,
+    f.more,
+  );
   const g = res(r.grid, false);
   table(`Grid results (${r.grid.changedCases} of ${r.grid.total} sample properties)`, ['property', 'field', 'old', 'new', 'difference'], g.rows, g.more);
   L.push(...guidesMarkdown(r.guides));
@@ -303,7 +382,11 @@ export function formatJson(r: DiffReport): string {
 }
 
 /** The command line's `ptax rules diff`: options as commander gives them; returns the report to print. */
-export async function diffCommand(base: string, head: string | undefined, o: { format?: string; json?: boolean; fields?: string; limit?: string }): Promise<string> {
+export async function diffCommand(
+  base: string,
+  head: string | undefined,
+  o: { format?: string; json?: boolean; fields?: string; limit?: string },
+): Promise<string> {
   const format = o.json ? 'json' : (o.format ?? 'text');
   if (!['text', 'markdown', 'json'].includes(format)) throw new DiffError(`--format must be text, markdown or json (got "${format}")`);
   let limit: number | undefined;
@@ -311,7 +394,10 @@ export async function diffCommand(base: string, head: string | undefined, o: { f
     if (!/^\d+$/.test(o.limit.trim())) throw new DiffError(`--limit takes a whole number of rows, 0 for all (got "${o.limit}")`);
     limit = Number(o.limit);
   }
-  const list = o.fields?.split(',').map((f) => f.trim()).filter(Boolean);
+  const list = o.fields
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const fields = list?.length === 1 && list[0] === 'all' ? 'all' : list?.length ? list : undefined;
   const report = await rulesDiff(base, head, { fields });
   return format === 'json' ? formatJson(report) : format === 'markdown' ? formatMarkdown(report, limit ?? 100) : formatText(report, limit ?? 0);

@@ -10,7 +10,7 @@ import { formatExplanation } from './format.js';
 const calc = new Calculator(readBundle('dist/rules/bundle.json'));
 
 describe('formatExplanation', () => {
-  it("a Texas homestead: the school homestead step cites Tax Code §11.13, a step without a reference shows none", () => {
+  it('a Texas homestead: the school homestead step cites Tax Code §11.13, a step without a reference shows none', () => {
     const r = calc.calculate({ state: 'TX', county: 'Harris', value: 300000, homestead: true }, { explain: true });
     const text = formatExplanation(r, 'en', calc.bundle.programs[r.program]);
     const lines = text.split('\n');
@@ -24,17 +24,22 @@ describe('formatExplanation', () => {
 
   it('without the program, a step reference carried by the explanation data is still shown', () => {
     const r = calc.calculate({ state: 'TX', county: 'Harris', value: 300000, homestead: true }, { explain: true });
-    const withRef = { ...r, explanation: r.explanation!.map((s) => (s.rule === 'tx.homesteadSchoolValue' ? { ...s, reference: [{ title: 'T', href: 'https://example.gov/x' }] } : s)) };
+    const withRef = {
+      ...r,
+      explanation: r.explanation!.map((s) => (s.rule === 'tx.homesteadSchoolValue' ? { ...s, reference: [{ title: 'T', href: 'https://example.gov/x' }] } : s)),
+    };
     expect(formatExplanation(withRef, 'en')).toContain('      rule: T <https://example.gov/x>');
   });
 });
 
 describe('ptax rules show', () => {
-  it("a step shows its rule; a convention citation is marked as one", async () => {
+  it('a step shows its rule; a convention citation is marked as one', async () => {
     const { showRule } = await import('./show.js');
     const step = showRule(calc.bundle, 'tx.homesteadSchoolValue', undefined, false).split('\n');
     const i = step.indexOf('  rule:');
     expect(step[i + 1]).toBe('    Texas Tax Code §11.13, residence homestead <https://statutes.capitol.texas.gov/Docs/TX/htm/TX.11.htm#11.13>');
-    expect(showRule(calc.bundle, 'ny.savings_hint_share', undefined, false)).toContain('ptax, how it works: New York, the savings hint </how-it-works#convention-ny-savings-hint-share> (product convention)');
+    expect(showRule(calc.bundle, 'ny.savings_hint_share', undefined, false)).toContain(
+      'ptax, how it works: New York, the savings hint </how-it-works#convention-ny-savings-hint-share> (product convention)',
+    );
   });
 });

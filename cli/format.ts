@@ -20,10 +20,18 @@ const EXEMPTION_ROWS = new Map<string, string>(TABLE.filter((f) => f.group === '
 const SUB_ROWS = new Set(['breakdown', 'exemptions']);
 const DETAIL_GROUPS = new Set(['nyc', 'texas', 'california', 'florida']);
 
-const at = (r: Record<string, unknown>, path: readonly string[]): unknown => path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
+const at = (r: Record<string, unknown>, path: readonly string[]): unknown =>
+  path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
 const cell = (unit: string, x: unknown): string => (unit === 'percent' ? pct(x) : money(x));
 
-export function formatResult(r: CalcResult, input: { value: number; propertyClass?: string | null }, programLabel: string = r.program, program?: ProgramDef, fields: ResultFieldDecl[] = [], lang: Lang = 'en'): string {
+export function formatResult(
+  r: CalcResult,
+  input: { value: number; propertyClass?: string | null },
+  programLabel: string = r.program,
+  program?: ProgramDef,
+  fields: ResultFieldDecl[] = [],
+  lang: Lang = 'en',
+): string {
   const rows: Array<[string, string]> = [];
   let exemptionsDone = false;
   for (const f of TABLE) {
@@ -31,7 +39,8 @@ export function formatResult(r: CalcResult, input: { value: number; propertyClas
     if (f.group === 'exemptions' && f.path[0] === 'exemptions') {
       if (exemptionsDone) continue;
       exemptionsDone = true;
-      for (const [k, v] of Object.entries((r.exemptions ?? {}) as Record<string, number>)) rows.push([`${indent}${EXEMPTION_ROWS.get(k) ?? `${k} saves`}`, money(v)]);
+      for (const [k, v] of Object.entries((r.exemptions ?? {}) as Record<string, number>))
+        rows.push([`${indent}${EXEMPTION_ROWS.get(k) ?? `${k} saves`}`, money(v)]);
       continue;
     }
     if (DETAIL_GROUPS.has(f.group) && !r[f.group]) continue;
@@ -40,7 +49,8 @@ export function formatResult(r: CalcResult, input: { value: number; propertyClas
   const width = Math.max(...rows.map(([k]) => k.length));
   const valueWidth = Math.max(...rows.map(([, v]) => v.length));
   const fiscal = r.nyc !== undefined; // NYC years are fiscal years (July to June)
-  const head = `${r.county}, ${r.state} · ${programLabel} rules, ${fiscal ? 'fiscal year' : 'tax year'} ${r.year}` +
+  const head =
+    `${r.county}, ${r.state} · ${programLabel} rules, ${fiscal ? 'fiscal year' : 'tax year'} ${r.year}` +
     ` · value ${money(input.value)}${input.propertyClass ? ` · ${input.propertyClass}` : ''}`;
   const lines = [head, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v.padStart(valueWidth)}`), ...detailLines(r, program, fields, lang)];
   if (r.notes.length) lines.push('Notes:', ...r.notes.map((n) => `  - ${n}`));
@@ -82,7 +92,13 @@ function leafUnits(tree: ResultGroup | undefined, prefix = '', out = new Map<str
 const HEAD_KEYS = new Set(['state', 'county', 'year', 'program', 'calculator', 'notes', 'explanation', 'before', 'after', 'years']);
 
 /** Rows "key  value" for an object of results, nested objects indented, formatted by unit. */
-function resultRows(o: Record<string, unknown>, units: Map<string, string>, prefix: string, depth: number, skip: Set<string> = new Set()): Array<[string, string]> {
+function resultRows(
+  o: Record<string, unknown>,
+  units: Map<string, string>,
+  prefix: string,
+  depth: number,
+  skip: Set<string> = new Set(),
+): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   const fmt = (path: string, x: unknown): string => {
     const u = units.get(path) ?? (typeof x === 'number' ? 'usd' : 'text');
@@ -94,7 +110,8 @@ function resultRows(o: Record<string, unknown>, units: Map<string, string>, pref
   for (const [k, v] of Object.entries(o)) {
     if (skip.has(k)) continue;
     const path = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === 'object' && !Array.isArray(v)) rows.push([`${'  '.repeat(depth)}${k}`, ''], ...resultRows(v as Record<string, unknown>, units, path, depth + 1));
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      rows.push([`${'  '.repeat(depth)}${k}`, ''], ...resultRows(v as Record<string, unknown>, units, path, depth + 1));
     else rows.push([`${'  '.repeat(depth)}${k}`, fmt(path, v)]);
   }
   return rows;
@@ -118,7 +135,14 @@ function declaredCell(f: ResultFieldDecl, x: unknown, lang: Lang): string {
  * label in the language, its unit), in the declaration's order; then any figure the
  * declarations do not name, by its key, so nothing is left out.
  */
-function declaredRows(o: Record<string, unknown>, fields: ResultFieldDecl[], prefix: string, lang: Lang, units: Map<string, string>, skip: Set<string> = new Set()): Array<[string, string]> {
+function declaredRows(
+  o: Record<string, unknown>,
+  fields: ResultFieldDecl[],
+  prefix: string,
+  lang: Lang,
+  units: Map<string, string>,
+  skip: Set<string> = new Set(),
+): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   const covered = new Set<string>();
   for (const f of fields) {
@@ -133,8 +157,10 @@ function declaredRows(o: Record<string, unknown>, fields: ResultFieldDecl[], pre
     for (const [k, x] of Object.entries(v)) {
       const p = path ? `${path}.${k}` : k;
       if (skip.has(p) || covered.has(p) || Array.isArray(x)) continue;
-      if (x && typeof x === 'object') { const sub = leftover(x as Record<string, unknown>, p); if (sub) out[k] = sub; }
-      else out[k] = x;
+      if (x && typeof x === 'object') {
+        const sub = leftover(x as Record<string, unknown>, p);
+        if (sub) out[k] = sub;
+      } else out[k] = x;
     }
     return Object.keys(out).length ? out : undefined;
   };
@@ -163,14 +189,21 @@ export function detailLines(r: CalcResult, program: ProgramDef | undefined, fiel
  * figures as rules/results.yaml declares them for the calculator (label and unit), then any
  * other figure by its key; a vote's propositions with what each saves.
  */
-export function formatCalculator(r: CalcResult, program: ProgramDef | undefined, title: string, fields: ResultFieldDecl[] = [], lang: Lang = 'en', k?: CalculatorDef): string {
+export function formatCalculator(
+  r: CalcResult,
+  program: ProgramDef | undefined,
+  title: string,
+  fields: ResultFieldDecl[] = [],
+  lang: Lang = 'en',
+  k?: CalculatorDef,
+): string {
   const key = `${String(r.state).toLowerCase()}.${String(r.calculator ?? '')}`;
   const own = fields.filter((f) => f.calculators?.includes(key) || (k?.program && f.calculators?.includes(`${String(r.state).toLowerCase()}.${k.name}`)));
   const rows = declaredRows(r as Record<string, unknown>, own, '', lang, leafUnits(program?.result), HEAD_KEYS);
   const props = (r.propositions ?? []) as Array<{ id: string; savings: number }>;
   for (const p of props) {
     const def = k?.propositions?.find((x) => x.id === p.id);
-    rows.push([`${def ? def.title[lang] ?? def.title.en : p.id} ${lang === 'es' ? 'ahorra' : 'saves'}`, usd.format(p.savings)]);
+    rows.push([`${def ? (def.title[lang] ?? def.title.en) : p.id} ${lang === 'es' ? 'ahorra' : 'saves'}`, usd.format(p.savings)]);
   }
   const width = Math.max(0, ...rows.map(([x]) => x.length));
   const where = [r.county, r.state].filter(Boolean).join(', ');

@@ -70,7 +70,8 @@ async function validateOutside(file: string): Promise<boolean> {
     lines[0] = lines[0]!.replace(/^(# yaml-language-server: \$schema=)\S*\/([\w-]+\.schema\.json)(\s*)$/, '$1../../schemas/$2$3');
     writeFileSync(join(tmp, target), lines.join('\n'));
     const { problems, total } = loadRules('rules', { root: tmp });
-    for (const p of problems) process.stderr.write(formatProblem({ ...p, file: p.file === target ? file : p.file, message: p.message.split(target).join(file) }) + '\n');
+    for (const p of problems)
+      process.stderr.write(formatProblem({ ...p, file: p.file === target ? file : p.file, message: p.message.split(target).join(file) }) + '\n');
     const how = target === inPlaceOf ? `in place of ${inPlaceOf}` : 'as a new file beside rules/';
     if (total > 0) {
       process.stderr.write(`${total} problem(s) (${file} checked with the rules, ${how})\n`);
@@ -95,7 +96,8 @@ function rulesNewerThan(t: number): boolean {
   if (!existsSync(dir)) return false;
   const walk = (d: string): boolean =>
     readdirSync(d, { withFileTypes: true }).some((e) =>
-      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.yaml') && statSync(join(d, e.name)).mtimeMs > t);
+      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.yaml') && statSync(join(d, e.name)).mtimeMs > t,
+    );
   return walk(dir);
 }
 
@@ -104,9 +106,16 @@ type Input = (typeof INPUTS)[number];
 /** An input's commander option, from rules/inputs.yaml: flag, value placeholder by type, help and default. */
 function inputOption(x: Input): Option {
   const values = 'values' in x ? (x.values as ReadonlyArray<string | number>) : undefined;
-  const arg = x.type === 'boolean' ? '' : x.type === 'date' ? ' <yyyy-mm-dd>' : x.type === 'choice' ? ` <${values!.join('|')}>`
-    : values ? ` <${values.length > 4 ? [values[0], values[1], '…', values.at(-1)].join('|') : values.join('|')}>`
-    : ` <${x.unit === 'usd' ? 'dollars' : x.unit === 'percent' ? 'percent' : x.unit === 'year' ? 'year' : 'n'}>`;
+  const arg =
+    x.type === 'boolean'
+      ? ''
+      : x.type === 'date'
+        ? ' <yyyy-mm-dd>'
+        : x.type === 'choice'
+          ? ` <${values!.join('|')}>`
+          : values
+            ? ` <${values.length > 4 ? [values[0], values[1], '…', values.at(-1)].join('|') : values.join('|')}>`
+            : ` <${x.unit === 'usd' ? 'dollars' : x.unit === 'percent' ? 'percent' : x.unit === 'year' ? 'year' : 'n'}>`;
   const shown = 'default' in x && typeof x.default === 'number' && x.id !== 'veteranDisability' ? ` (default ${x.default})` : '';
   // No commander default: an option given is one the user wrote (batch mode refuses those).
   return new Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
@@ -144,7 +153,13 @@ export function buildProgram(): Command {
     .configureOutput({
       outputError: (str, write) => {
         // Commander may add a suggestion on a second line: keep it, on the same line.
-        const line = str.trim().split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/^error: /, '');
+        const line = str
+          .trim()
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .join(' ')
+          .replace(/^error: /, '');
         if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code: 'USAGE', message: line } }) + '\n');
         write(`ptax: ${line}\n`);
       },
@@ -164,12 +179,26 @@ export function buildProgram(): Command {
     .addOption(new Option('--batch-format <format>', 'the batch format when the file name does not tell').choices(['csv', 'ndjson']))
     .option('--out <file>', 'batch output file (default: standard output)')
     .option('--strict', 'batch: exit 1 if any row is bad (every row is still written)')
-    .addOption(new Option('--engine <engine>', 'batch: node (streaming, the default), duckdb (in process, CSV or Parquet, all cores) or postgres (--db)').choices(['node', 'duckdb', 'postgres']))
+    .addOption(
+      new Option('--engine <engine>', 'batch: node (streaming, the default), duckdb (in process, CSV or Parquet, all cores) or postgres (--db)').choices([
+        'node',
+        'duckdb',
+        'postgres',
+      ]),
+    )
     .option('--db <url>', 'batch with --engine postgres: the connection string (postgres://user@host:port/db)')
     .option('--table <name>', 'batch with --engine postgres: read this table instead of loading the file')
     .action(async (o) => {
       jsonErrors = !!o.json;
-      if (o.batch !== undefined || o.batchFormat !== undefined || o.out !== undefined || o.strict !== undefined || o.engine !== undefined || o.db !== undefined || o.table !== undefined) {
+      if (
+        o.batch !== undefined ||
+        o.batchFormat !== undefined ||
+        o.out !== undefined ||
+        o.strict !== undefined ||
+        o.engine !== undefined ||
+        o.db !== undefined ||
+        o.table !== undefined
+      ) {
         const { calcBatch } = await import('./batch.js');
         return calcBatch(o, async () => new Calculator(await bundle()));
       }
@@ -181,7 +210,10 @@ export function buildProgram(): Command {
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
       else {
-        process.stdout.write(formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program], calc.bundle.results, o.lang as Lang) + '\n');
+        process.stdout.write(
+          formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program], calc.bundle.results, o.lang as Lang) +
+            '\n',
+        );
         if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
       }
     });
@@ -195,9 +227,15 @@ export function buildProgram(): Command {
       jsonErrors = !!o.json;
       const state = new Calculator(await bundle()).state(o.state);
       const rows = state.counties.map((c) => ({ name: c.name, slug: c.slug, fips: c.fips, rate: c.rates.at(-1)?.value ?? null, flags: c.flags }));
-      if (o.json) { process.stdout.write(JSON.stringify({ state: state.code, counties: rows, aliases: state.aliases.map((a) => a.name) }, null, 2) + '\n'); return; }
+      if (o.json) {
+        process.stdout.write(JSON.stringify({ state: state.code, counties: rows, aliases: state.aliases.map((a) => a.name) }, null, 2) + '\n');
+        return;
+      }
       const w = Math.max(...rows.map((r) => r.name.length));
-      for (const r of rows) process.stdout.write(`${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`);
+      for (const r of rows)
+        process.stdout.write(
+          `${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`,
+        );
       process.stdout.write(`${rows.length} counties${state.aliases.length ? `; also: ${state.aliases.map((a) => a.name).join(', ')}` : ''}\n`);
     });
 
@@ -240,7 +278,9 @@ export function buildProgram(): Command {
         process.stderr.write(`${problems.length} problem(s)${elsewhere ? `; ${elsewhere} more in other rule files (run ptax validate without paths)` : ''}\n`);
         process.exit(1);
       }
-      process.stdout.write(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
+      process.stdout.write(
+        `ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`,
+      );
       // Citations that are not primary sources: warnings, an error with --strict-sources.
       for (const w of warnings) process.stderr.write(formatProblem(w) + '\n');
       if (warnings.length) process.stderr.write(`${warnings.length} warning(s)${o.strictSources ? '' : ' (--strict-sources makes them errors)'}\n`);
@@ -260,14 +300,21 @@ export function buildProgram(): Command {
       const { loadRulesOrThrow } = await import('../engine/load.js');
       const { fixtureFiles, readFixtures, runCase } = await import('../engine/fixtures.js');
       const calc = new Calculator(loadRulesOrThrow('rules', ROOT));
-      let passed = 0, failed = 0;
+      let passed = 0,
+        failed = 0;
       for (const file of fixtureFiles(paths, process.cwd())) {
         const { cases, problems } = readFixtures(file, process.cwd());
-        for (const p of problems) { process.stdout.write(`FAIL ${p}\n`); failed++; }
+        for (const p of problems) {
+          process.stdout.write(`FAIL ${p}\n`);
+          failed++;
+        }
         for (const c of cases) {
           const r = runCase(calc, file, c);
           if (r.ok) passed++;
-          else { failed++; process.stdout.write(`FAIL ${file}: ${c.name}\n${r.diffs.map((d) => `  - ${d}`).join('\n')}\n`); }
+          else {
+            failed++;
+            process.stdout.write(`FAIL ${file}: ${c.name}\n${r.diffs.map((d) => `  - ${d}`).join('\n')}\n`);
+          }
         }
       }
       process.stdout.write(`${passed} passed, ${failed} failed\n`);
@@ -295,16 +342,27 @@ export function buildProgram(): Command {
           const list = state.calculators.map((k) => ({ name: k.name, label: k.label[o.lang as Lang], description: k.description, county: k.county }));
           if (o.json) process.stdout.write(JSON.stringify(list, null, 2) + '\n');
           else if (!list.length) process.stdout.write(`${state.code} has no specialised calculators\n`);
-          else process.stdout.write(list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? ' (needs --county)' : ''}\n    ${k.description}`).join('\n') + '\n');
+          else
+            process.stdout.write(
+              list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? ' (needs --county)' : ''}\n    ${k.description}`).join('\n') + '\n',
+            );
           return;
         }
         const k = calc.calculatorOf(code, name);
         const today = new Date();
         const date = o.date === undefined ? { year: today.getFullYear(), month: today.getMonth() + 1, day: today.getDate() } : parseDate(o.date);
-        const input = inputFromFlags({
-          ...o, state: code, county: o.county ?? '', ...numericFlags(o),
-          paymentYear: date.year, paymentMonth: date.month, paymentDay: date.day,
-        }, o.year === undefined ? undefined : parseYear(o.year));
+        const input = inputFromFlags(
+          {
+            ...o,
+            state: code,
+            county: o.county ?? '',
+            ...numericFlags(o),
+            paymentYear: date.year,
+            paymentMonth: date.month,
+            paymentDay: date.day,
+          },
+          o.year === undefined ? undefined : parseYear(o.year),
+        );
         const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         else {
@@ -317,7 +375,9 @@ export function buildProgram(): Command {
   const rules = program.command('rules').description('read the rules');
   rules
     .command('show')
-    .description("show a parameter (its value for a year and every dated value with citation and last_verified), a county's rate history, a counties file, a program or a step")
+    .description(
+      "show a parameter (its value for a year and every dated value with citation and last_verified), a county's rate history, a counties file, a program or a step",
+    )
     .argument('<id>', 'e.g. ny.nyc.tax_rate, ny.counties:kings (or NY:Kings), ny.counties, ny.nyc, ny.nyc.baseTax')
     .option('--year <year>', 'the year whose value to show')
     .option('--json', 'print JSON')
@@ -334,22 +394,29 @@ export function buildProgram(): Command {
     .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
     .action(async (o) => {
       const { generateSql } = await import('../engine/sql/generate.js');
-      process.stdout.write(generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n');
+      process.stdout.write(
+        generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n',
+      );
     });
   rules
     .command('diff')
-    .description('what a rule change does: every changed value with its citation, then the golden fixtures and a grid of sample properties computed under both sides')
+    .description(
+      'what a rule change does: every changed value with its citation, then the golden fixtures and a grid of sample properties computed under both sides',
+    )
     .argument('<base>', 'git ref of the rules before (branch, tag, commit)')
     .argument('[head]', 'git ref of the rules after (default: the working tree)')
     .option('--format <format>', 'text, markdown (tables to paste in a pull request) or json', 'text')
     .option('--json', 'same as --format json')
-    .option('--fields <paths>', 'result fields to report, comma-separated, or "all" (default: every field for fixtures; annualTax, year, program, notes for the grid)')
+    .option(
+      '--fields <paths>',
+      'result fields to report, comma-separated, or "all" (default: every field for fixtures; annualTax, year, program, notes for the grid)',
+    )
     .option('--limit <n>', 'at most n rows per results table, 0 for all (default: 0 for text and json, 100 for markdown)')
     .action(async (base: string, head: string | undefined, o) => {
       jsonErrors = !!o.json || o.format === 'json';
       const { diffCommand, DiffError } = await import('./diff.js');
       try {
-        process.stdout.write(await diffCommand(base, head, o) + '\n');
+        process.stdout.write((await diffCommand(base, head, o)) + '\n');
       } catch (e) {
         // Exit 1 on any error of the diff (bad ref, rules that do not load): the loader's problems first, then one line.
         if (e instanceof DiffError) for (const l of e.lines) process.stderr.write(l + '\n');
@@ -371,7 +438,10 @@ export async function main(argv: string[]): Promise<void> {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exit(0);
       process.exit(e.exitCode === 0 ? 0 : 2);
     }
-    if (isPtaxError(e)) { const m = localized(e, messageLang); fail(m.code, m.message, e.code === 'RULES_INVALID' ? 1 : 2); }
+    if (isPtaxError(e)) {
+      const m = localized(e, messageLang);
+      fail(m.code, m.message, e.code === 'RULES_INVALID' ? 1 : 2);
+    }
     fail('INTERNAL', `internal error: ${(e as Error)?.message ?? String(e)}`, 1);
   }
 }

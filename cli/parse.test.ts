@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseAmount, parseDate, parseYear } from './parse.js';
 
-const err = (f: () => unknown) => { try { f(); } catch (e) { return (e as Error).message; } return 'no error'; };
+const err = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return 'no error';
+};
 
 describe('parseDate', () => {
   it('splits an ISO date into year, month and day', () => {

@@ -3,7 +3,6 @@ import { inputError, type MessageKey } from '../engine/messages.js';
 import { INPUTS } from '../engine/generated/inputs.js';
 import { parseMoney } from '../engine/money.js';
 
-
 /** The numbers read from flags and batch cells, by the name messages give them (engine/messages.ts `field.*`): the declared money, number and integer inputs. */
 export type AmountField = Extract<(typeof INPUTS)[number], { type: 'money' | 'number' | 'integer' }>['id'];
 /** Every amount has its name in engine/messages.ts (`field.<id>`): this fails to compile when one is missing. */
@@ -71,4 +70,3 @@ export function parseYear(raw: string): number {
   if (!/^\d{4}$/.test(String(raw).trim())) throw inputError('INVALID_YEAR', 'yearFourDigits', { raw: String(raw) });
   return Number(raw);
 }
-

@@ -21,8 +21,14 @@ describe('PlaceKeys', () => {
   it('finds each key it was given, with its own place, and nothing else', () => {
     const keys = new PlaceKeys();
     const rows: Array<[string, string, string]> = [
-      ['NY', 'Kings County', ''], ['ny', 'Kings County', ''], ['NY', 'kings', ''], ['NY', 'Kings County', '2025'],
-      ['TX', 'Harris', '2024'], ['CA', 'Los Ángeles', ''], ['', '', ''], ['FL', '', '2025'],
+      ['NY', 'Kings County', ''],
+      ['ny', 'Kings County', ''],
+      ['NY', 'kings', ''],
+      ['NY', 'Kings County', '2025'],
+      ['TX', 'Harris', '2024'],
+      ['CA', 'Los Ángeles', ''],
+      ['', '', ''],
+      ['FL', '', '2025'],
     ];
     expect(keys.find(...cells('NY', 'Kings County', ''))).toBe(-1);
     rows.forEach(([s, c, y], i) => keys.add(...cells(s, c, y), placeOf(`${i}`)));
@@ -31,7 +37,12 @@ describe('PlaceKeys', () => {
       expect(e).not.toBe(-1);
       expect((keys.places[e] as Place).countyName).toBe(`${i}`);
     });
-    for (const [s, c, y] of [['NY', 'Kings Count', ''], ['NY', 'Kings County', '2024'], ['TX', 'Harris', ''], ['CA', 'Los Angeles', '']]) {
+    for (const [s, c, y] of [
+      ['NY', 'Kings Count', ''],
+      ['NY', 'Kings County', '2024'],
+      ['TX', 'Harris', ''],
+      ['CA', 'Los Angeles', ''],
+    ]) {
       expect(keys.find(...cells(s!, c!, y!))).toBe(-1);
     }
   });
@@ -50,7 +61,7 @@ describe('PlaceKeys', () => {
   it('keeps errors and nulls as places, and finds keys added across a growing arena', () => {
     const keys = new PlaceKeys();
     const long = 'x'.repeat(5000);
-    for (let i = 0; i < 40; i++) keys.add(...cells('TX', `${long}${i}`, ''), i % 2 ? null : new Error(`e${i}`) as never);
+    for (let i = 0; i < 40; i++) keys.add(...cells('TX', `${long}${i}`, ''), i % 2 ? null : (new Error(`e${i}`) as never));
     for (let i = 0; i < 40; i++) {
       const p = keys.places[keys.find(...cells('TX', `${long}${i}`, ''))];
       if (i % 2) expect(p).toBeNull();

@@ -12,8 +12,13 @@ import { Calculator } from '../engine/calculate.js';
 import type { Bundle, ParamEntry, ParameterDef, ProgramDef, Reference, StateDef } from '../engine/types.js';
 
 const show = (e: ParamEntry) =>
-  e.bands ? e.bands.map((b) => `${b.below !== undefined ? `< ${b.below}` : b.at_most !== undefined ? `≤ ${b.at_most}` : 'above'}: ${b.value}`).join('; ')
-  : typeof e.value === 'number' ? String(e.value) : Object.entries(e.value ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+  e.bands
+    ? e.bands.map((b) => `${b.below !== undefined ? `< ${b.below}` : b.at_most !== undefined ? `≤ ${b.at_most}` : 'above'}: ${b.value}`).join('; ')
+    : typeof e.value === 'number'
+      ? String(e.value)
+      : Object.entries(e.value ?? {})
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ');
 
 /** A citation; a product convention is marked as one (its link is the site's page, docs/conventions.md). */
 const cite = (r: Reference[], indent: string) => r.map((x) => `${indent}${x.title} <${x.href}>${x.convention ? ' (product convention)' : ''}`);
@@ -51,7 +56,10 @@ export function showRule(bundle: Bundle, id: string, year: number | undefined, j
   const others = [...Object.keys(bundle.programs), ...Object.values(bundle.states).flatMap((s) => (s.countiesId ? [s.countiesId] : []))];
   const first = suggest(id, rules);
   const near = first.length ? first : suggest(id, others);
-  throw new PtaxError('UNKNOWN_RULE', `No rule "${id}".${near.length ? ` Did you mean ${near.join(', ')}?` : ''} (a county: <state>.counties:<county>, e.g. ny.counties:kings)`);
+  throw new PtaxError(
+    'UNKNOWN_RULE',
+    `No rule "${id}".${near.length ? ` Did you mean ${near.join(', ')}?` : ''} (a county: <state>.counties:<county>, e.g. ny.counties:kings)`,
+  );
 }
 
 /** A state by its counties file id (ny.counties) or its code (NY, ny). */
@@ -64,7 +72,12 @@ function showParameter(bundle: Bundle, p: ParameterDef, year: number | undefined
   const users = Object.values(bundle.programs).filter((g) => Object.values(g.parameters).includes(p.id));
   const dates = year === undefined ? [] : users.map((g) => ({ program: g.id, date: periodStart(g.period, year) }));
   const inForce = dates.map((d) => ({ ...d, entry: valueAt(p, d.date) }));
-  const readBy = users.map((g) => ({ program: g.id, as: Object.entries(g.parameters).filter(([, pid]) => pid === p.id).map(([a]) => a) }));
+  const readBy = users.map((g) => ({
+    program: g.id,
+    as: Object.entries(g.parameters)
+      .filter(([, pid]) => pid === p.id)
+      .map(([a]) => a),
+  }));
   if (json) return JSON.stringify({ ...p, readBy, ...(year !== undefined ? { year, inForce } : {}) }, null, 2);
   const lines = [`${p.id} — ${p.label.en} (${p.unit}, ${p.type})`, `  ${p.description}`, `  file: ${p.file}`];
   lines.push(`  read by: ${readBy.length ? readBy.map((r) => `${r.program} (as ${r.as.join(', ')})`).join('; ') : 'no program'}`);
@@ -86,7 +99,10 @@ function showCounty(bundle: Bundle, state: StateDef, meta: CountiesMeta, query: 
   if (match.alias) {
     const a = match.alias;
     if (json) return JSON.stringify({ state: state.code, alias: a.name, program: a.program, description: a.description ?? null, rates: [] }, null, 2);
-    return [`${state.countiesId}: ${a.name} (${state.code}) is an alias, not a county: program ${a.program}, no county rate`, ...(a.description ? [`  ${a.description}`] : [])].join('\n');
+    return [
+      `${state.countiesId}: ${a.name} (${state.code}) is an alias, not a county: program ${a.program}, no county rate`,
+      ...(a.description ? [`  ${a.description}`] : []),
+    ].join('\n');
   }
   const c = match.county;
   const id = `${state.countiesId}:${c.slug}`;
@@ -96,18 +112,31 @@ function showCounty(bundle: Bundle, state: StateDef, meta: CountiesMeta, query: 
   const date = year === undefined ? undefined : periodStart(program.period, year);
   const inForce = date === undefined ? undefined : valueAt({ values: c.rates as ParamEntry[] }, date);
   if (json) {
-    return JSON.stringify({
-      id, state: state.code, name: c.name, slug: c.slug, fips: c.fips, flags: c.flags, unit: 'percent', file: meta.file,
-      rates: c.rates.map((r) => ({ ...r, reference: meta.reference, last_verified: meta.last_verified })),
-      program: program.id, ...(year !== undefined ? { year, date, inForce: inForce ?? null } : {}),
-    }, null, 2);
+    return JSON.stringify(
+      {
+        id,
+        state: state.code,
+        name: c.name,
+        slug: c.slug,
+        fips: c.fips,
+        flags: c.flags,
+        unit: 'percent',
+        file: meta.file,
+        rates: c.rates.map((r) => ({ ...r, reference: meta.reference, last_verified: meta.last_verified })),
+        program: program.id,
+        ...(year !== undefined ? { year, date, inForce: inForce ?? null } : {}),
+      },
+      null,
+      2,
+    );
   }
   const lines = [
     `${id} — ${c.name}, ${state.name.en}: ${meta.label.en} (percent)`,
     `  fips ${c.fips} · program ${program.id}${c.flags.length ? ` · flags: ${c.flags.join(', ')}` : ''}`,
     `  file: ${meta.file}`,
   ];
-  if (year !== undefined) lines.push(`  ${year} (${program.id}, from ${date}): ${inForce ? `${inForce.value}% (entry of ${inForce.effective})` : 'no rate in force'}`);
+  if (year !== undefined)
+    lines.push(`  ${year} (${program.id}, from ${date}): ${inForce ? `${inForce.value}% (entry of ${inForce.effective})` : 'no rate in force'}`);
   lines.push(`  history (${c.rates.length} dated rate${c.rates.length === 1 ? '' : 's'}; the counties file's citation and last_verified cover them all):`);
   for (const r of c.rates) {
     lines.push(`    ${r.effective}: ${r.value}%   (last verified ${meta.last_verified})`);
@@ -118,7 +147,12 @@ function showCounty(bundle: Bundle, state: StateDef, meta: CountiesMeta, query: 
 }
 
 function showCounties(state: StateDef, meta: CountiesMeta, json: boolean): string {
-  if (json) return JSON.stringify({ id: state.countiesId, state: state.code, ...meta, counties: state.counties.length, aliases: state.aliases.map((a) => a.name) }, null, 2);
+  if (json)
+    return JSON.stringify(
+      { id: state.countiesId, state: state.code, ...meta, counties: state.counties.length, aliases: state.aliases.map((a) => a.name) },
+      null,
+      2,
+    );
   return [
     `${state.countiesId} — ${meta.label.en}, ${state.name.en} (percent)`,
     `  ${meta.description}`,
@@ -130,8 +164,24 @@ function showCounties(state: StateDef, meta: CountiesMeta, json: boolean): strin
 }
 
 function showProgram(bundle: Bundle, g: ProgramDef, json: boolean): string {
-  if (json) return JSON.stringify({ id: g.id, file: g.file, label: g.label, description: g.description, period: g.period, years: g.years, parameters: g.parameters, steps: g.steps.map((s) => s.id) }, null, 2);
-  const states = Object.values(bundle.states).filter((s) => s.programs.some((p) => p.program === g.id) || s.aliases.some((a) => a.program === g.id)).map((s) => s.code);
+  if (json)
+    return JSON.stringify(
+      {
+        id: g.id,
+        file: g.file,
+        label: g.label,
+        description: g.description,
+        period: g.period,
+        years: g.years,
+        parameters: g.parameters,
+        steps: g.steps.map((s) => s.id),
+      },
+      null,
+      2,
+    );
+  const states = Object.values(bundle.states)
+    .filter((s) => s.programs.some((p) => p.program === g.id) || s.aliases.some((a) => a.program === g.id))
+    .map((s) => s.code);
   return [
     `${g.id} — ${g.label.en} (program${states.length ? ` of ${states.join(', ')}` : ''})`,
     `  ${g.description}`,

@@ -19,7 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const REAL = resolve('.');
 const root = mkdtempSync(join(tmpdir(), 'ptax-stale-'));
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 function ptax(...args: string[]): Promise<Run> {
   return new Promise((done) => {
     execFile('node', [join(root, 'dist/cli/main.js'), ...args], { cwd: root }, (err, stdout, stderr) => {
@@ -36,7 +40,10 @@ const edit = (file: string, from: string | RegExp, to: string) => {
   writeFileSync(p, next);
 };
 /** 1-based line of the first line matching. */
-const lineOf = (file: string, re: RegExp) => readFileSync(join(root, file), 'utf8').split('\n').findIndex((l) => re.test(l)) + 1;
+const lineOf = (file: string, re: RegExp) =>
+  readFileSync(join(root, file), 'utf8')
+    .split('\n')
+    .findIndex((l) => re.test(l)) + 1;
 
 const TX_STATE = `# yaml-language-server: $schema=../../schemas/state.schema.json
 kind: state
@@ -82,7 +89,11 @@ beforeAll(() => {
   symlinkSync(join(REAL, 'node_modules'), join(root, 'node_modules'));
   // The first entry of the class table file is ny.nyc.tax_rate's 2024-07-01 entry.
   edit('rules/ny/nyc/class-table.yaml', 'last_verified: 2026-11-21', 'last_verified: 2025-01-15');
-  edit('rules/ny/counties.yaml', 'rates: [{effective: 2023-01-01, value: 1.8937}]', 'rates: [{effective: 2023-01-01, value: 1.8937}, {effective: 2024-01-01, value: 2.0}]');
+  edit(
+    'rules/ny/counties.yaml',
+    'rates: [{effective: 2023-01-01, value: 1.8937}]',
+    'rates: [{effective: 2023-01-01, value: 1.8937}, {effective: 2024-01-01, value: 2.0}]',
+  );
   writeFileSync(join(root, 'rules/tx/state.yaml'), TX_STATE);
   writeFileSync(join(root, 'rules/tx/test.yaml'), TX_PARAMS);
 });
@@ -95,7 +106,10 @@ function allEntries(): number {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/^kind: parameters$/m.test(readFileSync(p, 'utf8'))) n += readFileSync(p, 'utf8').split('\n').filter((l) => /^\s+last_verified: /.test(l)).length;
+      else if (/^kind: parameters$/m.test(readFileSync(p, 'utf8')))
+        n += readFileSync(p, 'utf8')
+          .split('\n')
+          .filter((l) => /^\s+last_verified: /.test(l)).length;
     }
   };
   walk(join(root, 'rules'));
@@ -128,8 +142,12 @@ describe('ptax validate --stale', () => {
     expect(lines.at(-1)).toBe(`${n} value(s) last verified before 2026-11-22`);
     expect(lines.length - 1).toBe(n);
     // NY: 62 counties, Albany with two rates → 63 rates.
-    expect(lines).toContain(`rules/ny/counties.yaml:${lineOf('rules/ny/counties.yaml', /^last_verified:/)}:1: ny.counties (63 county rates) effective 2023-01-01, 2024-01-01, last verified 2026-11-21`);
-    expect(lines).toContain(`rules/tx/test.yaml:${lineOf('rules/tx/test.yaml', /last_verified/)}:9: tx.test.homestead_amount effective 2024-01-01, last verified 2026-11-21`);
+    expect(lines).toContain(
+      `rules/ny/counties.yaml:${lineOf('rules/ny/counties.yaml', /^last_verified:/)}:1: ny.counties (63 county rates) effective 2023-01-01, 2024-01-01, last verified 2026-11-21`,
+    );
+    expect(lines).toContain(
+      `rules/tx/test.yaml:${lineOf('rules/tx/test.yaml', /last_verified/)}:9: tx.test.homestead_amount effective 2024-01-01, last verified 2026-11-21`,
+    );
   });
 
   it('paths limit the list to those files', async () => {
@@ -152,25 +170,29 @@ describe('ptax rules show', () => {
   it('a parameter: every dated value with its citation and last_verified', async () => {
     const r = await ptax('rules', 'show', 'ny.nyc.tax_rate');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain([
-      '  history (2 dated values):',
-      '    2024-07-01: class1 20.085, class2 12.5, class3 11.181, class4 10.762   (last verified 2025-01-15)',
-      '      NYC Department of Finance, Property tax rates (tax year 2025); set by the City Council 2024-10-23 <https://www1.nyc.gov/site/finance/property/property-tax-rates.page>',
-      '    2025-07-01: class1 19.843, class2 12.439, class3 11.108, class4 10.848   (last verified 2026-11-21)',
-    ].join('\n'));
+    expect(r.stdout).toContain(
+      [
+        '  history (2 dated values):',
+        '    2024-07-01: class1 20.085, class2 12.5, class3 11.181, class4 10.762   (last verified 2025-01-15)',
+        '      NYC Department of Finance, Property tax rates (tax year 2025); set by the City Council 2024-10-23 <https://www1.nyc.gov/site/finance/property/property-tax-rates.page>',
+        '    2025-07-01: class1 19.843, class2 12.439, class3 11.108, class4 10.848   (last verified 2026-11-21)',
+      ].join('\n'),
+    );
     expect(r.stdout).toContain('  read by: ny.nyc (as rate)');
   });
 
   it('a parameter of another state, with its note; --year picks the entry in force', async () => {
     const r = await ptax('rules', 'show', 'tx.test.homestead_amount');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain([
-      '    2024-01-01: 100000   (last verified 2026-11-21)',
-      '      Test citation, 2024 <https://example.com/2024>',
-      '    2025-01-01: 140000   (last verified 2026-11-21)',
-      '      Test citation, 2025 <https://example.com/2025>',
-      '      note: the November 2025 amendment, for the test',
-    ].join('\n'));
+    expect(r.stdout).toContain(
+      [
+        '    2024-01-01: 100000   (last verified 2026-11-21)',
+        '      Test citation, 2024 <https://example.com/2024>',
+        '    2025-01-01: 140000   (last verified 2026-11-21)',
+        '      Test citation, 2025 <https://example.com/2025>',
+        '      note: the November 2025 amendment, for the test',
+      ].join('\n'),
+    );
     const y = await ptax('rules', 'show', 'tx.test.homestead_amount', '--year', '2025');
     expect(y.stdout).toContain('  2025: no program reads this parameter, so no year applies');
   });
@@ -178,19 +200,21 @@ describe('ptax rules show', () => {
   it('a county: its rate history with the counties file citation and last_verified', async () => {
     const r = await ptax('rules', 'show', 'ny.counties:albany');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe([
-      'ny.counties:albany — Albany County, New York: County effective tax rate (percent)',
-      '  fips 36001 · program ny.outside',
-      '  file: rules/ny/counties.yaml',
-      "  history (2 dated rates; the counties file's citation and last_verified cover them all):",
-      '    2023-01-01: 1.8937%   (last verified 2026-11-21)',
-      '      Tax Foundation, Property Taxes by State and County (2023), based on Census ACS 2019–2023 <https://taxfoundation.org/data/all/state/property-taxes-by-state-county/>',
-      '      US Census Bureau ACS tables B25103 (median real estate taxes paid) and B25077 (median value) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
-      '    2024-01-01: 2%   (last verified 2026-11-21)',
-      '      Tax Foundation, Property Taxes by State and County (2023), based on Census ACS 2019–2023 <https://taxfoundation.org/data/all/state/property-taxes-by-state-county/>',
-      '      US Census Bureau ACS tables B25103 (median real estate taxes paid) and B25077 (median value) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
-      '',
-    ].join('\n'));
+    expect(r.stdout).toBe(
+      [
+        'ny.counties:albany — Albany County, New York: County effective tax rate (percent)',
+        '  fips 36001 · program ny.outside',
+        '  file: rules/ny/counties.yaml',
+        "  history (2 dated rates; the counties file's citation and last_verified cover them all):",
+        '    2023-01-01: 1.8937%   (last verified 2026-11-21)',
+        '      Tax Foundation, Property Taxes by State and County (2023), based on Census ACS 2019–2023 <https://taxfoundation.org/data/all/state/property-taxes-by-state-county/>',
+        '      US Census Bureau ACS tables B25103 (median real estate taxes paid) and B25077 (median value) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
+        '    2024-01-01: 2%   (last verified 2026-11-21)',
+        '      Tax Foundation, Property Taxes by State and County (2023), based on Census ACS 2019–2023 <https://taxfoundation.org/data/all/state/property-taxes-by-state-county/>',
+        '      US Census Bureau ACS tables B25103 (median real estate taxes paid) and B25077 (median value) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a county by state code and full name; --year gives the rate in force on the first day of that year', async () => {
@@ -205,14 +229,20 @@ describe('ptax rules show', () => {
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout);
     expect(o).toMatchObject({ id: 'tx.counties:anderson', state: 'TX', name: 'Anderson County', fips: '48001', file: 'rules/tx/counties.yaml' });
-    expect(o.rates).toEqual([{
-      effective: '2023-01-01', value: 0.9735, last_verified: '2026-11-21',
-      reference: expect.arrayContaining([expect.objectContaining({ href: 'https://taxfoundation.org/data/all/state/property-taxes-by-state-county/' })]),
-    }]);
+    expect(o.rates).toEqual([
+      {
+        effective: '2023-01-01',
+        value: 0.9735,
+        last_verified: '2026-11-21',
+        reference: expect.arrayContaining([expect.objectContaining({ href: 'https://taxfoundation.org/data/all/state/property-taxes-by-state-county/' })]),
+      },
+    ]);
   });
 
   it('an alias, a counties file and a program', async () => {
-    expect((await ptax('rules', 'show', 'ny.counties:new-york-city')).stdout).toBe('ny.counties: New York City (NY) is an alias, not a county: program ny.nyc, no county rate\n  The city as a whole; NYC rules apply, no county rate is known.\n');
+    expect((await ptax('rules', 'show', 'ny.counties:new-york-city')).stdout).toBe(
+      'ny.counties: New York City (NY) is an alias, not a county: program ny.nyc, no county rate\n  The city as a whole; NYC rules apply, no county rate is known.\n',
+    );
     const c = await ptax('rules', 'show', 'ny.counties');
     expect(c.stdout).toContain('  62 counties; aliases: New York City; last verified 2026-11-21');
     const p = await ptax('rules', 'show', 'ny.nyc');

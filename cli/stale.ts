@@ -63,15 +63,23 @@ export function staleEntries(bundle: Bundle, root: string, before: string, only:
     const dates = [...new Set(state.counties.flatMap((c) => c.rates.map((r) => r.effective)))].sort();
     const rates = state.counties.reduce((n, c) => n + c.rates.length, 0);
     out.push({
-      file: meta.file, ...src.position([], 'last_verified'), id: state.countiesId, kind: 'counties',
-      effective: dates.length > 2 ? `${dates[0]} … ${dates[dates.length - 1]}` : dates.join(', '), lastVerified: meta.last_verified, rates,
+      file: meta.file,
+      ...src.position([], 'last_verified'),
+      id: state.countiesId,
+      kind: 'counties',
+      effective: dates.length > 2 ? `${dates[0]} … ${dates[dates.length - 1]}` : dates.join(', '),
+      lastVerified: meta.last_verified,
+      rates,
     });
   }
   return out.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }
 
 export function formatStale(list: StaleEntry[], before: string): string {
-  const lines = list.map((e) => `${e.file}:${e.line}:${e.col}: ${e.id}${e.rates !== undefined ? ` (${e.rates} county rates)` : ''} effective ${e.effective}, last verified ${e.lastVerified}`);
+  const lines = list.map(
+    (e) =>
+      `${e.file}:${e.line}:${e.col}: ${e.id}${e.rates !== undefined ? ` (${e.rates} county rates)` : ''} effective ${e.effective}, last verified ${e.lastVerified}`,
+  );
   lines.push(list.length ? `${list.length} value(s) last verified before ${before}` : `no value last verified before ${before}`);
   return lines.join('\n');
 }

@@ -34,15 +34,22 @@ import { RESULT_FIELDS } from './generated/results.js';
  * rules/results.yaml with a `column`, in its order: the place's (county name, program,
  * rules' year), then result leaves, then the notes, joined.
  */
-export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: readonly string[] }> =
-  RESULT_FIELDS.flatMap((f): Array<{ name: string; path: readonly string[] }> => ('column' in f ? [{ name: f.column, path: f.path }] : []));
+export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: readonly string[] }> = RESULT_FIELDS.flatMap(
+  (f): Array<{ name: string; path: readonly string[] }> => ('column' in f ? [{ name: f.column, path: f.path }] : []),
+);
 /** The columns a place gives (written once per place as its prefix), in this order. */
 const PLACE_COLUMNS = ['county', 'program', 'year'];
-if (RESULT_COLUMNS.slice(0, 3).map((c) => c.path.join('.')).join() !== PLACE_COLUMNS.join() || RESULT_COLUMNS.at(-1)?.path.join('.') !== 'notes') {
+if (
+  RESULT_COLUMNS.slice(0, 3)
+    .map((c) => c.path.join('.'))
+    .join() !== PLACE_COLUMNS.join() ||
+  RESULT_COLUMNS.at(-1)?.path.join('.') !== 'notes'
+) {
   throw new Error(`rules/results.yaml: the batch columns must start with ${PLACE_COLUMNS.join(', ')} and end with notes`);
 }
 const LEAF_COLUMNS = RESULT_COLUMNS.slice(3, -1);
-if (LEAF_COLUMNS.map((c) => c.path.join('.')).join() !== BATCH_COLUMNS.map((p) => p.join('.')).join()) throw new Error('engine/codegen/js.ts: BATCH_COLUMNS differ from the batch columns');
+if (LEAF_COLUMNS.map((c) => c.path.join('.')).join() !== BATCH_COLUMNS.map((p) => p.join('.')).join())
+  throw new Error('engine/codegen/js.ts: BATCH_COLUMNS differ from the batch columns');
 /** Notes are joined into one cell with this separator. */
 export const NOTE_SEPARATOR = ' | ';
 
@@ -51,7 +58,10 @@ const NUMERIC_INPUTS = ['value', ...OPTIONAL_NUMBERS] as const;
 
 /** Whether every numeric input is absent or finite. */
 function finite(x: CalcInput): boolean {
-  for (const k of NUMERIC_INPUTS) { const n = x[k]; if (n !== null && n !== undefined && !Number.isFinite(n)) return false; }
+  for (const k of NUMERIC_INPUTS) {
+    const n = x[k];
+    if (n !== null && n !== undefined && !Number.isFinite(n)) return false;
+  }
   return true;
 }
 
@@ -125,7 +135,10 @@ export class BatchCalculator {
   private readonly nCounty = COUNTY_FACTS.length;
   readonly lang: Lang;
 
-  constructor(readonly calc: Calculator, options: BatchCalculatorOptions = {}) {
+  constructor(
+    readonly calc: Calculator,
+    options: BatchCalculatorOptions = {},
+  ) {
     this.lang = options.lang ?? 'en';
     const kinds: Kind[] = INPUT_FACTS.map((f) => (PLACE_FACTS.has(f) ? 3 : 0));
     this.kinds = kinds;
@@ -175,8 +188,12 @@ export class BatchCalculator {
   csvFacts(place: Place, facts: ArrayLike<unknown>, w: CsvOut): void {
     const v = place.columns.scratch;
     const rowSlots = this.rowSlots;
-    for (let j = 0; j < rowSlots.length; j++) { const i = rowSlots[j]!; v[i] = facts[i]; }
-    const ownSlots = this.ownSlots, own = place.own;
+    for (let j = 0; j < rowSlots.length; j++) {
+      const i = rowSlots[j]!;
+      v[i] = facts[i];
+    }
+    const ownSlots = this.ownSlots,
+      own = place.own;
     for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = own[j];
     this.write(place, v, w);
   }
@@ -213,7 +230,11 @@ export class BatchCalculator {
     }
     const own = p.notes;
     if (notes.length === 0 && own.length === 0) return;
-    const text = own.length ? (notes.length ? notes.join(NOTE_SEPARATOR) + NOTE_SEPARATOR : '') + own.join(NOTE_SEPARATOR) : notes.length === 1 ? notes[0]! : notes.join(NOTE_SEPARATOR);
+    const text = own.length
+      ? (notes.length ? notes.join(NOTE_SEPARATOR) + NOTE_SEPARATOR : '') + own.join(NOTE_SEPARATOR)
+      : notes.length === 1
+        ? notes[0]!
+        : notes.join(NOTE_SEPARATOR);
     // The notes cell as CSV bytes, remembered by its text (rows repeat a few combinations).
     let bytes = this.noteCells.get(text);
     if (bytes === undefined) {
@@ -259,7 +280,11 @@ export class BatchCalculator {
     // reads it (slugOf: "Kings", "kings county" and "kings" are one county), and nothing
     // else of the text.
     let norm: string | undefined;
-    try { norm = `${this.calc.state(input.state).code}\u0001${slugOf(String(input.county))}\u0001${year}`; } catch { norm = undefined; }
+    try {
+      norm = `${this.calc.state(input.state).code}\u0001${slugOf(String(input.county))}\u0001${year}`;
+    } catch {
+      norm = undefined;
+    }
     const known = norm === undefined ? undefined : this.bySlug.get(norm);
     if (known) return this.remember(input, year, known);
     // First row of this place: `prepare` does the work (and throws for a bad state, county or year).
@@ -280,7 +305,10 @@ export class BatchCalculator {
   }
 
   private remember(input: CalcInput, year: number, place: Place): Place {
-    if (this.nPlaces++ >= MAX_PLACES) { this.places.clear(); this.nPlaces = 1; } // bounded memory, whatever the input
+    if (this.nPlaces++ >= MAX_PLACES) {
+      this.places.clear();
+      this.nPlaces = 1;
+    } // bounded memory, whatever the input
     let entries = this.places.get(input.county);
     if (!entries) this.places.set(input.county, (entries = []));
     if (entries.length >= 64) entries.shift();
@@ -360,7 +388,11 @@ function getter(path: readonly string[]): (r: Record<string, any>) => unknown {
   const zero = a === 'exemptions';
   if (path.length === 1) return (r) => r[a];
   if (path.length === 2) return zero ? (r) => r[a]?.[b!] ?? 0 : (r) => r[a]?.[b!];
-  return (r) => { let x: any = r; for (const k of path) x = x?.[k]; return x ?? (zero ? 0 : undefined); };
+  return (r) => {
+    let x: any = r;
+    for (const k of path) x = x?.[k];
+    return x ?? (zero ? 0 : undefined);
+  };
 }
 
 /** A CSV field, quoted when it holds a comma, quote or line break. */

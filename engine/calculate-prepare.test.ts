@@ -17,10 +17,18 @@ const KINGS: CalcInput = { state: 'NY', county: 'Kings', value: 800000, property
 const ALBANY: CalcInput = { state: 'NY', county: 'Albany', value: 300000 };
 
 function error(f: () => unknown): PtaxError {
-  try { f(); } catch (e) { expect(e).toBeInstanceOf(PtaxError); return e as PtaxError; }
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(PtaxError);
+    return e as PtaxError;
+  }
   throw new Error('expected a PtaxError');
 }
-const codeAndMessage = (f: () => unknown) => { const e = error(f); return [e.code, e.message]; };
+const codeAndMessage = (f: () => unknown) => {
+  const e = error(f);
+  return [e.code, e.message];
+};
 
 /** The facts `prepare` filled, by name: the inputs, then the county facts. */
 const named = (facts: unknown[]) => Object.fromEntries([...INPUT_FACTS, ...COUNTY_FACTS].map((f, i) => [f, facts[i]]));
@@ -44,7 +52,10 @@ describe('numbers must be numbers', () => {
     ['purchaseYear', 'Purchase year'],
   ])('%s: NaN, Infinity or text is INVALID_NUMBER "%s must be a number"; null and absent are fine', (field, what) => {
     for (const bad of [Number.NaN, Infinity, '2015']) {
-      expect(codeAndMessage(() => calc.calculate({ ...ALBANY, [field]: bad })), String(bad)).toEqual(['INVALID_NUMBER', `${what} must be a number`]);
+      expect(
+        codeAndMessage(() => calc.calculate({ ...ALBANY, [field]: bad })),
+        String(bad),
+      ).toEqual(['INVALID_NUMBER', `${what} must be a number`]);
     }
     // Albany 300,000 with nothing else: 300,000 × 1.8937% = 5,681.10.
     expect(calc.calculate({ ...ALBANY, [field]: null }).annualTax).toBe(5681.1);
@@ -55,30 +66,87 @@ describe('numbers must be numbers', () => {
 describe('prepare: the fact array', () => {
   it('inputs in INPUT_FACTS order, as given', () => {
     const p = calc.prepare({
-      state: 'NY', county: 'Albany', value: 300000, propertyClass: 'class1', homestead: true, over65: true, seniorIncome: 50000,
-      seniorCitizen: true, disabled: true, veteranDisability: 40, coldWarVeteran: true, starType: 'enhanced', priorAssessed: 250000,
-      purchasePrice: 150000, purchaseYear: 2015,
+      state: 'NY',
+      county: 'Albany',
+      value: 300000,
+      propertyClass: 'class1',
+      homestead: true,
+      over65: true,
+      seniorIncome: 50000,
+      seniorCitizen: true,
+      disabled: true,
+      veteranDisability: 40,
+      coldWarVeteran: true,
+      starType: 'enhanced',
+      priorAssessed: 250000,
+      purchasePrice: 150000,
+      purchaseYear: 2015,
     });
     expect(named(p.facts)).toEqual({
-      value: 300000, propertyClass: 'class1', homestead: true, over65: true, seniorIncome: 50000, seniorCitizen: true, disabled: true,
-      veteranDisability: 40, coldWarVeteran: true, starType: 'enhanced', priorAssessed: 250000, purchasePrice: 150000, purchaseYear: 2015,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, year: 2025,
-      countyRate: 1.8937, nycClass: false, topCoded: false, estimated: false,
+      value: 300000,
+      propertyClass: 'class1',
+      homestead: true,
+      over65: true,
+      seniorIncome: 50000,
+      seniorCitizen: true,
+      disabled: true,
+      veteranDisability: 40,
+      coldWarVeteran: true,
+      starType: 'enhanced',
+      priorAssessed: 250000,
+      purchasePrice: 150000,
+      purchaseYear: 2015,
+      melloRoos: null,
+      taxAmount: null,
+      paymentYear: null,
+      paymentMonth: null,
+      paymentDay: null,
+      sellerTax: null,
+      billYear: null,
+      year: 2025,
+      countyRate: 1.8937,
+      nycClass: false,
+      topCoded: false,
+      estimated: false,
     });
     expect([p.state, p.county, p.compiled.program.id, p.compiled.year, p.notes]).toEqual(['NY', 'Albany County', 'ny.outside', 2025, []]);
   });
 
   it('inputs left out: no class, income, STAR type, prior value or purchase; flags off; veteran level 0', () => {
     expect(named(calc.prepare(ALBANY).facts)).toEqual({
-      value: 300000, propertyClass: null, homestead: false, over65: false, seniorIncome: null, seniorCitizen: false, disabled: false,
-      veteranDisability: 0, coldWarVeteran: false, starType: null, priorAssessed: null, purchasePrice: null, purchaseYear: null,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, year: 2025,
-      countyRate: 1.8937, nycClass: false, topCoded: false, estimated: false,
+      value: 300000,
+      propertyClass: null,
+      homestead: false,
+      over65: false,
+      seniorIncome: null,
+      seniorCitizen: false,
+      disabled: false,
+      veteranDisability: 0,
+      coldWarVeteran: false,
+      starType: null,
+      priorAssessed: null,
+      purchasePrice: null,
+      purchaseYear: null,
+      melloRoos: null,
+      taxAmount: null,
+      paymentYear: null,
+      paymentMonth: null,
+      paymentDay: null,
+      sellerTax: null,
+      billYear: null,
+      year: 2025,
+      countyRate: 1.8937,
+      nycClass: false,
+      topCoded: false,
+      estimated: false,
     });
   });
 
   it('county facts: Kings is an NYC county; New York County is NYC and top-coded; the "New York City" alias has no rate', () => {
-    const county = (c: CalcInput) => { const f = named(calc.prepare(c).facts); return [f.countyRate, f.nycClass, f.topCoded, f.estimated]; };
+    const county = (c: CalcInput) => {
+      const f = named(calc.prepare(c).facts);
+      return [f.countyRate, f.nycClass, f.topCoded, f.estimated];
+    };
     expect(county(KINGS)).toEqual([0.6879, true, false, false]);
     expect(county({ ...KINGS, county: 'New York County' })).toEqual([0.9019, true, true, false]);
     expect(county({ ...KINGS, county: 'New York City' })).toEqual([null, false, false, false]);
@@ -91,8 +159,9 @@ describe('prepare: the fact array', () => {
     const albany = calc.prepare({ ...ALBANY, countyRate: 1.5 });
     expect(named(albany.facts).countyRate).toBe(1.5);
     expect(albany.notes).toEqual(["County rate 1.5% used as given, instead of the county's 1.8937%"]);
-    expect(calc.prepare({ ...ALBANY, countyRate: 1.23456789 }, 'es').notes)
-      .toEqual(['Se usa la tasa del condado indicada, 1.2346 %, en lugar de la del condado, 1.8937 %']);
+    expect(calc.prepare({ ...ALBANY, countyRate: 1.23456789 }, 'es').notes).toEqual([
+      'Se usa la tasa del condado indicada, 1.2346 %, en lugar de la del condado, 1.8937 %',
+    ]);
     const kenedy = { state: 'TX', county: 'Kenedy', value: 300000 };
     expect(named(calc.prepare(kenedy).facts).countyRate).toBeNull();
     expect(calc.prepare(kenedy).notes).toEqual([]);
@@ -106,7 +175,11 @@ describe('prepare: the fact array', () => {
   it('a county rate given must be a percent from 0 to 100', () => {
     for (const r of [-0.01, 100.5, Number.NaN]) {
       let code = '';
-      try { calc.prepare({ ...ALBANY, countyRate: r }); } catch (e) { code = (e as { code: string }).code; }
+      try {
+        calc.prepare({ ...ALBANY, countyRate: r });
+      } catch (e) {
+        code = (e as { code: string }).code;
+      }
       expect(code, String(r)).toBe(Number.isNaN(r) ? 'INVALID_NUMBER' : 'INVALID_RATE');
     }
     expect(named(calc.prepare({ ...ALBANY, countyRate: 100 }).facts).countyRate).toBe(100);
@@ -142,7 +215,9 @@ describe('evaluate speaks English unless asked otherwise', () => {
     const p = calc.prepare({ ...ALBANY, purchasePrice: 150000 });
     expect(evaluate(p.compiled, p.facts).notes).toEqual(["The purchase price and year apply to California's Proposition 13; New York does not use them"]);
     const es = calc.prepare({ ...ALBANY, purchasePrice: 150000 }, 'es');
-    expect(evaluate(es.compiled, es.facts, 'es').notes).toEqual(['El precio y el año de compra se usan para la Proposición 13 de California; Nueva York no los usa']);
+    expect(evaluate(es.compiled, es.facts, 'es').notes).toEqual([
+      'El precio y el año de compra se usan para la Proposición 13 de California; Nueva York no los usa',
+    ]);
   });
   it('a carried-forward year is noted in English by default', () => {
     expect(calc.prepare({ ...KINGS, year: 2027 }).notes).toEqual(['Rules for 2027 are not published yet; 2026 values are carried forward as the estimate']);
@@ -160,13 +235,19 @@ describe('year selection at the edges', () => {
   });
 
   it('the year after the latest carries it forward', () => {
-    expect(calc.year('ny.outside', 2026)).toEqual({ year: 2025, note: 'Rules for 2026 are not published yet; 2025 values are carried forward as the estimate' });
+    expect(calc.year('ny.outside', 2026)).toEqual({
+      year: 2025,
+      note: 'Rules for 2026 are not published yet; 2025 values are carried forward as the estimate',
+    });
   });
 });
 
 describe('state look-up messages', () => {
   it('a missing state is an unknown state', () => {
-    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: undefined as unknown as string }))).toEqual(['UNKNOWN_STATE', 'Unknown state "undefined": choose one of NY, TX, CA, FL, HUB']);
+    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: undefined as unknown as string }))).toEqual([
+      'UNKNOWN_STATE',
+      'Unknown state "undefined": choose one of NY, TX, CA, FL, HUB',
+    ]);
     expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: '' }))).toEqual(['UNKNOWN_STATE', 'Unknown state "": choose one of NY, TX, CA, FL, HUB']);
   });
 

@@ -17,7 +17,12 @@ const KINGS: CalcInput = { state: 'NY', county: 'Kings', value: 800000, property
 const ALBANY: CalcInput = { state: 'NY', county: 'Albany', value: 300000 };
 
 function error(f: () => unknown): PtaxError {
-  try { f(); } catch (e) { expect(e).toBeInstanceOf(PtaxError); return e as PtaxError; }
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(PtaxError);
+    return e as PtaxError;
+  }
   throw new Error('expected a PtaxError');
 }
 

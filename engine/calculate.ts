@@ -6,7 +6,17 @@ import { valueAt } from './params.js';
 import { PtaxError } from './errors.js';
 import { inputError, localized, message, percent } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type CalculatorDef, type CountyDef, type FactValue, type Lang, type ParamEntry, type StateDef } from './types.js';
+import {
+  COUNTY_FACTS,
+  INPUT_FACTS,
+  type Bundle,
+  type CalculatorDef,
+  type CountyDef,
+  type FactValue,
+  type Lang,
+  type ParamEntry,
+  type StateDef,
+} from './types.js';
 import { INPUTS } from './generated/inputs.js';
 import type { GeneratedProgram } from './codegen/runtime.js';
 
@@ -18,7 +28,9 @@ import type { GeneratedProgram } from './codegen/runtime.js';
 export type ProgramSource = (bundle: Bundle, programId: string, year: number) => GeneratedProgram | undefined;
 let defaultSource: ProgramSource | undefined;
 /** The source every Calculator uses unless told otherwise (engine/codegen/node.ts sets it when imported). */
-export function setProgramSource(source: ProgramSource | undefined): void { defaultSource = source; }
+export function setProgramSource(source: ProgramSource | undefined): void {
+  defaultSource = source;
+}
 export interface CalculatorOptions {
   /** Generated programs: a source, or false for the interpreter alone (default: the one set by setProgramSource). */
   generated?: ProgramSource | false;
@@ -61,12 +73,27 @@ export interface CalcInput {
  * the same names), with numbers already parsed. `null` and absent mean "not given".
  */
 export interface FlagInput {
-  state: string; county: string; value?: number | null; class?: string | null;
-  homestead?: boolean; over65?: boolean; seniorIncome?: number | null; seniorCitizen?: boolean; disabled?: boolean;
-  veteranDisability?: number | null; coldWarVeteran?: boolean; star?: string | null; priorAssessed?: number | null;
-  purchasePrice?: number | null; purchaseYear?: number | null; melloRoos?: number | null;
+  state: string;
+  county: string;
+  value?: number | null;
+  class?: string | null;
+  homestead?: boolean;
+  over65?: boolean;
+  seniorIncome?: number | null;
+  seniorCitizen?: boolean;
+  disabled?: boolean;
+  veteranDisability?: number | null;
+  coldWarVeteran?: boolean;
+  star?: string | null;
+  priorAssessed?: number | null;
+  purchasePrice?: number | null;
+  purchaseYear?: number | null;
+  melloRoos?: number | null;
   /** The payment calculator's tax amount and date (ISO date already split by the caller). */
-  tax?: number | null; paymentYear?: number | null; paymentMonth?: number | null; paymentDay?: number | null;
+  tax?: number | null;
+  paymentYear?: number | null;
+  paymentMonth?: number | null;
+  paymentDay?: number | null;
   sellerTax?: number | null;
   billYear?: number | null;
   countyRate?: number | null;
@@ -86,7 +113,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
  */
 const calcInputKeys: Same<Exclude<keyof CalcInput, 'state' | 'county'>, DeclaredFact> = true;
 const flagInputKeys: Same<Exclude<keyof FlagInput, 'state' | 'county'>, Exclude<DeclaredFlag, 'year'>> = true;
-void calcInputKeys; void flagInputKeys;
+void calcInputKeys;
+void flagInputKeys;
 
 /** The home value when none is given (seed 000 §3: default 350000; rules/inputs.yaml). */
 export const DEFAULT_VALUE: number = INPUTS.find((x) => x.id === 'value')!.default;
@@ -101,17 +129,36 @@ const DEFAULT_VETERAN: number = INPUTS.find((x) => x.id === 'veteranDisability')
  */
 export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
   return {
-    state: f.state, county: f.county, value: f.value ?? DEFAULT_VALUE, year,
-    propertyClass: f.class ?? null, homestead: f.homestead, over65: f.over65, seniorIncome: f.seniorIncome ?? null,
-    seniorCitizen: f.seniorCitizen, disabled: f.disabled, veteranDisability: f.veteranDisability ?? DEFAULT_VETERAN,
-    coldWarVeteran: f.coldWarVeteran, starType: f.star ?? null, priorAssessed: f.priorAssessed ?? null,
-    purchasePrice: f.purchasePrice ?? null, purchaseYear: f.purchaseYear ?? null, melloRoos: f.melloRoos ?? null,
-    taxAmount: f.tax ?? null, paymentYear: f.paymentYear ?? null, paymentMonth: f.paymentMonth ?? null,
-    paymentDay: f.paymentDay ?? null, sellerTax: f.sellerTax ?? null, billYear: f.billYear ?? null, countyRate: f.countyRate ?? null,
+    state: f.state,
+    county: f.county,
+    value: f.value ?? DEFAULT_VALUE,
+    year,
+    propertyClass: f.class ?? null,
+    homestead: f.homestead,
+    over65: f.over65,
+    seniorIncome: f.seniorIncome ?? null,
+    seniorCitizen: f.seniorCitizen,
+    disabled: f.disabled,
+    veteranDisability: f.veteranDisability ?? DEFAULT_VETERAN,
+    coldWarVeteran: f.coldWarVeteran,
+    starType: f.star ?? null,
+    priorAssessed: f.priorAssessed ?? null,
+    purchasePrice: f.purchasePrice ?? null,
+    purchaseYear: f.purchaseYear ?? null,
+    melloRoos: f.melloRoos ?? null,
+    taxAmount: f.tax ?? null,
+    paymentYear: f.paymentYear ?? null,
+    paymentMonth: f.paymentMonth ?? null,
+    paymentDay: f.paymentDay ?? null,
+    sellerTax: f.sellerTax ?? null,
+    billYear: f.billYear ?? null,
+    countyRate: f.countyRate ?? null,
   };
 }
 
-export interface ExplainStep extends StepInfo { value: FactValue }
+export interface ExplainStep extends StepInfo {
+  value: FactValue;
+}
 export interface CalcResult {
   state: string;
   county: string;
@@ -122,24 +169,37 @@ export interface CalcResult {
   explanation?: ExplainStep[];
 }
 
-export interface CalcOptions { explain?: boolean; lang?: Lang }
+export interface CalcOptions {
+  explain?: boolean;
+  lang?: Lang;
+}
 /** What `prepare` works out for an input. */
-export interface Prepared { compiled: CompiledProgram; facts: Facts; state: string; county: string; notes: string[] }
+export interface Prepared {
+  compiled: CompiledProgram;
+  facts: Facts;
+  state: string;
+  county: string;
+  notes: string[];
+}
 
 /** Compiled programs by program and year: compiling is done once per process. */
 export class Calculator {
   private cache = new Map<string, CompiledProgram>();
   private chooser = new Map<string, Array<{ test?: (v: Facts) => boolean; program: string }>>();
   private readonly source: ProgramSource | undefined;
-  constructor(readonly bundle: Bundle, options: CalculatorOptions = {}) {
-    this.source = options.generated === false ? undefined : options.generated ?? defaultSource;
+  constructor(
+    readonly bundle: Bundle,
+    options: CalculatorOptions = {},
+  ) {
+    this.source = options.generated === false ? undefined : (options.generated ?? defaultSource);
   }
 
   state(code: string): StateDef {
     const c = String(code).trim().toUpperCase();
     const s = this.bundle.states[c];
     if (s) return s;
-    if ((PLANNED_STATES as readonly string[]).includes(c)) throw inputError('NOT_SUPPORTED', 'notSupported', { code: c, covered: Object.keys(this.bundle.states).join(', ') });
+    if ((PLANNED_STATES as readonly string[]).includes(c))
+      throw inputError('NOT_SUPPORTED', 'notSupported', { code: c, covered: Object.keys(this.bundle.states).join(', ') });
     throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: [...PLANNED_STATES, 'HUB'].join(', ') });
   }
 
@@ -179,7 +239,13 @@ export class Calculator {
   calculate(input: CalcInput, options: CalcOptions = {}, calculator?: CalculatorDef): CalcResult {
     const lang = options.lang ?? 'en';
     const p = this.prepare(input, lang, calculator);
-    const out = { state: p.state, county: p.county, year: p.compiled.year, program: p.compiled.program.id, ...evaluate(p.compiled, p.facts, lang) } as CalcResult;
+    const out = {
+      state: p.state,
+      county: p.county,
+      year: p.compiled.year,
+      program: p.compiled.program.id,
+      ...evaluate(p.compiled, p.facts, lang),
+    } as CalcResult;
     out.notes.push(...p.notes);
     if (options.explain) {
       const c = p.compiled;
@@ -211,8 +277,13 @@ export class Calculator {
     const inputs = inputFacts(input);
     // A county's program is chosen by its flags (the rate in force waits for the year);
     // an alias names its program; a calculator names its own.
-    const programId = calculator?.program ?? (!match ? this.programFor(state, [...inputs, ...countyFacts(undefined, null)])
-      : match.county ? this.programFor(state, [...inputs, ...countyFacts(match.county, null)]) : match.alias.program);
+    const programId =
+      calculator?.program ??
+      (!match
+        ? this.programFor(state, [...inputs, ...countyFacts(undefined, null)])
+        : match.county
+          ? this.programFor(state, [...inputs, ...countyFacts(match.county, null)])
+          : match.alias.program);
     const { year, note } = this.year(programId, input.year, lang);
     const c = this.compiled(programId, year);
     const own = match?.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
@@ -223,8 +294,11 @@ export class Calculator {
     const county = !match ? '' : match.county ? match.county.name : match.alias.name;
     const notes = note === undefined ? [] : [note];
     if (input.countyRate !== null && input.countyRate !== undefined) {
-      notes.push(own ? message('rateGiven', { given: percent(input.countyRate, lang), own: percent(own.value as number, lang) }, lang)
-        : message('rateGivenNoOwn', { given: percent(input.countyRate, lang) }, lang));
+      notes.push(
+        own
+          ? message('rateGiven', { given: percent(input.countyRate, lang), own: percent(own.value as number, lang) }, lang)
+          : message('rateGivenNoOwn', { given: percent(input.countyRate, lang) }, lang),
+      );
     }
     return { compiled: c, facts: v, state: state.code, county, notes };
   }
@@ -247,7 +321,11 @@ export class Calculator {
    */
   run(name: string, input: CalcInput, options: CalcOptions = {}): CalcResult {
     let k: CalculatorDef;
-    try { k = this.calculatorOf(input.state, name); } catch (e) { throw localized(e, options.lang); }
+    try {
+      k = this.calculatorOf(input.state, name);
+    } catch (e) {
+      throw localized(e, options.lang);
+    }
     if (!k.compare) return this.calculate(input, options, k);
     const [y0, y1] = k.compare.years;
     const a = this.calculate({ ...input, year: y0 }, options);
@@ -258,12 +336,27 @@ export class Calculator {
       const x = path.split('.').reduce<unknown>((o, key) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined), r);
       return typeof x === 'number' ? x : 0;
     };
-    const propositions = (k.propositions ?? []).map((p) => ({ id: p.id, savings: roundTo(p.savings.reduce((sum, f) => sum + field(b, f) - field(a, f), 0), DECIMALS.usd) }));
+    const propositions = (k.propositions ?? []).map((p) => ({
+      id: p.id,
+      savings: roundTo(
+        p.savings.reduce((sum, f) => sum + field(b, f) - field(a, f), 0),
+        DECIMALS.usd,
+      ),
+    }));
     return {
-      state: a.state, county: a.county, year: y1, program: a.program, calculator: k.name,
-      years: [y0, y1], taxBefore: tax(a), taxAfter: tax(b), savings: roundTo(tax(a) - tax(b), DECIMALS.usd),
+      state: a.state,
+      county: a.county,
+      year: y1,
+      program: a.program,
+      calculator: k.name,
+      years: [y0, y1],
+      taxBefore: tax(a),
+      taxAfter: tax(b),
+      savings: roundTo(tax(a) - tax(b), DECIMALS.usd),
       ...(propositions.length ? { propositions } : {}),
-      before: a, after: b, notes: b.notes,
+      before: a,
+      after: b,
+      notes: b.notes,
     };
   }
 }
@@ -288,7 +381,8 @@ const NUMERIC_TYPES = new Set<string>(['money', 'number', 'integer', 'year']);
  * order: money, number, integer and year inputs, and a date's facts.
  */
 export const OPTIONAL_NUMBERS = INPUTS.flatMap((x): string[] =>
-  x.id === 'value' || x.id === 'year' ? [] : x.type === 'date' ? Object.values(x.facts) : NUMERIC_TYPES.has(x.type) ? [x.id] : []) as ReadonlyArray<Exclude<NumericFact, 'value' | 'year'>>;
+  x.id === 'value' || x.id === 'year' ? [] : x.type === 'date' ? Object.values(x.facts) : NUMERIC_TYPES.has(x.type) ? [x.id] : [],
+) as ReadonlyArray<Exclude<NumericFact, 'value' | 'year'>>;
 type NumericFact = { [K in keyof CalcInput]-?: NonNullable<CalcInput[K]> extends number ? K : never }[keyof CalcInput];
 
 /** Numbers must be numbers (Number.isFinite is false for anything else): NaN or Infinity would slip past every comparison. */
@@ -320,26 +414,47 @@ export function inputFacts(input: CalcInput): FactValue[] {
 
 function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue {
   switch (f) {
-    case 'value': return input.value;
-    case 'propertyClass': return input.propertyClass ?? null;
-    case 'homestead': return !!input.homestead;
-    case 'over65': return !!input.over65;
-    case 'seniorIncome': return input.seniorIncome ?? null;
-    case 'seniorCitizen': return !!input.seniorCitizen;
-    case 'disabled': return !!input.disabled;
-    case 'veteranDisability': return input.veteranDisability ?? DEFAULT_VETERAN;
-    case 'coldWarVeteran': return !!input.coldWarVeteran;
-    case 'starType': return input.starType ?? null;
-    case 'priorAssessed': return input.priorAssessed ?? null;
-    case 'purchasePrice': return input.purchasePrice ?? null;
-    case 'purchaseYear': return input.purchaseYear ?? null;
-    case 'melloRoos': return input.melloRoos ?? null;
-    case 'taxAmount': return input.taxAmount ?? null;
-    case 'paymentYear': return input.paymentYear ?? null;
-    case 'paymentMonth': return input.paymentMonth ?? null;
-    case 'paymentDay': return input.paymentDay ?? null;
-    case 'sellerTax': return input.sellerTax ?? null;
-    case 'billYear': return input.billYear ?? null;
-    case 'year': return input.year ?? null; // filled in by prepare once the rules' year is known
+    case 'value':
+      return input.value;
+    case 'propertyClass':
+      return input.propertyClass ?? null;
+    case 'homestead':
+      return !!input.homestead;
+    case 'over65':
+      return !!input.over65;
+    case 'seniorIncome':
+      return input.seniorIncome ?? null;
+    case 'seniorCitizen':
+      return !!input.seniorCitizen;
+    case 'disabled':
+      return !!input.disabled;
+    case 'veteranDisability':
+      return input.veteranDisability ?? DEFAULT_VETERAN;
+    case 'coldWarVeteran':
+      return !!input.coldWarVeteran;
+    case 'starType':
+      return input.starType ?? null;
+    case 'priorAssessed':
+      return input.priorAssessed ?? null;
+    case 'purchasePrice':
+      return input.purchasePrice ?? null;
+    case 'purchaseYear':
+      return input.purchaseYear ?? null;
+    case 'melloRoos':
+      return input.melloRoos ?? null;
+    case 'taxAmount':
+      return input.taxAmount ?? null;
+    case 'paymentYear':
+      return input.paymentYear ?? null;
+    case 'paymentMonth':
+      return input.paymentMonth ?? null;
+    case 'paymentDay':
+      return input.paymentDay ?? null;
+    case 'sellerTax':
+      return input.sellerTax ?? null;
+    case 'billYear':
+      return input.billYear ?? null;
+    case 'year':
+      return input.year ?? null; // filled in by prepare once the rules' year is known
   }
 }

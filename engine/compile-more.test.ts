@@ -35,9 +35,7 @@ const PARAMETERS: Record<string, ParameterDef> = {
   'test.mult': param('test.mult', 'bands', [
     { effective: '2020-01-01', bands: [{ below: 50, value: 1 }, { value: 4 }], reference: ref('mult'), last_verified: '2024-01-01' },
   ]),
-  'test.limit': param('test.limit', 'scalar', [
-    { effective: '2021-06-01', value: 50000, reference: ref('limit'), last_verified: '2024-01-01' },
-  ]),
+  'test.limit': param('test.limit', 'scalar', [{ effective: '2021-06-01', value: 50000, reference: ref('limit'), last_verified: '2024-01-01' }]),
 };
 
 const eq = (fact: string, value: ConditionValue): Condition => ({ fact, operator: 'equal', value });
@@ -57,19 +55,24 @@ const PROGRAM: ProgramDef = {
     { id: 'countyTax', label: label('County tax'), formula: f('assessed * countyRate / 100') },
     { id: 'flagged', label: label('Estimated county'), condition: eq('estimated', true) },
     {
-      id: 'isSenior', label: label('Senior'),
+      id: 'isSenior',
+      label: label('Senior'),
       condition: { all: [eq('over65', true), { fact: 'seniorIncome', operator: 'lessThanInclusive', value: { fact: 'incomeLimit' } }] },
     },
     {
-      id: 'seniorSavings', label: label('Senior savings'),
+      id: 'seniorSavings',
+      label: label('Senior savings'),
       cases: [{ when: eq('isSenior', true), formula: f('min(tax / 4, rate * 100 * 4)') }, { formula: f('0') }],
     },
     {
-      id: 'level', label: label('Level'),
+      id: 'level',
+      label: label('Level'),
       cases: [
         { when: eq('starType', 'enhanced'), value: 'high' },
         {
-          when: { all: [eq('homestead', true), { any: [eq('disabled', true), { fact: 'seniorIncome', operator: 'greaterThan', value: { fact: 'incomeLimit' } }] }] },
+          when: {
+            all: [eq('homestead', true), { any: [eq('disabled', true), { fact: 'seniorIncome', operator: 'greaterThan', value: { fact: 'incomeLimit' } }] }],
+          },
           value: 'basic',
         },
         { when: eq('coldWarVeteran', true), formula: f('rate') },
@@ -120,14 +123,31 @@ function facts(c: CompiledProgram, given: Record<string, unknown>): unknown[] {
   }
   return v;
 }
-const BASE = { value: 400000, propertyClass: 'class1', homestead: false, over65: false, seniorIncome: null, disabled: false, coldWarVeteran: false, starType: null, veteranDisability: 0, countyRate: 1, estimated: false };
+const BASE = {
+  value: 400000,
+  propertyClass: 'class1',
+  homestead: false,
+  over65: false,
+  seniorIncome: null,
+  disabled: false,
+  coldWarVeteran: false,
+  starType: null,
+  veteranDisability: 0,
+  countyRate: 1,
+  estimated: false,
+};
 const run = (year: number, given: Record<string, unknown>) => {
   const c = compileProgram(BUNDLE, 'test.prog', year);
   return evaluate(c, facts(c, { ...BASE, ...given }));
 };
 
 function error(fn: () => unknown): PtaxError {
-  try { fn(); } catch (e) { expect(e).toBeInstanceOf(PtaxError); return e as PtaxError; }
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(PtaxError);
+    return e as PtaxError;
+  }
   throw new Error('expected a PtaxError');
 }
 
@@ -229,11 +249,21 @@ describe('steps', () => {
   });
 
   it('cases without an otherwise give null when nothing holds (the loader requires one)', () => {
-    const step = { id: 'maybe', label: label('Maybe'), cases: [{ when: eq('homestead', true), value: 'yes' }, { when: eq('disabled', true), value: 'also' }] };
+    const step = {
+      id: 'maybe',
+      label: label('Maybe'),
+      cases: [
+        { when: eq('homestead', true), value: 'yes' },
+        { when: eq('disabled', true), value: 'also' },
+      ],
+    };
     const three = { ...step, id: 'maybe3', cases: [...step.cases, { when: eq('over65', true), formula: f('rate') }] };
     const program = { ...PROGRAM, steps: [...PROGRAM.steps, step, three], result: { maybe: leaf('maybe', 'text'), maybe3: leaf('maybe3', 'text') } };
     const c = compileProgram({ ...BUNDLE, programs: { 'test.prog': program } }, 'test.prog', 2025);
-    const r = (given: Record<string, unknown>) => { const x = evaluate(c, facts(c, { ...BASE, ...given })); return [x.maybe, x.maybe3]; };
+    const r = (given: Record<string, unknown>) => {
+      const x = evaluate(c, facts(c, { ...BASE, ...given }));
+      return [x.maybe, x.maybe3];
+    };
     expect(r({})).toEqual([null, null]);
     expect(r({ homestead: true, disabled: true })).toEqual(['yes', 'yes']);
     expect(r({ disabled: true })).toEqual(['also', 'also']);
@@ -241,7 +271,12 @@ describe('steps', () => {
   });
 
   it('one case with no condition is simply its value', () => {
-    const program = { ...PROGRAM, steps: [{ id: 'only', label: label('Only'), cases: [{ formula: f('rate * 4') }] }], notes: [], result: { only: leaf('only', 'usd') } };
+    const program = {
+      ...PROGRAM,
+      steps: [{ id: 'only', label: label('Only'), cases: [{ formula: f('rate * 4') }] }],
+      notes: [],
+      result: { only: leaf('only', 'usd') },
+    };
     const c = compileProgram({ ...BUNDLE, programs: { 'test.prog': program } }, 'test.prog', 2025);
     expect(evaluate(c, facts(c, BASE)).only).toBe(10);
   });
@@ -266,7 +301,12 @@ describe('explanations: stepInfo', () => {
   });
 
   it('a formula step: its source and the parameters it reads, once each, in order', () => {
-    expect(info('assessed')).toEqual({ rule: 'test.prog.assessed', label: label('Assessed value'), expression: 'value * ratio[propertyClass]', params: [use('ratio')] });
+    expect(info('assessed')).toEqual({
+      rule: 'test.prog.assessed',
+      label: label('Assessed value'),
+      expression: 'value * ratio[propertyClass]',
+      params: [use('ratio')],
+    });
     expect(info('tax').params).toEqual([use('rate')]);
     expect(info('tax').params[0]).toEqual({ id: 'test.rate', effective: '2024-01-01', reference: ref('new-rate'), file: 'rules/test/test.rate.yaml' });
     expect(info('countyTax').params).toEqual([]);
@@ -286,7 +326,8 @@ describe('explanations: stepInfo', () => {
   it('a cases step: each case as `if …: …`, the last as `otherwise: …`; parameters of conditions and formulas', () => {
     expect(info('seniorSavings')).toMatchObject({ expression: 'if isSenior = true: min(tax / 4, rate * 100 * 4); otherwise: 0', params: [use('rate')] });
     expect(info('level')).toMatchObject({
-      expression: 'if starType = enhanced: high; if homestead = true and (disabled = true or seniorIncome > incomeLimit): basic; if coldWarVeteran = true: rate; otherwise: none',
+      expression:
+        'if starType = enhanced: high; if homestead = true and (disabled = true or seniorIncome > incomeLimit): basic; if coldWarVeteran = true: rate; otherwise: none',
       params: [use('incomeLimit'), use('rate')],
     });
   });
@@ -295,8 +336,16 @@ describe('explanations: stepInfo', () => {
 describe('describeCondition', () => {
   it('every operator, as a symbol or words', () => {
     const ops: Array<[string, string]> = [
-      ['equal', '='], ['notEqual', '≠'], ['lessThan', '<'], ['lessThanInclusive', '≤'], ['greaterThan', '>'], ['greaterThanInclusive', '≥'],
-      ['in', 'in'], ['notIn', 'not in'], ['contains', 'contains'], ['doesNotContain', 'does not contain'],
+      ['equal', '='],
+      ['notEqual', '≠'],
+      ['lessThan', '<'],
+      ['lessThanInclusive', '≤'],
+      ['greaterThan', '>'],
+      ['greaterThanInclusive', '≥'],
+      ['in', 'in'],
+      ['notIn', 'not in'],
+      ['contains', 'contains'],
+      ['doesNotContain', 'does not contain'],
     ];
     for (const [operator, text] of ops) expect(describeCondition({ fact: 'x', operator, value: 1 })).toBe(`x ${text} 1`);
     expect(describeCondition({ fact: 'x', operator: 'startsWith', value: 'a' })).toBe('x startsWith a'); // unknown: as written
@@ -313,7 +362,9 @@ describe('describeCondition', () => {
   });
 
   it('all, any and not; groups inside are parenthesised, single tests are not', () => {
-    const a = eq('a', 1), b = eq('b', 2), c = eq('c', 3);
+    const a = eq('a', 1),
+      b = eq('b', 2),
+      c = eq('c', 3);
     expect(describeCondition({ all: [a, b, c] })).toBe('a = 1 and b = 2 and c = 3');
     expect(describeCondition({ any: [a, b] })).toBe('a = 1 or b = 2');
     expect(describeCondition({ all: [a] })).toBe('a = 1');
@@ -330,7 +381,19 @@ describe('the result tree', () => {
   const senior = () => run(2025, { over65: true, seniorIncome: 1000, propertyClass: 'class2' });
 
   it('top-level keys in the rule file order, each once, plus notes', () => {
-    expect(Object.keys(none())).toEqual(['annualTax', 'rate', 'ratio', 'level', 'multiplier', 'countyTax', 'estimated', 'exemptions', 'exemptionBreakdown', 'other', 'notes']);
+    expect(Object.keys(none())).toEqual([
+      'annualTax',
+      'rate',
+      'ratio',
+      'level',
+      'multiplier',
+      'countyTax',
+      'estimated',
+      'exemptions',
+      'exemptionBreakdown',
+      'other',
+      'notes',
+    ]);
     expect(Object.keys(none().other as object)).toEqual(['entry', 'exemptions', 'exemptionBreakdown']);
   });
 
@@ -360,7 +423,11 @@ describe('the result tree', () => {
 
   it('a null leaf under exemptionBreakdown is kept', () => {
     const step = { id: 'maybe', label: label('Maybe'), cases: [{ when: eq('homestead', true), value: 'yes' }] };
-    const program = { ...PROGRAM, steps: [...PROGRAM.steps, step], result: { exemptionBreakdown: { maybe: leaf('maybe', 'text'), none: { amount: leaf('0', 'usd') } } } };
+    const program = {
+      ...PROGRAM,
+      steps: [...PROGRAM.steps, step],
+      result: { exemptionBreakdown: { maybe: leaf('maybe', 'text'), none: { amount: leaf('0', 'usd') } } },
+    };
     const c = compileProgram({ ...BUNDLE, programs: { 'test.prog': program } }, 'test.prog', 2025);
     expect(evaluate(c, facts(c, BASE)).exemptionBreakdown).toEqual({ maybe: null });
     expect(evaluate(c, facts(c, { ...BASE, homestead: true })).exemptionBreakdown).toEqual({ maybe: 'yes' });
@@ -395,7 +462,12 @@ describe('the real rules', () => {
       for (const year of p.years) {
         const c = compileProgram(bundle, id, year);
         expect(c.stepInfo.map((s) => s.rule)).toEqual(p.steps.map((s) => `${id}.${s.id}`));
-        expect(c.template.length).toBe(INPUT_FACTS.length + COUNTY_FACTS.length + Object.values(p.parameters).filter((pid) => bundle.parameters[pid]!.type === 'scalar').length + p.steps.length);
+        expect(c.template.length).toBe(
+          INPUT_FACTS.length +
+            COUNTY_FACTS.length +
+            Object.values(p.parameters).filter((pid) => bundle.parameters[pid]!.type === 'scalar').length +
+            p.steps.length,
+        );
         for (const info of c.stepInfo) for (const u of info.params) expect(u.effective <= c.date, `${info.rule} ${u.id}`).toBe(true);
       }
     }
@@ -422,7 +494,7 @@ describe('roundTo', () => {
 
   it('any number of decimals, beyond the 8 the units use', () => {
     expect(roundTo(1234.5, 0)).toBe(1235);
-    expect(roundTo(0.123456789012, 10)).toBe(0.1234567890);
+    expect(roundTo(0.123456789012, 10)).toBe(0.123456789);
     expect(roundTo(1 / 3, 12)).toBe(0.333333333333);
   });
 

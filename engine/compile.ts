@@ -10,13 +10,34 @@ import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import type { GeneratedProgram } from './codegen/runtime.js';
 import {
-  COUNTY_FACTS, INPUT_FACTS,
-  type Bundle, type Condition, type Expr, type Label, type ParamEntry, type ProgramDef, type Reference, type ResultGroup, type ResultLeaf, type ResultUnit,
+  COUNTY_FACTS,
+  INPUT_FACTS,
+  type Bundle,
+  type Condition,
+  type Expr,
+  type Label,
+  type ParamEntry,
+  type ProgramDef,
+  type Reference,
+  type ResultGroup,
+  type ResultLeaf,
+  type ResultUnit,
 } from './types.js';
 
-export interface ParamUse { id: string; effective: string; reference: ParamEntry['reference']; file: string }
+export interface ParamUse {
+  id: string;
+  effective: string;
+  reference: ParamEntry['reference'];
+  file: string;
+}
 /** A step as the explanation shows it; `reference` is the statute section the step applies, when the program gives one. */
-export interface StepInfo { rule: string; label: Label; expression: string; params: ParamUse[]; reference?: Reference[] }
+export interface StepInfo {
+  rule: string;
+  label: Label;
+  expression: string;
+  params: ParamUse[];
+  reference?: Reference[];
+}
 
 export interface CompiledProgram {
   program: ProgramDef;
@@ -41,7 +62,10 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
   const slots = new Map<string, number>();
   const bindings = new Map<string, Binding>();
   const template: unknown[] = [];
-  const addSlot = (name: string, value: unknown): void => { slots.set(name, template.length); template.push(value); };
+  const addSlot = (name: string, value: unknown): void => {
+    slots.set(name, template.length);
+    template.push(value);
+  };
   for (const f of [...INPUT_FACTS, ...COUNTY_FACTS]) addSlot(f, null);
   const used = new Map<string, ParamUse>();
   for (const [alias, pid] of Object.entries(program.parameters)) {
@@ -90,7 +114,12 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
   });
 
   return {
-    program, year, date, template, steps, stepInfo,
+    program,
+    year,
+    date,
+    template,
+    steps,
+    stepInfo,
     validations: program.validations.map((x) => ({ test: cond(x.when), code: x.code, message: x.message })),
     notes: program.notes.map((n) => ({ test: cond(n.when), text: n.text })),
     result: compileResult(program.result, (e: Expr) => compileNode(e, resolve)),
@@ -103,7 +132,10 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
  * formula, called.
  */
 type CaseValue = { k: unknown; s?: undefined; f?: undefined } | { s: number; f?: undefined } | { f: Fn; s?: undefined };
-interface Case { when?: CondNode; run: CaseValue }
+interface Case {
+  when?: CondNode;
+  run: CaseValue;
+}
 
 const caseValue = (n: Node): CaseValue => (n.constant !== undefined ? { k: n.constant } : n.slot !== undefined ? { s: n.slot } : { f: n.fn });
 
@@ -117,7 +149,10 @@ const caseValue = (n: Node): CaseValue => (n.constant !== undefined ? { k: n.con
 function casesFn(cases: Case[]): Fn {
   const last = cases.reduceRight<CaseValue>((rest, { when, run }) => (when ? { f: branch(when, run, rest) } : run), { k: null });
   if (last.f) return last.f;
-  if (last.s !== undefined) { const i = last.s; return (v) => v[i]; }
+  if (last.s !== undefined) {
+    const i = last.s;
+    return (v) => v[i];
+  }
   const k = last.k;
   return () => k;
 }
@@ -130,38 +165,80 @@ function branch(when: CondNode, a: CaseValue, b: CaseValue): Fn {
     const [y, n] = negate ? [b, a] : [a, b];
     if (y.f) {
       const f = y.f;
-      if (n.f) { const g = n.f; return (v) => (v[i] === t ? f(v) : g(v)); }
-      if (n.s !== undefined) { const j = n.s; return (v) => (v[i] === t ? f(v) : v[j]); }
-      const c = n.k; return (v) => (v[i] === t ? f(v) : c);
+      if (n.f) {
+        const g = n.f;
+        return (v) => (v[i] === t ? f(v) : g(v));
+      }
+      if (n.s !== undefined) {
+        const j = n.s;
+        return (v) => (v[i] === t ? f(v) : v[j]);
+      }
+      const c = n.k;
+      return (v) => (v[i] === t ? f(v) : c);
     }
     if (y.s !== undefined) {
       const s = y.s;
-      if (n.f) { const g = n.f; return (v) => (v[i] === t ? v[s] : g(v)); }
-      if (n.s !== undefined) { const j = n.s; return (v) => (v[i] === t ? v[s] : v[j]); }
-      const c = n.k; return (v) => (v[i] === t ? v[s] : c);
+      if (n.f) {
+        const g = n.f;
+        return (v) => (v[i] === t ? v[s] : g(v));
+      }
+      if (n.s !== undefined) {
+        const j = n.s;
+        return (v) => (v[i] === t ? v[s] : v[j]);
+      }
+      const c = n.k;
+      return (v) => (v[i] === t ? v[s] : c);
     }
     const k = y.k;
-    if (n.f) { const g = n.f; return (v) => (v[i] === t ? k : g(v)); }
-    if (n.s !== undefined) { const j = n.s; return (v) => (v[i] === t ? k : v[j]); }
-    const c = n.k; return (v) => (v[i] === t ? k : c);
+    if (n.f) {
+      const g = n.f;
+      return (v) => (v[i] === t ? k : g(v));
+    }
+    if (n.s !== undefined) {
+      const j = n.s;
+      return (v) => (v[i] === t ? k : v[j]);
+    }
+    const c = n.k;
+    return (v) => (v[i] === t ? k : c);
   }
   const p = when.fn;
   if (a.f) {
     const f = a.f;
-    if (b.f) { const g = b.f; return (v) => (p(v) ? f(v) : g(v)); }
-    if (b.s !== undefined) { const j = b.s; return (v) => (p(v) ? f(v) : v[j]); }
-    const c = b.k; return (v) => (p(v) ? f(v) : c);
+    if (b.f) {
+      const g = b.f;
+      return (v) => (p(v) ? f(v) : g(v));
+    }
+    if (b.s !== undefined) {
+      const j = b.s;
+      return (v) => (p(v) ? f(v) : v[j]);
+    }
+    const c = b.k;
+    return (v) => (p(v) ? f(v) : c);
   }
   if (a.s !== undefined) {
     const s = a.s;
-    if (b.f) { const g = b.f; return (v) => (p(v) ? v[s] : g(v)); }
-    if (b.s !== undefined) { const j = b.s; return (v) => (p(v) ? v[s] : v[j]); }
-    const c = b.k; return (v) => (p(v) ? v[s] : c);
+    if (b.f) {
+      const g = b.f;
+      return (v) => (p(v) ? v[s] : g(v));
+    }
+    if (b.s !== undefined) {
+      const j = b.s;
+      return (v) => (p(v) ? v[s] : v[j]);
+    }
+    const c = b.k;
+    return (v) => (p(v) ? v[s] : c);
   }
   const k = a.k;
-  if (b.f) { const g = b.f; return (v) => (p(v) ? k : g(v)); }
-  if (b.s !== undefined) { const j = b.s; return (v) => (p(v) ? k : v[j]); }
-  const c = b.k; return (v) => (p(v) ? k : c);
+  if (b.f) {
+    const g = b.f;
+    return (v) => (p(v) ? k : g(v));
+  }
+  if (b.s !== undefined) {
+    const j = b.s;
+    return (v) => (p(v) ? k : v[j]);
+  }
+  const c = b.k;
+  return (v) => (p(v) ? k : c);
 }
 
 /** Readable text of a condition, for explanations: `propertyClass in [class1, class2] and …`. */
@@ -170,8 +247,16 @@ export function describeCondition(c: Condition): string {
   if ('any' in c) return c.any.map((x) => wrap(x)).join(' or ');
   if ('not' in c) return `not ${wrap(c.not)}`;
   const ops: Record<string, string> = {
-    equal: '=', notEqual: '≠', lessThan: '<', lessThanInclusive: '≤', greaterThan: '>', greaterThanInclusive: '≥',
-    in: 'in', notIn: 'not in', contains: 'contains', doesNotContain: 'does not contain',
+    equal: '=',
+    notEqual: '≠',
+    lessThan: '<',
+    lessThanInclusive: '≤',
+    greaterThan: '>',
+    greaterThanInclusive: '≥',
+    in: 'in',
+    notIn: 'not in',
+    contains: 'contains',
+    doesNotContain: 'does not contain',
   };
   const v = c.value;
   const val = Array.isArray(v) ? `[${v.join(', ')}]` : typeof v === 'object' && v !== null ? v.fact : String(v);

@@ -39,7 +39,11 @@ describe('in / notIn against a list held by another fact', () => {
 describe('an unknown operator', () => {
   it('is the error RULES_INVALID naming the operator', () => {
     let err: unknown;
-    try { compileCondition({ fact: 'level', operator: 'between', value: [1, 2] }, slotOf); } catch (e) { err = e; }
+    try {
+      compileCondition({ fact: 'level', operator: 'between', value: [1, 2] }, slotOf);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(PtaxError);
     expect([(err as PtaxError).code, (err as PtaxError).message]).toEqual(['RULES_INVALID', 'unknown operator between']);
   });

@@ -180,14 +180,26 @@ describe('compile errors and fact lists', () => {
   it('an unknown fact is rejected by slotOf when compiling, not when evaluating', () => {
     expect(() => compileCondition({ all: [leaf('nope', 'equal', 1)] }, slotOf)).toThrow('no slot for nope');
   });
-  it('the operators are json-rules-engine\'s ten defaults', () => {
-    expect([...OPERATORS].sort()).toEqual(
-      ['contains', 'doesNotContain', 'equal', 'greaterThan', 'greaterThanInclusive', 'in', 'lessThan', 'lessThanInclusive', 'notEqual', 'notIn'],
-    );
+  it("the operators are json-rules-engine's ten defaults", () => {
+    expect([...OPERATORS].sort()).toEqual([
+      'contains',
+      'doesNotContain',
+      'equal',
+      'greaterThan',
+      'greaterThanInclusive',
+      'in',
+      'lessThan',
+      'lessThanInclusive',
+      'notEqual',
+      'notIn',
+    ]);
   });
   it('conditionFacts lists every fact read, in order, with fact references', () => {
     const c: Condition = {
-      all: [leaf('starType', 'equal', 'enhanced'), { any: [leaf('seniorIncome', 'lessThanInclusive', { fact: 'limit' }), { not: leaf('over65', 'equal', true) }] }],
+      all: [
+        leaf('starType', 'equal', 'enhanced'),
+        { any: [leaf('seniorIncome', 'lessThanInclusive', { fact: 'limit' }), { not: leaf('over65', 'equal', true) }] },
+      ],
     };
     expect(conditionFacts(c)).toEqual(['starType', 'seniorIncome', 'limit', 'over65']);
   });
@@ -219,7 +231,12 @@ describe('fused closures: single equality tests and their pairs', () => {
   });
 
   // all / any of two tests, each equal or notEqual: every combination against the truth table.
-  const pairs: Array<[string, string]> = [['equal', 'equal'], ['equal', 'notEqual'], ['notEqual', 'equal'], ['notEqual', 'notEqual']];
+  const pairs: Array<[string, string]> = [
+    ['equal', 'equal'],
+    ['equal', 'notEqual'],
+    ['notEqual', 'equal'],
+    ['notEqual', 'notEqual'],
+  ];
   const rows = [
     { homestead: true, starType: 'basic' },
     { homestead: true, starType: 'enhanced' },
@@ -229,7 +246,8 @@ describe('fused closures: single equality tests and their pairs', () => {
   ];
   for (const [o1, o2] of pairs) {
     it(`all / any of homestead ${o1} true, starType ${o2} basic`, () => {
-      const a = leaf('homestead', o1, true), b = leaf('starType', o2, 'basic');
+      const a = leaf('homestead', o1, true),
+        b = leaf('starType', o2, 'basic');
       for (const r of rows) {
         const x = o1 === 'equal' ? r.homestead === true : r.homestead !== true;
         const y = o2 === 'equal' ? r.starType === 'basic' : r.starType !== 'basic';
@@ -291,8 +309,7 @@ describe('cases steps: first case whose when holds, every shape', () => {
     fact: { formula: f('value') },
     formula: { formula: f('value * 4') },
   } as const;
-  const valueOf = (k: keyof typeof values, value: number): unknown =>
-    ({ text: 'basic', literal: 100, parameter: 50000, fact: value, formula: value * 4 })[k];
+  const valueOf = (k: keyof typeof values, value: number): unknown => ({ text: 'basic', literal: 100, parameter: 50000, fact: value, formula: value * 4 })[k];
   // Tests: equality inlined (equal, notEqual, not equal) and any other condition (called).
   const whens: Record<string, { when: Condition; holds: (h: unknown, cls: unknown) => boolean }> = {
     equal: { when: { all: [leaf('homestead', 'equal', true)] }, holds: (h) => h === true },
@@ -315,7 +332,11 @@ describe('cases steps: first case whose when holds, every shape', () => {
     }
   }
   // Three cases: the first that holds, a case without `when` ends the chain, one case alone.
-  steps.push({ id: 'chain', label: label('chain'), cases: [{ when: whens.equal!.when, value: 'first' }, { when: whens.in!.when, formula: f('value') }, { formula: f('0') }] });
+  steps.push({
+    id: 'chain',
+    label: label('chain'),
+    cases: [{ when: whens.equal!.when, value: 'first' }, { when: whens.in!.when, formula: f('value') }, { formula: f('0') }],
+  });
   expected.push((value, h, cls) => (h === true ? 'first' : cls === 'class1' || cls === 'class2' ? value : 0));
   steps.push({ id: 'early', label: label('early'), cases: [{ when: whens.notEqual!.when, formula: f('limit') }, { formula: f('value') }, { value: 'never' }] });
   expected.push((value, _h, cls) => (cls !== null ? 50000 : value));
@@ -325,13 +346,33 @@ describe('cases steps: first case whose when holds, every shape', () => {
   expected.push(() => 'none');
 
   const program: ProgramDef = {
-    id: 'test.cases', file: 'rules/test/cases.yaml', description: 'cases', label: label('cases'),
-    period: { start: '01-01', fiscal: false }, years: [2025], parameters: { limit: 'test.limit' },
-    validations: [], steps, notes: [], result: {},
+    id: 'test.cases',
+    file: 'rules/test/cases.yaml',
+    description: 'cases',
+    label: label('cases'),
+    period: { start: '01-01', fiscal: false },
+    years: [2025],
+    parameters: { limit: 'test.limit' },
+    validations: [],
+    steps,
+    notes: [],
+    result: {},
   };
   const bundle = {
-    format: 1, states: {}, programs: { 'test.cases': program },
-    parameters: { 'test.limit': { id: 'test.limit', file: 'x.yaml', description: '', label: label('limit'), unit: 'usd', type: 'scalar', values: [{ effective: '2020-01-01', value: 50000, reference: [], last_verified: '2024-01-01' }] } },
+    format: 1,
+    states: {},
+    programs: { 'test.cases': program },
+    parameters: {
+      'test.limit': {
+        id: 'test.limit',
+        file: 'x.yaml',
+        description: '',
+        label: label('limit'),
+        unit: 'usd',
+        type: 'scalar',
+        values: [{ effective: '2020-01-01', value: 50000, reference: [], last_verified: '2024-01-01' }],
+      },
+    },
   } as unknown as Bundle;
   const c = compileProgram(bundle, 'test.cases', 2025);
   const run = (value: number, homestead: unknown, propertyClass: unknown) => {

@@ -12,15 +12,25 @@ export type Predicate = (v: Facts) => boolean;
 export type SlotOf = (fact: string) => number;
 
 export const OPERATORS = [
-  'equal', 'notEqual', 'lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive',
-  'in', 'notIn', 'contains', 'doesNotContain',
+  'equal',
+  'notEqual',
+  'lessThan',
+  'lessThanInclusive',
+  'greaterThan',
+  'greaterThanInclusive',
+  'in',
+  'notIn',
+  'contains',
+  'doesNotContain',
 ] as const;
 
 /** json-rules-engine's numberValidator: a fact must parse as a number for <, <=, >, >=. */
 const isNumeric = (x: unknown): boolean =>
-  typeof x === 'number' ? x === x
-    // null, undefined, true and false parse as NaN ("null", "true", …): no need to make the text.
-    : x === null || x === undefined || typeof x === 'boolean' ? false
+  typeof x === 'number'
+    ? x === x
+    : // null, undefined, true and false parse as NaN ("null", "true", …): no need to make the text.
+      x === null || x === undefined || typeof x === 'boolean'
+      ? false
       : Number.parseFloat(x as string).toString() !== 'NaN';
 
 type Compare = (a: any, b: any) => boolean;
@@ -37,8 +47,7 @@ const COMPARE: Record<(typeof OPERATORS)[number], Compare> = {
   greaterThanInclusive: (a, b) => isNumeric(a) && a >= b,
 };
 
-const isFactRef = (v: ConditionValue): v is { fact: string } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isFactRef = (v: ConditionValue): v is { fact: string } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every fact a condition reads, in order of appearance. */
 export function conditionFacts(c: Condition, out: string[] = []): string[] {
@@ -62,7 +71,10 @@ export function compileCondition(c: Condition, slotOf: SlotOf): Predicate {
  * `not`), that test, so that a caller can fuse `v[slot] === value` into its own closure.
  * `negate`: the condition holds when the fact is NOT `value`.
  */
-export interface CondNode { fn: Predicate; test?: { slot: number; value: unknown; negate: boolean } }
+export interface CondNode {
+  fn: Predicate;
+  test?: { slot: number; value: unknown; negate: boolean };
+}
 
 const equalTest = (slot: number, value: unknown, negate: boolean): CondNode => ({
   fn: negate ? (v) => v[slot] !== value : (v) => v[slot] === value,
@@ -87,19 +99,48 @@ export function compileConditionNode(c: Condition, slotOf: SlotOf): CondNode {
     // The numeric operators test the fact with isNumeric, which for a number is `x === x`;
     // a NaN fact compares false anyway, so a number fact needs no call.
     switch (c.operator) {
-      case 'equal': return { fn: (v) => v[slot] === v[other] };
-      case 'notEqual': return { fn: (v) => v[slot] !== v[other] };
-      case 'lessThan': return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a < (v[other] as number) : isNumeric(a) && a < (v[other] as number); } };
-      case 'lessThanInclusive': return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a <= (v[other] as number) : isNumeric(a) && a <= (v[other] as number); } };
-      case 'greaterThan': return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a > (v[other] as number) : isNumeric(a) && a > (v[other] as number); } };
-      case 'greaterThanInclusive': return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a >= (v[other] as number) : isNumeric(a) && a >= (v[other] as number); } };
-      default: return { fn: (v) => op(v[slot], v[other]) };
+      case 'equal':
+        return { fn: (v) => v[slot] === v[other] };
+      case 'notEqual':
+        return { fn: (v) => v[slot] !== v[other] };
+      case 'lessThan':
+        return {
+          fn: (v) => {
+            const a = v[slot] as number;
+            return typeof a === 'number' ? a < (v[other] as number) : isNumeric(a) && a < (v[other] as number);
+          },
+        };
+      case 'lessThanInclusive':
+        return {
+          fn: (v) => {
+            const a = v[slot] as number;
+            return typeof a === 'number' ? a <= (v[other] as number) : isNumeric(a) && a <= (v[other] as number);
+          },
+        };
+      case 'greaterThan':
+        return {
+          fn: (v) => {
+            const a = v[slot] as number;
+            return typeof a === 'number' ? a > (v[other] as number) : isNumeric(a) && a > (v[other] as number);
+          },
+        };
+      case 'greaterThanInclusive':
+        return {
+          fn: (v) => {
+            const a = v[slot] as number;
+            return typeof a === 'number' ? a >= (v[other] as number) : isNumeric(a) && a >= (v[other] as number);
+          },
+        };
+      default:
+        return { fn: (v) => op(v[slot], v[other]) };
     }
   }
   // Specialised closures for the common operators keep evaluation fast.
   switch (c.operator) {
-    case 'equal': return equalTest(slot, value, false);
-    case 'notEqual': return equalTest(slot, value, true);
+    case 'equal':
+      return equalTest(slot, value, false);
+    case 'notEqual':
+      return equalTest(slot, value, true);
     case 'in': {
       const list = value as unknown[];
       return { fn: (v) => list.indexOf(v[slot]) > -1 };
@@ -108,11 +149,44 @@ export function compileConditionNode(c: Condition, slotOf: SlotOf): CondNode {
       const list = value as unknown[];
       return { fn: (v) => list.indexOf(v[slot]) === -1 };
     }
-    case 'lessThan': { const b = value as number; return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a < b : isNumeric(a) && a < b; } }; }
-    case 'lessThanInclusive': { const b = value as number; return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a <= b : isNumeric(a) && a <= b; } }; }
-    case 'greaterThan': { const b = value as number; return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a > b : isNumeric(a) && a > b; } }; }
-    case 'greaterThanInclusive': { const b = value as number; return { fn: (v) => { const a = v[slot] as number; return typeof a === 'number' ? a >= b : isNumeric(a) && a >= b; } }; }
-    default: return { fn: (v) => op(v[slot], value) };
+    case 'lessThan': {
+      const b = value as number;
+      return {
+        fn: (v) => {
+          const a = v[slot] as number;
+          return typeof a === 'number' ? a < b : isNumeric(a) && a < b;
+        },
+      };
+    }
+    case 'lessThanInclusive': {
+      const b = value as number;
+      return {
+        fn: (v) => {
+          const a = v[slot] as number;
+          return typeof a === 'number' ? a <= b : isNumeric(a) && a <= b;
+        },
+      };
+    }
+    case 'greaterThan': {
+      const b = value as number;
+      return {
+        fn: (v) => {
+          const a = v[slot] as number;
+          return typeof a === 'number' ? a > b : isNumeric(a) && a > b;
+        },
+      };
+    }
+    case 'greaterThanInclusive': {
+      const b = value as number;
+      return {
+        fn: (v) => {
+          const a = v[slot] as number;
+          return typeof a === 'number' ? a >= b : isNumeric(a) && a >= b;
+        },
+      };
+    }
+    default:
+      return { fn: (v) => op(v[slot], value) };
   }
 }
 
@@ -122,18 +196,29 @@ function every(ns: CondNode[]): CondNode {
   if (ns.length === 2) {
     const [x, y] = ns as [CondNode, CondNode];
     if (x.test && y.test) {
-      const { slot: i, value: a } = x.test, { slot: j, value: b } = y.test;
+      const { slot: i, value: a } = x.test,
+        { slot: j, value: b } = y.test;
       if (!x.test.negate && !y.test.negate) return { fn: (v) => v[i] === a && v[j] === b };
       if (!x.test.negate) return { fn: (v) => v[i] === a && v[j] !== b };
       if (!y.test.negate) return { fn: (v) => v[i] !== a && v[j] === b };
       return { fn: (v) => v[i] !== a && v[j] !== b };
     }
-    if (x.test && !x.test.negate) { const { slot: i, value: a } = x.test, q = y.fn; return { fn: (v) => v[i] === a && q(v) }; }
-    const p = x.fn, q = y.fn;
+    if (x.test && !x.test.negate) {
+      const { slot: i, value: a } = x.test,
+        q = y.fn;
+      return { fn: (v) => v[i] === a && q(v) };
+    }
+    const p = x.fn,
+      q = y.fn;
     return { fn: (v) => p(v) && q(v) };
   }
   const ps = ns.map((n) => n.fn);
-  return { fn: (v) => { for (const p of ps) if (!p(v)) return false; return true; } };
+  return {
+    fn: (v) => {
+      for (const p of ps) if (!p(v)) return false;
+      return true;
+    },
+  };
 }
 
 /** `any`: two equality tests are one closure (`v[i] === a || v[j] === b`). */
@@ -142,15 +227,22 @@ function some(ns: CondNode[]): CondNode {
   if (ns.length === 2) {
     const [x, y] = ns as [CondNode, CondNode];
     if (x.test && y.test) {
-      const { slot: i, value: a } = x.test, { slot: j, value: b } = y.test;
+      const { slot: i, value: a } = x.test,
+        { slot: j, value: b } = y.test;
       if (!x.test.negate && !y.test.negate) return { fn: (v) => v[i] === a || v[j] === b };
       if (!x.test.negate) return { fn: (v) => v[i] === a || v[j] !== b };
       if (!y.test.negate) return { fn: (v) => v[i] !== a || v[j] === b };
       return { fn: (v) => v[i] !== a || v[j] !== b };
     }
-    const p = x.fn, q = y.fn;
+    const p = x.fn,
+      q = y.fn;
     return { fn: (v) => p(v) || q(v) };
   }
   const ps = ns.map((n) => n.fn);
-  return { fn: (v) => { for (const p of ps) if (p(v)) return true; return false; } };
+  return {
+    fn: (v) => {
+      for (const p of ps) if (p(v)) return true;
+      return false;
+    },
+  };
 }

@@ -14,7 +14,12 @@ const FL = BUNDLE.states.FL!;
 const TX = BUNDLE.states.TX!;
 
 function unknown(state: StateDef, query: string): PtaxError {
-  try { findCounty(state, query); } catch (e) { expect(e).toBeInstanceOf(PtaxError); return e as PtaxError; }
+  try {
+    findCounty(state, query);
+  } catch (e) {
+    expect(e).toBeInstanceOf(PtaxError);
+    return e as PtaxError;
+  }
   throw new Error(`expected ${query} to be unknown`);
 }
 
@@ -60,8 +65,15 @@ describe('findCounty', () => {
 
   it('suggestions drop only a final " County" from a county name', () => {
     const county = (name: string, slug: string): CountyDef => ({ name, slug, fips: '00000', rates: [], flags: [] });
-    const state = { ...NY, code: 'ZZ', counties: [county('Twin County Lakes County', 'twin-county-lakes'), county('Albany County', 'albany')], aliases: [] } as StateDef;
-    expect(unknown(state, 'Twin County Lake').message).toBe('Unknown county "Twin County Lake" in ZZ. Did you mean Twin County Lakes? (see: ptax counties --state ZZ)');
+    const state = {
+      ...NY,
+      code: 'ZZ',
+      counties: [county('Twin County Lakes County', 'twin-county-lakes'), county('Albany County', 'albany')],
+      aliases: [],
+    } as StateDef;
+    expect(unknown(state, 'Twin County Lake').message).toBe(
+      'Unknown county "Twin County Lake" in ZZ. Did you mean Twin County Lakes? (see: ptax counties --state ZZ)',
+    );
   });
 });
 

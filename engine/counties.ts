@@ -4,7 +4,12 @@ import type { CountyDef, StateDef } from './types.js';
 import { inputError } from './messages.js';
 
 export function slugOf(name: string): string {
-  return name.trim().toLowerCase().replace(/\scounty$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/\scounty$/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /**

@@ -24,7 +24,11 @@ export class CsvOut {
 
   /** Every byte written so far, as buffers for the stream (which keeps them). */
   take(): Buffer[] {
-    if (this.pos) { this.full.push(this.buf.subarray(0, this.pos)); this.buf = this.buf.subarray(this.pos); this.pos = 0; }
+    if (this.pos) {
+      this.full.push(this.buf.subarray(0, this.pos));
+      this.buf = this.buf.subarray(this.pos);
+      this.pos = 0;
+    }
     if (this.buf.length < 1 << 16) this.buf = Buffer.allocUnsafe(CAP);
     const out = this.full;
     this.full = [];
@@ -50,7 +54,10 @@ export class CsvOut {
   field(s: string): void {
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      if (c === 44 || c === 34 || c === 10 || c === 13) { this.str(`"${s.replace(/"/g, '""')}"`); return; }
+      if (c === 44 || c === 34 || c === 10 || c === 13) {
+        this.str(`"${s.replace(/"/g, '""')}"`);
+        return;
+      }
     }
     this.str(s);
   }
@@ -58,7 +65,11 @@ export class CsvOut {
   /** Bytes as they are (a cached, already encoded piece of text). */
   bytes(b: Buffer): void {
     const n = b.length;
-    if (n > 64) { this.buf.set(b, this.pos); this.pos += n; return; }
+    if (n > 64) {
+      this.buf.set(b, this.pos);
+      this.pos += n;
+      return;
+    }
     const o = this.buf;
     let p = this.pos;
     for (let i = 0; i < n; i++) o[p++] = b[i]!;
@@ -68,7 +79,11 @@ export class CsvOut {
   /** Bytes [s, e) of another buffer, as they are. */
   range(src: Uint8Array, s: number, e: number): void {
     const n = e - s;
-    if (n > 128) { this.buf.set(src.subarray(s, e), this.pos); this.pos += n; return; }
+    if (n > 128) {
+      this.buf.set(src.subarray(s, e), this.pos);
+      this.pos += n;
+      return;
+    }
     const o = this.buf;
     let p = this.pos;
     for (let i = s; i < e; i++) o[p++] = src[i]!;
@@ -84,13 +99,26 @@ export class CsvOut {
       const p0 = this.pos;
       let p = p0 + digitsOf(m);
       this.pos = p;
-      while (m >= 100) { const q = (m / 100) | 0; const r = (m - q * 100) << 1; b[--p] = PAIRS[r + 1]!; b[--p] = PAIRS[r]!; m = q; }
-      if (m >= 10) { b[--p] = PAIRS[(m << 1) + 1]!; b[--p] = PAIRS[m << 1]!; } else b[--p] = 48 + m;
+      while (m >= 100) {
+        const q = (m / 100) | 0;
+        const r = (m - q * 100) << 1;
+        b[--p] = PAIRS[r + 1]!;
+        b[--p] = PAIRS[r]!;
+        m = q;
+      }
+      if (m >= 10) {
+        b[--p] = PAIRS[(m << 1) + 1]!;
+        b[--p] = PAIRS[m << 1]!;
+      } else b[--p] = 48 + m;
       return;
     }
     const d = this.digits;
     let k = 0;
-    do { const q = Math.floor(n / 10); d[k++] = 48 + (n - q * 10); n = q; } while (n > 0);
+    do {
+      const q = Math.floor(n / 10);
+      d[k++] = 48 + (n - q * 10);
+      n = q;
+    } while (n > 0);
     const b = this.buf;
     let p = this.pos;
     while (k > 0) b[p++] = d[--k]!;
@@ -106,7 +134,10 @@ export class CsvOut {
   rounded(x: number, d: number, fallback: (x: number) => string): void {
     const f = POW10[d]!;
     const n = roundedUnits(x, f);
-    if (!(n < 9e14) || (n !== 0 && n < f / 1e6)) { this.str(fallback(roundTo(x, d))); return; }
+    if (!(n < 9e14) || (n !== 0 && n < f / 1e6)) {
+      this.str(fallback(roundTo(x, d)));
+      return;
+    }
     if (x < 0 && n !== 0) this.byte(45);
     this.units(n, f, d);
   }
@@ -119,9 +150,18 @@ export class CsvOut {
    */
   cell(x: unknown, unit: ResultUnit): void {
     if (x === null || x === undefined) return;
-    if (unit === 'text') { this.field(String(x)); return; }
-    if (typeof x !== 'number') { this.field(String(x)); return; }
-    if (unit === 'count') { this.str(num(x)); return; }
+    if (unit === 'text') {
+      this.field(String(x));
+      return;
+    }
+    if (typeof x !== 'number') {
+      this.field(String(x));
+      return;
+    }
+    if (unit === 'count') {
+      this.str(num(x));
+      return;
+    }
     this.rounded(x, DECIMALS[unit], num);
   }
 
@@ -133,12 +173,19 @@ export class CsvOut {
     let frac = (n - whole * f) | 0;
     if (frac === 0) return;
     let digits = d;
-    for (let q = (frac / 10) | 0; frac === q * 10; q = (frac / 10) | 0) { frac = q; digits--; }
+    for (let q = (frac / 10) | 0; frac === q * 10; q = (frac / 10) | 0) {
+      frac = q;
+      digits--;
+    }
     this.byte(46);
     const b = this.buf;
     let p = this.pos + digits;
     this.pos = p;
-    for (let z = digits; z > 0; z--) { const q = (frac / 10) | 0; b[--p] = 48 + frac - q * 10; frac = q; }
+    for (let z = digits; z > 0; z--) {
+      const q = (frac / 10) | 0;
+      b[--p] = 48 + frac - q * 10;
+      frac = q;
+    }
   }
 }
 

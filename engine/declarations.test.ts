@@ -42,13 +42,16 @@ describe('rules/inputs.yaml', () => {
       const facts = x.facts ? Object.values(x.facts) : [x.id];
       const flagKeys = x.facts ? facts : [x.key];
       const probe = x.type === 'boolean' ? true : x.type === 'choice' ? String(x.values![0]) : 1234;
-      const given = inputFromFlags({ state: 'NY', county: 'Kings', ...Object.fromEntries(flagKeys.map((k) => [k, probe])) } as never) as unknown as Record<string, unknown>;
+      const given = inputFromFlags({ state: 'NY', county: 'Kings', ...Object.fromEntries(flagKeys.map((k) => [k, probe])) } as never) as unknown as Record<
+        string,
+        unknown
+      >;
       facts.forEach((f) => {
         expect(given[f], `${x.id}: ${f} given`).toBe(probe);
-        expect(none[f], `${x.id}: ${f} not given`).toBe(x.type === 'boolean' ? undefined : x.default ?? null);
+        expect(none[f], `${x.id}: ${f} not given`).toBe(x.type === 'boolean' ? undefined : (x.default ?? null));
         if (f === 'countyRate') return; // a county fact, not an input fact
         expect(inputFacts(given as never)[slot(f)], `${x.id}: fact ${f} given`).toBe(probe);
-        expect(noneFacts[slot(f)], `${x.id}: fact ${f} not given`).toBe(x.type === 'boolean' ? false : x.default ?? null);
+        expect(noneFacts[slot(f)], `${x.id}: fact ${f} not given`).toBe(x.type === 'boolean' ? false : (x.default ?? null));
       });
     }
   });
@@ -99,22 +102,41 @@ describe('rules/results.yaml', () => {
 
   it("declares every leaf of every program's result", () => {
     const declared = new Set(bundle.results.map((f) => f.id));
-    const missing = Object.values(bundle.programs).flatMap((p) => leaves(p.result).filter((l) => !declared.has(l)).map((l) => `${p.id}: ${l}`));
+    const missing = Object.values(bundle.programs).flatMap((p) =>
+      leaves(p.result)
+        .filter((l) => !declared.has(l))
+        .map((l) => `${p.id}: ${l}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('gives the batch columns and table rows of today, in their order', () => {
     expect(bundle.results.filter((f) => f.column).map((f) => f.column)).toEqual([
-      'countyName', 'program', 'rulesYear', 'annualTax', 'monthlyTax', 'effectiveRate', 'baseAssessedValue', 'finalAssessedValue',
-      'taxableValue', 'exemptionSavings', 'countyBreakdown.school', 'countyBreakdown.county', 'countyBreakdown.city',
-      'countyBreakdown.special', 'potentialSavings', 'notes',
+      'countyName',
+      'program',
+      'rulesYear',
+      'annualTax',
+      'monthlyTax',
+      'effectiveRate',
+      'baseAssessedValue',
+      'finalAssessedValue',
+      'taxableValue',
+      'exemptionSavings',
+      'countyBreakdown.school',
+      'countyBreakdown.county',
+      'countyBreakdown.city',
+      'countyBreakdown.special',
+      'potentialSavings',
+      'notes',
     ]);
   });
 });
 
 describe('the loader checks the declarations', () => {
   const made: string[] = [];
-  afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+  afterAll(() => {
+    for (const d of made) rmSync(d, { recursive: true, force: true });
+  });
   const broken = (file: string, from: string, to: string): string[] => {
     const root = mkdtempSync(join(tmpdir(), 'ptax-decl-'));
     made.push(root);
@@ -136,8 +158,12 @@ describe('the loader checks the declarations', () => {
 
   it('a flag twice, an unknown calculator, a default outside the values', () => {
     expect(broken('rules/inputs.yaml', 'flag: over65', 'flag: homestead')).toEqual([expect.stringMatching(/flag --homestead is declared twice$/)]);
-    expect(broken('rules/inputs.yaml', 'calculators: [tx.payment]', 'calculators: [tx.pay]')).toEqual([expect.stringMatching(/no calculator tx.pay \(calculators: /)]);
-    expect(broken('rules/inputs.yaml', '    default: 0\n    min: 0\n    max: 100', '    default: 5\n    min: 0\n    max: 100')).toEqual([expect.stringMatching(/default 5 is not a value of this input$/)]);
+    expect(broken('rules/inputs.yaml', 'calculators: [tx.payment]', 'calculators: [tx.pay]')).toEqual([
+      expect.stringMatching(/no calculator tx.pay \(calculators: /),
+    ]);
+    expect(broken('rules/inputs.yaml', '    default: 0\n    min: 0\n    max: 100', '    default: 5\n    min: 0\n    max: 100')).toEqual([
+      expect.stringMatching(/default 5 is not a value of this input$/),
+    ]);
   });
 
   it('a schema problem (an unknown type), and a field declared twice', () => {
@@ -157,15 +183,33 @@ describe('what is made from the declarations', () => {
     const want: Record<string, { type?: string; enum?: readonly (string | number)[] }> = {};
     for (const x of generatedInputs(bundle)) {
       if (x.id === 'year') continue; // a case's `year`, beside its input
-      want[x.key] = x.type === 'boolean' ? { type: 'boolean' } : x.type === 'year' ? { type: 'integer' }
-        : x.type === 'choice' ? (x.checkedByRules ? { type: 'string' } : { enum: x.values! }) : x.type === 'date' ? { type: 'string' } : { type: 'number' };
+      want[x.key] =
+        x.type === 'boolean'
+          ? { type: 'boolean' }
+          : x.type === 'year'
+            ? { type: 'integer' }
+            : x.type === 'choice'
+              ? x.checkedByRules
+                ? { type: 'string' }
+                : { enum: x.values! }
+              : x.type === 'date'
+                ? { type: 'string' }
+                : { type: 'number' };
     }
-    const got = Object.fromEntries(Object.entries(props).filter(([k]) => k !== 'state' && k !== 'county').map(([k, v]) => [k, v.enum ? { enum: v.enum } : { type: v.type }]));
+    const got = Object.fromEntries(
+      Object.entries(props)
+        .filter(([k]) => k !== 'state' && k !== 'county')
+        .map(([k, v]) => [k, v.enum ? { enum: v.enum } : { type: v.type }]),
+    );
     expect(got).toEqual(want);
   });
 
   it('the batch columns are the declared ones, and the CLI checks only the choices the rules do not (--star, with its own message)', () => {
     expect(INPUT_COLUMNS.map((c) => c.name)).toEqual(['state', 'county', ...bundle.inputs.flatMap((x) => (x.column ? [x.column] : []))]);
-    expect(generatedInputs(bundle).filter((x) => x.type === 'choice' && !x.checkedByRules).map((x) => x.id)).toEqual(['starType']);
+    expect(
+      generatedInputs(bundle)
+        .filter((x) => x.type === 'choice' && !x.checkedByRules)
+        .map((x) => x.id),
+    ).toEqual(['starType']);
   });
 });

@@ -29,13 +29,20 @@ function validatedFacts(bundle: Bundle): Set<string> {
 export function generatedInputs(bundle: Bundle): GeneratedInput[] {
   const validated = validatedFacts(bundle);
   return bundle.inputs.map((x) => ({
-    id: x.id, type: x.type, unit: x.unit, label: x.label.en, help: x.help.en,
+    id: x.id,
+    type: x.type,
+    unit: x.unit,
+    label: x.label.en,
+    help: x.help.en,
     ...(x.default !== undefined ? { default: x.default } : {}),
     ...(x.min !== undefined ? { min: x.min } : {}),
     ...(x.max !== undefined ? { max: x.max } : {}),
     ...(x.values ? { values: x.values.map((v) => v.value) } : {}),
     ...(x.facts ? { facts: x.facts } : {}),
-    states: x.states, calculators: x.calculators ?? [], flag: x.flag, key: camelFlag(x.flag),
+    states: x.states,
+    calculators: x.calculators ?? [],
+    flag: x.flag,
+    key: camelFlag(x.flag),
     ...(x.column !== undefined ? { column: x.column } : {}),
     checkedByRules: (x.facts ? Object.values(x.facts) : [x.id]).some((f) => validated.has(f)),
   }));
@@ -43,11 +50,16 @@ export function generatedInputs(bundle: Bundle): GeneratedInput[] {
 
 /** The fields of the CLI table and the batch output, in the declaration's order. */
 export function generatedResults(bundle: Bundle): GeneratedResultField[] {
-  return bundle.results.filter((f) => f.cli !== undefined || f.column !== undefined).map((f) => ({
-    id: f.id, path: f.id.split('.'), unit: f.unit, group: f.group,
-    ...(f.cli !== undefined ? { cli: f.cli === true ? f.label.en : f.cli } : {}),
-    ...(f.column !== undefined ? { column: f.column } : {}),
-  }));
+  return bundle.results
+    .filter((f) => f.cli !== undefined || f.column !== undefined)
+    .map((f) => ({
+      id: f.id,
+      path: f.id.split('.'),
+      unit: f.unit,
+      group: f.group,
+      ...(f.cli !== undefined ? { cli: f.cli === true ? f.label.en : f.cli } : {}),
+      ...(f.column !== undefined ? { column: f.column } : {}),
+    }));
 }
 
 const HEADER = (from: string) => `// Generated from ${from} by the rules build (scripts/build-rules.ts): do not edit.\n`;

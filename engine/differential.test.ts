@@ -28,12 +28,16 @@ function realConditions(b: Bundle): Array<{ where: string; cond: Condition }> {
     p.validations.forEach((v) => out.push({ where: `${p.id} validation ${v.code}`, cond: v.when }));
     for (const s of p.steps) {
       if (s.condition) out.push({ where: `${p.id}.${s.id}`, cond: s.condition });
-      (s.cases ?? []).forEach((c, i) => { if (c.when) out.push({ where: `${p.id}.${s.id} case ${i}`, cond: c.when }); });
+      (s.cases ?? []).forEach((c, i) => {
+        if (c.when) out.push({ where: `${p.id}.${s.id} case ${i}`, cond: c.when });
+      });
     }
     p.notes.forEach((n, i) => out.push({ where: `${p.id} note ${i}`, cond: n.when }));
   }
   for (const s of Object.values(b.states)) {
-    s.programs.forEach((p) => { if (p.when) out.push({ where: `${s.code} program ${p.program}`, cond: p.when }); });
+    s.programs.forEach((p) => {
+      if (p.when) out.push({ where: `${s.code} program ${p.program}`, cond: p.when });
+    });
   }
   return out;
 }
@@ -64,9 +68,23 @@ const DOMAIN: Record<string, unknown[]> = {
   secondHalfMonth: [6, null],
 };
 for (const f of [
-  'homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran', 'nycClass', 'topCoded', 'estimated',
-  'residential', 'exemptionRequested', 'seniorOrDisabled', 'enhancedQualifies', 'starFallback', 'isVeteran', 'fullVeteran',
-]) DOMAIN[f] = BOOL;
+  'homestead',
+  'over65',
+  'seniorCitizen',
+  'disabled',
+  'coldWarVeteran',
+  'nycClass',
+  'topCoded',
+  'estimated',
+  'residential',
+  'exemptionRequested',
+  'seniorOrDisabled',
+  'enhancedQualifies',
+  'starFallback',
+  'isVeteran',
+  'fullVeteran',
+])
+  DOMAIN[f] = BOOL;
 
 /**
  * Facts with no hand-written domain (the TX, CA and FL programs' steps and inputs) get one
@@ -78,10 +96,15 @@ function derivedDomains(conds: Condition[]): Record<string, unknown[]> {
   const pairs: Array<[string, string]> = [];
   const add = (fact: string, v: unknown) => {
     const set = (out[fact] ??= new Set<unknown>([null]));
-    if (typeof v === 'number') { set.add(v - 1); set.add(v); set.add(v + 1); }
-    else if (Array.isArray(v)) v.forEach((x) => add(fact, x));
-    else if (typeof v === 'boolean') { set.add(true); set.add(false); }
-    else if (v !== null && typeof v === 'object') pairs.push([fact, (v as { fact: string }).fact]);
+    if (typeof v === 'number') {
+      set.add(v - 1);
+      set.add(v);
+      set.add(v + 1);
+    } else if (Array.isArray(v)) v.forEach((x) => add(fact, x));
+    else if (typeof v === 'boolean') {
+      set.add(true);
+      set.add(false);
+    } else if (v !== null && typeof v === 'object') pairs.push([fact, (v as { fact: string }).fact]);
     else set.add(v);
   };
   const walk = (c: Condition): void => {
@@ -100,14 +123,46 @@ function derivedDomains(conds: Condition[]): Record<string, unknown[]> {
       if (!DOMAIN[b]) da.forEach((x) => db.add(x));
     }
   }
-  return Object.fromEntries(Object.entries(out).filter(([f]) => !DOMAIN[f]).map(([f, s]) => [f, [...s]]));
+  return Object.fromEntries(
+    Object.entries(out)
+      .filter(([f]) => !DOMAIN[f])
+      .map(([f, s]) => [f, [...s]]),
+  );
 }
 Object.assign(DOMAIN, derivedDomains(realConditions(bundle).map((r) => r.cond)));
 
 /** Anything a fact could hold: the odd values json-rules-engine's operators must agree on. */
 const POOL: unknown[] = [
-  null, true, false, 0, -0, 1, -1, 0.5, 10, 100, 107300, 107301, 50000000, 50000001, Number.NaN, Infinity, -Infinity,
-  'class1', 'class2', 'basic', 'enhanced', 'none', '', '0', '107300', '12abc', 'true', ['basic'], [0, 10], [],
+  null,
+  true,
+  false,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  10,
+  100,
+  107300,
+  107301,
+  50000000,
+  50000001,
+  Number.NaN,
+  Infinity,
+  -Infinity,
+  'class1',
+  'class2',
+  'basic',
+  'enhanced',
+  'none',
+  '',
+  '0',
+  '107300',
+  '12abc',
+  'true',
+  ['basic'],
+  [0, 10],
+  [],
 ];
 
 const factArb = (name: string) => {
@@ -163,7 +218,10 @@ describe('compileCondition agrees with json-rules-engine', () => {
   it('on 6,000 random fact sets, for every real condition', async () => {
     const names = [...new Set(real.flatMap((r) => conditionFacts(r.cond)))];
     const sets = factSets(names, SCALE * 6000, 20261121);
-    const { diffs, trues } = await compare(real.map((r) => r.cond), sets);
+    const { diffs, trues } = await compare(
+      real.map((r) => r.cond),
+      sets,
+    );
     expect(diffs).toEqual([]);
     // Each condition was both true and false on some fact set: the sample reaches both answers.
     const oneSided = real.filter((_, i) => trues[i] === 0 || trues[i] === sets.length).map((r) => r.where);

@@ -24,7 +24,15 @@ function resolver(scalars: Record<string, number>) {
   return (name: string): Binding => {
     if (name in scalars) return { kind: 'scalar', value: scalars[name]! };
     if (name === 'ratio') return { kind: 'table', id: 'test.ratio', table: { class1: 0.06, class2: 0.45 } };
-    if (name === 'bands') return { kind: 'bands', id: 'test.bands', bands: [{ below: 10, value: 1 }, { at_most: 20, value: 2 }] };
+    if (name === 'bands')
+      return {
+        kind: 'bands',
+        id: 'test.bands',
+        bands: [
+          { below: 10, value: 1 },
+          { at_most: 20, value: 2 },
+        ],
+      };
     const slot = SLOTS.indexOf(name);
     if (slot < 0) throw new PtaxError('RULES_INVALID', `unknown fact ${name}`);
     return { kind: 'fact', slot };
@@ -32,14 +40,20 @@ function resolver(scalars: Record<string, number>) {
 }
 
 function error(f: () => unknown): PtaxError {
-  try { f(); } catch (e) { expect(e).toBeInstanceOf(PtaxError); return e as PtaxError; }
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(PtaxError);
+    return e as PtaxError;
+  }
   throw new Error('expected a PtaxError');
 }
 
 describe('every operator with every kind of operand gives plain JS arithmetic', () => {
   // The same number written four ways: a literal, a scalar parameter (both constants at
   // compile time), a fact (read from its slot) and an expression (−(−x), called).
-  const x = 7.5, y = 2;
+  const x = 7.5,
+    y = 2;
   const kinds = {
     literal: (n: 'x' | 'y') => lit(n === 'x' ? x : y),
     parameter: (n: 'x' | 'y') => id(n === 'x' ? 'kx' : 'ky'),
@@ -220,7 +234,10 @@ describe('bandPicker', () => {
   });
 
   it('a value past the last bound is NO_VALUE, naming the parameter and the value', () => {
-    const pick = bandPicker('test.closed', [{ below: 1, value: 5 }, { at_most: 2, value: 6 }]);
+    const pick = bandPicker('test.closed', [
+      { below: 1, value: 5 },
+      { at_most: 2, value: 6 },
+    ]);
     expect(pick(2)).toBe(6);
     const e = error(() => pick(2.25));
     expect([e.code, e.message]).toEqual(['NO_VALUE', 'test.closed has no band for 2.25']);
@@ -392,10 +409,10 @@ describe('runs of operators are one loop, in the order of the tree', () => {
     expect(node(bin('-', bin('-', lit(100), id('x')), id('y'))).chain).toMatchObject({ head: 0, k: 100, ops: [1, 1] });
     const product = bin('/', bin('*', bin('*', id('x'), id('kx')), id('y')), id('k100'));
     expect(at(product, 250000, 0.0125)).toBe(93.75); // 250,000 × 3 × 0.0125 / 100
-    expect(at(product, 1.1, 0.7)).toBe(((1.1 * 3) * 0.7) / 100);
+    expect(at(product, 1.1, 0.7)).toBe((1.1 * 3 * 0.7) / 100);
     expect(node(product).chain).toMatchObject({ ops: [2, 2, 3], slots: [-1, 1, -1], ks: [3, 0, 100] });
     const pct = bin('-', bin('*', bin('/', id('x'), id('y')), lit(100)), lit(1));
-    expect(at(pct, 1, 3)).toBe(((1 / 3) * 100) - 1); // 32.333333333333336
+    expect(at(pct, 1, 3)).toBe((1 / 3) * 100 - 1); // 32.333333333333336
     expect(at(pct, 1, 0)).toBe(Infinity);
     expect(at(pct, 0, 0)).toBeNaN();
   });

@@ -115,14 +115,32 @@ describe('min, max, floor', () => {
 describe('band()', () => {
   it('`below` is an exclusive bound: exactly on the bound takes the next band', () => {
     // Veterans' multiplier: below 20 → 1, below 40 → 2, below 60 → 3, below 80 → 4, else 5.
-    const want: Array<[number, number]> = [[0, 1], [10, 1], [19.999, 1], [20, 2], [39, 2], [40, 3], [60, 4], [79.9, 4], [80, 5], [100, 5]];
+    const want: Array<[number, number]> = [
+      [0, 1],
+      [10, 1],
+      [19.999, 1],
+      [20, 2],
+      [39, 2],
+      [40, 3],
+      [60, 4],
+      [79.9, 4],
+      [80, 5],
+      [100, 5],
+    ];
     for (const [level, m] of want) expect(evalF('band(vet, level)', { level }), `level ${level}`).toBe(m);
   });
 
   it('`at_most` is an inclusive bound: exactly on the bound stays in the band', () => {
     // Co-op/condo abatement: ≤ 50,000 → 28.1, ≤ 55,000 → 25.2, ≤ 60,000 → 22.5, else 17.5.
     const want: Array<[number, number]> = [
-      [0, 28.1], [50000, 28.1], [50000.01, 25.2], [55000, 25.2], [55000.0035, 22.5], [60000, 22.5], [60000.003, 17.5], [450000, 17.5],
+      [0, 28.1],
+      [50000, 28.1],
+      [50000.01, 25.2],
+      [55000, 25.2],
+      [55000.0035, 22.5],
+      [60000, 22.5],
+      [60000.003, 17.5],
+      [450000, 17.5],
     ];
     for (const [av, pct] of want) expect(evalF('band(abate, av)', { av }), `AV ${av}`).toBe(pct);
   });
@@ -133,7 +151,10 @@ describe('band()', () => {
   });
 
   it('a value above every bound with no open last band is an error naming the parameter', () => {
-    const pick = bandPicker('test.bands', [{ below: 10, value: 1 }, { at_most: 20, value: 2 }]);
+    const pick = bandPicker('test.bands', [
+      { below: 10, value: 1 },
+      { at_most: 20, value: 2 },
+    ]);
     expect(pick(9.99)).toBe(1);
     expect(pick(10)).toBe(2);
     expect(pick(20)).toBe(2);
@@ -162,7 +183,11 @@ describe('tables', () => {
     const f = compileExpr(parseFormula('a * ratio[cls]').ast, resolver());
     expect(() => f(facts({ a: 1, cls: 'class9' }))).toThrow('ny.nyc.assessment_ratio has no value for class9');
     expect(() => f(facts({ a: 1, cls: null }))).toThrow('ny.nyc.assessment_ratio has no value for null');
-    try { f(facts({ a: 1, cls: 'class9' })); } catch (e) { expect((e as PtaxError).code).toBe('NO_VALUE'); }
+    try {
+      f(facts({ a: 1, cls: 'class9' }));
+    } catch (e) {
+      expect((e as PtaxError).code).toBe('NO_VALUE');
+    }
     // A static key is checked when the formula is compiled.
     expect(() => compileExpr(parseFormula('ratio.class9').ast, resolver())).toThrow('ny.nyc.assessment_ratio has no value for class9');
   });
@@ -178,10 +203,24 @@ describe('constant folding gives the same results', () => {
   // The same formulas, once with k, m, n as scalar parameters (folded at compile time)
   // and once with the same numbers as facts (evaluated each time).
   const formulas = [
-    'k * 4 + 1', 'k - m - n', 'k / m / n', '-(k + m) * n', 'min(k, m, n, 12)', 'max(k, m)', 'floor(k * n)',
-    'k * 100 / 12', '12 - k * m', 'min(k, m) + max(m, n, 0)', '-k', '(k + m) / (n - 1)',
+    'k * 4 + 1',
+    'k - m - n',
+    'k / m / n',
+    '-(k + m) * n',
+    'min(k, m, n, 12)',
+    'max(k, m)',
+    'floor(k * n)',
+    'k * 100 / 12',
+    '12 - k * m',
+    'min(k, m) + max(m, n, 0)',
+    '-k',
+    '(k + m) / (n - 1)',
   ];
-  const values = [{ k: 2.5, m: 0.584, n: 19.843 }, { k: -7, m: 1e6, n: 0.1 }, { k: 0, m: 3, n: 1 }];
+  const values = [
+    { k: 2.5, m: 0.584, n: 19.843 },
+    { k: -7, m: 1e6, n: 0.1 },
+    { k: 0, m: 3, n: 1 },
+  ];
   for (const vals of values) {
     it.each(formulas)(`%s with ${JSON.stringify(vals)}`, (src) => {
       const ast = parseFormula(src).ast;

@@ -20,14 +20,25 @@ export type Resolve = (name: string) => Binding;
  * it reads when it is a plain fact. Knowing those lets a parent fuse them into itself,
  * so `a * b / 100` is one closure call, not five.
  */
-export interface Node { fn: Fn; constant?: number; slot?: number; leaves?: Leaves; chain?: Chain }
+export interface Node {
+  fn: Fn;
+  constant?: number;
+  slot?: number;
+  leaves?: Leaves;
+  chain?: Chain;
+}
 
 /**
  * A binary operator whose two operands are each a constant or a plain fact (not both
  * constants: those fold), such as `value - exemption`; a parent can fuse it, so that
  * `max(0, value - exemption)` or `a * b / 100` is one closure, not two.
  */
-export interface Leaves { op: string; shape: 'ks' | 'sk' | 'ss'; x: number; y: number }
+export interface Leaves {
+  op: string;
+  shape: 'ks' | 'sk' | 'ss';
+  x: number;
+  y: number;
+}
 
 /**
  * A left-to-right run of operators whose right operands are each a constant or a plain
@@ -36,9 +47,14 @@ export interface Leaves { op: string; shape: 'ks' | 'sk' | 'ss'; x: number; y: n
  * (2, called). Evaluated by runChain in one loop, in the tree's order of operations.
  */
 export interface Chain {
-  head: 0 | 1 | 2; k: number; slot: number; fn: Fn;
+  head: 0 | 1 | 2;
+  k: number;
+  slot: number;
+  fn: Fn;
   /** Per operator: 0 +, 1 −, 2 ×, 3 ÷; its operand's slot, or −1 for the constant in `ks`. */
-  ops: number[]; slots: number[]; ks: number[];
+  ops: number[];
+  slots: number[];
+  ks: number[];
 }
 
 const OP_CODE: Record<string, number> = { '+': 0, '-': 1, '*': 2, '/': 3 };
@@ -51,10 +67,17 @@ function runChain(v: Facts, c: Chain): number {
     const s = slots[i]!;
     const x: any = s >= 0 ? v[s] : ks[i];
     switch (ops[i]) {
-      case 0: r = r + x; break;
-      case 1: r = r - x; break;
-      case 2: r = r * x; break;
-      default: r = r / x;
+      case 0:
+        r = r + x;
+        break;
+      case 1:
+        r = r - x;
+        break;
+      case 2:
+        r = r * x;
+        break;
+      default:
+        r = r / x;
     }
   }
   return r;
@@ -63,10 +86,13 @@ function runChain(v: Facts, c: Chain): number {
 /** The chain `l op r` extends, when r is a constant or a plain fact. */
 function chainOf(op: string, l: Node, r: Node): Chain | undefined {
   if (r.constant === undefined && r.slot === undefined) return undefined;
-  const base: Chain = l.chain ?? (l.constant !== undefined
-    ? { head: 0, k: l.constant, slot: -1, fn: l.fn, ops: [], slots: [], ks: [] }
-    : l.slot !== undefined ? { head: 1, k: 0, slot: l.slot, fn: l.fn, ops: [], slots: [], ks: [] }
-      : { head: 2, k: 0, slot: -1, fn: l.fn, ops: [], slots: [], ks: [] });
+  const base: Chain =
+    l.chain ??
+    (l.constant !== undefined
+      ? { head: 0, k: l.constant, slot: -1, fn: l.fn, ops: [], slots: [], ks: [] }
+      : l.slot !== undefined
+        ? { head: 1, k: 0, slot: l.slot, fn: l.fn, ops: [], slots: [], ks: [] }
+        : { head: 2, k: 0, slot: -1, fn: l.fn, ops: [], slots: [], ks: [] });
   return {
     ...base,
     ops: [...base.ops, OP_CODE[op]!],
@@ -95,8 +121,14 @@ function node(e: Expr, resolve: Resolve): Node {
     case 'Identifier': {
       const b = resolve(e.name);
       if (b.kind === 'scalar') return constant(b.value);
-      if (b.kind === 'fact') { const s = b.slot; return { fn: (v) => v[s], slot: s }; }
-      throw new PtaxError('RULES_INVALID', `${e.name} is a ${b.kind === 'table' ? 'table: index it, e.g. ' + e.name + '[key]' : 'band table: use band(' + e.name + ', x)'}`);
+      if (b.kind === 'fact') {
+        const s = b.slot;
+        return { fn: (v) => v[s], slot: s };
+      }
+      throw new PtaxError(
+        'RULES_INVALID',
+        `${e.name} is a ${b.kind === 'table' ? 'table: index it, e.g. ' + e.name + '[key]' : 'band table: use band(' + e.name + ', x)'}`,
+      );
     }
     case 'UnaryExpression': {
       const a = node(e.argument, resolve);
@@ -123,44 +155,67 @@ type Build = (x: any, y: any) => (v: any[]) => number;
 const OPS: Record<string, { kk: (a: number, b: number) => number } & Record<Exclude<`${Shape}${Shape}`, 'kk'>, Build>> = {
   '+': {
     kk: (a, b) => a + b,
-    ks: (k, j) => (v) => k + v[j], kf: (k, b) => (v) => k + b(v),
-    sk: (i, k) => (v) => v[i] + k, ss: (i, j) => (v) => v[i] + v[j], sf: (i, b) => (v) => v[i] + b(v),
-    fk: (a, k) => (v) => a(v) + k, fs: (a, j) => (v) => a(v) + v[j], ff: (a, b) => (v) => a(v) + b(v),
+    ks: (k, j) => (v) => k + v[j],
+    kf: (k, b) => (v) => k + b(v),
+    sk: (i, k) => (v) => v[i] + k,
+    ss: (i, j) => (v) => v[i] + v[j],
+    sf: (i, b) => (v) => v[i] + b(v),
+    fk: (a, k) => (v) => a(v) + k,
+    fs: (a, j) => (v) => a(v) + v[j],
+    ff: (a, b) => (v) => a(v) + b(v),
   },
   '-': {
     kk: (a, b) => a - b,
-    ks: (k, j) => (v) => k - v[j], kf: (k, b) => (v) => k - b(v),
-    sk: (i, k) => (v) => v[i] - k, ss: (i, j) => (v) => v[i] - v[j], sf: (i, b) => (v) => v[i] - b(v),
-    fk: (a, k) => (v) => a(v) - k, fs: (a, j) => (v) => a(v) - v[j], ff: (a, b) => (v) => a(v) - b(v),
+    ks: (k, j) => (v) => k - v[j],
+    kf: (k, b) => (v) => k - b(v),
+    sk: (i, k) => (v) => v[i] - k,
+    ss: (i, j) => (v) => v[i] - v[j],
+    sf: (i, b) => (v) => v[i] - b(v),
+    fk: (a, k) => (v) => a(v) - k,
+    fs: (a, j) => (v) => a(v) - v[j],
+    ff: (a, b) => (v) => a(v) - b(v),
   },
   '*': {
     kk: (a, b) => a * b,
-    ks: (k, j) => (v) => k * v[j], kf: (k, b) => (v) => k * b(v),
-    sk: (i, k) => (v) => v[i] * k, ss: (i, j) => (v) => v[i] * v[j], sf: (i, b) => (v) => v[i] * b(v),
-    fk: (a, k) => (v) => a(v) * k, fs: (a, j) => (v) => a(v) * v[j], ff: (a, b) => (v) => a(v) * b(v),
+    ks: (k, j) => (v) => k * v[j],
+    kf: (k, b) => (v) => k * b(v),
+    sk: (i, k) => (v) => v[i] * k,
+    ss: (i, j) => (v) => v[i] * v[j],
+    sf: (i, b) => (v) => v[i] * b(v),
+    fk: (a, k) => (v) => a(v) * k,
+    fs: (a, j) => (v) => a(v) * v[j],
+    ff: (a, b) => (v) => a(v) * b(v),
   },
   '/': {
     kk: (a, b) => a / b,
-    ks: (k, j) => (v) => k / v[j], kf: (k, b) => (v) => k / b(v),
-    sk: (i, k) => (v) => v[i] / k, ss: (i, j) => (v) => v[i] / v[j], sf: (i, b) => (v) => v[i] / b(v),
-    fk: (a, k) => (v) => a(v) / k, fs: (a, j) => (v) => a(v) / v[j], ff: (a, b) => (v) => a(v) / b(v),
+    ks: (k, j) => (v) => k / v[j],
+    kf: (k, b) => (v) => k / b(v),
+    sk: (i, k) => (v) => v[i] / k,
+    ss: (i, j) => (v) => v[i] / v[j],
+    sf: (i, b) => (v) => v[i] / b(v),
+    fk: (a, k) => (v) => a(v) / k,
+    fs: (a, j) => (v) => a(v) / v[j],
+    ff: (a, b) => (v) => a(v) / b(v),
   },
 };
 
 /** A node's shape and what its closure captures: the constant, the slot or the function. */
-const operand = (n: Node): [Shape, unknown] =>
-  n.constant !== undefined ? ['k', n.constant] : n.slot !== undefined ? ['s', n.slot] : ['f', n.fn];
+const operand = (n: Node): [Shape, unknown] => (n.constant !== undefined ? ['k', n.constant] : n.slot !== undefined ? ['s', n.slot] : ['f', n.fn]);
 
 function binary(op: string, l: Node, r: Node): Node {
   const ops = OPS[op];
   if (!ops) throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
-  const [p, x] = operand(l), [q, y] = operand(r);
+  const [p, x] = operand(l),
+    [q, y] = operand(r);
   if (p === 'k' && q === 'k') return constant(ops.kk(x as number, y as number));
   const chain = chainOf(op, l, r);
   const fused = fuse(op, l, r);
   if (fused) return { fn: fused, chain };
   // Three or more operators in a row (two after a fact or constant): one loop, not a call each.
-  if (chain && (chain.ops.length >= 3 || (chain.ops.length === 2 && chain.head !== 2))) { const c = chain; return { fn: (v) => runChain(v, c), chain }; }
+  if (chain && (chain.ops.length >= 3 || (chain.ops.length === 2 && chain.head !== 2))) {
+    const c = chain;
+    return { fn: (v) => runChain(v, c), chain };
+  }
   const shape = `${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>;
   const fn = ops[shape](x, y);
   return shape === 'ks' || shape === 'sk' || shape === 'ss' ? { fn, leaves: { op, shape, x: x as number, y: y as number }, chain } : { fn, chain };
@@ -178,13 +233,19 @@ function fuse(op: string, l: Node, r: Node): Fn | undefined {
   const { x: i, y: j } = a;
   if (op === '/' && a.op === '*' && r.constant !== undefined) {
     const k = r.constant;
-    if (a.shape === 'ss') return (v) => (v[i] as number) * (v[j] as number) / k;
-    if (a.shape === 'sk') return (v) => (v[i] as number) * j / k;
-    return (v) => i * (v[j] as number) / k;
+    if (a.shape === 'ss') return (v) => ((v[i] as number) * (v[j] as number)) / k;
+    if (a.shape === 'sk') return (v) => ((v[i] as number) * j) / k;
+    return (v) => (i * (v[j] as number)) / k;
   }
   if (op === '*' && a.op === '-' && a.shape === 'ss') {
-    if (r.slot !== undefined) { const m = r.slot; return (v) => ((v[i] as number) - (v[j] as number)) * (v[m] as number); }
-    if (r.constant !== undefined) { const k = r.constant; return (v) => ((v[i] as number) - (v[j] as number)) * k; }
+    if (r.slot !== undefined) {
+      const m = r.slot;
+      return (v) => ((v[i] as number) - (v[j] as number)) * (v[m] as number);
+    }
+    if (r.constant !== undefined) {
+      const k = r.constant;
+      return (v) => ((v[i] as number) - (v[j] as number)) * k;
+    }
   }
   return undefined;
 }
@@ -195,39 +256,57 @@ function fuse(op: string, l: Node, r: Node): Fn | undefined {
  * as they always have. Two constants fold before these are reached.
  */
 const MIN: Record<Exclude<`${Shape}${Shape}`, 'kk'>, Build> = {
-  ks: (k, j) => (v) => Math.min(k, v[j]), kf: (k, b) => (v) => Math.min(k, b(v)),
-  sk: (i, k) => (v) => Math.min(v[i], k), ss: (i, j) => (v) => Math.min(v[i], v[j]), sf: (i, b) => (v) => Math.min(v[i], b(v)),
-  fk: (a, k) => (v) => Math.min(a(v), k), fs: (a, j) => (v) => Math.min(a(v), v[j]), ff: (a, b) => (v) => Math.min(a(v), b(v)),
+  ks: (k, j) => (v) => Math.min(k, v[j]),
+  kf: (k, b) => (v) => Math.min(k, b(v)),
+  sk: (i, k) => (v) => Math.min(v[i], k),
+  ss: (i, j) => (v) => Math.min(v[i], v[j]),
+  sf: (i, b) => (v) => Math.min(v[i], b(v)),
+  fk: (a, k) => (v) => Math.min(a(v), k),
+  fs: (a, j) => (v) => Math.min(a(v), v[j]),
+  ff: (a, b) => (v) => Math.min(a(v), b(v)),
 };
 const MAX: Record<Exclude<`${Shape}${Shape}`, 'kk'>, Build> = {
-  ks: (k, j) => (v) => Math.max(k, v[j]), kf: (k, b) => (v) => Math.max(k, b(v)),
-  sk: (i, k) => (v) => Math.max(v[i], k), ss: (i, j) => (v) => Math.max(v[i], v[j]), sf: (i, b) => (v) => Math.max(v[i], b(v)),
-  fk: (a, k) => (v) => Math.max(a(v), k), fs: (a, j) => (v) => Math.max(a(v), v[j]), ff: (a, b) => (v) => Math.max(a(v), b(v)),
+  ks: (k, j) => (v) => Math.max(k, v[j]),
+  kf: (k, b) => (v) => Math.max(k, b(v)),
+  sk: (i, k) => (v) => Math.max(v[i], k),
+  ss: (i, j) => (v) => Math.max(v[i], v[j]),
+  sf: (i, b) => (v) => Math.max(v[i], b(v)),
+  fk: (a, k) => (v) => Math.max(a(v), k),
+  fs: (a, j) => (v) => Math.max(a(v), v[j]),
+  ff: (a, b) => (v) => Math.max(a(v), b(v)),
 };
 
 /** min / max of two nodes; `max(0, a - b)` and `max(a - k, 0)` (a, b facts, k constants) are one closure. */
 function minMax2(name: 'min' | 'max', l: Node, r: Node): Fn {
-  const d = r.leaves, e = l.leaves;
+  const d = r.leaves,
+    e = l.leaves;
   if (l.constant !== undefined && d && d.op === '-' && d.shape !== 'ks') {
-    const k = l.constant, { x: i, y: j } = d;
-    if (d.shape === 'ss') return name === 'max' ? (v) => Math.max(k, (v[i] as number) - (v[j] as number)) : (v) => Math.min(k, (v[i] as number) - (v[j] as number));
+    const k = l.constant,
+      { x: i, y: j } = d;
+    if (d.shape === 'ss')
+      return name === 'max' ? (v) => Math.max(k, (v[i] as number) - (v[j] as number)) : (v) => Math.min(k, (v[i] as number) - (v[j] as number));
     return name === 'max' ? (v) => Math.max(k, (v[i] as number) - j) : (v) => Math.min(k, (v[i] as number) - j);
   }
   if (r.constant !== undefined && e && e.op === '-' && e.shape !== 'ks') {
-    const k = r.constant, { x: i, y: j } = e;
-    if (e.shape === 'ss') return name === 'max' ? (v) => Math.max((v[i] as number) - (v[j] as number), k) : (v) => Math.min((v[i] as number) - (v[j] as number), k);
+    const k = r.constant,
+      { x: i, y: j } = e;
+    if (e.shape === 'ss')
+      return name === 'max' ? (v) => Math.max((v[i] as number) - (v[j] as number), k) : (v) => Math.min((v[i] as number) - (v[j] as number), k);
     return name === 'max' ? (v) => Math.max((v[i] as number) - j, k) : (v) => Math.min((v[i] as number) - j, k);
   }
   // A constant and a run of operators: max(0, a - b - c), max(0, tax1 + tax2 + tax3).
   if (l.constant !== undefined && r.chain && r.chain.ops.length >= 2) {
-    const k = l.constant, c = r.chain;
+    const k = l.constant,
+      c = r.chain;
     return name === 'max' ? (v) => Math.max(k, runChain(v, c)) : (v) => Math.min(k, runChain(v, c));
   }
   if (r.constant !== undefined && l.chain && l.chain.ops.length >= 2) {
-    const k = r.constant, c = l.chain;
+    const k = r.constant,
+      c = l.chain;
     return name === 'max' ? (v) => Math.max(runChain(v, c), k) : (v) => Math.min(runChain(v, c), k);
   }
-  const [p, x] = operand(l), [q, y] = operand(r);
+  const [p, x] = operand(l),
+    [q, y] = operand(r);
   return (name === 'max' ? MAX : MIN)[`${p}${q}` as Exclude<`${Shape}${Shape}`, 'kk'>](x, y);
 }
 
@@ -248,22 +327,32 @@ function member(e: Extract<Expr, { type: 'MemberExpression' }>, resolve: Resolve
   const k = node(e.property, resolve);
   if (k.slot !== undefined) {
     const i = k.slot;
-    return { fn: (v) => { const x = table[v[i] as string]; return x === undefined ? entry(v[i]) : x; } };
+    return {
+      fn: (v) => {
+        const x = table[v[i] as string];
+        return x === undefined ? entry(v[i]) : x;
+      },
+    };
   }
   const key = k.fn;
   return { fn: (v) => entry(key(v)) };
 }
 
 function call(name: string, args: Expr[], resolve: Resolve): Node {
-  if (!(FUNCTIONS as readonly string[]).includes(name)) throw new PtaxError('RULES_INVALID', `${name}() is not a function of the rule language (${FUNCTIONS.join(', ')})`);
+  if (!(FUNCTIONS as readonly string[]).includes(name))
+    throw new PtaxError('RULES_INVALID', `${name}() is not a function of the rule language (${FUNCTIONS.join(', ')})`);
   if (name === 'band') {
     if (args.length !== 2 || args[0]!.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'band(parameter, value) takes a band parameter and a value');
     const [table, x] = args as [{ type: 'Identifier'; name: string }, Expr];
     const b = resolve(table.name);
     if (b.kind !== 'bands') throw new PtaxError('RULES_INVALID', `${table.name} is not a band parameter`);
-    const bands = bandTable(b.bands), id = b.id;
+    const bands = bandTable(b.bands),
+      id = b.id;
     const n = node(x, resolve);
-    if (n.slot !== undefined) { const i = n.slot; return { fn: (v) => pickBand(id, bands, v[i] as number) }; }
+    if (n.slot !== undefined) {
+      const i = n.slot;
+      return { fn: (v) => pickBand(id, bands, v[i] as number) };
+    }
     const f = n.fn;
     return { fn: (v) => pickBand(id, bands, f(v)) };
   }
@@ -291,8 +380,21 @@ function call(name: string, args: Expr[], resolve: Resolve): Node {
     return { fn: (v) => Math.floor(f(v)) };
   }
   if (parts.length === 2) return { fn: minMax2(name as 'min' | 'max', parts[0]!, parts[1]!) };
-  if (name === 'min') return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = Math.min(r, fns[i]!(v)); return r; } };
-  return { fn: (v) => { let r = fns[0]!(v); for (let i = 1; i < fns.length; i++) r = Math.max(r, fns[i]!(v)); return r; } };
+  if (name === 'min')
+    return {
+      fn: (v) => {
+        let r = fns[0]!(v);
+        for (let i = 1; i < fns.length; i++) r = Math.min(r, fns[i]!(v));
+        return r;
+      },
+    };
+  return {
+    fn: (v) => {
+      let r = fns[0]!(v);
+      for (let i = 1; i < fns.length; i++) r = Math.max(r, fns[i]!(v));
+      return r;
+    },
+  };
 }
 
 /** Bands in order: `below` is an exclusive upper bound, `at_most` inclusive, none: the rest. */
@@ -301,24 +403,43 @@ export function bandPicker(id: string, bands: Band[]): (x: number) => number {
   return (x) => pickBand(id, table, x);
 }
 
-interface BandRow { below: number; atMost: number; value: number }
+interface BandRow {
+  below: number;
+  atMost: number;
+  value: number;
+}
 const bandTable = (bands: Band[]): BandRow[] =>
   bands.map((b) => ({ below: b.below ?? (b.at_most === undefined ? Infinity : NaN), atMost: b.at_most ?? NaN, value: b.value }));
 
 /** One function for every band table (not a closure per table), so callers can inline it. */
 function pickBand(id: string, table: BandRow[], x: number): number {
-  for (let i = 0; i < table.length; i++) { const b = table[i]!; if (x < b.below || x <= b.atMost) return b.value; }
+  for (let i = 0; i < table.length; i++) {
+    const b = table[i]!;
+    if (x < b.below || x <= b.atMost) return b.value;
+  }
   throw new PtaxError('NO_VALUE', `${id} has no band for ${x}`);
 }
 
 /** Names an expression reads (identifiers, table names, band names), excluding static table keys. */
 export function exprNames(e: Expr, out: string[] = []): string[] {
   switch (e.type) {
-    case 'Identifier': out.push(e.name); break;
-    case 'BinaryExpression': exprNames(e.left, out); exprNames(e.right, out); break;
-    case 'UnaryExpression': exprNames(e.argument, out); break;
-    case 'CallExpression': e.arguments.forEach((a) => exprNames(a, out)); break;
-    case 'MemberExpression': exprNames(e.object, out); if (e.computed) exprNames(e.property, out); break;
+    case 'Identifier':
+      out.push(e.name);
+      break;
+    case 'BinaryExpression':
+      exprNames(e.left, out);
+      exprNames(e.right, out);
+      break;
+    case 'UnaryExpression':
+      exprNames(e.argument, out);
+      break;
+    case 'CallExpression':
+      e.arguments.forEach((a) => exprNames(a, out));
+      break;
+    case 'MemberExpression':
+      exprNames(e.object, out);
+      if (e.computed) exprNames(e.property, out);
+      break;
   }
   return out;
 }

@@ -27,13 +27,20 @@ describe('fixtureFiles', () => {
     expect(all).toEqual(fixtureFiles(['fixtures']));
     expect(all).toContain('fixtures/ny/nyc-star.yaml');
     expect(all.every((f) => /^fixtures\/(ny|tx|ca|fl)\/[^/]+\.yaml$/.test(f))).toBe(true);
-    for (const st of ['ny', 'tx', 'ca', 'fl']) expect(all.some((f) => f.startsWith(`fixtures/${st}/`)), st).toBe(true);
+    for (const st of ['ny', 'tx', 'ca', 'fl'])
+      expect(
+        all.some((f) => f.startsWith(`fixtures/${st}/`)),
+        st,
+      ).toBe(true);
   });
 
   it('a file is listed relative to the root with forward slashes, however it was given', () => {
     expect(fixtureFiles(['fixtures/ny/nyc-star.yaml'])).toEqual(['fixtures/ny/nyc-star.yaml']);
     expect(fixtureFiles([join(process.cwd(), 'fixtures', 'ny', 'nyc-star.yaml')])).toEqual(['fixtures/ny/nyc-star.yaml']);
-    expect(fixtureFiles(['ny/nyc-star.yaml', 'ny'], join(process.cwd(), 'fixtures'))).toEqual(['ny/nyc-star.yaml', ...fixtureFiles(['fixtures/ny']).map((f) => f.slice('fixtures/'.length))]);
+    expect(fixtureFiles(['ny/nyc-star.yaml', 'ny'], join(process.cwd(), 'fixtures'))).toEqual([
+      'ny/nyc-star.yaml',
+      ...fixtureFiles(['fixtures/ny']).map((f) => f.slice('fixtures/'.length)),
+    ]);
   });
 
   it('a folder lists its YAML files, sorted, sub-folders included', () => {
@@ -68,12 +75,10 @@ describe('readFixtures', () => {
 
   it('a case that breaks the schema gives a problem naming the key, and no case', () => {
     const file = join(dir, 'schema.yaml');
-    writeFileSync(file, [
-      '- name: no source and an unknown flag',
-      '  input: {state: NY, county: Albany, colour: red}',
-      '  expected: {annualTax: 1}',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      ['- name: no source and an unknown flag', '  input: {state: NY, county: Albany, colour: red}', '  expected: {annualTax: 1}', ''].join('\n'),
+    );
     const { cases, problems } = readFixtures(file);
     expect(cases).toEqual([]);
     expect(problems).toHaveLength(2);
@@ -86,13 +91,53 @@ describe('readFixtures', () => {
 describe('fixtureInput: flag names to engine inputs', () => {
   it('class, star and the numbers map to propertyClass, starType and the facts of the same name', () => {
     const i = fixtureInput({
-      name: 'all', source: 'every flag', year: 2025,
-      input: { state: 'NY', county: 'Kings', value: 1000, class: 'class2', homestead: true, over65: true, seniorIncome: 5, seniorCitizen: true, disabled: true, veteranDisability: 20, coldWarVeteran: true, star: 'basic', priorAssessed: 7, purchasePrice: 8, purchaseYear: 2015, countyRate: 1.5 },
+      name: 'all',
+      source: 'every flag',
+      year: 2025,
+      input: {
+        state: 'NY',
+        county: 'Kings',
+        value: 1000,
+        class: 'class2',
+        homestead: true,
+        over65: true,
+        seniorIncome: 5,
+        seniorCitizen: true,
+        disabled: true,
+        veteranDisability: 20,
+        coldWarVeteran: true,
+        star: 'basic',
+        priorAssessed: 7,
+        purchasePrice: 8,
+        purchaseYear: 2015,
+        countyRate: 1.5,
+      },
     });
     expect(i).toEqual({
-      state: 'NY', county: 'Kings', value: 1000, year: 2025, propertyClass: 'class2', homestead: true, over65: true, seniorIncome: 5,
-      seniorCitizen: true, disabled: true, veteranDisability: 20, coldWarVeteran: true, starType: 'basic', priorAssessed: 7, purchasePrice: 8, purchaseYear: 2015,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, countyRate: 1.5,
+      state: 'NY',
+      county: 'Kings',
+      value: 1000,
+      year: 2025,
+      propertyClass: 'class2',
+      homestead: true,
+      over65: true,
+      seniorIncome: 5,
+      seniorCitizen: true,
+      disabled: true,
+      veteranDisability: 20,
+      coldWarVeteran: true,
+      starType: 'basic',
+      priorAssessed: 7,
+      purchasePrice: 8,
+      purchaseYear: 2015,
+      melloRoos: null,
+      taxAmount: null,
+      paymentYear: null,
+      paymentMonth: null,
+      paymentDay: null,
+      sellerTax: null,
+      billYear: null,
+      countyRate: 1.5,
     });
   });
 
@@ -103,16 +148,41 @@ describe('fixtureInput: flag names to engine inputs', () => {
 
   it('left out: value 350,000, veteran level 0, the rest null or absent', () => {
     expect(fixtureInput({ name: 'none', source: 'no flag', input: { state: 'NY', county: 'Albany' } })).toEqual({
-      state: 'NY', county: 'Albany', value: 350000, year: undefined, propertyClass: null, homestead: undefined, over65: undefined, seniorIncome: null,
-      seniorCitizen: undefined, disabled: undefined, veteranDisability: 0, coldWarVeteran: undefined, starType: null, priorAssessed: null, purchasePrice: null, purchaseYear: null,
-      melloRoos: null, taxAmount: null, paymentYear: null, paymentMonth: null, paymentDay: null, sellerTax: null, billYear: null, countyRate: null,
+      state: 'NY',
+      county: 'Albany',
+      value: 350000,
+      year: undefined,
+      propertyClass: null,
+      homestead: undefined,
+      over65: undefined,
+      seniorIncome: null,
+      seniorCitizen: undefined,
+      disabled: undefined,
+      veteranDisability: 0,
+      coldWarVeteran: undefined,
+      starType: null,
+      priorAssessed: null,
+      purchasePrice: null,
+      purchaseYear: null,
+      melloRoos: null,
+      taxAmount: null,
+      paymentYear: null,
+      paymentMonth: null,
+      paymentDay: null,
+      sellerTax: null,
+      billYear: null,
+      countyRate: null,
     });
   });
 });
 
 describe('runCase', () => {
   it('right figures, text and notes: ok, no diff', () => {
-    const r = run({ input: { ...KINGS, homestead: true, purchasePrice: 1 }, expected: { annualTax: 9231.64, 'exemptionBreakdown.star.type': 'basic', county: 'Kings County' }, notes: ["The purchase price and year apply to California's Proposition 13; New York does not use them"] });
+    const r = run({
+      input: { ...KINGS, homestead: true, purchasePrice: 1 },
+      expected: { annualTax: 9231.64, 'exemptionBreakdown.star.type': 'basic', county: 'Kings County' },
+      notes: ["The purchase price and year apply to California's Proposition 13; New York does not use them"],
+    });
     expect(r).toEqual({ file: 'f.yaml', name: 'case', ok: true, diffs: [] });
   });
 
@@ -154,7 +224,9 @@ describe('runCase', () => {
 
   it('a figure the result does not have is "nothing"; a figure where the result has text or a list is a diff', () => {
     // Outside NYC there is no nyc detail object.
-    expect(run({ expected: { 'nyc.assessedValue': 300000, 'taxableValues.school': 300000 } }).diffs).toEqual(['nyc.assessedValue: expected 300000, got nothing']);
+    expect(run({ expected: { 'nyc.assessedValue': 300000, 'taxableValues.school': 300000 } }).diffs).toEqual([
+      'nyc.assessedValue: expected 300000, got nothing',
+    ]);
     expect(run({ expected: { county: 5 } }).diffs).toEqual(['county: expected 5, got Albany County']);
     // An empty list is not 0, although [] - 0 is 0 in JS.
     expect(run({ expected: { notes: 0 } }).diffs).toEqual(['notes: expected 0, got ']);
@@ -174,7 +246,9 @@ describe('runCase', () => {
     const r = run({ expected: { annualTax: 5681.1 }, notes: ['A note that is not there'] });
     expect(r).toEqual({ file: 'f.yaml', name: 'case', ok: false, diffs: ['notes: missing "A note that is not there" (got [])'] });
     const some = run({ input: { ...ALBANY, purchasePrice: 1 }, expected: { annualTax: 5681.1 }, notes: ['Other'] });
-    expect(some.diffs).toEqual([`notes: missing "Other" (got ["The purchase price and year apply to California's Proposition 13; New York does not use them"])`]);
+    expect(some.diffs).toEqual([
+      `notes: missing "Other" (got ["The purchase price and year apply to California's Proposition 13; New York does not use them"])`,
+    ]);
   });
 
   it('an unexpected error is a diff with its message', () => {
@@ -185,13 +259,19 @@ describe('runCase', () => {
   it('the expected error: ok; another error: a diff with both messages', () => {
     expect(run({ year: 2024, error: 'No rules for 2024; years available: 2025' })).toEqual({ file: 'f.yaml', name: 'case', ok: true, diffs: [] });
     expect(run({ year: 2024, error: 'No rules for 2023' })).toEqual({
-      file: 'f.yaml', name: 'case', ok: false, diffs: ['error: expected "No rules for 2023", got "No rules for 2024; years available: 2025"'],
+      file: 'f.yaml',
+      name: 'case',
+      ok: false,
+      diffs: ['error: expected "No rules for 2023", got "No rules for 2024; years available: 2025"'],
     });
   });
 
   it('an expected error that did not happen is a diff showing the tax computed instead', () => {
     expect(run({ error: 'Market value must be greater than 0' })).toEqual({
-      file: 'f.yaml', name: 'case', ok: false, diffs: ['expected the error "Market value must be greater than 0", got annualTax 5681.1'],
+      file: 'f.yaml',
+      name: 'case',
+      ok: false,
+      diffs: ['expected the error "Market value must be greater than 0", got annualTax 5681.1'],
     });
   });
 });

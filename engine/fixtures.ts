@@ -19,13 +19,21 @@ export interface FixtureCase {
   tolerance?: number;
   source: string;
 }
-export interface CaseOutcome { file: string; name: string; ok: boolean; diffs: string[] }
+export interface CaseOutcome {
+  file: string;
+  name: string;
+  ok: boolean;
+  diffs: string[];
+}
 
 /** Fixture input keys are the CLI's flag names; these map them to the engine's facts. */
 export function fixtureInput(c: FixtureCase): CalcInput {
   const { date, ...flags } = c.input as Record<string, unknown>;
   const d = typeof date === 'string' ? date.split('-').map(Number) : [];
-  return inputFromFlags({ county: '', ...flags, paymentYear: d[0] ?? null, paymentMonth: d[1] ?? null, paymentDay: d[2] ?? null } as unknown as FlagInput, c.year);
+  return inputFromFlags(
+    { county: '', ...flags, paymentYear: d[0] ?? null, paymentMonth: d[1] ?? null, paymentDay: d[2] ?? null } as unknown as FlagInput,
+    c.year,
+  );
 }
 
 export function fixtureFiles(paths: string[], root = process.cwd()): string[] {
@@ -67,7 +75,8 @@ export function runCase(calc: Calculator, file: string, c: FixtureCase): CaseOut
   for (const [path, want] of Object.entries(c.expected ?? {})) {
     const got = get(result, path);
     if (typeof want === 'number') {
-      if (typeof got !== 'number' || !(Math.abs(got - want) <= tol)) diffs.push(`${path}: expected ${want}, got ${got === undefined ? 'nothing' : String(got)}`);
+      if (typeof got !== 'number' || !(Math.abs(got - want) <= tol))
+        diffs.push(`${path}: expected ${want}, got ${got === undefined ? 'nothing' : String(got)}`);
     } else if (got !== want) diffs.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
   }
   const notes = result.notes as string[];

@@ -15,7 +15,10 @@ describe('golden fixtures', () => {
       const { cases, problems } = readFixtures(file);
       expect(problems).toEqual([]);
       expect(cases.length).toBeGreaterThan(0);
-      const failures = cases.map((c) => runCase(calc, file, c)).filter((r) => !r.ok).map((r) => `${r.name}: ${r.diffs.join('; ')}`);
+      const failures = cases
+        .map((c) => runCase(calc, file, c))
+        .filter((r) => !r.ok)
+        .map((r) => `${r.name}: ${r.diffs.join('; ')}`);
       expect(failures).toEqual([]);
     });
   }

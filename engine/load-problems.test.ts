@@ -17,7 +17,9 @@ import type { ProgramDef } from './types.js';
 
 const REPO = resolve('.');
 const made: string[] = [];
-afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 const REF = `        reference: [{title: Test source, convention: /methodology}]
         last_verified: 2024-01-01
@@ -161,8 +163,14 @@ function mini(edits: Edits = {}, only?: string[]) {
   cpSync(join(REPO, 'schemas'), join(root, 'schemas'), { recursive: true });
   const texts: Record<string, string> = { ...BASE };
   for (const [file, e] of Object.entries(edits)) {
-    if (e === null) { delete texts[file]; continue; }
-    if (typeof e === 'string') { texts[file] = e; continue; }
+    if (e === null) {
+      delete texts[file];
+      continue;
+    }
+    if (typeof e === 'string') {
+      texts[file] = e;
+      continue;
+    }
     let text = texts[file]!;
     for (const [from, to] of e) {
       expect(text.includes(from), `${file} should contain ${JSON.stringify(from)}`).toBe(true);
@@ -206,9 +214,15 @@ describe('the small rule set', () => {
     expect(b.format).toBe(1);
     expect(Object.keys(b.parameters)).toEqual(['t.rate', 't.share', 't.steps', 't.cap']);
     expect(b.parameters['t.rate']).toEqual({
-      id: 't.rate', file: PARAMS, description: 'A scalar rate for the tests.', label: { en: 'Rate', es: 'Tasa' },
-      unit: 'fraction', type: 'scalar',
-      values: [{ effective: '2020-01-01', value: 0.5, reference: [{ title: 'Test source', href: '/methodology', convention: true }], last_verified: '2024-01-01' }],
+      id: 't.rate',
+      file: PARAMS,
+      description: 'A scalar rate for the tests.',
+      label: { en: 'Rate', es: 'Tasa' },
+      unit: 'fraction',
+      type: 'scalar',
+      values: [
+        { effective: '2020-01-01', value: 0.5, reference: [{ title: 'Test source', href: '/methodology', convention: true }], last_verified: '2024-01-01' },
+      ],
     });
     expect(b.parameters['t.share']!.keys).toEqual(['school', 'county']);
     expect(b.parameters['t.steps']!.values[0]!.bands).toEqual([{ below: 10, value: 1 }, { at_most: 20, value: 2 }, { value: 3 }]);
@@ -217,22 +231,29 @@ describe('the small rule set', () => {
     const p = b.programs['t.main']!;
     const f = (src: string) => parseFormula(src);
     expect(p).toEqual({
-      id: 't.main', file: PROG, description: 'A program for the tests.', label: { en: 'Main', es: 'Principal' },
-      period: { start: '01-01', fiscal: false }, years: [2021, 2022],
+      id: 't.main',
+      file: PROG,
+      description: 'A program for the tests.',
+      label: { en: 'Main', es: 'Principal' },
+      period: { start: '01-01', fiscal: false },
+      years: [2021, 2022],
       parameters: { rate: 't.rate', share: 't.share', steps: 't.steps', cap: 't.cap' },
       validations: [{ when: { fact: 'value', operator: 'lessThan', value: 0 }, code: 'NEGATIVE', message: { en: 'Negative', es: 'Negativo' } }],
       steps: [
         { id: 'base', label: { en: 'Base', es: 'Base' }, formula: f('min(value * rate, cap)') },
         {
-          id: 'big', label: { en: 'Big', es: 'Grande' },
+          id: 'big',
+          label: { en: 'Big', es: 'Grande' },
           condition: { any: [{ fact: 'value', operator: 'greaterThan', value: 100 }, { not: { fact: 'propertyClass', operator: 'in', value: ['class1'] } }] },
         },
         {
-          id: 'pick', label: { en: 'Pick', es: 'Elegir' },
+          id: 'pick',
+          label: { en: 'Pick', es: 'Elegir' },
           cases: [{ when: { fact: 'big', operator: 'equal', value: true }, formula: f('band(steps, base)') }, { formula: f('-base') }],
         },
         {
-          id: 'word', label: { en: 'Word', es: 'Palabra' },
+          id: 'word',
+          label: { en: 'Word', es: 'Palabra' },
           cases: [{ when: { fact: 'homestead', operator: 'equal', value: true }, value: 'home' }, { value: 'other' }],
         },
       ],
@@ -252,14 +273,30 @@ describe('the small rule set', () => {
 
     expect(Object.keys(b.states)).toEqual(['NY']);
     expect(b.states.NY).toEqual({
-      code: 'NY', file: STATE, name: { en: 'New York', es: 'Nueva York' }, description: 'The state for the tests.', countiesId: 't.counties',
+      code: 'NY',
+      file: STATE,
+      name: { en: 'New York', es: 'Nueva York' },
+      description: 'The state for the tests.',
+      countiesId: 't.counties',
       counties: [
-        { name: 'One County', slug: 'one', fips: '36001', rates: [{ effective: '2020-01-01', value: 1.5 }, { effective: '2021-01-01', value: 1.6 }], flags: ['nycClass'] },
+        {
+          name: 'One County',
+          slug: 'one',
+          fips: '36001',
+          rates: [
+            { effective: '2020-01-01', value: 1.5 },
+            { effective: '2021-01-01', value: 1.6 },
+          ],
+          flags: ['nycClass'],
+        },
         { name: 'Two County', slug: 'two', fips: '36003', rates: [{ effective: '2020-01-01', value: 2 }], flags: [] },
       ],
       countiesMeta: {
-        file: COUNTIES, label: { en: 'County rate', es: 'Tasa del condado' }, description: 'Counties for the tests.',
-        reference: [{ title: 'Test source', href: '/methodology', convention: true }], last_verified: '2024-01-01',
+        file: COUNTIES,
+        label: { en: 'County rate', es: 'Tasa del condado' },
+        description: 'Counties for the tests.',
+        reference: [{ title: 'Test source', href: '/methodology', convention: true }],
+        last_verified: '2024-01-01',
       },
       programs: [{ when: { all: [{ fact: 'nycClass', operator: 'equal', value: true }] }, program: 't.main' }, { program: 't.main' }],
       aliases: [{ name: 'Test City', program: 't.main', description: 'An alias for the tests.' }],
@@ -323,9 +360,15 @@ describe('listYaml and the schema validators', () => {
 
 describe('reading a file: YAML, the $schema line and kind', () => {
   it('a YAML alias is reported at the alias, with the anchor name', () => {
-    expectProblems({ [PARAMS]: [['unit: fraction\n    type: scalar', 'unit: &u fraction\n    type: scalar'], ['unit: usd\n    type: scalar', 'unit: *u\n    type: scalar']] }, [
-      ['*u', 'YAML aliases (*u) are not allowed in rule files: write the value out', PARAMS],
-    ]);
+    expectProblems(
+      {
+        [PARAMS]: [
+          ['unit: fraction\n    type: scalar', 'unit: &u fraction\n    type: scalar'],
+          ['unit: usd\n    type: scalar', 'unit: *u\n    type: scalar'],
+        ],
+      },
+      [['*u', 'YAML aliases (*u) are not allowed in rule files: write the value out', PARAMS]],
+    );
   });
 
   it('an alias to no anchor is reported too, and what the file declares is not reported missing', () => {
@@ -333,14 +376,13 @@ describe('reading a file: YAML, the $schema line and kind', () => {
     // program's aliases to them are reported.
     const { texts, lines } = mini({ [PARAMS]: [['value: 1000', 'value: *nope']] });
     expect(lines[0]).toBe(`${at(texts, PARAMS, '*nope')}: YAML aliases (*nope) are not allowed in rule files: write the value out`);
-    expect(lines.slice(1)).toEqual(['rate: t.rate', 'share: t.share', 'steps: t.steps', 'cap: t.cap']
-      .map((s) => `${at(texts, PROG, s.split(' ')[1]!, s)}: no parameter ${s.split(' ')[1]}`));
+    expect(lines.slice(1)).toEqual(
+      ['rate: t.rate', 'share: t.share', 'steps: t.steps', 'cap: t.cap'].map((s) => `${at(texts, PROG, s.split(' ')[1]!, s)}: no parameter ${s.split(' ')[1]}`),
+    );
   });
 
   it('a YAML error keeps its message on one line, at the position of the error', () => {
-    expectProblems({ [PARAMS]: [['    unit: usd\n', '    unit: usd\n    unit: usd # again\n']] }, [
-      ['unit: usd # again', 'Map keys must be unique', PARAMS],
-    ]);
+    expectProblems({ [PARAMS]: [['    unit: usd\n', '    unit: usd\n    unit: usd # again\n']] }, [['unit: usd # again', 'Map keys must be unique', PARAMS]]);
   });
 
   it('a file with a YAML error still names what it declares: no "no parameter" for its ids', () => {
@@ -349,9 +391,7 @@ describe('reading a file: YAML, the $schema line and kind', () => {
       ['t.capp', 'no parameter t.capp'],
     ]);
     // But the ids it does declare are not reported.
-    expectProblems({ [PARAMS]: [['    unit: usd\n', '    unit: usd\n    unit: usd # again\n']] }, [
-      ['unit: usd # again', 'Map keys must be unique', PARAMS],
-    ]);
+    expectProblems({ [PARAMS]: [['    unit: usd\n', '    unit: usd\n    unit: usd # again\n']] }, [['unit: usd # again', 'Map keys must be unique', PARAMS]]);
   });
 
   const EXTRA = 'rules/t/extra.yaml';
@@ -376,10 +416,18 @@ describe('reading a file: YAML, the $schema line and kind', () => {
 
 describe('schema problems', () => {
   it('every schema problem of a file is reported (ajv allErrors), in document order', () => {
-    expectProblems({ [PARAMS]: [['unit: fraction\n    type: scalar', 'unit: fractions\n    type: scalar'], ['    unit: usd\n', '    unit: usd\n    colour: red\n']] }, [
-      ['fractions', 'parameters.rate.unit must be one of usd, percent, fraction, count', PARAMS],
-      ['colour', "parameters.steps unknown key 'colour'", PARAMS],
-    ]);
+    expectProblems(
+      {
+        [PARAMS]: [
+          ['unit: fraction\n    type: scalar', 'unit: fractions\n    type: scalar'],
+          ['    unit: usd\n', '    unit: usd\n    colour: red\n'],
+        ],
+      },
+      [
+        ['fractions', 'parameters.rate.unit must be one of usd, percent, fraction, count', PARAMS],
+        ['colour', "parameters.steps unknown key 'colour'", PARAMS],
+      ],
+    );
   });
 
   it('a missing key is named; the if/then of by_key parameters adds nothing', () => {
@@ -391,10 +439,18 @@ describe('schema problems', () => {
   });
 
   it('a key that is not allowed (propertyNames) is named at its map', () => {
-    expectProblems({ [PROG]: [['  cap: t.cap', '  Cap: t.cap'], ['value * rate, cap)', 'value * rate, Cap)']] }, [
-      ['rate: t.rate', 'parameters must match pattern "^[a-z][A-Za-z0-9]*$"'],
-      ['Cap: t.cap', "parameters key 'Cap' is not allowed here"],
-    ]);
+    expectProblems(
+      {
+        [PROG]: [
+          ['  cap: t.cap', '  Cap: t.cap'],
+          ['value * rate, cap)', 'value * rate, Cap)'],
+        ],
+      },
+      [
+        ['rate: t.rate', 'parameters must match pattern "^[a-z][A-Za-z0-9]*$"'],
+        ['Cap: t.cap', "parameters key 'Cap' is not allowed here"],
+      ],
+    );
   });
 
   it('a key with / and ~ is named as written, and found (every problem of a bad result leaf)', () => {
@@ -498,16 +554,28 @@ describe('cross-file checks', () => {
 describe('parameter checks', () => {
   const V = (name: string) => `  ${name}:`;
   it('a scalar parameter given bands, and given a map', () => {
-    expectProblems({ [PARAMS]: [['        value: 0.5\n', '        bands: [{value: 1}]\n'], ['value: 1000', 'value: {school: 1}']] }, [
-      ['effective', 'a scalar parameter takes `value`, not `bands`', PARAMS, V('rate')],
-      ['{school: 1}', 'a scalar parameter takes a number', PARAMS],
-    ], PARAMS);
+    expectProblems(
+      {
+        [PARAMS]: [
+          ['        value: 0.5\n', '        bands: [{value: 1}]\n'],
+          ['value: 1000', 'value: {school: 1}'],
+        ],
+      },
+      [
+        ['effective', 'a scalar parameter takes `value`, not `bands`', PARAMS, V('rate')],
+        ['{school: 1}', 'a scalar parameter takes a number', PARAMS],
+      ],
+      PARAMS,
+    );
   });
 
   it('a bands parameter given a value', () => {
-    expectProblems({ [PARAMS]: [['        bands:\n          - {below: 10, value: 1}\n          - {at_most: 20, value: 2}\n          - {value: 3}\n', '        value: 3\n']] }, [
-      ['effective', 'a bands parameter needs `bands`, not `value`', PARAMS, V('steps')],
-    ]);
+    expectProblems(
+      {
+        [PARAMS]: [['        bands:\n          - {below: 10, value: 1}\n          - {at_most: 20, value: 2}\n          - {value: 3}\n', '        value: 3\n']],
+      },
+      [['effective', 'a bands parameter needs `bands`, not `value`', PARAMS, V('steps')]],
+    );
   });
 
   it('a by_key parameter given a number', () => {
@@ -524,17 +592,34 @@ describe('parameter checks', () => {
   });
 
   it('a bounded last band gets only its own message, even when its bound is lower', () => {
-    expectProblems({ [PARAMS]: [['{value: 3}', '{below: 5, value: 3}']] }, [['{below: 5', 'the last band must have no bound: it takes every larger value', PARAMS]]);
+    expectProblems({ [PARAMS]: [['{value: 3}', '{below: 5, value: 3}']] }, [
+      ['{below: 5', 'the last band must have no bound: it takes every larger value', PARAMS],
+    ]);
   });
 
   it('a fraction lies between 0 and 1, in a map too; 0 and 1 themselves are fractions', () => {
-    expectProblems({ [PARAMS]: [['{school: 0.25, county: 0.75}', '{school: 1.25, county: -0.25}']] }, [['{school: 1.25', 'a fraction lies between 0 and 1', PARAMS]]);
-    expect(mini({ [PARAMS]: [['value: 0.5', 'value: 0'], ['{school: 0.25, county: 0.75}', '{school: 0, county: 1}']] }).lines).toEqual([]);
+    expectProblems({ [PARAMS]: [['{school: 0.25, county: 0.75}', '{school: 1.25, county: -0.25}']] }, [
+      ['{school: 1.25', 'a fraction lies between 0 and 1', PARAMS],
+    ]);
+    expect(
+      mini({
+        [PARAMS]: [
+          ['value: 0.5', 'value: 0'],
+          ['{school: 0.25, county: 0.75}', '{school: 0, county: 1}'],
+        ],
+      }).lines,
+    ).toEqual([]);
     // One value out of range is enough, below 0 or above 1.
     expectProblems({ [PARAMS]: [['value: 0.5', 'value: -0.5']] }, [['-0.5', 'a fraction lies between 0 and 1', PARAMS]]);
-    expectProblems({ [PARAMS]: [['    sums_to_one: true\n', ''], ['{school: 0.25, county: 0.75}', '{school: 1.5, county: 0.5}']] }, [
-      ['{school: 1.5', 'a fraction lies between 0 and 1', PARAMS],
-    ]);
+    expectProblems(
+      {
+        [PARAMS]: [
+          ['    sums_to_one: true\n', ''],
+          ['{school: 0.25, county: 0.75}', '{school: 1.5, county: 0.5}'],
+        ],
+      },
+      [['{school: 1.5', 'a fraction lies between 0 and 1', PARAMS]],
+    );
     expect(mini({ [PARAMS]: [['value: 0.5', 'value: 1']] }).lines).toEqual([]);
   });
 });
@@ -545,8 +630,24 @@ describe('program checks', () => {
   const formulaProblem = (f: string, why: string): [string, string] => [f, `formula "${f}": ${why}`];
 
   it('a parameter alias named like an input or a county fact', () => {
-    expectProblems({ [PROG]: [['  cap: t.cap', '  value: t.cap'], [BASE_F, 'min(value * rate, value)']] }, [['value: t.cap', 'value is already an input fact']]);
-    expectProblems({ [PROG]: [['  cap: t.cap', '  countyRate: t.cap'], [BASE_F, 'min(value * rate, countyRate)']] }, [['countyRate: t.cap', 'countyRate is already an county fact']]);
+    expectProblems(
+      {
+        [PROG]: [
+          ['  cap: t.cap', '  value: t.cap'],
+          [BASE_F, 'min(value * rate, value)'],
+        ],
+      },
+      [['value: t.cap', 'value is already an input fact']],
+    );
+    expectProblems(
+      {
+        [PROG]: [
+          ['  cap: t.cap', '  countyRate: t.cap'],
+          [BASE_F, 'min(value * rate, countyRate)'],
+        ],
+      },
+      [['countyRate: t.cap', 'countyRate is already an county fact']],
+    );
   });
 
   it('tables used as numbers', () => {
@@ -558,7 +659,8 @@ describe('program checks', () => {
       ['min(value * share[steps], cap)', 'steps is a band table: use band(steps, value)'],
       ['min(share, cap)', 'share is a table: index it, e.g. share[key]'],
       ['max(value, -share)', 'share is a table: index it, e.g. share[key]'],
-    ]) expectProblems(withBase(f!), [formulaProblem(f!, why!)]);
+    ])
+      expectProblems(withBase(f!), [formulaProblem(f!, why!)]);
   });
 
   it('a key with the name of an alias is still a key', () => {
@@ -575,7 +677,8 @@ describe('program checks', () => {
       ['band(share, cap)', 'band() takes a band parameter and a value'],
       ['band(cap * 1, cap)', 'band() takes a band parameter and a value'],
       ['band(steps, share)', 'share is a table: index it, e.g. share[key]'],
-    ]) expectProblems(withBase(f!), [formulaProblem(f!, why!)]);
+    ])
+      expectProblems(withBase(f!), [formulaProblem(f!, why!)]);
   });
 
   it('a missing parameter is reported once, not again where a formula reads it', () => {
@@ -598,20 +701,28 @@ describe('program checks', () => {
     expectProblems({ [PROG]: [['{fact: value, operator: greaterThan, value: 100}', '{fact: nope, operator: greaterThan, value: 100}']] }, [
       ['{any: [{fact: nope', 'condition reads unknown fact nope'],
     ]);
-    expectProblems({ [PROG]: [['  - when: {fact: homestead, operator: equal, value: true}\n    text', '  - when: {fact: nope, operator: equal, value: true}\n    text']] }, [
-      ['{fact: nope', 'condition reads unknown fact nope'],
-    ]);
+    expectProblems(
+      { [PROG]: [['  - when: {fact: homestead, operator: equal, value: true}\n    text', '  - when: {fact: nope, operator: equal, value: true}\n    text']] },
+      [['{fact: nope', 'condition reads unknown fact nope']],
+    );
   });
 
   it('the same problem twice at the same place is reported once', () => {
-    expectProblems({ [PROG]: [['{fact: value, operator: greaterThan, value: 100}', '{fact: nope, operator: greaterThan, value: 100}, {fact: nope, operator: lessThan, value: 0}']] }, [
-      ['{any: [{fact: nope', 'condition reads unknown fact nope'],
-    ]);
+    expectProblems(
+      {
+        [PROG]: [
+          ['{fact: value, operator: greaterThan, value: 100}', '{fact: nope, operator: greaterThan, value: 100}, {fact: nope, operator: lessThan, value: 0}'],
+        ],
+      },
+      [['{any: [{fact: nope', 'condition reads unknown fact nope']],
+    );
   });
 
   it('in and notIn take a list, inside any and not too', () => {
     expectProblems({ [PROG]: [['operator: in, value: [class1]', 'operator: in, value: class1']] }, [['class1}}', 'in takes a list']]);
-    expectProblems({ [PROG]: [['{fact: value, operator: greaterThan, value: 100}', '{fact: propertyClass, operator: notIn, value: class2}']] }, [['class2}', 'notIn takes a list']]);
+    expectProblems({ [PROG]: [['{fact: value, operator: greaterThan, value: 100}', '{fact: propertyClass, operator: notIn, value: class2}']] }, [
+      ['class2}', 'notIn takes a list'],
+    ]);
   });
 
   it('every case but the last needs `when`', () => {
@@ -626,7 +737,14 @@ describe('program checks', () => {
 });
 
 describe('parseFormula', () => {
-  const code = (src: string) => { try { parseFormula(src); } catch (e) { return [(e as RulesInvalid).code, (e as Error).message]; } return undefined; };
+  const code = (src: string) => {
+    try {
+      parseFormula(src);
+    } catch (e) {
+      return [(e as RulesInvalid).code, (e as Error).message];
+    }
+    return undefined;
+  };
   it('throws FORMULA errors naming the formula', () => {
     expect(code('x +')).toEqual(['FORMULA', expect.stringMatching(/^cannot parse formula "x \+": /)]);
     expect(code('!x')).toEqual(['FORMULA', 'formula "!x": operator ! is not allowed']);

@@ -27,7 +27,9 @@ const CLASS_TABLE = 'rules/ny/nyc/class-table.yaml';
 const PIECES = 'rules/shared/pieces.yaml';
 
 const made: string[] = [];
-afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 /** A copy of schemas/ and rules/ in a fresh temporary folder. */
 function copyRepo(): string {
@@ -142,7 +144,9 @@ describe('schema problems, with file:line:col', () => {
   it('an unknown condition operator is a schema error at the operator', () => {
     const { texts, lines } = broken([PIECES, '{fact: veteranDisability, operator: notIn,', '{fact: veteranDisability, operator: lte,']);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`${PIECES}:${at(texts[PIECES]!, 'lte')}: pieces.veteranLevelCheck.validations.0.when.all.0.operator must be one of equal, notEqual, lessThan, lessThanInclusive, greaterThan, greaterThanInclusive, in, notIn, contains, doesNotContain`);
+    expect(lines[0]).toBe(
+      `${PIECES}:${at(texts[PIECES]!, 'lte')}: pieces.veteranLevelCheck.validations.0.when.all.0.operator must be one of equal, notEqual, lessThan, lessThanInclusive, greaterThan, greaterThanInclusive, in, notIn, contains, doesNotContain`,
+    );
   });
 });
 
@@ -171,10 +175,7 @@ describe('checks a schema cannot express', () => {
   it('a missing key is reported, and the shares left do not sum to 1 (0.95)', () => {
     const { texts, lines } = broken([SPLIT, '          special: 0.05\n', '']);
     const pos = at(texts[SPLIT]!, 'school: 0.5\n');
-    expect(lines).toEqual([
-      `${SPLIT}:${pos}: keys must be exactly school, county, city, special`,
-      `${SPLIT}:${pos}: shares must sum to 1 (they sum to 0.95)`,
-    ]);
+    expect(lines).toEqual([`${SPLIT}:${pos}: keys must be exactly school, county, city, special`, `${SPLIT}:${pos}: shares must sum to 1 (they sum to 0.95)`]);
   });
 
   it('a program alias pointing at a missing parameter', () => {
@@ -267,7 +268,9 @@ describe('more rule-language checks', () => {
   it('a state chooses its program by county facts only', () => {
     const f = 'rules/ny/state.yaml';
     const { texts, lines } = broken([f, 'when: nycClass\n', 'when: value > 0\n']);
-    expect(lines).toEqual([`${f}:${at(texts[f]!, 'value > 0')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated), not value`]);
+    expect(lines).toEqual([
+      `${f}:${at(texts[f]!, 'value > 0')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated), not value`,
+    ]);
   });
 
   it("a state program's condition that cannot be read is reported at it", () => {
@@ -277,7 +280,11 @@ describe('more rule-language checks', () => {
   });
 
   it('`in` takes a list', () => {
-    const { texts, lines } = broken([NYC, "condition: propertyClass in ['class1', 'class2']", 'condition: {all: [{fact: propertyClass, operator: in, value: class1}]}']);
+    const { texts, lines } = broken([
+      NYC,
+      "condition: propertyClass in ['class1', 'class2']",
+      'condition: {all: [{fact: propertyClass, operator: in, value: class1}]}',
+    ]);
     expect(lines).toEqual([`${NYC}:${at(texts[NYC]!, 'class1}]}')}: in takes a list`]);
   });
 
@@ -345,10 +352,7 @@ describe('all problems at once, and no bundle', () => {
   // BUG: a schema problem in one file hides the rule-language problems of every other
   // file (loadRules returns before the cross-file checks), so they are not all reported at once.
   it('a schema problem in one file and a sum problem in another: both are reported', () => {
-    const { lines } = broken(
-      [STAR, '    unit: usd\n', '    unit: usd\n    colour: red\n'],
-      [SPLIT, 'special: 0.05\n', 'special: 0.06\n'],
-    );
+    const { lines } = broken([STAR, '    unit: usd\n', '    unit: usd\n    colour: red\n'], [SPLIT, 'special: 0.05\n', 'special: 0.06\n']);
     expect(lines.some((l) => l.includes("unknown key 'colour'"))).toBe(true);
     expect(lines.some((l) => l.includes('shares must sum to 1 (they sum to 1.01)'))).toBe(true);
   });
@@ -358,7 +362,11 @@ describe('all problems at once, and no bundle', () => {
     edit(root, SPLIT, 'special: 0.05\n', 'special: 0.06\n');
     edit(root, NYC, 'formula: value * ratio[propertyClass]', 'formula: value * 0.45');
     let err: unknown;
-    try { loadRulesOrThrow('rules', root); } catch (e) { err = e; }
+    try {
+      loadRulesOrThrow('rules', root);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(RulesInvalid);
     expect((err as RulesInvalid).code).toBe('RULES_INVALID');
     expect((err as RulesInvalid).problems).toHaveLength(2);
@@ -414,7 +422,9 @@ describe('ptax validate', () => {
     const { stdout, stderr } = await run('node', ['dist/cli/main.js', 'validate'], { cwd: REPO });
     // 19 parameters in rules/ny at the time of writing; the count comes from the bundle.
     const b = loadRules('rules').bundle!;
-    expect(stdout).toBe(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
+    expect(stdout).toBe(
+      `ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`,
+    );
     expect(Object.keys(b.states)).toEqual(expect.arrayContaining(['NY', 'HUB']));
     // stderr: one line per citation that is not a primary source, then their count.
     const warned = loadRules('rules').warnings;
@@ -423,7 +433,10 @@ describe('ptax validate', () => {
 
   it('--strict-sources exits 1 while a citation is not a primary source', async () => {
     const warned = loadRules('rules').warnings;
-    const r = await run('node', ['dist/cli/main.js', 'validate', '--strict-sources'], { cwd: REPO }).then(() => ({ code: 0 }), (e: { code: number }) => e);
+    const r = await run('node', ['dist/cli/main.js', 'validate', '--strict-sources'], { cwd: REPO }).then(
+      () => ({ code: 0 }),
+      (e: { code: number }) => e,
+    );
     expect(r.code).toBe(warned.length ? 1 : 0);
   });
 
@@ -437,7 +450,9 @@ describe('ptax validate', () => {
     mkdirSync(join(root, 'fixtures'), { recursive: true });
     const text = edit(root, STAR, '    unit: usd\n', '    unit: usd\n    colour: red\n');
     const err = await run('node', [join(root, 'dist/cli/main.js'), 'validate'], { cwd: root }).then(
-      () => { throw new Error('validate should fail'); },
+      () => {
+        throw new Error('validate should fail');
+      },
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
     expect(err.code).toBe(1);

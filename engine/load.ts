@@ -15,9 +15,19 @@ import { conditionFacts } from './conditions.js';
 import { FUNCTIONS, exprNames } from './expr.js';
 import { periodStart, valueAt } from './params.js';
 import {
-  COUNTY_FACTS, INPUT_FACTS,
-  type Bundle, type Condition, type Expr, type Formula, type InputDecl, type ParameterDef, type ProgramDef,
-  type Reference, type ResultFieldDecl, type ResultGroup, type StateDef,
+  COUNTY_FACTS,
+  INPUT_FACTS,
+  type Bundle,
+  type Condition,
+  type Expr,
+  type Formula,
+  type InputDecl,
+  type ParameterDef,
+  type ProgramDef,
+  type Reference,
+  type ResultFieldDecl,
+  type ResultGroup,
+  type StateDef,
 } from './types.js';
 import { PtaxError } from './errors.js';
 
@@ -35,7 +45,13 @@ type Kind = (typeof KINDS)[number];
  * either, but `ptax validate` reports it as problems: descriptions that repeat a figure of
  * their parameter (an older tree, which `rules diff` loads, may predate the check).
  */
-export interface LoadResult { bundle?: Bundle; problems: Problem[]; total: number; warnings: Problem[]; lint: Problem[] }
+export interface LoadResult {
+  bundle?: Bundle;
+  problems: Problem[];
+  total: number;
+  warnings: Problem[];
+  lint: Problem[];
+}
 
 export class RulesInvalid extends PtaxError {
   constructor(readonly problems: Problem[]) {
@@ -83,7 +99,10 @@ export function schemaProblems(src: YamlSource, errors: ErrorObject[]): Problem[
     const inBranch = /\/(oneOf|anyOf)\/\d/.test(e.schemaPath);
     if (inBranch && e.keyword !== 'additionalProperties' && e.keyword !== 'enum') continue;
     if (e.keyword === 'if') continue;
-    const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     let key: string | undefined;
     let message = e.message!;
     if (e.keyword === 'additionalProperties') {
@@ -92,7 +111,10 @@ export function schemaProblems(src: YamlSource, errors: ErrorObject[]): Problem[
     } else if (e.keyword === 'required') message = `missing '${e.params.missingProperty}'`;
     else if (e.keyword === 'enum') message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
     else if (e.keyword === 'oneOf') message = 'must have exactly one of the allowed forms (check the keys)';
-    else if (e.keyword === 'propertyNames') { key = String(e.params.propertyName); message = `key '${key}' is not allowed here`; }
+    else if (e.keyword === 'propertyNames') {
+      key = String(e.params.propertyName);
+      message = `key '${key}' is not allowed here`;
+    }
     const where = path.length ? path.join('.') + ' ' : '';
     const at = src.position(path, key);
     const text = `${where}${message}`;
@@ -121,7 +143,10 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
     const first = src.text.split('\n', 1)[0]!;
     const m = SCHEMA_LINE.exec(first);
     if (!m) problems.push({ file, line: 1, col: 1, message: 'the first line must be "# yaml-language-server: $schema=<path to schemas/…schema.json>"' });
-    if (src.data === undefined) { declareIds(failing, src.raw); continue; }
+    if (src.data === undefined) {
+      declareIds(failing, src.raw);
+      continue;
+    }
     const kind = (src.data as { kind?: unknown })?.kind;
     if (!KINDS.includes(kind as Kind)) {
       const at = src.position(['kind']);
@@ -130,12 +155,25 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
     }
     if (m) {
       const want = resolve(root, 'schemas', `${kind}.schema.json`);
-      if (resolve(root, dirname(file), m[1]!) !== want) problems.push({ file, line: 1, col: 1, message: `$schema should point to ${relative(resolve(root, dirname(file)), want).split(sep).join('/')}` });
+      if (resolve(root, dirname(file), m[1]!) !== want)
+        problems.push({
+          file,
+          line: 1,
+          col: 1,
+          message: `$schema should point to ${relative(resolve(root, dirname(file)), want)
+            .split(sep)
+            .join('/')}`,
+        });
     }
     const validate = v[kind as Kind];
-    if (!validate) { problems.push({ file, line: 1, col: 1, message: `schemas/${kind}.schema.json is missing` }); continue; }
-    if (!validate(src.data)) { problems.push(...schemaProblems(src, validate.errors!)); declareIds(failing, src.data); }
-    else sources.push({ src, kind: kind as Kind });
+    if (!validate) {
+      problems.push({ file, line: 1, col: 1, message: `schemas/${kind}.schema.json is missing` });
+      continue;
+    }
+    if (!validate(src.data)) {
+      problems.push(...schemaProblems(src, validate.errors!));
+      declareIds(failing, src.data);
+    } else sources.push({ src, kind: kind as Kind });
   }
   // Files that passed the schema are still checked against each other, so every problem
   // is reported at once; ids declared by a failing file are not reported again as missing.
@@ -143,11 +181,18 @@ export function loadRules(rulesDir = 'rules', options: { only?: string[]; root?:
   const lint: Problem[] = [];
   const bundle = assemble(sources, problems, failing, warnings, lint);
   const seen = new Set<string>();
-  const unique = problems.filter((p) => { const k = formatProblem(p); if (seen.has(k)) return false; seen.add(k); return true; });
+  const unique = problems.filter((p) => {
+    const k = formatProblem(p);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
   const shown = filterOnly(unique, options.only, root);
   const warned = filterOnly(warnings, options.only, root);
   const linted = filterOnly(lint, options.only, root);
-  return unique.length ? { problems: shown, total: unique.length, warnings: warned, lint: linted } : { bundle, problems: [], total: 0, warnings: warned, lint: linted };
+  return unique.length
+    ? { problems: shown, total: unique.length, warnings: warned, lint: linted }
+    : { bundle, problems: [], total: 0, warnings: warned, lint: linted };
 }
 
 /**
@@ -181,14 +226,15 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
   };
   const counties = new Map<string, { src: YamlSource; data: any }>();
   // A citation: a primary source's link (else a warning), or a convention, the site page's path.
-  const refs = (src: YamlSource, path: Array<string | number>, list: any[]): Reference[] => list.map((r, j) => {
-    if (r.convention !== undefined) return { title: r.title, href: r.convention, convention: true };
-    if (!isPrimarySource(r.href)) {
-      const at: { line: number; col: number; file?: string } = src.position([...path, j, 'href']);
-      warnings.push({ file: at.file ?? src.file, line: at.line, col: at.col, message: `warning: ${sourceWarning(r.href)}` });
-    }
-    return { title: r.title, href: r.href };
-  });
+  const refs = (src: YamlSource, path: Array<string | number>, list: any[]): Reference[] =>
+    list.map((r, j) => {
+      if (r.convention !== undefined) return { title: r.title, href: r.convention, convention: true };
+      if (!isPrimarySource(r.href)) {
+        const at: { line: number; col: number; file?: string } = src.position([...path, j, 'href']);
+        warnings.push({ file: at.file ?? src.file, line: at.line, col: at.col, message: `warning: ${sourceWarning(r.href)}` });
+      }
+      return { title: r.title, href: r.href };
+    });
 
   for (const { src, kind } of sources) {
     const d = src.data as any;
@@ -199,7 +245,12 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         checkParameter(src, ['parameters', name], p, fail);
         for (const w of descriptionFigures(p)) {
           const at = src.position(['parameters', name, 'description']);
-          lint.push({ file: src.file, line: at.line, col: at.col, message: `parameters.${name}.description repeats the figure ${w}: say what the figure is; the dated values say how much` });
+          lint.push({
+            file: src.file,
+            line: at.line,
+            col: at.col,
+            message: `parameters.${name}.description repeats the figure ${w}: say what the figure is; the dated values say how much`,
+          });
         }
         const values = p.values.map((e: any, i: number) => ({ ...e, reference: refs(src, ['parameters', name, 'values', i, 'reference'], e.reference) }));
         bundle.parameters[id] = { id, file: src.file, ...p, values };
@@ -227,15 +278,24 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     if (kind !== 'program') continue;
     const s = desugarProgram(file, file.data, sugar);
     problems.push(...s.problems);
-    if (s.incomplete) { failing.add((file.data as { id: string }).id); continue; }
+    if (s.incomplete) {
+      failing.add((file.data as { id: string }).id);
+      continue;
+    }
     const src: YamlSource = {
       ...file,
-      position: (path, key) => { const o = s.origin(path); const at = o.src.position(o.path, key); return o.src === file ? at : { ...at, file: o.src.file }; },
+      position: (path, key) => {
+        const o = s.origin(path);
+        const at = o.src.position(o.path, key);
+        return o.src === file ? at : { ...at, file: o.src.file };
+      },
     };
     const d = s.data;
     if (bundle.programs[d.id]) fail(src, ['id'], `duplicate program id ${d.id}`);
     const program = checkProgram(src, d, bundle, fail, failing);
-    program.steps.forEach((x, i) => { if (x.reference) x.reference = refs(src, ['steps', i, 'reference'], x.reference); });
+    program.steps.forEach((x, i) => {
+      if (x.reference) x.reference = refs(src, ['steps', i, 'reference'], x.reference);
+    });
     bundle.programs[d.id] = program;
   }
   for (const { src, kind } of sources) {
@@ -243,7 +303,10 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     const d = src.data as any;
     // The hub has no counties file; every state edition has one.
     const c = d.counties === undefined ? undefined : counties.get(d.counties);
-    if (d.counties !== undefined && !c) { if (!failing.has(d.counties)) fail(src, ['counties'], `no counties file with id ${d.counties}`); continue; }
+    if (d.counties !== undefined && !c) {
+      if (!failing.has(d.counties)) fail(src, ['counties'], `no counties file with id ${d.counties}`);
+      continue;
+    }
     if (c && c.data.state !== d.code) fail(src, ['counties'], `${d.counties} is for ${c.data.state}, not ${d.code}`);
     // A program's `when` may be written as text too (engine/sugar.ts): `nycClass`.
     d.programs = d.programs.map((p: any, i: number) => {
@@ -257,42 +320,74 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
     });
     d.programs.forEach((p: any, i: number) => {
       if (!bundle.programs[p.program] && !failing.has(p.program)) fail(src, ['programs', i, 'program'], `no program ${p.program}`);
-      if (p.when) for (const f of conditionFacts(p.when)) if (!(COUNTY_FACTS as readonly string[]).includes(f)) fail(src, ['programs', i, 'when'], `a program is chosen by county facts only (${COUNTY_FACTS.join(', ')}), not ${f}`);
+      if (p.when)
+        for (const f of conditionFacts(p.when))
+          if (!(COUNTY_FACTS as readonly string[]).includes(f))
+            fail(src, ['programs', i, 'when'], `a program is chosen by county facts only (${COUNTY_FACTS.join(', ')}), not ${f}`);
     });
     if (d.programs[d.programs.length - 1].when) fail(src, ['programs'], 'the last program must have no `when`: it is the default');
-    (d.aliases ?? []).forEach((a: any, i: number) => { if (!bundle.programs[a.program] && !failing.has(a.program)) fail(src, ['aliases', i, 'program'], `no program ${a.program}`); });
+    (d.aliases ?? []).forEach((a: any, i: number) => {
+      if (!bundle.programs[a.program] && !failing.has(a.program)) fail(src, ['aliases', i, 'program'], `no program ${a.program}`);
+    });
     const names = new Set<string>();
     (d.calculators ?? []).forEach((k: any, i: number) => {
       if (names.has(k.name)) fail(src, ['calculators', i, 'name'], `duplicate calculator ${k.name}`);
       names.add(k.name);
-      if (k.program !== undefined && !bundle.programs[k.program] && !failing.has(k.program)) fail(src, ['calculators', i, 'program'], `no program ${k.program}`);
+      if (k.program !== undefined && !bundle.programs[k.program] && !failing.has(k.program))
+        fail(src, ['calculators', i, 'program'], `no program ${k.program}`);
       if (k.compare) {
         const main = bundle.programs[d.programs[d.programs.length - 1].program];
-        for (const y of k.compare.years) if (main && !main.years.includes(y)) fail(src, ['calculators', i, 'compare', 'years'], `${main.id} has no rules for ${y} (years: ${main.years.join(', ')})`);
+        for (const y of k.compare.years)
+          if (main && !main.years.includes(y))
+            fail(src, ['calculators', i, 'compare', 'years'], `${main.id} has no rules for ${y} (years: ${main.years.join(', ')})`);
       }
       (k.propositions ?? []).forEach((p: any, j: number) => {
         if (!k.compare) fail(src, ['calculators', i, 'propositions'], 'propositions belong to a comparison of two rule years (compare)');
-        (p.parameters ?? []).forEach((id: string, m: number) => { if (!bundle.parameters[id] && !failing.has(id)) fail(src, ['calculators', i, 'propositions', j, 'parameters', m], `no parameter ${id}`); });
+        (p.parameters ?? []).forEach((id: string, m: number) => {
+          if (!bundle.parameters[id] && !failing.has(id)) fail(src, ['calculators', i, 'propositions', j, 'parameters', m], `no parameter ${id}`);
+        });
       });
     });
     const state: StateDef = {
-      code: d.code, file: src.file, name: d.name, description: d.description,
+      code: d.code,
+      file: src.file,
+      name: d.name,
+      description: d.description,
       counties: c ? c.data.counties.map((x: any) => ({ name: x.name, slug: x.slug, fips: x.fips, rates: x.rates, flags: x.flags ?? [] })) : [],
-      programs: d.programs, aliases: d.aliases ?? [],
-      calculators: (d.calculators ?? []).map((k: any) => ({ name: k.name, label: k.label, description: k.description, ...(k.program ? { program: k.program } : {}), ...(k.compare ? { compare: k.compare } : {}), ...(k.propositions ? { propositions: k.propositions } : {}), ...(k.voting ? { voting: k.voting } : {}), county: k.county })),
+      programs: d.programs,
+      aliases: d.aliases ?? [],
+      calculators: (d.calculators ?? []).map((k: any) => ({
+        name: k.name,
+        label: k.label,
+        description: k.description,
+        ...(k.program ? { program: k.program } : {}),
+        ...(k.compare ? { compare: k.compare } : {}),
+        ...(k.propositions ? { propositions: k.propositions } : {}),
+        ...(k.voting ? { voting: k.voting } : {}),
+        county: k.county,
+      })),
     };
     if (d.profile) {
       state.profile = d.profile;
       const n = c ? c.data.counties.length : 0;
-      if (d.profile.stats.county_count !== n) fail(src, ['profile', 'stats', 'county_count'], `county_count is ${d.profile.stats.county_count} but the counties file lists ${n}`);
+      if (d.profile.stats.county_count !== n)
+        fail(src, ['profile', 'stats', 'county_count'], `county_count is ${d.profile.stats.county_count} but the counties file lists ${n}`);
       const avg = d.profile.stats.average_rate;
       if (avg !== undefined && !bundle.parameters[avg] && !failing.has(avg)) fail(src, ['profile', 'stats', 'average_rate'], `no parameter ${avg}`);
       const slugs = new Set(c ? c.data.counties.map((x: any) => x.slug) : []);
-      (d.profile.major_counties ?? []).forEach((slug: string, i: number) => { if (!slugs.has(slug)) fail(src, ['profile', 'major_counties', i], `no county ${slug} in ${d.counties}`); });
+      (d.profile.major_counties ?? []).forEach((slug: string, i: number) => {
+        if (!slugs.has(slug)) fail(src, ['profile', 'major_counties', i], `no county ${slug} in ${d.counties}`);
+      });
     }
     if (c) {
       state.countiesId = d.counties;
-      state.countiesMeta = { file: c.src.file, label: c.data.label, description: c.data.description, reference: refs(c.src, ['reference'], c.data.reference), last_verified: c.data.last_verified };
+      state.countiesMeta = {
+        file: c.src.file,
+        label: c.data.label,
+        description: c.data.description,
+        reference: refs(c.src, ['reference'], c.data.reference),
+        last_verified: c.data.last_verified,
+      };
     }
     bundle.states[d.code] = state;
   }
@@ -300,7 +395,10 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
   const stateFiles = sources.filter((x) => x.kind === 'state').map((x) => x.src.data as { code: string; calculators?: Array<{ name: string }> });
   for (const { src, kind } of sources) {
     if (kind !== 'inputs' && kind !== 'results') continue;
-    if (kind === 'inputs' ? bundle.inputs.length : bundle.results.length) { fail(src, ['kind'], `a second ${kind} file: the ${kind} are declared in one file`); continue; }
+    if (kind === 'inputs' ? bundle.inputs.length : bundle.results.length) {
+      fail(src, ['kind'], `a second ${kind} file: the ${kind} are declared in one file`);
+      continue;
+    }
     if (kind === 'inputs') bundle.inputs = checkInputs(src, src.data as any, stateFiles, fail, failing);
     else bundle.results = checkResults(src, src.data as any, stateFiles, fail);
   }
@@ -329,7 +427,8 @@ function checkInputs(src: YamlSource, d: { inputs: any[] }, states: StateFile[],
     for (const f of x.type === 'date' ? Object.values<string>(x.facts) : [x.id]) {
       if (facts.has(f)) fail(src, [...at, 'id'], `${f} is declared twice (also input ${facts.get(f)! + 1})`);
       facts.set(f, i);
-      if (!(INPUT_FACTS as readonly string[]).includes(f) && f !== 'countyRate') fail(src, [...at, 'id'], `${f} is not an input fact of the engine (engine/types.ts INPUT_FACTS: ${INPUT_FACTS.join(', ')})`);
+      if (!(INPUT_FACTS as readonly string[]).includes(f) && f !== 'countyRate')
+        fail(src, [...at, 'id'], `${f} is not an input fact of the engine (engine/types.ts INPUT_FACTS: ${INPUT_FACTS.join(', ')})`);
     }
     if (flags.has(x.flag)) fail(src, [...at, 'flag'], `flag --${x.flag} is declared twice`);
     flags.add(x.flag);
@@ -338,23 +437,37 @@ function checkInputs(src: YamlSource, d: { inputs: any[] }, states: StateFile[],
       columns.add(x.column);
     }
     const codes = new Set(states.map((s) => s.code));
-    (x.states as string[]).forEach((s, j) => { if (!codes.has(s) && !failing.has(s)) fail(src, [...at, 'states', j], `no state ${s}`); });
-    (x.calculators ?? []).forEach((k: string, j: number) => { if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`); });
+    (x.states as string[]).forEach((s, j) => {
+      if (!codes.has(s) && !failing.has(s)) fail(src, [...at, 'states', j], `no state ${s}`);
+    });
+    (x.calculators ?? []).forEach((k: string, j: number) => {
+      if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`);
+    });
     const ok = (v: unknown): boolean => {
       if (x.type === 'boolean') return typeof v === 'boolean';
       if (numeric(x.type)) return typeof v === 'number' && (x.type === 'money' || x.type === 'number' || Number.isInteger(v)) && !(v < x.min) && !(v > x.max);
       return typeof v === 'string';
     };
-    (x.values ?? []).forEach((v: any, j: number) => { if (!ok(v.value)) fail(src, [...at, 'values', j, 'value'], `${JSON.stringify(v.value)} is not a value of a ${x.type} input${x.min !== undefined || x.max !== undefined ? ' within its bounds' : ''}`); });
+    (x.values ?? []).forEach((v: any, j: number) => {
+      if (!ok(v.value))
+        fail(
+          src,
+          [...at, 'values', j, 'value'],
+          `${JSON.stringify(v.value)} is not a value of a ${x.type} input${x.min !== undefined || x.max !== undefined ? ' within its bounds' : ''}`,
+        );
+    });
     if (x.values && x.type !== 'choice' && x.type !== 'integer') fail(src, [...at, 'values'], 'only a choice or an integer input takes `values`');
-    if (x.default !== undefined && (!ok(x.default) || (x.values && !x.values.some((v: any) => v.value === x.default)))) fail(src, [...at, 'default'], `default ${JSON.stringify(x.default)} is not a value of this input`);
+    if (x.default !== undefined && (!ok(x.default) || (x.values && !x.values.some((v: any) => v.value === x.default))))
+      fail(src, [...at, 'default'], `default ${JSON.stringify(x.default)} is not a value of this input`);
     if (x.min !== undefined && x.max !== undefined && x.min > x.max) fail(src, [...at, 'max'], 'max is below min');
   });
   d.inputs.forEach((x: any, i: number) => {
     const at = ['inputs', i];
-    if (x.requires !== undefined && !d.inputs.some((o: any) => o.id === x.requires && o.type === 'boolean')) fail(src, [...at, 'requires'], `requires names no boolean input: ${x.requires}`);
+    if (x.requires !== undefined && !d.inputs.some((o: any) => o.id === x.requires && o.type === 'boolean'))
+      fail(src, [...at, 'requires'], `requires names no boolean input: ${x.requires}`);
     for (const [s, flag] of Object.entries<string>(x.county_flag ?? {})) {
-      if (flag === 'countyRate' || !(COUNTY_FACTS as readonly string[]).includes(flag)) fail(src, [...at, 'county_flag', s], `${flag} is not a county flag (${COUNTY_FACTS.filter((f) => f !== 'countyRate').join(', ')})`);
+      if (flag === 'countyRate' || !(COUNTY_FACTS as readonly string[]).includes(flag))
+        fail(src, [...at, 'county_flag', s], `${flag} is not a county flag (${COUNTY_FACTS.filter((f) => f !== 'countyRate').join(', ')})`);
     }
   });
   const missing = INPUT_FACTS.filter((f) => !facts.has(f));
@@ -375,7 +488,9 @@ function checkResults(src: YamlSource, d: { fields: any[] }, states: StateFile[]
       if (columns.has(x.column)) fail(src, [...at, 'column'], `column ${x.column} is declared twice`);
       columns.add(x.column);
     }
-    (x.calculators ?? []).forEach((k: string, j: number) => { if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`); });
+    (x.calculators ?? []).forEach((k: string, j: number) => {
+      if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`);
+    });
   });
   d.fields.forEach((x: any, i: number) => {
     if ([...ids].some((o) => o.startsWith(x.id + '.'))) fail(src, ['fields', i, 'id'], `${x.id} is a group (other fields are inside it), not a field`);
@@ -387,7 +502,12 @@ type Fail = (src: YamlSource, path: Array<string | number>, message: string, key
 
 function checkAscending(src: YamlSource, path: Array<string | number>, entries: Array<{ effective: string }>, fail: Fail) {
   for (let i = 1; i < entries.length; i++) {
-    if (entries[i]!.effective <= entries[i - 1]!.effective) fail(src, [...path, i, 'effective'], `effective dates must ascend: ${entries[i]!.effective} is not after ${entries[i - 1]!.effective}; append history, never rewrite it`);
+    if (entries[i]!.effective <= entries[i - 1]!.effective)
+      fail(
+        src,
+        [...path, i, 'effective'],
+        `effective dates must ascend: ${entries[i]!.effective} is not after ${entries[i - 1]!.effective}; append history, never rewrite it`,
+      );
   }
 }
 
@@ -433,7 +553,11 @@ function checkParameter(src: YamlSource, path: Array<string | number>, p: any, f
  * fraction (15% and 0.15). A description says what the figure is; the dated values say
  * how much, so the prose cannot go stale when a value is appended.
  */
-export function descriptionFigures(p: { description: string; unit?: string; values: Array<{ value?: unknown; bands?: Array<{ below?: number; at_most?: number; value: number }> }> }): string[] {
+export function descriptionFigures(p: {
+  description: string;
+  unit?: string;
+  values: Array<{ value?: unknown; bands?: Array<{ below?: number; at_most?: number; value: number }> }>;
+}): string[] {
   const figures = new Set<number>();
   for (const e of p.values) {
     if (typeof e.value === 'number') figures.add(e.value);
@@ -465,11 +589,14 @@ export function parseFormula(src: string): Formula {
 }
 
 function checkAst(n: any, src: string): Expr {
-  const bad = (why: string): never => { throw new PtaxError('FORMULA', `formula "${src}": ${why}`); };
+  const bad = (why: string): never => {
+    throw new PtaxError('FORMULA', `formula "${src}": ${why}`);
+  };
   switch (n.type) {
     case 'Literal':
       if (typeof n.value !== 'number') bad(`only numbers may be written in a formula, not ${n.raw}`);
-      if (!ALLOWED_LITERALS.includes(n.value)) bad(`the figure ${n.raw} belongs in a parameter with its citation (formulas may use only ${ALLOWED_LITERALS.join(', ')})`);
+      if (!ALLOWED_LITERALS.includes(n.value))
+        bad(`the figure ${n.raw} belongs in a parameter with its citation (formulas may use only ${ALLOWED_LITERALS.join(', ')})`);
       return { type: 'Literal', value: n.value };
     case 'Identifier':
       return { type: 'Identifier', name: n.name };
@@ -527,7 +654,8 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
     for (const f of conditionFacts(c)) {
       const k = known.get(f);
       if (!k) fail(src, path, `condition reads unknown fact ${f}`);
-      else if (k.startsWith('parameter:') && k !== 'parameter:scalar' && k !== 'parameter:unknown') fail(src, path, `condition reads ${f}, a table: compare a step instead`);
+      else if (k.startsWith('parameter:') && k !== 'parameter:scalar' && k !== 'parameter:unknown')
+        fail(src, path, `condition reads ${f}, a table: compare a step instead`);
     }
     checkOperators(src, path, c, fail);
   };
@@ -537,7 +665,10 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
     if (known.has(s.id)) fail(src, [...path, 'id'], `step ${s.id} shadows an ${known.get(s.id)}`);
     const out: any = { id: s.id, label: s.label, ...(s.reference ? { reference: s.reference } : {}) };
     if (s.formula !== undefined) out.formula = formula([...path, 'formula'], String(s.formula));
-    if (s.condition) { condition([...path, 'condition'], s.condition); out.condition = s.condition; }
+    if (s.condition) {
+      condition([...path, 'condition'], s.condition);
+      out.condition = s.condition;
+    }
     if (s.cases) {
       s.cases.forEach((c: any, j: number) => {
         const last = j === s.cases.length - 1;
@@ -546,7 +677,10 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
       });
       out.cases = s.cases.map((c: any, j: number) => {
         if (c.when) condition([...path, 'cases', j, 'when'], c.when);
-        return { ...(c.when ? { when: c.when } : {}), ...(c.formula !== undefined ? { formula: formula([...path, 'cases', j, 'formula'], String(c.formula)) } : { value: c.value }) };
+        return {
+          ...(c.when ? { when: c.when } : {}),
+          ...(c.formula !== undefined ? { formula: formula([...path, 'cases', j, 'formula'], String(c.formula)) } : { value: c.value }),
+        };
       });
     }
     known.set(s.id, 'step');
@@ -566,8 +700,17 @@ function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, faili
   const yearsSorted = [...d.years].sort((a: number, b: number) => a - b);
   if (yearsSorted.join() !== d.years.join()) fail(src, ['years'], 'years must ascend');
   return {
-    id: d.id, file: src.file, description: d.description, label: d.label, period: d.period, years: d.years,
-    parameters: d.parameters, validations: d.validations, steps, notes: d.notes ?? [], result: result(d.result, ['result']),
+    id: d.id,
+    file: src.file,
+    description: d.description,
+    label: d.label,
+    period: d.period,
+    years: d.years,
+    parameters: d.parameters,
+    validations: d.validations,
+    steps,
+    notes: d.notes ?? [],
+    result: result(d.result, ['result']),
   };
 }
 
@@ -579,15 +722,24 @@ function kindProblems(e: Expr, known: Map<string, string>, tables: Map<string, P
       if (kind(e.name) === 'parameter:by_key') out.push(`${e.name} is a table: index it, e.g. ${e.name}[key]`);
       if (kind(e.name) === 'parameter:bands') out.push(`${e.name} is a band table: use band(${e.name}, value)`);
       break;
-    case 'BinaryExpression': kindProblems(e.left, known, tables, out); kindProblems(e.right, known, tables, out); break;
-    case 'UnaryExpression': kindProblems(e.argument, known, tables, out); break;
+    case 'BinaryExpression':
+      kindProblems(e.left, known, tables, out);
+      kindProblems(e.right, known, tables, out);
+      break;
+    case 'UnaryExpression':
+      kindProblems(e.argument, known, tables, out);
+      break;
     case 'MemberExpression': {
       const { name } = e.object as { name: string }; // checkAst: only an Identifier is indexed
       if (kind(name) === 'parameter:unknown') break; // its own file's problem is reported
-      if (kind(name) !== 'parameter:by_key') { out.push(`${name} is not a table`); break; }
+      if (kind(name) !== 'parameter:by_key') {
+        out.push(`${name} is not a table`);
+        break;
+      }
       const p = tables.get(name)!;
       // Without brackets the key is an Identifier (jsep).
-      if (!e.computed && !p.keys!.includes((e.property as { name: string }).name)) out.push(`${name} has no key ${(e.property as { name: string }).name} (keys: ${p.keys!.join(', ')})`);
+      if (!e.computed && !p.keys!.includes((e.property as { name: string }).name))
+        out.push(`${name} has no key ${(e.property as { name: string }).name} (keys: ${p.keys!.join(', ')})`);
       if (e.computed) kindProblems(e.property, known, tables, out);
       break;
     }

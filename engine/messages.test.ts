@@ -14,7 +14,12 @@ const ALBANY: CalcInput = { state: 'NY', county: 'Albany', value: 300000 };
 
 /** The error a call throws, as [code, message]. */
 function thrown(f: () => unknown): [string, string] {
-  try { f(); } catch (e) { expect(e).toBeInstanceOf(PtaxError); return [(e as PtaxError).code, (e as Error).message]; }
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(PtaxError);
+    return [(e as PtaxError).code, (e as Error).message];
+  }
   throw new Error('expected an error');
 }
 
@@ -33,7 +38,9 @@ describe('message', () => {
   it('texts made are remembered by language, key and values (and the memory is bounded): the same call, the same text', () => {
     const a = message('badDate', { raw: '2026-02-30' });
     expect(message('badDate', { raw: '2026-02-30' })).toBe(a);
-    expect(message('badDate', { raw: '2026-02-30' }, 'es')).toBe('La fecha debe ser una fecha real con el formato AAAA-MM-DD, como 2026-03-15 (se recibió "2026-02-30")');
+    expect(message('badDate', { raw: '2026-02-30' }, 'es')).toBe(
+      'La fecha debe ser una fecha real con el formato AAAA-MM-DD, como 2026-03-15 (se recibió "2026-02-30")',
+    );
     expect(message('badDate', { raw: '2026-02-31' })).toBe('Date must be a real date as YYYY-MM-DD, like 2026-03-15 (got "2026-02-31")');
     for (let i = 0; i < 5000; i++) expect(message('yearWhole', { last: i })).toBe(`Year must be a whole number, like ${i}`);
     expect(message('badDate', { raw: '2026-02-30' })).toBe(a);
@@ -52,7 +59,11 @@ describe('input errors in the output language', () => {
     expect(e).toBeInstanceOf(InputError);
     expect([e.code, e.message, e.details]).toEqual(['INVALID_RATE', 'County rate must be a percent from 0 to 100, like 1.25 (got 150)', { extra: 1 }]);
     const es = localized(e, 'es') as PtaxError;
-    expect([es.code, es.message, es.details]).toEqual(['INVALID_RATE', 'La tasa del condado debe ser un porcentaje de 0 a 100, como 1.25 (se recibió 150)', { extra: 1 }]);
+    expect([es.code, es.message, es.details]).toEqual([
+      'INVALID_RATE',
+      'La tasa del condado debe ser un porcentaje de 0 a 100, como 1.25 (se recibió 150)',
+      { extra: 1 },
+    ]);
     expect(localized(e, 'en')).toBe(e);
     expect(localized(e, undefined)).toBe(e);
   });
@@ -66,9 +77,18 @@ describe('input errors in the output language', () => {
 
   it('prepare and calculate: state, county, year and number errors in Spanish with lang es, English without', () => {
     const cases: Array<[CalcInput, string, string, string]> = [
-      [{ ...ALBANY, state: 'XX' }, 'UNKNOWN_STATE', 'Unknown state "XX": choose one of NY, TX, CA, FL, HUB', 'Estado desconocido "XX": elija uno de NY, TX, CA, FL, HUB'],
-      [{ ...ALBANY, county: 'Albny' }, 'UNKNOWN_COUNTY', 'Unknown county "Albny" in NY. Did you mean Albany? (see: ptax counties --state NY)',
-        'Condado desconocido "Albny" en NY. ¿Quiso decir Albany? (vea: ptax counties --state NY)'],
+      [
+        { ...ALBANY, state: 'XX' },
+        'UNKNOWN_STATE',
+        'Unknown state "XX": choose one of NY, TX, CA, FL, HUB',
+        'Estado desconocido "XX": elija uno de NY, TX, CA, FL, HUB',
+      ],
+      [
+        { ...ALBANY, county: 'Albny' },
+        'UNKNOWN_COUNTY',
+        'Unknown county "Albny" in NY. Did you mean Albany? (see: ptax counties --state NY)',
+        'Condado desconocido "Albny" en NY. ¿Quiso decir Albany? (vea: ptax counties --state NY)',
+      ],
       [{ ...ALBANY, county: '' }, 'MISSING_COUNTY', 'A county is required', 'Se necesita un condado'],
       [{ ...ALBANY, year: 1999 }, 'YEAR_NOT_COVERED', 'No rules for 1999; years available: 2025', 'No hay reglas para 1999; años disponibles: 2025'],
       [{ ...ALBANY, year: 2025.5 }, 'INVALID_YEAR', 'Year must be a whole number, like 2025', 'El año debe ser un número entero, como 2025'],
@@ -76,23 +96,42 @@ describe('input errors in the output language', () => {
       [{ ...ALBANY, purchasePrice: Infinity }, 'INVALID_NUMBER', 'Purchase price must be a number', 'Precio de compra: debe ser un número'],
     ];
     for (const [input, code, en, es] of cases) {
-      expect(thrown(() => calc.prepare(input)), en).toEqual([code, en]);
-      expect(thrown(() => calc.calculate(input)), en).toEqual([code, en]);
-      expect(thrown(() => calc.calculate(input, { lang: 'es' })), en).toEqual([code, es]);
+      expect(
+        thrown(() => calc.prepare(input)),
+        en,
+      ).toEqual([code, en]);
+      expect(
+        thrown(() => calc.calculate(input)),
+        en,
+      ).toEqual([code, en]);
+      expect(
+        thrown(() => calc.calculate(input, { lang: 'es' })),
+        en,
+      ).toEqual([code, es]);
     }
     // The details stay: the county's suggestions.
-    try { calc.prepare({ ...ALBANY, county: 'Albny' }, 'es'); } catch (e) { expect((e as PtaxError).details).toEqual({ suggestions: ['Albany'] }); }
+    try {
+      calc.prepare({ ...ALBANY, county: 'Albny' }, 'es');
+    } catch (e) {
+      expect((e as PtaxError).details).toEqual({ suggestions: ['Albany'] });
+    }
   });
 
   it('run: an unknown calculator in Spanish', () => {
-    expect(thrown(() => calc.run('nope', { state: 'TX', county: '', value: 1 }, { lang: 'es' })))
-      .toEqual(['UNKNOWN_CALCULATOR', 'TX no tiene la calculadora "nope": elija una de payment, vote']);
-    expect(thrown(() => calc.run('nope', { state: 'TX', county: '', value: 1 })))
-      .toEqual(['UNKNOWN_CALCULATOR', 'TX has no calculator "nope": choose one of payment, vote']);
+    expect(thrown(() => calc.run('nope', { state: 'TX', county: '', value: 1 }, { lang: 'es' }))).toEqual([
+      'UNKNOWN_CALCULATOR',
+      'TX no tiene la calculadora "nope": elija una de payment, vote',
+    ]);
+    expect(thrown(() => calc.run('nope', { state: 'TX', county: '', value: 1 }))).toEqual([
+      'UNKNOWN_CALCULATOR',
+      'TX has no calculator "nope": choose one of payment, vote',
+    ]);
   });
 
   it('the engine notes: rules carried forward, and a county rate given', () => {
-    expect(calc.calculate({ ...ALBANY, year: 2027 }, { lang: 'es' }).notes).toEqual(['Las reglas de 2027 aún no se han publicado; se usan las de 2025 como estimación']);
+    expect(calc.calculate({ ...ALBANY, year: 2027 }, { lang: 'es' }).notes).toEqual([
+      'Las reglas de 2027 aún no se han publicado; se usan las de 2025 como estimación',
+    ]);
     expect(calc.calculate({ ...ALBANY, year: 2027 }).notes).toEqual(['Rules for 2027 are not published yet; 2025 values are carried forward as the estimate']);
   });
 });

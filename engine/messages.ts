@@ -107,8 +107,13 @@ const es: Record<MessageKey, string> = {
 const i18n = i18next.createInstance();
 void i18n.init({
   resources: { en: { engine: en }, es: { engine: es } },
-  lng: 'en', fallbackLng: 'en', ns: ['engine'], defaultNS: 'engine',
-  keySeparator: false, nsSeparator: false, initAsync: false,
+  lng: 'en',
+  fallbackLng: 'en',
+  ns: ['engine'],
+  defaultNS: 'engine',
+  keySeparator: false,
+  nsSeparator: false,
+  initAsync: false,
   interpolation: { escapeValue: false },
 });
 
@@ -139,7 +144,12 @@ export const percent = (x: number, lang: Lang = 'en'): string => `${Number(x.toF
 
 /** An input error whose message can be given again in another language (see `localized`). */
 export class InputError extends PtaxError {
-  constructor(code: string, readonly key: MessageKey, readonly values: MessageValues = {}, details?: unknown) {
+  constructor(
+    code: string,
+    readonly key: MessageKey,
+    readonly values: MessageValues = {},
+    details?: unknown,
+  ) {
     super(code, message(key, values), details);
   }
 }
@@ -152,4 +162,3 @@ export function localized<T>(e: T, lang: Lang | undefined): T | PtaxError {
   if (!lang || lang === 'en' || !(e instanceof InputError)) return e;
   return new PtaxError(e.code, message(e.key, e.values, lang), e.details);
 }
-

@@ -11,9 +11,7 @@
  * the cent.
  */
 
-export type MoneyParse =
-  | { ok: true; value: number }
-  | { ok: false; reason: 'empty' | 'notNumber' | 'tooLarge' };
+export type MoneyParse = { ok: true; value: number } | { ok: false; reason: 'empty' | 'notNumber' | 'tooLarge' };
 
 /** The largest amount kept exact to the cent (2^53 / 100, rounded down to whole dollars). */
 const LARGEST = Math.floor(Number.MAX_SAFE_INTEGER / 100);
@@ -31,7 +29,10 @@ export function parseMoney(text: string | number | null | undefined): MoneyParse
   let negative = false;
   // Sign and dollar sign in either order: "-$5", "$-5", "−5", "$ 5".
   for (let i = 0; i < 2; i++) {
-    if (/^[-\u2212]/.test(s) && !negative) { negative = true; s = s.slice(1).trimStart(); }
+    if (/^[-\u2212]/.test(s) && !negative) {
+      negative = true;
+      s = s.slice(1).trimStart();
+    }
     if (s.startsWith('$')) s = s.slice(1).trimStart();
   }
   if (!s) return { ok: false, reason: 'notNumber' };

@@ -24,8 +24,11 @@ describe('no code made from text', () => {
   it.skipIf(!!process.env.PTAX_MUTATION)('no source calls eval( or new Function(', () => {
     const files = ROOTS.flatMap((r) => sources(r));
     expect(files.length).toBeGreaterThan(50);
-    const hits = files.flatMap((f) => readFileSync(f, 'utf8').split('\n').flatMap((line, i) =>
-      /\bnew\s+Function\s*\(|(?<![.\w])eval\s*\(/.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : []));
+    const hits = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bnew\s+Function\s*\(|(?<![.\w])eval\s*\(/.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
     expect(hits).toEqual([]);
   });
 });

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { inputsFromQuery } from './share.js';
 
 describe('share-link inputs', () => {
-  it('reads the batch column names of the state\'s inputs, with their types', () => {
+  it("reads the batch column names of the state's inputs, with their types", () => {
     const q = new URLSearchParams('county=kings&value=%24800%2C000&class=class1&homestead=true&veteranDisability=50&year=2025&melloRoos=900');
-    expect(inputsFromQuery(q, 'NY')).toEqual({ county: 'kings', inputs: { value: 800000, year: 2025, propertyClass: 'class1', homestead: true, veteranDisability: 50 } });
+    expect(inputsFromQuery(q, 'NY')).toEqual({
+      county: 'kings',
+      inputs: { value: 800000, year: 2025, propertyClass: 'class1', homestead: true, veteranDisability: 50 },
+    });
   });
   it('leaves out what is not valid for its input, and inputs of other states', () => {
     const q = new URLSearchParams('county=harris&value=400000&homestead=maybe&veteranDisability=55&over65=1&class=class1');

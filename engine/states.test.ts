@@ -14,7 +14,9 @@ import { PtaxError } from './errors.js';
 
 const REPO = resolve('.');
 const made: string[] = [];
-afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 const REF = `        reference: [{title: Test source, convention: /methodology}]
         last_verified: 2024-01-01
@@ -167,7 +169,10 @@ function load(edits: Record<string, Array<[string, string]>> = {}) {
   cpSync(join(REPO, 'schemas'), join(root, 'schemas'), { recursive: true });
   for (const [file, text] of Object.entries(FILES)) {
     let t = text;
-    for (const [from, to] of edits[file] ?? []) { expect(t.includes(from), from).toBe(true); t = t.replace(from, to); }
+    for (const [from, to] of edits[file] ?? []) {
+      expect(t.includes(from), from).toBe(true);
+      t = t.replace(from, to);
+    }
     mkdirSync(dirname(join(root, file)), { recursive: true });
     writeFileSync(join(root, file), t);
   }
@@ -177,7 +182,11 @@ function load(edits: Record<string, Array<[string, string]>> = {}) {
 
 const calc = () => new Calculator(load().bundle!);
 const fail = (f: () => unknown): [string, string] => {
-  try { f(); } catch (e) { return [(e as PtaxError).code, (e as Error).message]; }
+  try {
+    f();
+  } catch (e) {
+    return [(e as PtaxError).code, (e as Error).message];
+  }
   throw new Error('no error');
 };
 
@@ -226,7 +235,10 @@ describe('specialised calculators', () => {
 
   it('an unknown calculator lists those the state has; a state with none says so', () => {
     const c = calc();
-    expect(fail(() => c.run('nope', inputFromFlags({ state: 'TX', county: '' })))).toEqual(['UNKNOWN_CALCULATOR', 'TX has no calculator "nope": choose one of grow, vote']);
+    expect(fail(() => c.run('nope', inputFromFlags({ state: 'TX', county: '' })))).toEqual([
+      'UNKNOWN_CALCULATOR',
+      'TX has no calculator "nope": choose one of grow, vote',
+    ]);
     expect(fail(() => c.calculatorOf('HUB', 'grow'))).toEqual(['UNKNOWN_CALCULATOR', 'HUB has no specialised calculators']);
   });
 });
@@ -237,14 +249,24 @@ describe('loader checks of calculators and profiles', () => {
     expect(lines).toEqual([]);
     expect(bundle!.states.TX!.calculators).toEqual([
       { name: 'grow', label: { en: 'Growth', es: 'Crecimiento' }, description: 'Compounds the purchase price.', program: 's.grow', county: false },
-      { name: 'vote', label: { en: 'Vote', es: 'Voto' }, description: 'The 2024 rules against the 2025 rules.', compare: { years: [2024, 2025] }, county: true },
+      {
+        name: 'vote',
+        label: { en: 'Vote', es: 'Voto' },
+        description: 'The 2024 rules against the 2025 rules.',
+        compare: { years: [2024, 2025] },
+        county: true,
+      },
     ]);
     expect(bundle!.states.TX!.profile!.stats).toEqual({ county_count: 1, average_rate: 's.average' });
   });
 
   it('a calculator naming no program, a duplicate name, a compared year the state has no rules for', () => {
     const { lines, bundle } = load({
-      'rules/s/state.yaml': [['program: s.grow', 'program: s.nope'], ['name: vote', 'name: grow'], ['years: [2024, 2025]', 'years: [2023, 2025]']],
+      'rules/s/state.yaml': [
+        ['program: s.grow', 'program: s.nope'],
+        ['name: vote', 'name: grow'],
+        ['years: [2024, 2025]', 'years: [2023, 2025]'],
+      ],
     });
     expect(bundle).toBeUndefined();
     expect(lines).toEqual([
@@ -255,11 +277,13 @@ describe('loader checks of calculators and profiles', () => {
   });
 
   it("a profile's county count must match the counties file, and its average rate must be a parameter", () => {
-    const { lines } = load({ 'rules/s/state.yaml': [['county_count: 1', 'county_count: 254'], ['average_rate: s.average', 'average_rate: s.avg']] });
-    expect(lines).toEqual([
-      'rules/s/state.yaml:23:25: county_count is 254 but the counties file lists 1',
-      'rules/s/state.yaml:23:44: no parameter s.avg',
-    ]);
+    const { lines } = load({
+      'rules/s/state.yaml': [
+        ['county_count: 1', 'county_count: 254'],
+        ['average_rate: s.average', 'average_rate: s.avg'],
+      ],
+    });
+    expect(lines).toEqual(['rules/s/state.yaml:23:25: county_count is 254 but the counties file lists 1', 'rules/s/state.yaml:23:44: no parameter s.avg']);
   });
 
   it('pow() takes exactly two values', () => {

@@ -10,7 +10,11 @@ import { desugarProgram, parseCondition } from './sugar.js';
 import { readYaml } from './yaml-source.js';
 import { loadRules } from './load.js';
 
-const params = { 'ny.nyc.tax_rate': { type: 'by_key', keys: ['class1', 'class2', 'class3', 'class4'] }, 'ny.star.exemption': { type: 'by_key', keys: ['basic', 'enhanced'] }, 'x.scalar': { type: 'scalar' } };
+const params = {
+  'ny.nyc.tax_rate': { type: 'by_key', keys: ['class1', 'class2', 'class3', 'class4'] },
+  'ny.star.exemption': { type: 'by_key', keys: ['basic', 'enhanced'] },
+  'x.scalar': { type: 'scalar' },
+};
 const aliases = { rate: 'ny.nyc.tax_rate', starExemption: 'ny.star.exemption', share: 'x.scalar' };
 const cond = (text: string) => parseCondition(text, aliases, { parameters: params });
 
@@ -22,7 +26,9 @@ describe('a condition written as text', () => {
   });
 
   it('comparisons: a name on the right is another fact, quoted text a value, null and numbers as written', () => {
-    expect(cond('veteranDisability >= veteranFullLevel')).toEqual({ all: [{ fact: 'veteranDisability', operator: 'greaterThanInclusive', value: { fact: 'veteranFullLevel' } }] });
+    expect(cond('veteranDisability >= veteranFullLevel')).toEqual({
+      all: [{ fact: 'veteranDisability', operator: 'greaterThanInclusive', value: { fact: 'veteranFullLevel' } }],
+    });
     expect(cond("status == 'delinquent'")).toEqual({ all: [{ fact: 'status', operator: 'equal', value: 'delinquent' }] });
     expect(cond('seniorIncome != null')).toEqual({ all: [{ fact: 'seniorIncome', operator: 'notEqual', value: null }] });
     expect(cond('value <= 0')).toEqual({ all: [{ fact: 'value', operator: 'lessThanInclusive', value: 0 }] });
@@ -31,20 +37,43 @@ describe('a condition written as text', () => {
   });
 
   it('and / or (also && / ||) become all / any, flattened; parentheses group', () => {
-    expect(cond('homestead and over65 and disabled')).toEqual({ all: [
-      { fact: 'homestead', operator: 'equal', value: true }, { fact: 'over65', operator: 'equal', value: true }, { fact: 'disabled', operator: 'equal', value: true },
-    ] });
-    expect(cond('residential and (seniorCitizen or disabled)')).toEqual({ all: [
-      { fact: 'residential', operator: 'equal', value: true },
-      { any: [{ fact: 'seniorCitizen', operator: 'equal', value: true }, { fact: 'disabled', operator: 'equal', value: true }] },
-    ] });
+    expect(cond('homestead and over65 and disabled')).toEqual({
+      all: [
+        { fact: 'homestead', operator: 'equal', value: true },
+        { fact: 'over65', operator: 'equal', value: true },
+        { fact: 'disabled', operator: 'equal', value: true },
+      ],
+    });
+    expect(cond('residential and (seniorCitizen or disabled)')).toEqual({
+      all: [
+        { fact: 'residential', operator: 'equal', value: true },
+        {
+          any: [
+            { fact: 'seniorCitizen', operator: 'equal', value: true },
+            { fact: 'disabled', operator: 'equal', value: true },
+          ],
+        },
+      ],
+    });
     // and binds tighter than or.
-    expect(cond('a || b && c')).toEqual({ any: [{ fact: 'a', operator: 'equal', value: true }, { all: [{ fact: 'b', operator: 'equal', value: true }, { fact: 'c', operator: 'equal', value: true }] }] });
+    expect(cond('a || b && c')).toEqual({
+      any: [
+        { fact: 'a', operator: 'equal', value: true },
+        {
+          all: [
+            { fact: 'b', operator: 'equal', value: true },
+            { fact: 'c', operator: 'equal', value: true },
+          ],
+        },
+      ],
+    });
   });
 
   it('in: a written list or the keys of a by_key parameter; not (… in …) is notIn, not (a == b) notEqual', () => {
     expect(cond("propertyClass in ['class1', 'class2']")).toEqual({ all: [{ fact: 'propertyClass', operator: 'in', value: ['class1', 'class2'] }] });
-    expect(cond('not (propertyClass in keys(rate))')).toEqual({ all: [{ fact: 'propertyClass', operator: 'notIn', value: ['class1', 'class2', 'class3', 'class4'] }] });
+    expect(cond('not (propertyClass in keys(rate))')).toEqual({
+      all: [{ fact: 'propertyClass', operator: 'notIn', value: ['class1', 'class2', 'class3', 'class4'] }],
+    });
     expect(cond("not (a == 'x')")).toEqual({ all: [{ fact: 'a', operator: 'notEqual', value: 'x' }] });
     // Other negations keep json-rules-engine's `not` (a missing fact is neither < nor >=).
     expect(cond('not (a < b)')).toEqual({ not: { fact: 'a', operator: 'lessThan', value: { fact: 'b' } } });
@@ -128,19 +157,27 @@ describe('a program with short forms, desugared', () => {
     expect(d.data.validations[0].when).toEqual({ all: [{ fact: 'value', operator: 'lessThanInclusive', value: 0 }] });
     // when + formula + otherwise: two cases; otherwise: 0 is the formula "0".
     expect(d.data.steps[0]).toEqual({
-      id: 'annualTax', label: { en: 't', es: 't' }, reference: [{ title: 'RPTL §1805', href: 'https://example.org/1805' }],
+      id: 'annualTax',
+      label: { en: 't', es: 't' },
+      reference: [{ title: 'RPTL §1805', href: 'https://example.org/1805' }],
       cases: [{ when: { all: [{ fact: 'homestead', operator: 'equal', value: true }] }, formula: 'value / 100' }, { formula: '0' }],
     });
     expect(d.data.steps.map((s: any) => s.id)).toEqual(['annualTax', 'potentialSavings', 'rateUsed']);
     // cases + otherwise: the otherwise is the last case.
-    expect(d.data.steps[2].cases).toEqual([{ when: { all: [{ fact: 'countyRate', operator: 'notEqual', value: null }] }, formula: 'countyRate' }, { formula: 'value' }]);
+    expect(d.data.steps[2].cases).toEqual([
+      { when: { all: [{ fact: 'countyRate', operator: 'notEqual', value: null }] }, formula: 'countyRate' },
+      { formula: 'value' },
+    ]);
     // A piece's parameter aliases join the program's; its result fields stand where `use` is.
     expect(d.data.parameters).toEqual({ rate: 'ny.nyc.tax_rate', hintShare: 'ny.savings_hint_share' });
     expect(Object.keys(d.data.result)).toEqual(['annualTax', 'monthlyTax', 'exemptionSavings']);
   });
 
   it('maps a desugared path back to where it was written: the piece, the when, the otherwise', () => {
-    const where = (path: Array<string | number>) => { const o = d.origin(path); return `${o.src.file}:${o.path.join('.')}`; };
+    const where = (path: Array<string | number>) => {
+      const o = d.origin(path);
+      return `${o.src.file}:${o.path.join('.')}`;
+    };
     expect(where(['validations', 0, 'when'])).toBe('rules/shared/test.yaml:pieces.check.validations.0.when');
     expect(where(['validations', 1, 'when'])).toBe('rules/test/calculation.yaml:validations.1.when');
     expect(where(['steps', 0, 'cases', 0, 'when'])).toBe('rules/test/calculation.yaml:steps.0.when');

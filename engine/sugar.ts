@@ -25,7 +25,13 @@ import type { Condition, ConditionValue } from './types.js';
 const ALLOWED_NUMBERS = [0, 1, 4, 12, 100];
 
 const COMPARISONS: Record<string, string> = {
-  '==': 'equal', '!=': 'notEqual', '<': 'lessThan', '<=': 'lessThanInclusive', '>': 'greaterThan', '>=': 'greaterThanInclusive', in: 'in',
+  '==': 'equal',
+  '!=': 'notEqual',
+  '<': 'lessThan',
+  '<=': 'lessThanInclusive',
+  '>': 'greaterThan',
+  '>=': 'greaterThanInclusive',
+  in: 'in',
 };
 /** Negations that keep json-rules-engine's meaning exactly (a missing fact included). */
 const NEGATED: Record<string, string> = { equal: 'notEqual', notEqual: 'equal', in: 'notIn', notIn: 'in' };
@@ -39,7 +45,10 @@ export interface SugarContext {
   failing?: Set<string>;
 }
 
-export interface Where { src: YamlSource; path: Array<string | number> }
+export interface Where {
+  src: YamlSource;
+  path: Array<string | number>;
+}
 export interface Desugared {
   data: any;
   problems: Problem[];
@@ -58,23 +67,33 @@ class SugarError extends Error {}
 export function parseCondition(text: string, aliases: Record<string, string>, ctx: Pick<SugarContext, 'parameters'>): Condition {
   let ast: any;
   // The words are operators only while a condition is read (a formula has none of them).
-  jsep.addBinaryOp('in', 7); jsep.addBinaryOp('and', 2); jsep.addBinaryOp('or', 1); jsep.addUnaryOp('not');
+  jsep.addBinaryOp('in', 7);
+  jsep.addBinaryOp('and', 2);
+  jsep.addBinaryOp('or', 1);
+  jsep.addUnaryOp('not');
   try {
     ast = jsep(text);
   } catch (e) {
     throw new SugarError(`cannot parse condition "${text}": ${(e as Error).message}`);
   } finally {
-    jsep.removeBinaryOp('in'); jsep.removeBinaryOp('and'); jsep.removeBinaryOp('or'); jsep.removeUnaryOp('not');
+    jsep.removeBinaryOp('in');
+    jsep.removeBinaryOp('and');
+    jsep.removeBinaryOp('or');
+    jsep.removeUnaryOp('not');
   }
-  const bad = (why: string): never => { throw new SugarError(`condition "${text}": ${why}`); };
+  const bad = (why: string): never => {
+    throw new SugarError(`condition "${text}": ${why}`);
+  };
 
   const number = (n: number, raw: string) => {
-    if (!ALLOWED_NUMBERS.includes(Math.abs(n))) bad(`the figure ${raw} belongs in a parameter with its citation (conditions may use only ${ALLOWED_NUMBERS.join(', ')})`);
+    if (!ALLOWED_NUMBERS.includes(Math.abs(n)))
+      bad(`the figure ${raw} belongs in a parameter with its citation (conditions may use only ${ALLOWED_NUMBERS.join(', ')})`);
     return n;
   };
   const scalar = (n: any): string | number | boolean | null => {
     if (n.type === 'Literal') return typeof n.value === 'number' ? number(n.value, n.raw) : n.value;
-    if (n.type === 'UnaryExpression' && n.operator === '-' && n.argument.type === 'Literal' && typeof n.argument.value === 'number') return -number(n.argument.value, n.argument.raw);
+    if (n.type === 'UnaryExpression' && n.operator === '-' && n.argument.type === 'Literal' && typeof n.argument.value === 'number')
+      return -number(n.argument.value, n.argument.raw);
     return bad(`a list holds only numbers, 'text', true, false or null, not ${n.type}`);
   };
   const list = (n: any): Array<string | number | boolean | null> => {
@@ -98,7 +117,10 @@ export function parseCondition(text: string, aliases: Record<string, string>, ct
     return scalar(n);
   };
   const flatten = (n: any, op: string, out: any[] = []): any[] => {
-    if (n.type === 'BinaryExpression' && n.operator === op) { flatten(n.left, op, out); flatten(n.right, op, out); } else out.push(n);
+    if (n.type === 'BinaryExpression' && n.operator === op) {
+      flatten(n.left, op, out);
+      flatten(n.right, op, out);
+    } else out.push(n);
     return out;
   };
   const cond = (n: any): Condition => {
@@ -144,12 +166,19 @@ export function desugarProgram(src: YamlSource, d: any, ctx: SugarContext): Desu
   let incomplete = false;
   const piece = (name: unknown, w: Where): { src: YamlSource; data: any } | undefined => {
     const p = typeof name === 'string' ? ctx.pieces.get(name) : undefined;
-    if (!p && ctx.failing?.has(`piece:${String(name)}`)) { incomplete = true; return undefined; }
-    if (!p) { report(w, `no piece ${String(name)} (pieces: ${[...ctx.pieces.keys()].join(', ') || 'none'})`); return undefined; }
+    if (!p && ctx.failing?.has(`piece:${String(name)}`)) {
+      incomplete = true;
+      return undefined;
+    }
+    if (!p) {
+      report(w, `no piece ${String(name)} (pieces: ${[...ctx.pieces.keys()].join(', ') || 'none'})`);
+      return undefined;
+    }
     if (!used.has(name as string)) {
       used.add(name as string);
       for (const [alias, id] of Object.entries<string>(p.data.parameters ?? {})) {
-        if (out.parameters[alias] !== undefined && out.parameters[alias] !== id) report(w, `piece ${String(name)} names ${alias} ${id}, the program ${out.parameters[alias]}`);
+        if (out.parameters[alias] !== undefined && out.parameters[alias] !== id)
+          report(w, `piece ${String(name)} names ${alias} ${id}, the program ${out.parameters[alias]}`);
         else out.parameters[alias] = id;
       }
     }
@@ -164,9 +193,15 @@ export function desugarProgram(src: YamlSource, d: any, ctx: SugarContext): Desu
       const w = { src, path: [section, i] };
       if (x && typeof x === 'object' && 'use' in x) {
         const p = piece(x.use, { src, path: [section, i, 'use'] });
-        (p?.data[section] ?? []).forEach((y: any, j: number) => { list.push(y); origins[section].push({ src: p!.src, path: ['pieces', x.use, section, j] }); });
+        (p?.data[section] ?? []).forEach((y: any, j: number) => {
+          list.push(y);
+          origins[section].push({ src: p!.src, path: ['pieces', x.use, section, j] });
+        });
         if (p && !p.data[section]?.length) report(w, `piece ${x.use} has no ${section}`);
-      } else { list.push(x); origins[section].push(w); }
+      } else {
+        list.push(x);
+        origins[section].push(w);
+      }
     });
     if (d[section] !== undefined || section !== 'notes') out[section] = list;
   }
@@ -198,7 +233,8 @@ export function desugarProgram(src: YamlSource, d: any, ctx: SugarContext): Desu
       const first: any = { when: condition(when, at(w, 'when')) };
       if (step.formula !== undefined) first.formula = typeof step.formula === 'number' ? String(step.formula) : step.formula;
       if (step.value !== undefined) first.value = step.value;
-      delete step.formula; delete step.value;
+      delete step.formula;
+      delete step.value;
       step.cases = otherwise === undefined ? [first] : [first, other(otherwise)];
       caseOrigin[i] = (j, rest) => (j === 0 ? at(w, ...(rest[0] === 'when' ? ['when'] : rest)) : at(w, 'otherwise'));
     } else if (step.cases) {
@@ -215,7 +251,11 @@ export function desugarProgram(src: YamlSource, d: any, ctx: SugarContext): Desu
   if (d.result && typeof d.result === 'object') {
     const result: Record<string, unknown> = {};
     for (const [k, v] of Object.entries<any>(d.result)) {
-      if (k !== 'use') { result[k] = v; resultOrigin.set(k, { src, path: ['result', k] }); continue; }
+      if (k !== 'use') {
+        result[k] = v;
+        resultOrigin.set(k, { src, path: ['result', k] });
+        continue;
+      }
       const names = Array.isArray(v) ? v : [v];
       names.forEach((name: unknown, j: number) => {
         const p = piece(name, { src, path: Array.isArray(v) ? ['result', 'use', j] : ['result', 'use'] });

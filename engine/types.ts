@@ -1,12 +1,23 @@
 /** Shapes shared by the loader (build time) and the evaluator (run time). */
 
 export type Lang = 'en' | 'es';
-export interface Label { en: string; es: string }
+export interface Label {
+  en: string;
+  es: string;
+}
 /** A citation: a primary source's link, or (`convention`) the path of the site's page stating a product convention (/how-it-works#convention-…). */
-export interface Reference { title: string; href: string; convention?: true }
+export interface Reference {
+  title: string;
+  href: string;
+  convention?: true;
+}
 
 export type ParamType = 'scalar' | 'by_key' | 'bands';
-export interface Band { below?: number; at_most?: number; value: number }
+export interface Band {
+  below?: number;
+  at_most?: number;
+  value: number;
+}
 export interface ParamEntry {
   effective: string;
   value?: number | Record<string, number>;
@@ -36,14 +47,13 @@ export type Expr =
   | { type: 'CallExpression'; callee: { type: 'Identifier'; name: string }; arguments: Expr[] }
   | { type: 'MemberExpression'; object: Expr; property: Expr; computed: boolean };
 
-export interface Formula { src: string; ast: Expr }
+export interface Formula {
+  src: string;
+  ast: Expr;
+}
 
 export type ConditionValue = number | string | boolean | null | Array<number | string | boolean | null> | { fact: string };
-export type Condition =
-  | { all: Condition[] }
-  | { any: Condition[] }
-  | { not: Condition }
-  | { fact: string; operator: string; value: ConditionValue };
+export type Condition = { all: Condition[] } | { any: Condition[] } | { not: Condition } | { fact: string; operator: string; value: ConditionValue };
 
 export interface StepDef {
   id: string;
@@ -56,8 +66,13 @@ export interface StepDef {
 }
 
 export type ResultUnit = 'usd' | 'percent' | 'fraction' | 'count' | 'text';
-export interface ResultLeaf { formula: Formula; unit: ResultUnit }
-export interface ResultGroup { [key: string]: ResultLeaf | ResultGroup }
+export interface ResultLeaf {
+  formula: Formula;
+  unit: ResultUnit;
+}
+export interface ResultGroup {
+  [key: string]: ResultLeaf | ResultGroup;
+}
 
 export interface ProgramDef {
   id: string;
@@ -92,7 +107,14 @@ export interface CalculatorDef {
   program?: string;
   compare?: { years: [number, number] };
   /** A comparison's measures put to the voters: each one's parameters (the change) and the result fields whose difference is its saving. */
-  propositions?: Array<{ id: string; title: Label; description: Label; parameters: string[]; savings: string[]; reference?: Array<{ title: string; href: string }> }>;
+  propositions?: Array<{
+    id: string;
+    title: Label;
+    description: Label;
+    parameters: string[];
+    savings: string[];
+    reference?: Array<{ title: string; href: string }>;
+  }>;
   /** The dates of the vote, for the visitor. */
   voting?: Array<{ label: Label; date: string; note?: Label }>;
   /** Whether a county is needed (programs that read the county rate). */
@@ -229,10 +251,26 @@ export interface Bundle {
 
 /** The facts every program may read, besides its parameters and its own steps. */
 export const INPUT_FACTS = [
-  'value', 'propertyClass', 'homestead', 'over65', 'seniorIncome', 'seniorCitizen', 'disabled',
-  'veteranDisability', 'coldWarVeteran', 'starType', 'priorAssessed', 'purchasePrice', 'purchaseYear',
+  'value',
+  'propertyClass',
+  'homestead',
+  'over65',
+  'seniorIncome',
+  'seniorCitizen',
+  'disabled',
+  'veteranDisability',
+  'coldWarVeteran',
+  'starType',
+  'priorAssessed',
+  'purchasePrice',
+  'purchaseYear',
   // California's Mello-Roos special tax; the payment and tax-shock calculators' inputs.
-  'melloRoos', 'taxAmount', 'paymentYear', 'paymentMonth', 'paymentDay', 'sellerTax',
+  'melloRoos',
+  'taxAmount',
+  'paymentYear',
+  'paymentMonth',
+  'paymentDay',
+  'sellerTax',
   // The payment calculator's bill year, when given (else the date decides).
   'billYear',
   // The year calculated: the year asked for, else the rules' year (NYC: the fiscal year).

@@ -8,7 +8,7 @@ const calc = new Calculator(readBundle('dist/rules/bundle.json'));
 describe('tx vote: propositions', () => {
   it('Harris, $400,000, homestead and over 65: Proposition 13 saves $40,000 of school value, Proposition 11 $50,000, at the school rate', () => {
     const r = calc.run('vote', { state: 'TX', county: 'harris', value: 400000, homestead: true, over65: true } as never) as Record<string, unknown>;
-    const school = ((r.after as Record<string, Record<string, Record<string, number>>>).texas!.rates!.school)!;
+    const school = (r.after as Record<string, Record<string, Record<string, number>>>).texas!.rates!.school!;
     const props = r.propositions as Array<{ id: string; savings: number }>;
     expect(props.map((p) => p.id)).toEqual(['prop-13', 'prop-11']);
     // tx.exemptions.homestead_school 100,000 → 140,000; over65_disabled_school 10,000 → 60,000.

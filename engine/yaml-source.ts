@@ -5,7 +5,12 @@
  */
 import { LineCounter, parseDocument, isMap, isSeq, visit, type Document, type Node as YNode, type Scalar, type YAMLMap } from 'yaml';
 
-export interface Problem { file: string; line: number; col: number; message: string }
+export interface Problem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+}
 export const formatProblem = (p: Problem): string => `${p.file}:${p.line}:${p.col}: ${p.message}`;
 
 export interface YamlSource {
@@ -59,7 +64,7 @@ export function readYaml(file: string, text: string): YamlSource {
         last = node ?? last;
       }
       const pair = isMap(node) ? pairAt(node, key) : undefined;
-      const n = (pair ? pair.key : node ?? last) as YNode | null;
+      const n = (pair ? pair.key : (node ?? last)) as YNode | null;
       return pos(n ? n.range![0] : 0);
     },
   };
@@ -78,6 +83,8 @@ function rawData(doc: Document): unknown {
   let raw: unknown;
   try {
     raw = doc.toJS();
-  } catch { /* nothing to name */ }
+  } catch {
+    /* nothing to name */
+  }
   return raw;
 }

@@ -45,13 +45,7 @@ interface AutocannonRequest {
   setupRequest: (request: { body?: string }) => { body?: string };
 }
 
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  amount: number;
-  timeout: number;
-  requests: AutocannonRequest[];
-}) => Promise<AutocannonResult>;
+type Autocannon = (options: { url: string; connections: number; amount: number; timeout: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
 
 // autocannon is CommonJS without type declarations; load it through require with the shape above.
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;

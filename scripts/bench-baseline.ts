@@ -11,9 +11,20 @@ type Table = Record<string, number>;
 const r2 = (x: number) => roundTo(x, 2);
 
 export interface BaselineInput {
-  nyc: boolean; value: number; propertyClass: string | null; homestead: boolean; over65: boolean;
-  seniorIncome: number | null; seniorCitizen: boolean; disabled: boolean; veteranDisability: number;
-  coldWarVeteran: boolean; starType: string | null; priorAssessed: number | null; countyRate: number | null; topCoded: boolean;
+  nyc: boolean;
+  value: number;
+  propertyClass: string | null;
+  homestead: boolean;
+  over65: boolean;
+  seniorIncome: number | null;
+  seniorCitizen: boolean;
+  disabled: boolean;
+  veteranDisability: number;
+  coldWarVeteran: boolean;
+  starType: string | null;
+  priorAssessed: number | null;
+  countyRate: number | null;
+  topCoded: boolean;
 }
 
 export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
@@ -23,28 +34,54 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
   };
   const n = (id: string) => at(id, 'ny.nyc', nycYear);
   const o = (id: string) => at(id, 'ny.outside', outsideYear);
-  const rate = n('ny.nyc.tax_rate').value as Table, ratio = n('ny.nyc.assessment_ratio').value as Table;
-  const school = n('ny.nyc.school_share').value as Table, cap = n('ny.nyc.transitional_cap').value as Table;
-  const maxValue = n('ny.nyc.max_market_value').value as number, senior = n('ny.senior_disabled_share').value as number;
-  const starEx = n('ny.star.exemption').value as Table, starMax = n('ny.nyc.star_max_savings').value as Table;
-  const limit = n('ny.star.enhanced_income_limit').value as number, vetShare = n('ny.nyc.veteran_share').value as number;
-  const vetBands = n('ny.nyc.veteran_multiplier').bands!, vetFull = n('ny.nyc.veteran_full_level').value as number;
-  const abBands = n('ny.nyc.abatement_rate').bands!, hint = n('ny.savings_hint_share').value as number;
+  const rate = n('ny.nyc.tax_rate').value as Table,
+    ratio = n('ny.nyc.assessment_ratio').value as Table;
+  const school = n('ny.nyc.school_share').value as Table,
+    cap = n('ny.nyc.transitional_cap').value as Table;
+  const maxValue = n('ny.nyc.max_market_value').value as number,
+    senior = n('ny.senior_disabled_share').value as number;
+  const starEx = n('ny.star.exemption').value as Table,
+    starMax = n('ny.nyc.star_max_savings').value as Table;
+  const limit = n('ny.star.enhanced_income_limit').value as number,
+    vetShare = n('ny.nyc.veteran_share').value as number;
+  const vetBands = n('ny.nyc.veteran_multiplier').bands!,
+    vetFull = n('ny.nyc.veteran_full_level').value as number;
+  const abBands = n('ny.nyc.abatement_rate').bands!,
+    hint = n('ny.savings_hint_share').value as number;
   const avg = n('ny.state_average_rate').value as number;
-  const split = o('ny.default_split').value as Table, oSenior = o('ny.senior_disabled_share').value as number;
-  const oVet = o('ny.outside.veteran_share_per_level').value as number, oCold = o('ny.outside.cold_war_share').value as number;
-  const oMax = o('ny.outside.max_exemption_share').value as number, oStarEx = o('ny.star.exemption').value as Table;
-  const oLimit = o('ny.star.enhanced_income_limit').value as number, oHint = o('ny.savings_hint_share').value as number;
+  const split = o('ny.default_split').value as Table,
+    oSenior = o('ny.senior_disabled_share').value as number;
+  const oVet = o('ny.outside.veteran_share_per_level').value as number,
+    oCold = o('ny.outside.cold_war_share').value as number;
+  const oMax = o('ny.outside.max_exemption_share').value as number,
+    oStarEx = o('ny.star.exemption').value as Table;
+  const oLimit = o('ny.star.enhanced_income_limit').value as number,
+    oHint = o('ny.savings_hint_share').value as number;
   // The notes' words come from the rule files too.
-  const noteText = (program: string, fact: string) =>
-    bundle.programs[program]!.notes.find((n) => JSON.stringify(n.when).includes(`"${fact}"`))!.text.en;
+  const noteText = (program: string, fact: string) => bundle.programs[program]!.notes.find((n) => JSON.stringify(n.when).includes(`"${fact}"`))!.text.en;
   const fallbackNote = noteText('ny.nyc', 'starFallback');
   const classNote = noteText('ny.nyc', 'exemptionRequested');
   const topCodedNote = noteText('ny.outside', 'topCoded');
-  const requested = (i: BaselineInput) => i.homestead || i.over65 || i.seniorCitizen || i.disabled || i.veteranDisability > 0 || i.coldWarVeteran || i.starType === 'basic' || i.starType === 'enhanced';
+  const requested = (i: BaselineInput) =>
+    i.homestead ||
+    i.over65 ||
+    i.seniorCitizen ||
+    i.disabled ||
+    i.veteranDisability > 0 ||
+    i.coldWarVeteran ||
+    i.starType === 'basic' ||
+    i.starType === 'enhanced';
   /** exemptionBreakdown (entries with an amount) and the notes, as the rules give them. */
-  const breakdownAndNotes = (i: BaselineInput, residential: boolean, fallback: boolean, star: string,
-    seniorCitizen: number, vetSavings: number, vetPercent: number, starSavings: number) => {
+  const breakdownAndNotes = (
+    i: BaselineInput,
+    residential: boolean,
+    fallback: boolean,
+    star: string,
+    seniorCitizen: number,
+    vetSavings: number,
+    vetPercent: number,
+    starSavings: number,
+  ) => {
     const breakdown: Record<string, unknown> = {};
     if (r2(seniorCitizen) !== 0) breakdown.seniorCitizen = { amount: r2(seniorCitizen) };
     if (r2(vetSavings) !== 0) breakdown.veteran = { amount: r2(vetSavings), percentage: roundTo(vetPercent, 6), disability: i.veteranDisability };
@@ -56,7 +93,9 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     return { breakdown, notes };
   };
   const band = (bands: typeof vetBands, x: number) => {
-    for (const b of bands) if ((b.below !== undefined && x < b.below) || (b.at_most !== undefined && x <= b.at_most) || (b.below === undefined && b.at_most === undefined)) return b.value;
+    for (const b of bands)
+      if ((b.below !== undefined && x < b.below) || (b.at_most !== undefined && x <= b.at_most) || (b.below === undefined && b.at_most === undefined))
+        return b.value;
     return NaN;
   };
 
@@ -70,50 +109,74 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const residential = cls === 'class1' || cls === 'class2';
     let av = i.value * ratio[cls]!;
     if (i.priorAssessed !== null && i.priorAssessed > 0 && residential) av = Math.min(av, i.priorAssessed * (1 + cap[cls]!));
-    const baseTax = av * rate[cls]! / 100;
+    const baseTax = (av * rate[cls]!) / 100;
     const schoolPortion = baseTax * school[cls]!;
     const sd = residential && (i.seniorCitizen || i.disabled);
     const seniorSavings = sd ? Math.min(baseTax * senior, baseTax) : 0;
     const afterSenior = baseTax - seniorSavings;
     let star = i.starType ?? (i.over65 ? 'enhanced' : i.homestead ? 'basic' : 'none');
     const fallback = residential && star === 'enhanced' && !(i.seniorIncome !== null && i.seniorIncome <= limit);
-    if (!residential) star = 'none'; else if (fallback) star = 'basic';
+    if (!residential) star = 'none';
+    else if (fallback) star = 'basic';
     const starRate = rate[cls]! * school[cls]!;
-    const starSavings = star === 'none' ? 0 : Math.min(starEx[star]! * starRate / 100, schoolPortion, starMax[star]!, afterSenior);
+    const starSavings = star === 'none' ? 0 : Math.min((starEx[star]! * starRate) / 100, schoolPortion, starMax[star]!, afterSenior);
     const afterStar = afterSenior - starSavings;
     const vet = residential && (i.veteranDisability > 0 || i.coldWarVeteran);
     const full = vet && i.veteranDisability >= vetFull;
     const mult = vet ? band(vetBands, i.veteranDisability) : 0;
     const vetValue = full ? av : av * vetShare * mult;
-    const vetSavings = full ? afterStar : Math.min(vetValue * rate[cls]! / 100, afterStar);
+    const vetSavings = full ? afterStar : Math.min((vetValue * rate[cls]!) / 100, afterStar);
     const afterVet = afterStar - vetSavings;
     const abPct = cls === 'class2' && i.homestead ? band(abBands, av) : 0;
-    const abatement = afterVet * abPct / 100;
+    const abatement = (afterVet * abPct) / 100;
     const finalTax = Math.max(0, afterVet - abatement);
     const taxable = Math.max(0, av - (sd ? av * senior : 0) - vetValue);
     const schoolTax = finalTax * school[cls]!;
-    const potential = !residential || (i.homestead && i.over65) ? 0 : i.value * hint * (i.countyRate ?? avg) / 100;
+    const potential = !residential || (i.homestead && i.over65) ? 0 : (i.value * hint * (i.countyRate ?? avg)) / 100;
     const seniorCitizen = i.seniorCitizen ? seniorSavings : 0;
     const percentage = full ? 100 : vetShare * mult * 100;
     const exemptions: Record<string, number> = {};
-    const put = (k: string, x: number) => { const r = r2(x); if (r !== 0) exemptions[k] = r; };
-    put('seniorCitizen', seniorCitizen); put('disabledPerson', seniorSavings - seniorCitizen); put('star', starSavings);
-    put('veteran', vetSavings); put('coopCondoAbatement', abatement);
+    const put = (k: string, x: number) => {
+      const r = r2(x);
+      if (r !== 0) exemptions[k] = r;
+    };
+    put('seniorCitizen', seniorCitizen);
+    put('disabledPerson', seniorSavings - seniorCitizen);
+    put('star', starSavings);
+    put('veteran', vetSavings);
+    put('coopCondoAbatement', abatement);
     const { breakdown, notes } = breakdownAndNotes(i, residential, fallback, star, seniorCitizen, vetSavings, percentage, starSavings);
     return {
-      annualTax: r2(finalTax), monthlyTax: r2(finalTax / 12), effectiveRate: roundTo(finalTax / i.value * 100, 6),
-      baseAssessedValue: r2(av), finalAssessedValue: r2(taxable), taxableValue: r2(taxable),
+      annualTax: r2(finalTax),
+      monthlyTax: r2(finalTax / 12),
+      effectiveRate: roundTo((finalTax / i.value) * 100, 6),
+      baseAssessedValue: r2(av),
+      finalAssessedValue: r2(taxable),
+      taxableValue: r2(taxable),
       taxableValues: { school: r2(Math.max(0, taxable - (star === 'none' ? 0 : starEx[star]!))), county: 0, city: r2(taxable), special: 0 },
-      exemptionSavings: r2(baseTax - finalTax), exemptions,
+      exemptionSavings: r2(baseTax - finalTax),
+      exemptions,
       countyBreakdown: { school: r2(schoolTax), county: 0, city: r2(finalTax - schoolTax), special: 0 },
-      exemptionBreakdown: breakdown, potentialSavings: r2(potential),
+      exemptionBreakdown: breakdown,
+      potentialSavings: r2(potential),
       nyc: {
-        marketValue: r2(i.value), assessedValue: r2(av), baseTax: r2(baseTax), schoolTaxPortion: r2(schoolPortion),
-        seniorSavings: r2(seniorSavings), starSavings: r2(starSavings), veteranSavings: r2(vetSavings), abatementSavings: r2(abatement),
-        finalTax: r2(finalTax), effectiveRate: roundTo(finalTax / i.value, 8), monthlyPayment: r2(finalTax / 12), quarterlyPayment: r2(finalTax / 4),
+        marketValue: r2(i.value),
+        assessedValue: r2(av),
+        baseTax: r2(baseTax),
+        schoolTaxPortion: r2(schoolPortion),
+        seniorSavings: r2(seniorSavings),
+        starSavings: r2(starSavings),
+        veteranSavings: r2(vetSavings),
+        abatementSavings: r2(abatement),
+        finalTax: r2(finalTax),
+        effectiveRate: roundTo(finalTax / i.value, 8),
+        monthlyPayment: r2(finalTax / 12),
+        quarterlyPayment: r2(finalTax / 4),
         breakdown: {
-          schoolTax: r2(schoolPortion), cityTax: r2(baseTax - schoolPortion),
-          exemptions: { senior: r2(seniorSavings), star: r2(starSavings), veteran: r2(vetSavings) }, abatement: r2(abatement),
+          schoolTax: r2(schoolPortion),
+          cityTax: r2(baseTax - schoolPortion),
+          exemptions: { senior: r2(seniorSavings), star: r2(starSavings), veteran: r2(vetSavings) },
+          abatement: r2(abatement),
         },
       },
       notes,
@@ -126,33 +189,51 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const r = i.countyRate!;
     const residential = i.propertyClass === null || i.propertyClass === 'class1' || i.propertyClass === 'class2';
     const sd = residential && (i.seniorCitizen || i.disabled) ? Math.min(oSenior, oMax) : 0;
-    const vet = residential && i.veteranDisability > 0 ? Math.min(oVet * i.veteranDisability / 100, oMax - sd) : 0;
+    const vet = residential && i.veteranDisability > 0 ? Math.min((oVet * i.veteranDisability) / 100, oMax - sd) : 0;
     const cold = residential && i.coldWarVeteran ? Math.min(oCold, oMax - sd - vet) : 0;
     const taxable = Math.max(0, i.value * (1 - sd - vet - cold));
     const schoolRate = r * split.school!;
-    const schoolBefore = taxable * schoolRate / 100, county = taxable * r * split.county! / 100;
-    const city = taxable * r * split.city! / 100, special = taxable * r * split.special! / 100;
+    const schoolBefore = (taxable * schoolRate) / 100,
+      county = (taxable * r * split.county!) / 100;
+    const city = (taxable * r * split.city!) / 100,
+      special = (taxable * r * split.special!) / 100;
     let star = residential ? (i.over65 ? 'enhanced' : i.homestead ? 'basic' : 'none') : 'none';
     const fallback = star === 'enhanced' && !(i.seniorIncome !== null && i.seniorIncome <= oLimit);
     if (fallback) star = 'basic';
-    const starSavings = Math.min((star === 'none' ? 0 : oStarEx[star]!) * schoolRate / 100, schoolBefore);
+    const starSavings = Math.min(((star === 'none' ? 0 : oStarEx[star]!) * schoolRate) / 100, schoolBefore);
     const annual = Math.max(0, schoolBefore - starSavings + county + city + special);
-    const full = i.value * r / 100;
-    const seniorCitizen = i.seniorCitizen ? i.value * sd * r / 100 : 0;
-    const vetSavings = i.value * vet * r / 100;
+    const full = (i.value * r) / 100;
+    const seniorCitizen = i.seniorCitizen ? (i.value * sd * r) / 100 : 0;
+    const vetSavings = (i.value * vet * r) / 100;
     const exemptions: Record<string, number> = {};
-    const put = (k: string, x: number) => { const y = r2(x); if (y !== 0) exemptions[k] = y; };
-    put('seniorCitizen', seniorCitizen); put('disabledPerson', i.value * sd * r / 100 - seniorCitizen); put('veteran', vetSavings);
-    put('coldWarVeteran', i.value * cold * r / 100); put('star', starSavings);
+    const put = (k: string, x: number) => {
+      const y = r2(x);
+      if (y !== 0) exemptions[k] = y;
+    };
+    put('seniorCitizen', seniorCitizen);
+    put('disabledPerson', (i.value * sd * r) / 100 - seniorCitizen);
+    put('veteran', vetSavings);
+    put('coldWarVeteran', (i.value * cold * r) / 100);
+    put('star', starSavings);
     const { breakdown, notes } = breakdownAndNotes(i, residential, fallback, star, seniorCitizen, vetSavings, vet * 100, starSavings);
     return {
-      annualTax: r2(annual), monthlyTax: r2(annual / 12), effectiveRate: roundTo(annual / i.value * 100, 6),
-      baseAssessedValue: r2(i.value), finalAssessedValue: r2(taxable), taxableValue: r2(taxable),
-      taxableValues: { school: r2(Math.max(0, taxable - (star === 'none' ? 0 : oStarEx[star]!))), county: r2(taxable), city: r2(taxable), special: r2(taxable) },
-      exemptionSavings: r2(full - annual), exemptions,
+      annualTax: r2(annual),
+      monthlyTax: r2(annual / 12),
+      effectiveRate: roundTo((annual / i.value) * 100, 6),
+      baseAssessedValue: r2(i.value),
+      finalAssessedValue: r2(taxable),
+      taxableValue: r2(taxable),
+      taxableValues: {
+        school: r2(Math.max(0, taxable - (star === 'none' ? 0 : oStarEx[star]!))),
+        county: r2(taxable),
+        city: r2(taxable),
+        special: r2(taxable),
+      },
+      exemptionSavings: r2(full - annual),
+      exemptions,
       countyBreakdown: { school: r2(schoolBefore - starSavings), county: r2(county), city: r2(city), special: r2(special) },
       exemptionBreakdown: breakdown,
-      potentialSavings: r2(!residential || (i.homestead && i.over65) ? 0 : i.value * oHint * r / 100),
+      potentialSavings: r2(!residential || (i.homestead && i.over65) ? 0 : (i.value * oHint * r) / 100),
       notes,
     };
   }

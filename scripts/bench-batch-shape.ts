@@ -39,7 +39,10 @@ function line(buf: Buffer, s: number, e: number): void {
     valueCol = names.indexOf('value');
     out.ensure(e - s + 1024);
     out.range(buf, s, e);
-    for (const c of RESULT_COLUMNS) { out.byte(44); out.str(c.name); }
+    for (const c of RESULT_COLUMNS) {
+      out.byte(44);
+      out.str(c.name);
+    }
     out.str(',error,errorCode\n');
     return;
   }
@@ -48,18 +51,41 @@ function line(buf: Buffer, s: number, e: number): void {
   out.range(buf, s, e);
   out.byte(44);
   // The cells up to the value: the state and county cells (the 2nd and 3rd) stand in for the place's cells.
-  let col = 0, start = s, value = 0, cs = s, ce = s;
+  let col = 0,
+    start = s,
+    value = 0,
+    cs = s,
+    ce = s;
   for (let j = s; j <= e; j++) {
     if (j === e || buf[j] === 44) {
-      if (col === 2) { cs = start; ce = j; }
-      if (col === valueCol) { for (let k = start; k < j; k++) { const d = buf[k]! - 48; if (d >= 0 && d <= 9) value = value * 10 + d; } break; }
+      if (col === 2) {
+        cs = start;
+        ce = j;
+      }
+      if (col === valueCol) {
+        for (let k = start; k < j; k++) {
+          const d = buf[k]! - 48;
+          if (d >= 0 && d <= 9) value = value * 10 + d;
+        }
+        break;
+      }
       col++;
       start = j + 1;
     }
   }
-  out.range(buf, cs, ce); out.byte(44); out.range(buf, cs, ce); out.byte(44); out.uint(2025); out.byte(44);
-  for (let i = 1; i <= FIGURES; i++) { out.rounded(value * i * 0.0123457, 2, text); out.byte(44); }
-  out.byte(44); out.byte(44); out.byte(10); // notes, error, errorCode: empty
+  out.range(buf, cs, ce);
+  out.byte(44);
+  out.range(buf, cs, ce);
+  out.byte(44);
+  out.uint(2025);
+  out.byte(44);
+  for (let i = 1; i <= FIGURES; i++) {
+    out.rounded(value * i * 0.0123457, 2, text);
+    out.byte(44);
+  }
+  out.byte(44);
+  out.byte(44);
+  out.byte(10); // notes, error, errorCode: empty
 }
 
 for await (const chunk of createReadStream(file, { highWaterMark: 1 << 18 })) {

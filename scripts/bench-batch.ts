@@ -40,7 +40,11 @@ writeFileSync(cpuProbe, "process.on('exit', () => { const u = process.cpuUsage()
 const pin = process.env.BENCH_BATCH_PIN !== 'no' && spawnSync('taskset', ['--version']).status === 0;
 const core = process.env.BENCH_BATCH_CORE ?? '0';
 
-interface Timing { wall: number; cpu: number; stderr: string }
+interface Timing {
+  wall: number;
+  cpu: number;
+  stderr: string;
+}
 function run(args: string[]): Promise<Timing> {
   const cmd = pin ? 'taskset' : 'node';
   const full = pin ? ['-c', core, 'node', '--import', cpuProbe, ...args] : ['--import', cpuProbe, ...args];
@@ -64,7 +68,11 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const bundle = readBundle(join(DIST, 'rules', 'bundle.json'));
 const states = Object.values(bundle.states).filter((s) => s.counties.length);
 console.log(`bench:batch: ${fmt(ROWS)} rows of ${states.map((s) => `${s.code} (${s.counties.length} counties)`).join(', ')}; seed ${SEED}`);
-console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${pin ? `pinned to core ${core} (taskset)` : 'not pinned'}; best of ${RUNS} runs each`);
+console.log(
+  `load average before: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${pin ? `pinned to core ${core} (taskset)` : 'not pinned'}; best of ${RUNS} runs each`,
+);
 await writeRoll(file, ROWS, bundle, SEED);
 
 const floors: Timing[] = [];
@@ -88,16 +96,26 @@ if (!summary || Number(summary[1]) !== ROWS) {
   process.exit(1);
 }
 const line = (label: string, t: Timing, all: Timing[]) =>
-  console.log(`${label.padEnd(6)} ${t.wall.toFixed(3)} s wall = ${fmt(ROWS / t.wall).padStart(9)} rows/s;  CPU ${t.cpu.toFixed(3)} s = ${fmt(ROWS / t.cpu).padStart(9)} rows/CPU-s;  all runs: ${all.map((x) => x.wall.toFixed(3)).join(', ')} s`);
+  console.log(
+    `${label.padEnd(6)} ${t.wall.toFixed(3)} s wall = ${fmt(ROWS / t.wall).padStart(9)} rows/s;  CPU ${t.cpu.toFixed(3)} s = ${fmt(ROWS / t.cpu).padStart(9)} rows/CPU-s;  all runs: ${all.map((x) => x.wall.toFixed(3)).join(', ')} s`,
+  );
 line('floor', floor, floors);
 line('ptax', ptax, ptaxes);
 const shape = best(shapes);
 line('shape', shape, shapes);
-console.log(`ptax's own summary: ${fmt(Number(summary[2]))} ok, ${fmt(Number(summary[3]))} errors, ${summary[4]} s = ${fmt(Number(summary[5]))} rows/s (without start-up)`);
+console.log(
+  `ptax's own summary: ${fmt(Number(summary[2]))} ok, ${fmt(Number(summary[3]))} errors, ${summary[4]} s = ${fmt(Number(summary[5]))} rows/s (without start-up)`,
+);
 const ratio = ptax.wall / floor.wall;
 const rate = ROWS / ptax.wall;
 console.log(`\nptax vs floor: ${ratio.toFixed(2)}× the floor's time (target ≤ 2.5×) ${ratio <= 2.5 ? 'PASS' : 'MISS'}`);
 console.log(`ptax rows/s: ${fmt(rate)} (target ≥ 500,000) ${rate >= 500_000 ? 'PASS' : 'MISS'}`);
 console.log(`CPU time: ${(ptax.cpu / floor.cpu).toFixed(2)}× the floor's; ${fmt(ROWS / ptax.cpu)} rows per CPU-second`);
-console.log(`shape floor (the output's columns, no rules, no notes): ${(shape.wall / floor.wall).toFixed(2)}× the floor's time; ptax takes ${(ptax.wall / shape.wall).toFixed(2)}× the shape's`);
-console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `shape floor (the output's columns, no rules, no notes): ${(shape.wall / floor.wall).toFixed(2)}× the floor's time; ptax takes ${(ptax.wall / shape.wall).toFixed(2)}× the shape's`,
+);
+console.log(
+  `load average after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

@@ -29,12 +29,18 @@ const csv = join(dir, `roll-${ROWS}-${SEED}.csv`);
 const parquet = csv.replace(/\.csv$/, '.parquet');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-interface Timing { wall: number; maxKb: number; stderr: string }
+interface Timing {
+  wall: number;
+  maxKb: number;
+  stderr: string;
+}
 function run(args: string[]): Promise<Timing> {
   const timed = existsSync('/usr/bin/time');
   return new Promise((done, fail) => {
     const t0 = process.hrtime.bigint();
-    const child = timed ? spawn('/usr/bin/time', ['-f', 'maxrss-kb %M', 'node', ...args], { stdio: ['ignore', 'ignore', 'pipe'] }) : spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = timed
+      ? spawn('/usr/bin/time', ['-f', 'maxrss-kb %M', 'node', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('error', fail);
@@ -47,7 +53,11 @@ function run(args: string[]): Promise<Timing> {
 }
 
 const bundle = readBundle(join(DIST, 'rules', 'bundle.json'));
-console.log(`bench:roll: ${fmt(ROWS)} rows, seed ${SEED}, ${cpus().length} cores; load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `bench:roll: ${fmt(ROWS)} rows, seed ${SEED}, ${cpus().length} cores; load average before: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 if (!existsSync(parquet)) {
   const t0 = Date.now();
   await writeRoll(csv, ROWS, bundle, SEED);
@@ -57,14 +67,25 @@ if (!existsSync(parquet)) {
   await c.run(`COPY (SELECT * FROM read_csv('${csv}', header = true)) TO '${parquet}' (FORMAT parquet)`);
   c.closeSync();
   db.closeSync();
-  console.log(`roll written in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${csv} (${fmt(statSync(csv).size / 1e6)} MB), ${parquet} (${fmt(statSync(parquet).size / 1e6)} MB)`);
+  console.log(
+    `roll written in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${csv} (${fmt(statSync(csv).size / 1e6)} MB), ${parquet} (${fmt(statSync(parquet).size / 1e6)} MB)`,
+  );
 }
 const out = join(dir, 'out.parquet');
 const duck = await run([MAIN, 'calc', '--batch', parquet, '--engine', 'duckdb', '--out', out]);
 rmSync(out, { force: true });
 const node = await run([MAIN, 'calc', '--batch', csv, '--out', '/dev/null']);
-const line = (label: string, t: Timing) => console.log(`${label.padEnd(7)} ${t.wall.toFixed(2)} s wall = ${fmt(ROWS / t.wall).padStart(10)} rows/s; peak memory ${fmt(t.maxKb / 1024)} MB; ${(/ptax batch[^\n]*/.exec(t.stderr)?.[0] ?? '').trim()}`);
+const line = (label: string, t: Timing) =>
+  console.log(
+    `${label.padEnd(7)} ${t.wall.toFixed(2)} s wall = ${fmt(ROWS / t.wall).padStart(10)} rows/s; peak memory ${fmt(t.maxKb / 1024)} MB; ${(/ptax batch[^\n]*/.exec(t.stderr)?.[0] ?? '').trim()}`,
+  );
 line('duckdb', duck);
 line('node', node);
-console.log(`\n${fmt(ROWS)} rows through DuckDB in ${duck.wall.toFixed(2)} s (target < 10 s for 10,000,000) ${ROWS >= 10_000_000 && duck.wall < 10 ? 'PASS' : 'MISS'}`);
-console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `\n${fmt(ROWS)} rows through DuckDB in ${duck.wall.toFixed(2)} s (target < 10 s for 10,000,000) ${ROWS >= 10_000_000 && duck.wall < 10 ? 'PASS' : 'MISS'}`,
+);
+console.log(
+  `load average after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

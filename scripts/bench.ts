@@ -42,14 +42,27 @@ for (let i = 0; i < N; i++) {
   const nyc = county.flags.includes('nycClass');
   const value = Math.round(50_000 + rand() * (rand() < 0.1 ? 20_000_000 : 2_000_000));
   const input: CalcInput = {
-    state: 'NY', county: county.name, value,
+    state: 'NY',
+    county: county.name,
+    value,
     propertyClass: nyc ? pick(['class1', 'class2', 'class2', 'class3', 'class4']) : rand() < 0.8 ? null : pick(['class1', 'class4']),
-    homestead: rand() < 0.6, over65: rand() < 0.25, seniorIncome: rand() < 0.5 ? Math.round(rand() * 200_000) : null,
-    seniorCitizen: rand() < 0.1, disabled: rand() < 0.05, veteranDisability: pick(LEVELS), coldWarVeteran: rand() < 0.05,
-    starType: null, priorAssessed: nyc && rand() < 0.3 ? Math.round(value * 0.3 * rand()) : null,
+    homestead: rand() < 0.6,
+    over65: rand() < 0.25,
+    seniorIncome: rand() < 0.5 ? Math.round(rand() * 200_000) : null,
+    seniorCitizen: rand() < 0.1,
+    disabled: rand() < 0.05,
+    veteranDisability: pick(LEVELS),
+    coldWarVeteran: rand() < 0.05,
+    starType: null,
+    priorAssessed: nyc && rand() < 0.3 ? Math.round(value * 0.3 * rand()) : null,
   };
   const p = calc.prepare(input);
-  const b = { nyc, countyRate: p.facts[INPUT_FACTS.length + COUNTY_FACTS.indexOf('countyRate')] as number | null, topCoded: county.flags.includes('topCoded'), ...input } as BaselineInput;
+  const b = {
+    nyc,
+    countyRate: p.facts[INPUT_FACTS.length + COUNTY_FACTS.indexOf('countyRate')] as number | null,
+    topCoded: county.flags.includes('topCoded'),
+    ...input,
+  } as BaselineInput;
   prepared.push({ c: p.compiled, g: gen.compiled(p.compiled.program.id, p.compiled.year), v: p.facts, b });
 }
 
@@ -59,7 +72,9 @@ function time(label: string, n: number, fn: (i: number) => unknown): number {
   for (let i = 0; i < n; i++) if (fn(i)) sink++;
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   const rate = n / s;
-  console.log(`${label.padEnd(34)} ${n.toLocaleString('en-US').padStart(9)} in ${s.toFixed(3)} s  = ${Math.round(rate).toLocaleString('en-US').padStart(11)} /s  (${sink} ok)`);
+  console.log(
+    `${label.padEnd(34)} ${n.toLocaleString('en-US').padStart(9)} in ${s.toFixed(3)} s  = ${Math.round(rate).toLocaleString('en-US').padStart(11)} /s  (${sink} ok)`,
+  );
   return rate;
 }
 
@@ -70,11 +85,26 @@ let mismatches = 0;
 for (let i = 0; i < Math.min(N, 20_000); i++) {
   const p = prepared[i]!;
   let a: unknown, b: unknown;
-  try { a = evaluate(p.c, p.v.slice()); } catch (e) { a = (e as Error).message; }
-  try { b = hand(p.b); } catch (e) { b = (e as Error).message; }
+  try {
+    a = evaluate(p.c, p.v.slice());
+  } catch (e) {
+    a = (e as Error).message;
+  }
+  try {
+    b = hand(p.b);
+  } catch (e) {
+    b = (e as Error).message;
+  }
   let g: unknown;
-  try { g = evaluate(p.g, p.v.slice()); } catch (e) { g = (e as Error).message; }
-  if (JSON.stringify(g) !== JSON.stringify(a)) { if (mismatches++ < 3) console.log('MISMATCH generated', JSON.stringify(p.b)); continue; }
+  try {
+    g = evaluate(p.g, p.v.slice());
+  } catch (e) {
+    g = (e as Error).message;
+  }
+  if (JSON.stringify(g) !== JSON.stringify(a)) {
+    if (mismatches++ < 3) console.log('MISMATCH generated', JSON.stringify(p.b));
+    continue;
+  }
   if (typeof a === 'string' || typeof b === 'string') continue; // invalid input: both refuse it
   if (JSON.stringify(a) !== JSON.stringify(b)) {
     if (mismatches++ < 3) console.log('MISMATCH', JSON.stringify(p.b), '\n  rules:', JSON.stringify(a), '\n  hand: ', JSON.stringify(b));
@@ -83,12 +113,51 @@ for (let i = 0; i < Math.min(N, 20_000); i++) {
 console.log(`identical results on ${Math.min(N, 20_000) - mismatches} of ${Math.min(N, 20_000)} sampled inputs`);
 if (mismatches) process.exitCode = 1; // the baseline no longer computes what the rules do
 // Warm both paths so the JIT has settled before measuring.
-for (let i = 0; i < Math.min(N, 50_000); i++) { try { evaluate(prepared[i]!.c, prepared[i]!.v.slice()); } catch { /* invalid inputs count as done */ } try { evaluate(prepared[i]!.g, prepared[i]!.v.slice()); } catch { /* same */ } try { hand(prepared[i]!.b); } catch { /* same */ } }
-if (prepared.some((p) => !p.g.generated)) { console.log('no generated module for some program: run npm run build'); process.exitCode = 1; }
+for (let i = 0; i < Math.min(N, 50_000); i++) {
+  try {
+    evaluate(prepared[i]!.c, prepared[i]!.v.slice());
+  } catch {
+    /* invalid inputs count as done */
+  }
+  try {
+    evaluate(prepared[i]!.g, prepared[i]!.v.slice());
+  } catch {
+    /* same */
+  }
+  try {
+    hand(prepared[i]!.b);
+  } catch {
+    /* same */
+  }
+}
+if (prepared.some((p) => !p.g.generated)) {
+  console.log('no generated module for some program: run npm run build');
+  process.exitCode = 1;
+}
 
-const rules = time('compiled rules', N, (i) => { const p = prepared[i]!; try { return evaluate(p.c, p.v.slice()); } catch { return null; } });
-const generated = time('generated JavaScript', N, (i) => { const p = prepared[i]!; try { return evaluate(p.g, p.v.slice()); } catch { return null; } });
-const base = time('hand-written baseline', N, (i) => { try { return hand(prepared[i]!.b); } catch { return null; } });
+const rules = time('compiled rules', N, (i) => {
+  const p = prepared[i]!;
+  try {
+    return evaluate(p.c, p.v.slice());
+  } catch {
+    return null;
+  }
+});
+const generated = time('generated JavaScript', N, (i) => {
+  const p = prepared[i]!;
+  try {
+    return evaluate(p.g, p.v.slice());
+  } catch {
+    return null;
+  }
+});
+const base = time('hand-written baseline', N, (i) => {
+  try {
+    return hand(prepared[i]!.b);
+  } catch {
+    return null;
+  }
+});
 
 // json-rules-engine: every condition of the program (validations, steps, cases, notes),
 // on the same facts the compiled rules saw (steps evaluated beforehand, not timed).
@@ -105,7 +174,9 @@ function engineFor(c: CompiledProgram): Engine {
   let e = engines.get(c);
   if (!e) {
     e = new Engine([], { allowUndefinedFacts: true });
-    conditionsOf(c).forEach((cond, k) => e!.addRule({ conditions: ('all' in cond || 'any' in cond || 'not' in cond ? cond : { all: [cond] }) as any, event: { type: `c${k}` } }));
+    conditionsOf(c).forEach((cond, k) =>
+      e!.addRule({ conditions: ('all' in cond || 'any' in cond || 'not' in cond ? cond : { all: [cond] }) as any, event: { type: `c${k}` } }),
+    );
     engines.set(c, e);
   }
   return e;
@@ -113,10 +184,16 @@ function engineFor(c: CompiledProgram): Engine {
 const names = (c: CompiledProgram) => [...INPUT_FACTS, ...COUNTY_FACTS, ...Object.keys(c.program.parameters), ...c.program.steps.map((s) => s.id)];
 const jreFacts = prepared.slice(0, JRE_N).map((p) => {
   const v = p.v.slice();
-  try { evaluate(p.c, v); } catch { /* validations fired: the steps stay null */ }
+  try {
+    evaluate(p.c, v);
+  } catch {
+    /* validations fired: the steps stay null */
+  }
   const all = names(p.c);
   const f: Record<string, unknown> = {};
-  all.forEach((n, k) => { if (k < v.length) f[n] = v[k] ?? null; });
+  all.forEach((n, k) => {
+    if (k < v.length) f[n] = v[k] ?? null;
+  });
   return { e: engineFor(p.c), f };
 });
 const t0 = process.hrtime.bigint();
@@ -124,10 +201,14 @@ let fired = 0;
 for (const { e, f } of jreFacts) fired += (await e.run(f)).events.length;
 const jreS = Number(process.hrtime.bigint() - t0) / 1e9;
 const jre = JRE_N / jreS;
-console.log(`${'json-rules-engine (conditions only)'.padEnd(34)} ${JRE_N.toLocaleString('en-US').padStart(9)} in ${jreS.toFixed(3)} s  = ${Math.round(jre).toLocaleString('en-US').padStart(11)} /s  (${fired} events; a sample: async and slow)`);
+console.log(
+  `${'json-rules-engine (conditions only)'.padEnd(34)} ${JRE_N.toLocaleString('en-US').padStart(9)} in ${jreS.toFixed(3)} s  = ${Math.round(jre).toLocaleString('en-US').padStart(11)} /s  (${fired} events; a sample: async and slow)`,
+);
 
 const slower = base / rules;
 const faster = rules / jre;
 console.log(`\ncompiled rules vs hand-written: ${slower.toFixed(2)}× slower (target ≤ 2×) ${slower <= 2 ? 'PASS' : 'MISS'}`);
-console.log(`generated JavaScript vs hand-written: ${(base / generated).toFixed(2)}× slower (target ≤ 1.5×) ${base / generated <= 1.5 ? 'PASS' : 'MISS'}; ${(generated / rules).toFixed(2)}× the interpreter`);
+console.log(
+  `generated JavaScript vs hand-written: ${(base / generated).toFixed(2)}× slower (target ≤ 1.5×) ${base / generated <= 1.5 ? 'PASS' : 'MISS'}; ${(generated / rules).toFixed(2)}× the interpreter`,
+);
 console.log(`compiled rules vs json-rules-engine: ${faster.toFixed(0)}× faster (target ≥ 50×) ${faster >= 50 ? 'PASS' : 'MISS'}`);

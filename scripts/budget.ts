@@ -33,8 +33,13 @@ const REPO = fileURLToPath(new URL(import.meta.url.includes('/dist/scripts/') ? 
 const WEB_DIST = join(REPO, 'web/dist');
 const CHROMIUM = process.env.PTAX_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 const LH_RUNS = Math.max(1, Number(process.env.PTAX_LH_RUNS ?? 3) || 3);
 const LH_PAGE_RUNS = Math.max(1, Number(process.env.PTAX_LH_PAGE_RUNS ?? 1) || 1);
@@ -42,13 +47,21 @@ const LH_PAGE_RUNS = Math.max(1, Number(process.env.PTAX_LH_PAGE_RUNS ?? 1) || 1
 const JS_BUDGET_KB = 170;
 const LH_BUDGETS: Record<string, number> = { performance: 95, accessibility: 100, 'best-practices': 95, seo: 100 };
 
-interface Row { budget: string; measured: string; limit: string; ok: boolean }
+interface Row {
+  budget: string;
+  measured: string;
+  limit: string;
+  ok: boolean;
+}
 
 /** The site server on a free port with a throw-away database; resolves to its URL. */
 async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ptax-budget-'));
   const server = await startSiteServer(REPO, { PTAX_DB: join(dir, 'budget.sqlite'), PTAX_WEB_DIR: WEB_DIST }, '');
-  const stop = async () => { await server.stop(); rmSync(dir, { recursive: true, force: true }); };
+  const stop = async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
   // A build being rewritten at this moment (a concurrent npm run build) is not measured.
   const home = await fetch(`${server.url}/`);
   if (home.status !== 200) {
@@ -63,8 +76,11 @@ const gzipKB = (file: string) => gzipSync(readFileSync(file), { level: 9 }).leng
 /** (a) JavaScript before the first calculation, and jspdf on demand. */
 /** Each edition, its host on the test server, and a county the budget calculates (none for the hub). */
 const EDITIONS: Array<{ code: string; county?: string }> = [
-  { code: 'NY', county: 'Albany County' }, { code: 'TX', county: 'Harris County' }, { code: 'CA', county: 'Alameda County' },
-  { code: 'FL', county: 'Orange County' }, { code: 'HUB' },
+  { code: 'NY', county: 'Albany County' },
+  { code: 'TX', county: 'Harris County' },
+  { code: 'CA', county: 'Alameda County' },
+  { code: 'FL', county: 'Orange County' },
+  { code: 'HUB' },
 ];
 const editionUrl = (serverUrl: string, code: string) => {
   const u = new URL(serverUrl);
@@ -89,7 +105,12 @@ async function measureFirstLoad(url: string, label: string, dist: string): Promi
     await page.waitForLoadState('networkidle');
     const totalKB = [...js].reduce((sum, p) => sum + gzipKB(normalize(join(dist, decodeURIComponent(p)))), 0);
     await context.close();
-    return { budget: `JS on first load of ${label} (gzip -9)`, measured: `${totalKB.toFixed(1)} KB (${js.size} files)`, limit: `≤ ${JS_BUDGET_KB} KB`, ok: totalKB <= JS_BUDGET_KB };
+    return {
+      budget: `JS on first load of ${label} (gzip -9)`,
+      measured: `${totalKB.toFixed(1)} KB (${js.size} files)`,
+      limit: `≤ ${JS_BUDGET_KB} KB`,
+      ok: totalKB <= JS_BUDGET_KB,
+    };
   } finally {
     await browser.close();
   }
@@ -100,11 +121,24 @@ function pageTypes(dist: string): string[] {
   const sitemap = readFileSync(join(dist, 'sitemap.xml'), 'utf8');
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
   const first = (re: RegExp) => paths.find((p) => re.test(p));
-  return [first(/^\/how-it-works$/), first(/^\/counties$/), first(/^\/county\//), first(/^\/tax-guides$/), first(/^\/guides\/[a-z-]+-explained$/) ?? first(/^\/guides\//), first(/^\/faq$/), first(/^\/about$/), first(/^\/es\/como-funciona$/)]
-    .filter((p): p is string => !!p);
+  return [
+    first(/^\/how-it-works$/),
+    first(/^\/counties$/),
+    first(/^\/county\//),
+    first(/^\/tax-guides$/),
+    first(/^\/guides\/[a-z-]+-explained$/) ?? first(/^\/guides\//),
+    first(/^\/faq$/),
+    first(/^\/about$/),
+    first(/^\/es\/como-funciona$/),
+  ].filter((p): p is string => !!p);
 }
 
-async function measureJs(url: string, label: string, dist: string, county?: string): Promise<{ rows: Row[]; files: Array<{ path: string; gzipKB: number }>; totalKB: number; jspdfBefore: string[]; jspdfAfter: string[] }> {
+async function measureJs(
+  url: string,
+  label: string,
+  dist: string,
+  county?: string,
+): Promise<{ rows: Row[]; files: Array<{ path: string; gzipKB: number }>; totalKB: number; jspdfBefore: string[]; jspdfAfter: string[] }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
@@ -146,10 +180,26 @@ async function measureJs(url: string, label: string, dist: string, county?: stri
     const jspdfAfter = [...after].filter((p) => /jspdf/i.test(p));
     await context.close();
     const rows: Row[] = [
-      { budget: `JS before the first calculation on ${label} (gzip -9)`, measured: `${totalKB.toFixed(1)} KB (${files.length} files)`, limit: `≤ ${JS_BUDGET_KB} KB`, ok: totalKB <= JS_BUDGET_KB },
-      { budget: `jspdf not loaded before the report (${label})`, measured: jspdfBefore.length ? jspdfBefore.join(', ') : 'not loaded', limit: 'not loaded', ok: jspdfBefore.length === 0 },
+      {
+        budget: `JS before the first calculation on ${label} (gzip -9)`,
+        measured: `${totalKB.toFixed(1)} KB (${files.length} files)`,
+        limit: `≤ ${JS_BUDGET_KB} KB`,
+        ok: totalKB <= JS_BUDGET_KB,
+      },
+      {
+        budget: `jspdf not loaded before the report (${label})`,
+        measured: jspdfBefore.length ? jspdfBefore.join(', ') : 'not loaded',
+        limit: 'not loaded',
+        ok: jspdfBefore.length === 0,
+      },
     ];
-    if (county) rows.push({ budget: `jspdf loaded when the PDF is asked for (${label})`, measured: jspdfAfter.length ? jspdfAfter.join(', ') : 'not loaded', limit: 'loaded', ok: jspdfAfter.length > 0 });
+    if (county)
+      rows.push({
+        budget: `jspdf loaded when the PDF is asked for (${label})`,
+        measured: jspdfAfter.length ? jspdfAfter.join(', ') : 'not loaded',
+        limit: 'loaded',
+        ok: jspdfAfter.length > 0,
+      });
     return { rows, files, totalKB, jspdfBefore, jspdfAfter };
   } finally {
     await browser.close();
@@ -174,17 +224,33 @@ async function measureLighthouse(url: string, times = LH_RUNS): Promise<{ rows: 
       const scores: Record<string, number> = {};
       for (const id of Object.keys(LH_BUDGETS)) scores[id] = Math.round((result.lhr.categories[id]?.score ?? 0) * 100);
       runs.push(scores);
-      const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual');
-      console.log(`lighthouse ${new URL(url).pathname} run ${i + 1}/${times}: ${Object.entries(scores).map(([k, v]) => `${k} ${v}`).join(', ')}`
-        + ` · FCP ${result.lhr.audits['first-contentful-paint']?.displayValue ?? '?'}, LCP ${result.lhr.audits['largest-contentful-paint']?.displayValue ?? '?'}, TBT ${result.lhr.audits['total-blocking-time']?.displayValue ?? '?'}, CLS ${result.lhr.audits['cumulative-layout-shift']?.displayValue ?? '?'}`
-        + (failing.length ? ` · audits below 0.9: ${failing.map((a) => a.id).join(', ')}` : ''));
+      const failing = Object.values(result.lhr.audits).filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 0.9 &&
+          a.scoreDisplayMode !== 'informative' &&
+          a.scoreDisplayMode !== 'notApplicable' &&
+          a.scoreDisplayMode !== 'manual',
+      );
+      console.log(
+        `lighthouse ${new URL(url).pathname} run ${i + 1}/${times}: ${Object.entries(scores)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}` +
+          ` · FCP ${result.lhr.audits['first-contentful-paint']?.displayValue ?? '?'}, LCP ${result.lhr.audits['largest-contentful-paint']?.displayValue ?? '?'}, TBT ${result.lhr.audits['total-blocking-time']?.displayValue ?? '?'}, CLS ${result.lhr.audits['cumulative-layout-shift']?.displayValue ?? '?'}` +
+          (failing.length ? ` · audits below 0.9: ${failing.map((a) => a.id).join(', ')}` : ''),
+      );
     } finally {
       await chrome.kill();
     }
   }
   const rows = Object.entries(LH_BUDGETS).map(([id, min]) => {
     const m = median(runs.map((r) => r[id]!));
-    return { budget: `Lighthouse ${id} (median of ${runs.length}: ${runs.map((r) => r[id]).join(', ')})`, measured: String(m), limit: min === 100 ? '100' : `≥ ${min}`, ok: m >= min };
+    return {
+      budget: `Lighthouse ${id} (median of ${runs.length}: ${runs.map((r) => r[id]).join(', ')})`,
+      measured: String(m),
+      limit: min === 100 ? '100' : `≥ ${min}`,
+      ok: m >= min,
+    };
   });
   return { rows, runs };
 }
@@ -206,14 +272,20 @@ async function main(): Promise<number> {
   try {
     const rows: Row[] = [];
     const report: Record<string, unknown> = {};
-    const only = (process.env.PTAX_BUDGET_EDITIONS ?? '').split(',').map((x) => x.trim().toUpperCase()).filter(Boolean);
+    const only = (process.env.PTAX_BUDGET_EDITIONS ?? '')
+      .split(',')
+      .map((x) => x.trim().toUpperCase())
+      .filter(Boolean);
     for (const e of EDITIONS.filter((x) => !only.length || only.includes(x.code))) {
       const url = `${editionUrl(server.url, e.code)}/`;
       const dist = join(WEB_DIST, e.code.toLowerCase());
       console.log(`\n${e.code}: budgets on ${url} (production build, real server)`);
       const js = await measureJs(url, `${e.code} /`, dist, e.county);
       const jsEs = await measureJs(`${url}es`, `${e.code} /es`, dist, e.county);
-      for (const [label, m] of [['/', js], ['/es', jsEs]] as const) {
+      for (const [label, m] of [
+        ['/', js],
+        ['/es', jsEs],
+      ] as const) {
         console.log(`JS loaded before the first calculation on ${e.code} ${label}:`);
         for (const f of m.files) console.log(`  ${f.path.padEnd(40)} ${f.gzipKB.toFixed(1).padStart(7)} KB gzip`);
       }
@@ -228,11 +300,19 @@ async function main(): Promise<number> {
         rows.push(...plh.rows.map((r) => ({ ...r, budget: `${e.code} ${path}: ${r.budget}` })));
         pages[path] = plh.runs;
       }
-      report[e.code] = { url, js: { en: { files: js.files, totalKB: js.totalKB }, es: { files: jsEs.files, totalKB: jsEs.totalKB } }, lighthouse: lh.runs, pages };
+      report[e.code] = {
+        url,
+        js: { en: { files: js.files, totalKB: js.totalKB }, es: { files: jsEs.files, totalKB: jsEs.totalKB } },
+        lighthouse: lh.runs,
+        pages,
+      };
     }
     console.log(`\n${table(rows)}`);
     mkdirSync(join(REPO, 'reports'), { recursive: true });
-    writeFileSync(join(REPO, 'reports/budget.json'), `${JSON.stringify({ date: new Date().toISOString(), budgets: { jsKB: JS_BUDGET_KB, lighthouse: LH_BUDGETS }, editions: report, rows }, null, 2)}\n`);
+    writeFileSync(
+      join(REPO, 'reports/budget.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), budgets: { jsKB: JS_BUDGET_KB, lighthouse: LH_BUDGETS }, editions: report, rows }, null, 2)}\n`,
+    );
     const failed = rows.filter((r) => !r.ok);
     console.log(failed.length ? `\n${failed.length} budget(s) failed` : '\nall budgets met');
     return failed.length ? 1 : 0;
@@ -241,7 +321,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (e: unknown) => {
-  console.error(`budget: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`budget: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);

@@ -5,7 +5,7 @@
  * rules/results.yaml) up to date: the source and, as tsc ran before, its compiled copy
  * in dist/.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadRules } from '../engine/load.js';
 import { formatProblem } from '../engine/yaml-source.js';

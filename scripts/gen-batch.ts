@@ -14,8 +14,23 @@ import type { Bundle } from '../engine/types.js';
 
 /** The columns written, in order (kebab case, as the flags are spelled). */
 export const GEN_COLUMNS = [
-  'id', 'state', 'county', 'value', 'class', 'year', 'homestead', 'over65', 'senior-income', 'senior-citizen', 'disabled',
-  'veteran-disability', 'cold-war-veteran', 'star', 'prior-assessed', 'purchase-price', 'purchase-year',
+  'id',
+  'state',
+  'county',
+  'value',
+  'class',
+  'year',
+  'homestead',
+  'over65',
+  'senior-income',
+  'senior-citizen',
+  'disabled',
+  'veteran-disability',
+  'cold-war-veteran',
+  'star',
+  'prior-assessed',
+  'purchase-price',
+  'purchase-year',
 ] as const;
 
 /** mulberry32: a small seeded generator, so every run writes the same file. */
@@ -38,12 +53,14 @@ export function rowGenerator(bundle: Bundle, seed = 20261121): (i: number) => Ro
   const rand = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   // States without counties (the hub) take no property rows.
-  const states = Object.values(bundle.states).filter((s) => s.counties.length > 0).map((s) => ({
-    code: s.code,
-    // Counties by the spellings the look-up accepts: name, name without " County", slug; and the aliases.
-    places: [...s.counties.flatMap((c) => [c.name, c.name.replace(/ County$/, ''), c.slug]), ...s.aliases.map((a) => a.name)],
-    years: [...new Set(s.programs.flatMap((p) => bundle.programs[p.program]?.years ?? []))].sort(),
-  }));
+  const states = Object.values(bundle.states)
+    .filter((s) => s.counties.length > 0)
+    .map((s) => ({
+      code: s.code,
+      // Counties by the spellings the look-up accepts: name, name without " County", slug; and the aliases.
+      places: [...s.counties.flatMap((c) => [c.name, c.name.replace(/ County$/, ''), c.slug]), ...s.aliases.map((a) => a.name)],
+      years: [...new Set(s.programs.flatMap((p) => bundle.programs[p.program]?.years ?? []))].sort(),
+    }));
   const LEVELS = [0, 0, 0, 0, 0, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
   const flag = (p: number): boolean => rand() < p;
   return (i) => {
@@ -88,7 +105,10 @@ export async function writeRoll(file: string, rows: number, bundle: Bundle = rea
   const ndjson = file.endsWith('.ndjson') || file.endsWith('.jsonl');
   const gen = rowGenerator(bundle, seed);
   const out = createWriteStream(file);
-  const done = new Promise<void>((ok, ko) => { out.on('finish', ok); out.on('error', ko); });
+  const done = new Promise<void>((ok, ko) => {
+    out.on('finish', ok);
+    out.on('error', ko);
+  });
   let buf = ndjson ? '' : GEN_COLUMNS.join(',') + '\n';
   for (let i = 0; i < rows; i++) {
     const r = gen(i);

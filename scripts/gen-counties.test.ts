@@ -23,7 +23,9 @@ describe('county generator', () => {
     const tx = countiesYaml('TX', rows);
     expect(tx).toContain('  - name: "Loving County"\n    slug: loving\n    fips: "48301"\n    rates: []\n    flags: [noRate, estimated]\n');
     // Alameda County, CA: 8061 / 1057400 = 0.7623% (CSV effective_rate_pct)
-    expect(countiesYaml('CA', rows)).toContain('  - name: "Alameda County"\n    slug: alameda\n    fips: "06001"\n    rates: [{effective: 2023-01-01, value: 0.7623}]\n');
+    expect(countiesYaml('CA', rows)).toContain(
+      '  - name: "Alameda County"\n    slug: alameda\n    fips: "06001"\n    rates: [{effective: 2023-01-01, value: 0.7623}]\n',
+    );
   });
 
   it('reads all 62 New York counties, five of them NYC boroughs, six top-coded', () => {

@@ -111,8 +111,15 @@ function main(argv: string[]): void {
     const text = countiesYaml(state, rows);
     if (check) {
       let old = '';
-      try { old = readFileSync(file, 'utf8'); } catch { /* missing counts as stale */ }
-      if (old !== text) { console.error(`${file}: out of date; run npm run gen:counties`); stale++; }
+      try {
+        old = readFileSync(file, 'utf8');
+      } catch {
+        /* missing counts as stale */
+      }
+      if (old !== text) {
+        console.error(`${file}: out of date; run npm run gen:counties`);
+        stale++;
+      }
     } else {
       mkdirSync(join(outDir, state.toLowerCase()), { recursive: true });
       writeFileSync(file, text);

@@ -6,7 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-export interface SiteServer { url: string; child: ChildProcess; stop: () => Promise<void> }
+export interface SiteServer {
+  url: string;
+  child: ChildProcess;
+  stop: () => Promise<void>;
+}
 
 /** Starts the server in `repo` with `env` added to this process's environment; `label` prefixes its errors. */
 export async function startSiteServer(repo: string, env: Record<string, string>, label: string): Promise<SiteServer> {
@@ -16,15 +20,25 @@ export async function startSiteServer(repo: string, env: Record<string, string>,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += String(d); });
+  child.stderr!.on('data', (d) => {
+    stderr += String(d);
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${label}the server did not start in 30 s\n${stderr}`)), 30_000);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${label}the server exited with ${code}\n${stderr}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label}the server exited with ${code}\n${stderr}`));
+    });
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const u = (JSON.parse(line) as { url?: unknown }).url;
-        if (typeof u === 'string' && u.startsWith('http')) { clearTimeout(timer); resolve(u); }
-      } catch { /* not a JSON log line */ }
+        if (typeof u === 'string' && u.startsWith('http')) {
+          clearTimeout(timer);
+          resolve(u);
+        }
+      } catch {
+        /* not a JSON log line */
+      }
     });
   });
   return { url, child, stop: () => stopChild(child) };
@@ -37,7 +51,12 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([exited, new Promise((r) => { timer = setTimeout(r, 12_000); })]);
+  await Promise.race([
+    exited,
+    new Promise((r) => {
+      timer = setTimeout(r, 12_000);
+    }),
+  ]);
   clearTimeout(timer);
   if (child.exitCode === null) child.kill('SIGKILL');
 }

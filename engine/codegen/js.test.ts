@@ -56,10 +56,16 @@ function thresholds(bundleProgram: Bundle['programs'][string]): Map<string, Set<
   const add = (fact: string, v: unknown) => {
     let s = out.get(fact);
     if (!s) out.set(fact, (s = new Set()));
-    if (typeof v === 'number') { s.add(v - 1); s.add(v); s.add(v + 1); s.add(v - 0.01); s.add(v + 0.005); }
-    else if (Array.isArray(v)) v.forEach((x) => add(fact, x));
-    else if (v !== null && typeof v === 'object') { /* a fact compared with a fact */ }
-    else s.add(v);
+    if (typeof v === 'number') {
+      s.add(v - 1);
+      s.add(v);
+      s.add(v + 1);
+      s.add(v - 0.01);
+      s.add(v + 0.005);
+    } else if (Array.isArray(v)) v.forEach((x) => add(fact, x));
+    else if (v !== null && typeof v === 'object') {
+      /* a fact compared with a fact */
+    } else s.add(v);
   };
   const walk = (c: Condition): void => {
     if ('all' in c) c.all.forEach(walk);
@@ -129,7 +135,8 @@ describe('generated JavaScript equals the interpreter', () => {
       const diffs: string[] = [];
       for (const row of rows) {
         const lang = row[n] as Lang;
-        const vi = ci.template.slice(), vg = cg.template.slice();
+        const vi = ci.template.slice(),
+          vg = cg.template.slice();
         for (let i = 0; i < n; i++) vi[i] = vg[i] = row[i];
         const a = outcome(() => evaluate(ci, vi, lang));
         const b = outcome(() => evaluate(cg, vg, lang));
@@ -169,7 +176,12 @@ describe('generated JavaScript equals the interpreter', () => {
         const outs: string[] = [];
         for (const calc of [generated, interpreted]) {
           const chunks: Buffer[] = [];
-          const stdout = new Writable({ write(c, _e, done) { chunks.push(Buffer.from(c)); done(); } });
+          const stdout = new Writable({
+            write(c, _e, done) {
+              chunks.push(Buffer.from(c));
+              done();
+            },
+          });
           await runBatch(calc, { file }, { stdout, stderr: () => {} });
           outs.push(Buffer.concat(chunks).toString('utf8'));
         }

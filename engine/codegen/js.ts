@@ -17,21 +17,32 @@ import { periodStart, valueAt } from '../params.js';
 import { DECIMALS } from '../round.js';
 import { PtaxError } from '../errors.js';
 import { RESULT_FIELDS } from '../generated/results.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Band, type Bundle, type Condition, type Expr, type ProgramDef, type ResultGroup, type ResultLeaf, type ResultUnit } from '../types.js';
+import {
+  COUNTY_FACTS,
+  INPUT_FACTS,
+  type Band,
+  type Bundle,
+  type Condition,
+  type Expr,
+  type ProgramDef,
+  type ResultGroup,
+  type ResultLeaf,
+  type ResultUnit,
+} from '../types.js';
 
 /**
  * The batch's result columns besides the place's and the notes (rules/results.yaml: the
  * fields with a `column`, without the first three and the last), in order.
  */
-export const BATCH_COLUMNS: ReadonlyArray<readonly string[]> = RESULT_FIELDS.flatMap((f): Array<readonly string[]> => ('column' in f ? [f.path] : [])).slice(3, -1);
+export const BATCH_COLUMNS: ReadonlyArray<readonly string[]> = RESULT_FIELDS.flatMap((f): Array<readonly string[]> => ('column' in f ? [f.path] : [])).slice(
+  3,
+  -1,
+);
 
 /** Bumped when the generated code's shape or the runtime it expects changes: old modules then no longer match. */
 export const CODEGEN_VERSION = 1;
 
-type Binding =
-  | { kind: 'scalar'; value: number }
-  | { kind: 'table'; id: string; table: Record<string, number> }
-  | { kind: 'bands'; id: string; bands: Band[] };
+type Binding = { kind: 'scalar'; value: number } | { kind: 'table'; id: string; table: Record<string, number> } | { kind: 'bands'; id: string; bands: Band[] };
 
 /** What a generated module is made from: the program, the parameter values in force, the version. */
 export function programHash(bundle: Bundle, programId: string, year: number): string {
@@ -58,9 +69,16 @@ export function numLit(n: number): string {
 const lit = (x: unknown): string => (typeof x === 'number' ? numLit(x) : JSON.stringify(x));
 
 /** An expression's code, and its value when it is known at compile time (folded as expr.ts folds). */
-interface Code { code: string; k?: number }
+interface Code {
+  code: string;
+  k?: number;
+}
 
-export interface GeneratedModule { file: string; source: string; hash: string }
+export interface GeneratedModule {
+  file: string;
+  source: string;
+  hash: string;
+}
 
 /** The generated module's file name for a program and year. */
 export const moduleName = (programId: string, year: number): string => `${programId}@${year}.cjs`;
@@ -85,13 +103,19 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
   // Names: input and county facts and steps are locals; scalar parameters are constants.
   const local = new Map<string, string>();
   const slotOfFact = new Map<string, number>();
-  [...INPUT_FACTS, ...COUNTY_FACTS].forEach((f, i) => { local.set(f, `f${i}`); slotOfFact.set(f, i); });
+  [...INPUT_FACTS, ...COUNTY_FACTS].forEach((f, i) => {
+    local.set(f, `f${i}`);
+    slotOfFact.set(f, i);
+  });
   const nFacts = INPUT_FACTS.length + COUNTY_FACTS.length;
   // Slots as compileProgram numbers them: facts, then scalar parameters, then steps.
   let slot = nFacts;
   for (const b of bindings.values()) if (b.kind === 'scalar') slot++;
   const stepSlot = new Map<string, number>();
-  program.steps.forEach((s, i) => { stepSlot.set(s.id, slot + i); local.set(s.id, `s${i}`); });
+  program.steps.forEach((s, i) => {
+    stepSlot.set(s.id, slot + i);
+    local.set(s.id, `s${i}`);
+  });
   const usedFacts = new Set<number>();
   const defined = new Set<string>();
 
@@ -121,7 +145,11 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
   const read = (name: string): Code => {
     const b = bindings.get(name);
     if (b?.kind === 'scalar') return { code: numLit(b.value), k: b.value };
-    if (b) throw new PtaxError('RULES_INVALID', `${name} is a ${b.kind === 'table' ? 'table: index it, e.g. ' + name + '[key]' : 'band table: use band(' + name + ', x)'}`);
+    if (b)
+      throw new PtaxError(
+        'RULES_INVALID',
+        `${name} is a ${b.kind === 'table' ? 'table: index it, e.g. ' + name + '[key]' : 'band table: use band(' + name + ', x)'}`,
+      );
     const l = local.get(name);
     if (l === undefined) throw new PtaxError('RULES_INVALID', `${program.id}: unknown fact ${name}`);
     const fs = slotOfFact.get(name);
@@ -141,15 +169,21 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
 
   const expr = (e: Expr): Code => {
     switch (e.type) {
-      case 'Literal': return { code: numLit(e.value), k: e.value };
-      case 'Identifier': return read(e.name);
+      case 'Literal':
+        return { code: numLit(e.value), k: e.value };
+      case 'Identifier':
+        return read(e.name);
       case 'UnaryExpression': {
         const a = expr(e.argument);
-        if (a.k !== undefined) { const k = -a.k; return { code: numLit(k), k }; }
+        if (a.k !== undefined) {
+          const k = -a.k;
+          return { code: numLit(k), k };
+        }
         return { code: `(-${a.code})` };
       }
       case 'BinaryExpression': {
-        const l = expr(e.left), r = expr(e.right);
+        const l = expr(e.left),
+          r = expr(e.right);
         const op = e.operator;
         if (!['+', '-', '*', '/'].includes(op)) throw new PtaxError('RULES_INVALID', `unknown operator ${op}`);
         if (l.k !== undefined && r.k !== undefined) {
@@ -172,14 +206,16 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
         const key = expr(e.property);
         return { code: `rt.entry(${t}, ${JSON.stringify(b.id)}, ${key.code})` };
       }
-      case 'CallExpression': return call(e.callee.name, e.arguments);
+      case 'CallExpression':
+        return call(e.callee.name, e.arguments);
     }
   };
 
   const call = (name: string, args: Expr[]): Code => {
     if (!['min', 'max', 'floor', 'pow', 'band'].includes(name)) throw new PtaxError('RULES_INVALID', `${name}() is not a function of the rule language`);
     if (name === 'band') {
-      if (args.length !== 2 || args[0]!.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'band(parameter, value) takes a band parameter and a value');
+      if (args.length !== 2 || args[0]!.type !== 'Identifier')
+        throw new PtaxError('RULES_INVALID', 'band(parameter, value) takes a band parameter and a value');
       const tname = (args[0] as { name: string }).name;
       const b = bindings.get(tname);
       if (b?.kind !== 'bands') throw new PtaxError('RULES_INVALID', `${tname} is not a band parameter`);
@@ -189,7 +225,10 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
     if (name === 'pow') {
       if (args.length !== 2) throw new PtaxError('RULES_INVALID', 'pow() takes a base and an exponent');
       const [b, x] = args.map(expr) as [Code, Code];
-      if (b.k !== undefined && x.k !== undefined) { const k = b.k ** x.k; return { code: numLit(k), k }; }
+      if (b.k !== undefined && x.k !== undefined) {
+        const k = b.k ** x.k;
+        return { code: numLit(k), k };
+      }
       // The power at run time, as the interpreter computes it (never folded by the JS compiler).
       return { code: `rt.pow(${b.code}, ${x.code})` };
     }
@@ -216,21 +255,30 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
     const ref = typeof v === 'object' && v !== null && !Array.isArray(v);
     const b = ref ? condRead((v as { fact: string }).fact) : lit(v);
     switch (c.operator) {
-      case 'equal': return `(${a} === ${b})`;
-      case 'notEqual': return `(${a} !== ${b})`;
+      case 'equal':
+        return `(${a} === ${b})`;
+      case 'notEqual':
+        return `(${a} !== ${b})`;
       case 'in':
         if (!ref && Array.isArray(v)) return v.length ? `(${v.map((x) => `${a} === ${lit(x)}`).join(' || ')})` : 'false';
         return `rt.op.in(${a}, ${b})`;
       case 'notIn':
         if (!ref && Array.isArray(v)) return v.length ? `(${v.map((x) => `${a} !== ${lit(x)}`).join(' && ')})` : 'true';
         return `rt.op.notIn(${a}, ${b})`;
-      case 'lessThan': return `(typeof ${a} === 'number' ? ${a} < ${b} : rt.isNumeric(${a}) && ${a} < ${b})`;
-      case 'lessThanInclusive': return `(typeof ${a} === 'number' ? ${a} <= ${b} : rt.isNumeric(${a}) && ${a} <= ${b})`;
-      case 'greaterThan': return `(typeof ${a} === 'number' ? ${a} > ${b} : rt.isNumeric(${a}) && ${a} > ${b})`;
-      case 'greaterThanInclusive': return `(typeof ${a} === 'number' ? ${a} >= ${b} : rt.isNumeric(${a}) && ${a} >= ${b})`;
-      case 'contains': return `rt.op.contains(${a}, ${b})`;
-      case 'doesNotContain': return `rt.op.doesNotContain(${a}, ${b})`;
-      default: throw new PtaxError('RULES_INVALID', `unknown operator ${c.operator}`);
+      case 'lessThan':
+        return `(typeof ${a} === 'number' ? ${a} < ${b} : rt.isNumeric(${a}) && ${a} < ${b})`;
+      case 'lessThanInclusive':
+        return `(typeof ${a} === 'number' ? ${a} <= ${b} : rt.isNumeric(${a}) && ${a} <= ${b})`;
+      case 'greaterThan':
+        return `(typeof ${a} === 'number' ? ${a} > ${b} : rt.isNumeric(${a}) && ${a} > ${b})`;
+      case 'greaterThanInclusive':
+        return `(typeof ${a} === 'number' ? ${a} >= ${b} : rt.isNumeric(${a}) && ${a} >= ${b})`;
+      case 'contains':
+        return `rt.op.contains(${a}, ${b})`;
+      case 'doesNotContain':
+        return `rt.op.doesNotContain(${a}, ${b})`;
+      default:
+        throw new PtaxError('RULES_INVALID', `unknown operator ${c.operator}`);
     }
   };
 
@@ -265,7 +313,8 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
       return result(node as ResultGroup, child, false, depth + 1);
     };
     if (!drop) return `{ ${entries.map(([key, node]) => `${JSON.stringify(key)}: ${value(key, node)}`).join(', ')} }`;
-    const o = `o${depth}`, x = `x${depth}`;
+    const o = `o${depth}`,
+      x = `x${depth}`;
     const keep = drop === 'value' ? `${x} !== 0` : `${x}?.amount !== 0`;
     return `(() => { const ${o} = {}; let ${x}; ${entries.map(([key, node]) => `${x} = ${value(key, node)}; if (${keep}) ${o}[${JSON.stringify(key)}] = ${x};`).join(' ')} return ${o}; })()`;
   };
@@ -339,11 +388,16 @@ module.exports = {
 /** Whether evaluating an expression can throw: a computed table look-up or a band. */
 function canThrow(e: Expr): boolean {
   switch (e.type) {
-    case 'MemberExpression': return e.computed || canThrow(e.object);
-    case 'CallExpression': return e.callee.name === 'band' || e.arguments.some(canThrow);
-    case 'BinaryExpression': return canThrow(e.left) || canThrow(e.right);
-    case 'UnaryExpression': return canThrow(e.argument);
-    default: return false;
+    case 'MemberExpression':
+      return e.computed || canThrow(e.object);
+    case 'CallExpression':
+      return e.callee.name === 'band' || e.arguments.some(canThrow);
+    case 'BinaryExpression':
+      return canThrow(e.left) || canThrow(e.right);
+    case 'UnaryExpression':
+      return canThrow(e.argument);
+    default:
+      return false;
   }
 }
 
@@ -362,7 +416,11 @@ export function generateAll(bundle: Bundle): { modules: GeneratedModule[]; skipp
   const skipped: string[] = [];
   for (const p of Object.values(bundle.programs)) {
     for (const y of p.years) {
-      try { modules.push(generateProgram(bundle, p.id, y)); } catch (e) { skipped.push(`${p.id}@${y}: ${(e as Error).message}`); }
+      try {
+        modules.push(generateProgram(bundle, p.id, y));
+      } catch (e) {
+        skipped.push(`${p.id}@${y}: ${(e as Error).message}`);
+      }
     }
   }
   return { modules, skipped };

@@ -11,9 +11,7 @@ import type { Band, Lang } from '../types.js';
 
 /** json-rules-engine's numberValidator, as engine/conditions.ts has it. */
 const isNumeric = (x: unknown): boolean =>
-  typeof x === 'number' ? x === x
-    : x === null || x === undefined || typeof x === 'boolean' ? false
-      : Number.parseFloat(x as string).toString() !== 'NaN';
+  typeof x === 'number' ? x === x : x === null || x === undefined || typeof x === 'boolean' ? false : Number.parseFloat(x as string).toString() !== 'NaN';
 
 export const runtime = {
   roundTo,
@@ -50,4 +48,9 @@ export interface GeneratedProgram {
   row(v: unknown[], lang: Lang, cells: unknown[]): string[];
 }
 /** A generated module as loaded, before `make`. */
-export interface GeneratedModuleExports { hash: string; program: string; year: number; make(rt: Runtime): GeneratedProgram }
+export interface GeneratedModuleExports {
+  hash: string;
+  program: string;
+  year: number;
+  make(rt: Runtime): GeneratedProgram;
+}

@@ -33,13 +33,28 @@ import { compileCondition } from '../conditions.js';
 import { message } from '../messages.js';
 import { periodStart, valueAt } from '../params.js';
 import { PtaxError } from '../errors.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type Condition, type CountyDef, type Expr, type ParamEntry, type ProgramDef, type ResultGroup, type ResultLeaf, type StateDef } from '../types.js';
+import {
+  COUNTY_FACTS,
+  INPUT_FACTS,
+  type Bundle,
+  type Condition,
+  type CountyDef,
+  type Expr,
+  type ParamEntry,
+  type ProgramDef,
+  type ResultGroup,
+  type ResultLeaf,
+  type StateDef,
+} from '../types.js';
 import { INPUTS } from '../generated/inputs.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 
 export type Dialect = 'duckdb' | 'postgres';
 export interface SqlOptions {
-  state?: string; year?: number; dialect?: Dialect; table?: string;
+  state?: string;
+  year?: number;
+  dialect?: Dialect;
+  table?: string;
   /** The input table's columns, passed through to the output (default: the batch columns, BATCH_INPUT_COLUMNS). */
   columns?: readonly string[];
 }
@@ -52,13 +67,22 @@ const NOTE_SEPARATOR = ' | ';
 /** The input columns the query reads: fact, column name, type (inputs without a batch column are NULL). */
 export const SQL_INPUTS = INPUT_FACTS.map((fact) => {
   const d = INPUTS.find((x) => x.id === fact);
-  const ty: Ty = !d ? 'num' : d.type === 'boolean' ? 'bool' : d.type === 'choice' && typeof (d.values?.[0] as { value?: unknown } | undefined)?.value !== 'number' ? 'text' : 'num';
+  const ty: Ty = !d
+    ? 'num'
+    : d.type === 'boolean'
+      ? 'bool'
+      : d.type === 'choice' && typeof (d.values?.[0] as { value?: unknown } | undefined)?.value !== 'number'
+        ? 'text'
+        : 'num';
   return { fact, column: d && 'column' in d && d.id !== 'countyRate' ? (d.column as string) : undefined, ty };
 });
 /** The batch input columns: state, county, then each input with a column (rules/inputs.yaml). */
 export const BATCH_INPUT_COLUMNS: readonly string[] = ['state', 'county', ...SQL_INPUTS.flatMap((x) => (x.column ? [x.column] : []))];
 /** The result columns after the place's: path and column name (rules/results.yaml). */
-export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? [{ name: f.column as string, path: f.path as readonly string[] }] : [])).slice(3, -1);
+export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? [{ name: f.column as string, path: f.path as readonly string[] }] : [])).slice(
+  3,
+  -1,
+);
 
 const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const str = (s: string): string => `'${s.replace(/'/g, "''")}'`;
@@ -73,16 +97,28 @@ const nz = (sql: string): string => `COALESCE(${sql}, ${num(0)})`;
 /** A message with SQL expressions in place of some of its values: 'Rules for ' || y || ' are …'. */
 function template(key: Parameters<typeof message>[0], values: Record<string, string | number>, sqlValues: Record<string, string>): string {
   const marks: Record<string, string> = {};
-  Object.keys(sqlValues).forEach((k, i) => { marks[k] = `\u0001${i}\u0001`; });
+  Object.keys(sqlValues).forEach((k, i) => {
+    marks[k] = `\u0001${i}\u0001`;
+  });
   const text = message(key, { ...values, ...marks }, 'en');
   const parts = text.split(/\u0001(\d+)\u0001/);
   const keys = Object.keys(sqlValues);
-  return '(' + parts.map((p, i) => (i % 2 ? `CAST(${sqlValues[keys[Number(p)]!]} AS TEXT)` : str(p))).filter((p) => p !== "''").join(' || ') + ')';
+  return (
+    '(' +
+    parts
+      .map((p, i) => (i % 2 ? `CAST(${sqlValues[keys[Number(p)]!]} AS TEXT)` : str(p)))
+      .filter((p) => p !== "''")
+      .join(' || ') +
+    ')'
+  );
 }
 /** A whole number (a double holding one) as text, as JS prints it. */
 const intText = (sql: string): string => `CAST(CAST(${sql} AS BIGINT) AS TEXT)`;
 
-interface ProgramYear { program: ProgramDef; year: number }
+interface ProgramYear {
+  program: ProgramDef;
+  year: number;
+}
 
 export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const dialect = o.dialect ?? 'duckdb';
@@ -103,27 +139,38 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       for (const f of COUNTY_FACTS) v.push(f === 'countyRate' ? null : flags.has(f));
       return v;
     };
-    for (const p of s.programs) if (p.when && [...conditionNames(p.when)].some((f) => !(COUNTY_FACTS as readonly string[]).includes(f))) {
-      throw new PtaxError('RULES_INVALID', `${s.code}: the program is chosen by input facts; SQL chooses by county only`);
-    }
+    for (const p of s.programs)
+      if (p.when && [...conditionNames(p.when)].some((f) => !(COUNTY_FACTS as readonly string[]).includes(f))) {
+        throw new PtaxError('RULES_INVALID', `${s.code}: the program is chosen by input facts; SQL chooses by county only`);
+      }
     const pick = (c: CountyDef | undefined) => choose.find((p) => !p.test || p.test(facts(c)))!.program;
     const flag = (c: CountyDef | undefined, f: string) => (c?.flags.includes(f) ? 'TRUE' : 'FALSE');
     const row = (slug: string, name: string, program: string, c: CountyDef | undefined) => {
       if (o.year !== undefined && !bundle.programs[program]!.years.includes(o.year) && o.year < bundle.programs[program]!.years.at(-1)!) return;
       used.add(program);
       places.push(`(${str(s.code)}, ${str(slug)}, ${str(name)}, ${str(program)}, ${flag(c, 'nycClass')}, ${flag(c, 'topCoded')}, ${flag(c, 'estimated')})`);
-      if (c) for (const y of bundle.programs[program]!.years) {
-        const e = valueAt({ values: c.rates as ParamEntry[] }, periodStart(bundle.programs[program]!.period, y));
-        if (e) rates.push(`(${str(s.code)}, ${str(slug)}, ${y}, ${num(e.value as number)})`);
-      }
+      if (c)
+        for (const y of bundle.programs[program]!.years) {
+          const e = valueAt({ values: c.rates as ParamEntry[] }, periodStart(bundle.programs[program]!.period, y));
+          if (e) rates.push(`(${str(s.code)}, ${str(slug)}, ${y}, ${num(e.value as number)})`);
+        }
     };
     if (!s.counties.length) row('', '', pick(undefined), undefined);
     // Aliases first: findCounty tries them first.
     const aliasSlugs = new Set<string>();
-    for (const a of s.aliases) { const sl = slugOf(a.name); aliasSlugs.add(sl); row(sl, a.name, a.program, undefined); }
+    for (const a of s.aliases) {
+      const sl = slugOf(a.name);
+      aliasSlugs.add(sl);
+      row(sl, a.name, a.program, undefined);
+    }
     for (const c of s.counties) if (!aliasSlugs.has(c.slug)) row(c.slug, c.name, pick(c), c);
   }
-  const programYears: ProgramYear[] = [...used].flatMap((id) => bundle.programs[id]!.years.filter((y) => o.year === undefined || y === o.year || (y === bundle.programs[id]!.years.at(-1) && o.year > y)).map((y) => ({ program: bundle.programs[id]!, year: y })));
+  const programYears: ProgramYear[] = [...used].flatMap((id) =>
+    bundle.programs[id]!.years.filter((y) => o.year === undefined || y === o.year || (y === bundle.programs[id]!.years.at(-1) && o.year > y)).map((y) => ({
+      program: bundle.programs[id]!,
+      year: y,
+    })),
+  );
   const years = (id: string) => bundle.programs[id]!.years;
 
   const lines: string[] = [];
@@ -132,11 +179,20 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // DuckDB: nothing materialized (a 10M-row roll would spill); each program reads the roll's columns it needs.
   const cte = (name: string, body: string) => lines.push(`${name} AS ${dialect === 'postgres' ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
   cte('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated)', `  VALUES\n  ${places.join(',\n  ')}`);
-  cte('ptax_rates(r_state, r_slug, r_year, r_rate)', rates.length ? `  VALUES\n  ${rates.join(',\n  ')}` : `  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, ${num(0)} WHERE FALSE`);
-  cte('ptax_years(y_program, y_years, y_last)', `  VALUES\n  ${[...used].map((id) => `(${str(id)}, ${str(years(id).join(', '))}, ${years(id).at(-1)})`).join(',\n  ')}`);
+  cte(
+    'ptax_rates(r_state, r_slug, r_year, r_rate)',
+    rates.length ? `  VALUES\n  ${rates.join(',\n  ')}` : `  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, ${num(0)} WHERE FALSE`,
+  );
+  cte(
+    'ptax_years(y_program, y_years, y_last)',
+    `  VALUES\n  ${[...used].map((id) => `(${str(id)}, ${str(years(id).join(', '))}, ${years(id).at(-1)})`).join(',\n  ')}`,
+  );
 
   // The input, typed, with the place's facts.
-  const col = (c: string | undefined, ty: Ty) => (c === undefined ? `CAST(NULL AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})` : `CAST(i.${q(c)} AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})`);
+  const col = (c: string | undefined, ty: Ty) =>
+    c === undefined
+      ? `CAST(NULL AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})`
+      : `CAST(i.${q(c)} AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})`;
   const typed = SQL_INPUTS.map((x, i) => {
     let v = col(x.column, x.ty);
     if (x.fact === 'value') v = `COALESCE(${v}, ${num(DEFAULT_VALUE)})`;
@@ -149,14 +205,24 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // Everything that depends on the state, county and year texts alone (place, program, rules
   // year, rate, their errors and notes) is worked out once per distinct triple (a roll
   // repeats a few thousand), then joined to the rows.
-  cte('ptax_keys', `  SELECT k_state, k_county, k_year, UPPER(TRIM(k_state)) AS p_in_state, ${slug.replace(/i\."county"/g, 'k_county')} AS p_in_slug,
+  cte(
+    'ptax_keys',
+    `  SELECT k_state, k_county, k_year, UPPER(TRIM(k_state)) AS p_in_state, ${slug.replace(/i\."county"/g, 'k_county')} AS p_in_slug,
     k_county AS p_in_county, k_year AS p_in_year
-  FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${col('year', 'num')} AS k_year FROM ${table} AS i) AS d`);
+  FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${col('year', 'num')} AS k_year FROM ${table} AS i) AS d`,
+  );
   const covered = Object.keys(bundle.states).join(', ');
   const choices = ['NY', 'TX', 'CA', 'FL', 'HUB'].join(', ');
-  const needsCounty = `p_in_state IN (${Object.values(bundle.states).filter((s) => s.counties.length).map((s) => str(s.code)).join(', ') || "''"})`;
+  const needsCounty = `p_in_state IN (${
+    Object.values(bundle.states)
+      .filter((s) => s.counties.length)
+      .map((s) => str(s.code))
+      .join(', ') || "''"
+  })`;
   const yearIdx = INPUT_FACTS.indexOf('year');
-  cte('ptax_placed', `  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
+  cte(
+    'ptax_placed',
+    `  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
     CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
     p.f_nycclass, p.f_topcoded, p.f_estimated,
     CASE
@@ -165,12 +231,23 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       WHEN ${needsCounty} AND (r.p_in_county IS NULL OR TRIM(r.p_in_county) = '') THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
-      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND ${yearIn('r.p_in_year', [...used].map((id) => ({ id, years: years(id) })))} THEN 'YEAR_NOT_COVERED'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND ${yearIn(
+        'r.p_in_year',
+        [...used].map((id) => ({ id, years: years(id) })),
+      )} THEN 'YEAR_NOT_COVERED'
     END AS p_error
   FROM ptax_keys AS r
-  LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = ${`CASE WHEN r.p_in_state IN (${Object.values(bundle.states).filter((s) => !s.counties.length).map((s) => str(s.code)).join(', ') || "''"}) THEN '' ELSE r.p_in_slug END`}
-  LEFT JOIN ptax_years AS y ON y.y_program = p.p_program`);
-  cte('ptax_krated', `  SELECT r.*, t.r_rate AS p_rate,
+  LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = ${`CASE WHEN r.p_in_state IN (${
+    Object.values(bundle.states)
+      .filter((s) => !s.counties.length)
+      .map((s) => str(s.code))
+      .join(', ') || "''"
+  }) THEN '' ELSE r.p_in_slug END`}
+  LEFT JOIN ptax_years AS y ON y.y_program = p.p_program`,
+  );
+  cte(
+    'ptax_krated',
+    `  SELECT r.*, t.r_rate AS p_rate,
     CASE r.p_error
       WHEN 'NOT_SUPPORTED' THEN ${template('notSupported', { covered }, { code: 'r.p_in_state' })}
       WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state, '')` })}
@@ -181,35 +258,51 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     END AS p_message,
     CASE WHEN r.p_in_year > r.y_last THEN ${template('rulesCarried', {}, { year: intText('r.p_in_year'), last: intText('r.y_last') })} END AS p_note
   FROM ptax_placed AS r
-  LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year`);
+  LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year`,
+  );
   void yearIdx;
   // The rows: typed facts, their place's columns, and the value's own error (prepare checks
   // the numbers after the state and the county's presence, before the county itself).
   const early = `k.p_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY')`;
   const badValue = `f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8))`;
-  cte('ptax_in', `  SELECT i.*, ${typed.join(',\n    ')},
+  cte(
+    'ptax_in',
+    `  SELECT i.*, ${typed.join(',\n    ')},
     k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message
   FROM ${table} AS i
   JOIN ptax_krated AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND ${col('year', 'num')} IS NOT DISTINCT FROM k.k_year`);
-  cte('ptax_rated', `  SELECT *, CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_error WHEN ${badValue} THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    AND ${col('year', 'num')} IS NOT DISTINCT FROM k.k_year`,
+  );
+  cte(
+    'ptax_rated',
+    `  SELECT *, CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_error WHEN ${badValue} THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
     CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_message WHEN ${badValue} THEN ${str(message('valueNotNumber', {}, 'en'))} ELSE k_message END AS p_message
-  FROM ptax_in`);
+  FROM ptax_in`,
+  );
 
   const branches: string[] = [];
   const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS).map((c) => `r.${q(c)}`).join(', ');
   programYears.forEach(({ program, year }, k) => branches.push(programSql(bundle, program, year, `py${k}`, dialect, cte, inputCols)));
   // Rows the place refused.
   const empty = SQL_RESULT_COLUMNS.map((c) => `CAST(NULL AS ${leafType(c.path) === 'text' ? 'TEXT' : 'FLOAT8'}) AS ${q(c.name)}`).join(', ');
-  branches.push(`SELECT ${inputCols}, CAST(NULL AS TEXT) AS ${q('countyName')}, CAST(NULL AS TEXT) AS ${q('program')}, CAST(NULL AS FLOAT8) AS ${q('rulesYear')}, ${empty}, CAST(NULL AS TEXT) AS ${q('notes')}, r.p_message AS ${q('error')}, r.p_error AS ${q('errorCode')} FROM ptax_rated AS r WHERE r.p_error IS NOT NULL`);
-  const header = `-- Generated by ptax (engine/sql/generate.ts) from the checked rules: do not edit.\n-- dialect: ${dialect}; states: ${states.map((s) => s.code).join(', ')}${o.year !== undefined ? `; year: ${o.year}` : ''}\n-- rules: ${[...new Set(programYears.flatMap(({ program }) => [program.file, ...Object.values(program.parameters).map((p) => bundle.parameters[p]!.file)]))].sort().join(', ')}\n-- input: a table ${table} with the batch columns (state, county, ${SQL_INPUTS.filter((x) => x.column && x.column !== 'year').map((x) => x.column).join(', ')}, year)\n`;
+  branches.push(
+    `SELECT ${inputCols}, CAST(NULL AS TEXT) AS ${q('countyName')}, CAST(NULL AS TEXT) AS ${q('program')}, CAST(NULL AS FLOAT8) AS ${q('rulesYear')}, ${empty}, CAST(NULL AS TEXT) AS ${q('notes')}, r.p_message AS ${q('error')}, r.p_error AS ${q('errorCode')} FROM ptax_rated AS r WHERE r.p_error IS NOT NULL`,
+  );
+  const header = `-- Generated by ptax (engine/sql/generate.ts) from the checked rules: do not edit.\n-- dialect: ${dialect}; states: ${states.map((s) => s.code).join(', ')}${o.year !== undefined ? `; year: ${o.year}` : ''}\n-- rules: ${[...new Set(programYears.flatMap(({ program }) => [program.file, ...Object.values(program.parameters).map((p) => bundle.parameters[p]!.file)]))].sort().join(', ')}\n-- input: a table ${table} with the batch columns (state, county, ${SQL_INPUTS.filter(
+    (x) => x.column && x.column !== 'year',
+  )
+    .map((x) => x.column)
+    .join(', ')}, year)\n`;
   return `${header}WITH\n${lines.join(',\n')}\n${branches.join('\nUNION ALL\n')}`;
 }
 
 /** Whether a year is not among its program's years (SQL). */
 function yearIn(y: string, list: Array<{ id: string; years: number[] }>): string {
-  return `(CASE r.p_program ${list.map((p) => `WHEN ${str(p.id)} THEN ${y} NOT IN (${p.years.join(', ')})`).join(' ')} ELSE FALSE END)`.replace('CASE r.p_program', 'CASE p.p_program');
+  return `(CASE r.p_program ${list.map((p) => `WHEN ${str(p.id)} THEN ${y} NOT IN (${p.years.join(', ')})`).join(' ')} ELSE FALSE END)`.replace(
+    'CASE r.p_program',
+    'CASE p.p_program',
+  );
 }
 
 function leafType(path: readonly string[]): 'text' | 'num' {
@@ -221,12 +314,20 @@ function conditionNames(c: Condition, out = new Set<string>()): Set<string> {
   if ('all' in c) c.all.forEach((x) => conditionNames(x, out));
   else if ('any' in c) c.any.forEach((x) => conditionNames(x, out));
   else if ('not' in c) conditionNames(c.not, out);
-  else { out.add(c.fact); if (typeof c.value === 'object' && c.value !== null && !Array.isArray(c.value)) out.add(c.value.fact); }
+  else {
+    out.add(c.fact);
+    if (typeof c.value === 'object' && c.value !== null && !Array.isArray(c.value)) out.add(c.value.fact);
+  }
   return out;
 }
 
 function slugOf(name: string): string {
-  return name.trim().toLowerCase().replace(/\scounty$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/\scounty$/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /**
@@ -234,15 +335,33 @@ function slugOf(name: string): string {
  * facts and earlier levels), then the result columns, the notes and the first error, as
  * the engine evaluates them (validations, then steps in order, then result leaves).
  */
-function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: string, dialect: Dialect, cte: (name: string, body: string) => void, inputCols: string): string {
+function programSql(
+  bundle: Bundle,
+  program: ProgramDef,
+  year: number,
+  prefix: string,
+  dialect: Dialect,
+  cte: (name: string, body: string) => void,
+  inputCols: string,
+): string {
   const date = periodStart(program.period, year);
-  type Binding = { kind: 'scalar'; value: number } | { kind: 'table'; id: string; table: Record<string, number> } | { kind: 'bands'; id: string; bands: NonNullable<ParamEntry['bands']> };
+  type Binding =
+    | { kind: 'scalar'; value: number }
+    | { kind: 'table'; id: string; table: Record<string, number> }
+    | { kind: 'bands'; id: string; bands: NonNullable<ParamEntry['bands']> };
   const bindings = new Map<string, Binding>();
   for (const [alias, pid] of Object.entries(program.parameters)) {
     const p = bundle.parameters[pid]!;
     const e = valueAt(p, date);
     if (!e) throw new PtaxError('NO_VALUE', `${pid} has no value in force on ${date}`);
-    bindings.set(alias, p.type === 'scalar' ? { kind: 'scalar', value: e.value as number } : p.type === 'by_key' ? { kind: 'table', id: pid, table: e.value as Record<string, number> } : { kind: 'bands', id: pid, bands: e.bands! });
+    bindings.set(
+      alias,
+      p.type === 'scalar'
+        ? { kind: 'scalar', value: e.value as number }
+        : p.type === 'by_key'
+          ? { kind: 'table', id: pid, table: e.value as Record<string, number> }
+          : { kind: 'bands', id: pid, bands: e.bands! },
+    );
   }
   // Names → SQL columns and types.
   const names = new Map<string, { sql: string; ty: Ty }>();
@@ -253,14 +372,31 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: s
   names.set('estimated', { sql: 'COALESCE(f_estimated, FALSE)', ty: 'bool' });
   const level = new Map<string, number>();
 
-  const div = (a: string, b: string): string => dialect === 'postgres'
-    ? `(CASE WHEN ${b} = 0 THEN (CASE WHEN ${a} > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ${a} < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ${a} / ${b} END)`
-    : `(${a} / ${b})`;
+  const div = (a: string, b: string): string =>
+    dialect === 'postgres'
+      ? `(CASE WHEN ${b} = 0 THEN (CASE WHEN ${a} > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ${a} < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ${a} / ${b} END)`
+      : `(${a} / ${b})`;
 
-  interface Code { sql: string; k?: number; ty: Ty; deps: number; err?: string }
+  interface Code {
+    sql: string;
+    k?: number;
+    ty: Ty;
+    deps: number;
+    err?: string;
+  }
   const lv = (xs: Code[]) => Math.max(0, ...xs.map((x) => x.deps));
-  const errOf = (xs: Array<string | undefined>): string | undefined => { const e = xs.filter((x): x is string => !!x); return e.length === 0 ? undefined : e.length === 1 ? e[0] : `COALESCE(${e.join(', ')})`; };
-  const numeric = (c: Code): string => (c.k !== undefined ? c.sql : c.ty === 'num' ? nz(c.sql) : (() => { throw new PtaxError('RULES_INVALID', `${program.id}: a ${c.ty} in arithmetic is not supported in SQL`); })());
+  const errOf = (xs: Array<string | undefined>): string | undefined => {
+    const e = xs.filter((x): x is string => !!x);
+    return e.length === 0 ? undefined : e.length === 1 ? e[0] : `COALESCE(${e.join(', ')})`;
+  };
+  const numeric = (c: Code): string =>
+    c.k !== undefined
+      ? c.sql
+      : c.ty === 'num'
+        ? nz(c.sql)
+        : (() => {
+            throw new PtaxError('RULES_INVALID', `${program.id}: a ${c.ty} in arithmetic is not supported in SQL`);
+          })();
 
   const read = (name: string): Code => {
     const b = bindings.get(name);
@@ -273,15 +409,18 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: s
 
   const expr = (e: Expr): Code => {
     switch (e.type) {
-      case 'Literal': return { sql: num(e.value), k: e.value, ty: 'num', deps: 0 };
-      case 'Identifier': return read(e.name);
+      case 'Literal':
+        return { sql: num(e.value), k: e.value, ty: 'num', deps: 0 };
+      case 'Identifier':
+        return read(e.name);
       case 'UnaryExpression': {
         const a = expr(e.argument);
         if (a.k !== undefined) return { sql: num(-a.k), k: -a.k, ty: 'num', deps: 0 };
         return { sql: `(-${numeric(a)})`, ty: 'num', deps: a.deps, err: a.err };
       }
       case 'BinaryExpression': {
-        const l = expr(e.left), r = expr(e.right);
+        const l = expr(e.left),
+          r = expr(e.right);
         if (l.k !== undefined && r.k !== undefined) {
           const k = e.operator === '+' ? l.k + r.k : e.operator === '-' ? l.k - r.k : e.operator === '*' ? l.k * r.k : l.k / r.k;
           return { sql: num(k), k, ty: 'num', deps: 0 };
@@ -314,11 +453,15 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: s
           const xs = numeric(x);
           const whens = b.bands.map((band) => {
             const below = band.below ?? (band.at_most === undefined ? Infinity : NaN);
-            const tests = [Number.isNaN(below) ? '' : below === Infinity ? 'TRUE' : `${xs} < ${num(below)}`, band.at_most === undefined ? '' : `${xs} <= ${num(band.at_most)}`].filter(Boolean);
+            const tests = [
+              Number.isNaN(below) ? '' : below === Infinity ? 'TRUE' : `${xs} < ${num(below)}`,
+              band.at_most === undefined ? '' : `${xs} <= ${num(band.at_most)}`,
+            ].filter(Boolean);
             return { test: tests.join(' OR '), value: band.value };
           });
           const sql = `(CASE ${whens.map((w) => `WHEN ${w.test} THEN ${num(w.value)}`).join(' ')} END)`;
-          const miss = whens.some((w) => w.test === 'TRUE') ? undefined
+          const miss = whens.some((w) => w.test === 'TRUE')
+            ? undefined
             : `(CASE WHEN NOT (${whens.map((w) => w.test).join(' OR ')}) THEN ${str(`${b.id} has no band for `)} || (CASE WHEN ${xs} = FLOOR(${xs}) AND ABS(${xs}) < ${num(1e15)} THEN ${intText(xs)} ELSE CAST(${xs} AS TEXT) END) END)`;
           return { sql, ty: 'num', deps: x.deps, err: errOf([x.err, miss]) };
         }
@@ -329,19 +472,38 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: s
           return { sql: num(k), k, ty: 'num', deps: 0 };
         }
         const args = parts.map(numeric);
-        const sql = name === 'floor' ? `FLOOR(${args[0]})` : name === 'pow' ? `POWER(${args[0]}, ${args[1]})`
-          : args.slice(1).reduce((acc, a) => `${name === 'min' ? 'LEAST' : 'GREATEST'}(${acc}, ${a})`, args[0]!);
+        const sql =
+          name === 'floor'
+            ? `FLOOR(${args[0]})`
+            : name === 'pow'
+              ? `POWER(${args[0]}, ${args[1]})`
+              : args.slice(1).reduce((acc, a) => `${name === 'min' ? 'LEAST' : 'GREATEST'}(${acc}, ${a})`, args[0]!);
         return { sql, ty: 'num', deps: lv(parts), err: errOf(parts.map((p) => p.err)) };
       }
     }
   };
 
   const lit = (v: unknown): { sql: string; ty: Ty } | null =>
-    v === null ? null : typeof v === 'number' ? { sql: num(v), ty: 'num' } : typeof v === 'boolean' ? { sql: v ? 'TRUE' : 'FALSE', ty: 'bool' } : { sql: str(String(v)), ty: 'text' };
+    v === null
+      ? null
+      : typeof v === 'number'
+        ? { sql: num(v), ty: 'num' }
+        : typeof v === 'boolean'
+          ? { sql: v ? 'TRUE' : 'FALSE', ty: 'bool' }
+          : { sql: str(String(v)), ty: 'text' };
   const cond = (c: Condition): { sql: string; deps: number } => {
-    if ('all' in c) { const xs = c.all.map(cond); return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' AND ')})` : 'TRUE', deps: Math.max(0, ...xs.map((x) => x.deps)) }; }
-    if ('any' in c) { const xs = c.any.map(cond); return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' OR ')})` : 'FALSE', deps: Math.max(0, ...xs.map((x) => x.deps)) }; }
-    if ('not' in c) { const x = cond(c.not); return { sql: `(NOT ${x.sql})`, deps: x.deps }; }
+    if ('all' in c) {
+      const xs = c.all.map(cond);
+      return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' AND ')})` : 'TRUE', deps: Math.max(0, ...xs.map((x) => x.deps)) };
+    }
+    if ('any' in c) {
+      const xs = c.any.map(cond);
+      return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' OR ')})` : 'FALSE', deps: Math.max(0, ...xs.map((x) => x.deps)) };
+    }
+    if ('not' in c) {
+      const x = cond(c.not);
+      return { sql: `(NOT ${x.sql})`, deps: x.deps };
+    }
     const a = read(c.fact);
     const v = c.value;
     const eq = (x: unknown): string => {
@@ -355,30 +517,44 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: s
       const deps = Math.max(a.deps, b.deps);
       if (a.ty !== b.ty) throw new PtaxError('RULES_INVALID', `${program.id}: ${c.fact} and ${v.fact} compared across types`);
       switch (c.operator) {
-        case 'equal': return { sql: `(${a.sql} IS NOT DISTINCT FROM ${b.sql})`, deps };
-        case 'notEqual': return { sql: `(${a.sql} IS DISTINCT FROM ${b.sql})`, deps };
-        case 'lessThan': return { sql: `COALESCE(${a.sql} < ${nz(b.sql)}, FALSE)`, deps };
-        case 'lessThanInclusive': return { sql: `COALESCE(${a.sql} <= ${nz(b.sql)}, FALSE)`, deps };
-        case 'greaterThan': return { sql: `COALESCE(${a.sql} > ${nz(b.sql)}, FALSE)`, deps };
-        case 'greaterThanInclusive': return { sql: `COALESCE(${a.sql} >= ${nz(b.sql)}, FALSE)`, deps };
-        default: throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} between two facts is not supported in SQL`);
+        case 'equal':
+          return { sql: `(${a.sql} IS NOT DISTINCT FROM ${b.sql})`, deps };
+        case 'notEqual':
+          return { sql: `(${a.sql} IS DISTINCT FROM ${b.sql})`, deps };
+        case 'lessThan':
+          return { sql: `COALESCE(${a.sql} < ${nz(b.sql)}, FALSE)`, deps };
+        case 'lessThanInclusive':
+          return { sql: `COALESCE(${a.sql} <= ${nz(b.sql)}, FALSE)`, deps };
+        case 'greaterThan':
+          return { sql: `COALESCE(${a.sql} > ${nz(b.sql)}, FALSE)`, deps };
+        case 'greaterThanInclusive':
+          return { sql: `COALESCE(${a.sql} >= ${nz(b.sql)}, FALSE)`, deps };
+        default:
+          throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} between two facts is not supported in SQL`);
       }
     }
     switch (c.operator) {
-      case 'equal': return { sql: eq(v), deps: a.deps };
-      case 'notEqual': return { sql: `(NOT ${eq(v)})`, deps: a.deps };
-      case 'in': case 'notIn': {
+      case 'equal':
+        return { sql: eq(v), deps: a.deps };
+      case 'notEqual':
+        return { sql: `(NOT ${eq(v)})`, deps: a.deps };
+      case 'in':
+      case 'notIn': {
         if (!Array.isArray(v)) throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} needs a list`);
         const any = v.length ? `(${v.map(eq).join(' OR ')})` : 'FALSE';
         return { sql: c.operator === 'in' ? any : `(NOT ${any})`, deps: a.deps };
       }
-      case 'lessThan': case 'lessThanInclusive': case 'greaterThan': case 'greaterThanInclusive': {
+      case 'lessThan':
+      case 'lessThanInclusive':
+      case 'greaterThan':
+      case 'greaterThanInclusive': {
         if (a.ty === 'bool') return { sql: 'FALSE', deps: a.deps };
         if (a.ty !== 'num' || typeof v !== 'number') throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} on a ${a.ty} is not supported in SQL`);
         const op = { lessThan: '<', lessThanInclusive: '<=', greaterThan: '>', greaterThanInclusive: '>=' }[c.operator];
         return { sql: `COALESCE(${a.sql} ${op} ${num(v)}, FALSE)`, deps: a.deps };
       }
-      default: throw new PtaxError('RULES_INVALID', `${program.id}: the ${c.operator} operator is not supported in SQL`);
+      default:
+        throw new PtaxError('RULES_INVALID', `${program.id}: the ${c.operator} operator is not supported in SQL`);
     }
   };
 
@@ -388,17 +564,30 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: s
   program.steps.forEach((s, i) => {
     let c: Code;
     if (s.formula) c = expr(s.formula.ast);
-    else if (s.condition) { const x = cond(s.condition); c = { sql: x.sql, ty: 'bool', deps: x.deps }; }
-    else {
-      const cases = s.cases!.map((k) => ({ when: k.when ? cond(k.when) : undefined, value: k.formula ? expr(k.formula.ast) : { sql: str(k.value!), ty: 'text' as Ty, deps: 0 } }));
+    else if (s.condition) {
+      const x = cond(s.condition);
+      c = { sql: x.sql, ty: 'bool', deps: x.deps };
+    } else {
+      const cases = s.cases!.map((k) => ({
+        when: k.when ? cond(k.when) : undefined,
+        value: k.formula ? expr(k.formula.ast) : { sql: str(k.value!), ty: 'text' as Ty, deps: 0 },
+      }));
       const tys = new Set(cases.map((k) => k.value.ty));
       if (tys.size > 1) throw new PtaxError('RULES_INVALID', `${program.id}.${s.id}: cases of different types are not supported in SQL`);
       const ty = [...tys][0]!;
       const tail = cases.findIndex((k) => !k.when);
       const used = tail === -1 ? cases : cases.slice(0, tail + 1);
-      const sql = `(CASE ${used.filter((k) => k.when).map((k) => `WHEN ${k.when!.sql} THEN ${k.value.sql}`).join(' ')}${tail === -1 ? '' : ` ELSE ${used[tail]!.value.sql}`} END)`;
+      const sql = `(CASE ${used
+        .filter((k) => k.when)
+        .map((k) => `WHEN ${k.when!.sql} THEN ${k.value.sql}`)
+        .join(' ')}${tail === -1 ? '' : ` ELSE ${used[tail]!.value.sql}`} END)`;
       const errs = used.map((k) => (k.value.err ? { when: k.when?.sql, err: k.value.err } : undefined));
-      const err = errs.some(Boolean) ? `(CASE ${used.filter((k) => k.when).map((k, j) => `WHEN ${k.when!.sql} THEN ${errs[j]?.err ?? 'CAST(NULL AS TEXT)'}`).join(' ')}${tail === -1 ? '' : ` ELSE ${errs[tail]?.err ?? 'CAST(NULL AS TEXT)'}`} END)` : undefined;
+      const err = errs.some(Boolean)
+        ? `(CASE ${used
+            .filter((k) => k.when)
+            .map((k, j) => `WHEN ${k.when!.sql} THEN ${errs[j]?.err ?? 'CAST(NULL AS TEXT)'}`)
+            .join(' ')}${tail === -1 ? '' : ` ELSE ${errs[tail]?.err ?? 'CAST(NULL AS TEXT)'}`} END)`
+        : undefined;
       const deps = Math.max(0, ...cases.map((k) => Math.max(k.when?.deps ?? 0, k.value.deps)));
       c = { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err };
     }
@@ -462,7 +651,8 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, prefix: s
 }
 
 /** A number, or NULL for NaN and the infinities (JSON prints them null: an empty cell). */
-const finite = (sql: string): string => `(CASE WHEN ${sql} IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE ${sql} END)`;
+const finite = (sql: string): string =>
+  `(CASE WHEN ${sql} IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE ${sql} END)`;
 
 /**
  * round.ts's roundTo in SQL, from t = s + min(s × 2^-40, 2^-12), s = |x| × f (columns of the

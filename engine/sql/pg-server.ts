@@ -11,11 +11,18 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface Postgres { url: string; stop(): Promise<void> }
+export interface Postgres {
+  url: string;
+  stop(): Promise<void>;
+}
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (!versions.length) throw new Error('no PostgreSQL in /usr/lib/postgresql (apt-get install postgresql)');
   return join(root, versions[0]!, 'bin');
 }
@@ -24,7 +31,10 @@ function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const s = createServer();
     s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => { const port = (s.address() as { port: number }).port; s.close(() => done(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
   });
 }
 
@@ -36,16 +46,21 @@ export async function startPostgres(): Promise<Postgres> {
   const dir = mkdtempSync(join(tmpdir(), 'ptax-pg-'));
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');
-  const run = (cmd: string, args: string[]) => (root
-    ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { stdio: 'pipe', cwd: dir })
-    : execFileSync(join(bin, cmd), args, { stdio: 'pipe', cwd: dir }));
+  const run = (cmd: string, args: string[]) =>
+    root
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { stdio: 'pipe', cwd: dir })
+      : execFileSync(join(bin, cmd), args, { stdio: 'pipe', cwd: dir });
   const port = await freePort();
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'ptax', '--no-sync', '-E', 'UTF8']);
   run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
   return {
     url: `postgres://ptax@127.0.0.1:${port}/postgres`,
     stop: async () => {
-      try { run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

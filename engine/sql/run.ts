@@ -29,12 +29,24 @@ export interface SqlBatchOptions {
   memoryLimit?: string;
   progress?: (line: string) => void;
 }
-export interface SqlBatchSummary { rows: number; errors: number; seconds: number }
+export interface SqlBatchSummary {
+  rows: number;
+  errors: number;
+  seconds: number;
+}
 
-const normalize = (name: string): string => name.trim().toLowerCase().replace(/[-_\s]/g, '');
+const normalize = (name: string): string =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_\s]/g, '');
 const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-const TYPE: Record<string, string> = Object.fromEntries([['state', 'TEXT'], ['county', 'TEXT'], ...SQL_INPUTS.flatMap((x) => (x.column ? [[x.column, x.ty === 'num' ? 'FLOAT8' : x.ty === 'bool' ? 'BOOLEAN' : 'TEXT']] : []))]);
+const TYPE: Record<string, string> = Object.fromEntries([
+  ['state', 'TEXT'],
+  ['county', 'TEXT'],
+  ...SQL_INPUTS.flatMap((x) => (x.column ? [[x.column, x.ty === 'num' ? 'FLOAT8' : x.ty === 'bool' ? 'BOOLEAN' : 'TEXT']] : [])),
+]);
 
 /**
  * A SELECT list giving the batch columns from a table's own columns: renamed when spelt
@@ -51,13 +63,20 @@ export function inputView(columns: Array<{ name: string; text: boolean }>, diale
     if (!c) return `CAST(NULL AS ${TYPE[b]}) AS ${q(b)}`;
     const x = `TRIM(CAST(${q(c.name)} AS TEXT))`;
     if (!c.text || TYPE[b] === 'TEXT') return `${q(c.name)} AS ${q(b)}`;
-    if (TYPE[b] === 'BOOLEAN') return `(CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
+    if (TYPE[b] === 'BOOLEAN')
+      return `(CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
     const clean = `REGEXP_REPLACE(${x}, '[$, ]', '', 'g')`;
     const ok = dialect === 'postgres' ? `${clean} ~ '^-?[0-9]+(\\.[0-9]+)?$'` : `REGEXP_FULL_MATCH(${clean}, '-?[0-9]+(\\.[0-9]+)?')`;
     return `(CASE WHEN ${ok} THEN CAST(${clean} AS FLOAT8) END) AS ${q(b)}`;
   });
   const others = columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => q(c.name));
-  return { select: [...parts, ...others].join(', '), originals: [...BATCH_INPUT_COLUMNS.filter((b) => byNorm.has(normalize(b))), ...columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => c.name)] };
+  return {
+    select: [...parts, ...others].join(', '),
+    originals: [
+      ...BATCH_INPUT_COLUMNS.filter((b) => byNorm.has(normalize(b))),
+      ...columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => c.name),
+    ],
+  };
 }
 
 export async function runSqlBatch(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSummary> {
@@ -85,8 +104,12 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
     if (!reader) throw new PtaxError('USAGE', `--engine duckdb reads .csv or .parquet files (got ${o.file})`);
     let columns: Array<{ name: string; text: boolean }>;
     try {
-      columns = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${reader}`)).getRowObjects().map((r) => ({ name: String(r.column_name), text: String(r.column_type) === 'VARCHAR' }));
-    } catch (e) { throw new PtaxError('UNREADABLE', `Cannot read ${o.file}: ${(e as Error).message.split('\n')[0]}`); }
+      columns = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${reader}`))
+        .getRowObjects()
+        .map((r) => ({ name: String(r.column_name), text: String(r.column_type) === 'VARCHAR' }));
+    } catch (e) {
+      throw new PtaxError('UNREADABLE', `Cannot read ${o.file}: ${(e as Error).message.split('\n')[0]}`);
+    }
     const view = inputView(columns, 'duckdb');
     await c.run(`CREATE VIEW ptax_input AS SELECT ${view.select} FROM ${reader}`);
     const sql = generateSql(bundle, { dialect: 'duckdb', columns: view.originals });
@@ -114,14 +137,26 @@ async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatch
   const pg = (await import('pg')).default;
   const t0 = process.hrtime.bigint();
   const client = new pg.Client({ connectionString: o.db });
-  try { await client.connect(); } catch (e) { throw new PtaxError('UNREADABLE', `Cannot connect to ${o.db.replace(/:[^:@/]*@/, ':***@')}: ${(e as Error).message}`); }
+  try {
+    await client.connect();
+  } catch (e) {
+    throw new PtaxError('UNREADABLE', `Cannot connect to ${o.db.replace(/:[^:@/]*@/, ':***@')}: ${(e as Error).message}`);
+  }
   try {
     let table = o.table;
     if (!table) {
-      if (!o.file || extname(o.file).toLowerCase() !== '.csv') throw new PtaxError('USAGE', '--engine postgres reads --table <name>, or loads a .csv file given with --batch');
+      if (!o.file || extname(o.file).toLowerCase() !== '.csv')
+        throw new PtaxError('USAGE', '--engine postgres reads --table <name>, or loads a .csv file given with --batch');
       table = await loadCsv(client, o.file);
     }
-    const cols = (await client.query('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table.replace(/^.*\./, '')])).rows.map((r: { column_name: string; data_type: string }) => ({ name: r.column_name, text: r.data_type === 'text' || r.data_type === 'character varying' }));
+    const cols = (
+      await client.query('SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [
+        table.replace(/^.*\./, ''),
+      ])
+    ).rows.map((r: { column_name: string; data_type: string }) => ({
+      name: r.column_name,
+      text: r.data_type === 'text' || r.data_type === 'character varying',
+    }));
     if (!cols.length) throw new PtaxError('UNREADABLE', `no table ${table}`);
     const view = inputView(cols, 'postgres');
     await client.query(`CREATE TEMP VIEW ptax_input AS SELECT ${view.select} FROM ${table.split('.').map(q).join('.')}`);
@@ -129,10 +164,17 @@ async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatch
     const res = await client.query(sql);
     const names = res.fields.map((f) => f.name);
     const out = o.out ? createWriteStream(o.out) : process.stdout;
-    const cell = (x: unknown) => { if (x === null || x === undefined) return ''; const s = String(x); return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
+    const cell = (x: unknown) => {
+      if (x === null || x === undefined) return '';
+      const s = String(x);
+      return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    };
     out.write(names.map(cell).join(',') + '\n');
     let errors = 0;
-    for (const r of res.rows as Array<Record<string, unknown>>) { if (r.errorCode !== null) errors++; out.write(names.map((n) => cell(r[n])).join(',') + '\n'); }
+    for (const r of res.rows as Array<Record<string, unknown>>) {
+      if (r.errorCode !== null) errors++;
+      out.write(names.map((n) => cell(r[n])).join(',') + '\n');
+    }
     if (o.out) await new Promise<void>((done) => (out as ReturnType<typeof createWriteStream>).end(done));
     return { rows: res.rows.length, errors, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
   } finally {
@@ -155,7 +197,15 @@ async function loadCsv(client: import('pg').Client, file: string): Promise<strin
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000);
     const params: unknown[] = [];
-    const values = chunk.map((r) => `(${header.map((_, j) => { params.push(r[j] === '' || r[j] === undefined ? null : r[j]); return `$${params.length}`; }).join(', ')})`);
+    const values = chunk.map(
+      (r) =>
+        `(${header
+          .map((_, j) => {
+            params.push(r[j] === '' || r[j] === undefined ? null : r[j]);
+            return `$${params.length}`;
+          })
+          .join(', ')})`,
+    );
     await client.query(`INSERT INTO ptax_loaded VALUES ${values.join(', ')}`, params);
   }
   return 'ptax_loaded';

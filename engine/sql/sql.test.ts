@@ -31,8 +31,15 @@ const tmp = mkdtempSync(join(tmpdir(), 'ptax-sql-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const TYPES: Record<string, string> = {
-  state: 'VARCHAR', county: 'VARCHAR', class: 'VARCHAR', star: 'VARCHAR',
-  homestead: 'BOOLEAN', over65: 'BOOLEAN', seniorCitizen: 'BOOLEAN', disabled: 'BOOLEAN', coldWarVeteran: 'BOOLEAN',
+  state: 'VARCHAR',
+  county: 'VARCHAR',
+  class: 'VARCHAR',
+  star: 'VARCHAR',
+  homestead: 'BOOLEAN',
+  over65: 'BOOLEAN',
+  seniorCitizen: 'BOOLEAN',
+  disabled: 'BOOLEAN',
+  coldWarVeteran: 'BOOLEAN',
 };
 const COLUMNS = ['id', ...BATCH_INPUT_COLUMNS];
 type Row = Record<string, string | number | boolean | null>;
@@ -51,10 +58,16 @@ function engine(r: Row): Record<string, unknown> {
   for (const c of BATCH_INPUT_COLUMNS) if (c !== 'state' && c !== 'county' && c !== 'year' && r[c] !== null && r[c] !== undefined) flags[c] = r[c];
   try {
     const res = calc.calculate(inputFromFlags(flags as unknown as FlagInput, r.year === null ? undefined : (r.year as number)));
-    const out: Record<string, unknown> = { countyName: res.county, program: res.program, rulesYear: res.year, notes: res.notes.length ? res.notes.join(' | ') : null, errorCode: null };
+    const out: Record<string, unknown> = {
+      countyName: res.county,
+      program: res.program,
+      rulesYear: res.year,
+      notes: res.notes.length ? res.notes.join(' | ') : null,
+      errorCode: null,
+    };
     for (const c of SQL_RESULT_COLUMNS) {
       const x = c.path.reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], res);
-      out[c.name] = typeof x === 'number' && !Number.isFinite(x) ? null : x ?? null;
+      out[c.name] = typeof x === 'number' && !Number.isFinite(x) ? null : (x ?? null);
     }
     return out;
   } catch (e) {
@@ -71,7 +84,10 @@ function compare(rows: Row[], got: Array<Record<string, unknown>>): { diffs: str
   for (const r of rows) {
     const want = engine(r);
     const g = byId.get(String(r.id));
-    if (!g) { diffs.push(`row ${r.id}: missing`); continue; }
+    if (!g) {
+      diffs.push(`row ${r.id}: missing`);
+      continue;
+    }
     const bad: string[] = [];
     if (want.errorCode) {
       errors++;
@@ -80,7 +96,8 @@ function compare(rows: Row[], got: Array<Record<string, unknown>>): { diffs: str
     } else {
       for (const [k, v] of Object.entries(want)) {
         const x = g[k] ?? null;
-        if (!(x === v || (typeof v === 'number' && typeof x === 'number' && Object.is(x + 0, v + 0)))) bad.push(`${k}: ${JSON.stringify(x)} ≠ ${JSON.stringify(v)}`);
+        if (!(x === v || (typeof v === 'number' && typeof x === 'number' && Object.is(x + 0, v + 0))))
+          bad.push(`${k}: ${JSON.stringify(x)} ≠ ${JSON.stringify(v)}`);
       }
     }
     if (bad.length && diffs.length < 5) diffs.push(`${JSON.stringify(r)}: ${bad.join('; ')}`);
@@ -92,7 +109,11 @@ async function duckdb(path: string, sql: string): Promise<Array<Record<string, u
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
   try {
-    await c.run(`CREATE TABLE ptax_input AS SELECT * FROM read_csv('${path}', header = true, types = {${Object.entries(TYPES).map(([k, t]) => `'${k}': '${t}'`).join(', ')}, 'id': 'VARCHAR'})`);
+    await c.run(
+      `CREATE TABLE ptax_input AS SELECT * FROM read_csv('${path}', header = true, types = {${Object.entries(TYPES)
+        .map(([k, t]) => `'${k}': '${t}'`)
+        .join(', ')}, 'id': 'VARCHAR'})`,
+    );
     return (await c.runAndReadAll(sql)).getRowObjects() as Array<Record<string, unknown>>;
   } finally {
     c.closeSync();
@@ -108,10 +129,24 @@ function fixtureRows(): Row[] {
       if (c.calculator || (c.lang && c.lang !== 'en') || c.input.countyRate !== undefined || c.input.date !== undefined) continue;
       const i = fixtureInput(c);
       rows.push({
-        id: `F${rows.length}`, state: i.state, county: i.county || null, value: (c.input.value as number | undefined) ?? null, year: i.year ?? null,
-        class: i.propertyClass ?? null, homestead: !!i.homestead, over65: !!i.over65, seniorIncome: i.seniorIncome ?? null, seniorCitizen: !!i.seniorCitizen,
-        disabled: !!i.disabled, veteranDisability: (c.input.veteranDisability as number | undefined) ?? null, coldWarVeteran: !!i.coldWarVeteran, star: i.starType ?? null,
-        priorAssessed: i.priorAssessed ?? null, purchasePrice: i.purchasePrice ?? null, purchaseYear: i.purchaseYear ?? null, melloRoos: i.melloRoos ?? null,
+        id: `F${rows.length}`,
+        state: i.state,
+        county: i.county || null,
+        value: (c.input.value as number | undefined) ?? null,
+        year: i.year ?? null,
+        class: i.propertyClass ?? null,
+        homestead: !!i.homestead,
+        over65: !!i.over65,
+        seniorIncome: i.seniorIncome ?? null,
+        seniorCitizen: !!i.seniorCitizen,
+        disabled: !!i.disabled,
+        veteranDisability: (c.input.veteranDisability as number | undefined) ?? null,
+        coldWarVeteran: !!i.coldWarVeteran,
+        star: i.starType ?? null,
+        priorAssessed: i.priorAssessed ?? null,
+        purchasePrice: i.purchasePrice ?? null,
+        purchaseYear: i.purchaseYear ?? null,
+        melloRoos: i.melloRoos ?? null,
       });
     }
   }
@@ -122,21 +157,40 @@ function fixtureRows(): Row[] {
 function randomRows(program: string, year: number, n: number, seed: number): Row[] {
   const places: Array<{ state: string; county: string | null }> = [];
   for (const s of Object.values(bundle.states)) {
-    const chosen = (c: (typeof s.counties)[number] | undefined) => calc.calculate({ state: s.code, county: c?.name ?? '', value: 300000, propertyClass: 'class1' }).program;
-    if (!s.counties.length) { if (s.programs[0]!.program === program) places.push({ state: s.code, county: null }); continue; }
-    for (const c of s.counties) if (chosen(c) === program) places.push({ state: s.code, county: c.name }, { state: s.code.toLowerCase(), county: c.slug }, { state: s.code, county: ` ${c.name.replace(/ County$/, '')} ` });
+    const chosen = (c: (typeof s.counties)[number] | undefined) =>
+      calc.calculate({ state: s.code, county: c?.name ?? '', value: 300000, propertyClass: 'class1' }).program;
+    if (!s.counties.length) {
+      if (s.programs[0]!.program === program) places.push({ state: s.code, county: null });
+      continue;
+    }
+    for (const c of s.counties)
+      if (chosen(c) === program)
+        places.push(
+          { state: s.code, county: c.name },
+          { state: s.code.toLowerCase(), county: c.slug },
+          { state: s.code, county: ` ${c.name.replace(/ County$/, '')} ` },
+        );
     for (const a of s.aliases) if (a.program === program) places.push({ state: s.code, county: a.name });
   }
   const years = bundle.programs[program]!.years;
   const last = years.at(-1)!;
   const asked = year === last ? [null, last, last + 1, last + 3] : [year];
-  const money = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 3_000_000 }), fc.double({ min: -1000, max: 60_000_000, noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, 1, 50_000_000, 50_000_001, 107_300, 250_000));
+  const money = fc.oneof(
+    fc.constant(null),
+    fc.integer({ min: 0, max: 3_000_000 }),
+    fc.double({ min: -1000, max: 60_000_000, noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(0, 1, 50_000_000, 50_000_001, 107_300, 250_000),
+  );
   const row = fc.record({
     place: fc.constantFrom(...places),
     value: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 10_000, max: 5_000_000 }) }, { weight: 1, arbitrary: money }),
     year: fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...asked) }, { weight: 1, arbitrary: fc.constantFrom(1999, 2.5) }),
     class: fc.constantFrom('class1', 'class2', 'class3', 'class4', null, 'class9'),
-    homestead: fc.boolean(), over65: fc.boolean(), seniorCitizen: fc.boolean(), disabled: fc.boolean(), coldWarVeteran: fc.boolean(),
+    homestead: fc.boolean(),
+    over65: fc.boolean(),
+    seniorCitizen: fc.boolean(),
+    disabled: fc.boolean(),
+    coldWarVeteran: fc.boolean(),
     seniorIncome: fc.oneof(money, fc.constantFrom(107_299, 107_300, 107_301, -1)),
     veteranDisability: fc.constantFrom(null, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 15),
     star: fc.constantFrom(null, 'none', 'basic', 'enhanced'),
@@ -149,11 +203,19 @@ function randomRows(program: string, year: number, n: number, seed: number): Row
     ),
     melloRoos: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 5000 })),
   });
-  return fc.sample(row, { numRuns: n, seed }).map(({ place, purchase, ...r }, i) => ({ id: `${program}@${year}#${i}`, state: place.state, county: place.county, ...r, purchasePrice: purchase[0], purchaseYear: purchase[1] }));
+  return fc.sample(row, { numRuns: n, seed }).map(({ place, purchase, ...r }, i) => ({
+    id: `${program}@${year}#${i}`,
+    state: place.state,
+    county: place.county,
+    ...r,
+    purchasePrice: purchase[0],
+    purchaseYear: purchase[1],
+  }));
 }
 
-const programYears = [...new Set(Object.values(bundle.states).flatMap((s) => [...s.programs.map((p) => p.program), ...s.aliases.map((a) => a.program)]))]
-  .flatMap((id) => bundle.programs[id]!.years.map((year) => ({ id, year })));
+const programYears = [
+  ...new Set(Object.values(bundle.states).flatMap((s) => [...s.programs.map((p) => p.program), ...s.aliases.map((a) => a.program)])),
+].flatMap((id) => bundle.programs[id]!.years.map((year) => ({ id, year })));
 
 describe('the rules as SQL, run by DuckDB, equal the engine', () => {
   const sql = generateSql(bundle, { dialect: 'duckdb', columns: COLUMNS });
@@ -189,20 +251,39 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
   let why = '';
   beforeAll(async () => {
     // Not per mutant of the mutation run: a server start each time would dominate it.
-    if (process.env.PTAX_MUTATION) { why = 'mutation run'; return; }
-    try { server = await startPostgres(); } catch (e) { why = (e as Error).message; }
+    if (process.env.PTAX_MUTATION) {
+      why = 'mutation run';
+      return;
+    }
+    try {
+      server = await startPostgres();
+    } catch (e) {
+      why = (e as Error).message;
+    }
   }, 120_000);
-  afterAll(async () => { await server?.stop(); });
+  afterAll(async () => {
+    await server?.stop();
+  });
 
   it('every golden fixture of a state calculation', async (ctx) => {
-    if (!server) { console.warn(`PostgreSQL: skipped (${why})`); ctx.skip(); return; }
+    if (!server) {
+      console.warn(`PostgreSQL: skipped (${why})`);
+      ctx.skip();
+      return;
+    }
     const rows = fixtureRows();
     const pg = (await import('pg')).default;
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
     try {
-      await client.query(`CREATE TEMP TABLE ptax_input (id TEXT, ${BATCH_INPUT_COLUMNS.map((c) => `"${c}" ${TYPES[c] === 'VARCHAR' ? 'TEXT' : TYPES[c] ?? 'FLOAT8'}`).join(', ')})`);
-      for (const r of rows) await client.query(`INSERT INTO ptax_input VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`, COLUMNS.map((c) => r[c] ?? null));
+      await client.query(
+        `CREATE TEMP TABLE ptax_input (id TEXT, ${BATCH_INPUT_COLUMNS.map((c) => `"${c}" ${TYPES[c] === 'VARCHAR' ? 'TEXT' : (TYPES[c] ?? 'FLOAT8')}`).join(', ')})`,
+      );
+      for (const r of rows)
+        await client.query(
+          `INSERT INTO ptax_input VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+          COLUMNS.map((c) => r[c] ?? null),
+        );
       const res = await client.query(generateSql(bundle, { dialect: 'postgres', columns: COLUMNS }));
       expect(res.rows.length).toBe(rows.length);
       const { diffs } = compare(rows, res.rows as Array<Record<string, unknown>>);

@@ -5,13 +5,23 @@ import type { Browser, Page } from 'playwright';
 import { calculate, fillForm, launch, open, PHONE } from './helpers.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** Violations as short readable lines (rule, impact, first targets), so a failure says what is wrong. */
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
 }
 
 describe('axe-core', () => {
@@ -46,9 +56,16 @@ describe('axe-core', () => {
     const wizard = page.getByTestId('wizard');
     await wizard.waitFor();
     const steps: Array<() => Promise<void>> = [
-      async () => { await wizard.getByTestId('home-value').fill('650000'); },
-      async () => { await wizard.getByTestId('county-select').selectOption('Kings County'); await wizard.getByTestId('property-type').selectOption('class2'); },
-      async () => { await wizard.getByTestId('over65').check(); },
+      async () => {
+        await wizard.getByTestId('home-value').fill('650000');
+      },
+      async () => {
+        await wizard.getByTestId('county-select').selectOption('Kings County');
+        await wizard.getByTestId('property-type').selectOption('class2');
+      },
+      async () => {
+        await wizard.getByTestId('over65').check();
+      },
       async () => {},
     ];
     for (const [i, fill] of steps.entries()) {

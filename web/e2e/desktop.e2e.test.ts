@@ -13,8 +13,12 @@ import { pdfTextLines } from './pdf-text.js';
 import { calculate, cli, expectedFigures, fillForm, open, pct, shownExemptionIds, shownFigures, usd, type Input } from './helpers.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await (await import('./helpers.js')).launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await (await import('./helpers.js')).launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const fmt = { usd: (n: number) => usd(n), pct: (n: number) => pct(n) };
 
@@ -47,7 +51,11 @@ describe('desktop form', () => {
     const input: Input = { county: 'Albany County', value: 425_000, homestead: true };
     const { context, shown, expected, exemptionIds, errors } = await flow(input);
     expect(shown).toEqual(expected);
-    expect(exemptionIds.sort()).toEqual(Object.keys(expected).filter((k) => k.startsWith('exemption-') && k !== 'exemption-savings').sort());
+    expect(exemptionIds.sort()).toEqual(
+      Object.keys(expected)
+        .filter((k) => k.startsWith('exemption-') && k !== 'exemption-savings')
+        .sort(),
+    );
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -79,7 +87,17 @@ describe('desktop form', () => {
 describe('class4 (commercial)', () => {
   it('clears and disables the residential exemptions, shows the commercial-exemptions link (new tab, noopener), and figures equal the CLI without exemptions', async () => {
     const { page, context, errors } = await open(browser, '/', { popup: false });
-    await fillForm(page, { county: 'New York County', value: 2_000_000, cls: 'class2', homestead: true, over65: true, disabled: true, veteran: 50, seniorCitizen: true, coldWar: true });
+    await fillForm(page, {
+      county: 'New York County',
+      value: 2_000_000,
+      cls: 'class2',
+      homestead: true,
+      over65: true,
+      disabled: true,
+      veteran: 50,
+      seniorCitizen: true,
+      coldWar: true,
+    });
     expect(await page.getByTestId('homestead').isChecked()).toBe(true);
     expect(await page.getByTestId('commercial-link').count()).toBe(0);
     await page.getByTestId('property-type').selectOption('class4');
@@ -117,7 +135,9 @@ describe('PDF report', () => {
   it('downloads a real PDF named after the county, containing the county name and the annual tax; jspdf loads only then', async () => {
     const { page, context, errors } = await open(browser, '/', { popup: false });
     const scripts: string[] = [];
-    page.on('response', (r) => { if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
     await fillForm(page, { county: 'Albany County', value: 300_000 });
     await calculate(page);
     expect(scripts.filter((s) => /jspdf/i.test(s))).toEqual([]);

@@ -13,11 +13,16 @@ import { calculate, editionURL, launch, open } from './helpers.js';
 import { REPO } from './env.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 type Json = Record<string, unknown>;
-const ptax = (...args: string[]): Json => JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', ...args, '--json'], { cwd: REPO, encoding: 'utf8' })) as Json;
+const ptax = (...args: string[]): Json =>
+  JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', ...args, '--json'], { cwd: REPO, encoding: 'utf8' })) as Json;
 const at = (o: unknown, path: string): unknown => path.split('.').reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Json)[k] : undefined), o);
 
 async function value(page: Page, testId: string): Promise<number> {
@@ -27,9 +32,15 @@ async function value(page: Page, testId: string): Promise<number> {
 /** The main figures of the results card against the CLI's. */
 async function expectMainFigures(page: Page, r: Json): Promise<void> {
   const ids: Record<string, string> = {
-    'annual-tax': 'annualTax', 'monthly-tax': 'monthlyTax', 'effective-rate': 'effectiveRate', 'taxable-value': 'taxableValue',
-    'exemption-savings': 'exemptionSavings', 'breakdown-school': 'countyBreakdown.school', 'breakdown-county': 'countyBreakdown.county',
-    'breakdown-city': 'countyBreakdown.city', 'breakdown-special': 'countyBreakdown.special',
+    'annual-tax': 'annualTax',
+    'monthly-tax': 'monthlyTax',
+    'effective-rate': 'effectiveRate',
+    'taxable-value': 'taxableValue',
+    'exemption-savings': 'exemptionSavings',
+    'breakdown-school': 'countyBreakdown.school',
+    'breakdown-county': 'countyBreakdown.county',
+    'breakdown-city': 'countyBreakdown.city',
+    'breakdown-special': 'countyBreakdown.special',
   };
   for (const [id, path] of Object.entries(ids)) expect([id, await value(page, id)]).toEqual([id, at(r, path)]);
   for (const [k, v] of Object.entries((r.exemptions ?? {}) as Record<string, number>)) if (v > 0) expect(await value(page, `exemption-${k}`)).toBe(v);
@@ -48,7 +59,13 @@ async function runTool(page: Page, name: string): Promise<void> {
 
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
 }
 
 describe('Texas edition (tx.localhost)', () => {
@@ -128,7 +145,9 @@ describe('Texas edition (tx.localhost)', () => {
     const rows = page.getByTestId('major-counties').locator('tbody tr');
     expect(await rows.count()).toBe(24);
     expect(await rows.first().getAttribute('data-slug')).toBe('harris');
-    expect(Number(await rows.first().getByTestId('major-tax').getAttribute('data-value'))).toBe(ptax('calc', '--state', 'TX', '--county', 'Harris', '--value', '350000').annualTax);
+    expect(Number(await rows.first().getByTestId('major-tax').getAttribute('data-value'))).toBe(
+      ptax('calc', '--state', 'TX', '--county', 'Harris', '--value', '350000').annualTax,
+    );
     await context.close();
   });
 

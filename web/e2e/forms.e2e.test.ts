@@ -10,8 +10,12 @@ import type { Browser, Page } from 'playwright';
 import { calculate, editionURL, fillForm, launch, open } from './helpers.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 function row<T>(sql: string, ...args: unknown[]): T | undefined {
   const db = new Database(inject('dbPath'), { readonly: true, fileMustExist: true });
@@ -24,18 +28,33 @@ function row<T>(sql: string, ...args: unknown[]): T | undefined {
 
 /** Submits with `click` and returns the API's answer (status and the JSON the page sent). */
 async function post(page: Page, path: string, click: () => Promise<void>): Promise<{ status: number; sent: Record<string, unknown> }> {
-  const [response] = await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith(path) && r.request().method() === 'POST'),
-    click(),
-  ]);
+  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(path) && r.request().method() === 'POST'), click()]);
   return { status: response.status(), sent: JSON.parse(response.request().postData()!) };
 }
 
 describe('contact form', () => {
   /** The page's words for one language: the fields' labels (name, email, subject, message), the button and the server's answer. */
-  interface Words { path: string; labels: [string, string, string, string]; send: string; answer: string; language: 'en' | 'es' }
-  const EN: Words = { path: '/contact', labels: ['Name', 'Email address', 'Subject', 'Message'], send: 'Send message', answer: "Thanks for your message! We'll get back to you soon.", language: 'en' };
-  const ES: Words = { path: '/es/contacto', labels: ['Nombre', 'Correo electrónico', 'Asunto', 'Mensaje'], send: 'Enviar mensaje', answer: '¡Gracias por tu mensaje! Te responderemos pronto.', language: 'es' };
+  interface Words {
+    path: string;
+    labels: [string, string, string, string];
+    send: string;
+    answer: string;
+    language: 'en' | 'es';
+  }
+  const EN: Words = {
+    path: '/contact',
+    labels: ['Name', 'Email address', 'Subject', 'Message'],
+    send: 'Send message',
+    answer: "Thanks for your message! We'll get back to you soon.",
+    language: 'en',
+  };
+  const ES: Words = {
+    path: '/es/contacto',
+    labels: ['Nombre', 'Correo electrónico', 'Asunto', 'Mensaje'],
+    send: 'Enviar mensaje',
+    answer: '¡Gracias por tu mensaje! Te responderemos pronto.',
+    language: 'es',
+  };
 
   /** Fills the form with [name, email, subject, message] in `words`' language and sends it; checks the answer on the page; the JSON sent. */
   async function send(words: Words, values: [string, string, string, string]): Promise<Record<string, unknown>> {
@@ -78,7 +97,12 @@ describe('notify form', () => {
     expect(sent).toMatchObject({ email, state: 'NY', language: 'en' });
     await page.getByTestId('notify-status').waitFor();
     expect(await page.getByTestId('notify-status').innerText()).toBe("Thanks! We'll email you as soon as the new rates are published.");
-    expect(row('SELECT email, state, language, status FROM notify_requests WHERE email = ?', email)).toEqual({ email, state: 'NY', language: 'en', status: 'pending' });
+    expect(row('SELECT email, state, language, status FROM notify_requests WHERE email = ?', email)).toEqual({
+      email,
+      state: 'NY',
+      language: 'en',
+      status: 'pending',
+    });
     expect(errors).toEqual([]);
     await context.close();
   });

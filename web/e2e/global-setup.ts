@@ -12,7 +12,10 @@ import { CHROMIUM, REPO } from './env.js';
 import { startSiteServer, stopChild } from '../../scripts/site-server.js';
 
 declare module 'vitest' {
-  export interface ProvidedContext { baseURL: string; dbPath: string }
+  export interface ProvidedContext {
+    baseURL: string;
+    dbPath: string;
+  }
 }
 
 let server: ChildProcess | undefined;
@@ -49,7 +52,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function startServer(dbPath: string): Promise<string> {
-  const started = await startSiteServer(REPO, { PTAX_DB: dbPath, PTAX_WEB_DIR: process.env.PTAX_E2E_WEB_DIR ?? join(REPO, 'web/dist'), PTAX_RATE_LIMIT: '1000' }, 'e2e: ');
+  const started = await startSiteServer(
+    REPO,
+    { PTAX_DB: dbPath, PTAX_WEB_DIR: process.env.PTAX_E2E_WEB_DIR ?? join(REPO, 'web/dist'), PTAX_RATE_LIMIT: '1000' },
+    'e2e: ',
+  );
   server = started.child;
   return started.url;
 }

@@ -18,7 +18,11 @@ export function launch(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-export interface Opened { context: BrowserContext; page: Page; errors: string[] }
+export interface Opened {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
 
 /**
  * A fresh browser context (own local storage) on the test server. Requests that leave the
@@ -44,7 +48,11 @@ export async function ready(page: Page): Promise<void> {
  * `consent: 'ask'` leaves the analytics choice unmade, so the consent banner shows; by
  * default the visitor has declined, and the banner does not cover the page.
  */
-export async function open(browser: Browser, path = '/', opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string; edition?: string; consent?: 'ask' } = {}): Promise<Opened> {
+export async function open(
+  browser: Browser,
+  path = '/',
+  opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string; edition?: string; consent?: 'ask' } = {},
+): Promise<Opened> {
   const baseURL = editionURL(opts.edition);
   const context = await browser.newContext({
     baseURL,
@@ -62,21 +70,37 @@ export async function open(browser: Browser, path = '/', opts: { viewport?: { wi
   };
   await context.route('**/*', (route) => (ours(route.request().url()) ? route.continue() : route.abort()));
   if (opts.popup === false) await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
-  if (opts.consent !== 'ask') await context.addInitScript(() => { if (!localStorage.getItem('analytics_consent')) localStorage.setItem('analytics_consent', '{"analytics":false,"marketing":false}'); });
+  if (opts.consent !== 'ask')
+    await context.addInitScript(() => {
+      if (!localStorage.getItem('analytics_consent')) localStorage.setItem('analytics_consent', '{"analytics":false,"marketing":false}');
+    });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
   const failed: string[] = [];
-  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`); });
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`);
+  });
   page.on('requestfailed', (r) => failed.push(`failed ${r.url()} (${r.failure()?.errorText ?? '?'})`));
   await page.goto(path);
   try {
     await page.getByTestId(opts.waitFor ?? 'property-form').waitFor();
   } catch (e) {
     // Say why the page did not come up: failed requests, script errors, what it shows.
-    const body = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 300);
-    throw new Error(`${path}: ${opts.waitFor ?? 'property-form'} did not appear (${e instanceof Error ? e.message.split('\n')[0] : e}); requests: ${failed.join(', ') || 'none failed'}; errors: ${errors.join(' | ') || 'none'}; page: ${body}`);
+    const body = (
+      await page
+        .locator('body')
+        .innerText()
+        .catch(() => '')
+    )
+      .replace(/\s+/g, ' ')
+      .slice(0, 300);
+    throw new Error(
+      `${path}: ${opts.waitFor ?? 'property-form'} did not appear (${e instanceof Error ? e.message.split('\n')[0] : e}); requests: ${failed.join(', ') || 'none failed'}; errors: ${errors.join(' | ') || 'none'}; page: ${body}`,
+    );
   }
   await ready(page);
   return { context, page, errors };
@@ -111,10 +135,20 @@ export function cliArgs(i: Input): string[] {
 }
 
 export interface CliResult {
-  county: string; year: number; annualTax: number; monthlyTax: number; effectiveRate: number;
-  baseAssessedValue: number; finalAssessedValue: number; taxableValue: number; exemptionSavings: number;
-  exemptions: Record<string, number>; countyBreakdown: Record<'school' | 'county' | 'city' | 'special', number>;
-  potentialSavings: number; notes: string[]; nyc?: { quarterlyPayment: number };
+  county: string;
+  year: number;
+  annualTax: number;
+  monthlyTax: number;
+  effectiveRate: number;
+  baseAssessedValue: number;
+  finalAssessedValue: number;
+  taxableValue: number;
+  exemptionSavings: number;
+  exemptions: Record<string, number>;
+  countyBreakdown: Record<'school' | 'county' | 'city' | 'special', number>;
+  potentialSavings: number;
+  notes: string[];
+  nyc?: { quarterlyPayment: number };
 }
 
 /** `node dist/cli/main.js calc … --json` for the same input. */
@@ -124,7 +158,13 @@ export function cli(i: Input): CliResult {
 
 const LOCALE: Record<Lang, string> = { en: 'en-US', es: 'es-MX' };
 export const usd = (n: number, lang: Lang = 'en') =>
-  new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n);
+  new Intl.NumberFormat(LOCALE[lang], {
+    style: 'currency',
+    currency: 'USD',
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 0,
+  }).format(n);
 export const pct = (percent: number, lang: Lang = 'en') =>
   new Intl.NumberFormat(LOCALE[lang], { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(percent / 100);
 
@@ -148,9 +188,22 @@ export function expectedFigures(r: CliResult, fmt: { usd: (n: number) => string;
 /** The formatting of the page's own browser (Chromium's ICU), for es-MX where ICU versions differ. */
 export async function browserFormat(page: Page, lang: Lang) {
   const locale = LOCALE[lang];
-  const fmtAll = (values: number[], kind: 'usd' | 'pct') => page.evaluate(({ values, kind, locale }) => values.map((n) => kind === 'usd'
-    ? new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n)
-    : new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n / 100)), { values, kind, locale });
+  const fmtAll = (values: number[], kind: 'usd' | 'pct') =>
+    page.evaluate(
+      ({ values, kind, locale }) =>
+        values.map((n) =>
+          kind === 'usd'
+            ? new Intl.NumberFormat(locale, {
+                style: 'currency',
+                currency: 'USD',
+                currencyDisplay: 'narrowSymbol',
+                minimumFractionDigits: 0,
+                maximumFractionDigits: 0,
+              }).format(n)
+            : new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n / 100),
+        ),
+      { values, kind, locale },
+    );
   return { fmtAll };
 }
 
@@ -166,7 +219,9 @@ export async function shownFigures(page: Page, ids: string[]): Promise<Record<st
 
 /** The test ids of the exemption rows the page shows. */
 export async function shownExemptionIds(page: Page): Promise<string[]> {
-  return page.locator('[data-testid^="exemption-"]:not([data-testid="exemption-savings"])').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
+  return page
+    .locator('[data-testid^="exemption-"]:not([data-testid="exemption-savings"])')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
 }
 
 /** Fills the desktop form (or the fields on screen) the way a visitor does. */

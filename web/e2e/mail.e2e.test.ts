@@ -103,7 +103,13 @@ function post(url: string, body: string, contentType: string): Promise<number> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: u.port, path: `${u.pathname}${u.search}`, method: 'POST', headers: { host: u.host, 'content-type': contentType, 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+        method: 'POST',
+        headers: { host: u.host, 'content-type': contentType, 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

@@ -9,8 +9,12 @@ import type { Browser } from 'playwright';
 import { calculate, fillForm, launch, open } from './helpers.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const SUCCESS = 'Thanks for subscribing! Please check your email to confirm your subscription.';
 

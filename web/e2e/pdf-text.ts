@@ -21,7 +21,10 @@ function literals(content: string): string[] {
     let j = i + 1;
     for (; j < content.length && depth > 0; j++) {
       const c = content[j];
-      if (c === '\\') { j++; continue; }
+      if (c === '\\') {
+        j++;
+        continue;
+      }
       if (c === '(') depth++;
       else if (c === ')') depth--;
     }
@@ -43,7 +46,11 @@ export function pdfTextLines(pdf: Buffer): string[] {
     if (end < 0) break;
     let data = pdf.subarray(start, end);
     if (/\/FlateDecode/.test(m[1]!)) {
-      try { data = inflateSync(data); } catch { continue; }
+      try {
+        data = inflateSync(data);
+      } catch {
+        continue;
+      }
     }
     const content = data.toString('latin1');
     // Each text operator: "(string) Tj" or "[(a) 12 (b)] TJ".

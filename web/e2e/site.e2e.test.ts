@@ -18,8 +18,12 @@ import { launch, open, ready } from './helpers.js';
 import { REPO } from './env.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'] as const;
 
@@ -31,7 +35,9 @@ function get(edition: string, path: string): Promise<{ status: number; body: str
     const req = request({ host: base.hostname, port: base.port, path: encodeURI(path), headers: { host, 'accept-encoding': 'identity' } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
+      res.on('data', (c: string) => {
+        body += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('error', reject);
@@ -47,8 +53,11 @@ describe('every page of every edition', () => {
     it(`${edition}: each sitemap page answers 200 with its title, canonical, hreflang pair and the switch to its counterpart`, async () => {
       const sitemap = await get(edition, '/sitemap.xml');
       expect(sitemap.status).toBe(200);
-      const pairs = [...sitemap.body.matchAll(/<url>\s*<loc>([^<]+)<\/loc>\s*<xhtml:link rel="alternate" hreflang="en" href="([^"]+)"\/>\s*<xhtml:link rel="alternate" hreflang="es" href="([^"]+)"\/>/g)]
-        .map((m) => ({ loc: new URL(m[1]!).pathname, en: new URL(m[2]!).pathname, es: new URL(m[3]!).pathname }));
+      const pairs = [
+        ...sitemap.body.matchAll(
+          /<url>\s*<loc>([^<]+)<\/loc>\s*<xhtml:link rel="alternate" hreflang="en" href="([^"]+)"\/>\s*<xhtml:link rel="alternate" hreflang="es" href="([^"]+)"\/>/g,
+        ),
+      ].map((m) => ({ loc: new URL(m[1]!).pathname, en: new URL(m[2]!).pathname, es: new URL(m[3]!).pathname }));
       expect(pairs.length).toBeGreaterThan(20);
       const titles = new Set<string>();
       for (const p of pairs) {
@@ -70,7 +79,7 @@ describe('every page of every edition', () => {
     }, 120_000);
   }
 
-  it('unknown paths answer the page-not-found screen with status 404, in the path\'s language', async () => {
+  it("unknown paths answer the page-not-found screen with status 404, in the path's language", async () => {
     const en = await get('TX', '/no-such-page');
     expect(en.status).toBe(404);
     expect(en.body).toContain('data-testid="page-not-found"');
@@ -84,8 +93,18 @@ describe('every page of every edition', () => {
 
 describe('figures on the pages come from the engine and the rules', () => {
   it('a county page gives ptax calc --json for $350,000 without exemptions, with JavaScript off', async () => {
-    for (const [edition, slug, county] of [['TX', 'fort-bend', 'Fort Bend'], ['FL', 'st-lucie', 'St Lucie'], ['CA', 'los-angeles', 'Los Angeles'], ['NY', 'albany', 'Albany']] as const) {
-      const r = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', edition, '--county', county, '--value', '350000', '--json'], { cwd: REPO, encoding: 'utf8' })) as { annualTax: number; monthlyTax: number };
+    for (const [edition, slug, county] of [
+      ['TX', 'fort-bend', 'Fort Bend'],
+      ['FL', 'st-lucie', 'St Lucie'],
+      ['CA', 'los-angeles', 'Los Angeles'],
+      ['NY', 'albany', 'Albany'],
+    ] as const) {
+      const r = JSON.parse(
+        execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', edition, '--county', county, '--value', '350000', '--json'], {
+          cwd: REPO,
+          encoding: 'utf8',
+        }),
+      ) as { annualTax: number; monthlyTax: number };
       const page = await get(edition, `/county/${slug}`);
       expect(page.status).toBe(200);
       expect([slug, Number(attr(page.body, /data-testid="county-tax" data-value="([^"]+)"/))]).toEqual([slug, r.annualTax]);
@@ -94,7 +113,9 @@ describe('figures on the pages come from the engine and the rules', () => {
   });
 
   it('the Texas exemptions guide quotes the school homestead exemption of the rule file', async () => {
-    const bundle = JSON.parse(readFileSync(join(REPO, 'dist/rules/bundle.json'), 'utf8')) as { parameters: Record<string, { values: Array<{ effective: string; value: number }> }> };
+    const bundle = JSON.parse(readFileSync(join(REPO, 'dist/rules/bundle.json'), 'utf8')) as {
+      parameters: Record<string, { values: Array<{ effective: string; value: number }> }>;
+    };
     const values = bundle.parameters['tx.exemptions.homestead_school']!.values;
     const latest = values[values.length - 1]!.value;
     const shown = `$${latest.toLocaleString('en-US')}`;
@@ -109,15 +130,23 @@ describe('figures on the pages come from the engine and the rules', () => {
 
 describe('link previews of share links', () => {
   it('the home page of a share address carries the figure in its Open Graph tags (ptax calc --json), in both languages', async () => {
-    const r = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', 'TX', '--county', 'Harris', '--value', '400000', '--homestead', '--json'], { cwd: REPO, encoding: 'utf8' })) as { annualTax: number; monthlyTax: number };
-    const usd = (n: number, locale: string) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(n);
+    const r = JSON.parse(
+      execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', 'TX', '--county', 'Harris', '--value', '400000', '--homestead', '--json'], {
+        cwd: REPO,
+        encoding: 'utf8',
+      }),
+    ) as { annualTax: number; monthlyTax: number };
+    const usd = (n: number, locale: string) =>
+      new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(n);
     const en = await get('TX', '/?county=harris&value=400000&homestead=true');
     expect(en.status).toBe(200);
     expect(attr(en.body, /<meta property="og:title" content="([^"]+)"/)).toBe(`Harris County: ${usd(r.annualTax, 'en-US')} a year in property tax`);
     expect(attr(en.body, /<meta property="og:description" content="([^"]+)"/)).toContain(`${usd(r.monthlyTax, 'en-US')} a month`);
     expect(decode(attr(en.body, /<meta property="og:url" content="([^"]+)"/))).toMatch(/\/\?county=harris&value=400000&homestead=true$/);
     const es = await get('TX', '/es?county=harris&value=400000&homestead=true');
-    expect(attr(es.body, /<meta property="og:title" content="([^"]+)"/)).toBe(`Condado de Harris: ${usd(r.annualTax, 'es-MX')} al año de impuesto a la propiedad`);
+    expect(attr(es.body, /<meta property="og:title" content="([^"]+)"/)).toBe(
+      `Condado de Harris: ${usd(r.annualTax, 'es-MX')} al año de impuesto a la propiedad`,
+    );
     // An address that computes nothing gets the page as built.
     const plain = await get('TX', '/?county=atlantis&value=400000');
     expect(attr(plain.body, /<meta property="og:title" content="([^"]+)"/)).not.toContain('a year in property tax');
@@ -168,13 +197,17 @@ describe('in the browser', () => {
     // App level: the whole page is replaced.
     const app = await open(browser, '/?__throw=app', { edition: 'TX', popup: false, waitFor: 'app-error' });
     expect(await app.page.getByRole('heading', { level: 1 }).innerText()).toBe('Something went wrong');
-    expect(await app.page.getByTestId('app-error').innerText()).toContain("We're sorry, but the Texas Property Tax Calculator encountered an unexpected error.");
+    expect(await app.page.getByTestId('app-error').innerText()).toContain(
+      "We're sorry, but the Texas Property Tax Calculator encountered an unexpected error.",
+    );
     expect(await app.page.getByTestId('error-id').innerText()).toMatch(/^[0-9A-F]{10}$/);
     expect(await app.page.getByRole('link', { name: 'Go Home' }).getAttribute('href')).toBe('/');
     expect(await app.page.getByRole('button', { name: 'Reload Page' }).count()).toBe(1);
     await app.context.close();
     const appEs = await open(browser, '/es?__throw=app', { edition: 'FL', popup: false, waitFor: 'app-error' });
-    expect(await appEs.page.getByTestId('app-error').innerText()).toContain('Lo sentimos, la Calculadora de impuestos a la propiedad de Florida encontró un error inesperado.');
+    expect(await appEs.page.getByTestId('app-error').innerText()).toContain(
+      'Lo sentimos, la Calculadora de impuestos a la propiedad de Florida encontró un error inesperado.',
+    );
     expect(await appEs.page.getByRole('link', { name: 'Ir al inicio' }).getAttribute('href')).toBe('/es');
     await appEs.context.close();
     // Page level: header and footer stay; Try Again renders the page.
@@ -195,7 +228,18 @@ describe('in the browser', () => {
   });
 
   it('axe-core finds no violations on each page type', async () => {
-    for (const [path, testId] of [['/how-it-works', 'page-how-it-works'], ['/counties', 'page-counties'], ['/county/harris', 'page-county'], ['/tax-guides', 'page-tax-guides'], ['/guides/texas-property-tax-exemptions', 'page-guide'], ['/guides/texas-glossary', 'page-guide'], ['/faq', 'page-faq'], ['/about', 'page-about'], ['/es/aviso-legal', 'page-disclaimer'], ['/nothing-here', 'page-not-found']] as const) {
+    for (const [path, testId] of [
+      ['/how-it-works', 'page-how-it-works'],
+      ['/counties', 'page-counties'],
+      ['/county/harris', 'page-county'],
+      ['/tax-guides', 'page-tax-guides'],
+      ['/guides/texas-property-tax-exemptions', 'page-guide'],
+      ['/guides/texas-glossary', 'page-guide'],
+      ['/faq', 'page-faq'],
+      ['/about', 'page-about'],
+      ['/es/aviso-legal', 'page-disclaimer'],
+      ['/nothing-here', 'page-not-found'],
+    ] as const) {
       const { page, context } = await open(browser, path, { edition: 'TX', popup: false, waitFor: testId });
       const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       expect([path, r.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)]).toEqual([path, []]);

@@ -10,11 +10,16 @@ import type { Browser, Page } from 'playwright';
 import { launch, open, ready } from './helpers.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** Words of English prose that no Spanish sentence uses. */
-const ENGLISH = /\b(the|and|your|with|this|that|from|for|of|to|is|are|county|tax|taxes|value|home|property|school|city|calculate|calculator|enter|select|choose|exemption|exemptions|savings|annual|monthly|rate|rates|loading|none|yes|basic|enhanced|details|before|after|payment|page|not|found)\b/i;
+const ENGLISH =
+  /\b(the|and|your|with|this|that|from|for|of|to|is|are|county|tax|taxes|value|home|property|school|city|calculate|calculator|enter|select|choose|exemption|exemptions|savings|annual|monthly|rate|rates|loading|none|yes|basic|enhanced|details|before|after|payment|page|not|found)\b/i;
 /** Proper names that stay as they are in Spanish. */
 const NAMES = /Tax Foundation|Save Our Homes|Mello-Roos|homestead|Enhanced STAR|STAR|ptax|\b[a-z0-9-]+(\.[a-z0-9-]+)+(\/[a-z0-9/-]*)?/gi;
 
@@ -81,7 +86,12 @@ describe('Spanish pages have no English text', () => {
     it(`${e.code}: how it works, counties, a county page, about, contact and the 404 page`, async () => {
       const { page, context } = await open(browser, '/es/como-funciona', { popup: false, edition: e.code, waitFor: 'page-how-it-works' });
       await expectNoEnglish(page, `${e.code} /es/como-funciona`);
-      for (const [path, testId] of [['/es/condados', 'page-counties'], [`/es/condado/${e.county}`, 'page-county'], ['/es/acerca-de', 'page-about'], ['/es/no-existe', 'page-not-found']] as const) {
+      for (const [path, testId] of [
+        ['/es/condados', 'page-counties'],
+        [`/es/condado/${e.county}`, 'page-county'],
+        ['/es/acerca-de', 'page-about'],
+        ['/es/no-existe', 'page-not-found'],
+      ] as const) {
         await page.goto(new URL(path, page.url()).href);
         await page.getByTestId(testId).waitFor();
         await ready(page);

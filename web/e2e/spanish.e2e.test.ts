@@ -8,8 +8,12 @@ import { pdfTextLines } from './pdf-text.js';
 import { browserFormat, calculate, cli, expectedFigures, fillForm, launch, open, type Input } from './helpers.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('Spanish page (/es)', () => {
   it('shows Spanish labels and es-MX figures equal to ptax calc --json', async () => {

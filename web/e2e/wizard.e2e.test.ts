@@ -10,8 +10,12 @@ import { cli, expectedFigures, launch, open, PHONE, pct, shownFigures, usd, type
 import { REPO } from './env.js';
 
 let browser: Browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const title = (page: Page) => page.getByTestId('wizard-step-title').innerText();
 const progress = (page: Page) => page.getByTestId('wizard-progress').innerText();
@@ -131,9 +135,30 @@ describe('wizard at 390 px', () => {
 
 describe('the wizard in the other editions', () => {
   for (const e of [
-    { code: 'TX', county: 'Harris County', value: '400000', checks: ['homestead', 'over65'], review: ['Harris County', 'Homestead', 'Owner 65 or older'], args: ['--homestead', '--over65'] },
-    { code: 'CA', county: 'Los Angeles County', value: '900000', checks: ['homestead'], review: ['Los Angeles County', "Homeowners' exemption"], args: ['--homestead'] },
-    { code: 'FL', county: 'Miami-Dade County', value: '450000', checks: ['homestead', 'over65'], review: ['Miami-Dade County', 'Homestead', 'Senior'], args: ['--homestead', '--over65'] },
+    {
+      code: 'TX',
+      county: 'Harris County',
+      value: '400000',
+      checks: ['homestead', 'over65'],
+      review: ['Harris County', 'Homestead', 'Owner 65 or older'],
+      args: ['--homestead', '--over65'],
+    },
+    {
+      code: 'CA',
+      county: 'Los Angeles County',
+      value: '900000',
+      checks: ['homestead'],
+      review: ['Los Angeles County', "Homeowners' exemption"],
+      args: ['--homestead'],
+    },
+    {
+      code: 'FL',
+      county: 'Miami-Dade County',
+      value: '450000',
+      checks: ['homestead', 'over65'],
+      review: ['Miami-Dade County', 'Homestead', 'Senior'],
+      args: ['--homestead', '--over65'],
+    },
   ]) {
     it(`${e.code}: value, county, the state's exemptions, a review naming them, and ptax's figures`, async () => {
       const { page, context, errors } = await open(browser, '/', { viewport: PHONE, mobile: true, popup: false, edition: e.code });
@@ -149,7 +174,12 @@ describe('the wizard in the other editions', () => {
       for (const x of e.review) expect(review).toContain(x);
       await page.getByTestId('wizard-calculate').click();
       await page.getByTestId('results').waitFor();
-      const r = JSON.parse(execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', e.code, '--county', e.county, '--value', e.value, ...e.args, '--json'], { cwd: REPO, encoding: 'utf8' })) as { annualTax: number };
+      const r = JSON.parse(
+        execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', e.code, '--county', e.county, '--value', e.value, ...e.args, '--json'], {
+          cwd: REPO,
+          encoding: 'utf8',
+        }),
+      ) as { annualTax: number };
       expect(Number(await page.getByTestId('annual-tax').getAttribute('data-value'))).toBe(r.annualTax);
       expect(errors).toEqual([]);
       await context.close();

@@ -60,7 +60,9 @@ function main() {
   for (const code of Object.keys(bundle.states)) {
     const pkg = packageOf(bundle, code);
     writeFileSync(join(outDir, `${code}.json`), JSON.stringify(pkg));
-    written.push(`${code} (${pkg.state.counties.length} counties, ${Object.keys(pkg.programs).length} programs, ${Object.keys(pkg.parameters).length} parameters)`);
+    written.push(
+      `${code} (${pkg.state.counties.length} counties, ${Object.keys(pkg.programs).length} programs, ${Object.keys(pkg.parameters).length} parameters)`,
+    );
   }
   console.log(`web data packages: ${written.join('; ')} -> ${outDir}`);
 }

@@ -77,7 +77,12 @@ export function parseRef(ref) {
 }
 
 export const slugOf = (s) =>
-  s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function periodStart(period, year) {
   return `${period.fiscal ? year - 1 : year}-${period.start}`;
@@ -129,7 +134,9 @@ export function resolvePlaceholders(text, lang, ctx) {
   const { bundle, state, where } = ctx;
   const used = { params: new Set(), facts: new Set() };
   const out = text.replace(PLACEHOLDER, (whole, format, ref) => {
-    const fail = (msg) => { throw new GuideError(`${where}: ${whole}: ${msg}`); };
+    const fail = (msg) => {
+      throw new GuideError(`${where}: ${whole}: ${msg}`);
+    };
     if (!FORMATS.includes(format)) fail(`unknown format "${format}" (one of ${FORMATS.join(', ')})`);
     const r = parseRef(ref);
     if (!r) fail('cannot read the reference (a parameter id like tx.average_rate, optional [key], @input, ;prev; or deadline.<slug>, due.<slug>, stat.<name>)');
@@ -143,9 +150,12 @@ export function resolvePlaceholders(text, lang, ctx) {
         used.facts.add(`stat.${r.slug}`);
         return fmt.number(v, lang);
       }
-      const list = r.profile === 'deadline' ? profile.deadlines ?? [] : profile.due_dates ?? [];
+      const list = r.profile === 'deadline' ? (profile.deadlines ?? []) : (profile.due_dates ?? []);
       const entry = list.find((e) => slugOf(e.label.en) === r.slug);
-      if (!entry) fail(`no ${r.profile === 'deadline' ? 'deadlines' : 'due_dates'} entry "${r.slug}" in ${state.file} (known: ${list.map((e) => slugOf(e.label.en)).join(', ') || 'none'})`);
+      if (!entry)
+        fail(
+          `no ${r.profile === 'deadline' ? 'deadlines' : 'due_dates'} entry "${r.slug}" in ${state.file} (known: ${list.map((e) => slugOf(e.label.en)).join(', ') || 'none'})`,
+        );
       used.facts.add(`${r.profile}.${r.slug}`);
       if (format === 'date') return fmt.date(entry.date, lang);
       if (format === 'note') {
@@ -159,9 +169,14 @@ export function resolvePlaceholders(text, lang, ctx) {
     used.params.add(r.id);
     const q = quoteDate(bundle, r.id);
     let idx = -1;
-    p.values.forEach((e, i) => { if (!q || e.effective <= q.date) idx = i; });
+    p.values.forEach((e, i) => {
+      if (!q || e.effective <= q.date) idx = i;
+    });
     if (idx < 0) fail(`no value of ${r.id} in force on ${q?.date}`);
-    if (r.prev) { idx -= 1; if (idx < 0) fail(`${r.id} has no value before the one in force`); }
+    if (r.prev) {
+      idx -= 1;
+      if (idx < 0) fail(`${r.id} has no value before the one in force`);
+    }
     const entry = p.values[idx];
     if (format === 'year') {
       // The program year the value is quoted for (the entry before it: the year before the current one took effect).
@@ -223,9 +238,7 @@ function inline(s, link) {
   let h = esc(s);
   h = h.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, text, href) => {
     const l = link(href.replace(/&amp;/g, '&'));
-    return l.external
-      ? `<a href="${esc(l.href)}" target="_blank" rel="noopener noreferrer">${text}</a>`
-      : `<a href="${esc(l.href)}">${text}</a>`;
+    return l.external ? `<a href="${esc(l.href)}" target="_blank" rel="noopener noreferrer">${text}</a>` : `<a href="${esc(l.href)}">${text}</a>`;
   });
   h = h.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
   h = h.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>');
@@ -243,11 +256,20 @@ export function renderMarkdown(md, link = (href) => ({ href, external: /^https?:
   const ids = new Set();
   let i = 0;
   const para = [];
-  const flush = () => { if (para.length) { html.push(`<p>${inline(para.join(' '), link)}</p>`); para.length = 0; } };
+  const flush = () => {
+    if (para.length) {
+      html.push(`<p>${inline(para.join(' '), link)}</p>`);
+      para.length = 0;
+    }
+  };
   while (i < lines.length) {
     const line = lines[i];
     const t = line.trim();
-    if (!t) { flush(); i++; continue; }
+    if (!t) {
+      flush();
+      i++;
+      continue;
+    }
     let m;
     if ((m = /^(#{2,3})\s+(.+)$/.exec(t))) {
       flush();
@@ -287,7 +309,11 @@ export function renderMarkdown(md, link = (href) => ({ href, external: /^https?:
       flush();
       const rows = [];
       while (i < lines.length && lines[i].trim().startsWith('|')) rows.push(lines[i++].trim());
-      const cells = (r) => r.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+      const cells = (r) =>
+        r
+          .replace(/^\||\|$/g, '')
+          .split('|')
+          .map((c) => c.trim());
       const head = cells(rows[0]);
       const body = rows.slice(/^\|[\s:|-]+\|$/.test(rows[1] ?? '') ? 2 : 1).map(cells);
       html.push(
@@ -362,7 +388,6 @@ export function buildEdition(bundle, content, ed) {
   const problems = [];
   const { shared } = content;
   const state = bundle.states[ed.code];
-  const sources = new Map();
   const pageRef = new Map(); // guide id → paths
   for (const g of ed.guides) if (g.id && g.paths) pageRef.set(g.id, g.paths);
   if (ed.glossary?.id) pageRef.set(ed.glossary.id, ed.glossary.paths);
@@ -371,12 +396,18 @@ export function buildEdition(bundle, content, ed) {
     let m;
     if ((m = /^guide:([a-z0-9-]+)$/.exec(href))) {
       const p = pageRef.get(m[1]);
-      if (!p) { problems.push(`${where}: link to unknown guide "${m[1]}"`); return { href: '#', external: false }; }
+      if (!p) {
+        problems.push(`${where}: link to unknown guide "${m[1]}"`);
+        return { href: '#', external: false };
+      }
       return { href: p[lang], external: false };
     }
     if ((m = /^page:([a-z-]+)$/.exec(href))) {
       const p = FIXED_PAGES[m[1]];
-      if (!p) { problems.push(`${where}: link to unknown page "${m[1]}" (known: ${Object.keys(FIXED_PAGES).join(', ')})`); return { href: '#', external: false }; }
+      if (!p) {
+        problems.push(`${where}: link to unknown page "${m[1]}" (known: ${Object.keys(FIXED_PAGES).join(', ')})`);
+        return { href: '#', external: false };
+      }
       return { href: p[lang === 'en' ? 0 : 1], external: false };
     }
     if (/^https:\/\/[^\s]+$/.test(href)) return { href, external: true };
@@ -393,7 +424,10 @@ export function buildEdition(bundle, content, ed) {
       if (inlineOnly) return { html: inline(r.text.trim(), linker(lang, where)), headings: [] };
       return renderMarkdown(r.text, linker(lang, where));
     } catch (e) {
-      if (e instanceof GuideError) { problems.push(e.message); return { html: '', headings: [] }; }
+      if (e instanceof GuideError) {
+        problems.push(e.message);
+        return { html: '', headings: [] };
+      }
       throw e;
     }
   };
@@ -405,7 +439,10 @@ export function buildEdition(bundle, content, ed) {
       for (const f of r.facts) used.facts.add(f);
       return r.text.trim();
     } catch (e) {
-      if (e instanceof GuideError) { problems.push(e.message); return ''; }
+      if (e instanceof GuideError) {
+        problems.push(e.message);
+        return '';
+      }
       throw e;
     }
   };
@@ -452,7 +489,11 @@ export function buildEdition(bundle, content, ed) {
       order: g.order ?? 100,
       paths: g.paths,
       aliases: g.aliases ?? [],
-      title: {}, description: {}, html: {}, headings: {}, breadcrumbs: {},
+      title: {},
+      description: {},
+      html: {},
+      headings: {},
+      breadcrumbs: {},
     };
     for (const lang of LANGS) {
       page.title[lang] = plain(g.title?.[lang] ?? '', lang, `${where} title.${lang}`, used);
@@ -474,7 +515,10 @@ export function buildEdition(bundle, content, ed) {
     bilingual(G.paths, `${where} paths`, problems);
     bilingual(G.title, `${where} title`, problems);
     bilingual(G.description, `${where} description`, problems);
-    const cats = (G.categories ?? []).map((c) => { bilingual(c.label, `${where} category ${c.id}`, problems); return { id: c.id, label: c.label }; });
+    const cats = (G.categories ?? []).map((c) => {
+      bilingual(c.label, `${where} category ${c.id}`, problems);
+      return { id: c.id, label: c.label };
+    });
     const used = { params: new Set(), facts: new Set() };
     const entries = { en: [], es: [] };
     for (const e of G.entries ?? []) {
@@ -484,17 +528,33 @@ export function buildEdition(bundle, content, ed) {
       bilingual(e.term, `${w} term`, problems);
       bilingual(e.definition, `${w} definition`, problems);
       for (const lang of LANGS) {
-        entries[lang].push({ id: e.id, term: e.term?.[lang] ?? '', category: e.category, definition: render(e.definition?.[lang] ?? '', lang, `${w} definition.${lang}`, used, true).html });
+        entries[lang].push({
+          id: e.id,
+          term: e.term?.[lang] ?? '',
+          category: e.category,
+          definition: render(e.definition?.[lang] ?? '', lang, `${w} definition.${lang}`, used, true).html,
+        });
       }
     }
     for (const lang of LANGS) entries[lang].sort((a, b) => a.term.localeCompare(b.term, LOCALES[lang], { sensitivity: 'base' }));
     const page = {
-      id: G.id, kind: 'glossary', topic: 'glossary', order: G.order ?? 90, paths: G.paths, aliases: G.aliases ?? [],
-      title: G.title, description: G.description, html: {}, headings: { en: [], es: [] }, breadcrumbs: {},
-      categories: cats, entries,
+      id: G.id,
+      kind: 'glossary',
+      topic: 'glossary',
+      order: G.order ?? 90,
+      paths: G.paths,
+      aliases: G.aliases ?? [],
+      title: G.title,
+      description: G.description,
+      html: {},
+      headings: { en: [], es: [] },
+      breadcrumbs: {},
+      categories: cats,
+      entries,
     };
     for (const lang of LANGS) {
-      page.html[lang] = `${G.intro ? render(G.intro[lang] ?? '', lang, `${where} intro.${lang}`, used).html : ''}\n${disclaimer(lang, used, `${where} disclaimer`)}`;
+      page.html[lang] =
+        `${G.intro ? render(G.intro[lang] ?? '', lang, `${where} intro.${lang}`, used).html : ''}\n${disclaimer(lang, used, `${where} disclaimer`)}`;
       if (G.intro) bilingual(G.intro, `${where} intro`, problems);
       page.breadcrumbs[lang] = [...crumbsBase(lang), { label: G.title[lang], path: G.paths[lang] }];
     }
@@ -513,7 +573,8 @@ export function buildEdition(bundle, content, ed) {
     for (const e of F.entries ?? []) {
       const w = `${where} entry ${e.id ?? '?'}`;
       if (!e.id) problems.push(`${w}: missing id`);
-      if (!categories.some((c) => c.id === e.category)) problems.push(`${w}: unknown category "${e.category}" (one of ${categories.map((c) => c.id).join(', ')})`);
+      if (!categories.some((c) => c.id === e.category))
+        problems.push(`${w}: unknown category "${e.category}" (one of ${categories.map((c) => c.id).join(', ')})`);
       bilingual(e.q, `${w} q`, problems);
       bilingual(e.a, `${w} a`, problems);
       const eu = { params: new Set(), facts: new Set() };
@@ -529,12 +590,19 @@ export function buildEdition(bundle, content, ed) {
     }
     for (const c of categories) if (!entries.some((e) => e.category === c.id)) problems.push(`${where}: no entry in the category "${c.id}"`);
     const page = {
-      id: F.id ?? 'faq', kind: 'faq', topic: 'faq', order: 1000,
-      paths: { en: FIXED_PAGES.faq[0], es: FIXED_PAGES.faq[1] }, aliases: [],
-      title: shared.faq_title, description: F.description ?? shared.faq_description,
-      html: {}, headings: { en: [], es: [] },
+      id: F.id ?? 'faq',
+      kind: 'faq',
+      topic: 'faq',
+      order: 1000,
+      paths: { en: FIXED_PAGES.faq[0], es: FIXED_PAGES.faq[1] },
+      aliases: [],
+      title: shared.faq_title,
+      description: F.description ?? shared.faq_description,
+      html: {},
+      headings: { en: [], es: [] },
       breadcrumbs: Object.fromEntries(LANGS.map((l) => [l, [crumbsBase(l)[0], { label: shared.faq_title[l], path: FIXED_PAGES.faq[l === 'en' ? 0 : 1] }]])),
-      categories, entries,
+      categories,
+      entries,
     };
     for (const lang of LANGS) page.html[lang] = disclaimer(lang, used, `${where} disclaimer`);
     page.params = [...used.params].sort();
@@ -549,12 +617,18 @@ export function buildEdition(bundle, content, ed) {
     if (seen.has(path) && seen.get(path) !== owner) problems.push(`${ed.code}: the path ${path} belongs to both ${seen.get(path)} and ${owner}`);
     seen.set(path, owner);
   };
-  for (const [name, [en, es]] of Object.entries(FIXED_PAGES)) { if (name !== 'faq') { claim(en, `page:${name}`); claim(es, `page:${name}`); } }
+  for (const [name, [en, es]] of Object.entries(FIXED_PAGES)) {
+    if (name !== 'faq') {
+      claim(en, `page:${name}`);
+      claim(es, `page:${name}`);
+    }
+  }
   for (const p of pages) {
     if (!p.paths) continue;
     if (p.kind !== 'faq') {
       if (!/^\/guides\/[a-z0-9-]+$/.test(p.paths.en)) problems.push(`${p.id}: English path ${p.paths.en} is not /guides/<slug>`);
-      if (!/^\/es\/(guias|guias-impuestos)\/[a-z0-9-]+$/.test(p.paths.es)) problems.push(`${p.id}: Spanish path ${p.paths.es} is not under /es/guias/ or /es/guias-impuestos/`);
+      if (!/^\/es\/(guias|guias-impuestos)\/[a-z0-9-]+$/.test(p.paths.es))
+        problems.push(`${p.id}: Spanish path ${p.paths.es} is not under /es/guias/ or /es/guias-impuestos/`);
     }
     claim(p.paths.en, p.id);
     claim(p.paths.es, p.id);
@@ -602,7 +676,10 @@ function main() {
   try {
     r = buildAll(bundle, contentDir);
   } catch (e) {
-    if (e instanceof GuideError) { console.error(`build-guides: ${e.message}`); process.exit(1); }
+    if (e instanceof GuideError) {
+      console.error(`build-guides: ${e.message}`);
+      process.exit(1);
+    }
     throw e;
   }
   if (r.problems.length) {

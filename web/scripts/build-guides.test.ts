@@ -14,12 +14,25 @@ import { buildAll, PLACEHOLDER, renderMarkdown, resolvePlaceholders } from './bu
 type Lang = 'en' | 'es';
 type Bi = Record<Lang, string>;
 interface Page {
-  id: string; kind: 'guide' | 'faq' | 'glossary'; topic: string; paths: Bi; aliases: string[];
-  title: Bi; description: Bi; html: Bi; params: string[]; facts: string[]; sources: { title: string; href: string }[];
+  id: string;
+  kind: 'guide' | 'faq' | 'glossary';
+  topic: string;
+  paths: Bi;
+  aliases: string[];
+  title: Bi;
+  description: Bi;
+  html: Bi;
+  params: string[];
+  facts: string[];
+  sources: { title: string; href: string }[];
   breadcrumbs: Record<Lang, { label: string; path: string }[]>;
-  entries?: unknown; categories?: { id: string; label: Bi }[];
+  entries?: unknown;
+  categories?: { id: string; label: Bi }[];
 }
-interface Edition { edition: string; pages: Page[] }
+interface Edition {
+  edition: string;
+  pages: Page[];
+}
 
 const CONTENT = 'web/content';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -39,7 +52,11 @@ const page = (ed: string, id: string): Page => {
 };
 /** Visible text: inline tags vanish, block tags separate words. */
 const text = (html: string) =>
-  html.replace(/<\/?(strong|em|a)\b[^>]*>/g, '').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+  html
+    .replace(/<\/?(strong|em|a)\b[^>]*>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 const allPages = () => Object.values(editions).flatMap((e) => e.pages.map((p) => ({ ed: e.edition, p })));
 
 describe('the content builds', () => {
@@ -143,13 +160,14 @@ describe('figures come from the rule bundle', () => {
     expect(resolvePlaceholders('{{year:ny.nyc.tax_rate;prev}}/{{year:ny.nyc.tax_rate}}', 'en', ny).text).toBe('2025/2026');
   });
 
-  it('sources: the public references of the values quoted, without the project\'s working notes', () => {
+  it("sources: the public references of the values quoted, without the project's working notes", () => {
     const src = page('TX', 'tx-exemptions').sources;
     expect(src.map((x) => x.href)).toContain('https://comptroller.texas.gov/taxes/property-tax/exemptions/disabledvet-faq.php');
-    for (const { p } of allPages()) for (const x of p.sources) {
-      expect(x.href).toMatch(/^https?:\/\//);
-      expect(x.title).not.toMatch(/seed|property_tax_constants/i);
-    }
+    for (const { p } of allPages())
+      for (const x of p.sources) {
+        expect(x.href).toMatch(/^https?:\/\//);
+        expect(x.title).not.toMatch(/seed|property_tax_constants/i);
+      }
   });
 
   it('every page lists the parameters its placeholders use', () => {
@@ -244,17 +262,28 @@ describe('both languages are complete', () => {
 });
 
 describe('paths and aliases (seed 001 §2)', () => {
-  const STATES: Record<string, [string, string]> = { TX: ['texas', 'texas'], FL: ['florida', 'florida'], CA: ['california', 'california'], NY: ['new-york', 'nueva-york'] };
+  const STATES: Record<string, [string, string]> = {
+    TX: ['texas', 'texas'],
+    FL: ['florida', 'florida'],
+    CA: ['california', 'california'],
+    NY: ['new-york', 'nueva-york'],
+  };
   const GENERIC: Record<string, string> = {
-    explained: '/guides/understanding-property-taxes', appeal: '/guides/how-to-protest', exemptions: '/guides/exemptions-guide',
-    saving: '/guides/tax-saving-strategies', county: '/guides/county-guide',
+    explained: '/guides/understanding-property-taxes',
+    appeal: '/guides/how-to-protest',
+    exemptions: '/guides/exemptions-guide',
+    saving: '/guides/tax-saving-strategies',
+    county: '/guides/county-guide',
   };
 
   it('each state has the five guides at the §2 English paths, with the generic aliases', () => {
     for (const [code, [st]] of Object.entries(STATES)) {
       const want: Record<string, string> = {
-        explained: `/guides/${st}-property-taxes-explained`, appeal: `/guides/${st}-property-tax-appeal`,
-        exemptions: `/guides/${st}-property-tax-exemptions`, saving: `/guides/${st}-tax-saving-strategies`, county: `/guides/${st}-county-tax-guide`,
+        explained: `/guides/${st}-property-taxes-explained`,
+        appeal: `/guides/${st}-property-tax-appeal`,
+        exemptions: `/guides/${st}-property-tax-exemptions`,
+        saving: `/guides/${st}-tax-saving-strategies`,
+        county: `/guides/${st}-county-tax-guide`,
       };
       for (const [topic, path] of Object.entries(want)) {
         const p = editions[code]!.pages.find((x) => x.topic === topic)!;
@@ -278,25 +307,39 @@ describe('paths and aliases (seed 001 §2)', () => {
   it('every path and alias is unique within an edition, and every alias resolves to one page', () => {
     for (const e of Object.values(editions)) {
       const seen = new Map<string, string>();
-      for (const p of e.pages) for (const path of [p.paths.en, p.paths.es, ...p.aliases]) {
-        expect(seen.get(path), `${e.edition} ${path}`).toBeUndefined();
-        seen.set(path, p.id);
-      }
-      for (const p of e.pages) for (const a of p.aliases) expect(e.pages.filter((q) => q.aliases.includes(a) || q.paths.en === a).map((q) => q.id)).toEqual([p.id]);
+      for (const p of e.pages)
+        for (const path of [p.paths.en, p.paths.es, ...p.aliases]) {
+          expect(seen.get(path), `${e.edition} ${path}`).toBeUndefined();
+          seen.set(path, p.id);
+        }
+      for (const p of e.pages)
+        for (const a of p.aliases) expect(e.pages.filter((q) => q.aliases.includes(a) || q.paths.en === a).map((q) => q.id)).toEqual([p.id]);
     }
   });
 
   it('every internal link points at a page of the same edition and language', () => {
-    const fixed = ['/', '/es', '/calculator', '/es/calculadora', '/counties', '/es/condados', '/faq', '/es/preguntas-frecuentes', '/tax-guides', '/es/guias-impuestos'];
+    const fixed = [
+      '/',
+      '/es',
+      '/calculator',
+      '/es/calculadora',
+      '/counties',
+      '/es/condados',
+      '/faq',
+      '/es/preguntas-frecuentes',
+      '/tax-guides',
+      '/es/guias-impuestos',
+    ];
     for (const e of Object.values(editions)) {
       const known = new Set([...fixed, ...e.pages.flatMap((p) => [p.paths.en, p.paths.es])]);
-      for (const p of e.pages) for (const l of ['en', 'es'] as const) {
-        const html = [p.html[l], ...(p.kind === 'faq' ? (p.entries as { a: Bi }[]).map((x) => x.a[l]) : [])].join('');
-        for (const [, href] of html.matchAll(/href="([^"]+)"/g)) {
-          expect(known.has(href!), `${p.id}.${l} → ${href}`).toBe(true);
-          if (!href!.startsWith('http')) expect(href!.startsWith('/es') || href === '/es', `${p.id}.${l} → ${href}`).toBe(l === 'es');
+      for (const p of e.pages)
+        for (const l of ['en', 'es'] as const) {
+          const html = [p.html[l], ...(p.kind === 'faq' ? (p.entries as { a: Bi }[]).map((x) => x.a[l]) : [])].join('');
+          for (const [, href] of html.matchAll(/href="([^"]+)"/g)) {
+            expect(known.has(href!), `${p.id}.${l} → ${href}`).toBe(true);
+            if (!href!.startsWith('http')) expect(href!.startsWith('/es') || href === '/es', `${p.id}.${l} → ${href}`).toBe(l === 'es');
+          }
         }
-      }
     }
   });
 
@@ -310,14 +353,16 @@ describe('paths and aliases (seed 001 §2)', () => {
 describe('prose types no figure', () => {
   // Outside placeholders: no dollar amount, percentage or month-and-day date. (Ages such as 65
   // and years such as 2025 in titles are words of the law, not figures to keep in sync.)
-  const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre';
+  const MONTHS =
+    'January|February|March|April|May|June|July|August|September|October|November|December|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre';
   const FIGURE = new RegExp(`\\$\\s?\\d|\\d\\s?%|\\d+\\s?(percent|por ciento)|\\b(${MONTHS})\\s+\\d{1,2}\\b|\\b\\d{1,2}\\s+de\\s+(${MONTHS})`, 'i');
   function* strings(x: unknown): Generator<string> {
     if (typeof x === 'string') yield x;
     else if (Array.isArray(x)) for (const v of x) yield* strings(v);
     else if (x && typeof x === 'object') for (const v of Object.values(x)) yield* strings(v);
   }
-  const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : f.endsWith('.yaml') ? [join(d, f)] : []));
+  const files = (d: string): string[] =>
+    readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : f.endsWith('.yaml') ? [join(d, f)] : []));
 
   it('in any content file', async () => {
     const { parse } = await import('yaml');

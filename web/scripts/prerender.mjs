@@ -33,9 +33,13 @@ export const DEFAULT_ORIGINS = {
 
 export function originOf(code, env = process.env.PTAX_PUBLIC_URLS) {
   const origins = { ...DEFAULT_ORIGINS };
-  for (const part of (env ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const part of (env ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z]+)=(https?:\/\/[^/\s]+)\/?$/.exec(part);
-    if (!m || !(m[1].toUpperCase() in origins)) throw new Error(`PTAX_PUBLIC_URLS: "${part}" is not CODE=https://host (codes: ${Object.keys(origins).join(', ')})`);
+    if (!m || !(m[1].toUpperCase() in origins))
+      throw new Error(`PTAX_PUBLIC_URLS: "${part}" is not CODE=https://host (codes: ${Object.keys(origins).join(', ')})`);
     origins[m[1].toUpperCase()] = m[2];
   }
   return origins[code];
@@ -50,12 +54,12 @@ export function headTags({ origin, lang, en, es, title, description, notFound })
   const tags = notFound
     ? ['<meta name="robots" content="noindex" />']
     : [
-      `<link rel="canonical" href="${escapeHtml(url)}" />`,
-      `<link rel="alternate" hreflang="en" href="${escapeHtml(origin + en)}" />`,
-      `<link rel="alternate" hreflang="es" href="${escapeHtml(origin + es)}" />`,
-      `<link rel="alternate" hreflang="x-default" href="${escapeHtml(origin + en)}" />`,
-      `<meta property="og:url" content="${escapeHtml(url)}" />`,
-    ];
+        `<link rel="canonical" href="${escapeHtml(url)}" />`,
+        `<link rel="alternate" hreflang="en" href="${escapeHtml(origin + en)}" />`,
+        `<link rel="alternate" hreflang="es" href="${escapeHtml(origin + es)}" />`,
+        `<link rel="alternate" hreflang="x-default" href="${escapeHtml(origin + en)}" />`,
+        `<meta property="og:url" content="${escapeHtml(url)}" />`,
+      ];
   tags.push(
     '<meta property="og:type" content="website" />',
     `<meta property="og:title" content="${escapeHtml(title)}" />`,
@@ -68,7 +72,8 @@ export function headTags({ origin, lang, en, es, title, description, notFound })
 
 /** sitemap.xml of an edition: every page in both languages, with its alternates. */
 export function sitemap(origin, pages) {
-  const entry = (loc, p) => `  <url>\n    <loc>${escapeHtml(origin + loc)}</loc>\n    <xhtml:link rel="alternate" hreflang="en" href="${escapeHtml(origin + p.en)}"/>\n    <xhtml:link rel="alternate" hreflang="es" href="${escapeHtml(origin + p.es)}"/>\n  </url>`;
+  const entry = (loc, p) =>
+    `  <url>\n    <loc>${escapeHtml(origin + loc)}</loc>\n    <xhtml:link rel="alternate" hreflang="en" href="${escapeHtml(origin + p.en)}"/>\n    <xhtml:link rel="alternate" hreflang="es" href="${escapeHtml(origin + p.es)}"/>\n  </url>`;
   const urls = pages.flatMap((p) => [entry(p.en, p), entry(p.es, p)]);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
 }
@@ -108,7 +113,10 @@ export async function prerender(code, dist) {
     html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`);
     html = html.replace(/<meta name="description" content="[^"]*"/, () => `<meta name="description" content="${escapeHtml(page.description)}"`);
     if (page.status === 404) html = html.replace(/\s*<meta name="robots" content="[^"]*" \/>/, '');
-    html = html.replace('</head>', () => `    ${headTags({ origin, lang, ...pair, title: page.title, description: page.description, notFound: page.status === 404 })}\n  </head>`);
+    html = html.replace(
+      '</head>',
+      () => `    ${headTags({ origin, lang, ...pair, title: page.title, description: page.description, notFound: page.status === 404 })}\n  </head>`,
+    );
     html = html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_, href) => {
       if (!css.has(href)) css.set(href, readFileSync(join(dist, href), 'utf8'));
       return `<style>${css.get(href)}</style>`;

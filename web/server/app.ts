@@ -135,6 +135,7 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
   app.decorate('ptax', { config, db, store, worker, transport, purge });
 
   let closing = false;
+  // eslint-disable-next-line prefer-const -- the preClose hook above its assignment reads it
   let purgeTimer: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     closing = true;

@@ -102,7 +102,20 @@ export function resolveServerOptions(options: Partial<ServerOptions>, cwd = proc
   if (!Number.isInteger(merged.rateLimitPerMinute) || merged.rateLimitPerMinute < 1) {
     throw new RangeError(`rateLimitPerMinute must be a positive integer, got ${merged.rateLimitPerMinute}`);
   }
-  for (const key of ['tokenDays', 'pendingDays', 'retentionDays', 'mailsPerAddressPerHour', 'mailRetryBaseMs', 'mailRetryMaxMs', 'mailTimeoutMs', 'mailPollMs', 'requestTimeoutMs', 'headersTimeoutMs', 'keepAliveTimeoutMs', 'socketTimeoutMs'] as const) {
+  for (const key of [
+    'tokenDays',
+    'pendingDays',
+    'retentionDays',
+    'mailsPerAddressPerHour',
+    'mailRetryBaseMs',
+    'mailRetryMaxMs',
+    'mailTimeoutMs',
+    'mailPollMs',
+    'requestTimeoutMs',
+    'headersTimeoutMs',
+    'keepAliveTimeoutMs',
+    'socketTimeoutMs',
+  ] as const) {
     if (!Number.isInteger(merged[key]) || merged[key] < 1) throw new RangeError(`${key} must be a positive integer, got ${merged[key]}`);
   }
   if (merged.publicUrl !== undefined) parsePublicUrl(merged.publicUrl);
@@ -146,7 +159,10 @@ export function parseTrustProxy(raw: string, name = 'PTAX_TRUST_PROXY'): TrustPr
     if (hops > 10) throw new RangeError(`${name} must be a hop count of at most 10 or a list of addresses, got "${raw}"`);
     return hops;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const entry of entries) {
     if (entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal') continue;
     if (!IPV4_OR_CIDR.test(entry) && !IPV6_OR_CIDR.test(entry)) {
@@ -208,10 +224,7 @@ export function siteLines(sites: SiteMap, address: string): string[] {
     for (const host of hosts) rows.push([EDITION_NAMES[code], `${listening.protocol}//${host}${port}/`]);
   }
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
-  return [
-    'The calculators (Spanish under /es; API under /api; Ctrl-C to stop):',
-    ...rows.map(([name, url]) => `  ${name.padEnd(width)}${url}`),
-  ];
+  return ['The calculators (Spanish under /es; API under /api; Ctrl-C to stop):', ...rows.map(([name, url]) => `  ${name.padEnd(width)}${url}`)];
 }
 
 const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
@@ -230,7 +243,10 @@ export function parseSites(raw: string, name = 'PTAX_SITES'): SiteMap {
     const equals = entry.indexOf('=');
     if (equals === -1) throw new RangeError(`${name} must be ${expected}; "${entry}" has no "="`);
     const host = entry.slice(0, equals).trim().toLowerCase();
-    const code = entry.slice(equals + 1).trim().toUpperCase();
+    const code = entry
+      .slice(equals + 1)
+      .trim()
+      .toUpperCase();
     if (!HOST_NAME.test(host) || host.length > 253) {
       throw new RangeError(`${name} must be ${expected}; "${entry}": "${host}" is not a host name (no scheme, port or path)`);
     }

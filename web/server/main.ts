@@ -33,10 +33,13 @@ function stopOnSignals(app: FastifyInstance, graceMs: number): void {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      app.log.warn('closing the connections still open');
-      app.server.closeAllConnections();
-    }, Math.floor(graceMs / 2)).unref();
+    setTimeout(
+      () => {
+        app.log.warn('closing the connections still open');
+        app.server.closeAllConnections();
+      },
+      Math.floor(graceMs / 2),
+    ).unref();
     setTimeout(() => {
       app.log.error('shutdown took too long, exiting');
       process.exit(1);

@@ -23,30 +23,34 @@ document.documentElement.lang = lang;
 // Pages other than the calculator were pre-rendered with their figures: load the data
 // first, so React replaces them with the same content instead of a loading state.
 const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).page;
-const initial: LoadedState | undefined = ['county', 'counties', 'how-it-works'].includes(page) && EDITION !== 'HUB'
-  ? await loadStateData(EDITION).catch(() => undefined)
-  : undefined;
+const initial: LoadedState | undefined =
+  ['county', 'counties', 'how-it-works'].includes(page) && EDITION !== 'HUB' ? await loadStateData(EDITION).catch(() => undefined) : undefined;
 // Guide pages (and any path not known without them) need the guide data to render.
-const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].includes(page)
-  ? await loadGuides(EDITION).catch(() => undefined)
-  : undefined;
+const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].includes(page) ? await loadGuides(EDITION).catch(() => undefined) : undefined;
 
 // The site pages' code (one chunk) for any page but the calculator's and the contact form's.
 const pages: SitePagesModule | undefined = CORE_PAGES.has(page) ? undefined : await loadSitePages().catch(() => undefined);
 
 initTelemetry({
-  state: EDITION, host: location.host, lang, pathname: location.pathname,
+  state: EDITION,
+  host: location.host,
+  lang,
+  pathname: location.pathname,
   dsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
-  siblings: ((import.meta.env.VITE_SIBLING_HOSTS as string | undefined) ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+  siblings: ((import.meta.env.VITE_SIBLING_HOSTS as string | undefined) ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean),
 });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <ErrorBoundary component="app" fallback={(_e, _reset, errorId) => (
-          <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={i18n.t(`states.${EDITION}`)} />
-        )}>
+        <ErrorBoundary
+          component="app"
+          fallback={(_e, _reset, errorId) => <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={i18n.t(`states.${EDITION}`)} />}
+        >
           <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} pages={pages} />
         </ErrorBoundary>
       </ToastProvider>

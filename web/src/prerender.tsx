@@ -25,14 +25,21 @@ import { faqOf, routedGuides, type GuideData } from './lib/guides.js';
 
 const never = () => new Promise<never>(() => {});
 const stateTexts = import.meta.glob('./i18n/states/es.*.ts', { eager: true, import: 'default' }) as Record<string, StateText>;
-const es = mergeText(esBase as unknown as Record<string, unknown>, stateTexts[`./i18n/states/es.${EDITION}.ts`] as Record<string, unknown> | undefined) as unknown as Resources;
+const es = mergeText(
+  esBase as unknown as Record<string, unknown>,
+  stateTexts[`./i18n/states/es.${EDITION}.ts`] as Record<string, unknown> | undefined,
+) as unknown as Resources;
 const packages = import.meta.glob('./generated/states/*.json', { eager: true, import: 'default' }) as Record<string, StatePackage>;
 const pkg = Object.entries(packages).find(([path]) => path.endsWith(`/${EDITION}.json`))?.[1];
 const loaded: LoadedState | undefined = pkg && EDITION !== 'HUB' ? { pkg, bundle: toBundle(pkg), fellBack: false, requested: EDITION } : undefined;
 const edition = loaded ? makeEdition(loaded.bundle) : undefined;
 
 const guideFiles = import.meta.glob('./generated/guides/*.json', { eager: true, import: 'default' }) as Record<string, GuideData>;
-const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsWith(`/${EDITION.toLowerCase()}.json`))?.[1] ?? { format: 1, edition: EDITION, pages: [] };
+const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsWith(`/${EDITION.toLowerCase()}.json`))?.[1] ?? {
+  format: 1,
+  edition: EDITION,
+  pages: [],
+};
 
 export const site: Site = { counties: edition ? edition.counties.map((c) => c.slug) : [], guides: routedGuides(guides) };
 
@@ -58,7 +65,14 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
-        <App lang={lang} pathname={pathname} loaders={{ [EDITION]: never, TX: never }} initial={LOADING_PAGES.has(route.page) ? undefined : loaded} guides={guides} pages={sitePages} />
+        <App
+          lang={lang}
+          pathname={pathname}
+          loaders={{ [EDITION]: never, TX: never }}
+          initial={LOADING_PAGES.has(route.page) ? undefined : loaded}
+          guides={guides}
+          pages={sitePages}
+        />
       </ToastProvider>
     </I18nextProvider>,
   );
@@ -68,9 +82,16 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
   let title = t('meta.title', vars);
   let description = t('meta.description', vars);
   switch (route.page) {
-    case 'home': break;
-    case 'calculator': title = titled(t('site.calculator.title', { state })); description = t('site.calculator.description', { state }); break;
-    case 'contact': title = titled(t('contact.title')); description = t('contact.intro'); break;
+    case 'home':
+      break;
+    case 'calculator':
+      title = titled(t('site.calculator.title', { state }));
+      description = t('site.calculator.description', { state });
+      break;
+    case 'contact':
+      title = titled(t('contact.title'));
+      description = t('contact.intro');
+      break;
     case 'county': {
       const c = edition?.counties.find((x) => x.slug === route.param);
       const county = c ? countyName(c.name, t) : '';
@@ -78,10 +99,16 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
       description = t('site.county.description', { county, state, value: formatUsd(DEFAULT_VALUE, lang) });
       break;
     }
-    case 'counties': title = titled(t('site.counties.title', { state })); description = t('site.counties.description', { state, count: edition?.counties.length ?? 0 }); break;
+    case 'counties':
+      title = titled(t('site.counties.title', { state }));
+      description = t('site.counties.description', { state, count: edition?.counties.length ?? 0 });
+      break;
     case 'guide': {
       const g = guides.pages.find((x) => x.id === route.param);
-      if (g) { title = titled(g.title[lang]); description = g.description[lang]; }
+      if (g) {
+        title = titled(g.title[lang]);
+        description = g.description[lang];
+      }
       break;
     }
     case 'faq': {
@@ -90,10 +117,25 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
       description = f?.description[lang] ?? t('site.faq.description');
       break;
     }
-    case 'not-found': title = titled(t('site.notFound.title')); description = t('site.notFound.description'); break;
+    case 'not-found':
+      title = titled(t('site.notFound.title'));
+      description = t('site.notFound.description');
+      break;
     default: {
-      const key = { 'how-it-works': 'howItWorks', 'tax-guides': 'taxGuides', faq: 'faq', about: 'about', privacy: 'privacy', terms: 'terms', disclaimer: 'disclaimer', affiliate: 'affiliate' }[route.page as string];
-      if (key) { title = titled(t(`site.${key}.title`)); description = t(`site.${key}.description`, vars); }
+      const key = {
+        'how-it-works': 'howItWorks',
+        'tax-guides': 'taxGuides',
+        faq: 'faq',
+        about: 'about',
+        privacy: 'privacy',
+        terms: 'terms',
+        disclaimer: 'disclaimer',
+        affiliate: 'affiliate',
+      }[route.page as string];
+      if (key) {
+        title = titled(t(`site.${key}.title`));
+        description = t(`site.${key}.description`, vars);
+      }
     }
   }
   return { html, title, description, status: route.page === 'not-found' ? 404 : 200 };

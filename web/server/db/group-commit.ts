@@ -33,10 +33,7 @@ export class WriterClosedError extends Error {
 
 export class GroupCommitWriter {
   private queue: QueuedWrite[] = [];
-  private scheduled:
-    | { kind: 'immediate'; handle: NodeJS.Immediate }
-    | { kind: 'timer'; handle: NodeJS.Timeout }
-    | undefined;
+  private scheduled: { kind: 'immediate'; handle: NodeJS.Immediate } | { kind: 'timer'; handle: NodeJS.Timeout } | undefined;
   private closed = false;
   /** Counters for tests and diagnostics. */
   readonly stats = { batches: 0, writes: 0 };

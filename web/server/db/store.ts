@@ -55,9 +55,7 @@ export interface MailPolicy {
   mailsPerAddressPerHour: number;
 }
 
-export type ConfirmOutcome =
-  | { ok: true; list: ListName; state: StateCode | ''; language: Language }
-  | { ok: false };
+export type ConfirmOutcome = { ok: true; list: ListName; state: StateCode | ''; language: Language } | { ok: false };
 
 export interface UnsubscribeTarget {
   list: ListName;

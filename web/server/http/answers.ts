@@ -19,7 +19,10 @@ export function apiAnswer(status: number, key: MessageKey, language: Language): 
 }
 
 export function sendAnswer(reply: FastifyReply, status: number, key: MessageKey, language: Language): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(apiAnswer(status, key, language));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(apiAnswer(status, key, language));
 }
 
 /** Language of an answer to this request: payload's `language`, else Accept-Language, else en. */

@@ -41,11 +41,7 @@ const PASSWORD_LIKE = /((?:password|passwd|pwd|secret)["']?\s*[:=]\s*["']?)[^\s&
 const TOKEN_LIKE = /([?&;]token=)[^&#\s"']+/giu;
 
 export function scrubText(text: string): string {
-  return text
-    .replace(EMAIL_LIKE, '[email]')
-    .replace(SSN_LIKE, '[ssn]')
-    .replace(PASSWORD_LIKE, `$1${CENSORED}`)
-    .replace(TOKEN_LIKE, `$1${CENSORED}`);
+  return text.replace(EMAIL_LIKE, '[email]').replace(SSN_LIKE, '[ssn]').replace(PASSWORD_LIKE, `$1${CENSORED}`).replace(TOKEN_LIKE, `$1${CENSORED}`);
 }
 
 const MAX_DEPTH = 8;
@@ -91,18 +87,7 @@ export const logSerializers = {
   }),
 };
 
-const REDACTED_PATHS = [
-  'email',
-  'password',
-  'ssn',
-  'body',
-  '*.email',
-  '*.password',
-  '*.ssn',
-  '*.body',
-  'req.headers.authorization',
-  'req.headers.cookie',
-];
+const REDACTED_PATHS = ['email', 'password', 'ssn', 'body', '*.email', '*.password', '*.ssn', '*.body', 'req.headers.authorization', 'req.headers.cookie'];
 
 /** The pino options Fastify accepts as its `logger` option. */
 type LoggerConfig = Exclude<FastifyServerOptions['logger'], boolean | undefined>;

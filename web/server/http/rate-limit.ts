@@ -57,7 +57,6 @@ export class RateLimiter {
     reply.header('retry-after', String(wait));
     return sendAnswer(reply, 429, 'rate_limited', requestLanguage(request));
   };
-
 }
 
 /**

@@ -24,12 +24,20 @@ function engine(): Calculator | null {
 }
 
 const money = (n: number, lang: 'en' | 'es') =>
-  new Intl.NumberFormat(lang === 'es' ? 'es-MX' : 'en-US', { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(n);
+  new Intl.NumberFormat(lang === 'es' ? 'es-MX' : 'en-US', {
+    style: 'currency',
+    currency: 'USD',
+    currencyDisplay: 'narrowSymbol',
+    maximumFractionDigits: 0,
+  }).format(n);
 const percent = (p: number, lang: 'en' | 'es') =>
   new Intl.NumberFormat(lang === 'es' ? 'es-MX' : 'en-US', { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(p / 100);
 const countyName = (name: string, lang: 'en' | 'es') => (lang === 'es' ? name.replace(/^(.+) County$/, 'Condado de $1') : name);
 
-export interface ShareMeta { title: string; description: string }
+export interface ShareMeta {
+  title: string;
+  description: string;
+}
 
 /** The preview text of a share address of an edition, or null when it carries no calculation. */
 export function shareMeta(query: string, state: string, lang: 'en' | 'es'): ShareMeta | null {
@@ -42,8 +50,14 @@ export function shareMeta(query: string, state: string, lang: 'en' | 'es'): Shar
     const annual = money(Number(x.annualTax), lang);
     const county = countyName(String(x.county), lang);
     return lang === 'es'
-      ? { title: `${county}: ${annual} al año de impuesto a la propiedad`, description: `Estimación para una vivienda de ${money(Number(r.inputs.value), lang)}: ${money(Number(x.monthlyTax), lang)} al mes, tasa efectiva ${percent(Number(x.effectiveRate), lang)}. Calcule la suya con ptax.` }
-      : { title: `${county}: ${annual} a year in property tax`, description: `Estimate for a ${money(Number(r.inputs.value), lang)} home: ${money(Number(x.monthlyTax), lang)} a month, ${percent(Number(x.effectiveRate), lang)} effective rate. Work out yours with ptax.` };
+      ? {
+          title: `${county}: ${annual} al año de impuesto a la propiedad`,
+          description: `Estimación para una vivienda de ${money(Number(r.inputs.value), lang)}: ${money(Number(x.monthlyTax), lang)} al mes, tasa efectiva ${percent(Number(x.effectiveRate), lang)}. Calcule la suya con ptax.`,
+        }
+      : {
+          title: `${county}: ${annual} a year in property tax`,
+          description: `Estimate for a ${money(Number(r.inputs.value), lang)} home: ${money(Number(x.monthlyTax), lang)} a month, ${percent(Number(x.effectiveRate), lang)} effective rate. Work out yours with ptax.`,
+        };
   } catch {
     return null;
   }
@@ -60,5 +74,8 @@ export function pageWithMeta(file: string, meta: ShareMeta, url: string): string
   return cached.html
     .replace(/<meta property="og:title" content="[^"]*"/, `<meta property="og:title" content="${escape(meta.title)}"`)
     .replace(/<meta property="og:description" content="[^"]*"/, `<meta property="og:description" content="${escape(meta.description)}"`)
-    .replace(/<meta property="og:url" content="([^"]*)"/, (_m, base: string) => `<meta property="og:url" content="${escape(base.replace(/\?.*$/, '') + url.slice(url.indexOf('?')))}"`);
+    .replace(
+      /<meta property="og:url" content="([^"]*)"/,
+      (_m, base: string) => `<meta property="og:url" content="${escape(base.replace(/\?.*$/, '') + url.slice(url.indexOf('?')))}"`,
+    );
 }

@@ -122,7 +122,11 @@ export async function registerStaticSite(app: FastifyInstance, webDir: string, s
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
       if (query && (prerendered === 'index.html' || prerendered === 'es/index.html') && isFile(join(root, prerendered))) {
         const meta = shareMeta(query, editionForHost(request.headers.host, sites), prerendered === 'index.html' ? 'en' : 'es');
-        if (meta) return reply.header('cache-control', PAGE_CACHE_CONTROL).type('text/html; charset=utf-8').send(pageWithMeta(join(root, prerendered), meta, request.url));
+        if (meta)
+          return reply
+            .header('cache-control', PAGE_CACHE_CONTROL)
+            .type('text/html; charset=utf-8')
+            .send(pageWithMeta(join(root, prerendered), meta, request.url));
       }
       if (isFile(join(root, prerendered))) return reply.sendFile(prerendered, root);
       // A page path the build did not write: the edition's page-not-found screen, status 404.

@@ -85,21 +85,23 @@ export function confirmationMail(input: ConfirmationMailInput): MailMessage {
   const title = listTitle(input.list, input.state, language);
   const address = displayEmail(input.email);
   const es = language === 'es';
-  const subject = es
-    ? `Confirma tu suscripción: ${title.replace(/^el /, '')}`
-    : `Please confirm your subscription: ${title.replace(/^the /, '')}`;
+  const subject = es ? `Confirma tu suscripción: ${title.replace(/^el /, '')}` : `Please confirm your subscription: ${title.replace(/^the /, '')}`;
   const paragraphs: Paragraph[] = es
     ? [
         { text: 'Hola:' },
         { text: `Alguien, esperamos que tú, pidió recibir ${title} en ${address}.` },
         { text: `Para confirmarlo, abre este enlace (vale ${input.tokenDays} días):`, link: { url: input.confirmUrl, label: 'Confirmar mi suscripción' } },
-        { text: `Si no lo pediste tú, ignora este correo: sin confirmación no te enviaremos nada más, y la solicitud se borra a los ${input.pendingDays} días.` },
+        {
+          text: `Si no lo pediste tú, ignora este correo: sin confirmación no te enviaremos nada más, y la solicitud se borra a los ${input.pendingDays} días.`,
+        },
       ]
     : [
         { text: 'Hello,' },
         { text: `Someone, hopefully you, asked to receive ${title} at ${address}.` },
         { text: `To confirm, open this link (it works for ${input.tokenDays} days):`, link: { url: input.confirmUrl, label: 'Confirm my subscription' } },
-        { text: `If it was not you, ignore this mail: without a confirmation we send you nothing more, and the request is deleted after ${input.pendingDays} days.` },
+        {
+          text: `If it was not you, ignore this mail: without a confirmation we send you nothing more, and the request is deleted after ${input.pendingDays} days.`,
+        },
       ];
   const footer: Paragraph[] = es
     ? [
@@ -130,13 +132,19 @@ export function deletionMail(input: DeletionMailInput): MailMessage {
     ? [
         { text: 'Hola:' },
         { text: `Alguien, esperamos que tú, pidió borrar todo lo que guardamos sobre ${address}: suscripciones, avisos y mensajes de contacto.` },
-        { text: `Para borrarlo, abre este enlace (vale ${input.tokenDays} días) y pulsa el botón:`, link: { url: input.confirmUrl, label: 'Borrar mis datos' } },
+        {
+          text: `Para borrarlo, abre este enlace (vale ${input.tokenDays} días) y pulsa el botón:`,
+          link: { url: input.confirmUrl, label: 'Borrar mis datos' },
+        },
         { text: 'Si no lo pediste tú, ignora este correo: no se borra nada.' },
       ]
     : [
         { text: 'Hello,' },
         { text: `Someone, hopefully you, asked us to delete everything we hold about ${address}: subscriptions, notices and contact messages.` },
-        { text: `To delete it, open this link (it works for ${input.tokenDays} days) and press the button:`, link: { url: input.confirmUrl, label: 'Delete my data' } },
+        {
+          text: `To delete it, open this link (it works for ${input.tokenDays} days) and press the button:`,
+          link: { url: input.confirmUrl, label: 'Delete my data' },
+        },
         { text: 'If it was not you, ignore this mail: nothing is deleted.' },
       ];
   return { to: input.email, subject, ...compose(language, subject, paragraphs, []), headers: {}, language };

@@ -49,10 +49,12 @@ const T = {
     unsubscribeButton: 'Unsubscribe',
     unsubscribedTitle: 'You are unsubscribed',
     unsubscribed: (title: string, address: string) => `We will send no more of ${title} to ${address}.`,
-    badUnsubscribe: 'This unsubscribe link is not valid (the address may already have been deleted). If our mails still reach you, ask for the deletion of your data below.',
+    badUnsubscribe:
+      'This unsubscribe link is not valid (the address may already have been deleted). If our mails still reach you, ask for the deletion of your data below.',
     badUnsubscribeTitle: 'This unsubscribe link is not valid',
     deleteTitle: 'Delete my data',
-    deleteIntro: 'Enter your e-mail address. If we hold anything about it (subscriptions, notice requests, contact messages), we send it a link that deletes all of it.',
+    deleteIntro:
+      'Enter your e-mail address. If we hold anything about it (subscriptions, notice requests, contact messages), we send it a link that deletes all of it.',
     emailLabel: 'E-mail address',
     emailHint: 'For example: name@example.com',
     emailError: 'Please enter a valid e-mail address.',
@@ -81,10 +83,12 @@ const T = {
     unsubscribeButton: 'Cancelar la suscripción',
     unsubscribedTitle: 'Suscripción cancelada',
     unsubscribed: (title: string, address: string) => `No enviaremos más ${title} a ${address}.`,
-    badUnsubscribe: 'Este enlace para cancelar la suscripción no es válido (quizá la dirección ya se borró). Si nuestros correos te siguen llegando, pide el borrado de tus datos aquí abajo.',
+    badUnsubscribe:
+      'Este enlace para cancelar la suscripción no es válido (quizá la dirección ya se borró). Si nuestros correos te siguen llegando, pide el borrado de tus datos aquí abajo.',
     badUnsubscribeTitle: 'Este enlace no es válido',
     deleteTitle: 'Borrar mis datos',
-    deleteIntro: 'Escribe tu correo electrónico. Si guardamos algo sobre él (suscripciones, avisos, mensajes de contacto), le enviamos un enlace que lo borra todo.',
+    deleteIntro:
+      'Escribe tu correo electrónico. Si guardamos algo sobre él (suscripciones, avisos, mensajes de contacto), le enviamos un enlace que lo borra todo.',
     emailLabel: 'Correo electrónico',
     emailHint: 'Por ejemplo: nombre@ejemplo.com',
     emailError: 'Por favor ingresa un correo electrónico válido.',
@@ -170,7 +174,10 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { s
       language,
       title: t.badUnsubscribeTitle,
       paragraphs: [t.badUnsubscribe],
-      links: [[t.deleteLink, paths.deleteRequest], [t.home, home(language)]],
+      links: [
+        [t.deleteLink, paths.deleteRequest],
+        [t.home, home(language)],
+      ],
     });
     app.get<{ Querystring: TokenQuery }>(paths.unsubscribe, async (request, reply) => {
       const token = tokenOf(request);
@@ -185,7 +192,10 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { s
         language: target.language,
         title: l.unsubscribedTitle,
         paragraphs: [l.unsubscribed(listTitle(target.list, target.state, target.language), displayEmail(target.email))],
-        links: [[l.deleteLink, PAGE_PATHS.deleteRequest[target.language]], [l.home, home(target.language)]],
+        links: [
+          [l.deleteLink, PAGE_PATHS.deleteRequest[target.language]],
+          [l.home, home(target.language)],
+        ],
       });
     });
 
@@ -217,7 +227,10 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { s
       language,
       title: t.badLinkTitle,
       paragraphs: [t.badDelete(tokenDays)],
-      links: [[t.newDeleteLink, paths.deleteRequest], [t.home, home(language)]],
+      links: [
+        [t.newDeleteLink, paths.deleteRequest],
+        [t.home, home(language)],
+      ],
     });
     app.get<{ Querystring: TokenQuery }>(paths.deleteConfirm, async (request, reply) => {
       const token = tokenOf(request);

@@ -16,27 +16,23 @@ import type { MailWorker } from '../mail/outbox.js';
  * county and calculatedTax are validated but never stored (they describe a property).
  */
 export function registerNewsletterRoute(app: FastifyInstance, store: Store, worker: MailWorker): void {
-  app.post<{ Body: NewsletterBody }>(
-    '/api/newsletter/subscribe',
-    { schema: { body: newsletterBodySchema } },
-    async (request, reply) => {
-      const body = request.body;
-      const state = toStateCode(body.state);
-      const language = requestLanguage(request);
-      const tags = tagsForState(body.tags ?? [], state);
-      if (tags === undefined) throw new ApiError(400, 'invalid_tags');
-      const isPopup = body.firstName !== undefined || body.county !== undefined || body.calculatedTax !== undefined;
-      const result = await store.subscribe({
-        email: normalizeEmail(body.email),
-        state,
-        language,
-        tags,
-        firstName: body.firstName?.trim(),
-        source: isPopup ? 'popup' : 'banner',
-      });
-      if (result.mailQueued) worker.wake();
-      request.log.info({ list: 'newsletter', rowId: result.id, newRow: result.created, mailQueued: result.mailQueued }, 'sign-up stored');
-      return sendAnswer(reply, 200, 'subscribed', language);
-    },
-  );
+  app.post<{ Body: NewsletterBody }>('/api/newsletter/subscribe', { schema: { body: newsletterBodySchema } }, async (request, reply) => {
+    const body = request.body;
+    const state = toStateCode(body.state);
+    const language = requestLanguage(request);
+    const tags = tagsForState(body.tags ?? [], state);
+    if (tags === undefined) throw new ApiError(400, 'invalid_tags');
+    const isPopup = body.firstName !== undefined || body.county !== undefined || body.calculatedTax !== undefined;
+    const result = await store.subscribe({
+      email: normalizeEmail(body.email),
+      state,
+      language,
+      tags,
+      firstName: body.firstName?.trim(),
+      source: isPopup ? 'popup' : 'banner',
+    });
+    if (result.mailQueued) worker.wake();
+    request.log.info({ list: 'newsletter', rowId: result.id, newRow: result.created, mailQueued: result.mailQueued }, 'sign-up stored');
+    return sendAnswer(reply, 200, 'subscribed', language);
+  });
 }

@@ -55,13 +55,9 @@ describe('POST /api/newsletter/subscribe', () => {
   it('stores a popup subscription with the first name and nothing about the property', async () => {
     const res = await postJson(server.baseUrl, PATHS.subscribe, VALID.popup);
     expect(res.status).toBe(200);
-    expect(subscribers()).toMatchObject([
-      { email: 'ann@example.com', first_name: 'Ann', source: 'popup', tags: '["county-kings","ny-calculator"]' },
-    ]);
+    expect(subscribers()).toMatchObject([{ email: 'ann@example.com', first_name: 'Ann', source: 'popup', tags: '["county-kings","ny-calculator"]' }]);
     const columns = queryRows<{ name: string }>(server.dbPath, 'PRAGMA table_info(subscribers)').map((c) => c.name);
-    expect(columns).toEqual([
-      'id', 'email', 'state', 'first_name', 'language', 'tags', 'source', 'status', 'created_at', 'updated_at', 'confirmed_at',
-    ]);
+    expect(columns).toEqual(['id', 'email', 'state', 'first_name', 'language', 'tags', 'source', 'status', 'created_at', 'updated_at', 'confirmed_at']);
   });
 
   it('normalises case: lower-case state stored upper, email stored lower', async () => {
@@ -152,8 +148,19 @@ describe('languages of answers', () => {
 
 describe('the hub edition (HUB)', () => {
   it('subscribes to the hub newsletter with its own tags, in either case', async () => {
-    const banner = await postJson(server.baseUrl, PATHS.subscribe, { email: 'hub@example.com', state: 'HUB', language: 'en', tags: ['hub-newsletter', 'property-tax-updates'] });
-    const popup = await postJson(server.baseUrl, PATHS.subscribe, { email: 'hub2@example.com', state: 'hub', firstName: 'Hu', calculatedTax: 0, tags: ['hub-calculator'] });
+    const banner = await postJson(server.baseUrl, PATHS.subscribe, {
+      email: 'hub@example.com',
+      state: 'HUB',
+      language: 'en',
+      tags: ['hub-newsletter', 'property-tax-updates'],
+    });
+    const popup = await postJson(server.baseUrl, PATHS.subscribe, {
+      email: 'hub2@example.com',
+      state: 'hub',
+      firstName: 'Hu',
+      calculatedTax: 0,
+      tags: ['hub-calculator'],
+    });
     expect([banner.status, popup.status]).toEqual([200, 200]);
     expect(subscribers()).toMatchObject([
       { email: 'hub@example.com', state: 'HUB', tags: '["hub-newsletter","property-tax-updates"]', first_name: null },

@@ -107,7 +107,14 @@ function hugeStrings(): BadInput[] {
     { name: 'first name of 101 characters', request: withField('subscribe', 'firstName', 'A'.repeat(101)) },
     { name: 'first name of 12,000 characters', request: withField('subscribe', 'firstName', 'A'.repeat(12_000)) },
     { name: 'county of 101 characters', request: withField('subscribe', 'county', 'K'.repeat(101)) },
-    { name: '11 tags', request: withField('subscribe', 'tags', Array.from({ length: 11 }, (_, i) => `county-${'k'.repeat(i + 1)}`)) },
+    {
+      name: '11 tags',
+      request: withField(
+        'subscribe',
+        'tags',
+        Array.from({ length: 11 }, (_, i) => `county-${'k'.repeat(i + 1)}`),
+      ),
+    },
     { name: 'tag of 65 characters', request: withField('subscribe', 'tags', [`county-${'k'.repeat(58)}`]) },
     { name: 'contact name of 101 characters', request: withField('contact', 'name', 'N'.repeat(101)) },
     { name: 'subject of 151 characters', request: withField('contact', 'subject', 'S'.repeat(151)) },
@@ -194,7 +201,10 @@ function missingOrEmpty(): BadInput[] {
       cases.push({ name: `${route} with blank ${field}`, request: withField(route, field, '   ') });
     }
   }
-  cases.push({ name: 'popup (calculatedTax) without first name', request: postValue('subscribe', { email: 'ann@example.com', state: 'NY', calculatedTax: 100 }) });
+  cases.push({
+    name: 'popup (calculatedTax) without first name',
+    request: postValue('subscribe', { email: 'ann@example.com', state: 'NY', calculatedTax: 100 }),
+  });
   cases.push({ name: 'popup (county) without first name', request: postValue('subscribe', { email: 'ann@example.com', state: 'NY', county: 'Kings' }) });
   return cases;
 }
@@ -230,9 +240,7 @@ function wrongContentTypes(): BadInput[] {
     null,
   ];
   return [
-    ...types.flatMap((type) =>
-      forEachRoute(`content type ${type ?? '(none)'}`, (route) => post(route, JSON.stringify(VALID_BY_ROUTE[route]), type)),
-    ),
+    ...types.flatMap((type) => forEachRoute(`content type ${type ?? '(none)'}`, (route) => post(route, JSON.stringify(VALID_BY_ROUTE[route]), type))),
     ...forEachRoute('no body and no content type', (route) => ({ method: 'POST', path: PATHS[route] })),
   ];
 }
@@ -288,11 +296,26 @@ function invalidValues(): BadInput[] {
   ];
   return [
     ...emails.map((email) => ({ name: `email ${JSON.stringify(email)}`, request: withField('notify', 'email', email) })),
-    ...['New York', 'ZZ', 'Ny', 'N Y', 'US-NY', ''].map((state) => ({ name: `state ${JSON.stringify(state)}`, request: withField('subscribe', 'state', state) })),
-    ...['fr', 'EN', 'en-US', 'spanish', ''].map((language) => ({ name: `language ${JSON.stringify(language)}`, request: withField('contact', 'language', language) })),
-    ...[['tx-newsletter'], ['NY-newsletter'], ['county-'], ['county-Kings'], ['county-kings--x'], ['county-k1ngs'], ['county-kings-'], ['<script>'], ['property_tax_updates'], ['ny-newsletter', 'vip']].map(
-      (tags) => ({ name: `tags ${JSON.stringify(tags)}`, request: withField('subscribe', 'tags', tags) }),
-    ),
+    ...['New York', 'ZZ', 'Ny', 'N Y', 'US-NY', ''].map((state) => ({
+      name: `state ${JSON.stringify(state)}`,
+      request: withField('subscribe', 'state', state),
+    })),
+    ...['fr', 'EN', 'en-US', 'spanish', ''].map((language) => ({
+      name: `language ${JSON.stringify(language)}`,
+      request: withField('contact', 'language', language),
+    })),
+    ...[
+      ['tx-newsletter'],
+      ['NY-newsletter'],
+      ['county-'],
+      ['county-Kings'],
+      ['county-kings--x'],
+      ['county-k1ngs'],
+      ['county-kings-'],
+      ['<script>'],
+      ['property_tax_updates'],
+      ['ny-newsletter', 'vip'],
+    ].map((tags) => ({ name: `tags ${JSON.stringify(tags)}`, request: withField('subscribe', 'tags', tags) })),
     { name: 'first name without letters', request: withField('subscribe', 'firstName', '12345') },
     { name: 'message only whitespace', request: withField('contact', 'message', ' \n\t ') },
   ];

@@ -37,9 +37,12 @@ describe('bad-input corpus', () => {
   });
 
   it('stored nothing and is still healthy afterwards', async () => {
-    expect(queryRows(server.dbPath, 'SELECT (SELECT count(*) FROM subscribers) AS s, (SELECT count(*) FROM notify_requests) AS n, (SELECT count(*) FROM contact_messages) AS c')).toEqual([
-      { s: 0, n: 0, c: 0 },
-    ]);
+    expect(
+      queryRows(
+        server.dbPath,
+        'SELECT (SELECT count(*) FROM subscribers) AS s, (SELECT count(*) FROM notify_requests) AS n, (SELECT count(*) FROM contact_messages) AS c',
+      ),
+    ).toEqual([{ s: 0, n: 0, c: 0 }]);
     expect((await send(server.baseUrl, { path: '/healthz' })).status).toBe(200);
     const res = await postJson(server.baseUrl, PATHS.subscribe, VALID.popup);
     expect(res.status).toBe(200);

@@ -80,13 +80,20 @@ describe('openDatabase', () => {
 describe('migration 3 (tokens, outbox, bounded tags)', () => {
   it('keeps the rows of a version-2 file, drops the plaintext tokens and cuts tag lists to 20', () => {
     const db = new BetterSqlite3(':memory:');
-    migrate(db, MIGRATIONS.filter((m) => m.version <= 2));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 2),
+    );
     const now = '2025-01-01T00:00:00.000Z';
     const tags = JSON.stringify(Array.from({ length: 25 }, (_, i) => `county-a${String.fromCharCode(97 + i)}`));
-    db.prepare(`INSERT INTO subscribers (id, email, state, language, tags, source, status, confirm_token, created_at, updated_at)
-      VALUES (4, 'ann@example.com', 'TX', 'es', ?, 'popup', 'confirmed', 'plain-token', ?, ?)`).run(tags, now, now);
-    db.prepare(`INSERT INTO notify_requests (id, email, state, language, confirm_token, created_at, updated_at)
-      VALUES (9, 'bob@example.com', 'FL', 'en', 'tok', ?, ?)`).run(now, now);
+    db.prepare(
+      `INSERT INTO subscribers (id, email, state, language, tags, source, status, confirm_token, created_at, updated_at)
+      VALUES (4, 'ann@example.com', 'TX', 'es', ?, 'popup', 'confirmed', 'plain-token', ?, ?)`,
+    ).run(tags, now, now);
+    db.prepare(
+      `INSERT INTO notify_requests (id, email, state, language, confirm_token, created_at, updated_at)
+      VALUES (9, 'bob@example.com', 'FL', 'en', 'tok', ?, ?)`,
+    ).run(now, now);
     expect(migrate(db)).toEqual({ from: 2, to: LATEST_VERSION });
     const row = db.prepare('SELECT * FROM subscribers').get() as Record<string, unknown>;
     expect(row).toMatchObject({ id: 4, email: 'ann@example.com', state: 'TX', language: 'es', status: 'confirmed', source: 'popup' });
@@ -94,7 +101,7 @@ describe('migration 3 (tokens, outbox, bounded tags)', () => {
     expect(row).not.toHaveProperty('confirm_token');
     expect(db.prepare('SELECT id, email, status FROM notify_requests').all()).toEqual([{ id: 9, email: 'bob@example.com', status: 'pending' }]);
     // The bound is a constraint of the table too.
-    expect(() => db.prepare("UPDATE subscribers SET tags = ?").run(tags)).toThrow(/CHECK constraint/);
+    expect(() => db.prepare('UPDATE subscribers SET tags = ?').run(tags)).toThrow(/CHECK constraint/);
     db.close();
   });
 });
@@ -120,17 +127,30 @@ describe('migrate', () => {
 describe('migration 2 (the hub edition)', () => {
   it('keeps the rows of a version-1 file, ids included, and then accepts HUB', () => {
     const db = new BetterSqlite3(':memory:');
-    migrate(db, MIGRATIONS.filter((m) => m.version === 1));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version === 1),
+    );
     const now = '2025-01-01T00:00:00.000Z';
-    db.prepare(`INSERT INTO subscribers (id, email, state, language, tags, source, confirm_token, created_at, updated_at)
-      VALUES (7, 'ann@example.com', 'NY', 'en', '["ny-newsletter"]', 'banner', 'tok1', ?, ?)`).run(now, now);
-    db.prepare(`INSERT INTO notify_requests (id, email, state, language, confirm_token, created_at, updated_at)
-      VALUES (3, 'bob@example.com', '', 'es', 'tok2', ?, ?)`).run(now, now);
-    db.prepare(`INSERT INTO contact_messages (id, name, email, subject, message, state, language, created_at)
-      VALUES (5, 'Carla', 'carla@example.com', 'Hi', 'Hello', NULL, 'es', ?)`).run(now);
+    db.prepare(
+      `INSERT INTO subscribers (id, email, state, language, tags, source, confirm_token, created_at, updated_at)
+      VALUES (7, 'ann@example.com', 'NY', 'en', '["ny-newsletter"]', 'banner', 'tok1', ?, ?)`,
+    ).run(now, now);
+    db.prepare(
+      `INSERT INTO notify_requests (id, email, state, language, confirm_token, created_at, updated_at)
+      VALUES (3, 'bob@example.com', '', 'es', 'tok2', ?, ?)`,
+    ).run(now, now);
+    db.prepare(
+      `INSERT INTO contact_messages (id, name, email, subject, message, state, language, created_at)
+      VALUES (5, 'Carla', 'carla@example.com', 'Hi', 'Hello', NULL, 'es', ?)`,
+    ).run(now);
     const hub = () =>
-      db.prepare(`INSERT INTO subscribers (email, state, language, source, confirm_token, created_at, updated_at)
-        VALUES ('hub@example.com', 'HUB', 'en', 'banner', 'tok3', ?, ?)`).run(now, now);
+      db
+        .prepare(
+          `INSERT INTO subscribers (email, state, language, source, confirm_token, created_at, updated_at)
+        VALUES ('hub@example.com', 'HUB', 'en', 'banner', 'tok3', ?, ?)`,
+        )
+        .run(now, now);
     expect(hub).toThrow(/CHECK constraint/);
 
     const upTo2 = MIGRATIONS.filter((m) => m.version <= 2);
@@ -141,13 +161,27 @@ describe('migration 2 (the hub edition)', () => {
     expect(db.prepare('SELECT id, state, language FROM notify_requests').all()).toEqual([{ id: 3, state: '', language: 'es' }]);
     expect(db.prepare('SELECT id, state FROM contact_messages').all()).toEqual([{ id: 5, state: null }]);
     hub();
-    db.prepare(`INSERT INTO contact_messages (name, email, subject, message, state, language, created_at)
-      VALUES ('Hu', 'hu@example.com', 'Hi', 'Hello', 'HUB', 'en', ?)`).run(now);
+    db.prepare(
+      `INSERT INTO contact_messages (name, email, subject, message, state, language, created_at)
+      VALUES ('Hu', 'hu@example.com', 'Hi', 'Hello', 'HUB', 'en', ?)`,
+    ).run(now);
     // The constraints came along: unknown states and a second row for one email + state are refused.
-    expect(() => db.prepare(`INSERT INTO notify_requests (email, state, language, confirm_token, created_at, updated_at)
-      VALUES ('bob@example.com', 'ZZ', 'en', 'tok4', ?, ?)`).run(now, now)).toThrow(/CHECK constraint/);
-    expect(() => db.prepare(`INSERT INTO notify_requests (email, state, language, confirm_token, created_at, updated_at)
-      VALUES ('bob@example.com', '', 'en', 'tok5', ?, ?)`).run(now, now)).toThrow(/UNIQUE constraint/);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO notify_requests (email, state, language, confirm_token, created_at, updated_at)
+      VALUES ('bob@example.com', 'ZZ', 'en', 'tok4', ?, ?)`,
+        )
+        .run(now, now),
+    ).toThrow(/CHECK constraint/);
+    expect(() =>
+      db
+        .prepare(
+          `INSERT INTO notify_requests (email, state, language, confirm_token, created_at, updated_at)
+      VALUES ('bob@example.com', '', 'en', 'tok5', ?, ?)`,
+        )
+        .run(now, now),
+    ).toThrow(/UNIQUE constraint/);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(['contact_messages', 'notify_requests', 'subscribers']);
     db.close();

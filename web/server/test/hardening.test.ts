@@ -129,14 +129,24 @@ describe('request bodies are UTF-8', () => {
   it('refuses a declared charset other than UTF-8 with 415, invalid UTF-8 with 400, and stores nothing', async () => {
     const server = await start();
     const latin1 = Buffer.from(JSON.stringify({ ...VALID.contact, name: 'José' }), 'latin1');
-    const declared = await send(server.baseUrl, { method: 'POST', path: PATHS.contact, headers: { 'content-type': 'application/json; charset=iso-8859-1' }, body: latin1 });
+    const declared = await send(server.baseUrl, {
+      method: 'POST',
+      path: PATHS.contact,
+      headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+      body: latin1,
+    });
     expect(declared.status).toBe(415);
     // Refused before the body is read: the language is Accept-Language's, here none (English).
     expect(declared.json).toEqual({ error: 'unsupported_charset', message: MESSAGES.unsupported_charset.en, status: 415 });
     const undeclared = await send(server.baseUrl, { method: 'POST', path: PATHS.contact, headers: { 'content-type': 'application/json' }, body: latin1 });
     expect(undeclared.status).toBe(400);
     expect(undeclared.json).toMatchObject({ error: 'invalid_encoding', status: 400 });
-    const quoted = await send(server.baseUrl, { method: 'POST', path: PATHS.contact, headers: { 'content-type': 'application/json; charset="UTF-8"' }, body: JSON.stringify(VALID.contact) });
+    const quoted = await send(server.baseUrl, {
+      method: 'POST',
+      path: PATHS.contact,
+      headers: { 'content-type': 'application/json; charset="UTF-8"' },
+      body: JSON.stringify(VALID.contact),
+    });
     expect(quoted.status).toBe(200);
     expect(queryRows(server.dbPath, 'SELECT name FROM contact_messages')).toEqual([{ name: 'Carla Gómez' }]);
   });

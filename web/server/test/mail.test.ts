@@ -98,9 +98,7 @@ describe('the confirmation mail', () => {
   });
 
   it("is in the subscriber's language, Spanish, and shows an internationalised address in Unicode", async () => {
-    const mail = await subscribeAndReceive({ email: 'José@München.de', state: 'FL', language: 'es', tags: ['fl-newsletter'] }).catch(
-      () => undefined,
-    );
+    const mail = await subscribeAndReceive({ email: 'José@München.de', state: 'FL', language: 'es', tags: ['fl-newsletter'] }).catch(() => undefined);
     // A non-ASCII local part is refused (only the domain may be internationalised).
     expect(mail).toBeUndefined();
     const ok = await subscribeAndReceive({ email: 'Jose@München.de', state: 'FL', language: 'es', tags: ['fl-newsletter'] });
@@ -277,7 +275,12 @@ describe('unsubscribe', () => {
   });
 
   it('answers an unknown unsubscribe link with a clear page', async () => {
-    const res = await send(server.baseUrl, { method: 'POST', path: '/unsubscribe?token=BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const res = await send(server.baseUrl, {
+      method: 'POST',
+      path: '/unsubscribe?token=BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect([res.status, h1(res)]).toEqual([200, 'This unsubscribe link is not valid']);
   });
 });
@@ -295,7 +298,12 @@ describe('deletion of everything about an address', () => {
   it('answers the same whether or not the address is known, and mails only a known one', async () => {
     await knownEverywhere();
     const page = (email: string) =>
-      send(server.baseUrl, { method: 'POST', path: '/delete-my-data', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${encodeURIComponent(email)}` });
+      send(server.baseUrl, {
+        method: 'POST',
+        path: '/delete-my-data',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `email=${encodeURIComponent(email)}`,
+      });
     const known = await page('ann@example.com');
     const unknown = await page('nobody@example.com');
     expect([known.status, unknown.status]).toEqual([200, 200]);
@@ -318,7 +326,12 @@ describe('deletion of everything about an address', () => {
 
   it('deletes every row about the address only after the button on the linked page', async () => {
     await knownEverywhere();
-    await send(server.baseUrl, { method: 'POST', path: '/es/borrar-mis-datos', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=ANN%40example.com' });
+    await send(server.baseUrl, {
+      method: 'POST',
+      path: '/es/borrar-mis-datos',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=ANN%40example.com',
+    });
     const mail = (await smtp.waitFor(5))[4]!;
     expect(mail.parsed.subject).toBe('Confirma el borrado de tus datos');
     const link = linksOf(mail).get('/es/borrar-mis-datos/confirmar')!;
@@ -349,7 +362,12 @@ describe('deletion of everything about an address', () => {
     const es = await send(server.baseUrl, { path: '/es/borrar-mis-datos' });
     expect(es.text).toContain('<html lang="es">');
     expect(es.text).toContain('<label for="email">Correo electrónico</label>');
-    const bad = await send(server.baseUrl, { method: 'POST', path: '/delete-my-data', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=%3Cb%3Enot-an-address' });
+    const bad = await send(server.baseUrl, {
+      method: 'POST',
+      path: '/delete-my-data',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=%3Cb%3Enot-an-address',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('role="alert">Please enter a valid e-mail address.</p>');
     expect(bad.text).toContain('value="&#60;b&#62;not-an-address"');
@@ -381,7 +399,9 @@ describe('the outbox', () => {
     const deadline = Date.now() + 5_000;
     let row: { attempts: number; next_attempt_at: string; last_error: string } | undefined;
     while (Date.now() < deadline) {
-      [row] = rows<{ attempts: number; next_attempt_at: string; last_error: string }>("SELECT attempts, next_attempt_at, last_error FROM mail_outbox WHERE status = 'queued' AND attempts >= 3");
+      [row] = rows<{ attempts: number; next_attempt_at: string; last_error: string }>(
+        "SELECT attempts, next_attempt_at, last_error FROM mail_outbox WHERE status = 'queued' AND attempts >= 3",
+      );
       if (row) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -443,10 +463,9 @@ describe('retention', () => {
       db.close();
       const counts = await local.app.ptax.purge();
       expect(counts).toMatchObject({ subscribers: 1, notifyRequests: 1, contactMessages: 1 });
-      expect(queryRows(local.dbPath, 'SELECT email FROM subscribers UNION ALL SELECT email FROM notify_requests UNION ALL SELECT email FROM contact_messages')).toEqual([
-        { email: 'kept@example.com' },
-        { email: 'recent@example.com' },
-      ]);
+      expect(
+        queryRows(local.dbPath, 'SELECT email FROM subscribers UNION ALL SELECT email FROM notify_requests UNION ALL SELECT email FROM contact_messages'),
+      ).toEqual([{ email: 'kept@example.com' }, { email: 'recent@example.com' }]);
       // The purged rows' links went with them.
       expect(queryRows(local.dbPath, "SELECT count(*) AS n FROM tokens WHERE email IN ('ann@example.com', 'bob@example.com')")).toEqual([{ n: 0 }]);
     } finally {

@@ -3,14 +3,19 @@ import { parseSites } from '../config.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;
-afterEach(async () => { await server?.close(); server = undefined; });
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
-describe('GET /api/sites (the hub\'s links)', () => {
+describe("GET /api/sites (the hub's links)", () => {
   it('gives each edition its default *.localhost host with the port of the request', async () => {
     server = await startTestServer();
     const res = await server.app.inject({ method: 'GET', url: '/api/sites', headers: { host: '127.0.0.1:8080' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ sites: { NY: 'http://ny.localhost:8080/', TX: 'http://tx.localhost:8080/', CA: 'http://ca.localhost:8080/', FL: 'http://fl.localhost:8080/' } });
+    expect(res.json()).toEqual({
+      sites: { NY: 'http://ny.localhost:8080/', TX: 'http://tx.localhost:8080/', CA: 'http://ca.localhost:8080/', FL: 'http://fl.localhost:8080/' },
+    });
   });
 
   it('follows PTAX_SITES: the first host of each edition, no port when the request has none; unmapped editions are left out', async () => {

@@ -114,5 +114,8 @@ export function linksOf(mail: ReceivedMail): Map<string, URL> {
 /** A header as sent (unfolded, without its name), from mailparser's raw header lines. */
 export function headerLine(parsed: { headerLines: ReadonlyArray<{ key: string; line: string }> }, key: string): string | undefined {
   const line = parsed.headerLines.find((h) => h.key === key.toLowerCase())?.line;
-  return line?.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+  return line
+    ?.slice(line.indexOf(':') + 1)
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .trim();
 }

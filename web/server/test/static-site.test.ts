@@ -261,7 +261,11 @@ describe('some editions built, others not', () => {
   });
 
   it('answers the missing editions with 503, the built ones as usual', async () => {
-    for (const [host, path] of [['tx.localhost', '/'], ['ca.localhost:8080', '/es/calculadora'], ['fl.localhost', '/assets/app-abc123.js']] as const) {
+    for (const [host, path] of [
+      ['tx.localhost', '/'],
+      ['ca.localhost:8080', '/es/calculadora'],
+      ['fl.localhost', '/assets/app-abc123.js'],
+    ] as const) {
       const res = await get(server, path, host, { 'accept-language': 'es' });
       expect(res.status).toBe(503);
       expect(res.json).toEqual({ error: 'not_built', message: MESSAGES.not_built.es, status: 503 });

@@ -74,19 +74,25 @@ describe('isValidEmail', () => {
 });
 
 describe('tags', () => {
-  it.each(['ny-newsletter', 'tx-calculator', 'property-tax-updates', 'county-kings', 'county-miami-dade', 'county-st-lucie'])(
-    'knows %s',
-    (tag) => {
-      expect(isKnownTag(tag)).toBe(true);
-    },
-  );
+  it.each(['ny-newsletter', 'tx-calculator', 'property-tax-updates', 'county-kings', 'county-miami-dade', 'county-st-lucie'])('knows %s', (tag) => {
+    expect(isKnownTag(tag)).toBe(true);
+  });
 
-  it.each(['', 'newsletter', 'NY-newsletter', 'nj-newsletter', 'county-', 'county-Kings', 'county-k1ngs', 'county--kings', 'county-kings-', 'kings', `county-${'a'.repeat(58)}`])(
-    'refuses %j',
-    (tag) => {
-      expect(isKnownTag(tag)).toBe(false);
-    },
-  );
+  it.each([
+    '',
+    'newsletter',
+    'NY-newsletter',
+    'nj-newsletter',
+    'county-',
+    'county-Kings',
+    'county-k1ngs',
+    'county--kings',
+    'county-kings-',
+    'kings',
+    `county-${'a'.repeat(58)}`,
+  ])('refuses %j', (tag) => {
+    expect(isKnownTag(tag)).toBe(false);
+  });
 
   it("accepts only the subscription's own state tags, deduplicated and sorted", () => {
     expect(tagsForState(['ny-newsletter', 'property-tax-updates', 'ny-newsletter', 'county-kings'], 'NY')).toEqual([

@@ -54,7 +54,13 @@ export const newsletterBodySchema = {
     county: text('ptax-line', LIMITS.county),
     calculatedTax: { type: 'number', minimum: 0, maximum: LIMITS.calculatedTaxMax },
   },
-  if: { type: 'object', anyOf: [{ type: 'object', required: ['county'] }, { type: 'object', required: ['calculatedTax'] }] },
+  if: {
+    type: 'object',
+    anyOf: [
+      { type: 'object', required: ['county'] },
+      { type: 'object', required: ['calculatedTax'] },
+    ],
+  },
   then: { type: 'object', required: ['firstName'] },
 } as const;
 

@@ -24,13 +24,17 @@ const loaders: PackageLoaders = { NY: async () => ny };
 function renderApp(lang: 'en' | 'es' = 'en', l: PackageLoaders = loaders, pathname = lang === 'es' ? '/es' : '/') {
   return render(
     <I18nextProvider i18n={createI18n(lang, { es })}>
-      <ToastProvider><App lang={lang} pathname={pathname} loaders={l} /></ToastProvider>
+      <ToastProvider>
+        <App lang={lang} pathname={pathname} loaders={l} />
+      </ToastProvider>
     </I18nextProvider>,
   );
 }
 
 async function flush(ms = 0) {
-  await act(async () => { await vi.advanceTimersByTimeAsync(ms); });
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
 }
 
 beforeEach(() => {
@@ -81,7 +85,10 @@ describe('App', () => {
     await flush(499);
     expect(screen.queryByTestId('annual-tax')).toBeNull();
     await flush(1);
-    const r = new Engine(fullBundle).calculate({ state: 'NY', county: 'New York', value: 1000000, propertyClass: 'class2', homestead: true }, { explain: true });
+    const r = new Engine(fullBundle).calculate(
+      { state: 'NY', county: 'New York', value: 1000000, propertyClass: 'class2', homestead: true },
+      { explain: true },
+    );
     const value = (id: string) => Number(screen.getByTestId(id).getAttribute('data-value'));
     expect(value('annual-tax')).toBe(r.annualTax);
     expect(value('monthly-tax')).toBe(r.monthlyTax);
@@ -113,7 +120,9 @@ describe('App', () => {
     await flush(500);
     expect(screen.getByTestId('annual-tax')).toBeTruthy();
     // The check sits above the figures instead of a toast over them.
-    expect(screen.getByTestId('value-check').textContent).toBe('Very high property value detected. Please verify this amount is correct for accurate calculations');
+    expect(screen.getByTestId('value-check').textContent).toBe(
+      'Very high property value detected. Please verify this amount is correct for accurate calculations',
+    );
     expect(toasts()).toEqual([]);
     expect(screen.queryByRole('dialog')).toBeNull();
     await flush(3000);
@@ -173,12 +182,30 @@ describe('App', () => {
     expect(facebook.searchParams.get('u')).toBe(`${location.origin}/es?county=kings&value=800000&class=class1&homestead=true`);
     // Copy link (seed 001 §8): 'Enlace copiado', or 'No se puede copiar' with 'Por favor copia la URL manualmente.'
     const written: string[] = [];
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (x: string) => { written.push(x); } } });
-    await act(async () => { fireEvent.click(screen.getByTestId('share-copy-link')); });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: {
+        writeText: async (x: string) => {
+          written.push(x);
+        },
+      },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('share-copy-link'));
+    });
     expect(written).toEqual([`${location.origin}/es?county=kings&value=800000&class=class1&homestead=true`]);
     expect(toasts().some((x) => x.startsWith('Enlace copiado'))).toBe(true);
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async () => { throw new Error('denied'); } } });
-    await act(async () => { fireEvent.click(screen.getByTestId('share-copy-link')); });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: {
+        writeText: async () => {
+          throw new Error('denied');
+        },
+      },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('share-copy-link'));
+    });
     expect(toasts().some((x) => x.includes('No se puede copiar') && x.includes('Por favor copia la URL manualmente.'))).toBe(true);
   });
 
@@ -202,7 +229,9 @@ describe('App', () => {
     // An NYC county without a property type cannot be calculated: the old figures are marked.
     fireEvent.change(screen.getByLabelText('County'), { target: { value: 'Kings County' } });
     await flush(400);
-    expect(screen.getByTestId('result-stale').textContent).toBe('These figures are for your previous inputs (Albany County, $400,000). Complete the form to update them.');
+    expect(screen.getByTestId('result-stale').textContent).toBe(
+      'These figures are for your previous inputs (Albany County, $400,000). Complete the form to update them.',
+    );
     expect(tax()).toBe(engine.calculate({ state: 'NY', county: 'Albany', value: 400000 }).annualTax);
   });
 
@@ -243,7 +272,12 @@ describe('App', () => {
   it('falls back to the Texas package when the edition fails to load (mocked loader)', async () => {
     const tx = { ...ny, code: 'TX', state: { ...ny.state, code: 'TX', name: { en: 'Texas', es: 'Texas' } } };
     const tx1 = vi.fn(async () => tx);
-    renderApp('en', { NY: async () => { throw new Error('chunk failed'); }, TX: tx1 });
+    renderApp('en', {
+      NY: async () => {
+        throw new Error('chunk failed');
+      },
+      TX: tx1,
+    });
     await flush();
     expect(tx1).toHaveBeenCalled();
     expect(toasts().some((t) => t.includes('showing TX instead'))).toBe(true);
@@ -251,7 +285,11 @@ describe('App', () => {
   });
 
   it('shows the load failure toast and panel when no package loads', async () => {
-    renderApp('en', { NY: async () => { throw new Error('x'); } });
+    renderApp('en', {
+      NY: async () => {
+        throw new Error('x');
+      },
+    });
     await flush();
     expect(screen.getByTestId('load-error')).toBeTruthy();
     expect(toasts().some((t) => t.includes('Failed to load county tax data. Please refresh the page to try again.'))).toBe(true);

@@ -51,7 +51,9 @@ export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
         setData({ status: 'error' });
         toastRef.current.toast({ type: 'error', title: toastRef.current.t('toast.loadFailed') });
       });
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [attempt, loaders, initial]);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { data, retry };
@@ -66,8 +68,14 @@ function useGuides(given: GuideData | undefined, needed: boolean): GuideData | u
   useEffect(() => {
     if (guides || !needed) return;
     let live = true;
-    loadGuides(EDITION).then((g) => { if (live) setGuides(g); }).catch((e) => reportError(e, { where: 'guides' }));
-    return () => { live = false; };
+    loadGuides(EDITION)
+      .then((g) => {
+        if (live) setGuides(g);
+      })
+      .catch((e) => reportError(e, { where: 'guides' }));
+    return () => {
+      live = false;
+    };
   }, [guides, needed]);
   return guides;
 }
@@ -83,13 +91,33 @@ function useSitePages(given: SitePagesModule | undefined, needed: boolean): Site
   useEffect(() => {
     if (mod || !needed) return;
     let live = true;
-    loadSitePages().then((m) => { if (live) setMod(m); }).catch((e) => reportError(e, { where: 'site pages' }));
-    return () => { live = false; };
+    loadSitePages()
+      .then((m) => {
+        if (live) setMod(m);
+      })
+      .catch((e) => reportError(e, { where: 'site pages' }));
+    return () => {
+      live = false;
+    };
   }, [mod, needed]);
   return mod;
 }
 
-export function App({ lang, pathname, loaders, initial, guides: givenGuides, pages: givenPages }: { lang: Lang; pathname: string; loaders?: PackageLoaders; initial?: LoadedState; guides?: GuideData; pages?: SitePagesModule }) {
+export function App({
+  lang,
+  pathname,
+  loaders,
+  initial,
+  guides: givenGuides,
+  pages: givenPages,
+}: {
+  lang: Lang;
+  pathname: string;
+  loaders?: PackageLoaders;
+  initial?: LoadedState;
+  guides?: GuideData;
+  pages?: SitePagesModule;
+}) {
   const { t } = useTranslation();
   const { data, retry } = useStateData(loaders, initial);
   const edition = data.status === 'ready' ? data.edition : undefined;
@@ -109,32 +137,53 @@ export function App({ lang, pathname, loaders, initial, guides: givenGuides, pag
   const [boundaryKey, setBoundaryKey] = useState(0);
   const onCalculatorPage = CALCULATOR_PAGES.has(route.page);
   // The page's controls work from here on (tests and tools wait for this mark).
-  useEffect(() => { document.documentElement.dataset.ready = '1'; }, []);
+  useEffect(() => {
+    document.documentElement.dataset.ready = '1';
+  }, []);
 
   const calculator = (
     <>
       {data.status === 'loading' && (
         <div className="calc-grid" id="calculator">
           <FormSkeleton />
-          <section className="card"><ResultsSkeleton /></section>
+          <section className="card">
+            <ResultsSkeleton />
+          </section>
         </div>
       )}
       {data.status === 'error' && (
         <section className="card error-panel" role="alert" data-testid="load-error" id="calculator">
           <h2>{t('error.loadTitle')}</h2>
           <p>{t('toast.loadFailed')}</p>
-          <button type="button" className="btn btn-primary" onClick={retry}>{t('error.tryAgain')}</button>
+          <button type="button" className="btn btn-primary" onClick={retry}>
+            {t('error.tryAgain')}
+          </button>
         </section>
       )}
       {edition && (
-        <ErrorBoundary key={boundaryKey} fallback={(error, reset) => (
-          <section className="card error-panel" role="alert" data-testid="error-boundary" id="calculator">
-            <h2>{t('error.calculatorTitle')}</h2>
-            <p data-testid="error-message">{error.message || t('error.generic')}</p>
-            <button type="button" className="btn btn-primary" onClick={() => { disarmThrowProbe(); reset(); setBoundaryKey((k) => k + 1); }}>{t('error.tryAgain')}</button>
-          </section>
-        )}>
-          <div id="calculator"><Calculator edition={edition} lang={lang} /></div>
+        <ErrorBoundary
+          key={boundaryKey}
+          fallback={(error, reset) => (
+            <section className="card error-panel" role="alert" data-testid="error-boundary" id="calculator">
+              <h2>{t('error.calculatorTitle')}</h2>
+              <p data-testid="error-message">{error.message || t('error.generic')}</p>
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => {
+                  disarmThrowProbe();
+                  reset();
+                  setBoundaryKey((k) => k + 1);
+                }}
+              >
+                {t('error.tryAgain')}
+              </button>
+            </section>
+          )}
+        >
+          <div id="calculator">
+            <Calculator edition={edition} lang={lang} />
+          </div>
         </ErrorBoundary>
       )}
     </>
@@ -173,7 +222,11 @@ export function App({ lang, pathname, loaders, initial, guides: givenGuides, pag
         </section>
       );
       break;
-    case 'about': case 'privacy': case 'terms': case 'disclaimer': case 'affiliate':
+    case 'about':
+    case 'privacy':
+    case 'terms':
+    case 'disclaimer':
+    case 'affiliate':
       content = P ? <P.TextPage id={route.page} lang={lang} site={site} vars={vars} /> : null;
       break;
     case 'how-it-works':
@@ -213,9 +266,14 @@ export function App({ lang, pathname, loaders, initial, guides: givenGuides, pag
       </main>
       <SiteFooter lang={lang} site={site} hub={hub}>
         {edition && !hub && data.status === 'ready' && (
-          <p className="help">{t('footer.ratesLabel')} <cite lang={lang === 'es' ? 'en' : undefined}>{(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ')}</cite></p>
+          <p className="help">
+            {t('footer.ratesLabel')}{' '}
+            <cite lang={lang === 'es' ? 'en' : undefined}>{(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ')}</cite>
+          </p>
         )}
-        <p><ConsentSettingsButton /></p>
+        <p>
+          <ConsentSettingsButton />
+        </p>
       </SiteFooter>
       <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
     </>

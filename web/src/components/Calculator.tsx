@@ -76,8 +76,13 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         focusResults.current = true;
         logTaxCalculation('completed', { county: view.county, annualTax: view.annualTax, effectiveRate: view.effectiveRate });
         getTelemetry().calculationComplete({
-          county: county.slug, propertyValue: value, annualTax: view.annualTax, monthlyTax: view.monthlyTax,
-          effectiveRate: view.effectiveRate, totalSavings: view.exemptionSavings, exemptionsApplied: view.exemptions.map((e) => e.key),
+          county: county.slug,
+          propertyValue: value,
+          annualTax: view.annualTax,
+          monthlyTax: view.monthlyTax,
+          effectiveRate: view.effectiveRate,
+          totalSavings: view.exemptionSavings,
+          exemptionsApplied: view.exemptions.map((e) => e.key),
         });
         if (!getItem(KEYS.popupShown)) {
           setItem(KEYS.popupShown, '1');
@@ -90,7 +95,13 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         getTelemetry().calculationFailed(county.slug);
         // The previous result must not stay on screen under the new inputs (issue 15).
         setResult(null);
-        toast({ type: 'error', title: t('toast.calcFailed'), description: `${t('toast.calcFailedText')} (${message})`, duration: UI.toastFailureMs, action: { label: t('toast.retry'), onClick: () => runRef.current() } });
+        toast({
+          type: 'error',
+          title: t('toast.calcFailed'),
+          description: `${t('toast.calcFailedText')} (${message})`,
+          duration: UI.toastFailureMs,
+          action: { label: t('toast.retry'), onClick: () => runRef.current() },
+        });
       } finally {
         setCalculating(false);
       }
@@ -118,7 +129,11 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
     if (lastLang.current === lang) return;
     lastLang.current = lang;
     if (result) {
-      try { setResult({ view: calculate(edition, result.values, lang), values: result.values }); } catch { /* keep the old figures */ }
+      try {
+        setResult({ view: calculate(edition, result.values, lang), values: result.values });
+      } catch {
+        /* keep the old figures */
+      }
     }
   }, [lang, edition, result]);
 
@@ -156,7 +171,16 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
       <section className="mobile-panel card" aria-labelledby={`${id}-mobile`} data-testid="mobile-panel">
         <h2 id={`${id}-mobile`}>{t('mobile.title')}</h2>
         <p>{t('mobile.text')}</p>
-        <button type="button" className="btn btn-primary btn-block" ref={wizardOpener} onClick={() => { setWizardStep(0); getTelemetry().wizardStarted(); }} data-testid="start-wizard">
+        <button
+          type="button"
+          className="btn btn-primary btn-block"
+          ref={wizardOpener}
+          onClick={() => {
+            setWizardStep(0);
+            getTelemetry().wizardStarted();
+          }}
+          data-testid="start-wizard"
+        >
           {t('mobile.start')}
         </button>
       </section>
@@ -164,37 +188,63 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         <PropertyForm form={form} edition={edition} lang={lang} calculating={calculating} onCalculate={run} />
         <section className="card results" aria-labelledby={`${id}-results`} aria-busy={calculating} id="results">
           <h2 id={`${id}-results`}>{t('results.title')}</h2>
-          {calculating ? <ResultsSkeleton /> : result ? (
+          {calculating ? (
+            <ResultsSkeleton />
+          ) : result ? (
             <>
-            {changed && !complete && (
-              <p className="stale-note" role="status" data-testid="result-stale">
-                {t('results.stale', { county: result.view.county, value: formatUsd(result.values.homeValue, lang) })}
-              </p>
-            )}
-            {(result.values.homeValue > UI.veryHighValue || result.values.homeValue < UI.veryLowValue) && (
-              <p className="value-check" role="note" data-testid="value-check">
-                {t(result.values.homeValue > UI.veryHighValue ? 'toast.veryHigh' : 'toast.veryLow')}. {t('toast.verify')}
-              </p>
-            )}
-            <div className={changed && !complete ? 'stale' : undefined}>
-            <ResultsCard result={result.view} values={{ ...result.values, showSchoolTaxBreakdown: values.showSchoolTaxBreakdown }} lang={lang} heading={resultsHeading} rates={county?.needsPropertyType ? edition.classRates(county) : {}} edition={edition} />
-            </div>
+              {changed && !complete && (
+                <p className="stale-note" role="status" data-testid="result-stale">
+                  {t('results.stale', { county: result.view.county, value: formatUsd(result.values.homeValue, lang) })}
+                </p>
+              )}
+              {(result.values.homeValue > UI.veryHighValue || result.values.homeValue < UI.veryLowValue) && (
+                <p className="value-check" role="note" data-testid="value-check">
+                  {t(result.values.homeValue > UI.veryHighValue ? 'toast.veryHigh' : 'toast.veryLow')}. {t('toast.verify')}
+                </p>
+              )}
+              <div className={changed && !complete ? 'stale' : undefined}>
+                <ResultsCard
+                  result={result.view}
+                  values={{ ...result.values, showSchoolTaxBreakdown: values.showSchoolTaxBreakdown }}
+                  lang={lang}
+                  heading={resultsHeading}
+                  rates={county?.needsPropertyType ? edition.classRates(county) : {}}
+                  edition={edition}
+                />
+              </div>
             </>
           ) : (
-            <p className="empty" data-testid="results-empty">{t('results.empty')}</p>
+            <p className="empty" data-testid="results-empty">
+              {t('results.empty')}
+            </p>
           )}
         </section>
       </div>
       {wizardStep !== null && (
-        <Wizard form={form} edition={edition} lang={lang} step={wizardStep} setStep={setWizardStep} onClose={closeWizard}
-          onCalculate={() => { setWizardStep(null); run(); }} />
+        <Wizard
+          form={form}
+          edition={edition}
+          lang={lang}
+          step={wizardStep}
+          setStep={setWizardStep}
+          onClose={closeWizard}
+          onCalculate={() => {
+            setWizardStep(null);
+            run();
+          }}
+        />
       )}
       {popup && (
-        <NewsletterPopup onClose={closePopup} ctx={{
-          stateCode: edition.code, stateName, lang,
-          county: result ? { name: result.view.county, slug: result.view.countySlug } : undefined,
-          calculatedTax: result?.view.annualTax,
-        }} />
+        <NewsletterPopup
+          onClose={closePopup}
+          ctx={{
+            stateCode: edition.code,
+            stateName,
+            lang,
+            county: result ? { name: result.view.county, slug: result.view.countySlug } : undefined,
+            calculatedTax: result?.view.annualTax,
+          }}
+        />
       )}
     </>
   );

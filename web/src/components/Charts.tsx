@@ -8,7 +8,11 @@ import { useTranslation } from 'react-i18next';
 import type { ResultView } from '../lib/model.js';
 import { formatUsd, type Lang } from '../lib/format.js';
 
-export interface Bar { key: string; label: string; value: number }
+export interface Bar {
+  key: string;
+  label: string;
+  value: number;
+}
 
 /** Bars of `items` scaled to the largest; widths in percent of the drawing. */
 export function barWidths(items: Bar[]): number[] {
@@ -27,13 +31,19 @@ function BarChart({ title, items, lang, testId }: { title: string; items: Bar[];
       <svg role="img" aria-labelledby={`${id}-t ${id}-d`} viewBox={`0 0 320 ${items.length * row}`} width="100%" preserveAspectRatio="xMinYMin meet">
         {items.map((b, i) => (
           <g key={b.key} transform={`translate(0 ${i * row})`}>
-            <text x="0" y="12" className="chart-label">{b.label}</text>
+            <text x="0" y="12" className="chart-label">
+              {b.label}
+            </text>
             <rect x="0" y="15" height="9" rx="2" width={`${(widths[i]! * 2.2).toFixed(1)}`} className={`chart-bar chart-${b.key}`} />
-            <text x={`${(widths[i]! * 2.2 + 4).toFixed(1)}`} y="23" className="chart-value">{formatUsd(b.value, lang)}</text>
+            <text x={`${(widths[i]! * 2.2 + 4).toFixed(1)}`} y="23" className="chart-value">
+              {formatUsd(b.value, lang)}
+            </text>
           </g>
         ))}
       </svg>
-      <p id={`${id}-d`} className="sr-only" data-testid={`${testId}-text`}>{text}</p>
+      <p id={`${id}-d`} className="sr-only" data-testid={`${testId}-text`}>
+        {text}
+      </p>
     </figure>
   );
 }

@@ -13,7 +13,10 @@ import { initTelemetry, type Telemetry } from '../lib/telemetry/index.js';
 function i18n(lang: 'en' | 'es') {
   const inst = i18next.createInstance();
   void inst.use(initReactI18next).init({
-    lng: lang, fallbackLng: 'en', initAsync: false, interpolation: { escapeValue: false },
+    lng: lang,
+    fallbackLng: 'en',
+    initAsync: false,
+    interpolation: { escapeValue: false },
     resources: { en: { translation: consentText.en }, es: { translation: consentText.es } },
   });
   return inst;
@@ -51,10 +54,18 @@ describe('consent banner', () => {
 
   it('does not show when a choice is stored; the settings button reopens it with focus on its heading and the current choice', () => {
     const store = memoryStore({ analytics_consent: '{"analytics":false,"marketing":false}' });
-    wrap(<><ConsentSettingsButton /><ConsentBanner store={store} /></>);
+    wrap(
+      <>
+        <ConsentSettingsButton />
+        <ConsentBanner store={store} />
+      </>,
+    );
     expect(screen.queryByRole('region')).toBeNull();
     const settings = screen.getByRole('button', { name: 'Usage statistics settings' });
-    act(() => { settings.focus(); fireEvent.click(settings); });
+    act(() => {
+      settings.focus();
+      fireEvent.click(settings);
+    });
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Usage statistics' }));
     expect(screen.getByTestId('consent-current').textContent).toBe('Usage statistics are off.');
     fireEvent.click(screen.getByRole('button', { name: 'Accept statistics' }));
@@ -64,13 +75,22 @@ describe('consent banner', () => {
 
   it('Escape (or Close) closes a reopened banner without changing the choice, focus back on the settings button', () => {
     const store = memoryStore({ analytics_consent: '{"analytics":true,"marketing":false}' });
-    wrap(<><ConsentSettingsButton /><ConsentBanner store={store} /></>);
+    wrap(
+      <>
+        <ConsentSettingsButton />
+        <ConsentBanner store={store} />
+      </>,
+    );
     const settings = screen.getByRole('button', { name: 'Usage statistics settings' });
-    act(() => { fireEvent.click(settings); });
+    act(() => {
+      fireEvent.click(settings);
+    });
     fireEvent.keyDown(screen.getByRole('heading', { name: 'Usage statistics' }), { key: 'Escape' });
     expect(screen.queryByRole('region')).toBeNull();
     expect(document.activeElement).toBe(settings);
-    act(() => { fireEvent.click(settings); });
+    act(() => {
+      fireEvent.click(settings);
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('region')).toBeNull();
     expect(store.data.get('analytics_consent')).toBe('{"analytics":true,"marketing":false}');
@@ -85,7 +105,13 @@ describe('consent banner', () => {
   });
 
   it('English and Spanish have the same keys, none empty', () => {
-    const keys = (o: object) => Object.entries(o).map(([k, v]) => { expect(String(v).trim()).not.toBe(''); return k; }).sort();
+    const keys = (o: object) =>
+      Object.entries(o)
+        .map(([k, v]) => {
+          expect(String(v).trim()).not.toBe('');
+          return k;
+        })
+        .sort();
     expect(keys(consentText.es.consent)).toEqual(keys(consentText.en.consent));
   });
 

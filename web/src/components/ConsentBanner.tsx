@@ -53,7 +53,10 @@ export function ConsentBanner({ privacyHref, store = safeLocalStorage }: Consent
   useEffect(() => {
     const c = readConsent(store);
     setCurrent(c ? c.analytics : null);
-    if (!c) { setMode('ask'); setOpen(true); }
+    if (!c) {
+      setMode('ask');
+      setOpen(true);
+    }
   }, [store]);
 
   useEffect(() => {
@@ -100,19 +103,36 @@ export function ConsentBanner({ privacyHref, store = safeLocalStorage }: Consent
 
   return (
     <>
-      <p className="sr-only" role="status" aria-live="polite" data-testid="consent-status">{status}</p>
+      <p className="sr-only" role="status" aria-live="polite" data-testid="consent-status">
+        {status}
+      </p>
       {open && (
         <section className="consent-banner" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} onKeyDown={onKeyDown} data-testid="consent-banner">
-          <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>{t('consent.title')}</h2>
+          <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
+            {t('consent.title')}
+          </h2>
           <p id={`${id}-text`}>
             {t('consent.text')}
-            {privacyHref && <> <a href={privacyHref}>{t('consent.privacy')}</a></>}
+            {privacyHref && (
+              <>
+                {' '}
+                <a href={privacyHref}>{t('consent.privacy')}</a>
+              </>
+            )}
           </p>
           {mode === 'change' && current !== null && <p data-testid="consent-current">{t(current ? 'consent.currentOn' : 'consent.currentOff')}</p>}
           <div className="consent-actions">
-            <button type="button" className="btn btn-primary" onClick={() => choose(true)} data-testid="consent-accept">{t('consent.accept')}</button>
-            <button type="button" className="btn" onClick={() => choose(false)} data-testid="consent-decline">{t('consent.decline')}</button>
-            {mode === 'change' && <button type="button" className="btn btn-ghost" onClick={close} data-testid="consent-close">{t('consent.close')}</button>}
+            <button type="button" className="btn btn-primary" onClick={() => choose(true)} data-testid="consent-accept">
+              {t('consent.accept')}
+            </button>
+            <button type="button" className="btn" onClick={() => choose(false)} data-testid="consent-decline">
+              {t('consent.decline')}
+            </button>
+            {mode === 'change' && (
+              <button type="button" className="btn btn-ghost" onClick={close} data-testid="consent-close">
+                {t('consent.close')}
+              </button>
+            )}
           </div>
         </section>
       )}

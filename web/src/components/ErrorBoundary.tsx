@@ -7,8 +7,15 @@
 import { Component, type ReactNode } from 'react';
 import { reportError } from '../lib/monitoring.js';
 
-interface Props { children: ReactNode; fallback: (error: Error, reset: () => void, errorId: string) => ReactNode; component?: string }
-interface State { error: Error | null; errorId: string }
+interface Props {
+  children: ReactNode;
+  fallback: (error: Error, reset: () => void, errorId: string) => ReactNode;
+  component?: string;
+}
+interface State {
+  error: Error | null;
+  errorId: string;
+}
 
 /** A short id the visitor can quote (also sent with the report). */
 export function newErrorId(): string {

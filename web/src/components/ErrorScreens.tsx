@@ -6,15 +6,30 @@ import { disarmThrowProbe } from './ErrorBoundary.js';
 /** The whole page failed: 'Something went wrong', the edition in the sentence, an error id, Reload Page and Go Home. */
 export function AppError({ stateName, errorId, home }: { stateName: string; errorId: string; home: string }) {
   const { t } = useTranslation();
-  useEffect(() => { document.documentElement.dataset.ready = '1'; }, []);
+  useEffect(() => {
+    document.documentElement.dataset.ready = '1';
+  }, []);
   return (
     <main className="wrap error-screen" role="alert" data-testid="app-error">
       <h1>{t('error.appTitle')}</h1>
       <p>{t('error.appText', { state: stateName })}</p>
-      <p>{t('error.errorId')}: <code data-testid="error-id">{errorId}</code></p>
+      <p>
+        {t('error.errorId')}: <code data-testid="error-id">{errorId}</code>
+      </p>
       <p className="actions">
-        <button type="button" className="btn btn-primary" onClick={() => { disarmThrowProbe(); location.reload(); }}>{t('error.reload')}</button>
-        <a className="btn btn-ghost" href={home}>{t('error.goHome')}</a>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            disarmThrowProbe();
+            location.reload();
+          }}
+        >
+          {t('error.reload')}
+        </button>
+        <a className="btn btn-ghost" href={home}>
+          {t('error.goHome')}
+        </a>
       </p>
     </main>
   );
@@ -28,8 +43,19 @@ export function PageError({ reset, home }: { reset: () => void; home: string }) 
       <h1>{t('error.pageTitle')}</h1>
       <p>{t('error.pageText')}</p>
       <p className="actions">
-        <button type="button" className="btn btn-primary" onClick={() => { disarmThrowProbe(); reset(); }}>{t('error.tryAgain')}</button>
-        <a className="btn btn-ghost" href={home}>{t('error.goHome')}</a>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            disarmThrowProbe();
+            reset();
+          }}
+        >
+          {t('error.tryAgain')}
+        </button>
+        <a className="btn btn-ghost" href={home}>
+          {t('error.goHome')}
+        </a>
       </p>
     </section>
   );
@@ -41,7 +67,16 @@ export function SectionError({ reset }: { reset: () => void }) {
   return (
     <div className="error-panel" role="alert" data-testid="section-error">
       <p>{t('error.sectionText')}</p>
-      <button type="button" className="btn btn-small" onClick={() => { disarmThrowProbe(); reset(); }}>{t('error.retry')}</button>
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => {
+          disarmThrowProbe();
+          reset();
+        }}
+      >
+        {t('error.retry')}
+      </button>
     </div>
   );
 }

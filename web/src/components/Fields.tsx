@@ -3,14 +3,30 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setCounty, setPropertyType, useFormValues, type CalculatorForm } from './calculatorForm.js';
 import type { InputChoice, InputDecl } from '../lib/declarations.js';
-import { boundsMessage, type CountyInfo, emptyValue, incomeExceedsLimit, inputShown, isCommercial, isResidentialInput, type Edition, type InputValue, type PropertyType } from '../lib/model.js';
+import {
+  boundsMessage,
+  type CountyInfo,
+  emptyValue,
+  incomeExceedsLimit,
+  inputShown,
+  isCommercial,
+  isResidentialInput,
+  type Edition,
+  type InputValue,
+  type PropertyType,
+} from '../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { parseOptionalAmount } from '../lib/parseValue.js';
 import { MoneyInput } from './MoneyInput.js';
 import { boroughOf, countyName } from '../lib/places.js';
 import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_RANGES } from '../lib/config.js';
 
-interface FieldProps { form: CalculatorForm; edition: Edition; lang: Lang; idPrefix?: string }
+interface FieldProps {
+  form: CalculatorForm;
+  edition: Edition;
+  lang: Lang;
+  idPrefix?: string;
+}
 
 export function HomeValueField({ form, lang, inputRef }: FieldProps & { inputRef?: React.Ref<HTMLInputElement> }) {
   const { t } = useTranslation();
@@ -22,12 +38,28 @@ export function HomeValueField({ form, lang, inputRef }: FieldProps & { inputRef
       <label htmlFor={id}>{t('form.homeValue')}</label>
       <div className="input-prefix">
         <span aria-hidden="true">$</span>
-        <MoneyInput id={id} inputRef={inputRef} testId="home-value" lang={lang} value={value > 0 ? value : null} invalid={!!problem}
+        <MoneyInput
+          id={id}
+          inputRef={inputRef}
+          testId="home-value"
+          lang={lang}
+          value={value > 0 ? value : null}
+          invalid={!!problem}
           describedBy={`${id}-help${problem ? ` ${id}-error` : ''}`}
-          onChange={(x, p) => { setProblem(p); form.setFieldValue('homeValue', x ?? 0); }} />
+          onChange={(x, p) => {
+            setProblem(p);
+            form.setFieldValue('homeValue', x ?? 0);
+          }}
+        />
       </div>
-      <p id={`${id}-help`} className="help">{t('form.homeValueHelp')}</p>
-      {problem && <p id={`${id}-error`} className="warning" role="alert" data-testid="home-value-error">{problem}</p>}
+      <p id={`${id}-help`} className="help">
+        {t('form.homeValueHelp')}
+      </p>
+      {problem && (
+        <p id={`${id}-error`} className="warning" role="alert" data-testid="home-value-error">
+          {problem}
+        </p>
+      )}
     </div>
   );
 }
@@ -38,7 +70,9 @@ export function CountyField({ form, edition, lang, rateDigits = 3, inputRef }: F
   const county = useFormValues(form).county;
   const option = (c: CountyInfo) => (
     <option key={c.slug} value={c.name}>
-      {c.rate === null || c.needsPropertyType ? countyName(c.name, t) : t('form.countyOption', { name: countyName(c.name, t), rate: formatPercent(c.rate, lang, rateDigits) })}
+      {c.rate === null || c.needsPropertyType
+        ? countyName(c.name, t)
+        : t('form.countyOption', { name: countyName(c.name, t), rate: formatPercent(c.rate, lang, rateDigits) })}
     </option>
   );
   // New York City's counties are taxed by property class, not by a county rate: they are
@@ -56,16 +90,22 @@ export function CountyField({ form, edition, lang, rateDigits = 3, inputRef }: F
         {byClass.length > 0 ? (
           <>
             <optgroup label={t('place.nycGroup')}>
-              {cityWide.map((p) => <option key={p.slug} value={p.name}>{t('place.nycAll')}</option>)}
+              {cityWide.map((p) => (
+                <option key={p.slug} value={p.name}>
+                  {t('place.nycAll')}
+                </option>
+              ))}
               {boroughs.map(({ c, borough }) => (
-                <option key={c.slug} value={c.name}>{borough ? t('place.borough', { borough, county: countyName(c.name, t) }) : countyName(c.name, t)}</option>
+                <option key={c.slug} value={c.name}>
+                  {borough ? t('place.borough', { borough, county: countyName(c.name, t) }) : countyName(c.name, t)}
+                </option>
               ))}
             </optgroup>
-            <optgroup label={t('place.otherCounties')}>
-              {edition.counties.filter((c) => !c.needsPropertyType).map(option)}
-            </optgroup>
+            <optgroup label={t('place.otherCounties')}>{edition.counties.filter((c) => !c.needsPropertyType).map(option)}</optgroup>
           </>
-        ) : edition.counties.map(option)}
+        ) : (
+          edition.counties.map(option)
+        )}
       </select>
     </div>
   );
@@ -81,20 +121,41 @@ export function PropertyTypeField({ form, edition, lang }: FieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{t('form.propertyType')}</label>
-      <select id={id} data-testid="property-type" value={v.propertyType} aria-describedby={`${id}-help`}
-        onChange={(e) => setPropertyType(form, e.target.value as PropertyType, edition)}>
+      <select
+        id={id}
+        data-testid="property-type"
+        value={v.propertyType}
+        aria-describedby={`${id}-help`}
+        onChange={(e) => setPropertyType(form, e.target.value as PropertyType, edition)}
+      >
         <option value="">{t('form.propertyTypePlaceholder')}</option>
         {PROPERTY_TYPES.filter((c) => rates[c] !== undefined).map((c) => (
-          <option key={c} value={c}>{t(`propertyType.${c}`, { rate: formatPercent(rates[c]!, lang, 3) })}</option>
+          <option key={c} value={c}>
+            {t(`propertyType.${c}`, { rate: formatPercent(rates[c]!, lang, 3) })}
+          </option>
         ))}
       </select>
-      <p id={`${id}-help`} className="help">{t('form.nycHelp')}</p>
+      <p id={`${id}-help`} className="help">
+        {t('form.nycHelp')}
+      </p>
     </div>
   );
 }
 
-function Check({ label, checked, disabled, onChange, testId, children }: {
-  label: string; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void; testId: string; children?: React.ReactNode;
+function Check({
+  label,
+  checked,
+  disabled,
+  onChange,
+  testId,
+  children,
+}: {
+  label: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (v: boolean) => void;
+  testId: string;
+  children?: React.ReactNode;
 }) {
   const id = useId();
   return (
@@ -131,14 +192,34 @@ export function YearField({ form, edition, lang }: FieldProps) {
       <label htmlFor={id}>{inputLabel(decl, edition.code, lang)}</label>
       <select id={id} data-testid="tax-year" value={v.year} onChange={(e) => form.setFieldValue('year', e.target.value)}>
         <option value="">{t('form.yearLatest', { year: years[years.length - 1] })}</option>
-        {[...years].reverse().map((y) => <option key={y} value={String(y)}>{fiscal ? t('form.fiscalYear', { year: y }) : String(y)}</option>)}
+        {[...years].reverse().map((y) => (
+          <option key={y} value={String(y)}>
+            {fiscal ? t('form.fiscalYear', { year: y }) : String(y)}
+          </option>
+        ))}
       </select>
     </div>
   );
 }
 
 /** A money or year input of a declared input (empty: not given). */
-function AmountInput({ d, value, onChange, lang, state, disabled, year }: { d: InputDecl; value: number | null; onChange: (x: number | null) => void; lang: Lang; state: string; disabled?: boolean; year?: boolean }) {
+function AmountInput({
+  d,
+  value,
+  onChange,
+  lang,
+  state,
+  disabled,
+  year,
+}: {
+  d: InputDecl;
+  value: number | null;
+  onChange: (x: number | null) => void;
+  lang: Lang;
+  state: string;
+  disabled?: boolean;
+  year?: boolean;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const [error, setError] = useState('');
@@ -149,18 +230,48 @@ function AmountInput({ d, value, onChange, lang, state, disabled, year }: { d: I
       <div className={year ? '' : 'input-prefix'}>
         {!year && <span aria-hidden="true">$</span>}
         {year ? (
-          <input id={id} type="text" inputMode="numeric" autoComplete="off" data-testid={testIdOf(d.id)} disabled={disabled}
-            aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`} aria-invalid={error ? true : undefined}
+          <input
+            id={id}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            data-testid={testIdOf(d.id)}
+            disabled={disabled}
+            aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`}
+            aria-invalid={error ? true : undefined}
             value={value === null ? '' : String(value)}
-            onChange={(e) => { const x = parseOptionalAmount(e.target.value); setError(check(x)); onChange(x); }} />
+            onChange={(e) => {
+              const x = parseOptionalAmount(e.target.value);
+              setError(check(x));
+              onChange(x);
+            }}
+          />
         ) : (
-          <MoneyInput id={id} testId={testIdOf(d.id)} lang={lang} value={value} disabled={disabled} invalid={!!error}
+          <MoneyInput
+            id={id}
+            testId={testIdOf(d.id)}
+            lang={lang}
+            value={value}
+            disabled={disabled}
+            invalid={!!error}
             describedBy={`${id}-help${error ? ` ${id}-error` : ''}`}
-            onChange={(x, p) => { setError(p || check(x)); onChange(x); }} />
+            onChange={(x, p) => {
+              setError(p || check(x));
+              onChange(x);
+            }}
+          />
         )}
       </div>
-      {d.help && <p id={`${id}-help`} className="help">{d.help[lang] ?? d.help.en}</p>}
-      {error && <p id={`${id}-error`} className="warning" role="status">{error}</p>}
+      {d.help && (
+        <p id={`${id}-help`} className="help">
+          {d.help[lang] ?? d.help.en}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="warning" role="status">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -182,18 +293,28 @@ export function ExemptionFields({ form, edition, lang, grouped = false }: FieldP
       {commercial && (
         <p className="commercial-note" data-testid="commercial-note">
           {t('form.commercialNote')}{' '}
-          <a href={COMMERCIAL_EXEMPTIONS_URL} target="_blank" rel="noopener noreferrer" data-testid="commercial-link">{t('form.commercialLink')}</a>
+          <a href={COMMERCIAL_EXEMPTIONS_URL} target="_blank" rel="noopener noreferrer" data-testid="commercial-link">
+            {t('form.commercialLink')}
+          </a>
         </p>
       )}
       {shown.map((d) => {
         const off = commercial && isResidentialInput(d);
         if (d.type === 'boolean') {
-          return <Check key={d.id} label={inputLabel(d, state, lang)} testId={testIdOf(d.id)} checked={!!v[d.id]} disabled={off}
-            onChange={(on) => {
-              set(d.id)(on);
-              // Inputs that require this one are cleared with it.
-              if (!on) for (const x of edition.formInputs) if (x.requires === d.id) set(x.id)(emptyValue(x));
-            }} />;
+          return (
+            <Check
+              key={d.id}
+              label={inputLabel(d, state, lang)}
+              testId={testIdOf(d.id)}
+              checked={!!v[d.id]}
+              disabled={off}
+              onChange={(on) => {
+                set(d.id)(on);
+                // Inputs that require this one are cleared with it.
+                if (!on) for (const x of edition.formInputs) if (x.requires === d.id) set(x.id)(emptyValue(x));
+              }}
+            />
+          );
         }
         if (d.values) {
           const levels = d.values.filter((c) => c.value !== d.default);
@@ -202,37 +323,73 @@ export function ExemptionFields({ form, edition, lang, grouped = false }: FieldP
           return (
             <div className="field" key={d.id}>
               <label htmlFor={`${id}-${d.id}`}>{inputLabel(d, state, lang)}</label>
-              <select id={`${id}-${d.id}`} data-testid={testIdOf(d.id)} value={String(v[d.id] ?? d.default ?? '')} disabled={off}
-                onChange={(e) => { const c = d.values!.find((x) => String(x.value) === e.target.value); set(d.id)(c ? c.value : null); }}>
+              <select
+                id={`${id}-${d.id}`}
+                data-testid={testIdOf(d.id)}
+                value={String(v[d.id] ?? d.default ?? '')}
+                disabled={off}
+                onChange={(e) => {
+                  const c = d.values!.find((x) => String(x.value) === e.target.value);
+                  set(d.id)(c ? c.value : null);
+                }}
+              >
                 {none && <option value={String(none.value)}>{label(none)}</option>}
                 {grouped && d.id === 'veteranDisability'
                   ? VETERAN_RANGES.map((r) => (
-                    <optgroup key={r.key} label={t(`form.veteranRange_${r.key}`)}>
-                      {levels.filter((c) => r.levels.includes(String(c.value))).map((c) => <option key={String(c.value)} value={String(c.value)}>{label(c)}</option>)}
-                    </optgroup>
-                  ))
-                  : levels.map((c) => <option key={String(c.value)} value={String(c.value)}>{label(c)}</option>)}
+                      <optgroup key={r.key} label={t(`form.veteranRange_${r.key}`)}>
+                        {levels
+                          .filter((c) => r.levels.includes(String(c.value)))
+                          .map((c) => (
+                            <option key={String(c.value)} value={String(c.value)}>
+                              {label(c)}
+                            </option>
+                          ))}
+                      </optgroup>
+                    ))
+                  : levels.map((c) => (
+                      <option key={String(c.value)} value={String(c.value)}>
+                        {label(c)}
+                      </option>
+                    ))}
               </select>
             </div>
           );
         }
         if (d.type === 'money' || d.type === 'year' || d.type === 'integer' || d.type === 'number') {
           const amount = (
-            <AmountInput key={d.id} d={d} value={(v[d.id] as number | null) ?? null} onChange={set(d.id)} lang={lang} state={state} disabled={off} year={d.type === 'year'} />
+            <AmountInput
+              key={d.id}
+              d={d}
+              value={(v[d.id] as number | null) ?? null}
+              onChange={set(d.id)}
+              lang={lang}
+              state={state}
+              disabled={off}
+              year={d.type === 'year'}
+            />
           );
           if (d.id !== 'seniorIncome') return amount;
           return (
             <div key={d.id}>
               {amount}
               {limit !== null && <p className="help">{t('form.incomeLimit', { limit: formatUsd(limit, lang) })}</p>}
-              {over && <p className="warning" role="status" data-testid="income-limit-message">{t('form.incomeTooHigh')}</p>}
+              {over && (
+                <p className="warning" role="status" data-testid="income-limit-message">
+                  {t('form.incomeTooHigh')}
+                </p>
+              )}
             </div>
           );
         }
         return null;
       })}
       {edition.code === 'NY' && (
-        <Check label={t('form.schoolBreakdown')} testId="school-breakdown" checked={!!v.showSchoolTaxBreakdown} onChange={(x) => form.setFieldValue('showSchoolTaxBreakdown', x)} />
+        <Check
+          label={t('form.schoolBreakdown')}
+          testId="school-breakdown"
+          checked={!!v.showSchoolTaxBreakdown}
+          onChange={(x) => form.setFieldValue('showSchoolTaxBreakdown', x)}
+        />
       )}
     </fieldset>
   );

@@ -27,10 +27,14 @@ afterEach(() => {
 
 describe('newsletter banner', () => {
   it('posts email, state, language and the two tags, then shows the server message in place of the form', async () => {
-    fetchMock.mockResolvedValue(answer(200, { error: null, message: 'Thanks for subscribing! Please check your email to confirm your subscription.', status: 200 }));
+    fetchMock.mockResolvedValue(
+      answer(200, { error: null, message: 'Thanks for subscribing! Please check your email to confirm your subscription.', status: 200 }),
+    );
     wrap(<NewsletterBanner stateCode="NY" stateName="New York" lang="en" />);
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: ' a@example.com ' } });
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Subscribe' })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
+    });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/newsletter/subscribe');
     expect(sent()).toEqual({ email: 'a@example.com', state: 'NY', language: 'en', tags: ['ny-newsletter', 'property-tax-updates'] });
     expect(screen.getByTestId('banner-status').textContent).toBe('Thanks for subscribing! Please check your email to confirm your subscription.');
@@ -43,11 +47,15 @@ describe('newsletter banner', () => {
     fetchMock.mockResolvedValueOnce(answer(400, { error: 'invalid_email', message: 'Please enter a valid email address.', status: 400 }));
     wrap(<NewsletterBanner stateCode="NY" stateName="Nueva York" lang="es" />, 'es');
     fireEvent.change(screen.getByLabelText('Correo electrónico'), { target: { value: 'x@y.co' } });
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Suscribirse' })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Suscribirse' }));
+    });
     expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.');
     expect(localStorage.getItem('ptax.newsletterPopupShown')).toBeNull();
     fetchMock.mockRejectedValueOnce(new TypeError('offline'));
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Suscribirse' })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Suscribirse' }));
+    });
     expect(screen.getByRole('alert').textContent).toBe('Algo salió mal. Por favor, inténtelo de nuevo.');
   });
 });
@@ -57,15 +65,32 @@ describe('newsletter popup', () => {
     vi.useFakeTimers();
     fetchMock.mockResolvedValue(answer(200, { error: null, message: 'Thanks!', status: 200 }));
     const onClose = vi.fn();
-    wrap(<NewsletterPopup onClose={onClose} ctx={{ stateCode: 'NY', stateName: 'New York', lang: 'en', county: { name: 'Kings County', slug: 'kings' }, calculatedTax: 9231.64 }} />);
+    wrap(
+      <NewsletterPopup
+        onClose={onClose}
+        ctx={{ stateCode: 'NY', stateName: 'New York', lang: 'en', county: { name: 'Kings County', slug: 'kings' }, calculatedTax: 9231.64 }}
+      />,
+    );
     expect(document.activeElement?.tagName).toBe('BUTTON');
     fireEvent.change(screen.getByLabelText('First name'), { target: { value: 'Ana' } });
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'ana@example.com' } });
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Subscribe' })); });
-    expect(sent()).toEqual({ email: 'ana@example.com', firstName: 'Ana', state: 'NY', language: 'en', county: 'Kings County', calculatedTax: 9231.64, tags: ['ny-calculator', 'county-kings'] });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
+    });
+    expect(sent()).toEqual({
+      email: 'ana@example.com',
+      firstName: 'Ana',
+      state: 'NY',
+      language: 'en',
+      county: 'Kings County',
+      calculatedTax: 9231.64,
+      tags: ['ny-calculator', 'county-kings'],
+    });
     expect(screen.getByTestId('popup-status').textContent).toBe('Thanks!');
     expect(onClose).not.toHaveBeenCalled();
-    await act(async () => { await vi.advanceTimersByTimeAsync(3000); });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(3000);
+    });
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
@@ -83,7 +108,9 @@ describe('notify and contact', () => {
     fetchMock.mockResolvedValue(answer(200, { error: null, message: 'We will let you know.', status: 200 }));
     wrap(<NotifyForm stateCode="NY" lang="en" />);
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'n@example.com' } });
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Notify me' })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Notify me' }));
+    });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/notify');
     expect(sent()).toEqual({ email: 'n@example.com', state: 'NY', language: 'en' });
     expect(screen.getByTestId('notify-status').textContent).toBe('We will let you know.');
@@ -96,7 +123,9 @@ describe('notify and contact', () => {
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'ana@example.com' } });
     fireEvent.change(screen.getByLabelText('Subject'), { target: { value: 'Rates' } });
     fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'Hello' } });
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Send message' })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Send message' }));
+    });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/contact');
     expect(sent()).toEqual({ name: 'Ana', email: 'ana@example.com', subject: 'Rates', message: 'Hello', state: 'NY', language: 'en' });
     expect(screen.getByTestId('contact-status').textContent).toBe('Message sent.');

@@ -21,7 +21,9 @@ export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: st
   const [email, setEmail] = useState('');
   const { state, submit } = useSubmit('/api/newsletter/subscribe');
   // Someone who subscribed here is not asked again by the popup (issue 15).
-  useEffect(() => { if (state.status === 'success') setItem(KEYS.popupShown, '1'); }, [state.status]);
+  useEffect(() => {
+    if (state.status === 'success') setItem(KEYS.popupShown, '1');
+  }, [state.status]);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     void submit({ email: email.trim(), state: stateCode, language: lang, tags: [`${stateCode.toLowerCase()}-newsletter`, 'property-tax-updates'] });
@@ -29,16 +31,28 @@ export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: st
   return (
     <section className="banner" aria-labelledby={`${id}-title`} data-testid="newsletter-banner">
       <div>
-        <h2 id={`${id}-title`} className="banner-title">{t('banner.title', { state: stateName, context: stateCode })}</h2>
+        <h2 id={`${id}-title`} className="banner-title">
+          {t('banner.title', { state: stateName, context: stateCode })}
+        </h2>
         <p className="banner-text">{t('banner.text')}</p>
       </div>
       {state.status === 'success' ? (
         <FormStatus state={state} testId="banner-status" />
       ) : (
         <form className="banner-form" onSubmit={onSubmit} noValidate={false}>
-          <label htmlFor={`${id}-email`} className="sr-only">{t('banner.email')}</label>
-          <input id={`${id}-email`} type="email" name="email" required autoComplete="email" placeholder={t('banner.placeholder')}
-            value={email} onChange={(e) => setEmail(e.target.value)} />
+          <label htmlFor={`${id}-email`} className="sr-only">
+            {t('banner.email')}
+          </label>
+          <input
+            id={`${id}-email`}
+            type="email"
+            name="email"
+            required
+            autoComplete="email"
+            placeholder={t('banner.placeholder')}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <button type="submit" className="btn btn-accent" disabled={state.status === 'submitting'}>
             {state.status === 'submitting' ? t('banner.submitting') : t('banner.submit')}
           </button>

@@ -23,8 +23,12 @@ export function Hub({ lang }: { lang: Lang }) {
   useEffect(() => {
     setWhere({ protocol: location.protocol, hostname: location.hostname, port: location.port });
     let live = true;
-    void fetchSites().then((s) => { if (live) setSites(s); });
-    return () => { live = false; };
+    void fetchSites().then((s) => {
+      if (live) setSites(s);
+    });
+    return () => {
+      live = false;
+    };
   }, []);
   const href = (code: string) => {
     const base = where ? editionUrl(code, where, sites) : `http://${code.toLowerCase()}.localhost/`;

@@ -36,8 +36,16 @@ export function MoneyInput({ id, value, onChange, lang, testId, describedBy, inv
   const [text, setText] = useState<string | null>(null);
   const shown = text ?? (value === null ? '' : formatNumber(value, lang, 2));
   return (
-    <input id={id} ref={inputRef} type="text" inputMode="decimal" autoComplete="off" data-testid={testId} disabled={disabled}
-      aria-describedby={describedBy} aria-invalid={invalid ? true : undefined}
+    <input
+      id={id}
+      ref={inputRef}
+      type="text"
+      inputMode="decimal"
+      autoComplete="off"
+      data-testid={testId}
+      disabled={disabled}
+      aria-describedby={describedBy}
+      aria-invalid={invalid ? true : undefined}
       value={shown}
       onFocus={() => setText(shown)}
       onBlur={() => {
@@ -49,6 +57,7 @@ export function MoneyInput({ id, value, onChange, lang, testId, describedBy, inv
         setText(raw);
         const r = parseMoney(raw);
         onChange(r.ok ? Math.max(0, r.value) : null, moneyProblem(raw, t));
-      }} />
+      }}
+    />
   );
 }

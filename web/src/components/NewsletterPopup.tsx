@@ -9,7 +9,13 @@ import { UI } from '../lib/config.js';
 import type { Lang } from '../lib/format.js';
 import { countyName } from '../lib/places.js';
 
-export interface PopupContext { stateCode: string; stateName: string; lang: Lang; county?: { name: string; slug: string }; calculatedTax?: number }
+export interface PopupContext {
+  stateCode: string;
+  stateName: string;
+  lang: Lang;
+  county?: { name: string; slug: string };
+  calculatedTax?: number;
+}
 
 export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: () => void }) {
   const { t } = useTranslation();
@@ -32,7 +38,10 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
     e.preventDefault();
     const code = ctx.stateCode.toLowerCase();
     const body: Record<string, unknown> = {
-      email: email.trim(), firstName: firstName.trim(), state: ctx.stateCode, language: ctx.lang,
+      email: email.trim(),
+      firstName: firstName.trim(),
+      state: ctx.stateCode,
+      language: ctx.lang,
       tags: [`${code}-calculator`, ...(ctx.county ? [`county-${ctx.county.slug}`] : [])],
     };
     if (ctx.county) body.county = ctx.county.name;
@@ -41,8 +50,18 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
   };
   return createPortal(
     <div className="overlay">
-      <div className="popup card" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} ref={ref} data-testid="newsletter-popup">
-        <button type="button" className="popup-close" onClick={onClose} aria-label={t('popup.close')} data-testid="popup-close"><span aria-hidden="true">×</span></button>
+      <div
+        className="popup card"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-text`}
+        ref={ref}
+        data-testid="newsletter-popup"
+      >
+        <button type="button" className="popup-close" onClick={onClose} aria-label={t('popup.close')} data-testid="popup-close">
+          <span aria-hidden="true">×</span>
+        </button>
         <h2 id={`${id}-title`}>{t('popup.title', { state: ctx.stateName })}</h2>
         <p id={`${id}-text`}>{ctx.county ? t('popup.text', { county: countyName(ctx.county.name, t) }) : t('popup.textNoCounty')}</p>
         {state.status === 'success' ? (
@@ -51,7 +70,15 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
           <form onSubmit={onSubmit}>
             <div className="field">
               <label htmlFor={`${id}-name`}>{t('popup.firstName')}</label>
-              <input id={`${id}-name`} type="text" required maxLength={100} autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} />
+              <input
+                id={`${id}-name`}
+                type="text"
+                required
+                maxLength={100}
+                autoComplete="given-name"
+                value={firstName}
+                onChange={(e) => setFirstName(e.target.value)}
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-email`}>{t('popup.email')}</label>

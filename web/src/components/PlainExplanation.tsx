@@ -11,7 +11,11 @@ import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { exemptionLabel } from '../lib/report.js';
 import { conventionAnchor, pathOf } from '../lib/routes.js';
 
-export interface Source { title: string; href: string; convention: boolean }
+export interface Source {
+  title: string;
+  href: string;
+  convention: boolean;
+}
 
 /** The sources of the figures the result used: public documents first, then the product's conventions; one entry per address. */
 export function sourcesOf(steps: ExplainStep[], howItWorks: string): Source[] {
@@ -49,11 +53,11 @@ export function PlainExplanation({ r, lang, stateAverage, stateName }: { r: Resu
       <h4 id="plain-explain-title">{t('results.explain')}</h4>
       <ol>
         <li data-testid="plain-value">{t('explain.value', { value: usd(r.baseAssessedValue) })}</li>
-        {r.finalAssessedValue !== r.baseAssessedValue && (
-          <li data-testid="plain-assessed">{t('explain.assessed', { value: usd(r.finalAssessedValue) })}</li>
-        )}
+        {r.finalAssessedValue !== r.baseAssessedValue && <li data-testid="plain-assessed">{t('explain.assessed', { value: usd(r.finalAssessedValue) })}</li>}
         {r.exemptions.map((e) => (
-          <li key={e.key} data-testid="plain-exemption">{t('explain.exemption', { name: exemptionLabel(t, e), amount: usd(e.amount) })}</li>
+          <li key={e.key} data-testid="plain-exemption">
+            {t('explain.exemption', { name: exemptionLabel(t, e), amount: usd(e.amount) })}
+          </li>
         ))}
         <li data-testid="plain-taxable">
           {sameTaxable
@@ -71,14 +75,21 @@ export function PlainExplanation({ r, lang, stateAverage, stateName }: { r: Resu
           <p className="help">{t('explain.sources')}</p>
           <ul className="step-sources" data-testid="plain-sources">
             {documents.map((s) => (
-              <li key={s.href}><a href={s.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>{s.title}</a></li>
+              <li key={s.href}>
+                <a href={s.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
+                  {s.title}
+                </a>
+              </li>
             ))}
           </ul>
         </>
       )}
       {conventions.length > 0 && (
         <p className="help" data-testid="plain-conventions">
-          {t('explain.conventions')} <a href={`${howItWorks}#conventions`} data-testid="convention-link">{t('explain.conventionsLink')}</a>
+          {t('explain.conventions')}{' '}
+          <a href={`${howItWorks}#conventions`} data-testid="convention-link">
+            {t('explain.conventionsLink')}
+          </a>
         </p>
       )}
     </section>

@@ -25,7 +25,9 @@ function Harness({ calculating = false, lang = 'en' as const }) {
 function renderForm(props: { calculating?: boolean } = {}, lang: 'en' | 'es' = 'en') {
   return render(
     <I18nextProvider i18n={createI18n(lang, { es })}>
-      <ToastProvider><Harness {...props} /></ToastProvider>
+      <ToastProvider>
+        <Harness {...props} />
+      </ToastProvider>
     </I18nextProvider>,
   );
 }
@@ -34,7 +36,10 @@ const valueInput = () => screen.getByLabelText('Home value (market value)') as H
 const countySelect = () => screen.getByLabelText('County') as HTMLSelectElement;
 const button = () => screen.getByTestId('calculate') as HTMLButtonElement;
 
-beforeEach(() => { calculated = 0; localStorage.clear(); });
+beforeEach(() => {
+  calculated = 0;
+  localStorage.clear();
+});
 afterEach(cleanup);
 
 describe('PropertyForm', () => {
@@ -152,10 +157,21 @@ describe('PropertyForm', () => {
 
     fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class4' } });
     expect(current!.values).toMatchObject({
-      homestead: false, over65: false, seniorCitizen: false, coldWarVeteran: false,
-      veteranDisability: 0, disabled: false, showSchoolTaxBreakdown: true,
+      homestead: false,
+      over65: false,
+      seniorCitizen: false,
+      coldWarVeteran: false,
+      veteranDisability: 0,
+      disabled: false,
+      showSchoolTaxBreakdown: true,
     });
-    for (const label of ['Primary residence (homestead / STAR)', 'Owner 65 or older (Enhanced STAR)', 'Senior citizen exemption (SCHE)', 'Cold War veteran', 'Disabled veteran: disability rating']) {
+    for (const label of [
+      'Primary residence (homestead / STAR)',
+      'Owner 65 or older (Enhanced STAR)',
+      'Senior citizen exemption (SCHE)',
+      'Cold War veteran',
+      'Disabled veteran: disability rating',
+    ]) {
       expect((screen.getByLabelText(label) as HTMLInputElement).disabled).toBe(true);
     }
     expect((screen.getByLabelText('Show school tax breakdown') as HTMLInputElement).disabled).toBe(false);

@@ -6,7 +6,10 @@ import { useFormValues, type CalculatorForm } from './calculatorForm.js';
 import { canCalculate, type Edition } from '../lib/model.js';
 import type { Lang } from '../lib/format.js';
 
-export interface CalcButtonState { disabled: boolean; label: string }
+export interface CalcButtonState {
+  disabled: boolean;
+  label: string;
+}
 
 /** Seed 000 §2: disabled without a county or a value above 0, while calculating, and for NYC until a type is chosen. */
 export function useCalcButton(form: CalculatorForm, edition: Edition, calculating: boolean): CalcButtonState {
@@ -20,8 +23,18 @@ export function useCalcButton(form: CalculatorForm, edition: Edition, calculatin
   };
 }
 
-export function PropertyForm({ form, edition, lang, calculating, onCalculate }: {
-  form: CalculatorForm; edition: Edition; lang: Lang; calculating: boolean; onCalculate: () => void;
+export function PropertyForm({
+  form,
+  edition,
+  lang,
+  calculating,
+  onCalculate,
+}: {
+  form: CalculatorForm;
+  edition: Edition;
+  lang: Lang;
+  calculating: boolean;
+  onCalculate: () => void;
 }) {
   const { t } = useTranslation();
   const id = useId();

@@ -22,7 +22,12 @@ export function RatesTimeline({ lang: _lang }: { lang: Lang }) {
         {TIMELINE_STAGES.map((s) => (
           <li key={s} className={s === CURRENT_STAGE ? 'is-current' : undefined} aria-current={s === CURRENT_STAGE ? 'step' : undefined}>
             <strong>{t(`timeline.${s}`)}</strong>
-            {s === CURRENT_STAGE && <span className="you-are-here" data-testid="you-are-here"> {t('timeline.here')}</span>}
+            {s === CURRENT_STAGE && (
+              <span className="you-are-here" data-testid="you-are-here">
+                {' '}
+                {t('timeline.here')}
+              </span>
+            )}
             <p className="help">{t(`timeline.${s}Text`)}</p>
           </li>
         ))}

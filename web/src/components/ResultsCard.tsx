@@ -19,18 +19,36 @@ function Figure({ label, value, display, testId, big }: { label: string; value: 
   return (
     <div className={big ? 'figure figure-big' : 'figure'}>
       <dt>{label}</dt>
-      <dd data-testid={testId} data-value={value}>{display}</dd>
+      <dd data-testid={testId} data-value={value}>
+        {display}
+      </dd>
     </div>
   );
 }
 
-export function ResultsCard({ result, values, lang, rates, heading, edition }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number>; heading?: React.Ref<HTMLHeadingElement>; edition: Edition }) {
+export function ResultsCard({
+  result,
+  values,
+  lang,
+  rates,
+  heading,
+  edition,
+}: {
+  result: ResultView;
+  values: FormValues;
+  lang: Lang;
+  rates: Record<string, number>;
+  heading?: React.Ref<HTMLHeadingElement>;
+  edition: Edition;
+}) {
   const { t } = useTranslation();
   const usd = (n: number) => formatUsd(n, lang);
   const r = result;
   return (
     <div data-testid="results">
-      <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">{t('results.heading', { county: countyName(r.county, t), year: r.year })}</h3>
+      <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">
+        {t('results.heading', { county: countyName(r.county, t), year: r.year })}
+      </h3>
       <dl className="figures-main">
         <Figure big label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
         <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" />
@@ -38,9 +56,18 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
       </dl>
       {edition.stateAverageRate !== null && (
         <p className="compare" data-testid="average-compare" data-value={edition.stateAverageRate}>
-          {t(r.effectiveRate > edition.stateAverageRate ? 'results.aboveAverage' : r.effectiveRate < edition.stateAverageRate ? 'results.belowAverage' : 'results.atAverage', {
-            state: edition.stateName[lang], average: formatPercent(edition.stateAverageRate, lang), points: formatNumber(Math.abs(r.effectiveRate - edition.stateAverageRate), lang, 2),
-          })}
+          {t(
+            r.effectiveRate > edition.stateAverageRate
+              ? 'results.aboveAverage'
+              : r.effectiveRate < edition.stateAverageRate
+                ? 'results.belowAverage'
+                : 'results.atAverage',
+            {
+              state: edition.stateName[lang],
+              average: formatPercent(edition.stateAverageRate, lang),
+              points: formatNumber(Math.abs(r.effectiveRate - edition.stateAverageRate), lang, 2),
+            },
+          )}
         </p>
       )}
       <dl className="figures">
@@ -58,7 +85,9 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
         {BREAKDOWN.map((k) => (
           <div className="row" key={k}>
             <dt>{t(`results.${k}`)}</dt>
-            <dd data-testid={`breakdown-${k}`} data-value={r.breakdown[k]}>{usd(r.breakdown[k])}</dd>
+            <dd data-testid={`breakdown-${k}`} data-value={r.breakdown[k]}>
+              {usd(r.breakdown[k])}
+            </dd>
           </div>
         ))}
       </dl>
@@ -69,11 +98,24 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
         <section data-testid="school-detail">
           <h4>{t('results.schoolDetail')}</h4>
           <dl className="rows">
-            <div className="row"><dt>{t('results.schoolTaxable')}</dt><dd data-testid="school-taxable-value" data-value={r.taxableValues.school}>{usd(r.taxableValues.school)}</dd></div>
+            <div className="row">
+              <dt>{t('results.schoolTaxable')}</dt>
+              <dd data-testid="school-taxable-value" data-value={r.taxableValues.school}>
+                {usd(r.taxableValues.school)}
+              </dd>
+            </div>
             {r.schoolTaxBeforeExemptions !== undefined && (
-              <div className="row"><dt>{t('results.schoolBefore')}</dt><dd data-testid="school-tax-before" data-value={r.schoolTaxBeforeExemptions}>{usd(r.schoolTaxBeforeExemptions)}</dd></div>
+              <div className="row">
+                <dt>{t('results.schoolBefore')}</dt>
+                <dd data-testid="school-tax-before" data-value={r.schoolTaxBeforeExemptions}>
+                  {usd(r.schoolTaxBeforeExemptions)}
+                </dd>
+              </div>
             )}
-            <div className="row"><dt>{t('results.schoolAfter')}</dt><dd data-value={r.breakdown.school}>{usd(r.breakdown.school)}</dd></div>
+            <div className="row">
+              <dt>{t('results.schoolAfter')}</dt>
+              <dd data-value={r.breakdown.school}>{usd(r.breakdown.school)}</dd>
+            </div>
           </dl>
         </section>
       )}
@@ -84,7 +126,9 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
           {r.exemptions.map((e) => (
             <div className="row" key={e.key}>
               <dt>{exemptionLabel(t, e)}</dt>
-              <dd data-testid={`exemption-${e.key}`} data-value={e.amount}>{usd(e.amount)}</dd>
+              <dd data-testid={`exemption-${e.key}`} data-value={e.amount}>
+                {usd(e.amount)}
+              </dd>
             </div>
           ))}
         </dl>
@@ -92,29 +136,39 @@ export function ResultsCard({ result, values, lang, rates, heading, edition }: {
         <p data-testid="no-exemptions">{t('results.noExemptions')}</p>
       )}
 
-      {r.details.filter((d) => d.fields.length > 0).map((d) => (
-        <section key={d.key} data-testid={`detail-${d.key}`}>
-          <h4>{t(`results.details_${d.key}`, { defaultValue: t('results.details') })}</h4>
-          <dl className="rows">
-            {d.fields.map((f) => (
-              <div className="row" key={f.id}>
-                <dt>{f.label}</dt>
-                <dd data-testid={`detail-${f.id.replace(/\./g, '-')}`} data-value={typeof f.value === 'number' ? f.value : undefined}>{formatField(f, lang, t)}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-      ))}
+      {r.details
+        .filter((d) => d.fields.length > 0)
+        .map((d) => (
+          <section key={d.key} data-testid={`detail-${d.key}`}>
+            <h4>{t(`results.details_${d.key}`, { defaultValue: t('results.details') })}</h4>
+            <dl className="rows">
+              {d.fields.map((f) => (
+                <div className="row" key={f.id}>
+                  <dt>{f.label}</dt>
+                  <dd data-testid={`detail-${f.id.replace(/\./g, '-')}`} data-value={typeof f.value === 'number' ? f.value : undefined}>
+                    {formatField(f, lang, t)}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
 
       {r.potentialSavings > 0 && (
-        <p className="hint" data-testid="potential-savings" data-value={r.potentialSavings}>{t('results.potentialSavings', { amount: usd(r.potentialSavings) })}</p>
+        <p className="hint" data-testid="potential-savings" data-value={r.potentialSavings}>
+          {t('results.potentialSavings', { amount: usd(r.potentialSavings) })}
+        </p>
       )}
 
       {r.notes.length > 0 && (
         <>
           <h4>{t('results.notes')}</h4>
           <ul className="notes" data-testid="notes">
-            {r.notes.map((n, i) => <li key={i} data-testid="note">{n}</li>)}
+            {r.notes.map((n, i) => (
+              <li key={i} data-testid="note">
+                {n}
+              </li>
+            ))}
           </ul>
         </>
       )}
@@ -156,18 +210,32 @@ export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang 
       <p className="help">{t('results.explainIntro')}</p>
       <ol>
         {steps.map((s) => {
-          const refs = [...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule })), ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id })))];
+          const refs = [
+            ...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule })),
+            ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id }))),
+          ];
           return (
             <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
-              <p className="step-head"><span className="step-label">{s.label[lang] ?? s.label.en}</span> = <strong>{stepValue(s.value, lang, t)}</strong></p>
-              <p className="step-formula"><span className="sr-only">{t('results.stepFormula')}: </span><code>{s.expression}</code></p>
+              <p className="step-head">
+                <span className="step-label">{s.label[lang] ?? s.label.en}</span> = <strong>{stepValue(s.value, lang, t)}</strong>
+              </p>
+              <p className="step-formula">
+                <span className="sr-only">{t('results.stepFormula')}: </span>
+                <code>{s.expression}</code>
+              </p>
               {refs.length > 0 && (
                 <ul className="step-sources" aria-label={t('results.stepSource')}>
                   {refs.map((ref, i) => (
                     <li key={i}>
-                      {/^https?:\/\//.test(ref.href)
-                        ? <a href={ref.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>{ref.title}</a>
-                        : <a href={`${howItWorks}#${conventionAnchor(ref.param)}`} data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>{ref.title}</a>}
+                      {/^https?:\/\//.test(ref.href) ? (
+                        <a href={ref.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
+                          {ref.title}
+                        </a>
+                      ) : (
+                        <a href={`${howItWorks}#${conventionAnchor(ref.param)}`} data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
+                          {ref.title}
+                        </a>
+                      )}
                     </li>
                   ))}
                 </ul>
@@ -180,7 +248,19 @@ export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang 
   );
 }
 
-function ReportActions({ result, values, lang, rates, edition }: { result: ResultView; values: FormValues; lang: Lang; rates: Record<string, number>; edition: Edition }) {
+function ReportActions({
+  result,
+  values,
+  lang,
+  rates,
+  edition,
+}: {
+  result: ResultView;
+  values: FormValues;
+  lang: Lang;
+  rates: Record<string, number>;
+  edition: Edition;
+}) {
   const { t } = useTranslation();
   const toast = useToast();
   const id = useId();
@@ -229,11 +309,33 @@ function ReportActions({ result, values, lang, rates, edition }: { result: Resul
       <section className="share" aria-labelledby={`${id}-share`} data-testid="share-panel">
         <h4 id={`${id}-share`}>{t('share.title')}</h4>
         <ul className="share-list">
-          <li><a className="btn btn-ghost" href={mail} data-testid="share-email">{t('share.email')}</a></li>
-          <li><a className="btn btn-ghost" href={twitter} target="_blank" rel="noopener noreferrer" data-testid="share-twitter">{t('share.twitter')}<span className="sr-only"> {t('share.newTab')}</span></a></li>
-          <li><a className="btn btn-ghost" href={facebook} target="_blank" rel="noopener noreferrer" data-testid="share-facebook">{t('share.facebook')}<span className="sr-only"> {t('share.newTab')}</span></a></li>
-          <li><button type="button" className="btn btn-ghost" onClick={copy} data-testid="share-copy">{t('share.copy')}</button></li>
-          <li><button type="button" className="btn btn-ghost" onClick={copyLink} data-testid="share-copy-link">{t('share.copyLink')}</button></li>
+          <li>
+            <a className="btn btn-ghost" href={mail} data-testid="share-email">
+              {t('share.email')}
+            </a>
+          </li>
+          <li>
+            <a className="btn btn-ghost" href={twitter} target="_blank" rel="noopener noreferrer" data-testid="share-twitter">
+              {t('share.twitter')}
+              <span className="sr-only"> {t('share.newTab')}</span>
+            </a>
+          </li>
+          <li>
+            <a className="btn btn-ghost" href={facebook} target="_blank" rel="noopener noreferrer" data-testid="share-facebook">
+              {t('share.facebook')}
+              <span className="sr-only"> {t('share.newTab')}</span>
+            </a>
+          </li>
+          <li>
+            <button type="button" className="btn btn-ghost" onClick={copy} data-testid="share-copy">
+              {t('share.copy')}
+            </button>
+          </li>
+          <li>
+            <button type="button" className="btn btn-ghost" onClick={copyLink} data-testid="share-copy-link">
+              {t('share.copyLink')}
+            </button>
+          </li>
         </ul>
         <label className="share-link">
           <span>{t('share.linkLabel')}</span>

@@ -5,8 +5,12 @@ export function FormSkeleton() {
   const { t } = useTranslation();
   return (
     <section className="card skeleton" aria-busy="true" data-testid="form-skeleton">
-      <p className="sr-only" role="status">{t('form.loading')}</p>
-      {[0, 1, 2, 3, 4, 5].map((i) => <div key={i} className="sk-line" aria-hidden="true" />)}
+      <p className="sr-only" role="status">
+        {t('form.loading')}
+      </p>
+      {[0, 1, 2, 3, 4, 5].map((i) => (
+        <div key={i} className="sk-line" aria-hidden="true" />
+      ))}
       <div className="sk-button" aria-hidden="true" />
     </section>
   );
@@ -16,9 +20,13 @@ export function ResultsSkeleton() {
   const { t } = useTranslation();
   return (
     <div className="skeleton" aria-busy="true" data-testid="results-skeleton">
-      <p className="sr-only" role="status">{t('results.loading')}</p>
+      <p className="sr-only" role="status">
+        {t('results.loading')}
+      </p>
       <div className="sk-figure" aria-hidden="true" />
-      {[0, 1, 2, 3, 4].map((i) => <div key={i} className="sk-line" aria-hidden="true" />)}
+      {[0, 1, 2, 3, 4].map((i) => (
+        <div key={i} className="sk-line" aria-hidden="true" />
+      ))}
     </div>
   );
 }

@@ -20,12 +20,28 @@ export function LazyPanel({ title, testId, children }: { title: string; testId: 
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   return (
-    <details className="card panel" data-testid={testId} onToggle={(e) => { if ((e.currentTarget as HTMLDetailsElement).open) setOpened(true); }}>
-      <summary><h3 className="panel-title">{title}</h3></summary>
+    <details
+      className="card panel"
+      data-testid={testId}
+      onToggle={(e) => {
+        if ((e.currentTarget as HTMLDetailsElement).open) setOpened(true);
+      }}
+    >
+      <summary>
+        <h3 className="panel-title">{title}</h3>
+      </summary>
       {opened && (
         <ErrorBoundary component={`section:${testId}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
           <ThrowProbe level="section" />
-          <Suspense fallback={<p className="help" role="status">{t('tools.loading')}</p>}>{children()}</Suspense>
+          <Suspense
+            fallback={
+              <p className="help" role="status">
+                {t('tools.loading')}
+              </p>
+            }
+          >
+            {children()}
+          </Suspense>
         </ErrorBoundary>
       )}
     </details>

@@ -11,7 +11,10 @@ export interface ToastInput {
   duration?: number;
   action?: { label: string; onClick: () => void };
 }
-interface Toast extends ToastInput { id: number; type: ToastType }
+interface Toast extends ToastInput {
+  id: number;
+  type: ToastType;
+}
 
 type Push = (t: ToastInput) => number;
 const ToastContext = createContext<{ push: Push; dismiss: (id: number) => void } | null>(null);
@@ -32,13 +35,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     if (timer) clearTimeout(timer);
     timers.current.delete(id);
   }, []);
-  const push = useCallback<Push>((input) => {
-    const id = next.current++;
-    // The oldest leave when more than 3 would show.
-    setToasts((list) => [...list, { ...input, id, type: input.type ?? 'info' }].slice(-UI.toastsVisible));
-    timers.current.set(id, setTimeout(() => dismiss(id), input.duration ?? UI.toastMs));
-    return id;
-  }, [dismiss]);
+  const push = useCallback<Push>(
+    (input) => {
+      const id = next.current++;
+      // The oldest leave when more than 3 would show.
+      setToasts((list) => [...list, { ...input, id, type: input.type ?? 'info' }].slice(-UI.toastsVisible));
+      timers.current.set(
+        id,
+        setTimeout(() => dismiss(id), input.duration ?? UI.toastMs),
+      );
+      return id;
+    },
+    [dismiss],
+  );
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
   const value = useMemo(() => ({ push, dismiss }), [push, dismiss]);
   return (
@@ -57,7 +66,10 @@ function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) =>
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey && (e.key === 't' || e.key === 'T' || e.code === 'KeyT')) {
         const first = region.current?.querySelector<HTMLElement>('button');
-        if (first) { e.preventDefault(); first.focus(); }
+        if (first) {
+          e.preventDefault();
+          first.focus();
+        }
       }
     };
     document.addEventListener('keydown', onKey);
@@ -67,13 +79,26 @@ function Toasts({ toasts, dismiss }: { toasts: Toast[]; dismiss: (id: number) =>
     <section className="toasts" aria-label={`${t('toast.region')} (Alt+T)`} ref={region}>
       <div className="toast-stack" aria-live="polite" aria-relevant="additions text">
         {toasts.map((toast) => (
-          <div key={toast.id} className={`toast toast-${toast.type}`} data-testid="toast" data-type={toast.type} role={toast.type === 'error' ? 'alert' : 'status'}>
+          <div
+            key={toast.id}
+            className={`toast toast-${toast.type}`}
+            data-testid="toast"
+            data-type={toast.type}
+            role={toast.type === 'error' ? 'alert' : 'status'}
+          >
             <div className="toast-body">
               <p className="toast-title">{toast.title}</p>
               {toast.description && <p className="toast-desc">{toast.description}</p>}
             </div>
             {toast.action && (
-              <button type="button" className="btn btn-small" onClick={() => { toast.action!.onClick(); dismiss(toast.id); }}>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => {
+                  toast.action!.onClick();
+                  dismiss(toast.id);
+                }}
+              >
                 {toast.action.label}
               </button>
             )}

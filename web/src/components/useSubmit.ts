@@ -9,17 +9,20 @@ export function useSubmit(path: string) {
   const { t } = useTranslation();
   const [state, setState] = useState<SubmitState>({ status: 'idle' });
   const busy = useRef(false);
-  const submit = useCallback(async (body: Record<string, unknown>) => {
-    if (busy.current) return false;
-    busy.current = true;
-    setState({ status: 'submitting' });
-    const answer = await postJson(path, body);
-    busy.current = false;
-    // The server's text when it gave one (in the payload's language), else the translated default.
-    if (answer.ok) setState({ status: 'success', message: answer.message ?? t('forms.defaultSuccess') });
-    else setState({ status: 'error', message: answer.message ?? t('forms.defaultError') });
-    return answer.ok;
-  }, [path, t]);
+  const submit = useCallback(
+    async (body: Record<string, unknown>) => {
+      if (busy.current) return false;
+      busy.current = true;
+      setState({ status: 'submitting' });
+      const answer = await postJson(path, body);
+      busy.current = false;
+      // The server's text when it gave one (in the payload's language), else the translated default.
+      if (answer.ok) setState({ status: 'success', message: answer.message ?? t('forms.defaultSuccess') });
+      else setState({ status: 'error', message: answer.message ?? t('forms.defaultError') });
+      return answer.ok;
+    },
+    [path, t],
+  );
   const reset = useCallback(() => setState({ status: 'idle' }), []);
   return { state, submit, reset };
 }

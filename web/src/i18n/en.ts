@@ -6,7 +6,8 @@ const en = {
     title: '{{state}} Property Tax Calculator 2026 | Free estimate for {{people}}',
     description: 'Free, anonymous {{state}} property tax calculator: estimate annual and monthly tax for any of the {{count}} counties, with {{exemptions}}.',
     title_HUB: 'Property Tax Calculator 2026 | New York, Texas, California and Florida',
-    description_HUB: 'Free, anonymous property tax calculators for New York, Texas, California and Florida: annual and monthly tax, exemptions and the tools of each state.',
+    description_HUB:
+      'Free, anonymous property tax calculators for New York, Texas, California and Florida: annual and monthly tax, exemptions and the tools of each state.',
   },
   /** What differs between the editions, by state code (the `context` of a key). */
   edition: {
@@ -30,11 +31,12 @@ const en = {
   states: { NY: 'New York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'US' },
   hub: {
     title: 'Property tax calculators for New York, Texas, California and Florida',
-    intro: 'Estimate your annual and monthly property tax with the rules of your state: county rates, exemptions, caps and the tools each state needs. Free, anonymous, and computed in your browser.',
+    intro:
+      'Estimate your annual and monthly property tax with the rules of your state: county rates, exemptions, caps and the tools each state needs. Free, anonymous, and computed in your browser.',
     choose: 'Choose your state',
     offers_NY: 'New York City by tax class and the other 57 counties; STAR, senior, disability and veteran exemptions.',
     offers_TX: 'All 254 counties; homestead, over-65, disability and veteran exemptions; the payment calculator and the November 2025 amendments.',
-    offers_CA: 'All 58 counties; Prop 13, the homeowners\' and disabled veteran exemptions, Mello-Roos; the Proposition 13 demo.',
+    offers_CA: "All 58 counties; Prop 13, the homeowners' and disabled veteran exemptions, Mello-Roos; the Proposition 13 demo.",
     offers_FL: 'All 67 counties; the homestead tiers, senior and veteran exemptions, Save Our Homes; the tax-shock calculator and early-payment discounts.',
     open: 'Open the {{state}} calculator',
     private: 'Nothing about your property is sent or stored: every estimate is computed on your device.',
@@ -49,10 +51,13 @@ const en = {
     needDate: 'Please enter a valid date.',
     changesTitle: 'What the rules changed from {{from}} to {{to}}',
     change: '{{before}} → {{after}}',
-    intro_payment: 'Enter the tax amount of your bill and the day you pay: the penalty and interest at that date, and the total to pay. Paying in two halves (by November 30 and June 30) avoids the penalty on the second half.',
-    intro_vote: 'Texas voters approved larger school exemptions in November 2025 (Propositions 11 and 13), in force from the 2025 tax year. Enter your home to see the tax under the 2024 and 2025 rules and what you save.',
+    intro_payment:
+      'Enter the tax amount of your bill and the day you pay: the penalty and interest at that date, and the total to pay. Paying in two halves (by November 30 and June 30) avoids the penalty on the second half.',
+    intro_vote:
+      'Texas voters approved larger school exemptions in November 2025 (Propositions 11 and 13), in force from the 2025 tax year. Enter your home to see the tax under the 2024 and 2025 rules and what you save.',
     intro_prop13: 'Proposition 13 limits how fast the assessed value may grow after a purchase. Enter what you paid, when, and what the home is worth today.',
-    intro_tax_shock: 'A purchase resets the assessed value to the price: the seller\'s tax is not yours. Enter the price and the seller\'s tax to see your first-year tax.',
+    intro_tax_shock:
+      "A purchase resets the assessed value to the price: the seller's tax is not yours. Enter the price and the seller's tax to see your first-year tax.",
     intro_early_payment: 'Florida bills paid early get a discount that shrinks month by month (table below). Enter the tax and the day you pay.',
     scheduleTitle: '{{label}} by month of payment',
     month: 'Month',
@@ -88,10 +93,14 @@ const en = {
     taxCol: 'Tax on {{value}}',
     notInData: 'See Census QuickFacts',
     missing: 'Population and appraisal district details are not in our data.',
-    where_TX: 'Find your appraisal district in the Texas Comptroller\'s directory (comptroller.texas.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
-    where_FL: 'Find your property appraiser in the Florida Department of Revenue\'s directory (floridarevenue.com) and county populations in Census QuickFacts (census.gov/quickfacts).',
-    where_CA: 'Find your county assessor through the California State Board of Equalization (boe.ca.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
-    where_NY: 'Find your assessor through the NYS Department of Taxation and Finance (tax.ny.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
+    where_TX:
+      "Find your appraisal district in the Texas Comptroller's directory (comptroller.texas.gov) and county populations in Census QuickFacts (census.gov/quickfacts).",
+    where_FL:
+      "Find your property appraiser in the Florida Department of Revenue's directory (floridarevenue.com) and county populations in Census QuickFacts (census.gov/quickfacts).",
+    where_CA:
+      'Find your county assessor through the California State Board of Equalization (boe.ca.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
+    where_NY:
+      'Find your assessor through the NYS Department of Taxation and Finance (tax.ny.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
   },
   timeline: {
     title: '2026 rates timeline',
@@ -199,13 +208,14 @@ const en = {
     assessed: 'The rules assess it at {{value}}: the value the tax rates apply to before exemptions.',
     exemption: '{{name}} lowers your tax by {{amount}}.',
     taxable: 'Taxable value after exemptions: {{value}}.',
-    taxableByLevy: 'Taxable values after exemptions: {{school}} for schools, {{county}} for the county, {{city}} for the city and {{special}} for special districts.',
+    taxableByLevy:
+      'Taxable values after exemptions: {{school}} for schools, {{county}} for the county, {{city}} for the city and {{special}} for special districts.',
     levy: '{{levy}} {{amount}}',
     levies: 'Each levy taxes its value at its rate: {{list}}.',
     total: 'Together: {{annual}} a year, or {{monthly}} a month, which is {{rate}} of the value.',
     average: 'The {{state}} average is {{rate}}.',
     sources: 'Sources of the figures used:',
-    conventions: 'Some figures are the product\'s conventions where the law leaves a choice.',
+    conventions: "Some figures are the product's conventions where the law leaves a choice.",
     conventionsLink: 'See our conventions',
   },
   results: {
@@ -436,5 +446,8 @@ export type SpanishBase = Omit<Resources, 'edition' | 'directory'> & {
   directory: Omit<Resources['directory'], keyof StateKey<Resources['directory']>>;
 };
 /** One edition's own Spanish text. */
-export interface StateText { edition?: StateKey<Resources['edition']>; directory?: StateKey<Resources['directory']> }
+export interface StateText {
+  edition?: StateKey<Resources['edition']>;
+  directory?: StateKey<Resources['directory']>;
+}
 export type Resources = typeof en;

@@ -6,21 +6,26 @@ import { consentText } from '../lib/telemetry/i18n.js';
 const es: SpanishBase = {
   meta: {
     title: 'Calculadora de impuestos a la propiedad de {{state}} 2026 | Estimación gratuita para {{people}}',
-    description: 'Calculadora gratuita y anónima de impuestos a la propiedad de {{state}}: estime el impuesto anual y mensual en cualquiera de los {{count}} condados, con {{exemptions}}.',
+    description:
+      'Calculadora gratuita y anónima de impuestos a la propiedad de {{state}}: estime el impuesto anual y mensual en cualquiera de los {{count}} condados, con {{exemptions}}.',
     title_HUB: 'Calculadora de impuestos a la propiedad 2026 | Nueva York, Texas, California y Florida',
-    description_HUB: 'Calculadoras gratuitas y anónimas de impuestos a la propiedad para Nueva York, Texas, California y Florida: impuesto anual y mensual, exenciones y las herramientas de cada estado.',
+    description_HUB:
+      'Calculadoras gratuitas y anónimas de impuestos a la propiedad para Nueva York, Texas, California y Florida: impuesto anual y mensual, exenciones y las herramientas de cada estado.',
   },
-  edition: {
-  },
+  edition: {},
   states: { NY: 'Nueva York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'EE. UU.' },
   hub: {
     title: 'Calculadoras de impuestos a la propiedad para Nueva York, Texas, California y Florida',
-    intro: 'Estime su impuesto a la propiedad anual y mensual con las reglas de su estado: tasas de los condados, exenciones, topes y las herramientas que cada estado necesita. Gratis, anónimo y calculado en su navegador.',
+    intro:
+      'Estime su impuesto a la propiedad anual y mensual con las reglas de su estado: tasas de los condados, exenciones, topes y las herramientas que cada estado necesita. Gratis, anónimo y calculado en su navegador.',
     choose: 'Elija su estado',
     offers_NY: 'La Ciudad de Nueva York por clase fiscal y los otros 57 condados; exenciones STAR, de personas mayores, por discapacidad y de veteranos.',
-    offers_TX: 'Los 254 condados; exenciones de vivienda principal, mayores de 65, discapacidad y veteranos; la calculadora de pagos y las enmiendas de noviembre de 2025.',
-    offers_CA: 'Los 58 condados; la Proposición 13, las exenciones para propietarios y veteranos discapacitados, Mello-Roos; la demostración de la Proposición 13.',
-    offers_FL: 'Los 67 condados; los tramos de vivienda principal, exenciones de personas mayores y veteranos, Save Our Homes; la calculadora del impacto fiscal y los descuentos por pago anticipado.',
+    offers_TX:
+      'Los 254 condados; exenciones de vivienda principal, mayores de 65, discapacidad y veteranos; la calculadora de pagos y las enmiendas de noviembre de 2025.',
+    offers_CA:
+      'Los 58 condados; la Proposición 13, las exenciones para propietarios y veteranos discapacitados, Mello-Roos; la demostración de la Proposición 13.',
+    offers_FL:
+      'Los 67 condados; los tramos de vivienda principal, exenciones de personas mayores y veteranos, Save Our Homes; la calculadora del impacto fiscal y los descuentos por pago anticipado.',
     open: 'Abrir la calculadora de {{state}}',
     private: 'No se envía ni se guarda nada sobre su propiedad: cada estimación se calcula en su dispositivo.',
   },
@@ -34,11 +39,16 @@ const es: SpanishBase = {
     needDate: 'Por favor ingrese una fecha válida.',
     changesTitle: 'Lo que cambiaron las reglas de {{from}} a {{to}}',
     change: '{{before}} → {{after}}',
-    intro_payment: 'Ingrese el monto de su factura y el día en que paga: la multa y el interés a esa fecha, y el total a pagar. Pagar en dos mitades (antes del 30 de noviembre y del 30 de junio) evita la multa sobre la segunda mitad.',
-    intro_vote: 'Los votantes de Texas aprobaron exenciones escolares mayores en noviembre de 2025 (Proposiciones 11 y 13), vigentes desde el año fiscal 2025. Ingrese su vivienda para ver el impuesto con las reglas de 2024 y de 2025 y cuánto ahorra.',
-    intro_prop13: 'La Proposición 13 limita cuánto puede crecer el valor tasado después de una compra. Ingrese cuánto pagó, cuándo y cuánto vale hoy la vivienda.',
-    intro_tax_shock: 'Una compra reinicia el valor tasado al precio: el impuesto del vendedor no es el suyo. Ingrese el precio y el impuesto del vendedor para ver su impuesto del primer año.',
-    intro_early_payment: 'Las facturas de Florida pagadas antes tienen un descuento que baja mes a mes (tabla abajo). Ingrese el impuesto y el día en que paga.',
+    intro_payment:
+      'Ingrese el monto de su factura y el día en que paga: la multa y el interés a esa fecha, y el total a pagar. Pagar en dos mitades (antes del 30 de noviembre y del 30 de junio) evita la multa sobre la segunda mitad.',
+    intro_vote:
+      'Los votantes de Texas aprobaron exenciones escolares mayores en noviembre de 2025 (Proposiciones 11 y 13), vigentes desde el año fiscal 2025. Ingrese su vivienda para ver el impuesto con las reglas de 2024 y de 2025 y cuánto ahorra.',
+    intro_prop13:
+      'La Proposición 13 limita cuánto puede crecer el valor tasado después de una compra. Ingrese cuánto pagó, cuándo y cuánto vale hoy la vivienda.',
+    intro_tax_shock:
+      'Una compra reinicia el valor tasado al precio: el impuesto del vendedor no es el suyo. Ingrese el precio y el impuesto del vendedor para ver su impuesto del primer año.',
+    intro_early_payment:
+      'Las facturas de Florida pagadas antes tienen un descuento que baja mes a mes (tabla abajo). Ingrese el impuesto y el día en que paga.',
     scheduleTitle: '{{label}} por mes de pago',
     month: 'Mes',
     rate: 'Tasa',
@@ -180,7 +190,8 @@ const es: SpanishBase = {
     assessed: 'Las reglas lo tasan en {{value}}: el valor al que se aplican las tasas antes de las exenciones.',
     exemption: '{{name}} reduce su impuesto en {{amount}}.',
     taxable: 'Valor imponible tras las exenciones: {{value}}.',
-    taxableByLevy: 'Valores imponibles tras las exenciones: {{school}} para las escuelas, {{county}} para el condado, {{city}} para la ciudad y {{special}} para los distritos especiales.',
+    taxableByLevy:
+      'Valores imponibles tras las exenciones: {{school}} para las escuelas, {{county}} para el condado, {{city}} para la ciudad y {{special}} para los distritos especiales.',
     levy: '{{levy}} {{amount}}',
     levies: 'Cada gravamen aplica su tasa a su valor: {{list}}.',
     total: 'En total: {{annual}} al año, o {{monthly}} al mes, es decir, el {{rate}} del valor.',

@@ -19,7 +19,7 @@ const STATES = ['NY', 'TX', 'CA', 'FL', 'HUB'] as const;
 const stateFiles = import.meta.glob('./states/es.*.ts', { eager: true, import: 'default' }) as Record<string, Tree>;
 
 describe('Spanish text', () => {
-  it('every English key has its Spanish text: base keys in es.ts, an edition\'s own keys in states/es.<CODE>.ts', () => {
+  it("every English key has its Spanish text: base keys in es.ts, an edition's own keys in states/es.<CODE>.ts", () => {
     const base = new Set(keys(es as unknown as Tree));
     const missing: string[] = [];
     for (const k of keys(en as unknown as Tree)) {
@@ -30,7 +30,7 @@ describe('Spanish text', () => {
     expect(missing).toEqual([]);
   });
 
-  it('the site pages\' text (its own chunk) has the same keys in both languages', async () => {
+  it("the site pages' text (its own chunk) has the same keys in both languages", async () => {
     const [siteEn, siteEs] = await Promise.all([import('./site.en.js'), import('./site.es.js')]);
     expect(keys(siteEs.default as unknown as Tree)).toEqual(keys(siteEn.default as unknown as Tree));
     expect(keys(siteEn.default as unknown as Tree).length).toBeGreaterThan(40);
@@ -42,7 +42,7 @@ describe('Spanish text', () => {
     expect(extra).toEqual([]);
   });
 
-  it('an edition\'s own Spanish text is loaded with the base text; a failed load falls back to the base and English', async () => {
+  it("an edition's own Spanish text is loaded with the base text; a failed load falls back to the base and English", async () => {
     const tx = await loadResources('es', 'TX');
     expect(createI18n('es', tx).t('edition.people', { context: 'TX' })).toBe('texanos');
     const failed = await loadResources('es', 'TX', { './states/es.TX.ts': () => Promise.reject(new Error('offline')) });

@@ -32,7 +32,10 @@ export async function loadResources(lang: Lang, state = 'NY', loaders = stateTex
   if (lang !== 'es') return {};
   const [base, own] = await Promise.all([
     import('./es.js').then((m) => m.default),
-    (loaders[`./states/es.${state}.ts`]?.() ?? Promise.resolve(undefined)).then((m) => m?.default, () => undefined),
+    (loaders[`./states/es.${state}.ts`]?.() ?? Promise.resolve(undefined)).then(
+      (m) => m?.default,
+      () => undefined,
+    ),
   ]);
   return { es: mergeText(base as unknown as Tree, own as Tree | undefined) as unknown as Resources };
 }
@@ -41,7 +44,7 @@ export async function loadResources(lang: Lang, state = 'NY', loaders = stateTex
 export function useLanguage(): Lang {
   const ctx = useContext(I18nContext);
   if (!ctx?.i18n) throw new Error('useLanguage must be used inside <I18nextProvider>');
-  return (ctx.i18n.language === 'es' ? 'es' : 'en');
+  return ctx.i18n.language === 'es' ? 'es' : 'en';
 }
 
 /** English is always there (the fallback); other languages come from `loadResources`. */

@@ -15,9 +15,11 @@ const siteEn = {
         'Everything is computed in your browser. Nothing about your property is sent or stored.',
       ],
       conventionsTitle: 'Our conventions',
-      conventionsIntro: 'Where the law or the published data leave a choice, ptax uses these figures. Each is part of the rule files and changes only with them.',
+      conventionsIntro:
+        'Where the law or the published data leave a choice, ptax uses these figures. Each is part of the rule files and changes only with them.',
       sourcesTitle: 'Where the figures come from',
-      sourcesText: 'County rates are effective rates from the US Census Bureau\'s American Community Survey as published by the Tax Foundation; exemptions, caps and schedules cite the statute or the agency page beside each figure in the explanation of a result.',
+      sourcesText:
+        "County rates are effective rates from the US Census Bureau's American Community Survey as published by the Tax Foundation; exemptions, caps and schedules cite the statute or the agency page beside each figure in the explanation of a result.",
     },
     taxGuides: {
       title: 'Property tax guides',
@@ -28,11 +30,13 @@ const siteEn = {
     counties: {
       title: 'Property tax by county in {{state}}',
       description: 'The property tax rate of each of the {{count}} counties of {{state}}, with the estimated tax on a typical home.',
-      intro: 'Choose a county to see its rate, how the tax splits between schools, the county, cities and special districts, and an estimate for a typical home.',
+      intro:
+        'Choose a county to see its rate, how the tax splits between schools, the county, cities and special districts, and an estimate for a typical home.',
     },
     county: {
       title: 'Property tax in {{county}}, {{state}}',
-      description: 'The property tax rate in {{county}}, {{state}}, how it splits between schools, the county, cities and special districts, the estimated tax on a {{value}} home, and the exemptions that apply.',
+      description:
+        'The property tax rate in {{county}}, {{state}}, how it splits between schools, the county, cities and special districts, the estimated tax on a {{value}} home, and the exemptions that apply.',
       rate: 'Effective tax rate',
       noRate: 'No rate is published for this county: the state average is used.',
       byClass: 'Taxed by property class: choose the class in the calculator.',
@@ -73,7 +77,7 @@ const siteEn = {
       body: [
         'Calculations happen in your browser. The values, counties and exemptions you enter are never sent to us or stored by us.',
         'If you subscribe to the newsletter or a rate notification, or write to us, we keep your e-mail address (and the name and message you give) only for that purpose. Every mail has an unsubscribe link, and you can ask for everything about your address to be deleted.',
-        'Your browser keeps a few settings on your device (your language, the county you last chose, whether the newsletter window was shown). Analytics events are recorded only if you agree, and never include your property\'s details.',
+        "Your browser keeps a few settings on your device (your language, the county you last chose, whether the newsletter window was shown). Analytics events are recorded only if you agree, and never include your property's details.",
       ],
     },
     terms: {

@@ -9,7 +9,8 @@ const siteEs: SiteText = {
     },
     howItWorks: {
       title: 'Cómo funciona la estimación',
-      description: 'Cómo ptax convierte el valor de una vivienda, un condado y las exenciones en un impuesto anual, y las convenciones que usa donde la ley deja una elección.',
+      description:
+        'Cómo ptax convierte el valor de una vivienda, un condado y las exenciones en un impuesto anual, y las convenciones que usa donde la ley deja una elección.',
       steps: [
         'Usted indica el valor de mercado de la vivienda, elige el condado y marca las exenciones que tiene o piensa solicitar.',
         'Las reglas de su estado, escritas como archivos de datos con una fuente para cada cifra, fijan el valor tasado, restan cada exención de los valores a los que se aplica y gravan cada parte con su tasa: escuelas, condado, ciudad o pueblo y distritos especiales.',
@@ -17,9 +18,11 @@ const siteEs: SiteText = {
         'Todo se calcula en su navegador. No se envía ni se guarda nada sobre su propiedad.',
       ],
       conventionsTitle: 'Nuestras convenciones',
-      conventionsIntro: 'Donde la ley o los datos publicados dejan una elección, ptax usa estas cifras. Cada una forma parte de los archivos de reglas y solo cambia con ellos.',
+      conventionsIntro:
+        'Donde la ley o los datos publicados dejan una elección, ptax usa estas cifras. Cada una forma parte de los archivos de reglas y solo cambia con ellos.',
       sourcesTitle: 'De dónde vienen las cifras',
-      sourcesText: 'Las tasas de los condados son tasas efectivas de la Encuesta sobre la Comunidad Estadounidense de la Oficina del Censo, publicadas por la Tax Foundation; las exenciones, los topes y los calendarios citan la ley o la página de la agencia junto a cada cifra en la explicación de un resultado.',
+      sourcesText:
+        'Las tasas de los condados son tasas efectivas de la Encuesta sobre la Comunidad Estadounidense de la Oficina del Censo, publicadas por la Tax Foundation; las exenciones, los topes y los calendarios citan la ley o la página de la agencia junto a cada cifra en la explicación de un resultado.',
     },
     taxGuides: {
       title: 'Guías de impuestos a la propiedad',
@@ -30,11 +33,13 @@ const siteEs: SiteText = {
     counties: {
       title: 'Impuesto a la propiedad por condado en {{state}}',
       description: 'La tasa del impuesto a la propiedad de cada uno de los {{count}} condados de {{state}}, con el impuesto estimado de una vivienda típica.',
-      intro: 'Elija un condado para ver su tasa, cómo se reparte el impuesto entre escuelas, condado, ciudades y distritos especiales, y una estimación para una vivienda típica.',
+      intro:
+        'Elija un condado para ver su tasa, cómo se reparte el impuesto entre escuelas, condado, ciudades y distritos especiales, y una estimación para una vivienda típica.',
     },
     county: {
       title: 'Impuesto a la propiedad en {{county}}, {{state}}',
-      description: 'La tasa del impuesto a la propiedad en {{county}}, {{state}}, cómo se reparte entre escuelas, condado, ciudades y distritos especiales, el impuesto estimado de una vivienda de {{value}} y las exenciones que se aplican.',
+      description:
+        'La tasa del impuesto a la propiedad en {{county}}, {{state}}, cómo se reparte entre escuelas, condado, ciudades y distritos especiales, el impuesto estimado de una vivienda de {{value}} y las exenciones que se aplican.',
       rate: 'Tasa efectiva del impuesto',
       noRate: 'No se publica una tasa para este condado: se usa el promedio estatal.',
       byClass: 'Grava por clase de propiedad: elija la clase en la calculadora.',

@@ -1,5 +1,10 @@
 /** Posts to the site server's API; every answer is JSON {error, message, status} (web/server/README.md). */
-export interface ApiAnswer { ok: boolean; message: string | null; error: string | null; status: number }
+export interface ApiAnswer {
+  ok: boolean;
+  message: string | null;
+  error: string | null;
+  status: number;
+}
 
 export async function postJson(path: string, body: unknown, fetcher: typeof fetch = fetch): Promise<ApiAnswer> {
   let res: Response;

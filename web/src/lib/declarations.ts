@@ -5,7 +5,10 @@
  */
 import type { Label } from '../../../engine/index.js';
 
-export interface InputChoice { value: string | number; label: Label }
+export interface InputChoice {
+  value: string | number;
+  label: Label;
+}
 export interface InputDecl {
   id: string;
   type: 'money' | 'number' | 'integer' | 'year' | 'boolean' | 'choice' | 'text' | 'date';
@@ -39,12 +42,16 @@ export interface ResultFieldDecl {
   calculators?: string[];
 }
 
-export interface Declarations { inputs: InputDecl[]; results: ResultFieldDecl[] }
+export interface Declarations {
+  inputs: InputDecl[];
+  results: ResultFieldDecl[];
+}
 
 /** The declarations of a bundle (empty lists when a bundle predates them). */
 export function declarationsOf(bundle: unknown): Declarations {
   const b = bundle as { inputs?: unknown; results?: unknown };
-  const list = (x: unknown, key: string): unknown[] => (Array.isArray(x) ? x : x && typeof x === 'object' && Array.isArray((x as Record<string, unknown>)[key]) ? (x as Record<string, unknown[]>)[key]! : []);
+  const list = (x: unknown, key: string): unknown[] =>
+    Array.isArray(x) ? x : x && typeof x === 'object' && Array.isArray((x as Record<string, unknown>)[key]) ? (x as Record<string, unknown[]>)[key]! : [];
   return { inputs: list(b.inputs, 'inputs') as InputDecl[], results: list(b.results, 'fields') as ResultFieldDecl[] };
 }
 

@@ -13,7 +13,9 @@ function nf(lang: Lang, key: string, opts: Intl.NumberFormatOptions): Intl.Numbe
 
 /** $12,345 (no cents). */
 export function formatUsd(amount: number, lang: Lang): string {
-  return nf(lang, 'usd', { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(amount);
+  return nf(lang, 'usd', { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(
+    amount,
+  );
 }
 
 /** A rate given in percent (1.799015 → "1.80%"). */

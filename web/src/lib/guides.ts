@@ -7,10 +7,26 @@ import type { Label } from '../../../engine/index.js';
 import type { Lang } from './format.js';
 import type { GuidePaths } from './routes.js';
 
-export interface Crumb { label: string; path: string }
-export interface Category { id: string; label: Label }
-export interface FaqEntry { id: string; category: string; q: Label; a: Label }
-export interface GlossaryEntry { id: string; term: string; category: string; definition: string }
+export interface Crumb {
+  label: string;
+  path: string;
+}
+export interface Category {
+  id: string;
+  label: Label;
+}
+export interface FaqEntry {
+  id: string;
+  category: string;
+  q: Label;
+  a: Label;
+}
+export interface GlossaryEntry {
+  id: string;
+  term: string;
+  category: string;
+  definition: string;
+}
 
 export interface GuidePage extends GuidePaths {
   kind: 'guide' | 'glossary' | 'faq';
@@ -26,7 +42,11 @@ export interface GuidePage extends GuidePaths {
   entries?: FaqEntry[] | Record<Lang, GlossaryEntry[]>;
 }
 
-export interface GuideData { format: number; edition: string; pages: GuidePage[] }
+export interface GuideData {
+  format: number;
+  edition: string;
+  pages: GuidePage[];
+}
 
 const files = import.meta.glob('../generated/guides/*.json', { import: 'default' });
 

@@ -25,7 +25,7 @@ describe('values reaching the calculation (seed 000 §5; the text itself is read
 });
 
 describe('data from the rules', () => {
-  it('offers New York City as a whole (the rules\' alias), calculated like a borough by the NYC program', () => {
+  it("offers New York City as a whole (the rules' alias), calculated like a borough by the NYC program", () => {
     const city = edition.county('New York City')!;
     expect(city).toMatchObject({ program: 'ny.nyc', needsPropertyType: true, rate: null });
     const v = form({ county: 'New York City', propertyType: 'class1', homeValue: 800000 });
@@ -43,7 +43,10 @@ describe('data from the rules', () => {
     // rules/ny/counties.yaml: Albany County 1.8937%.
     expect(albany.rate).toBe(1.8937);
     expect(albany.needsPropertyType).toBe(false);
-    const nyc = edition.counties.filter((c) => c.needsPropertyType).map((c) => c.name).sort();
+    const nyc = edition.counties
+      .filter((c) => c.needsPropertyType)
+      .map((c) => c.name)
+      .sort();
     expect(nyc).toEqual(['Bronx County', 'Kings County', 'New York County', 'Queens County', 'Richmond County']);
   });
   it('reads the class rates of the latest NYC year from the rule file (FY2026: 19.843, 12.439, 10.848)', () => {
@@ -73,7 +76,11 @@ describe('form rules', () => {
   });
   it('maps the form to the engine input; class4 sends no residential exemption', () => {
     const kings = edition.county('Kings County')!;
-    const input = toCalcInput(form({ county: 'Kings County', propertyType: 'class4', homestead: true, veteranDisability: 50, coldWarVeteran: true }), edition, kings);
+    const input = toCalcInput(
+      form({ county: 'Kings County', propertyType: 'class4', homestead: true, veteranDisability: 50, coldWarVeteran: true }),
+      edition,
+      kings,
+    );
     expect(input).toMatchObject({ state: 'NY', county: 'kings', propertyClass: 'class4', homestead: false, veteranDisability: 0, coldWarVeteran: false });
     const albany = edition.county('Albany County')!;
     const out = toCalcInput(form({ county: 'Albany County', propertyType: 'class2', veteranDisability: 30, homeValue: -10 }), edition, albany);

@@ -147,7 +147,7 @@ export function makeEdition(bundle: Bundle): Edition {
     formInputs,
     years: (county) => {
       const program = county?.program ?? counties[0]?.program;
-      return program ? bundle.programs[program]?.years ?? [] : [];
+      return program ? (bundle.programs[program]?.years ?? []) : [];
     },
     stateAverageRate: (() => {
       const id = state.profile?.stats.average_rate;
@@ -218,13 +218,18 @@ export function toCalcInput(v: FormValues, edition: Pick<Edition, 'code' | 'form
   for (const d of edition.formInputs) {
     if (!inputShown(d, v, county, edition.code)) continue;
     // Class 4 takes no residential exemption: those inputs go at their empty value.
-    const x = engineValue(d, commercial && isResidentialInput(d) ? emptyValue(d) : v[d.id] ?? null);
+    const x = engineValue(d, commercial && isResidentialInput(d) ? emptyValue(d) : (v[d.id] ?? null));
     if (x !== undefined && x !== null) input[d.id] = x;
   }
   return input as unknown as CalcInput;
 }
 
-export interface Breakdown { school: number; county: number; city: number; special: number }
+export interface Breakdown {
+  school: number;
+  county: number;
+  city: number;
+  special: number;
+}
 export interface ResultView {
   county: string;
   countySlug: string;
@@ -250,8 +255,16 @@ export interface ResultView {
   state: string;
 }
 
-export interface FieldView { id: string; label: string; unit: ResultFieldDecl['unit']; value: unknown }
-export interface DetailView { key: string; fields: FieldView[] }
+export interface FieldView {
+  id: string;
+  label: string;
+  unit: ResultFieldDecl['unit'];
+  value: unknown;
+}
+export interface DetailView {
+  key: string;
+  fields: FieldView[];
+}
 
 /** Detail objects of a state's result, in the engine's words. */
 export const DETAIL_KEYS = ['nyc', 'texas', 'california', 'florida'] as const;
@@ -274,7 +287,12 @@ const breakdownOf = (x: unknown): Breakdown => {
 export function toResultView(r: CalcResult, countySlug: string, decl: Declarations = { inputs: [], results: [] }, lang: Lang = 'en'): ResultView {
   const exemptions = Object.entries((r.exemptions ?? {}) as Record<string, unknown>)
     .filter(([, a]) => num(a) > 0)
-    .map(([key, amount]) => ({ key, amount: num(amount), detail: ((r.exemptionBreakdown ?? {}) as Record<string, Record<string, unknown>>)[key], label: decl.results.find((f) => f.id === `exemptions.${key}`)?.label[lang] }));
+    .map(([key, amount]) => ({
+      key,
+      amount: num(amount),
+      detail: ((r.exemptionBreakdown ?? {}) as Record<string, Record<string, unknown>>)[key],
+      label: decl.results.find((f) => f.id === `exemptions.${key}`)?.label[lang],
+    }));
   const nyc = r.nyc as Record<string, unknown> | undefined;
   return {
     county: r.county,

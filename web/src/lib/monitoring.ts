@@ -10,14 +10,24 @@ export function reportError(e: unknown, extra?: Record<string, unknown>): void {
   getTelemetry().reportError(e, extra);
 }
 
-export interface LogEntry { level: 'info' | 'error'; message: string; timestamp: string; [extra: string]: unknown }
+export interface LogEntry {
+  level: 'info' | 'error';
+  message: string;
+  timestamp: string;
+  [extra: string]: unknown;
+}
 const logListeners: Array<(e: LogEntry) => void> = [];
 /** The log kept for tests and tooling (window.__ptaxLog). */
 export const taxLog: LogEntry[] = [];
 
 /** Seed 000 §4: 'Tax calculation' plus a status word, ISO timestamp and extras; 'failed' at error level. */
 export function logTaxCalculation(status: string, extras: Record<string, unknown> = {}): LogEntry {
-  const entry: LogEntry = { ...extras, level: status === 'failed' ? 'error' : 'info', message: `Tax calculation ${status}`, timestamp: new Date().toISOString() };
+  const entry: LogEntry = {
+    ...extras,
+    level: status === 'failed' ? 'error' : 'info',
+    message: `Tax calculation ${status}`,
+    timestamp: new Date().toISOString(),
+  };
   taxLog.push(entry);
   if (taxLog.length > 50) taxLog.shift();
   if (entry.level === 'error') console.error(entry.message, entry);

@@ -7,7 +7,10 @@ import type { jsPDF } from 'jspdf';
 import type { ReportData } from './report.js';
 import { layoutReport, type Measure, type PdfLayout } from './pdfLayout.js';
 
-export interface PdfReport extends ReportData { notesTitle: string; fileName: string }
+export interface PdfReport extends ReportData {
+  notesTitle: string;
+  fileName: string;
+}
 
 const font = (doc: jsPDF, size: number, bold: boolean) => {
   doc.setFont('helvetica', bold ? 'bold' : 'normal');

@@ -28,7 +28,10 @@ function report(lang: Lang, v: FormValues): PdfReport {
 }
 
 const texts = (l: PdfLayout) => l.pages.flatMap((p) => p.filter((o): o is TextOp => o.op === 'text'));
-const allText = (l: PdfLayout) => texts(l).map((o) => o.text).join('\n');
+const allText = (l: PdfLayout) =>
+  texts(l)
+    .map((o) => o.text)
+    .join('\n');
 /** Texts of a page, each line; NBSP written as a space (for reading). */
 const pageLines = (l: PdfLayout, i: number) => l.pages[i]!.filter((o): o is TextOp => o.op === 'text').map((o) => o.text.replace(/\u00a0/g, ' '));
 
@@ -64,8 +67,17 @@ function extractText(pdf: string): string[] {
   const WIN = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
   const out: string[] = [];
   for (const m of pdf.matchAll(/\(((?:\\.|[^\\)])*)\)\s*Tj/gs)) {
-    const raw = m[1]!.replace(/\\([0-7]{1,3}|.)/gs, (_, e: string) => (/^[0-7]+$/.test(e) ? String.fromCharCode(parseInt(e, 8)) : ({ n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e));
-    out.push([...raw].map((c) => { const b = c.charCodeAt(0); return b >= 0x80 && b < 0xa0 ? WIN[b - 0x80] : c; }).join(''));
+    const raw = m[1]!.replace(/\\([0-7]{1,3}|.)/gs, (_, e: string) =>
+      /^[0-7]+$/.test(e) ? String.fromCharCode(parseInt(e, 8)) : (({ n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e] ?? e),
+    );
+    out.push(
+      [...raw]
+        .map((c) => {
+          const b = c.charCodeAt(0);
+          return b >= 0x80 && b < 0xa0 ? WIN[b - 0x80] : c;
+        })
+        .join(''),
+    );
   }
   return out;
 }
@@ -77,7 +89,9 @@ describe('the report laid out (Albany County, $300,000, senior citizen exemption
   it('opens with the header band: product, edition, county and tax year, date', () => {
     const band = en.pages[0]![0] as RectOp;
     expect(band).toMatchObject({ op: 'rect', x: 0, y: 0, w: PAGE.width, fill: [11, 61, 145] });
-    const inBand = texts({ ...en, pages: [en.pages[0]!] }).filter((o) => o.y < band.h).map((o) => o.text);
+    const inBand = texts({ ...en, pages: [en.pages[0]!] })
+      .filter((o) => o.y < band.h)
+      .map((o) => o.text);
     expect(inBand).toContain('ptax');
     expect(inBand).toContain('New York Property Tax Calculator for New Yorkers');
     expect(inBand.join(' ')).toMatch(/Albany County, tax year 202\d/);
@@ -94,14 +108,31 @@ describe('the report laid out (Albany County, $300,000, senior citizen exemption
     expect(lines.filter((s) => s === '$300,000').length).toBeGreaterThanOrEqual(2);
     expect(lines.filter((s) => s === '$2,841').length).toBeGreaterThanOrEqual(4);
     const text = allText(en);
-    for (const label of ['Key figures', 'Where your tax goes', 'Before and after exemptions', 'Exemptions applied', 'Senior citizen', 'Your inputs', 'Estimates only']) expect(text).toContain(label);
+    for (const label of [
+      'Key figures',
+      'Where your tax goes',
+      'Before and after exemptions',
+      'Exemptions applied',
+      'Senior citizen',
+      'Your inputs',
+      'Estimates only',
+    ])
+      expect(text).toContain(label);
   });
 
   it('draws the levy bars scaled to the largest (school) with the figure after each bar', () => {
     const page = en.pages[0]!;
     const head = page.findIndex((o) => o.op === 'text' && o.text === 'Where your tax goes');
-    const bars = page.slice(head).filter((o): o is RectOp => o.op === 'rect' && o.h < 6).slice(0, 4);
-    expect(bars.map((b) => b.fill)).toEqual([[11, 61, 145], [37, 99, 235], [15, 118, 110], [146, 64, 14]]);
+    const bars = page
+      .slice(head)
+      .filter((o): o is RectOp => o.op === 'rect' && o.h < 6)
+      .slice(0, 4);
+    expect(bars.map((b) => b.fill)).toEqual([
+      [11, 61, 145],
+      [37, 99, 235],
+      [15, 118, 110],
+      [146, 64, 14],
+    ]);
     // 1,420.28 : 852.17 : 426.08 : 142.03 = 100 : 60 : 30 : 10.
     const w = bars.map((b) => b.w / bars[0]!.w);
     expect(w[1]).toBeCloseTo(0.6, 2);
@@ -121,7 +152,18 @@ describe('the report laid out (Albany County, $300,000, senior citizen exemption
     const esLayout = layoutReport(report('es', v), measure);
     expectInside(esLayout);
     const text = allText(esLayout).replace(/\u00a0/g, ' ');
-    for (const s of ['Calculadora', 'Cifras principales', 'A dónde va su impuesto', 'Antes y después de las exenciones', 'Impuesto a la propiedad anual', 'Tasa efectiva promedio de Nueva York', 'Condado de Albany', 'Página 1 de ', 'Fecha:', 'puntos porcentuales por debajo'])
+    for (const s of [
+      'Calculadora',
+      'Cifras principales',
+      'A dónde va su impuesto',
+      'Antes y después de las exenciones',
+      'Impuesto a la propiedad anual',
+      'Tasa efectiva promedio de Nueva York',
+      'Condado de Albany',
+      'Página 1 de ',
+      'Fecha:',
+      'puntos porcentuales por debajo',
+    ])
       expect(text).toContain(s);
     expect(text).not.toContain('Page 1 of');
     expect(text).not.toContain('Key figures');
@@ -130,13 +172,24 @@ describe('the report laid out (Albany County, $300,000, senior citizen exemption
 
 describe('New York City: the detail object', () => {
   it('writes each detail row of the nyc object with its value', () => {
-    const v = form({ county: 'Kings County', propertyType: 'class2', homeValue: 900000, homestead: true, over65: true, seniorIncome: 50000, seniorCitizen: true, veteranDisability: 40 });
+    const v = form({
+      county: 'Kings County',
+      propertyType: 'class2',
+      homeValue: 900000,
+      homestead: true,
+      over65: true,
+      seniorIncome: 50000,
+      seniorCitizen: true,
+      veteranDisability: 40,
+    });
     const data = report('en', v);
     const l = layoutReport(data, measure);
     expectInside(l);
     expect(data.details[0]!.title).toBe('New York City details');
     expect(data.details[0]!.rows.length).toBeGreaterThan(3);
-    const text = allText(l).replace(/\u00a0/g, ' ').replace(/\s*\n\s*/g, ' ');
+    const text = allText(l)
+      .replace(/\u00a0/g, ' ')
+      .replace(/\s*\n\s*/g, ' ');
     for (const [label, value] of data.details.flatMap((d) => d.rows)) {
       expect(text).toContain(label);
       expect(text).toContain(value);
@@ -162,7 +215,10 @@ describe('Florida: the two-tier detail object (fixtures/fl/fl-homestead.yaml, Mi
     expect(lines).toContain('Florida Property Tax Calculator for Floridians');
     // Annual 2,479.50 (written $2,480); effective 0.8265% against Florida's 0.80% (rules/fl/split.yaml): 0.03 points above.
     for (const s of ['$2,480', 'Florida average effective rate', '0.80%', '0.03 percentage points above', 'Florida details: school and non-school taxes'])
-      expect(lines.some((x) => x === s || x.startsWith(`${s}`)), s).toBe(true);
+      expect(
+        lines.some((x) => x === s || x.startsWith(`${s}`)),
+        s,
+      ).toBe(true);
     // School 300,000 × 0.371925% = 1,115.78; non-school 300,000 × 0.454575% = 1,363.73; potential savings 323.55.
     for (const s of ['0.37%', '$1,116', '0.45%', '$1,364', '$324']) expect(lines).toContain(s);
   });
@@ -176,7 +232,8 @@ describe('Florida: the two-tier detail object (fixtures/fl/fl-homestead.yaml, Mi
 
 describe('long tables and text across pages', () => {
   const base = report('es', form({ county: 'Albany County', homeValue: 300000, seniorCitizen: true }));
-  const long = 'Exención para veteranos discapacitados con una etiqueta muy larga que debe partirse en varias líneas dentro de su celda sin salirse de la página';
+  const long =
+    'Exención para veteranos discapacitados con una etiqueta muy larga que debe partirse en varias líneas dentro de su celda sin salirse de la página';
   const rows: Array<[string, string]> = Array.from({ length: 90 }, (_, i) => [`${i + 1}. ${i % 7 === 0 ? long : 'Fila'}`, `$${(i + 1) * 1000}`]);
   const big: ReportData = {
     ...base,

@@ -29,8 +29,23 @@ export interface TextOp {
   /** Page furniture (running header, footer) rather than the report's content. */
   role?: 'header' | 'footer';
 }
-export interface RectOp { op: 'rect'; x: number; y: number; w: number; h: number; fill: RGB }
-export interface LineOp { op: 'line'; x1: number; y1: number; x2: number; y2: number; color: RGB; width: number }
+export interface RectOp {
+  op: 'rect';
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  fill: RGB;
+}
+export interface LineOp {
+  op: 'line';
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  color: RGB;
+  width: number;
+}
 export type DrawOp = TextOp | RectOp | LineOp;
 
 export interface PdfLayout {
@@ -82,10 +97,26 @@ export const COLORS = {
 /** The characters the standard fonts have beyond Latin-1 (WinAnsi 0x80–0x9F). */
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 const REPLACE: Record<string, string> = {
-  '\u2009': '\u00a0', '\u200a': '\u00a0', '\u202f': '\u00a0', '\u2007': '\u00a0', '\u2002': ' ', '\u2003': ' ',
-  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2212': '-', '\u2015': '—',
-  '\u2264': '<=', '\u2265': '>=', '\u2260': '!=', '\u2248': '~', '\u2192': '->', '\u2190': '<-',
-  '\u2032': "'", '\u2033': '"', '\u00ad': '',
+  '\u2009': '\u00a0',
+  '\u200a': '\u00a0',
+  '\u202f': '\u00a0',
+  '\u2007': '\u00a0',
+  '\u2002': ' ',
+  '\u2003': ' ',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2212': '-',
+  '\u2015': '—',
+  '\u2264': '<=',
+  '\u2265': '>=',
+  '\u2260': '!=',
+  '\u2248': '~',
+  '\u2192': '->',
+  '\u2190': '<-',
+  '\u2032': "'",
+  '\u2033': '"',
+  '\u00ad': '',
 };
 
 /** The text with only characters Helvetica's WinAnsi encoding has (others replaced by a near equivalent or '?'). */
@@ -107,7 +138,8 @@ export function barPercents(values: number[]): number[] {
   return values.map((v) => (max > 0 && v > 0 ? Math.max(1, (v / max) * 100) : 0));
 }
 
-const fill = (template: string, vars: Record<string, string | number>) => template.replace(/\{\{(\w+)\}\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+const fill = (template: string, vars: Record<string, string | number>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 
 /** The report laid out on pages. */
 export function layoutReport(report: ReportData, measure: Measure): PdfLayout {
@@ -117,11 +149,28 @@ export function layoutReport(report: ReportData, measure: Measure): PdfLayout {
   let ops: DrawOp[] = [];
   let y = 0;
 
-  const text = (s: string, x: number, baseline: number, size: number, o: { bold?: boolean; color?: RGB; align?: 'left' | 'right'; role?: TextOp['role'] } = {}) => {
+  const text = (
+    s: string,
+    x: number,
+    baseline: number,
+    size: number,
+    o: { bold?: boolean; color?: RGB; align?: 'left' | 'right'; role?: TextOp['role'] } = {},
+  ) => {
     const t = pdfSafe(s);
     if (!t.trim()) return;
     const bold = o.bold ?? false;
-    ops.push({ op: 'text', x, y: baseline, text: t, size, bold, color: o.color ?? COLORS.fg, align: o.align ?? 'left', width: measure.width(t, size, bold), role: o.role });
+    ops.push({
+      op: 'text',
+      x,
+      y: baseline,
+      text: t,
+      size,
+      bold,
+      color: o.color ?? COLORS.fg,
+      align: o.align ?? 'left',
+      width: measure.width(t, size, bold),
+      role: o.role,
+    });
   };
   const split = (s: string, max: number, size: number, bold = false): string[] => {
     const lines = measure.split(pdfSafe(s), max, size, bold).filter((l, i, a) => l.trim() || a.length === 1);
@@ -226,7 +275,9 @@ export function layoutReport(report: ReportData, measure: Measure): PdfLayout {
       if (p.index % 2 === 0) ops.push({ op: 'rect', x: M, y, w: CW, h, fill: COLORS.zebra });
       const base = y + pad + ascent(p.size);
       p.label.forEach((line, i) => text(line, M + pad, base + i * lineHeight(p.size), p.size, { bold: p.bold, color: p.bold ? COLORS.fg : COLORS.muted }));
-      p.value.forEach((line, i) => text(line, W - M - pad, base + i * lineHeight(p.size), p.size, { bold: true, color: p.bold ? COLORS.primary : COLORS.fg, align: 'right' }));
+      p.value.forEach((line, i) =>
+        text(line, W - M - pad, base + i * lineHeight(p.size), p.size, { bold: true, color: p.bold ? COLORS.primary : COLORS.fg, align: 'right' }),
+      );
       y += h;
       ops.push({ op: 'line', x1: M, y1: y, x2: W - M, y2: y, color: COLORS.line, width: 0.2 });
     }
@@ -304,7 +355,10 @@ export function layoutReport(report: ReportData, measure: Measure): PdfLayout {
     text(label, W - M, FOOTER_Y, 8, { color: COLORS.muted, align: 'right', role: 'footer' });
     const max = CW - measure.width(pdfSafe(label), 8, false) - 6;
     const left = split(`${report.header.product} · ${report.header.place}`, max, 8);
-    text(left.length > 1 ? `${split(left[0]!, max - measure.width('…', 8, false), 8)[0]!}…` : left[0]!, M, FOOTER_Y, 8, { color: COLORS.muted, role: 'footer' });
+    text(left.length > 1 ? `${split(left[0]!, max - measure.width('…', 8, false), 8)[0]!}…` : left[0]!, M, FOOTER_Y, 8, {
+      color: COLORS.muted,
+      role: 'footer',
+    });
   });
 
   return { width: W, height: PAGE.height, margin: M, bottom: BOTTOM, lang: report.lang, title: report.title, pages };

@@ -45,12 +45,24 @@ export function shareText(t: TFunction, r: ResultView, v: FormValues, lang: Lang
   });
 }
 
-export interface ReportSection { title: string; rows: Array<[string, string]> }
+export interface ReportSection {
+  title: string;
+  rows: Array<[string, string]>;
+}
 
 /** One bar of a report chart: its label, the figure it stands for and that figure as written. */
-export interface ReportBar { key: string; label: string; value: number; display: string }
+export interface ReportBar {
+  key: string;
+  label: string;
+  value: number;
+  display: string;
+}
 /** A chart of the report, with the figures the page's charts show (components/Charts.tsx). */
-export interface ReportChart { key: 'levies' | 'beforeAfter'; title: string; bars: ReportBar[] }
+export interface ReportChart {
+  key: 'levies' | 'beforeAfter';
+  title: string;
+  bars: ReportBar[];
+}
 
 /** What the report needs of the edition; the state's name, rules and profile when there (the full Edition has them). */
 export type ReportEdition = Pick<Edition, 'code' | 'formInputs' | 'county'> & Partial<Pick<Edition, 'bundle' | 'state' | 'stateName'>>;
@@ -114,7 +126,12 @@ export function reportCharts(t: TFunction, r: ResultView, lang: Lang): ReportCha
   const before = Math.round((r.annualTax + r.exemptionSavings) * 100) / 100;
   const out: ReportChart[] = [];
   if (levies.some((b) => b.value > 0)) out.push({ key: 'levies', title: t('charts.levies'), bars: levies });
-  if (r.exemptionSavings > 0) out.push({ key: 'beforeAfter', title: t('charts.beforeAfter'), bars: [bar('before', t('charts.before'), before), bar('after', t('charts.after'), r.annualTax)] });
+  if (r.exemptionSavings > 0)
+    out.push({
+      key: 'beforeAfter',
+      title: t('charts.beforeAfter'),
+      bars: [bar('before', t('charts.before'), before), bar('after', t('charts.after'), r.annualTax)],
+    });
   return out;
 }
 
@@ -126,7 +143,11 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
     [t('report.value'), usd(v.homeValue)],
     [t('report.county'), countyName(r.county, t)],
   ];
-  if (v.propertyType) inputs.push([t('report.propertyType'), t(`propertyType.${v.propertyType}`, { rate: rates[v.propertyType] !== undefined ? formatPercent(rates[v.propertyType]!, lang, 3) : '' })]);
+  if (v.propertyType)
+    inputs.push([
+      t('report.propertyType'),
+      t(`propertyType.${v.propertyType}`, { rate: rates[v.propertyType] !== undefined ? formatPercent(rates[v.propertyType]!, lang, 3) : '' }),
+    ]);
   inputs.push([t('report.activeExemptions'), chosen.length && !isCommercial(v.propertyType) ? chosen.join('; ') : t('report.none')]);
   const results: Array<[string, string]> = [
     [t('results.annualTax'), usd(r.annualTax)],
@@ -154,7 +175,10 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
     figures.push([pdfT(t, lang, 'stateAverage', { state: vars.state }), formatPercent(average, lang)]);
     const points = Math.round((r.effectiveRate - average) * 100) / 100;
     const pts = formatNumber(Math.abs(points), lang, 2);
-    figures.push([pdfT(t, lang, 'compared'), points > 0 ? pdfT(t, lang, 'above', { points: pts }) : points < 0 ? pdfT(t, lang, 'below', { points: pts }) : pdfT(t, lang, 'same')]);
+    figures.push([
+      pdfT(t, lang, 'compared'),
+      points > 0 ? pdfT(t, lang, 'above', { points: pts }) : points < 0 ? pdfT(t, lang, 'below', { points: pts }) : pdfT(t, lang, 'same'),
+    ]);
   }
   figures.push([t('results.taxableValue'), usd(r.taxableValue)], [t('results.exemptionSavings'), usd(r.exemptionSavings)]);
   if (r.potentialSavings > 0) figures.push([pdfT(t, lang, 'potentialSavings'), usd(r.potentialSavings)]);
@@ -179,13 +203,22 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
     },
     figures: { title: pdfT(t, lang, 'keyFigures'), rows: figures },
     inputs: { title: t('report.inputs'), rows: inputs },
-    values: { title: pdfT(t, lang, 'values'), rows: [[t('results.baseAssessedValue'), usd(r.baseAssessedValue)], [t('results.finalAssessedValue'), usd(r.finalAssessedValue)], [t('results.taxableValue'), usd(r.taxableValue)]] },
+    values: {
+      title: pdfT(t, lang, 'values'),
+      rows: [
+        [t('results.baseAssessedValue'), usd(r.baseAssessedValue)],
+        [t('results.finalAssessedValue'), usd(r.finalAssessedValue)],
+        [t('results.taxableValue'), usd(r.taxableValue)],
+      ],
+    },
     exemptions: { title: t('results.exemptions'), rows: exemptions },
     charts: reportCharts(t, r, lang),
-    details: r.details.filter((d) => d.fields.length > 0).map((d) => ({
-      title: t(`results.details_${d.key}`, { defaultValue: t('results.details') }),
-      rows: d.fields.map((f): [string, string] => [f.label, fieldText(f, lang, t)]),
-    })),
+    details: r.details
+      .filter((d) => d.fields.length > 0)
+      .map((d) => ({
+        title: t(`results.details_${d.key}`, { defaultValue: t('results.details') }),
+        rows: d.fields.map((f): [string, string] => [f.label, fieldText(f, lang, t)]),
+      })),
     notesTitle: t('results.notes'),
     disclaimerTitle: t('disclaimer.title'),
     sources: sources.length ? t('footer.rates', { source: sources.join('; ') }) : '',

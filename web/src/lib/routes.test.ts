@@ -5,7 +5,11 @@ import { allRoutes, counterpartPath, langOf, PAGE_PATHS, resolveRoute, type Site
 const site: Site = {
   counties: ['los-angeles', 'miami-dade', 'st-lucie', 'fort-bend'],
   guides: [
-    { id: 'tx-explained', paths: { en: '/guides/texas-property-taxes-explained', es: '/es/guias-impuestos/impuestos-propiedad-texas' }, aliases: ['/guides/understanding-property-taxes'] },
+    {
+      id: 'tx-explained',
+      paths: { en: '/guides/texas-property-taxes-explained', es: '/es/guias-impuestos/impuestos-propiedad-texas' },
+      aliases: ['/guides/understanding-property-taxes'],
+    },
     { id: 'mello-roos-finder', paths: { en: '/guides/mello-roos-finder', es: '/es/guias/buscador-mello-roos' } },
   ],
 };
@@ -13,13 +17,22 @@ const site: Site = {
 describe('language routing', () => {
   it('the table of seed 001 §2, both ways', () => {
     const table: Array<[string, string]> = [
-      ['/', '/es'], ['/about', '/es/acerca-de'], ['/privacy-policy', '/es/politica-privacidad'],
-      ['/terms-of-service', '/es/terminos-servicio'], ['/contact', '/es/contacto'], ['/faq', '/es/preguntas-frecuentes'],
-      ['/tax-guides', '/es/guias-impuestos'], ['/how-it-works', '/es/como-funciona'], ['/disclaimer', '/es/aviso-legal'],
+      ['/', '/es'],
+      ['/about', '/es/acerca-de'],
+      ['/privacy-policy', '/es/politica-privacidad'],
+      ['/terms-of-service', '/es/terminos-servicio'],
+      ['/contact', '/es/contacto'],
+      ['/faq', '/es/preguntas-frecuentes'],
+      ['/tax-guides', '/es/guias-impuestos'],
+      ['/how-it-works', '/es/como-funciona'],
+      ['/disclaimer', '/es/aviso-legal'],
       ['/affiliate-disclosure', '/es/divulgacion-afiliados'],
     ];
     for (const [en, es] of table) {
-      expect(PAGE_PATHS.some(([, e, s]) => e === en && s === es), en).toBe(true);
+      expect(
+        PAGE_PATHS.some(([, e, s]) => e === en && s === es),
+        en,
+      ).toBe(true);
       expect(counterpartPath(en, 'es', site)).toBe(es);
       expect(counterpartPath(es, 'en', site)).toBe(en);
       expect(resolveRoute(en, site).lang).toBe('en');

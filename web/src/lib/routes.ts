@@ -8,8 +8,21 @@
 import type { Lang } from './format.js';
 
 export type PageId =
-  | 'home' | 'calculator' | 'how-it-works' | 'tax-guides' | 'counties' | 'faq' | 'about'
-  | 'contact' | 'disclaimer' | 'privacy' | 'terms' | 'affiliate' | 'county' | 'guide' | 'not-found';
+  | 'home'
+  | 'calculator'
+  | 'how-it-works'
+  | 'tax-guides'
+  | 'counties'
+  | 'faq'
+  | 'about'
+  | 'contact'
+  | 'disclaimer'
+  | 'privacy'
+  | 'terms'
+  | 'affiliate'
+  | 'county'
+  | 'guide'
+  | 'not-found';
 
 /** The fixed pages: id → [English path, Spanish path] (the table of seed 001 §2, plus the calculator and counties pages). */
 export const PAGE_PATHS: ReadonlyArray<readonly [Exclude<PageId, 'county' | 'guide' | 'not-found'>, string, string]> = [
@@ -28,7 +41,11 @@ export const PAGE_PATHS: ReadonlyArray<readonly [Exclude<PageId, 'county' | 'gui
 ];
 
 /** A guide page's paths as the guide data gives them. */
-export interface GuidePaths { id: string; paths: { en: string; es: string }; aliases?: string[] }
+export interface GuidePaths {
+  id: string;
+  paths: { en: string; es: string };
+  aliases?: string[];
+}
 
 export interface Route {
   page: PageId;
@@ -103,7 +120,8 @@ export function counterpartPath(pathname: string, to: Lang, site: Site = EMPTY):
 export function allRoutes(site: Site): Array<{ route: Omit<Route, 'lang'>; en: string; es: string }> {
   const out: Array<{ route: Omit<Route, 'lang'>; en: string; es: string }> = [];
   for (const [page, en, es] of PAGE_PATHS) out.push({ route: { page }, en, es });
-  for (const slug of site.counties === 'any' ? [] : site.counties) out.push({ route: { page: 'county', param: slug }, en: `${COUNTY.en}${slug}`, es: `${COUNTY.es}${slug}` });
+  for (const slug of site.counties === 'any' ? [] : site.counties)
+    out.push({ route: { page: 'county', param: slug }, en: `${COUNTY.en}${slug}`, es: `${COUNTY.es}${slug}` });
   for (const g of site.guides) out.push({ route: { page: 'guide', param: g.id }, en: g.paths.en, es: g.paths.es });
   return out;
 }

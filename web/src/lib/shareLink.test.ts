@@ -12,7 +12,9 @@ describe('share links', () => {
   it('New York City: county slug, value, class, year and the exemptions given, under the batch column names', () => {
     const ny = edition('NY');
     const v: FormValues = { ...defaultForm(ny), county: 'Kings County', homeValue: 800000, propertyType: 'class1', year: '2025', homestead: true };
-    expect(shareUrl('http://ny.localhost:8080', '/es', v, ny)).toBe('http://ny.localhost:8080/es?county=kings&value=800000&class=class1&year=2025&homestead=true');
+    expect(shareUrl('http://ny.localhost:8080', '/es', v, ny)).toBe(
+      'http://ny.localhost:8080/es?county=kings&value=800000&class=class1&year=2025&homestead=true',
+    );
     const back = readShare(shareQuery(v, ny), ny)!;
     expect(back).toEqual(v);
     // The same result as `ptax calc --state NY --county Kings --value 800000 --class class1 --year 2025 --homestead`.

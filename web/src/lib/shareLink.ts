@@ -49,7 +49,8 @@ export function readShare(search: string, edition: Edition): FormValues | null {
   v.county = county.name;
   v.homeValue = r.inputs.value as number;
   const cls = r.inputs.propertyClass;
-  if (county.needsPropertyType && typeof cls === 'string' && Object.keys(edition.classRates(county)).includes(cls)) v.propertyType = cls as FormValues['propertyType'];
+  if (county.needsPropertyType && typeof cls === 'string' && Object.keys(edition.classRates(county)).includes(cls))
+    v.propertyType = cls as FormValues['propertyType'];
   const year = r.inputs.year;
   if (typeof year === 'number' && edition.years(county).includes(year)) v.year = String(year);
   for (const d of edition.formInputs) if (r.inputs[d.id] !== undefined) v[d.id] = r.inputs[d.id] as InputValue;

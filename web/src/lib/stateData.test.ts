@@ -25,7 +25,12 @@ describe('state data loading', () => {
   });
 
   it('falls back to Texas when the import fails', async () => {
-    const loaders = { NY: vi.fn(async () => { throw new Error('chunk failed'); }), TX: vi.fn(async () => tx) };
+    const loaders = {
+      NY: vi.fn(async () => {
+        throw new Error('chunk failed');
+      }),
+      TX: vi.fn(async () => tx),
+    };
     const r = await loadStateData('NY', loaders);
     expect(FALLBACK_STATE).toBe('TX');
     expect(r.fellBack).toBe(true);
@@ -39,6 +44,12 @@ describe('state data loading', () => {
   });
 
   it('fails when Texas fails too', async () => {
-    await expect(loadStateData('NY', { NY: async () => { throw new Error('x'); } })).rejects.toThrow(/TX/);
+    await expect(
+      loadStateData('NY', {
+        NY: async () => {
+          throw new Error('x');
+        },
+      }),
+    ).rejects.toThrow(/TX/);
   });
 });

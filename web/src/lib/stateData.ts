@@ -43,7 +43,12 @@ async function loadOne(code: string, loaders: PackageLoaders): Promise<StatePack
   return check(await load(), code);
 }
 
-export interface LoadedState { pkg: StatePackage; bundle: Bundle; fellBack: boolean; requested: string }
+export interface LoadedState {
+  pkg: StatePackage;
+  bundle: Bundle;
+  fellBack: boolean;
+  requested: string;
+}
 
 /** Loads the edition's package, or the Texas one when that fails. */
 export async function loadStateData(code: string = EDITION, loaders: PackageLoaders = defaultLoaders): Promise<LoadedState> {

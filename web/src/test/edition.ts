@@ -9,9 +9,7 @@ import { packageOf } from '../../scripts/build-data.mjs';
 import { toBundle, type StatePackage } from '../lib/stateData.js';
 import { makeEdition, type Edition } from '../lib/model.js';
 
-export const fullBundle: Bundle = JSON.parse(
-  readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../dist/rules/bundle.json'), 'utf8'),
-);
+export const fullBundle: Bundle = JSON.parse(readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../dist/rules/bundle.json'), 'utf8'));
 
 export function statePackage(code = 'NY'): StatePackage {
   return packageOf(fullBundle, code) as StatePackage;

@@ -10,7 +10,11 @@ import type { FaqEntry, GlossaryEntry, GuidePage } from '../../lib/guides.js';
 import { pathOf, type Site } from '../../lib/routes.js';
 import { Breadcrumbs } from './Layout.js';
 
-const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 const plain = (html: string) => html.replace(/<[^>]+>/g, ' ');
 
 /** Build-time HTML of our own content (web/content, rendered by web/scripts/build-guides.mjs), never visitor input. */
@@ -26,11 +30,15 @@ export function GuidesHub({ guides, lang, site }: { guides: GuidePage[]; lang: L
       <Breadcrumbs lang={lang} site={site} trail={[]} current={t('site.taxGuides.title')} />
       <h1>{t('site.taxGuides.title')}</h1>
       <p>{t('site.taxGuides.intro')}</p>
-      {list.length === 0 ? <p>{t('site.taxGuides.none')}</p> : (
+      {list.length === 0 ? (
+        <p>{t('site.taxGuides.none')}</p>
+      ) : (
         <ul className="guide-list">
           {list.map((g) => (
             <li key={g.id}>
-              <a href={g.paths[lang]} data-testid="guide-link">{g.title[lang]}</a>
+              <a href={g.paths[lang]} data-testid="guide-link">
+                {g.title[lang]}
+              </a>
               <p className="help">{g.description[lang]}</p>
             </li>
           ))}
@@ -48,7 +56,11 @@ export function GuideView({ page, lang, site }: { page: GuidePage; lang: Lang; s
       <h1>{page.title[lang]}</h1>
       <Html html={page.html[lang]} className="guide-body" testId="guide-body" />
       {page.kind === 'glossary' && <Glossary page={page} lang={lang} />}
-      <p><a className="btn btn-primary" href={pathOf({ page: 'home' }, lang, site)}>{t('nav.calculator')}</a></p>
+      <p>
+        <a className="btn btn-primary" href={pathOf({ page: 'home' }, lang, site)}>
+          {t('nav.calculator')}
+        </a>
+      </p>
     </article>
   );
 }
@@ -58,27 +70,42 @@ function Glossary({ page, lang }: { page: GuidePage; lang: Lang }) {
   const id = useId();
   const [query, setQuery] = useState('');
   const q = fold(useDeferredValue(query).trim());
-  const entries = ((page.entries as Record<Lang, GlossaryEntry[]> | undefined)?.[lang] ?? []);
+  const entries = (page.entries as Record<Lang, GlossaryEntry[]> | undefined)?.[lang] ?? [];
   const found = entries.filter((e) => !q || fold(`${e.term} ${e.definition}`).includes(q));
   const categories = (page.categories ?? []).filter((c) => found.some((e) => e.category === c.id));
   return (
     <section className="glossary" data-testid="glossary">
       <nav aria-label={t('site.glossary.jump')} className="category-jump">
-        <ul>{(page.categories ?? []).map((c) => <li key={c.id}><a href={`#${id}-${c.id}`}>{c.label[lang]}</a></li>)}</ul>
+        <ul>
+          {(page.categories ?? []).map((c) => (
+            <li key={c.id}>
+              <a href={`#${id}-${c.id}`}>{c.label[lang]}</a>
+            </li>
+          ))}
+        </ul>
       </nav>
       <div className="field">
         <label htmlFor={`${id}-q`}>{t('site.glossary.search')}</label>
         <input id={`${id}-q`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="glossary-search" />
       </div>
-      <p role="status" className="sr-only">{t('site.glossary.count', { count: found.length })}</p>
+      <p role="status" className="sr-only">
+        {t('site.glossary.count', { count: found.length })}
+      </p>
       {found.length === 0 && <p data-testid="glossary-empty">{t('site.glossary.none', { query })}</p>}
       {categories.map((c) => (
         <section key={c.id} aria-labelledby={`${id}-${c.id}`}>
-          <h2 id={`${id}-${c.id}`} tabIndex={-1}>{c.label[lang]}</h2>
+          <h2 id={`${id}-${c.id}`} tabIndex={-1}>
+            {c.label[lang]}
+          </h2>
           <dl className="glossary-list">
-            {found.filter((e) => e.category === c.id).map((e) => (
-              <div key={e.id} data-testid="glossary-entry"><dt>{e.term}</dt><dd>{e.definition}</dd></div>
-            ))}
+            {found
+              .filter((e) => e.category === c.id)
+              .map((e) => (
+                <div key={e.id} data-testid="glossary-entry">
+                  <dt>{e.term}</dt>
+                  <dd>{e.definition}</dd>
+                </div>
+              ))}
           </dl>
         </section>
       ))}
@@ -103,17 +130,21 @@ export function FaqPage({ page, lang, site }: { page: GuidePage | undefined; lan
         <label htmlFor={`${id}-q`}>{t('site.faq.search')}</label>
         <input id={`${id}-q`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="faq-search" />
       </div>
-      <p role="status" className="sr-only">{t('site.glossary.count', { count: found.length })}</p>
+      <p role="status" className="sr-only">
+        {t('site.glossary.count', { count: found.length })}
+      </p>
       {found.length === 0 && <p data-testid="faq-empty">{t('site.faq.none', { query })}</p>}
       {categories.map((c) => (
         <section key={c.id} aria-labelledby={`${id}-${c.id}`} data-testid={`faq-category-${c.id}`}>
           <h2 id={`${id}-${c.id}`}>{c.label[lang]}</h2>
-          {found.filter((e) => e.category === c.id).map((e) => (
-            <details key={e.id} className="faq-item" data-testid="faq-entry">
-              <summary>{e.q[lang]}</summary>
-              <Html html={e.a[lang] ?? ''} />
-            </details>
-          ))}
+          {found
+            .filter((e) => e.category === c.id)
+            .map((e) => (
+              <details key={e.id} className="faq-item" data-testid="faq-entry">
+                <summary>{e.q[lang]}</summary>
+                <Html html={e.a[lang] ?? ''} />
+              </details>
+            ))}
         </section>
       ))}
     </article>

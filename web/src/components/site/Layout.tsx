@@ -24,7 +24,9 @@ function Brand({ href }: { href: string }) {
   const [failed, setFailed] = useState(false);
   return (
     <a className="brand" href={href} data-testid="brand">
-      {failed ? <span data-testid="brand-text">{t('header.brand')}</span> : (
+      {failed ? (
+        <span data-testid="brand-text">{t('header.brand')}</span>
+      ) : (
         <>
           <img src="/logo.svg" alt="" width="28" height="28" onError={() => setFailed(true)} />
           <span>{t('header.brand')}</span>
@@ -34,16 +36,38 @@ function Brand({ href }: { href: string }) {
   );
 }
 
-export function SiteHeader({ lang, page, site, switchHref, hasCalculator }: { lang: Lang; page: PageId; site: Site; switchHref: string; hasCalculator: boolean }) {
+export function SiteHeader({
+  lang,
+  page,
+  site,
+  switchHref,
+  hasCalculator,
+}: {
+  lang: Lang;
+  page: PageId;
+  site: Site;
+  switchHref: string;
+  hasCalculator: boolean;
+}) {
   const { t } = useTranslation();
   const other: Lang = lang === 'es' ? 'en' : 'es';
   const home = pathOf({ page: 'home' }, lang, site);
   return (
     <>
-      <a className="skip-link" href="#main">{t('skip.main')}</a>
-      <a className="skip-link" href="#site-nav">{t('nav.skipNav')}</a>
-      {hasCalculator && <a className="skip-link" href="#calculator">{t('skip.calculator')}</a>}
-      <a className="skip-link" href="#footer">{t('skip.footer')}</a>
+      <a className="skip-link" href="#main">
+        {t('skip.main')}
+      </a>
+      <a className="skip-link" href="#site-nav">
+        {t('nav.skipNav')}
+      </a>
+      {hasCalculator && (
+        <a className="skip-link" href="#calculator">
+          {t('skip.calculator')}
+        </a>
+      )}
+      <a className="skip-link" href="#footer">
+        {t('skip.footer')}
+      </a>
       <header className="site-header">
         <div className="wrap header-row">
           <Brand href={home} />
@@ -51,12 +75,26 @@ export function SiteHeader({ lang, page, site, switchHref, hasCalculator }: { la
             <ul>
               {NAV.map(([id, key]) => (
                 <li key={id}>
-                  <a href={pathOf({ page: id }, lang, site)} aria-current={page === id || (id === 'home' && page === 'calculator') ? 'page' : undefined} data-testid={`nav-${id}`}>{t(key)}</a>
+                  <a
+                    href={pathOf({ page: id }, lang, site)}
+                    aria-current={page === id || (id === 'home' && page === 'calculator') ? 'page' : undefined}
+                    data-testid={`nav-${id}`}
+                  >
+                    {t(key)}
+                  </a>
                 </li>
               ))}
               <li>
-                <a href={switchHref} hrefLang={other} lang={other} aria-label={t('header.switchToLabel')} data-testid="language-switch"
-                  onClick={() => setItem(KEYS.preferredLanguage, other)}>{t('header.switchTo')}</a>
+                <a
+                  href={switchHref}
+                  hrefLang={other}
+                  lang={other}
+                  aria-label={t('header.switchToLabel')}
+                  data-testid="language-switch"
+                  onClick={() => setItem(KEYS.preferredLanguage, other)}
+                >
+                  {t('header.switchTo')}
+                </a>
               </li>
             </ul>
           </nav>
@@ -73,7 +111,11 @@ export function Breadcrumbs({ lang, site, trail, current }: { lang: Lang; site: 
   return (
     <nav aria-label={t('nav.breadcrumbs')} className="breadcrumbs" data-testid="breadcrumbs">
       <ol>
-        {['home' as PageId, ...trail].map((id) => <li key={id}><a href={pathOf({ page: id }, lang, site)}>{names[id]}</a></li>)}
+        {['home' as PageId, ...trail].map((id) => (
+          <li key={id}>
+            <a href={pathOf({ page: id }, lang, site)}>{names[id]}</a>
+          </li>
+        ))}
         <li aria-current="page">{current}</li>
       </ol>
     </nav>
@@ -82,7 +124,11 @@ export function Breadcrumbs({ lang, site, trail, current }: { lang: Lang; site: 
 
 export function SiteFooter({ lang, site, hub = false, children }: { lang: Lang; site: Site; hub?: boolean; children?: ReactNode }) {
   const { t } = useTranslation();
-  const link = (id: PageId, key: string) => <li><a href={pathOf({ page: id }, lang, site)}>{t(key)}</a></li>;
+  const link = (id: PageId, key: string) => (
+    <li>
+      <a href={pathOf({ page: id }, lang, site)}>{t(key)}</a>
+    </li>
+  );
   return (
     <footer id="footer" className="site-footer" tabIndex={-1}>
       <div className="wrap">
@@ -100,7 +146,11 @@ export function SiteFooter({ lang, site, hub = false, children }: { lang: Lang; 
             {link('terms', 'site.terms.title')}
             {link('affiliate', 'site.affiliate.title')}
             {/* Served by the site server (web/server): ask for everything about an address to be deleted. */}
-            <li><a href={lang === 'es' ? '/es/borrar-mis-datos' : '/delete-my-data'} data-testid="delete-my-data">{t('site.deleteData')}</a></li>
+            <li>
+              <a href={lang === 'es' ? '/es/borrar-mis-datos' : '/delete-my-data'} data-testid="delete-my-data">
+                {t('site.deleteData')}
+              </a>
+            </li>
           </ul>
         </nav>
       </div>

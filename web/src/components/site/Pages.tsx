@@ -22,7 +22,9 @@ export function TextPage({ id, lang, site, vars }: { id: TextPageId; lang: Lang;
     <article className="page" data-testid={`page-${id}`}>
       <Breadcrumbs lang={lang} site={site} trail={[]} current={t(`site.${id}.title`)} />
       <h1>{t(`site.${id}.title`)}</h1>
-      {body.map((p, i) => <p key={i}>{p}</p>)}
+      {body.map((p, i) => (
+        <p key={i}>{p}</p>
+      ))}
     </article>
   );
 }
@@ -44,7 +46,6 @@ function conventionValue(p: ParameterDef, lang: Lang): string {
   return String(v);
 }
 
-
 export function HowItWorks({ edition, lang, site }: { edition?: Edition; lang: Lang; site: Site }) {
   const { t } = useTranslation();
   const steps = t('site.howItWorks.steps', { returnObjects: true }) as unknown as string[];
@@ -53,7 +54,11 @@ export function HowItWorks({ edition, lang, site }: { edition?: Edition; lang: L
     <article className="page" data-testid="page-how-it-works">
       <Breadcrumbs lang={lang} site={site} trail={[]} current={t('site.howItWorks.title')} />
       <h1>{t('site.howItWorks.title')}</h1>
-      <ol className="steps">{steps.map((s, i) => <li key={i}>{s}</li>)}</ol>
+      <ol className="steps">
+        {steps.map((s, i) => (
+          <li key={i}>{s}</li>
+        ))}
+      </ol>
       <h2>{t('site.howItWorks.sourcesTitle')}</h2>
       <p>{t('site.howItWorks.sourcesText')}</p>
       <h2 id="conventions">{t('site.howItWorks.conventionsTitle')}</h2>
@@ -78,7 +83,11 @@ export function NotFound({ lang, site }: { lang: Lang; site: Site }) {
     <article className="page" data-testid="page-not-found">
       <h1>{t('site.notFound.title')}</h1>
       <p>{t('site.notFound.text')}</p>
-      <p><a className="btn btn-primary" href={pathOf({ page: 'home' }, lang, site)}>{t('site.notFound.home')}</a></p>
+      <p>
+        <a className="btn btn-primary" href={pathOf({ page: 'home' }, lang, site)}>
+          {t('site.notFound.home')}
+        </a>
+      </p>
     </article>
   );
 }
@@ -129,12 +138,19 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
           </dd>
         </div>
         <div className="row">
-          <dt>{t('site.county.estimateTitle')} · {t('site.county.atValue', { value: formatUsd(DEFAULT_VALUE, lang) })}{classType ? ` · ${t(`propertyType.${classType}`, { rate: '' }).replace(/\s*\(\s*\)$/, '')}` : ''}</dt>
-          <dd data-testid="county-tax" data-value={r.annualTax}>{formatUsd(r.annualTax, lang)}</dd>
+          <dt>
+            {t('site.county.estimateTitle')} · {t('site.county.atValue', { value: formatUsd(DEFAULT_VALUE, lang) })}
+            {classType ? ` · ${t(`propertyType.${classType}`, { rate: '' }).replace(/\s*\(\s*\)$/, '')}` : ''}
+          </dt>
+          <dd data-testid="county-tax" data-value={r.annualTax}>
+            {formatUsd(r.annualTax, lang)}
+          </dd>
         </div>
         <div className="row">
           <dt>{t('results.monthlyTax')}</dt>
-          <dd data-testid="county-monthly" data-value={r.monthlyTax}>{formatUsd(r.monthlyTax, lang)}</dd>
+          <dd data-testid="county-monthly" data-value={r.monthlyTax}>
+            {formatUsd(r.monthlyTax, lang)}
+          </dd>
         </div>
       </dl>
       <p className="help">{t('site.county.noExemptions')}</p>
@@ -143,17 +159,27 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
         {(['school', 'county', 'city', 'special'] as const).map((k) => (
           <div className="row" key={k}>
             <dt>{t(`results.${k}`)}</dt>
-            <dd data-testid={`county-split-${k}`} data-value={r.breakdown[k]}>{formatUsd(r.breakdown[k], lang)}</dd>
+            <dd data-testid={`county-split-${k}`} data-value={r.breakdown[k]}>
+              {formatUsd(r.breakdown[k], lang)}
+            </dd>
           </div>
         ))}
       </dl>
       {exemptions.length > 0 && (
         <>
           <h2>{t('site.county.exemptions')}</h2>
-          <ul>{exemptions.map((e) => <li key={e.id}>{e.label[lang] ?? e.label.en}</li>)}</ul>
+          <ul>
+            {exemptions.map((e) => (
+              <li key={e.id}>{e.label[lang] ?? e.label.en}</li>
+            ))}
+          </ul>
         </>
       )}
-      <p><a className="btn btn-primary" href={preset} data-testid="county-open-calculator">{t('site.county.open', { county: name })}</a></p>
+      <p>
+        <a className="btn btn-primary" href={preset} data-testid="county-open-calculator">
+          {t('site.county.open', { county: name })}
+        </a>
+      </p>
     </article>
   );
 }

@@ -9,7 +9,7 @@ import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countyKey, DEFAULT_VALUE } from '../../../../engine/index.js';
 import type { CountyInfo, Edition } from '../../lib/model.js';
-import { formatNumber, formatPercent, formatUsd, type Lang } from '../../lib/format.js';
+import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
 import { MoneyInput } from '../MoneyInput.js';
 import { countyName } from '../../lib/places.js';
 
@@ -71,8 +71,12 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
           </div>
         </div>
       </div>
-      <p className="help">{t('directory.missing')} {lookUp}</p>
-      <p role="status" className="sr-only">{t('directory.count', { count: list.length })}</p>
+      <p className="help">
+        {t('directory.missing')} {lookUp}
+      </p>
+      <p role="status" className="sr-only">
+        {t('directory.count', { count: list.length })}
+      </p>
       {list.length === 0 ? (
         <p data-testid="directory-empty">{t('directory.none', { query: q })}</p>
       ) : (
@@ -83,7 +87,11 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
               <li key={c.slug} className="county-card" data-testid="county-card" data-slug={c.slug}>
                 <h4>{countyName(c.name, t)}</h4>
                 <p>{c.rate === null ? t('directory.noRate') : t('directory.rate', { rate: formatPercent(c.rate, lang, 3) })}</p>
-                {x && <p data-testid="county-card-monthly" data-value={x.monthly}>{t('directory.monthly', { amount: formatUsd(x.monthly, lang), value: formatUsd(v, lang) })}</p>}
+                {x && (
+                  <p data-testid="county-card-monthly" data-value={x.monthly}>
+                    {t('directory.monthly', { amount: formatUsd(x.monthly, lang), value: formatUsd(v, lang) })}
+                  </p>
+                )}
               </li>
             );
           })}
@@ -92,7 +100,14 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
       {majorRows.length > 0 && (
         <table className="major-table" data-testid="major-counties">
           <caption>{t('directory.majorTitle', { value: formatUsd(DEFAULT_VALUE, lang) })}</caption>
-          <thead><tr><th scope="col">{t('directory.county')}</th><th scope="col">{t('directory.rateCol')}</th><th scope="col">{t('directory.population')}</th><th scope="col">{t('directory.taxCol', { value: formatUsd(DEFAULT_VALUE, lang) })}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('directory.county')}</th>
+              <th scope="col">{t('directory.rateCol')}</th>
+              <th scope="col">{t('directory.population')}</th>
+              <th scope="col">{t('directory.taxCol', { value: formatUsd(DEFAULT_VALUE, lang) })}</th>
+            </tr>
+          </thead>
           <tbody>
             {majorRows.map((c) => {
               const x = taxes(edition, c, DEFAULT_VALUE);
@@ -101,7 +116,9 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
                   <th scope="row">{countyName(c.name, t)}</th>
                   <td>{c.rate === null ? '—' : formatPercent(c.rate, lang, 3)}</td>
                   <td>{t('directory.notInData')}</td>
-                  <td data-testid="major-tax" data-value={x?.annual}>{x ? formatUsd(x.annual, lang) : '—'}</td>
+                  <td data-testid="major-tax" data-value={x?.annual}>
+                    {x ? formatUsd(x.annual, lang) : '—'}
+                  </td>
                 </tr>
               );
             })}

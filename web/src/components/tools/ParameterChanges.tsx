@@ -11,7 +11,13 @@ import { formatDate } from '../../lib/format.js';
 import type { Edition } from '../../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
 
-export interface Change { id: string; label: string; before: string; after: string; source?: { title: string; href: string } }
+export interface Change {
+  id: string;
+  label: string;
+  before: string;
+  after: string;
+  source?: { title: string; href: string };
+}
 
 function show(p: ParameterDef, v: unknown, lang: Lang): string {
   if (typeof v === 'number') return p.unit === 'usd' ? formatUsd(v, lang) : p.unit === 'percent' ? formatPercent(v, lang) : String(v);
@@ -49,7 +55,15 @@ export function ParameterChanges({ edition, years, lang }: { edition: Edition; y
         {changes.map((c) => (
           <li key={c.id} data-testid="rule-change" data-parameter={c.id}>
             <strong>{c.label}</strong>: {t('tools.change', { before: c.before, after: c.after })}
-            {c.source && <> · <a href={c.source.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>{c.source.title}</a></>}
+            {c.source && (
+              <>
+                {' '}
+                ·{' '}
+                <a href={c.source.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>
+                  {c.source.title}
+                </a>
+              </>
+            )}
           </li>
         ))}
       </ul>
@@ -77,14 +91,28 @@ export function Propositions({ edition, calculator, lang, result }: { edition: E
         {calculator.propositions.map((p) => (
           <li key={p.id} data-testid="proposition" data-id={p.id}>
             <strong>{p.title[lang] ?? p.title.en}</strong>: {p.description[lang] ?? p.description.en}
-            {changes.filter((c) => p.parameters.includes(c.id)).map((c) => (
-              <span key={c.id} className="help" data-testid="proposition-change"> {c.label}: {t('tools.change', { before: c.before, after: c.after })}.</span>
-            ))}
+            {changes
+              .filter((c) => p.parameters.includes(c.id))
+              .map((c) => (
+                <span key={c.id} className="help" data-testid="proposition-change">
+                  {' '}
+                  {c.label}: {t('tools.change', { before: c.before, after: c.after })}.
+                </span>
+              ))}
             {saved.has(p.id) && (
-              <span data-testid="proposition-savings" data-value={saved.get(p.id)}> {t('tools.propositionSaves', { amount: formatUsd(saved.get(p.id)!, lang) })}</span>
+              <span data-testid="proposition-savings" data-value={saved.get(p.id)}>
+                {' '}
+                {t('tools.propositionSaves', { amount: formatUsd(saved.get(p.id)!, lang) })}
+              </span>
             )}
             {p.reference?.map((r) => (
-              <span key={r.href}> · <a href={r.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>{r.title}</a></span>
+              <span key={r.href}>
+                {' '}
+                ·{' '}
+                <a href={r.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>
+                  {r.title}
+                </a>
+              </span>
             ))}
           </li>
         ))}
@@ -94,7 +122,10 @@ export function Propositions({ edition, calculator, lang, result }: { edition: E
           {calculator.voting.map((v) => (
             <div className="row" key={v.date}>
               <dt>{v.label[lang] ?? v.label.en}</dt>
-              <dd>{formatDate(new Date(`${v.date}T12:00:00Z`), lang)}{v.note ? ` · ${v.note[lang] ?? v.note.en}` : ''}</dd>
+              <dd>
+                {formatDate(new Date(`${v.date}T12:00:00Z`), lang)}
+                {v.note ? ` · ${v.note[lang] ?? v.note.en}` : ''}
+              </dd>
             </div>
           ))}
         </dl>

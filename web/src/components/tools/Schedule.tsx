@@ -30,13 +30,24 @@ export function Schedule({ p, date, lang }: { p: ParameterDef; date: string; lan
   const entry = valueAt(p, date);
   if (!entry?.bands) return null;
   const months = monthRates(entry.bands);
-  const name = (m: number) => new Intl.DateTimeFormat(lang === 'es' ? 'es-MX' : 'en-US', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2025, m - 1, 1)));
+  const name = (m: number) =>
+    new Intl.DateTimeFormat(lang === 'es' ? 'es-MX' : 'en-US', { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2025, m - 1, 1)));
   return (
     <table className="schedule" data-testid="discount-schedule">
       <caption>{t('tools.scheduleTitle', { label: p.label[lang] ?? p.label.en })}</caption>
-      <thead><tr><th scope="col">{t('tools.month')}</th><th scope="col">{t('tools.rate')}</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">{t('tools.month')}</th>
+          <th scope="col">{t('tools.rate')}</th>
+        </tr>
+      </thead>
       <tbody>
-        {months.map((m) => <tr key={m.month}><th scope="row">{name(m.month)}</th><td data-value={m.rate}>{formatPercent(m.rate, lang, 0)}</td></tr>)}
+        {months.map((m) => (
+          <tr key={m.month}>
+            <th scope="row">{name(m.month)}</th>
+            <td data-value={m.rate}>{formatPercent(m.rate, lang, 0)}</td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );

@@ -48,7 +48,12 @@ describe('sink and consent', () => {
   });
 
   it('a sink that throws does not break the caller', () => {
-    const a = createAnalytics({ sink: () => { throw new Error('tag manager broke'); }, consented: () => true });
+    const a = createAnalytics({
+      sink: () => {
+        throw new Error('tag manager broke');
+      },
+      consented: () => true,
+    });
     expect(a.track('page_view')).toBe(false);
   });
 
@@ -69,7 +74,10 @@ describe('rate limit: 10 events per name per 60 s, page_view, tax_calculated and
     let t = 0;
     const { events, sink } = collect();
     const a = createAnalytics({ sink, consented: () => true, now: () => t });
-    const sent = Array.from({ length: 11 }, (_, i) => { t = i * 1000; return a.track('scroll_depth', { i }); });
+    const sent = Array.from({ length: 11 }, (_, i) => {
+      t = i * 1000;
+      return a.track('scroll_depth', { i });
+    });
     expect(sent).toEqual([...Array(10).fill(true), false]);
     expect(a.track('wizard_step')).toBe(true);
     expect(events).toHaveLength(11);
@@ -78,7 +86,10 @@ describe('rate limit: 10 events per name per 60 s, page_view, tax_calculated and
   it('the window slides: 60 s after the first event, one more is allowed', () => {
     let t = 0;
     const r = new RateLimiter(() => t);
-    for (let i = 0; i < 10; i++) { t = i * 100; expect(r.allow('api_error')).toBe(true); }
+    for (let i = 0; i < 10; i++) {
+      t = i * 100;
+      expect(r.allow('api_error')).toBe(true);
+    }
     t = 59_999;
     expect(r.allow('api_error')).toBe(false);
     t = 60_000; // the event at t=0 has left the window
@@ -102,13 +113,24 @@ describe('rate limit: 10 events per name per 60 s, page_view, tax_calculated and
 
 describe('page types for analytics (seed 001 §2)', () => {
   it.each([
-    ['/', 'homepage'], ['/es', 'homepage'], ['/es/', 'homepage'],
-    ['/calculator', 'calculator'], ['/es/calculadora', 'calculator'],
-    ['/guides/texas-property-tax-appeal', 'guide'], ['/tax-guides', 'guide'], ['/es/guias-impuestos', 'guide'], ['/es/guias/errores-comunes', 'guide'],
-    ['/county/harris', 'county'], ['/es/condado/miami-dade', 'county'],
-    ['/faq', 'faq'], ['/es/preguntas-frecuentes', 'faq'],
-    ['/about', 'about'], ['/es/acerca-de', 'about'],
-    ['/contact', 'other'], ['/privacy-policy', 'other'], ['/espanol', 'other'],
+    ['/', 'homepage'],
+    ['/es', 'homepage'],
+    ['/es/', 'homepage'],
+    ['/calculator', 'calculator'],
+    ['/es/calculadora', 'calculator'],
+    ['/guides/texas-property-tax-appeal', 'guide'],
+    ['/tax-guides', 'guide'],
+    ['/es/guias-impuestos', 'guide'],
+    ['/es/guias/errores-comunes', 'guide'],
+    ['/county/harris', 'county'],
+    ['/es/condado/miami-dade', 'county'],
+    ['/faq', 'faq'],
+    ['/es/preguntas-frecuentes', 'faq'],
+    ['/about', 'about'],
+    ['/es/acerca-de', 'about'],
+    ['/contact', 'other'],
+    ['/privacy-policy', 'other'],
+    ['/espanol', 'other'],
   ])('%s is %s', (path, type) => {
     expect(pageTypeOf(path)).toBe(type);
   });

@@ -10,7 +10,9 @@
 import { analyticsAllowed } from './consent.js';
 
 export type EventParams = Record<string, unknown>;
-export interface AnalyticsEvent extends EventParams { event: string }
+export interface AnalyticsEvent extends EventParams {
+  event: string;
+}
 export type Sink = (e: AnalyticsEvent) => void;
 
 /** window.dataLayer, created when missing (the tag-manager convention). */
@@ -83,8 +85,12 @@ export function createAnalytics(opts: AnalyticsOptions = {}): Analytics {
       }
       return true;
     },
-    setSink(s) { sink = s; },
-    setContext(c) { context = { ...context, ...c }; },
+    setSink(s) {
+      sink = s;
+    },
+    setContext(c) {
+      context = { ...context, ...c };
+    },
     consented,
   };
 }

@@ -14,7 +14,10 @@ describe('engagement', () => {
   it('reports at a tick within 30 s of an interaction, not after, with the engaged seconds so far', () => {
     let t = 0;
     const reports: number[] = [];
-    const e = createEngagementTracker(() => t, (s) => reports.push(s));
+    const e = createEngagementTracker(
+      () => t,
+      (s) => reports.push(s),
+    );
     t = 15_000;
     expect(e.tick()).toBe(false); // no interaction yet
     e.interacted(); // at 15 s
@@ -33,7 +36,11 @@ describe('engagement', () => {
   it('installed on the window: a click then 15 s reports once; 45 s of silence stops the reports', () => {
     vi.useFakeTimers();
     const reports: number[] = [];
-    const off = installEngagementTracking(window, (s) => reports.push(s), () => Date.now());
+    const off = installEngagementTracking(
+      window,
+      (s) => reports.push(s),
+      () => Date.now(),
+    );
     window.dispatchEvent(new Event('pointerdown'));
     vi.advanceTimersByTime(15_000);
     expect(reports).toEqual([15]);

@@ -16,7 +16,9 @@ export function createEngagementTracker(now: () => number, onEngaged: (engagedSe
   let last = -Infinity;
   let engagedSeconds = 0;
   return {
-    interacted() { last = now(); },
+    interacted() {
+      last = now();
+    },
     tick() {
       if (now() - last > ENGAGEMENT_WINDOW_MS) return false;
       engagedSeconds += ENGAGEMENT_INTERVAL_MS / 1000;

@@ -4,12 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { describeError, installErrorHandlers, isThirdPartyError } from './errors.js';
 
 describe('third-party errors', () => {
-  it.each([
-    'ReferenceError: gtag is not defined',
-    "ReferenceError: Can't find variable: fbq",
-    'TypeError: ga is not a function',
-    'Script error.',
-  ])('%s is ignored', (m) => expect(isThirdPartyError(m)).toBe(true));
+  it.each(['ReferenceError: gtag is not defined', "ReferenceError: Can't find variable: fbq", 'TypeError: ga is not a function', 'Script error.'])(
+    '%s is ignored',
+    (m) => expect(isThirdPartyError(m)).toBe(true),
+  );
 
   it('an error thrown from a tag-manager script is ignored by its source', () => {
     expect(isThirdPartyError('TypeError: x is null', 'https://www.googletagmanager.com/gtm.js?id=GTM-1')).toBe(true);

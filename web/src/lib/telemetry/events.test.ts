@@ -3,17 +3,41 @@ import { describe, expect, it } from 'vitest';
 import { calculationCompleteAllowed, calculationCompletePayload } from './events.js';
 
 const base = {
-  state: 'TX', county: 'Harris', propertyValue: 350_000, annualTax: 6_300, monthlyTax: 525,
-  effectiveRate: 1.8, totalSavings: 2_520, exemptionsApplied: ['homestead'],
+  state: 'TX',
+  county: 'Harris',
+  propertyValue: 350_000,
+  annualTax: 6_300,
+  monthlyTax: 525,
+  effectiveRate: 1.8,
+  totalSavings: 2_520,
+  exemptionsApplied: ['homestead'],
 };
 
 describe('calculation complete', () => {
   it('carries the seven fields of §3, the state, the tiers and the session figures', () => {
-    expect(calculationCompletePayload(base, { calculationCount: 5, powerUser: true, statesUsed: ['TX', 'FL'], multiState: true, highValueCalculation: false }, 'returning')).toEqual({
-      state: 'TX', county: 'Harris', propertyValue: 350_000, annualTax: 6_300, monthlyTax: 525, effectiveRate: 1.8,
-      totalSavings: 2_520, exemptionsApplied: ['homestead'],
-      value_tier: 'medium', value_range: '300k-500k', savings_tier: 'high', high_value: false,
-      calculation_count: 5, power_user: true, multi_state: true, user_type: 'returning',
+    expect(
+      calculationCompletePayload(
+        base,
+        { calculationCount: 5, powerUser: true, statesUsed: ['TX', 'FL'], multiState: true, highValueCalculation: false },
+        'returning',
+      ),
+    ).toEqual({
+      state: 'TX',
+      county: 'Harris',
+      propertyValue: 350_000,
+      annualTax: 6_300,
+      monthlyTax: 525,
+      effectiveRate: 1.8,
+      totalSavings: 2_520,
+      exemptionsApplied: ['homestead'],
+      value_tier: 'medium',
+      value_range: '300k-500k',
+      savings_tier: 'high',
+      high_value: false,
+      calculation_count: 5,
+      power_user: true,
+      multi_state: true,
+      user_type: 'returning',
     });
   });
 

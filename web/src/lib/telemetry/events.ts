@@ -45,11 +45,7 @@ export function calculationCompleteAllowed(c: Partial<CalculationComplete>): c i
  * The payload of `tax_calculated`, or null when §5 forbids sending it: the seven fields of §3,
  * the state, the tiers (value, dataLayer range, savings, high value) and the session figures.
  */
-export function calculationCompletePayload(
-  c: Partial<CalculationComplete>,
-  session?: SessionStats,
-  userType?: UserType,
-): EventParams | null {
+export function calculationCompletePayload(c: Partial<CalculationComplete>, session?: SessionStats, userType?: UserType): EventParams | null {
   if (!calculationCompleteAllowed(c)) return null;
   const totalSavings = finite(c.totalSavings) ? c.totalSavings : 0;
   return {
@@ -65,11 +61,13 @@ export function calculationCompletePayload(
     value_range: dataLayerRange(c.propertyValue),
     savings_tier: savingsTier(totalSavings),
     high_value: isHighValue(c.propertyValue),
-    ...(session ? {
-      calculation_count: session.calculationCount,
-      power_user: session.powerUser,
-      multi_state: session.multiState,
-    } : {}),
+    ...(session
+      ? {
+          calculation_count: session.calculationCount,
+          power_user: session.powerUser,
+          multi_state: session.multiState,
+        }
+      : {}),
     ...(userType ? { user_type: userType } : {}),
   };
 }

@@ -3,7 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { installFetchWrapper, isAdUrl, isApiError, isAssetUrl, isNetworkError, reportableUrl, wrapFetch } from './fetchWrapper.js';
 
 const answering = (status: number) => vi.fn(async () => new Response('{}', { status }));
-const throwing = (e: unknown) => vi.fn(async () => { throw e; });
+const throwing = (e: unknown) =>
+  vi.fn(async () => {
+    throw e;
+  });
 
 describe('api_error', () => {
   it.each([[400], [403], [409], [429]])('a %d answer is reported with its path, method and status', async (status) => {
@@ -67,7 +70,9 @@ describe('network_error', () => {
   });
 
   it('a reporter that throws changes nothing for the caller', async () => {
-    const f = wrapFetch(answering(400) as unknown as typeof fetch, () => { throw new Error('x'); });
+    const f = wrapFetch(answering(400) as unknown as typeof fetch, () => {
+      throw new Error('x');
+    });
     expect((await f('/api/x')).status).toBe(400);
   });
 });
@@ -75,7 +80,13 @@ describe('network_error', () => {
 describe('installing on a window', () => {
   it('replaces fetch once, calls the original with the window as this, and can be removed', async () => {
     const calls: unknown[] = [];
-    const win = { location: { href: 'https://fl.example.com/' }, fetch: function (this: unknown, u: string) { calls.push(this); return Promise.resolve(new Response('', { status: 400 })); } } as unknown as Window;
+    const win = {
+      location: { href: 'https://fl.example.com/' },
+      fetch: function (this: unknown, _u: string) {
+        calls.push(this);
+        return Promise.resolve(new Response('', { status: 400 }));
+      },
+    } as unknown as Window;
     const original = win.fetch;
     const report = vi.fn();
     const off = installFetchWrapper(win, report);

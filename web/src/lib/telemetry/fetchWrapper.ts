@@ -9,7 +9,8 @@
  */
 export type Report = (name: 'api_error' | 'network_error', params: Record<string, unknown>) => void;
 
-const AD_URL = /(doubleclick\.net|googlesyndication\.com|googleadservices\.com|adservice\.google\.|amazon-adsystem\.com|adnxs\.com|taboola\.com|outbrain\.com|criteo\.(com|net)|\/ads?\/|adsbygoogle|\/pagead\/)/i;
+const AD_URL =
+  /(doubleclick\.net|googlesyndication\.com|googleadservices\.com|adservice\.google\.|amazon-adsystem\.com|adnxs\.com|taboola\.com|outbrain\.com|criteo\.(com|net)|\/ads?\/|adsbygoogle|\/pagead\/)/i;
 const ASSET_URL = /\.(js|mjs|css|map|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf|otf|eot|mp4|webm|mp3|json)$/i;
 const INDEXING_URL = /\/indexnow(\/|$)|\/api\/indexnow/i;
 
@@ -69,15 +70,23 @@ export function wrapFetch(inner: typeof fetch, report: Report, opts: { base?: st
     } catch (e) {
       if (!ignored && isNetworkError(url, e)) {
         try {
-          report('network_error', { url: reportableUrl(url, opts.base), method: methodOf(input, init), error_type: (e as { name?: string } | null)?.name ?? 'Error' });
-        } catch { /* reporting never breaks the request */ }
+          report('network_error', {
+            url: reportableUrl(url, opts.base),
+            method: methodOf(input, init),
+            error_type: (e as { name?: string } | null)?.name ?? 'Error',
+          });
+        } catch {
+          /* reporting never breaks the request */
+        }
       }
       throw e;
     }
     if (!ignored && isApiError(url, res.status, res.ok)) {
       try {
         report('api_error', { url: reportableUrl(url, opts.base), method: methodOf(input, init), status: res.status });
-      } catch { /* idem */ }
+      } catch {
+        /* idem */
+      }
     }
     return res;
   };
@@ -94,5 +103,7 @@ export function installFetchWrapper(win: Window, report: Report, opts: { ignore?
   const wrapped = wrapFetch(original, report, { base: win.location?.href, ignore: opts.ignore }) as typeof fetch & { [WRAPPED]?: true };
   wrapped[WRAPPED] = true;
   win.fetch = wrapped;
-  return () => { if (win.fetch === wrapped) win.fetch = current; };
+  return () => {
+    if (win.fetch === wrapped) win.fetch = current;
+  };
 }

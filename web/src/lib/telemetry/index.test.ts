@@ -14,11 +14,36 @@ let store: ReturnType<typeof memoryStore>;
 
 function setup(extra: Partial<Parameters<typeof initTelemetry>[0]> = {}) {
   const a = createAnalytics({ sink: (e) => void events.push(e), consented: () => analyticsAllowed(store) });
-  const webVitals = vi.fn(async () => ({ onCLS: () => {}, onINP: () => {}, onFCP: () => {}, onLCP: () => {}, onTTFB: (cb: (m: { name: string; value: number }) => void) => cb({ name: 'TTFB', value: 123.4 }) }));
-  t = initTelemetry({ state: 'tx', host: 'tx.example.com', lang: 'es', pathname: '/es/condado/harris', win: window, store, analytics: a, importWebVitals: webVitals, userAgent: CHROME_120, ...extra });
+  const webVitals = vi.fn(async () => ({
+    onCLS: () => {},
+    onINP: () => {},
+    onFCP: () => {},
+    onLCP: () => {},
+    onTTFB: (cb: (m: { name: string; value: number }) => void) => cb({ name: 'TTFB', value: 123.4 }),
+  }));
+  t = initTelemetry({
+    state: 'tx',
+    host: 'tx.example.com',
+    lang: 'es',
+    pathname: '/es/condado/harris',
+    win: window,
+    store,
+    analytics: a,
+    importWebVitals: webVitals,
+    userAgent: CHROME_120,
+    ...extra,
+  });
   return { webVitals };
 }
-const calc = { county: 'Harris', propertyValue: 350_000, annualTax: 6_300, monthlyTax: 525, effectiveRate: 1.8, totalSavings: 2_520, exemptionsApplied: ['homestead'] };
+const calc = {
+  county: 'Harris',
+  propertyValue: 350_000,
+  annualTax: 6_300,
+  monthlyTax: 525,
+  effectiveRate: 1.8,
+  totalSavings: 2_520,
+  exemptionsApplied: ['homestead'],
+};
 
 beforeEach(() => {
   events = [];
@@ -53,9 +78,24 @@ describe('initTelemetry', () => {
       { event: 'web_vitals', state: 'TX', language: 'es', metric_name: 'TTFB', value: 123, rating: undefined, metric_id: undefined },
       { event: 'calculator_started', state: 'TX', language: 'es', county: 'Harris' },
       {
-        event: 'tax_calculated', state: 'TX', language: 'es', county: 'Harris', propertyValue: 350_000, annualTax: 6_300, monthlyTax: 525,
-        effectiveRate: 1.8, totalSavings: 2_520, exemptionsApplied: ['homestead'], value_tier: 'medium', value_range: '300k-500k',
-        savings_tier: 'high', high_value: false, calculation_count: 1, power_user: false, multi_state: false, user_type: 'new',
+        event: 'tax_calculated',
+        state: 'TX',
+        language: 'es',
+        county: 'Harris',
+        propertyValue: 350_000,
+        annualTax: 6_300,
+        monthlyTax: 525,
+        effectiveRate: 1.8,
+        totalSavings: 2_520,
+        exemptionsApplied: ['homestead'],
+        value_tier: 'medium',
+        value_range: '300k-500k',
+        savings_tier: 'high',
+        high_value: false,
+        calculation_count: 1,
+        power_user: false,
+        multi_state: false,
+        user_type: 'new',
       },
     ]);
     expect(store.data.get('total_calculations')).toBe('1');
@@ -107,14 +147,18 @@ describe('initTelemetry', () => {
   });
 
   it('Sentry: not imported without a DSN; imported after load with one', async () => {
-    const importSentry = vi.fn(async () => ({ init: vi.fn(), captureException: vi.fn(), browserTracingIntegration: () => ({}), consoleLoggingIntegration: () => ({}) }) as never);
+    const importSentry = vi.fn(
+      async () => ({ init: vi.fn(), captureException: vi.fn(), browserTracingIntegration: () => ({}), consoleLoggingIntegration: () => ({}) }) as never,
+    );
     setup({ importSentry });
     await t!.sentryReady;
     expect(importSentry).not.toHaveBeenCalled();
     t!.dispose();
     t = null;
     const captureException = vi.fn();
-    const withDsn = vi.fn(async () => ({ init: vi.fn(), captureException, browserTracingIntegration: () => ({}), consoleLoggingIntegration: () => ({}) }) as never);
+    const withDsn = vi.fn(
+      async () => ({ init: vi.fn(), captureException, browserTracingIntegration: () => ({}), consoleLoggingIntegration: () => ({}) }) as never,
+    );
     setup({ importSentry: withDsn, dsn: 'https://k@o1.ingest.example/1' });
     const early = new Error('before the load event');
     t!.reportError(early, { where: 'state data' }); // queued until the SDK is up

@@ -100,7 +100,15 @@ export function initTelemetry(opts: TelemetryOptions): Telemetry {
   const track = (name: string, params?: EventParams) => a.track(name, params);
   const removers: Array<() => void> = [];
   const dsn = opts.dsn?.trim();
-  const dsnHost = dsn ? (() => { try { return new URL(dsn).host; } catch { return ''; } })() : '';
+  const dsnHost = dsn
+    ? (() => {
+        try {
+          return new URL(dsn).host;
+        } catch {
+          return '';
+        }
+      })()
+    : '';
 
   removers.push(installFetchWrapper(win, (name, params) => void track(name, params), { ignore: (u) => dsnHost !== '' && u.includes(dsnHost) }));
   removers.push(installErrorHandlers(win, (p) => track(EVENTS.exception, p)));
@@ -114,16 +122,18 @@ export function initTelemetry(opts: TelemetryOptions): Telemetry {
     started = true;
     userType = recordVisit(store);
     track(EVENTS.pageView, { page_type: pageType, page_path: pathname, user_type: userType });
-    void loadWebVitals(
-      (m) => void track(EVENTS.webVitals, { metric_name: m.name, value: round(m), rating: m.rating, metric_id: m.id }),
-      { importer: opts.importWebVitals ?? importWebVitals, userAgent: opts.userAgent },
-    );
+    void loadWebVitals((m) => void track(EVENTS.webVitals, { metric_name: m.name, value: round(m), rating: m.rating, metric_id: m.id }), {
+      importer: opts.importWebVitals ?? importWebVitals,
+      userAgent: opts.userAgent,
+    });
   };
   start();
-  removers.push(onConsentChange((c) => {
-    if (c.analytics) start();
-    else clearSession(store);
-  }));
+  removers.push(
+    onConsentChange((c) => {
+      if (c.analytics) start();
+      else clearSession(store);
+    }),
+  );
 
   if (dsn) expectSentry();
   const sentryReady = dsn

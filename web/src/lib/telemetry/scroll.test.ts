@@ -18,7 +18,10 @@ describe('scroll milestones', () => {
   it('reports each milestone once, in order, and nothing in between (30 %, 60 % are not milestones)', () => {
     let pct = 0;
     const seen: number[] = [];
-    const t = createScrollTracker(() => pct, (m) => seen.push(m));
+    const t = createScrollTracker(
+      () => pct,
+      (m) => seen.push(m),
+    );
     for (pct of [10, 24.9, 25, 30, 26, 60, 50, 74, 95, 100, 20, 95]) t.check();
     expect(seen).toEqual([25, 50, 75, 90]); // 75 and 90 together at 95 %
     expect(t.reached()).toEqual([25, 50, 75, 90]);
@@ -27,7 +30,10 @@ describe('scroll milestones', () => {
   it('a milestone refused (no consent yet) stays open and is reported at a later scroll', () => {
     let ok = false;
     const seen: number[] = [];
-    const t = createScrollTracker(() => 60, (m) => (ok ? void seen.push(m) : false));
+    const t = createScrollTracker(
+      () => 60,
+      (m) => (ok ? void seen.push(m) : false),
+    );
     expect(t.check()).toEqual([]);
     ok = true;
     expect(t.check()).toEqual([25, 50]);
@@ -36,7 +42,10 @@ describe('scroll milestones', () => {
 
   it('a jump from the top to the bottom reports all four', () => {
     const seen: number[] = [];
-    createScrollTracker(() => 100, (m) => seen.push(m)).check();
+    createScrollTracker(
+      () => 100,
+      (m) => seen.push(m),
+    ).check();
     expect(seen).toEqual([25, 50, 75, 90]);
   });
 

@@ -47,7 +47,10 @@ export function installScrollTracking(win: Window, onMilestone: (percent: number
   const onScroll = () => {
     if (queued) return;
     queued = true;
-    const run = () => { queued = false; tracker.check(); };
+    const run = () => {
+      queued = false;
+      tracker.check();
+    };
     if (typeof win.requestAnimationFrame === 'function') win.requestAnimationFrame(run);
     else setTimeout(run, 0);
   };

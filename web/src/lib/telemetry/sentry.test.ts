@@ -3,8 +3,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Breadcrumb, ErrorEvent, Log } from '@sentry/react';
 import {
-  beforeSend, beforeSendLog, CONSOLE_LOG_LEVELS, filterBreadcrumb, initSentry, isStructuredDataNoise, keepEvent, keepLog,
-  NO_PERSONAL_DATA, redactText, releaseOf, reportError, resetSentryForTests, scrubEvent, scrubLog, sentryOptions, tracePropagationTargets,
+  beforeSend,
+  beforeSendLog,
+  CONSOLE_LOG_LEVELS,
+  filterBreadcrumb,
+  initSentry,
+  isStructuredDataNoise,
+  keepEvent,
+  keepLog,
+  NO_PERSONAL_DATA,
+  redactText,
+  releaseOf,
+  reportError,
+  resetSentryForTests,
+  scrubEvent,
+  scrubLog,
+  sentryOptions,
+  tracePropagationTargets,
 } from './sentry.js';
 
 const ev = (e: Partial<ErrorEvent>): ErrorEvent => ({ type: undefined, ...e }) as ErrorEvent;
@@ -12,7 +27,12 @@ const lowerCaseFailure = { exception: { values: [{ type: 'TypeError', value: "Ca
 const matches = (targets: RegExp[], url: string) => targets.some((t) => t.test(url));
 
 describe('settings (seed 000 §9, seed 001 §3/§9)', () => {
-  const o = sentryOptions({ dsn: 'https://k@o1.ingest.example/1', state: 'tx', host: 'tx.example.com', siblings: ['ny.example.com', 'ca.example.com', 'fl.example.com', 'example.com'] });
+  const o = sentryOptions({
+    dsn: 'https://k@o1.ingest.example/1',
+    state: 'tx',
+    host: 'tx.example.com',
+    siblings: ['ny.example.com', 'ca.example.com', 'fl.example.com', 'example.com'],
+  });
 
   it('10% of traces, every error, environment production, release from state code and host', () => {
     expect(o.tracesSampleRate).toBe(0.1);
@@ -23,12 +43,21 @@ describe('settings (seed 000 §9, seed 001 §3/§9)', () => {
   });
 
   it('tags: state, domain, component property-tax-calculator, user segment property-tax-users', () => {
-    expect(o.initialScope).toEqual({ tags: { state: 'TX', domain: 'tx.example.com', component: 'property-tax-calculator', user_segment: 'property-tax-users' } });
+    expect(o.initialScope).toEqual({
+      tags: { state: 'TX', domain: 'tx.example.com', component: 'property-tax-calculator', user_segment: 'property-tax-users' },
+    });
   });
 
   it('no personal data: every data-collection category of the SDK is off', () => {
     expect(o.dataCollection).toBe(NO_PERSONAL_DATA);
-    expect(NO_PERSONAL_DATA).toMatchObject({ userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false, stackFrameVariables: false });
+    expect(NO_PERSONAL_DATA).toMatchObject({
+      userInfo: false,
+      cookies: false,
+      httpHeaders: false,
+      httpBodies: [],
+      urlQueryParams: false,
+      stackFrameVariables: false,
+    });
   });
 
   it('trace headers go to the own host and the sibling hosts only', () => {
@@ -46,7 +75,8 @@ describe('settings (seed 000 §9, seed 001 §3/§9)', () => {
 
   it('in development (an edition on *.localhost) localhost and the sibling *.localhost editions get them', () => {
     const t = tracePropagationTargets('ny.localhost:8080');
-    for (const u of ['http://localhost:8080/api/sites', 'http://127.0.0.1:8080/', 'http://tx.localhost:8080/x', 'http://fl.localhost/x']) expect(matches(t, u)).toBe(true);
+    for (const u of ['http://localhost:8080/api/sites', 'http://127.0.0.1:8080/', 'http://tx.localhost:8080/x', 'http://fl.localhost/x'])
+      expect(matches(t, u)).toBe(true);
     expect(matches(t, 'https://example.org/')).toBe(false);
   });
 });
@@ -59,7 +89,10 @@ describe('filters of seed 000 §8 and seed 001 §8', () => {
   });
 
   it("structured-data context + 'undefined is not an object' failure is dropped", () => {
-    const e = ev({ exception: { values: [{ type: 'TypeError', value: "undefined is not an object (evaluating 'a.name')" }] }, extra: { script: 'application/ld+json' } });
+    const e = ev({
+      exception: { values: [{ type: 'TypeError', value: "undefined is not an object (evaluating 'a.name')" }] },
+      extra: { script: 'application/ld+json' },
+    });
     expect(beforeSend(e, {})).toBeNull();
   });
 
@@ -70,7 +103,9 @@ describe('filters of seed 000 §8 and seed 001 §8', () => {
   });
 
   it('the failure may be only in the original exception', () => {
-    expect(isStructuredDataNoise(ev({ contexts: { 'structured-data': {} } }), { originalException: new TypeError('x.toLowerCase is not a function') })).toBe(true);
+    expect(isStructuredDataNoise(ev({ contexts: { 'structured-data': {} } }), { originalException: new TypeError('x.toLowerCase is not a function') })).toBe(
+      true,
+    );
   });
 
   it('console breadcrumbs are dropped, others kept', () => {
@@ -86,8 +121,9 @@ describe('filters of seed 000 §8 and seed 001 §8', () => {
   });
 
   it('debug and trace logs are dropped, info, warn and error kept', () => {
-    expect(['trace', 'debug', 'info', 'warn', 'error', 'fatal'].map((level) => keepLog({ level: level as Log['level'], message: 'Tax calculation completed' })))
-      .toEqual([false, false, true, true, true, true]);
+    expect(
+      ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].map((level) => keepLog({ level: level as Log['level'], message: 'Tax calculation completed' })),
+    ).toEqual([false, false, true, true, true, true]);
   });
 
   it('the same words and levels drop events', () => {
@@ -103,20 +139,28 @@ describe('filters of seed 000 §8 and seed 001 §8', () => {
 
 describe('no property data is ever attached', () => {
   it('an event loses its user, cookies, query string, request body and the extras and contexts outside short lists; amounts are redacted', () => {
-    const out = scrubEvent(ev({
-      message: 'Failed for 350,000 at $6,300.50',
-      user: { ip_address: '1.2.3.4', email: 'a@b.co' },
-      request: { url: 'https://ny.example.com/?value=350000&county=kings', cookies: { s: '1' }, query_string: 'value=350000', data: '{"homeValue":350000}', headers: { 'User-Agent': 'UA', Referer: 'https://ny.example.com/?value=1' } },
-      extra: { component: 'property-tax-calculator', homeValue: 350000, county: 'Kings', where: 'pdf' },
-      contexts: { browser: { name: 'Chrome' }, calculator: { value: 350000 } },
-      transaction: '/county/kings?value=1',
-      exception: { values: [{ type: 'Error', value: 'Value 1250000 out of range for a@b.co' }] },
-      breadcrumbs: [
-        { category: 'console', message: 'value 350000' },
-        { category: 'fetch', data: { url: '/api/x?email=a@b.co', method: 'POST', status_code: 400, request_body_size: 40 } },
-        { category: 'navigation', data: { from: '/?v=1', to: '/es?v=2' } },
-      ],
-    }));
+    const out = scrubEvent(
+      ev({
+        message: 'Failed for 350,000 at $6,300.50',
+        user: { ip_address: '1.2.3.4', email: 'a@b.co' },
+        request: {
+          url: 'https://ny.example.com/?value=350000&county=kings',
+          cookies: { s: '1' },
+          query_string: 'value=350000',
+          data: '{"homeValue":350000}',
+          headers: { 'User-Agent': 'UA', Referer: 'https://ny.example.com/?value=1' },
+        },
+        extra: { component: 'property-tax-calculator', homeValue: 350000, county: 'Kings', where: 'pdf' },
+        contexts: { browser: { name: 'Chrome' }, calculator: { value: 350000 } },
+        transaction: '/county/kings?value=1',
+        exception: { values: [{ type: 'Error', value: 'Value 1250000 out of range for a@b.co' }] },
+        breadcrumbs: [
+          { category: 'console', message: 'value 350000' },
+          { category: 'fetch', data: { url: '/api/x?email=a@b.co', method: 'POST', status_code: 400, request_body_size: 40 } },
+          { category: 'navigation', data: { from: '/?v=1', to: '/es?v=2' } },
+        ],
+      }),
+    );
     expect(out).toEqual({
       type: undefined,
       message: 'Failed for [number] at [number]',
@@ -133,8 +177,21 @@ describe('no property data is ever attached', () => {
   });
 
   it('a console log keeps its template, not its arguments (the tax-calculation entry)', () => {
-    const log: Log = { level: 'error', message: 'Tax calculation failed {"county":"Kings","homeValue":350000}', attributes: { 'sentry.origin': 'auto.log.console', 'sentry.message.template': 'Tax calculation failed {}', 'sentry.message.parameter.0': { county: 'Kings' }, county: 'Kings' } };
-    expect(scrubLog(log)).toEqual({ level: 'error', message: 'Tax calculation failed {}', attributes: { 'sentry.origin': 'auto.log.console', 'sentry.message.template': 'Tax calculation failed {}' } });
+    const log: Log = {
+      level: 'error',
+      message: 'Tax calculation failed {"county":"Kings","homeValue":350000}',
+      attributes: {
+        'sentry.origin': 'auto.log.console',
+        'sentry.message.template': 'Tax calculation failed {}',
+        'sentry.message.parameter.0': { county: 'Kings' },
+        county: 'Kings',
+      },
+    };
+    expect(scrubLog(log)).toEqual({
+      level: 'error',
+      message: 'Tax calculation failed {}',
+      attributes: { 'sentry.origin': 'auto.log.console', 'sentry.message.template': 'Tax calculation failed {}' },
+    });
     expect(beforeSendLog({ level: 'debug', message: 'x' })).toBeNull();
   });
 
@@ -158,13 +215,19 @@ describe('initialisation', () => {
     const init = vi.fn();
     const captureException = vi.fn();
     const fake = {
-      init, captureException,
+      init,
+      captureException,
       browserTracingIntegration: () => ({ name: 'BrowserTracing' }),
       consoleLoggingIntegration: (o: unknown) => ({ name: 'ConsoleLogs', o }),
     };
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
-    const p = initSentry({ dsn: 'https://k@o1.ingest.example/1', state: 'FL', host: 'fl.example.com' }, async () => { await gate; return fake as never; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const p = initSentry({ dsn: 'https://k@o1.ingest.example/1', state: 'FL', host: 'fl.example.com' }, async () => {
+      await gate;
+      return fake as never;
+    });
     const early = new Error('early');
     reportError(early, { where: 'state data' });
     release();
@@ -180,12 +243,17 @@ describe('initialisation', () => {
     const real = await import('@sentry/react');
     const S = {
       ...real,
-      init: (o: Parameters<typeof real.init>[0]) => real.init({
-        ...o,
-        integrations: [],
-        defaultIntegrations: false,
-        transport: (to) => real.createTransport(to, async (req) => { bodies.push(typeof req.body === 'string' ? req.body : new TextDecoder().decode(req.body)); return { statusCode: 200 }; }),
-      }),
+      init: (o: Parameters<typeof real.init>[0]) =>
+        real.init({
+          ...o,
+          integrations: [],
+          defaultIntegrations: false,
+          transport: (to) =>
+            real.createTransport(to, async (req) => {
+              bodies.push(typeof req.body === 'string' ? req.body : new TextDecoder().decode(req.body));
+              return { statusCode: 200 };
+            }),
+        }),
     };
     await initSentry({ dsn: 'https://k@o1.ingest.example/1', state: 'NY', host: 'ny.example.com' }, async () => S as never);
     reportError(new Error('Calculation failed for 425000'), { component: 'property-tax-calculator', homeValue: 425000, county: 'Kings' });

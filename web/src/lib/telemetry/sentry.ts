@@ -107,9 +107,7 @@ export function keepEvent(event: ErrorEvent, hint?: EventHint): boolean {
 
 /** Amounts (4+ digits, or with thousands separators) and e-mail addresses become placeholders. */
 export function redactText(s: string): string {
-  return s
-    .replace(/[^\s@<>()"']+@[^\s@<>()"']+\.[a-z]{2,}/gi, '[email]')
-    .replace(/\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?|\$?\d{4,}(?:\.\d+)?/g, '[number]');
+  return s.replace(/[^\s@<>()"']+@[^\s@<>()"']+\.[a-z]{2,}/gi, '[email]').replace(/\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?|\$?\d{4,}(?:\.\d+)?/g, '[number]');
 }
 
 /** A URL without its query and fragment (calculator inputs never travel in a report). */
@@ -143,11 +141,15 @@ export function scrubEvent(event: ErrorEvent): ErrorEvent {
     const ua = out.request.headers?.['User-Agent'];
     out.request = { ...(out.request.url ? { url: stripQuery(out.request.url) } : {}), ...(ua ? { headers: { 'User-Agent': ua } } : {}) };
   }
-  if (out.extra) out.extra = Object.fromEntries(Object.entries(out.extra).filter(([k, v]) => EXTRA_KEYS.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')));
+  if (out.extra)
+    out.extra = Object.fromEntries(
+      Object.entries(out.extra).filter(([k, v]) => EXTRA_KEYS.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')),
+    );
   if (out.contexts) out.contexts = Object.fromEntries(Object.entries(out.contexts).filter(([k]) => CONTEXT_KEYS.has(k)));
   if (out.message) out.message = redactText(out.message);
   if (out.transaction) out.transaction = stripQuery(out.transaction);
-  if (out.exception?.values) out.exception = { ...out.exception, values: out.exception.values.map((v) => ({ ...v, ...(v.value ? { value: redactText(v.value) } : {}) })) };
+  if (out.exception?.values)
+    out.exception = { ...out.exception, values: out.exception.values.map((v) => ({ ...v, ...(v.value ? { value: redactText(v.value) } : {}) })) };
   if (out.breadcrumbs) out.breadcrumbs = out.breadcrumbs.filter((b) => b.category !== 'console').map(scrubBreadcrumb);
   return out;
 }
@@ -216,7 +218,10 @@ export const importSentry = (): Promise<SentryModule> => import('@sentry/react')
  * Loads and starts the SDK when `cfg.dsn` is set; resolves to the module, or null without a
  * DSN or when the load fails (error reporting is optional).
  */
-export async function initSentry(cfg: Partial<SentryConfig> & { state: string; host: string }, importer: () => Promise<SentryModule> = importSentry): Promise<SentryModule | null> {
+export async function initSentry(
+  cfg: Partial<SentryConfig> & { state: string; host: string },
+  importer: () => Promise<SentryModule> = importSentry,
+): Promise<SentryModule | null> {
   const dsn = cfg.dsn?.trim();
   if (!dsn) return null;
   loading = true;

@@ -5,7 +5,12 @@ import { memoryStore } from './store.js';
 
 describe('session analytics', () => {
   it('uses the keys of seed 001 §3', () => {
-    expect(SESSION_KEYS).toEqual({ lastVisit: 'analytics_last_visit', totalCalculations: 'total_calculations', statesUsed: 'states_used', highValue: 'high_value_calculation' });
+    expect(SESSION_KEYS).toEqual({
+      lastVisit: 'analytics_last_visit',
+      totalCalculations: 'total_calculations',
+      statesUsed: 'states_used',
+      highValue: 'high_value_calculation',
+    });
   });
 
   it('counts calculations; power user from the 5th on', () => {

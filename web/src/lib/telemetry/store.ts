@@ -8,13 +8,25 @@ export interface KeyValueStore {
 /** localStorage, or nothing when it is unavailable (private mode, disabled storage, no window). */
 export const safeLocalStorage: KeyValueStore = {
   getItem(key) {
-    try { return globalThis.localStorage?.getItem(key) ?? null; } catch { return null; }
+    try {
+      return globalThis.localStorage?.getItem(key) ?? null;
+    } catch {
+      return null;
+    }
   },
   setItem(key, value) {
-    try { globalThis.localStorage?.setItem(key, value); } catch { /* not kept */ }
+    try {
+      globalThis.localStorage?.setItem(key, value);
+    } catch {
+      /* not kept */
+    }
   },
   removeItem(key) {
-    try { globalThis.localStorage?.removeItem(key); } catch { /* nothing to remove */ }
+    try {
+      globalThis.localStorage?.removeItem(key);
+    } catch {
+      /* nothing to remove */
+    }
   },
 };
 

@@ -11,7 +11,11 @@ function fakeModule(): WebVitalsModule & { fire: () => void } {
   const cbs: Array<[string, (m: VitalMetric) => void]> = [];
   const on = (name: string) => (cb: (m: VitalMetric) => void) => void cbs.push([name, cb]);
   return {
-    onCLS: on('CLS'), onINP: on('INP'), onFCP: on('FCP'), onLCP: on('LCP'), onTTFB: on('TTFB'),
+    onCLS: on('CLS'),
+    onINP: on('INP'),
+    onFCP: on('FCP'),
+    onLCP: on('LCP'),
+    onTTFB: on('TTFB'),
     fire: () => cbs.forEach(([name, cb], i) => cb({ name, value: i + 0.5, rating: 'good', id: `v-${i}`, delta: i + 0.5 })),
   };
 }

@@ -6,9 +6,21 @@
 export const WEB_VITALS = ['CLS', 'INP', 'FCP', 'LCP', 'TTFB'] as const;
 export const MIN_CHROME = 92;
 
-export interface VitalMetric { name: string; value: number; rating?: string; id?: string; delta?: number }
+export interface VitalMetric {
+  name: string;
+  value: number;
+  rating?: string;
+  id?: string;
+  delta?: number;
+}
 type OnMetric = (cb: (m: VitalMetric) => void) => void;
-export interface WebVitalsModule { onCLS: OnMetric; onINP: OnMetric; onFCP: OnMetric; onLCP: OnMetric; onTTFB: OnMetric }
+export interface WebVitalsModule {
+  onCLS: OnMetric;
+  onINP: OnMetric;
+  onFCP: OnMetric;
+  onLCP: OnMetric;
+  onTTFB: OnMetric;
+}
 
 /** Chrome below 92 (by its user agent), or an engine without Array.prototype.at. */
 export function browserTooOld(userAgent: string, hasArrayAt: boolean = typeof (Array.prototype as { at?: unknown }).at === 'function'): boolean {
