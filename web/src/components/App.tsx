@@ -62,46 +62,30 @@ export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
 /** The pages that show the calculator. */
 const CALCULATOR_PAGES = new Set(['home', 'calculator']);
 
-/** The guide data: given when pre-rendering or pre-loaded by main.tsx, else loaded when a page needs it. */
-function useGuides(given: GuideData | undefined, needed: boolean): GuideData | undefined {
-  const [guides, setGuides] = useState(given);
+/** Data or code a page needs: given when pre-rendering or pre-loaded by main.tsx, else loaded once when needed. */
+function useLoaded<T>(given: T | undefined, needed: boolean, load: () => Promise<T>, what: string): T | undefined {
+  const [value, setValue] = useState(given);
   useEffect(() => {
-    if (guides || !needed) return;
+    if (value || !needed) return;
     let live = true;
-    loadGuides(EDITION)
-      .then((g) => {
-        if (live) setGuides(g);
+    load()
+      .then((x) => {
+        if (live) setValue(x);
       })
-      .catch((e) => reportError(e, { where: 'guides' }));
+      .catch((e) => reportError(e, { where: what }));
     return () => {
       live = false;
     };
-  }, [guides, needed]);
-  return guides;
+  }, [value, needed, load, what]);
+  return value;
 }
+
+const loadEditionGuides = () => loadGuides(EDITION);
 
 export type SitePagesModule = typeof SitePages;
 /** The pages that show the calculator or the contact form; every other page is in the site pages chunk. */
 export const CORE_PAGES = new Set(['home', 'calculator', 'contact']);
 export const loadSitePages = (): Promise<SitePagesModule> => import('./site/SitePages.js');
-
-/** The site pages' code: given when pre-rendering or pre-loaded by main.tsx, else loaded when a page needs it. */
-function useSitePages(given: SitePagesModule | undefined, needed: boolean): SitePagesModule | undefined {
-  const [mod, setMod] = useState(given);
-  useEffect(() => {
-    if (mod || !needed) return;
-    let live = true;
-    loadSitePages()
-      .then((m) => {
-        if (live) setMod(m);
-      })
-      .catch((e) => reportError(e, { where: 'site pages' }));
-    return () => {
-      live = false;
-    };
-  }, [mod, needed]);
-  return mod;
-}
 
 export function App({
   lang,
@@ -122,8 +106,8 @@ export function App({
   const { data, retry } = useStateData(loaders, initial);
   const edition = data.status === 'ready' ? data.edition : undefined;
   const firstRoute = resolveRoute(pathname, { counties: 'any', guides: [] }).page;
-  const guides = useGuides(givenGuides, ['tax-guides', 'faq', 'not-found'].includes(firstRoute));
-  const P = useSitePages(givenPages, !CORE_PAGES.has(firstRoute));
+  const guides = useLoaded(givenGuides, ['tax-guides', 'faq', 'not-found'].includes(firstRoute), loadEditionGuides, 'guides');
+  const P = useLoaded(givenPages, !CORE_PAGES.has(firstRoute), loadSitePages, 'site pages');
   const { i18n } = useTranslation();
   if (P) P.addSiteText(i18n);
   const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: routedGuides(guides) }), [edition, guides]);

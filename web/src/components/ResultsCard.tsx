@@ -1,11 +1,12 @@
 /** The results card (seed 000 §2): figures, breakdown, exemptions, notes, hint, explanation, report and share. */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { ExplainStep } from '../../../engine/index.js';
 import type { Edition, FieldView, FormValues, ResultView } from '../lib/model.js';
 import { ResultCharts } from './Charts.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
-import { exemptionLabel, reportSections, shareText } from '../lib/report.js';
+import { exemptionLabel, fieldText, reportSections, shareText } from '../lib/report.js';
 import { useToast } from './Toaster.js';
 import { reportError } from '../lib/monitoring.js';
 import { countyName } from '../lib/places.js';
@@ -180,17 +181,9 @@ export function ResultsCard({
   );
 }
 
-/** A declared field's value as the page shows it, by its unit (money without cents, percent with 2 decimals). */
-export function formatField(f: Pick<FieldView, 'unit' | 'value'>, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string {
-  const v = f.value;
-  if (typeof v === 'boolean') return v ? t('results.yes') : t('results.no');
-  if (typeof v !== 'number') return t(`value.${String(v)}`, { defaultValue: String(v) });
-  if (f.unit === 'usd') return formatUsd(v, lang);
-  if (f.unit === 'percent') return formatPercent(v, lang);
-  if (f.unit === 'fraction') return formatPercent(v * 100, lang);
-  if (f.unit === 'count') return String(v);
-  return formatNumber(v, lang, 6);
-}
+/** A declared field's value as the page shows it, by its unit (money without cents, percent with 2 decimals): lib/report.ts fieldText, shared with the PDF. */
+export const formatField = (f: Pick<FieldView, 'unit' | 'value'>, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string =>
+  fieldText(f, lang, t as TFunction);
 
 function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string {
   if (typeof v === 'number') return formatNumber(v, lang, 6);
