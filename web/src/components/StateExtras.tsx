@@ -14,6 +14,7 @@ import { SectionError } from './ErrorScreens.js';
 
 const ToolPanel = lazy(() => import('./tools/ToolPanel.js'));
 const CountyDirectory = lazy(() => import('./tools/CountyDirectory.js'));
+const HomeFaq = lazy(() => import('./site/HomeFaq.js'));
 
 /** A <details> panel whose content is rendered (and its code fetched) on first opening. */
 export function LazyPanel({ title, testId, children }: { title: string; testId: string; children: () => ReactNode }) {
@@ -72,6 +73,12 @@ export function StateExtras({ edition, lang }: { edition: Edition; lang: Lang })
           </LazyPanel>
         </section>
       )}
+      <section className="tools" aria-labelledby={`${id}-faq`}>
+        <h2 id={`${id}-faq`}>{t('nav.faq')}</h2>
+        <LazyPanel title={t('faqBlock.open')} testId="faq-block">
+          {() => <HomeFaq edition={edition.code} lang={lang} />}
+        </LazyPanel>
+      </section>
       <RatesTimeline lang={lang} />
     </>
   );

@@ -394,6 +394,7 @@ const en = {
     generic: 'Something went wrong. Please refresh the page or try again.',
     loadTitle: 'County data unavailable',
   },
+  faqBlock: { open: 'Common questions about property taxes' },
   nav: {
     calculator: 'Calculator',
     howItWorks: 'How it works',

@@ -376,6 +376,7 @@ const es: SpanishBase = {
     generic: 'Algo salió mal. Actualice la página o inténtelo de nuevo.',
     loadTitle: 'Datos de condados no disponibles',
   },
+  faqBlock: { open: 'Preguntas comunes sobre el impuesto a la propiedad' },
   nav: {
     calculator: 'Calculadora',
     howItWorks: 'Cómo funciona',
