@@ -10,8 +10,8 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBundle } from '../engine/bundle.js';
-import { Calculator } from '../engine/calculate.js';
+import { readBundle } from '../engine/node.js';
+import { Calculator } from '../engine/node.js';
 import { GEN_COLUMNS, csvLine, rng, rowGenerator } from '../scripts/gen-batch.js';
 import { runBatch, type BatchSummary } from './batch.js';
 

@@ -16,11 +16,11 @@ import { join, resolve } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYamlText } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBundle } from '../engine/bundle.js';
-import { Calculator, inputFromFlags, type CalcResult, type FlagInput } from '../engine/calculate.js';
-import { BatchCalculator, RESULT_COLUMNS, NOTE_SEPARATOR } from '../engine/batch.js';
-import { roundTo } from '../engine/round.js';
-import { CsvOut } from '../engine/csv-out.js';
+import { readBundle } from '../engine/node.js';
+import { Calculator, inputFromFlags, type CalcResult, type FlagInput } from '../engine/node.js';
+import { BatchCalculator, RESULT_COLUMNS, NOTE_SEPARATOR } from '../engine/node.js';
+import { roundTo } from '../engine/node.js';
+import { CsvOut } from '../engine/node.js';
 import { GEN_COLUMNS, csvLine, ndjsonLine, rng, rowGenerator, writeRoll } from '../scripts/gen-batch.js';
 import { parseAmount, parseYear, type AmountField } from './parse.js';
 

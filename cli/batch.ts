@@ -8,7 +8,7 @@
  *   passed through untouched (named once on stderr, so a misspelt flag is noticed).
  *   An empty cell is a flag not given (an empty `value` is the default 350,000, as in
  *   `ptax calc`).
- * - CSV out: the input row as it was, then RESULT_COLUMNS (engine/batch.ts, from
+ * - CSV out: the input row as it was, then RESULT_COLUMNS (engine/batch/batch.ts, from
  *   rules/results.yaml), then
  *   `error` and `errorCode`. NDJSON out: the input object's keys, then `result` (the
  *   object `ptax calc --json` prints) or `error` ({code, message}).
@@ -32,14 +32,14 @@ import { once } from 'node:events';
 import { extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../engine/calculate.js';
-import { BatchCalculator, RESULT_COLUMNS, csvEscape, type Place } from '../engine/batch.js';
-import { CsvOut } from '../engine/csv-out.js';
-import { PtaxError, isPtaxError } from '../engine/errors.js';
-import { INPUT_FACTS, type Lang } from '../engine/types.js';
-import { INPUTS } from '../engine/generated/inputs.js';
+import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../engine/node.js';
+import { BatchCalculator, RESULT_COLUMNS, csvEscape, type Place } from '../engine/node.js';
+import { CsvOut } from '../engine/node.js';
+import { PtaxError, isPtaxError } from '../engine/node.js';
+import { INPUT_FACTS, type Lang } from '../engine/node.js';
+import { INPUTS } from '../engine/node.js';
 import { parseAmount, parseYear, type AmountField } from './parse.js';
-import { inputError, localized, type MessageKey, type MessageValue } from '../engine/messages.js';
+import { inputError, localized, type MessageKey, type MessageValue } from '../engine/node.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 export interface BatchOptions {
@@ -73,7 +73,7 @@ type Kind = 'text' | 'amount' | 'year' | 'bool' | 'star';
 /**
  * key: the flag (camelCase; `year` is not a FlagInput field but the year argument); name:
  * the column; what: the column's name in messages (an amount: its name in
- * engine/messages.ts, `field.<what>`, in the output's language); values: a star column's.
+ * engine/core/messages.ts, `field.<what>`, in the output's language); values: a star column's.
  */
 interface Spec {
   key: string;

@@ -31,10 +31,10 @@
  * fraction of market value and where they are the market value; the purchase is at half the
  * value, ten years before the program's latest year.
  */
-import { conditionFacts } from '../engine/conditions.js';
-import { exprNames } from '../engine/expr.js';
-import type { Calculator, FlagInput } from '../engine/calculate.js';
-import type { Bundle, Condition, Expr, ProgramDef, ResultGroup, StateDef } from '../engine/types.js';
+import { conditionFacts } from '../engine/node.js';
+import { exprNames } from '../engine/node.js';
+import type { Calculator, FlagInput } from '../engine/node.js';
+import type { Bundle, Condition, Expr, ProgramDef, ResultGroup, StateDef } from '../engine/node.js';
 
 export const GRID_VALUES = [100_000, 350_000, 1_000_000];
 /** One line for reports: what the grid is (the details are in this file's header). */

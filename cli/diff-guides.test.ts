@@ -4,8 +4,8 @@
  * of web/content that quote them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadRulesOrThrow } from '../engine/load.js';
-import type { Bundle } from '../engine/types.js';
+import { loadRulesOrThrow } from '../engine/node.js';
+import type { Bundle } from '../engine/node.js';
 import { compareBundles } from './diff-rules.js';
 import { guideIndex, guidesMarkdown, guidesMoved, guidesText } from './diff-guides.js';
 // @ts-expect-error plain ESM build script without type declarations

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
-import type { Bundle } from '../engine/types.js';
+import type { Bundle } from '../engine/node.js';
 import type { RuleChanges } from './diff-rules.js';
 
 /** The same syntax as web/scripts/build-guides.mjs: `{{format:ref}}`. */

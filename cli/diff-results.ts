@@ -2,8 +2,8 @@
  * The same inputs (golden fixture cases, grid points) computed under two bundles, and
  * the fields whose value moved. Pure: the caller reads the fixtures and the bundles.
  */
-import { inputFromFlags, type CalcInput, type Calculator, type FlagInput } from '../engine/calculate.js';
-import { fixtureInput, type FixtureCase } from '../engine/fixtures.js';
+import { inputFromFlags, type CalcInput, type Calculator, type FlagInput } from '../engine/node.js';
+import { fixtureInput, type FixtureCase } from '../engine/node.js';
 
 export type Leaf = number | string | boolean | null;
 /** A result flattened to dotted paths; an error is the single field `error`. */

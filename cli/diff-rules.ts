@@ -3,9 +3,9 @@
  * programs (formula sources, conditions, years, parameter aliases) and states. Pure: the
  * git side and the output live in cli/diff.ts.
  */
-import { describeCondition } from '../engine/compile.js';
-import { valueAt } from '../engine/params.js';
-import type { Band, Bundle, Condition, ParamEntry, ParameterDef, ProgramDef, Reference, ResultGroup, StateDef } from '../engine/types.js';
+import { describeCondition } from '../engine/node.js';
+import { valueAt } from '../engine/node.js';
+import type { Band, Bundle, Condition, ParamEntry, ParameterDef, ProgramDef, Reference, ResultGroup, StateDef } from '../engine/node.js';
 
 /** One changed figure: a parameter entry (or one key of it) or a county rate entry. */
 export interface ValueChange {

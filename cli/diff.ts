@@ -16,9 +16,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Calculator } from '../engine/calculate.js';
-import { PtaxError } from '../engine/errors.js';
-import type { Bundle, Reference } from '../engine/types.js';
+import { Calculator } from '../engine/node.js';
+import { PtaxError } from '../engine/node.js';
+import type { Bundle, Reference } from '../engine/node.js';
 import { compareBundles, type RuleChanges, type ValueChange } from './diff-rules.js';
 import { buildGrid, GRID_DESCRIPTION } from './diff-grid.js';
 import { diffFixtures, diffGrid, type FieldChange, type FixtureFile, type Leaf, type ResultDiff } from './diff-results.js';
@@ -115,8 +115,8 @@ function extract(repo: string, commit: string, ref: string, dir: string): void {
 }
 
 async function loadSide(root: string, label: string): Promise<Bundle> {
-  const { loadRules } = await import('../engine/load.js');
-  const { formatProblem } = await import('../engine/yaml-source.js');
+  const { loadRules } = await import('../engine/node.js');
+  const { formatProblem } = await import('../engine/node.js');
   const r = loadRules('rules', { root });
   if (!r.bundle) throw new DiffError(`the rules at ${label} do not load: ${r.total} problem(s)`, r.problems.map(formatProblem));
   return r.bundle;
@@ -127,7 +127,7 @@ async function readHeadFixtures(root: string, warnings: string[]): Promise<Fixtu
     warnings.push('no fixtures/ folder: no fixture is compared');
     return [];
   }
-  const { fixtureFiles, readFixtures } = await import('../engine/fixtures.js');
+  const { fixtureFiles, readFixtures } = await import('../engine/node.js');
   const out: FixtureFile[] = [];
   for (const file of fixtureFiles(['fixtures'], root)) {
     const { cases, problems } = readFixtures(file, root);

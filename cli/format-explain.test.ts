@@ -3,8 +3,8 @@
  * program) under its expression, besides the parameters' citations.
  */
 import { describe, expect, it } from 'vitest';
-import { Calculator } from '../engine/calculate.js';
-import { readBundle } from '../engine/bundle.js';
+import { Calculator } from '../engine/node.js';
+import { readBundle } from '../engine/node.js';
 import { formatExplanation } from './format.js';
 
 const calc = new Calculator(readBundle('dist/rules/bundle.json'));

@@ -1,7 +1,7 @@
 /** Human output: a readable table of the result and, on request, its explanation. */
-import type { CalcResult } from '../engine/calculate.js';
-import type { CalculatorDef, Lang, ProgramDef, Reference, ResultFieldDecl, ResultGroup, ResultLeaf } from '../engine/types.js';
-import { RESULT_FIELDS } from '../engine/generated/results.js';
+import type { CalcResult } from '../engine/node.js';
+import type { CalculatorDef, Lang, ProgramDef, Reference, ResultFieldDecl, ResultGroup, ResultLeaf } from '../engine/node.js';
+import { RESULT_FIELDS } from '../engine/node.js';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const num = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });

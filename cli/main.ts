@@ -9,16 +9,16 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Calculator, inputFromFlags } from '../engine/calculate.js';
+import { Calculator, inputFromFlags } from '../engine/node.js';
 // The rules compiled ahead of time (dist/rules/js), used by every Calculator while they match the rules.
 import '../engine/codegen/node.js';
-import { BUNDLE_PATH, readBundle } from '../engine/bundle.js';
-import { PtaxError, isPtaxError } from '../engine/errors.js';
-import { localized } from '../engine/messages.js';
-import type { Bundle, Lang } from '../engine/types.js';
+import { BUNDLE_PATH, readBundle } from '../engine/node.js';
+import { PtaxError, isPtaxError } from '../engine/node.js';
+import { localized } from '../engine/node.js';
+import type { Bundle, Lang } from '../engine/node.js';
 import { numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
-import { INPUTS } from '../engine/generated/inputs.js';
+import { INPUTS } from '../engine/node.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,8 +45,8 @@ function fail(code: string, message: string, exit = 2): never {
 async function validateOutside(file: string): Promise<boolean> {
   const { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
-  const { listYaml, loadRules } = await import('../engine/load.js');
-  const { formatProblem } = await import('../engine/yaml-source.js');
+  const { listYaml, loadRules } = await import('../engine/node.js');
+  const { formatProblem } = await import('../engine/node.js');
   const absolute = resolve(file);
   const rules = listYaml(join(ROOT, 'rules'), ROOT);
   const inPlaceOf = `rules/${basename(dirname(absolute))}/${basename(absolute)}`;
@@ -87,7 +87,7 @@ async function validateOutside(file: string): Promise<boolean> {
 /** The precompiled bundle, or the YAML itself when a rule file changed after the build. */
 async function bundle(): Promise<Bundle> {
   if (existsSync(BUNDLE_PATH) && !rulesNewerThan(statSync(BUNDLE_PATH).mtimeMs)) return readBundle();
-  const { loadRulesOrThrow } = await import('../engine/load.js');
+  const { loadRulesOrThrow } = await import('../engine/node.js');
   return loadRulesOrThrow('rules', ROOT);
 }
 
@@ -265,8 +265,8 @@ export function buildProgram(): Command {
       }
       const stale = o.stale === undefined ? undefined : await import('./stale.js');
       const before = stale?.parseDate(o.stale!);
-      const { loadRules } = await import('../engine/load.js');
-      const { formatProblem } = await import('../engine/yaml-source.js');
+      const { loadRules } = await import('../engine/node.js');
+      const { formatProblem } = await import('../engine/node.js');
       const loaded = loadRules('rules', { only: paths, root: ROOT });
       const { bundle: b, warnings } = loaded;
       // Descriptions repeating a figure (lint) are problems here, not for rules diff.
@@ -297,8 +297,8 @@ export function buildProgram(): Command {
     .description('run golden fixtures; prints a diff for each failure and "N passed, N failed"')
     .argument('[paths...]', 'fixture files or folders (default: fixtures/)')
     .action(async (paths: string[]) => {
-      const { loadRulesOrThrow } = await import('../engine/load.js');
-      const { fixtureFiles, readFixtures, runCase } = await import('../engine/fixtures.js');
+      const { loadRulesOrThrow } = await import('../engine/node.js');
+      const { fixtureFiles, readFixtures, runCase } = await import('../engine/node.js');
       const calc = new Calculator(loadRulesOrThrow('rules', ROOT));
       let passed = 0,
         failed = 0;

@@ -1,17 +1,17 @@
 /** Parsing of command-line values: numbers with thousands separators, booleans, levels. */
-import { inputError, type MessageKey } from '../engine/messages.js';
-import { INPUTS } from '../engine/generated/inputs.js';
-import { parseMoney } from '../engine/money.js';
+import { inputError, type MessageKey } from '../engine/node.js';
+import { INPUTS } from '../engine/node.js';
+import { parseMoney } from '../engine/node.js';
 
-/** The numbers read from flags and batch cells, by the name messages give them (engine/messages.ts `field.*`): the declared money, number and integer inputs. */
+/** The numbers read from flags and batch cells, by the name messages give them (engine/core/messages.ts `field.*`): the declared money, number and integer inputs. */
 export type AmountField = Extract<(typeof INPUTS)[number], { type: 'money' | 'number' | 'integer' }>['id'];
-/** Every amount has its name in engine/messages.ts (`field.<id>`): this fails to compile when one is missing. */
+/** Every amount has its name in engine/core/messages.ts (`field.<id>`): this fails to compile when one is missing. */
 const amountNames: `field.${AmountField}` extends MessageKey ? true : false = true;
 void amountNames;
 
 /**
  * "1,250,000", "$350,000.00", "-5000" → number, read by the same function as the web's
- * fields (engine/money.ts); anything else is a clear error.
+ * fields (engine/core/money.ts); anything else is a clear error.
  */
 export function parseAmount(raw: string, field: AmountField): number {
   const r = parseMoney(String(raw));

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PlaceKeys } from './batch.js';
-import type { Place } from '../engine/batch.js';
+import type { Place } from '../engine/node.js';
 
 /** A line "state,county,year" as bytes with the cells' bounds, as fastRow passes them. */
 function cells(state: string, county: string, year: string): [Buffer, number, number, number, number, number, number] {

@@ -4,12 +4,12 @@
  * (`ny.counties`), a program (`ny.nyc`) or one of its steps (`ny.nyc.baseTax`). Works on
  * whatever states the bundle has.
  */
-import { PtaxError } from '../engine/errors.js';
-import { periodStart, valueAt } from '../engine/params.js';
-import { describeCondition } from '../engine/compile.js';
-import { findCounty, suggest } from '../engine/counties.js';
-import { Calculator } from '../engine/calculate.js';
-import type { Bundle, ParamEntry, ParameterDef, ProgramDef, Reference, StateDef } from '../engine/types.js';
+import { PtaxError } from '../engine/node.js';
+import { periodStart, valueAt } from '../engine/node.js';
+import { describeCondition } from '../engine/node.js';
+import { findCounty, suggest } from '../engine/node.js';
+import { Calculator } from '../engine/node.js';
+import type { Bundle, ParamEntry, ParameterDef, ProgramDef, Reference, StateDef } from '../engine/node.js';
 
 const show = (e: ParamEntry) =>
   e.bands

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { PtaxError } from '../engine/errors.js';
-import { readYaml } from '../engine/yaml-source.js';
-import type { Bundle } from '../engine/types.js';
+import { PtaxError } from '../engine/node.js';
+import { readYaml } from '../engine/node.js';
+import type { Bundle } from '../engine/node.js';
 
 export interface StaleEntry {
   file: string;

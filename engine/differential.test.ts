@@ -10,9 +10,9 @@
 import { Engine } from 'json-rules-engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCondition, conditionFacts, OPERATORS, type Predicate } from './conditions.js';
-import { readBundle } from './bundle.js';
-import type { Bundle, Condition } from './types.js';
+import { compileCondition, conditionFacts, OPERATORS, type Predicate } from './core/conditions.js';
+import { readBundle } from './build/bundle.js';
+import type { Bundle, Condition } from './core/types.js';
 
 // The rules as `npm run build` compiled them (the test command builds first); the
 // loader itself is tested in load.test.ts.

@@ -3,9 +3,9 @@
  * the CLI): one test per fixture file, every case must match its hand computation.
  */
 import { describe, expect, it } from 'vitest';
-import { Calculator } from './calculate.js';
-import { readBundle } from './bundle.js';
-import { fixtureFiles, readFixtures, runCase } from './fixtures.js';
+import { Calculator } from './core/calculate.js';
+import { readBundle } from './build/bundle.js';
+import { fixtureFiles, readFixtures, runCase } from './build/fixtures.js';
 
 const calc = new Calculator(readBundle('dist/rules/bundle.json'));
 

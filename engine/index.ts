@@ -3,12 +3,12 @@
  * calculator over a bundle, parameter look-ups, amount parsing and the types they use.
  * Build-time and Node-only modules (load, bundle, batch, csv-out) are not exported here.
  */
-export { Calculator, DEFAULT_VALUE } from './calculate.js';
-export type { CalcInput, CalcResult, ExplainStep } from './calculate.js';
-export { valueAt } from './params.js';
-export { parseMoney, type MoneyParse } from './money.js';
-export { countyKey } from './counties.js';
-export { inputsFromQuery } from './share.js';
-export { INPUT_FACTS } from './types.js';
-export type { Band, Bundle, CountyDef, Label, ParameterDef, ProgramDef, StateDef } from './types.js';
-export { PtaxError } from './errors.js';
+export { Calculator, DEFAULT_VALUE } from './core/calculate.js';
+export type { CalcInput, CalcResult, ExplainStep } from './core/calculate.js';
+export { valueAt } from './core/params.js';
+export { parseMoney, type MoneyParse } from './core/money.js';
+export { countyKey } from './core/counties.js';
+export { inputsFromQuery } from './core/share.js';
+export { INPUT_FACTS } from './core/types.js';
+export type { Band, Bundle, CountyDef, Label, ParameterDef, ProgramDef, StateDef } from './core/types.js';
+export { PtaxError } from './core/errors.js';

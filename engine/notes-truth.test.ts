@@ -4,8 +4,8 @@
  * does not use the county's rate (New York City is taxed by class).
  */
 import { describe, expect, it } from 'vitest';
-import { readBundle } from './bundle.js';
-import { Calculator } from './calculate.js';
+import { readBundle } from './build/bundle.js';
+import { Calculator } from './core/calculate.js';
 
 const bundle = readBundle('dist/rules/bundle.json');
 const calc = new Calculator(bundle);

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Calculator, type CalcInput, type CalcResult } from './calculate.js';
-import { readBundle } from './bundle.js';
+import { Calculator, type CalcInput, type CalcResult } from './core/calculate.js';
+import { readBundle } from './build/bundle.js';
 
 const bundle = readBundle('dist/rules/bundle.json');
 const calc = new Calculator(bundle);

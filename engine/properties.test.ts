@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Calculator, type CalcInput, type CalcResult } from './calculate.js';
-import { readBundle } from './bundle.js';
+import { Calculator, type CalcInput, type CalcResult } from './core/calculate.js';
+import { readBundle } from './build/bundle.js';
 
 // The rules as `npm run build` compiled them (the test command builds first); the
 // loader itself is tested in load.test.ts.

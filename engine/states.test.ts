@@ -7,10 +7,10 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRules } from './load.js';
-import { Calculator, inputFromFlags } from './calculate.js';
-import { formatProblem } from './yaml-source.js';
-import { PtaxError } from './errors.js';
+import { loadRules } from './build/load.js';
+import { Calculator, inputFromFlags } from './core/calculate.js';
+import { formatProblem } from './build/yaml-source.js';
+import { PtaxError } from './core/errors.js';
 
 const REPO = resolve('.');
 const made: string[] = [];

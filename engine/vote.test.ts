@@ -1,7 +1,7 @@
 /** The Texas vote panel's propositions (rules/tx/state.yaml): what each saves, and together the whole saving. */
 import { describe, expect, it } from 'vitest';
-import { readBundle } from './bundle.js';
-import { Calculator } from './calculate.js';
+import { readBundle } from './build/bundle.js';
+import { Calculator } from './core/calculate.js';
 
 const calc = new Calculator(readBundle('dist/rules/bundle.json'));
 

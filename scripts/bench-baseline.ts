@@ -3,9 +3,9 @@
  * It holds no figure: every rate, share, cap and band comes from the rule bundle at set-up,
  * so it measures what the interpreter costs, not a second copy of the law.
  */
-import type { Bundle } from '../engine/types.js';
-import { periodStart, valueAt } from '../engine/params.js';
-import { roundTo } from '../engine/round.js';
+import type { Bundle } from '../engine/node.js';
+import { periodStart, valueAt } from '../engine/node.js';
+import { roundTo } from '../engine/node.js';
 
 type Table = Record<string, number>;
 const r2 = (x: number) => roundTo(x, 2);

@@ -1,7 +1,7 @@
 /**
  * A second floor for `npm run bench:batch`: the cost of the output's shape alone. Reads a
  * batch CSV as ptax reads it (bytes, 256 KiB chunks, split at line feeds), and writes for
- * each row what a ptax output row is made of, with ptax's own writer (engine/csv-out.ts):
+ * each row what a ptax output row is made of, with ptax's own writer (engine/batch/csv-out.ts):
  * the line itself, the place's three cells (the state and county cells copied), one
  * number per figure column (the row's value cell times a fixed factor, rounded and
  * printed as ptax prints figures) and the empty notes and error cells. No cell is parsed
@@ -15,8 +15,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
-import { RESULT_COLUMNS } from '../engine/batch.js';
-import { CsvOut } from '../engine/csv-out.js';
+import { RESULT_COLUMNS } from '../engine/node.js';
+import { CsvOut } from '../engine/node.js';
 
 const file = process.argv[2];
 if (!file) {

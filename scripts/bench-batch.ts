@@ -21,7 +21,7 @@ import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readBundle } from '../engine/bundle.js';
+import { readBundle } from '../engine/node.js';
 import { writeRoll } from './gen-batch.js';
 
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 1_000_000);

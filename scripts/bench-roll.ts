@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readBundle } from '../engine/bundle.js';
+import { readBundle } from '../engine/node.js';
 import { writeRoll } from './gen-batch.js';
 
 const ROWS = Number(process.env.BENCH_ROLL_ROWS ?? 10_000_000);

@@ -5,11 +5,11 @@
  * json-rules-engine. Prints calculations per second and the two ratios. Not a test.
  */
 import { Engine } from 'json-rules-engine';
-import { readBundle } from '../engine/bundle.js';
-import { Calculator, evaluate, type CalcInput } from '../engine/calculate.js';
-import type { Facts } from '../engine/conditions.js';
-import type { CompiledProgram } from '../engine/compile.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Condition } from '../engine/types.js';
+import { readBundle } from '../engine/node.js';
+import { Calculator, evaluate, type CalcInput } from '../engine/node.js';
+import type { Facts } from '../engine/node.js';
+import type { CompiledProgram } from '../engine/node.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Condition } from '../engine/node.js';
 import { baseline, type BaselineInput } from './bench-baseline.js';
 import { nodeProgramSource } from '../engine/codegen/node.js';
 

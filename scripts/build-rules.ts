@@ -7,11 +7,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadRules } from '../engine/load.js';
-import { formatProblem } from '../engine/yaml-source.js';
-import { BUNDLE_PATH } from '../engine/bundle.js';
-import { generatedSources } from '../engine/declarations.js';
-import { generateAll } from '../engine/codegen/js.js';
+import { loadRules } from '../engine/node.js';
+import { formatProblem } from '../engine/node.js';
+import { BUNDLE_PATH } from '../engine/node.js';
+import { generatedSources } from '../engine/node.js';
+import { generateAll } from '../engine/node.js';
 
 const { bundle, problems } = loadRules('rules');
 if (!bundle) {

@@ -9,8 +9,8 @@
  */
 import { createWriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readBundle } from '../engine/bundle.js';
-import type { Bundle } from '../engine/types.js';
+import { readBundle } from '../engine/node.js';
+import type { Bundle } from '../engine/node.js';
 
 /** The columns written, in order (kebab case, as the flags are spelled). */
 export const GEN_COLUMNS = [

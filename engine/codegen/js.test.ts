@@ -17,12 +17,12 @@
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readBundle } from '../bundle.js';
-import { Calculator, evaluate } from '../calculate.js';
-import { conditionFacts } from '../conditions.js';
-import { fixtureFiles, fixtureInput, type FixtureCase } from '../fixtures.js';
+import { readBundle } from '../build/bundle.js';
+import { Calculator, evaluate } from '../core/calculate.js';
+import { conditionFacts } from '../core/conditions.js';
+import { fixtureFiles, fixtureInput, type FixtureCase } from '../build/fixtures.js';
 import { parse as parseYaml } from 'yaml';
-import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type Condition, type Lang } from '../types.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type Condition, type Lang } from '../core/types.js';
 import { generateProgram, programHash } from './js.js';
 import { nodeProgramSource } from './node.js';
 import { runBatch } from '../../cli/batch.js';

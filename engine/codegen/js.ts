@@ -13,9 +13,9 @@
  * operators, the same errors and messages, the same result shape and rounding.
  */
 import { createHash } from 'node:crypto';
-import { periodStart, valueAt } from '../params.js';
-import { DECIMALS } from '../round.js';
-import { PtaxError } from '../errors.js';
+import { periodStart, valueAt } from '../core/params.js';
+import { DECIMALS } from '../core/round.js';
+import { PtaxError } from '../core/errors.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 import {
   COUNTY_FACTS,
@@ -28,7 +28,7 @@ import {
   type ResultGroup,
   type ResultLeaf,
   type ResultUnit,
-} from '../types.js';
+} from '../core/types.js';
 
 /**
  * The batch's result columns besides the place's and the notes (rules/results.yaml: the

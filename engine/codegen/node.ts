@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setProgramSource, type ProgramSource } from '../calculate.js';
+import { setProgramSource, type ProgramSource } from '../core/calculate.js';
 import { moduleName, programHash } from './js.js';
 import { runtime, type GeneratedModuleExports } from './runtime.js';
 

@@ -4,12 +4,12 @@
  * generated code and the interpreter share them rather than repeat them. No Node API:
  * the web can use it too.
  */
-import { bandPicker } from '../expr.js';
-import { roundTo } from '../round.js';
-import { PtaxError } from '../errors.js';
-import type { Band, Lang } from '../types.js';
+import { bandPicker } from '../core/expr.js';
+import { roundTo } from '../core/round.js';
+import { PtaxError } from '../core/errors.js';
+import type { Band, Lang } from '../core/types.js';
 
-/** json-rules-engine's numberValidator, as engine/conditions.ts has it. */
+/** json-rules-engine's numberValidator, as engine/core/conditions.ts has it. */
 const isNumeric = (x: unknown): boolean =>
   typeof x === 'number' ? x === x : x === null || x === undefined || typeof x === 'boolean' ? false : Number.parseFloat(x as string).toString() !== 'NaN';
 

@@ -1,5 +1,5 @@
 // Generated from rules/inputs.yaml by the rules build (scripts/build-rules.ts): do not edit.
-import type { GeneratedInput } from '../types.js';
+import type { GeneratedInput } from '../core/types.js';
 
 export const INPUTS = [
   {"id":"value","type":"money","unit":"usd","label":"Home value","help":"Market value of the home: what it would sell for today","default":350000,"min":0,"states":["NY","TX","CA","FL"],"calculators":["tx.vote","ca.prop13"],"flag":"value","key":"value","column":"value","checkedByRules":false},

@@ -1,5 +1,5 @@
 // Generated from rules/results.yaml by the rules build (scripts/build-rules.ts): do not edit.
-import type { GeneratedResultField } from '../types.js';
+import type { GeneratedResultField } from '../core/types.js';
 
 export const RESULT_FIELDS = [
   {"id":"county","path":["county"],"unit":"text","group":"head","column":"countyName"},

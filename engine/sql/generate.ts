@@ -29,10 +29,10 @@
  *   message ("Did you mean …?"), and power (pow) is the database's, not V8's (the same to
  *   the last bit in every case tried, not proven).
  */
-import { compileCondition } from '../conditions.js';
-import { message } from '../messages.js';
-import { periodStart, valueAt } from '../params.js';
-import { PtaxError } from '../errors.js';
+import { compileCondition } from '../core/conditions.js';
+import { message } from '../core/messages.js';
+import { periodStart, valueAt } from '../core/params.js';
+import { PtaxError } from '../core/errors.js';
 import {
   COUNTY_FACTS,
   INPUT_FACTS,
@@ -45,7 +45,7 @@ import {
   type ResultGroup,
   type ResultLeaf,
   type StateDef,
-} from '../types.js';
+} from '../core/types.js';
 import { INPUTS } from '../generated/inputs.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 

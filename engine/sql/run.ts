@@ -14,8 +14,8 @@ import { extname } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PtaxError } from '../errors.js';
-import type { Bundle } from '../types.js';
+import { PtaxError } from '../core/errors.js';
+import type { Bundle } from '../core/types.js';
 import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, type Dialect } from './generate.js';
 
 export interface SqlBatchOptions {

@@ -17,10 +17,10 @@ import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { readBundle } from '../bundle.js';
-import { Calculator, inputFromFlags, type FlagInput } from '../calculate.js';
-import { fixtureFiles, fixtureInput, type FixtureCase } from '../fixtures.js';
-import type { Bundle } from '../types.js';
+import { readBundle } from '../build/bundle.js';
+import { Calculator, inputFromFlags, type FlagInput } from '../core/calculate.js';
+import { fixtureFiles, fixtureInput, type FixtureCase } from '../build/fixtures.js';
+import type { Bundle } from '../core/types.js';
 import { BATCH_INPUT_COLUMNS, SQL_RESULT_COLUMNS, generateSql } from './generate.js';
 import { startPostgres, type Postgres } from './pg-server.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRulesOrThrow } from '../../engine/load.js';
+import { loadRulesOrThrow } from '../../engine/build/load.js';
 // @ts-expect-error plain ESM build script without type declarations
 import { buildAll, PLACEHOLDER, renderMarkdown, resolvePlaceholders } from './build-guides.mjs';
 

@@ -1,15 +1,15 @@
 /**
  * Link previews of share links: a shared address carries a calculation's inputs
- * (`/?county=harris&value=400000&homestead=true`, engine/share.ts), and sites that preview
+ * (`/?county=harris&value=400000&homestead=true`, engine/core/share.ts), and sites that preview
  * links (Facebook, messengers) read the page's Open Graph tags without running its script.
  * For such an address the home page is sent with a title and description that carry the
  * figure, computed here by the same engine and rules as the page (dist/rules/bundle.json).
  * Nothing is stored; an address that does not compute gets the page as built.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { readBundle } from '../../../engine/bundle.js';
-import { Calculator } from '../../../engine/calculate.js';
-import { inputsFromQuery } from '../../../engine/share.js';
+import { readBundle } from '../../../engine/node.js';
+import { Calculator } from '../../../engine/node.js';
+import { inputsFromQuery } from '../../../engine/node.js';
 
 let calculator: Calculator | null | undefined;
 function engine(): Calculator | null {

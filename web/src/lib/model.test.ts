@@ -12,7 +12,7 @@ import { formatPercent, formatUsd } from './format.js';
 const edition = nyEdition();
 const form = (over: Partial<FormValues>): FormValues => ({ ...defaultForm(edition), ...over });
 
-describe('values reaching the calculation (seed 000 §5; the text itself is read by engine/money.ts)', () => {
+describe('values reaching the calculation (seed 000 §5; the text itself is read by engine/core/money.ts)', () => {
   it('clamps negative and non-numbers to 0 and keeps cents', () => {
     expect(clampValue(-1)).toBe(0);
     expect(clampValue(Number.NaN)).toBe(0);

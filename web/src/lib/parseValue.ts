@@ -1,6 +1,6 @@
 /**
  * Values reaching the calculation. Money typed or pasted by the visitor is read by the
- * engine's parseMoney (engine/money.ts, shared with the CLI) in MoneyInput; this file keeps
+ * engine's parseMoney (engine/core/money.ts, shared with the CLI) in MoneyInput; this file keeps
  * the clamp of seed 000 §5 and the year fields' reading.
  */
 

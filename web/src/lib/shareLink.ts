@@ -37,7 +37,7 @@ export function shareUrl(origin: string, pathname: string, v: FormValues, editio
 
 /**
  * The form values a shared address carries, or null when it carries no known county and
- * value (then the page opens as usual). The address is read by engine/share.ts, as the
+ * value (then the page opens as usual). The address is read by engine/core/share.ts, as the
  * site server reads it for link previews.
  */
 export function readShare(search: string, edition: Edition): FormValues | null {

@@ -12,7 +12,7 @@ vi.mock('./conditions.js', async (importOriginal) => {
 
 const { compileCondition } = await import('./conditions.js');
 const { Calculator } = await import('./calculate.js');
-const { readBundle } = await import('./bundle.js');
+const { readBundle } = await import('../build/bundle.js');
 
 describe('compiling is done once', () => {
   it('a second calculation with the same program and year compiles no condition', () => {

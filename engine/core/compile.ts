@@ -8,7 +8,7 @@ import { compileExpr, compileNode, exprNames, type Binding, type Fn, type Node }
 import { periodStart, valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
-import type { GeneratedProgram } from './codegen/runtime.js';
+import type { GeneratedProgram } from '../codegen/runtime.js';
 import {
   COUNTY_FACTS,
   INPUT_FACTS,

@@ -1,4 +1,4 @@
-/** Which citation hosts count as primary sources (engine/sources.ts, docs/sources.md). */
+/** Which citation hosts count as primary sources (engine/build/sources.ts, docs/sources.md). */
 import { describe, expect, it } from 'vitest';
 import { hostOf, isPrimarySource } from './sources.js';
 

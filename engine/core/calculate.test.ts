@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Calculator, PLANNED_STATES, type CalcInput, type CalcResult } from './calculate.js';
-import { readBundle } from './bundle.js';
+import { readBundle } from '../build/bundle.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import { slugOf, suggest } from './counties.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Calculator } from './calculate.js';
+import { Calculator } from '../core/calculate.js';
 import { readBundle } from './bundle.js';
 import { fixtureFiles, fixtureInput, readFixtures, runCase, type FixtureCase } from './fixtures.js';
 

@@ -19,7 +19,7 @@
  */
 import jsep from 'jsep';
 import type { Problem, YamlSource } from './yaml-source.js';
-import type { Condition, ConditionValue } from './types.js';
+import type { Condition, ConditionValue } from '../core/types.js';
 
 /** Figures belong in parameters: a condition written as text may use only these plain numbers (as a formula). */
 const ALLOWED_NUMBERS = [0, 1, 4, 12, 100];

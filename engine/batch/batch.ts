@@ -20,14 +20,14 @@
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
  */
-import { OPTIONAL_NUMBERS, evaluate, inputFacts, type Calculator, type CalcInput, type CalcResult } from './calculate.js';
-import type { CompiledProgram } from './compile.js';
-import { conditionFacts, type Facts } from './conditions.js';
-import { slugOf } from './counties.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from './types.js';
+import { OPTIONAL_NUMBERS, evaluate, inputFacts, type Calculator, type CalcInput, type CalcResult } from '../core/calculate.js';
+import type { CompiledProgram } from '../core/compile.js';
+import { conditionFacts, type Facts } from '../core/conditions.js';
+import { slugOf } from '../core/counties.js';
+import { COUNTY_FACTS, INPUT_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from '../core/types.js';
 import { CsvOut } from './csv-out.js';
-import { BATCH_COLUMNS } from './codegen/js.js';
-import { RESULT_FIELDS } from './generated/results.js';
+import { BATCH_COLUMNS } from '../codegen/js.js';
+import { RESULT_FIELDS } from '../generated/results.js';
 
 /**
  * The flat result columns of a CSV batch row: column name and result path, the fields of

@@ -17,8 +17,8 @@ import {
   type ParamEntry,
   type StateDef,
 } from './types.js';
-import { INPUTS } from './generated/inputs.js';
-import type { GeneratedProgram } from './codegen/runtime.js';
+import { INPUTS } from '../generated/inputs.js';
+import type { GeneratedProgram } from '../codegen/runtime.js';
 
 /**
  * Where compiled programs come from, besides the interpreter: a function giving the

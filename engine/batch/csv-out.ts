@@ -1,5 +1,5 @@
-import { DECIMALS, roundTo, roundedUnits } from './round.js';
-import type { ResultUnit } from './types.js';
+import { DECIMALS, roundTo, roundedUnits } from '../core/round.js';
+import type { ResultUnit } from '../core/types.js';
 /**
  * Batch output as bytes: rows are written straight into a Buffer (numbers digit by
  * digit, text as UTF-8), so a million rows make no million strings to build, join and

@@ -12,8 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listYaml, loadRules, loadRulesOrThrow, parseFormula, RulesInvalid, schemaProblems, schemaValidators } from './load.js';
 import { formatProblem, readYaml } from './yaml-source.js';
-import { OPERATORS } from './conditions.js';
-import type { ProgramDef } from './types.js';
+import { OPERATORS } from '../core/conditions.js';
+import type { ProgramDef } from '../core/types.js';
 
 const REPO = resolve('.');
 const made: string[] = [];

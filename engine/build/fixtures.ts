@@ -3,8 +3,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { listYaml, schemaProblems, schemaValidators } from './load.js';
 import { readYaml, formatProblem } from './yaml-source.js';
-import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from './calculate.js';
-import type { Lang } from './types.js';
+import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../core/calculate.js';
+import type { Lang } from '../core/types.js';
 
 export interface FixtureCase {
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The short forms of the rule language (engine/sugar.ts) and what they compile to: the
+ * The short forms of the rule language (engine/build/sugar.ts) and what they compile to: the
  * long form json-rules-engine reads, which the differential test then checks against the
  * library itself. Each expectation is the long form a reviewer would write by hand.
  */

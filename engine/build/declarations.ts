@@ -5,7 +5,7 @@
  * data compiled with the code, so nothing is read or parsed at run time for them.
  * engine/declarations.test.ts checks that the files are up to date.
  */
-import type { Bundle, Condition, GeneratedInput, GeneratedResultField } from './types.js';
+import type { Bundle, Condition, GeneratedInput, GeneratedResultField } from '../core/types.js';
 
 export const GENERATED_INPUTS = 'engine/generated/inputs.ts';
 export const GENERATED_RESULTS = 'engine/generated/results.ts';
@@ -72,12 +72,12 @@ export function generatedSources(bundle: Bundle): Array<{ path: string; ts: stri
   return [
     {
       path: GENERATED_INPUTS,
-      ts: `${HEADER('rules/inputs.yaml')}import type { GeneratedInput } from '../types.js';\n\nexport const INPUTS = ${inputs} as const satisfies readonly GeneratedInput[];\n`,
+      ts: `${HEADER('rules/inputs.yaml')}import type { GeneratedInput } from '../core/types.js';\n\nexport const INPUTS = ${inputs} as const satisfies readonly GeneratedInput[];\n`,
       js: `${HEADER('rules/inputs.yaml')}export const INPUTS = ${inputs};\n`,
     },
     {
       path: GENERATED_RESULTS,
-      ts: `${HEADER('rules/results.yaml')}import type { GeneratedResultField } from '../types.js';\n\nexport const RESULT_FIELDS = ${results} as const satisfies readonly GeneratedResultField[];\n`,
+      ts: `${HEADER('rules/results.yaml')}import type { GeneratedResultField } from '../core/types.js';\n\nexport const RESULT_FIELDS = ${results} as const satisfies readonly GeneratedResultField[];\n`,
       js: `${HEADER('rules/results.yaml')}export const RESULT_FIELDS = ${results};\n`,
     },
   ];

@@ -10,10 +10,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listYaml, loadRules } from './load.js';
 import { readYaml, formatProblem } from './yaml-source.js';
-import { inputFacts, inputFromFlags } from './calculate.js';
-import { COUNTY_FACTS, INPUT_FACTS, type ResultGroup } from './types.js';
+import { inputFacts, inputFromFlags } from '../core/calculate.js';
+import { COUNTY_FACTS, INPUT_FACTS, type ResultGroup } from '../core/types.js';
 import { generatedInputs, generatedSources } from './declarations.js';
-import { INPUT_COLUMNS } from '../cli/batch.js';
+import { INPUT_COLUMNS } from '../../cli/batch.js';
 
 const bundle = loadRules('rules').bundle!;
 

@@ -1,10 +1,10 @@
 /**
- * The engine's own texts in English and Spanish (engine/messages.ts): every message has
+ * The engine's own texts in English and Spanish (engine/core/messages.ts): every message has
  * both, input errors keep what they need to be given again in the output's language, and
  * `prepare` / `calculate` / `run` give their input errors in the language asked for.
  */
 import { describe, expect, it } from 'vitest';
-import { readBundle } from './bundle.js';
+import { readBundle } from '../build/bundle.js';
 import { Calculator, type CalcInput } from './calculate.js';
 import { PtaxError } from './errors.js';
 import { InputError, inputError, localized, message, percent } from './messages.js';

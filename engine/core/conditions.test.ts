@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileCondition, compileConditionNode, conditionFacts, OPERATORS } from './conditions.js';
 import { compileProgram } from './compile.js';
-import { parseFormula } from './load.js';
+import { parseFormula } from '../build/load.js';
 import { INPUT_FACTS, type Bundle, type ProgramDef } from './types.js';
 import type { Condition, ConditionValue } from './types.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bandPicker, compileExpr, type Binding } from './expr.js';
-import { parseFormula } from './load.js';
+import { parseFormula } from '../build/load.js';
 import { PtaxError } from './errors.js';
 import type { Band } from './types.js';
 

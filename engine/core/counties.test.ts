@@ -3,7 +3,7 @@
  * suggests, and the message that lists them. NY county names from rules/ny/counties.yaml.
  */
 import { describe, expect, it } from 'vitest';
-import { readBundle } from './bundle.js';
+import { readBundle } from '../build/bundle.js';
 import { countyKey, findCounty, slugOf, suggest } from './counties.js';
 import { PtaxError } from './errors.js';
 import type { CountyDef, StateDef } from './types.js';

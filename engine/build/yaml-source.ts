@@ -23,7 +23,7 @@ export interface YamlSource {
   problems: Problem[];
   /**
    * line:column of the node at a JSON path (or of the key, when `key` is given); `file` when
-   * the node is in another file (a desugared program's piece, engine/sugar.ts).
+   * the node is in another file (a desugared program's piece, engine/build/sugar.ts).
    */
   position(path: Array<string | number>, key?: string): { line: number; col: number; file?: string };
 }

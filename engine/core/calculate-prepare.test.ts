@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Calculator, evaluate, type CalcInput } from './calculate.js';
-import { readBundle } from './bundle.js';
+import { readBundle } from '../build/bundle.js';
 import { PtaxError, isPtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Bundle } from './types.js';
 

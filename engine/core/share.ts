@@ -5,7 +5,7 @@
  * rules/inputs.yaml; only inputs of the state's main calculator are read; a value that is
  * not valid for its input is left out (the page then shows its default).
  */
-import { INPUTS } from './generated/inputs.js';
+import { INPUTS } from '../generated/inputs.js';
 import { parseMoney } from './money.js';
 
 export type ShareValue = boolean | number | string;

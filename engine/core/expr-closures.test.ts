@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bandPicker, compileExpr, compileNode, exprNames, type Binding } from './expr.js';
-import { parseFormula } from './load.js';
+import { parseFormula } from '../build/load.js';
 import { PtaxError } from './errors.js';
 import type { Expr } from './types.js';
 

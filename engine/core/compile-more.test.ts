@@ -9,8 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileProgram, describeCondition, type CompiledProgram } from './compile.js';
 import { evaluate } from './calculate.js';
-import { readBundle } from './bundle.js';
-import { parseFormula } from './load.js';
+import { readBundle } from '../build/bundle.js';
+import { parseFormula } from '../build/load.js';
 import { roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type Condition, type ConditionValue, type ParameterDef, type ProgramDef, type ResultUnit } from './types.js';

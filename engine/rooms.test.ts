@@ -1,0 +1,46 @@
+/**
+ * The engine's rooms (ARCHITECTURE.md): engine/core runs in browsers, so it imports no Node
+ * API and nothing from the build, batch, SQL or code-generation rooms (type-only imports of
+ * the generated programs' shape excepted); code outside engine/ imports the engine through
+ * its two entries only.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const files = (dir: string, re: RegExp): string[] =>
+  readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) return n === 'node_modules' || n === 'generated' || n === 'dist' ? [] : files(p, re);
+    return re.test(n) ? [p] : [];
+  });
+const imports = (file: string) =>
+  [...readFileSync(file, 'utf8').matchAll(/^(import\s+(type\s+)?[^;]*?from\s+|import\s*\(\s*)['"]([^'"]+)['"]/gm)].map((m) => ({
+    spec: m[3]!,
+    typeOnly: !!m[2],
+  }));
+
+describe('engine rooms', () => {
+  it("engine/core imports no Node API and no other room (but the generated programs' types and the generated declarations)", () => {
+    const bad: string[] = [];
+    for (const f of files('engine/core', /\.ts$/).filter((f) => !f.endsWith('.test.ts'))) {
+      for (const i of imports(f)) {
+        if (i.spec.startsWith('node:')) bad.push(`${f}: ${i.spec}`);
+        if (/^\.\.\/(build|batch|sql)\//.test(i.spec)) bad.push(`${f}: ${i.spec}`);
+        if (i.spec.startsWith('../codegen/') && !i.typeOnly) bad.push(`${f}: ${i.spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the web imports the engine through engine/index.ts; the CLI, server and scripts through engine/node.ts', () => {
+    const bad: string[] = [];
+    for (const f of files('web/src', /\.tsx?$/)) {
+      for (const i of imports(f)) if (/engine\//.test(i.spec) && !/engine\/index\.js$/.test(i.spec)) bad.push(`${f}: ${i.spec}`);
+    }
+    for (const f of [...files('cli', /\.ts$/), ...files('web/server', /\.ts$/), ...files('scripts', /\.ts$/)]) {
+      for (const i of imports(f)) if (/(^|\/)engine\//.test(i.spec) && !/engine\/(node|index|codegen\/node)\.js$/.test(i.spec)) bad.push(`${f}: ${i.spec}`);
+    }
+    expect(bad).toEqual([]);
+  });
+});
