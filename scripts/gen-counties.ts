@@ -71,10 +71,10 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
     'label: {en: County effective tax rate, es: Tasa efectiva del condado}',
     'unit: percent',
     'reference:',
-    '  - title: "Tax Foundation, Property Taxes by State and County (2023), based on Census ACS 2019–2023"',
-    '    href: https://taxfoundation.org/data/all/state/property-taxes-by-state-county/',
-    '  - title: "US Census Bureau ACS tables B25103 (median real estate taxes paid) and B25077 (median value)"',
+    '  - title: "US Census Bureau, ACS 2019–2023 five-year table B25103, median real estate taxes paid, by county (the rates as compiled by the Tax Foundation, Property Taxes by State and County 2023)"',
     '    href: https://data.census.gov/table/ACSDT5Y2023.B25103',
+    '  - title: "US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county"',
+    '    href: https://data.census.gov/table/ACSDT5Y2023.B25077',
     `last_verified: ${VERIFIED}`,
     'counties:',
   ];
