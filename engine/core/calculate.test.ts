@@ -236,7 +236,10 @@ describe('explanation', () => {
     expect(s.label.en).toBe('Tax rate');
     expect(s.params).toHaveLength(1);
     expect(s.params[0]).toMatchObject({ id: 'ny.nyc.tax_rate', effective: '2025-07-01', file: 'rules/ny/nyc/class-table.yaml' });
-    expect(s.params[0]!.reference[0]!.title).toBe('Final FY2026 NYC property tax rates, set 2025-10-29');
+    // The citation is the rule file's own, for the value in force (rules/ny/nyc/class-table.yaml, FY2026).
+    const fy2026 = calc.bundle.parameters['ny.nyc.tax_rate']!.values.find((v) => v.effective === '2025-07-01')!;
+    expect(s.params[0]!.reference).toEqual(fy2026.reference);
+    expect(s.params[0]!.reference[0]!.title).toMatch(/FY2026/);
     expect(s.params[0]!.reference[0]!.href).toMatch(/^https:\/\//);
   });
 
