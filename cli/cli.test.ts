@@ -80,7 +80,7 @@ describe('ptax calc', () => {
     expect(r.stdout).toContain('How this was calculated:');
     expect(r.stdout).toContain('Base tax = 9,524.64');
     expect(r.stdout).toContain('assessedValue * classRate / 100   [ny.nyc.baseTax]');
-    expect(r.stdout).toContain('ny.nyc.tax_rate (in force from 2025-07-01; rules/ny/nyc/class-table.yaml): Final FY2026 NYC property tax rates');
+    expect(r.stdout).toContain('ny.nyc.tax_rate (in force from 2025-07-01; rules/ny/nyc/class-table.yaml): NYC Department of Finance, Property tax rates');
   });
 });
 

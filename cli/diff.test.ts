@@ -91,8 +91,8 @@ describe('rules diff: the rule changes', () => {
       lastVerified: '2026-11-21',
     });
     expect(v.citation[0]).toEqual({
-      title: 'Final FY2026 NYC property tax rates, set 2025-10-29',
-      href: 'https://www.rosenbergestis.com/media/blog/nyc-property-tax/nyc-final-property-tax-rates-for-2025-26',
+      title: 'NYC Department of Finance, Property tax rates (the class rates of each tax year; FY2026 rates set by the City Council 2025-10-29)',
+      href: 'https://www1.nyc.gov/site/finance/property/property-tax-rates.page',
     });
     expect(v.oldCitation).toBeUndefined(); // the citation itself did not change
   });
@@ -107,7 +107,7 @@ describe('rules diff: the rule changes', () => {
       new: '2.3937',
       difference: 0.5,
     });
-    expect(values.rules.counties[0]!.citation[0]!.href).toBe('https://taxfoundation.org/data/all/state/property-taxes-by-state-county/');
+    expect(values.rules.counties[0]!.citation[0]!.href).toBe('https://data.census.gov/table/ACSDT5Y2023.B25103');
   });
 
   it('nothing else changed: no other entry, program, parameter or state', () => {
@@ -227,7 +227,7 @@ describe('rules diff: the command', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('| rule | effective | change | old | new | difference | citation | last verified |');
     expect(r.stdout).toContain(
-      '| `ny.nyc.tax_rate[class1]` NYC tax rate | 2025-07-01 | changed | 19.843 | 20.843 | +1 | [Final FY2026 NYC property tax rates, set 2025-10-29](https://www.rosenbergestis.com/media/blog/nyc-property-tax/nyc-final-property-tax-rates-for-2025-26)',
+      '| `ny.nyc.tax_rate[class1]` NYC tax rate | 2025-07-01 | changed | 19.843 | 20.843 | +1 | [NYC Department of Finance, Property tax rates (the class rates of each tax year; FY2026 rates set by the City Council 2025-10-29)](https://www1.nyc.gov/site/finance/property/property-tax-rates.page)',
     );
     expect(r.stdout).toContain('| `ny.counties:albany` Albany County | 2023-01-01 | changed | 1.8937 | 2.3937 | +0.5 |');
     expect(r.stdout).toContain(`| ${ALBANY_FIXTURE} | \`annualTax\` | 5,681.1 | 7,181.1 | +1,500 | 5,681.1 ✗ |`);

@@ -207,11 +207,11 @@ describe('ptax rules show', () => {
         '  file: rules/ny/counties.yaml',
         "  history (2 dated rates; the counties file's citation and last_verified cover them all):",
         '    2023-01-01: 1.8937%   (last verified 2026-11-21)',
-        '      Tax Foundation, Property Taxes by State and County (2023), based on Census ACS 2019–2023 <https://taxfoundation.org/data/all/state/property-taxes-by-state-county/>',
-        '      US Census Bureau ACS tables B25103 (median real estate taxes paid) and B25077 (median value) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
+        '      US Census Bureau, ACS 2019–2023 five-year table B25103, median real estate taxes paid, by county (the rates as compiled by the Tax Foundation, Property Taxes by State and County 2023) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
+        '      US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county <https://data.census.gov/table/ACSDT5Y2023.B25077>',
         '    2024-01-01: 2%   (last verified 2026-11-21)',
-        '      Tax Foundation, Property Taxes by State and County (2023), based on Census ACS 2019–2023 <https://taxfoundation.org/data/all/state/property-taxes-by-state-county/>',
-        '      US Census Bureau ACS tables B25103 (median real estate taxes paid) and B25077 (median value) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
+        '      US Census Bureau, ACS 2019–2023 five-year table B25103, median real estate taxes paid, by county (the rates as compiled by the Tax Foundation, Property Taxes by State and County 2023) <https://data.census.gov/table/ACSDT5Y2023.B25103>',
+        '      US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county <https://data.census.gov/table/ACSDT5Y2023.B25077>',
         '',
       ].join('\n'),
     );
@@ -234,7 +234,7 @@ describe('ptax rules show', () => {
         effective: '2023-01-01',
         value: 0.9735,
         last_verified: '2026-11-21',
-        reference: expect.arrayContaining([expect.objectContaining({ href: 'https://taxfoundation.org/data/all/state/property-taxes-by-state-county/' })]),
+        reference: expect.arrayContaining([expect.objectContaining({ href: 'https://data.census.gov/table/ACSDT5Y2023.B25103' })]),
       },
     ]);
   });
