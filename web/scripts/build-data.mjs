@@ -49,6 +49,31 @@ export function packageOf(bundle, code) {
   for (const [k, v] of Object.entries(bundle)) {
     if (!['format', 'parameters', 'programs', 'states'].includes(k)) extra[k] = v;
   }
+  // The declarations this edition uses: its inputs, and the result fields that are not
+  // another state's detail object or another state's calculator's (smaller first load).
+  const own = (calculators) => !calculators || calculators.length === 0 || calculators.some((k) => k.startsWith(`${code.toLowerCase()}.`));
+  const DETAIL = { NY: 'nyc', TX: 'texas', CA: 'california', FL: 'florida' };
+  const others = new Set(Object.values(DETAIL).filter((g) => g !== DETAIL[code]));
+  const listOf = (x, key) => (Array.isArray(x) ? x : x?.[key]);
+  const wrap = (x, key, list) => (Array.isArray(x) ? list : { ...x, [key]: list });
+  if (extra.inputs) {
+    const list = listOf(extra.inputs, 'inputs');
+    if (list)
+      extra.inputs = wrap(
+        extra.inputs,
+        'inputs',
+        list.filter((d) => d.states?.includes(code) || (d.calculators ?? []).some((k) => k.startsWith(`${code.toLowerCase()}.`))),
+      );
+  }
+  if (extra.results) {
+    const list = listOf(extra.results, 'fields');
+    if (list)
+      extra.results = wrap(
+        extra.results,
+        'fields',
+        list.filter((f) => !others.has(f.group) && own(f.calculators)),
+      );
+  }
   return { format: bundle.format, code, ...extra, state, programs, parameters };
 }
 

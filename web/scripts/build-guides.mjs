@@ -692,9 +692,26 @@ function main() {
   const summary = [];
   for (const [code, data] of Object.entries(r.editions)) {
     writeFileSync(join(outDir, `${code.toLowerCase()}.json`), JSON.stringify(data));
+    // The web loads one language's copy (half the size): web/src/lib/guides.ts.
+    for (const lang of ['en', 'es']) writeFileSync(join(outDir, `${code.toLowerCase()}.${lang}.json`), JSON.stringify(oneLanguage(data, lang)));
     summary.push(`${code} ${data.pages.length} pages`);
   }
   console.log(`guides: ${summary.join('; ')} -> ${relative(process.cwd(), outDir) || outDir}`);
+}
+
+/** An edition's guide data with the texts of one language only (titles and descriptions keep both, for the language switch and the titles of links). */
+export function oneLanguage(data, lang) {
+  const pick = (x) => (x && typeof x === 'object' && ('en' in x || 'es' in x) ? { [lang]: x[lang] } : x);
+  return {
+    ...data,
+    pages: data.pages.map((p) => ({
+      ...p,
+      html: pick(p.html),
+      headings: pick(p.headings),
+      breadcrumbs: pick(p.breadcrumbs),
+      entries: Array.isArray(p.entries) ? p.entries.map((e) => ({ ...e, q: pick(e.q), a: pick(e.a) })) : pick(p.entries),
+    })),
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

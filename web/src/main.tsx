@@ -2,13 +2,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { App, CORE_PAGES, loadSitePages, type SitePagesModule } from './components/App.js';
+import { App, CALCULATOR_PAGES_SET, CORE_PAGES, loadHomeParts, loadSitePages, type HomePartsModule, type SitePagesModule } from './components/App.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { AppError } from './components/ErrorScreens.js';
 import { ToastProvider } from './components/Toaster.js';
 import { createI18n, langFromPath, loadResources } from './i18n/index.js';
-import { taxLog } from './lib/monitoring.js';
-import { initTelemetry } from './lib/telemetry/index.js';
+import { setTelemetry, taxLog } from './lib/monitoring.js';
 import { EDITION, loadStateData, type LoadedState } from './lib/stateData.js';
 import { resolveRoute } from './lib/routes.js';
 import { loadGuides, type GuideData } from './lib/guides.js';
@@ -26,22 +25,12 @@ const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).pa
 const initial: LoadedState | undefined =
   ['county', 'counties', 'how-it-works'].includes(page) && EDITION !== 'HUB' ? await loadStateData(EDITION).catch(() => undefined) : undefined;
 // Guide pages (and any path not known without them) need the guide data to render.
-const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].includes(page) ? await loadGuides(EDITION).catch(() => undefined) : undefined;
+const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].includes(page) ? await loadGuides(EDITION, lang).catch(() => undefined) : undefined;
 
 // The site pages' code (one chunk) for any page but the calculator's and the contact form's.
 const pages: SitePagesModule | undefined = CORE_PAGES.has(page) ? undefined : await loadSitePages().catch(() => undefined);
-
-initTelemetry({
-  state: EDITION,
-  host: location.host,
-  lang,
-  pathname: location.pathname,
-  dsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
-  siblings: ((import.meta.env.VITE_SIBLING_HOSTS as string | undefined) ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean),
-});
+// The calculator's code (its own chunk) for the pages that show it.
+const home: HomePartsModule | undefined = CALCULATOR_PAGES_SET.has(page) && EDITION !== 'HUB' ? await loadHomeParts().catch(() => undefined) : undefined;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -51,9 +40,27 @@ createRoot(document.getElementById('root')!).render(
           component="app"
           fallback={(_e, _reset, errorId) => <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={i18n.t(`states.${EDITION}`)} />}
         >
-          <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} pages={pages} />
+          <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} pages={pages} home={home} />
         </ErrorBoundary>
       </ToastProvider>
     </I18nextProvider>
   </StrictMode>,
+);
+
+// Analytics and error reporting (lib/telemetry) are their own chunk, started once the page
+// is up; their calls until then wait in lib/monitoring.ts.
+void import('./lib/telemetry/index.js').then(({ initTelemetry }) =>
+  setTelemetry(
+    initTelemetry({
+      state: EDITION,
+      host: location.host,
+      lang,
+      pathname: location.pathname,
+      dsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
+      siblings: ((import.meta.env.VITE_SIBLING_HOSTS as string | undefined) ?? '')
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    }),
+  ),
 );

@@ -9,6 +9,7 @@ import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './components/App.js';
 import * as sitePages from './components/site/SitePages.js';
+import * as homeParts from './components/HomeParts.js';
 import { ToastProvider } from './components/Toaster.js';
 import { createI18n } from './i18n/index.js';
 import esBase from './i18n/es.js';
@@ -72,6 +73,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
           initial={LOADING_PAGES.has(route.page) ? undefined : loaded}
           guides={guides}
           pages={sitePages}
+          home={homeParts}
         />
       </ToastProvider>
     </I18nextProvider>,

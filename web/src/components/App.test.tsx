@@ -11,6 +11,7 @@ import { Calculator as Engine } from '../../../engine/index.js';
 import { createI18n } from '../i18n/index.js';
 import es from '../i18n/es.js';
 import { App } from './App.js';
+import * as homeParts from './HomeParts.js';
 import { ToastProvider } from './Toaster.js';
 import { disarmThrowProbe } from './ErrorBoundary.js';
 import { fullBundle, statePackage } from '../test/edition.js';
@@ -25,7 +26,7 @@ function renderApp(lang: 'en' | 'es' = 'en', l: PackageLoaders = loaders, pathna
   return render(
     <I18nextProvider i18n={createI18n(lang, { es })}>
       <ToastProvider>
-        <App lang={lang} pathname={pathname} loaders={l} />
+        <App lang={lang} pathname={pathname} loaders={l} home={homeParts} />
       </ToastProvider>
     </I18nextProvider>,
   );

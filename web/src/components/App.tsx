@@ -1,9 +1,8 @@
 /** The site: every page of seed 001 §2 in the edition's frame (header, navigation, breadcrumbs, footer), the calculator on the home page. */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Calculator } from './Calculator.js';
 import { Hub } from './Hub.js';
-import { StateExtras } from './StateExtras.js';
+import type * as HomeParts from './HomeParts.js';
 import { editionVars } from '../lib/editionText.js';
 import { ErrorBoundary, ThrowProbe, disarmThrowProbe } from './ErrorBoundary.js';
 import { PageError } from './ErrorScreens.js';
@@ -80,9 +79,13 @@ function useLoaded<T>(given: T | undefined, needed: boolean, load: () => Promise
   return value;
 }
 
-const loadEditionGuides = () => loadGuides(EDITION);
-
 export type SitePagesModule = typeof SitePages;
+export type HomePartsModule = typeof HomeParts;
+/** The edition's guides in each language (stable functions, for useLoaded). */
+const loadGuidesIn: Record<Lang, () => Promise<GuideData>> = { en: () => loadGuides(EDITION, 'en'), es: () => loadGuides(EDITION, 'es') };
+/** The pages that show the calculator (its code is its own chunk). */
+export const CALCULATOR_PAGES_SET = new Set(['home', 'calculator']);
+export const loadHomeParts = (): Promise<HomePartsModule> => import('./HomeParts.js');
 /** The pages that show the calculator or the contact form; every other page is in the site pages chunk. */
 export const CORE_PAGES = new Set(['home', 'calculator', 'contact']);
 export const loadSitePages = (): Promise<SitePagesModule> => import('./site/SitePages.js');
@@ -94,6 +97,7 @@ export function App({
   initial,
   guides: givenGuides,
   pages: givenPages,
+  home: givenHome,
 }: {
   lang: Lang;
   pathname: string;
@@ -101,13 +105,15 @@ export function App({
   initial?: LoadedState;
   guides?: GuideData;
   pages?: SitePagesModule;
+  home?: HomePartsModule;
 }) {
   const { t } = useTranslation();
   const { data, retry } = useStateData(loaders, initial);
   const edition = data.status === 'ready' ? data.edition : undefined;
   const firstRoute = resolveRoute(pathname, { counties: 'any', guides: [] }).page;
-  const guides = useLoaded(givenGuides, ['tax-guides', 'faq', 'not-found'].includes(firstRoute), loadEditionGuides, 'guides');
+  const guides = useLoaded(givenGuides, ['tax-guides', 'faq', 'not-found'].includes(firstRoute), loadGuidesIn[lang], 'guides');
   const P = useLoaded(givenPages, !CORE_PAGES.has(firstRoute), loadSitePages, 'site pages');
+  const H = useLoaded(givenHome, CALCULATOR_PAGES_SET.has(firstRoute) && EDITION !== 'HUB', loadHomeParts, 'calculator');
   const { i18n } = useTranslation();
   if (P) P.addSiteText(i18n);
   const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: routedGuides(guides) }), [edition, guides]);
@@ -127,7 +133,7 @@ export function App({
 
   const calculator = (
     <>
-      {data.status === 'loading' && (
+      {(data.status === 'loading' || (edition && !H)) && (
         <div className="calc-grid" id="calculator">
           <FormSkeleton />
           <section className="card">
@@ -144,7 +150,7 @@ export function App({
           </button>
         </section>
       )}
-      {edition && (
+      {edition && H && (
         <ErrorBoundary
           key={boundaryKey}
           fallback={(error, reset) => (
@@ -166,7 +172,7 @@ export function App({
           )}
         >
           <div id="calculator">
-            <Calculator edition={edition} lang={lang} />
+            <H.Calculator edition={edition} lang={lang} />
           </div>
         </ErrorBoundary>
       )}
@@ -190,7 +196,7 @@ export function App({
             <h2 id="disclaimer-title">{t('disclaimer.title')}</h2>
             <p>{t('disclaimer.text', vars)}</p>
           </aside>
-          {edition && !hub && <StateExtras edition={edition} lang={lang} />}
+          {edition && !hub && H && <H.StateExtras edition={edition} lang={lang} />}
           <NewsletterBanner stateCode={stateCode} stateName={hub ? '' : stateName} lang={lang} />
           <NotifyForm stateCode={stateCode} lang={lang} year={edition && edition.latestYear ? edition.latestYear + 1 : undefined} />
         </>

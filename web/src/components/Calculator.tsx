@@ -19,8 +19,7 @@ import { readShare } from '../lib/shareLink.js';
 import { clampValue } from '../lib/parseValue.js';
 import { UI } from '../lib/config.js';
 import { getItem, KEYS, setItem } from '../lib/storage.js';
-import { logTaxCalculation, reportError, track } from '../lib/monitoring.js';
-import { getTelemetry } from '../lib/telemetry/index.js';
+import { logTaxCalculation, reportError, track, events } from '../lib/monitoring.js';
 import type { Lang } from '../lib/format.js';
 
 /** The inputs of two forms are the same (the school-tax display switch is not an input). */
@@ -67,7 +66,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
     if (county.needsPropertyType && !v.propertyType) return void toast({ type: 'warning', title: t('toast.nycType') });
     setCalculating(true);
     logTaxCalculation('started', { county: county.name, propertyType: v.propertyType || undefined });
-    getTelemetry().calculationStarted(county.slug);
+    events.calculationStarted(county.slug);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       try {
@@ -75,7 +74,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         setResult({ view, values: { ...v, homeValue: value } });
         focusResults.current = true;
         logTaxCalculation('completed', { county: view.county, annualTax: view.annualTax, effectiveRate: view.effectiveRate });
-        getTelemetry().calculationComplete({
+        events.calculationComplete({
           county: county.slug,
           propertyValue: value,
           annualTax: view.annualTax,
@@ -92,7 +91,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         const message = e instanceof Error ? e.message : String(e);
         logTaxCalculation('failed', { county: county.name, error: message });
         reportError(e, { component: 'property-tax-calculator' });
-        getTelemetry().calculationFailed(county.slug);
+        events.calculationFailed(county.slug);
         // The previous result must not stay on screen under the new inputs (issue 15).
         setResult(null);
         toast({
@@ -177,7 +176,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
           ref={wizardOpener}
           onClick={() => {
             setWizardStep(0);
-            getTelemetry().wizardStarted();
+            events.wizardStarted();
           }}
           data-testid="start-wizard"
         >

@@ -2,6 +2,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { events } from '../lib/monitoring.js';
 import { CountyField, ExemptionFields, HomeValueField, PropertyTypeField, YearField } from './Fields.js';
 import { useFormValues, type CalculatorForm } from './calculatorForm.js';
 import { useDialog } from './useDialog.js';
@@ -9,7 +10,6 @@ import { canCalculate, isCommercial, type Edition } from '../lib/model.js';
 import { clampValue } from '../lib/parseValue.js';
 import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { chosenExemptions } from '../lib/report.js';
-import { getTelemetry } from '../lib/telemetry/index.js';
 import { countyName } from '../lib/places.js';
 
 export const STEP_KEYS = ['wizard.step1', 'wizard.step2', 'wizard.step3', 'wizard.step4'] as const;
@@ -63,7 +63,7 @@ export function Wizard({
       return;
     }
     heading.current?.focus();
-    getTelemetry().wizardStep(step + 1, v.homeValue);
+    events.wizardStep(step + 1, v.homeValue);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [step]);
   const allowed = stepAllowed(step, v, edition);

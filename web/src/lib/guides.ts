@@ -48,11 +48,11 @@ export interface GuideData {
   pages: GuidePage[];
 }
 
-const files = import.meta.glob('../generated/guides/*.json', { import: 'default' });
+const files = import.meta.glob('../generated/guides/*.*.json', { import: 'default' });
 
-/** The edition's guide data, or an empty set when it has none. */
-export async function loadGuides(edition: string): Promise<GuideData> {
-  const load = Object.entries(files).find(([path]) => path.endsWith(`/${edition.toLowerCase()}.json`))?.[1];
+/** The edition's guide data in one language (the build writes a copy per language), or an empty set when it has none. */
+export async function loadGuides(edition: string, lang: Lang = 'en'): Promise<GuideData> {
+  const load = Object.entries(files).find(([path]) => path.endsWith(`/${edition.toLowerCase()}.${lang}.json`))?.[1];
   if (!load) return { format: 1, edition, pages: [] };
   return (await load()) as GuideData;
 }

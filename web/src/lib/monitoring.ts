@@ -3,11 +3,35 @@
  * are lib/telemetry (Sentry only with VITE_SENTRY_DSN, analytics only with consent); the
  * log is kept here for tests and tooling.
  */
-import { getTelemetry } from './telemetry/index.js';
+import type { Telemetry } from './telemetry/index.js';
+
+/**
+ * lib/telemetry is its own chunk, loaded after the page is up (main.tsx); until then the
+ * calls wait here (at most 100), then go to it in order.
+ */
+let telemetry: Telemetry | null = null;
+const waiting: Array<(t: Telemetry) => void> = [];
+export function setTelemetry(t: Telemetry): void {
+  telemetry = t;
+  for (const f of waiting.splice(0)) f(t);
+}
+function whenReady(f: (t: Telemetry) => void): void {
+  if (telemetry) f(telemetry);
+  else if (waiting.length < 100) waiting.push(f);
+}
+
+/** The calculator's analytics events (lib/telemetry: only with the visitor's consent). */
+export const events = {
+  calculationStarted: (county: string) => whenReady((t) => t.calculationStarted(county)),
+  calculationComplete: (x: Parameters<Telemetry['calculationComplete']>[0]) => whenReady((t) => t.calculationComplete(x)),
+  calculationFailed: (county: string) => whenReady((t) => t.calculationFailed(county)),
+  wizardStarted: () => whenReady((t) => t.wizardStarted()),
+  wizardStep: (step: number, value: number) => whenReady((t) => t.wizardStep(step, value)),
+};
 
 /** An error for the error reporter (lib/telemetry: Sentry only when a DSN is configured). */
 export function reportError(e: unknown, extra?: Record<string, unknown>): void {
-  getTelemetry().reportError(e, extra);
+  whenReady((t) => t.reportError(e, extra));
 }
 
 export interface LogEntry {
@@ -38,5 +62,5 @@ export function logTaxCalculation(status: string, extras: Record<string, unknown
 
 /** An analytics event (lib/telemetry: only with the visitor's consent, to window.dataLayer by default). */
 export function track(event: string, payload: Record<string, unknown> = {}): void {
-  getTelemetry().track(event, payload);
+  whenReady((t) => t.track(event, payload));
 }

@@ -17,7 +17,7 @@ export default function HomeFaq({ edition, lang }: { edition: string; lang: Lang
   const [entries, setEntries] = useState<FaqEntry[] | null>(null);
   useEffect(() => {
     let live = true;
-    loadGuides(edition)
+    loadGuides(edition, lang)
       .then((g) => {
         if (live) setEntries(firstOfEachCategory((faqOf(g)?.entries as FaqEntry[] | undefined) ?? []));
       })
@@ -25,7 +25,7 @@ export default function HomeFaq({ edition, lang }: { edition: string; lang: Lang
     return () => {
       live = false;
     };
-  }, [edition]);
+  }, [edition, lang]);
   if (!entries)
     return (
       <p className="help" role="status">
