@@ -47,20 +47,25 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// Analytics and error reporting (lib/telemetry) are their own chunk, started once the page
-// is up; their calls until then wait in lib/monitoring.ts.
-void import('./lib/telemetry/index.js').then(({ initTelemetry }) =>
-  setTelemetry(
-    initTelemetry({
-      state: EDITION,
-      host: location.host,
-      lang,
-      pathname: location.pathname,
-      dsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
-      siblings: ((import.meta.env.VITE_SIBLING_HOSTS as string | undefined) ?? '')
-        .split(',')
-        .map((h) => h.trim())
-        .filter(Boolean),
-    }),
-  ),
-);
+// Analytics and error reporting (lib/telemetry) are their own chunk, started a few seconds
+// after the page has loaded, so they never compete with the calculator; their calls until
+// then wait in lib/monitoring.ts.
+const startTelemetry = () =>
+  void import('./lib/telemetry/index.js').then(({ initTelemetry }) =>
+    setTelemetry(
+      initTelemetry({
+        state: EDITION,
+        host: location.host,
+        lang,
+        pathname: location.pathname,
+        dsn: import.meta.env.VITE_SENTRY_DSN as string | undefined,
+        siblings: ((import.meta.env.VITE_SIBLING_HOSTS as string | undefined) ?? '')
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      }),
+    ),
+  );
+const TELEMETRY_DELAY_MS = 3000;
+if (document.readyState === 'complete') setTimeout(startTelemetry, TELEMETRY_DELAY_MS);
+else addEventListener('load', () => setTimeout(startTelemetry, TELEMETRY_DELAY_MS), { once: true });

@@ -6,7 +6,7 @@ import type { ExplainStep } from '../../../engine/index.js';
 import type { Edition, FieldView, FormValues, ResultView } from '../lib/model.js';
 import { ResultCharts } from './Charts.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
-import { exemptionLabel, fieldText, reportSections, shareText } from '../lib/report.js';
+import { exemptionLabel, fieldText, shareText } from '../lib/report.js';
 import { useToast } from './Toaster.js';
 import { reportError } from '../lib/monitoring.js';
 import { countyName } from '../lib/places.js';
@@ -263,7 +263,7 @@ function ReportActions({
   const download = async () => {
     setBusy(true);
     try {
-      const { downloadPdf } = await import('../lib/pdf.js');
+      const [{ downloadPdf }, { reportSections }] = await Promise.all([import('../lib/pdf.js'), import('../lib/reportData.js')]);
       const data = reportSections(t, result, values, lang, rates, edition);
       await downloadPdf({ ...data, notesTitle: t('results.notes'), fileName: t('report.fileName', { county: result.countySlug }) });
       toast({ type: 'success', title: t('report.success') });

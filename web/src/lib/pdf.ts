@@ -4,7 +4,7 @@
  * measures text with jspdf's metrics and draws the layout's operations.
  */
 import type { jsPDF } from 'jspdf';
-import type { ReportData } from './report.js';
+import type { ReportData } from './reportData.js';
 import { layoutReport, type Measure, type PdfLayout } from './pdfLayout.js';
 
 export interface PdfReport extends ReportData {

@@ -11,7 +11,7 @@ import { toBundle } from './stateData.js';
 import { createI18n } from '../i18n/index.js';
 import es from '../i18n/es.js';
 import { calculate, defaultForm, makeEdition, type FormValues } from './model.js';
-import { reportSections, type ReportData } from './report.js';
+import { reportSections, type ReportData } from './reportData.js';
 import { layoutReport, pdfSafe, barPercents, PAGE, type PdfLayout, type TextOp, type RectOp } from './pdfLayout.js';
 import { buildPdf, measureWith, type PdfReport } from './pdf.js';
 import type { Lang } from './format.js';

@@ -10,7 +10,7 @@
  * two-byte codes, which Helvetica shows as garbage.
  */
 import type { Lang } from './format.js';
-import type { ReportChart, ReportData, ReportSection } from './report.js';
+import type { ReportChart, ReportData, ReportSection } from './reportData.js';
 
 export type RGB = readonly [number, number, number];
 export interface TextOp {
