@@ -52,6 +52,15 @@ afterEach(() => {
   disarmThrowProbe(false);
 });
 
+/** The wizard and the popup are their own chunks: let them load and render. */
+async function lazyParts() {
+  await act(async () => {
+    await import('./Wizard.js');
+    await import('./NewsletterPopup.js');
+  });
+  await flush();
+}
+
 const toasts = () => screen.queryAllByTestId('toast').map((t) => t.textContent ?? '');
 
 describe('App', () => {
@@ -127,6 +136,7 @@ describe('App', () => {
     expect(toasts()).toEqual([]);
     expect(screen.queryByRole('dialog')).toBeNull();
     await flush(3000);
+    await lazyParts();
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getByLabelText('First name')).toBeTruthy();
     expect(localStorage.getItem('ptax.newsletterPopupShown')).toBe('1');
@@ -240,6 +250,7 @@ describe('App', () => {
     renderApp();
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Start step-by-step calculator' }));
+    await lazyParts();
     const wizard = screen.getByRole('dialog');
     const next = () => within(wizard).getByRole('button', { name: 'Next' }) as HTMLButtonElement;
     expect(within(wizard).getByTestId('wizard-step-title').textContent).toBe('Property Value');

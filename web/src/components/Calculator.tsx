@@ -3,13 +3,14 @@
  * behaviour of seed 000 §4–§5 (500 ms delay, value warnings, NYC type warning, failure
  * toast with Retry, the tax-calculation log, popup once per browser).
  */
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PropertyForm } from './PropertyForm.js';
 import { ResultsCard } from './ResultsCard.js';
 import { ResultsSkeleton } from './Skeletons.js';
-import { Wizard } from './Wizard.js';
-import { NewsletterPopup } from './NewsletterPopup.js';
+// The wizard (opened on phones) and the newsletter popup (after a first result) load when shown.
+const Wizard = lazy(() => import('./Wizard.js').then((m) => ({ default: m.Wizard })));
+const NewsletterPopup = lazy(() => import('./NewsletterPopup.js').then((m) => ({ default: m.NewsletterPopup })));
 import { useToast } from './Toaster.js';
 import { ThrowProbe } from './ErrorBoundary.js';
 import { useCalculatorForm, useFormValues } from './calculatorForm.js';
@@ -220,30 +221,34 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         </section>
       </div>
       {wizardStep !== null && (
-        <Wizard
-          form={form}
-          edition={edition}
-          lang={lang}
-          step={wizardStep}
-          setStep={setWizardStep}
-          onClose={closeWizard}
-          onCalculate={() => {
-            setWizardStep(null);
-            run();
-          }}
-        />
+        <Suspense fallback={null}>
+          <Wizard
+            form={form}
+            edition={edition}
+            lang={lang}
+            step={wizardStep}
+            setStep={setWizardStep}
+            onClose={closeWizard}
+            onCalculate={() => {
+              setWizardStep(null);
+              run();
+            }}
+          />
+        </Suspense>
       )}
       {popup && (
-        <NewsletterPopup
-          onClose={closePopup}
-          ctx={{
-            stateCode: edition.code,
-            stateName,
-            lang,
-            county: result ? { name: result.view.county, slug: result.view.countySlug } : undefined,
-            calculatedTax: result?.view.annualTax,
-          }}
-        />
+        <Suspense fallback={null}>
+          <NewsletterPopup
+            onClose={closePopup}
+            ctx={{
+              stateCode: edition.code,
+              stateName,
+              lang,
+              county: result ? { name: result.view.county, slug: result.view.countySlug } : undefined,
+              calculatedTax: result?.view.annualTax,
+            }}
+          />
+        </Suspense>
       )}
     </>
   );
