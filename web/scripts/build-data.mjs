@@ -74,7 +74,12 @@ export function packageOf(bundle, code) {
         list.filter((f) => !others.has(f.group) && own(f.calculators)),
       );
   }
-  return { format: bundle.format, code, ...extra, state, programs, parameters };
+  // What the browser never shows is left out of the first load: the counties' FIPS codes,
+  // and the programs' and parameters' descriptions (the CLI and rules/ have them).
+  const slimState = { ...state, counties: state.counties.map(({ fips: _fips, ...c }) => c) };
+  const slimPrograms = Object.fromEntries(Object.entries(programs).map(([id, { description: _d, ...p }]) => [id, p]));
+  const slimParameters = Object.fromEntries(Object.entries(parameters).map(([id, { description: _d, ...p }]) => [id, p]));
+  return { format: bundle.format, code, ...extra, state: slimState, programs: slimPrograms, parameters: slimParameters };
 }
 
 function main() {
