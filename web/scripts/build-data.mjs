@@ -75,8 +75,18 @@ export function packageOf(bundle, code) {
       );
   }
   // What the browser never shows is left out of the first load: the counties' FIPS codes,
-  // and the programs' and parameters' descriptions (the CLI and rules/ have them).
-  const slimState = { ...state, counties: state.counties.map(({ fips: _fips, ...c }) => c) };
+  // the descriptions of the state, its calculators, exemptions, programs and parameters,
+  // and the tax-system text (the CLI, the guides' build and rules/ have them).
+  const { description: _sd, ...stateRest } = state;
+  const slimState = {
+    ...stateRest,
+    counties: state.counties.map(({ fips: _fips, ...c }) => c),
+    calculators: state.calculators.map(({ description: _kd, ...k }) => k),
+    ...(state.profile
+      ? { profile: { ...state.profile, tax_system: undefined, exemptions: state.profile.exemptions.map(({ description: _ed, ...e }) => e) } }
+      : {}),
+    ...(state.countiesMeta ? { countiesMeta: { ...state.countiesMeta, description: undefined } } : {}),
+  };
   const slimPrograms = Object.fromEntries(Object.entries(programs).map(([id, { description: _d, ...p }]) => [id, p]));
   const slimParameters = Object.fromEntries(Object.entries(parameters).map(([id, { description: _d, ...p }]) => [id, p]));
   return { format: bundle.format, code, ...extra, state: slimState, programs: slimPrograms, parameters: slimParameters };
