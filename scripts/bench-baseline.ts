@@ -89,7 +89,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const notes: string[] = [];
     if (fallback) notes.push(fallbackNote);
     if (!residential && requested(i)) notes.push(classNote);
-    if (i.topCoded) notes.push(topCodedNote);
+    if (i.topCoded && !i.nyc) notes.push(topCodedNote); // the city taxes by class: no county-rate note
     return { breakdown, notes };
   };
   const band = (bands: typeof vetBands, x: number) => {
@@ -132,7 +132,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const finalTax = Math.max(0, afterVet - abatement);
     const taxable = Math.max(0, av - (sd ? av * senior : 0) - vetValue);
     const schoolTax = finalTax * school[cls]!;
-    const potential = !residential || (i.homestead && i.over65) ? 0 : (i.value * hint * (i.countyRate ?? avg)) / 100;
+    const potential = !residential || (i.homestead && i.over65) ? 0 : Math.min((i.value * hint * (i.countyRate ?? avg)) / 100, finalTax);
     const seniorCitizen = i.seniorCitizen ? seniorSavings : 0;
     const percentage = full ? 100 : vetShare * mult * 100;
     const exemptions: Record<string, number> = {};
@@ -233,7 +233,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
       exemptions,
       countyBreakdown: { school: r2(schoolBefore - starSavings), county: r2(county), city: r2(city), special: r2(special) },
       exemptionBreakdown: breakdown,
-      potentialSavings: r2(!residential || (i.homestead && i.over65) ? 0 : (i.value * oHint * r) / 100),
+      potentialSavings: r2(!residential || (i.homestead && i.over65) ? 0 : Math.min((i.value * oHint * r) / 100, annual)),
       notes,
     };
   }
