@@ -417,8 +417,30 @@ describe('parseFormula', () => {
   });
 });
 
+/**
+ * A copy the compiled CLI runs on: it reads rules relative to its own install root
+ * (dist/cli/../..), so the copy carries the compiled CLI and engine, package.json and a
+ * link to node_modules beside the copied rules and schemas.
+ */
+function cliCopy(): string {
+  const root = copyRepo();
+  for (const d of ['cli', 'engine', 'rules']) cpSync(join(REPO, 'dist', d), join(root, 'dist', d), { recursive: true });
+  cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
+  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
+  mkdirSync(join(root, 'fixtures'), { recursive: true });
+  return root;
+}
+
+/** Runs the copy's CLI; its exit code, stdout and stderr whether it fails or not. */
+async function runCopy(root: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run('node', [join(root, 'dist/cli/main.js'), ...args], { cwd: root }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
 describe('ptax validate', () => {
-  it('exits 0 on the repository and prints the counts', async () => {
+  it('exits 0 on the repository and prints the counts; every citation is a primary source, so no warning', async () => {
     const { stdout, stderr } = await run('node', ['dist/cli/main.js', 'validate'], { cwd: REPO });
     // 19 parameters in rules/ny at the time of writing; the count comes from the bundle.
     const b = loadRules('rules').bundle!;
@@ -426,28 +448,42 @@ describe('ptax validate', () => {
       `ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`,
     );
     expect(Object.keys(b.states)).toEqual(expect.arrayContaining(['NY', 'HUB']));
-    // stderr: one line per citation that is not a primary source, then their count.
-    const warned = loadRules('rules').warnings;
-    expect(stderr.split('\n').filter(Boolean)).toEqual([...warned.map(formatProblem), `${warned.length} warning(s) (--strict-sources makes them errors)`]);
+    expect(loadRules('rules').warnings).toEqual([]);
+    expect(stderr).toBe('');
   });
 
-  it('--strict-sources exits 1 while a citation is not a primary source', async () => {
-    const warned = loadRules('rules').warnings;
-    const r = await run('node', ['dist/cli/main.js', 'validate', '--strict-sources'], { cwd: REPO }).then(
-      () => ({ code: 0 }),
-      (e: { code: number }) => e,
+  it('--strict-sources exits 0 on the repository (docs/sources.md: none left)', async () => {
+    const { stdout, stderr } = await run('node', ['dist/cli/main.js', 'validate', '--strict-sources'], { cwd: REPO });
+    expect(stdout).toMatch(/^ok: \d+ parameters/);
+    expect(stderr).toBe('');
+  });
+
+  it('a citation on a host outside the primary list: a warning at its file:line:col (exit 0); --strict-sources exits 1', async () => {
+    const root = cliCopy();
+    const text = edit(root, STAR, 'href: https://www.tax.ny.gov/pit/property/star/types.htm', 'href: https://www.example-news.com/star');
+    const warning = `${STAR}:${at(text, 'https://www.example-news.com/star')}: warning: source www.example-news.com is not a primary source (statute, agency page or official data set; docs/sources.md lists the hosts)`;
+    const plain = await runCopy(root, ['validate']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^ok: \d+ parameters/);
+    expect(plain.stderr).toBe(`${warning}\n1 warning(s) (--strict-sources makes them errors)\n`);
+    const strict = await runCopy(root, ['validate', '--strict-sources']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toBe(`${warning}\n1 warning(s)\n`);
+  });
+
+  it("a description that repeats one of its parameter's values is a problem at the description's value (exit 1)", async () => {
+    const root = cliCopy();
+    const text = edit(root, STAR, 'Basic STAR, and Enhanced', 'Basic STAR (30,000), and Enhanced');
+    const r = await runCopy(root, ['validate']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `${STAR}:${at(text, '>-', 'exemption:')}: parameters.exemption.description repeats the figure 30,000: say what the figure is; the dated values say how much\n1 problem(s)\n`,
     );
-    expect(r.code).toBe(warned.length ? 1 : 0);
   });
 
   it('exits 1 on a broken copy, with file:line:col lines on stderr and a count', async () => {
-    // The CLI reads rules relative to its own install root (dist/cli/../..), so the copy
-    // carries the compiled CLI and engine, package.json and a link to node_modules.
-    const root = copyRepo();
-    for (const d of ['cli', 'engine', 'rules']) cpSync(join(REPO, 'dist', d), join(root, 'dist', d), { recursive: true });
-    cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
-    symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
-    mkdirSync(join(root, 'fixtures'), { recursive: true });
+    const root = cliCopy();
     const text = edit(root, STAR, '    unit: usd\n', '    unit: usd\n    colour: red\n');
     const err = await run('node', [join(root, 'dist/cli/main.js'), 'validate'], { cwd: root }).then(
       () => {

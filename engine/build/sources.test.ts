@@ -1,6 +1,6 @@
 /** Which citation hosts count as primary sources (engine/build/sources.ts, docs/sources.md). */
 import { describe, expect, it } from 'vitest';
-import { hostOf, isPrimarySource } from './sources.js';
+import { hostOf, isPrimarySource, OFFICIAL_HOSTS } from './sources.js';
 
 describe('primary sources', () => {
   it('government domains: .gov, a state .us domain, the named official offices (with or without www.)', () => {
@@ -12,6 +12,11 @@ describe('primary sources', () => {
       'http://www.cpa.state.tx.us/taxinfo/proptax/tc06/ch33a.htm',
       'https://bcpa.net/senior_instructions.asp',
       'http://www.asrclkrec.com/Assessor/AssessmentandPropertyTax/Proposition13.aspx',
+      'http://www.nyc.gov/site/finance/property/property-determining-your-assessed-value.page',
+      'http://www1.nyc.gov/site/finance/benefits/landlords-veterans.page',
+      'https://tax.ny.gov/pubs_and_bulls/orpts/legal_opinions/v12/14.htm',
+      'https://www.nysenate.gov/legislation/laws/RPT/1805',
+      'https://codelibrary.amlegal.com/codes/newyorkcity/latest/NYCadmin/0-0-0-1',
     ])
       expect([href, isPrimarySource(href)]).toEqual([href, true]);
   });
@@ -22,6 +27,9 @@ describe('primary sources', () => {
       'https://ndwebuat.newdayusa.com/learn/x',
       'https://statutes.laws.com/new-york/rpt/article-18/1805',
       'https://law.justia.com/codes/x',
+      'http://law.justia.com/newyork/codes/new-york-city-administrative-code-new/adc011-245.6_11-245.6.html',
+      'https://mgnyconsulting.com/assesment-caps-summary/',
+      'https://statutes.laws.com/new-york/rpt/article-4/title-2/458-b',
       'https://taxfoundation.org/data/all/state/property-taxes-by-state-county/',
       'https://gov.example.com/x',
       'https://notagov.com/x',
@@ -31,5 +39,12 @@ describe('primary sources', () => {
     ])
       expect([href, isPrimarySource(href)]).toEqual([href, false]);
     expect(hostOf('not a url')).toBeUndefined();
+  });
+
+  it('every host listed outside the government domains says which office or publisher it is', () => {
+    for (const [host, office] of Object.entries(OFFICIAL_HOSTS)) {
+      expect([host, host === host.toLowerCase() && !host.startsWith('www.')]).toEqual([host, true]);
+      expect([host, office.length > 10]).toEqual([host, true]);
+    }
   });
 });

@@ -14,7 +14,8 @@ const GOVERNMENT = [/\.gov$/, /^([a-z0-9-]+\.)*state\.[a-z]{2}\.us$/, /^([a-z0-9
  * Add a host here only with the office that runs it.
  */
 export const OFFICIAL_HOSTS: Record<string, string> = {
-  'codelibrary.amlegal.com': "American Legal Publishing: New York City's official online Administrative Code",
+  // Not the City's own site: docs/sources.md says why it is listed and what was not confirmed.
+  'codelibrary.amlegal.com': "American Legal Publishing's code library: New York City's Charter, Administrative Code and Rules as amended",
   'floridarevenue.com': 'Florida Department of Revenue',
   'bcpa.net': 'Broward County Property Appraiser (Florida)',
   'scpafl.org': 'Sarasota County Property Appraiser (Florida)',
