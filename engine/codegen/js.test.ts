@@ -140,6 +140,17 @@ describe('generated JavaScript equals the interpreter', () => {
         for (let i = 0; i < n; i++) vi[i] = vg[i] = row[i];
         const a = outcome(() => evaluate(ci, vi, lang));
         const b = outcome(() => evaluate(cg, vg, lang));
+        // Without --explain the generated program leaves the fact array as it was.
+        const vq = vg.slice(0, n).concat(cg.template.slice(n));
+        const q = outcome(() => evaluate(cg, vq, lang, false));
+        if (
+          q !== b ||
+          !sameSlots(
+            vq,
+            cg.template.map((x, i) => (i < n ? row[i] : x)),
+          )
+        )
+          if (diffs.length < 5) diffs.push(`keepSteps false differs on ${JSON.stringify(row.slice(0, n))}`);
         if (a.startsWith('error')) errors++;
         else if (!sameSlots(vi, vg) && diffs.length < 5) diffs.push(`step values differ on ${JSON.stringify(row)}`);
         if (a !== b && diffs.length < 5) diffs.push(`on ${JSON.stringify(row.slice(0, n))} (${lang}):\ninterpreter ${a}\ngenerated ${b}`);

@@ -40,7 +40,7 @@ export const BATCH_COLUMNS: ReadonlyArray<readonly string[]> = RESULT_FIELDS.fla
 );
 
 /** Bumped when the generated code's shape or the runtime it expects changes: old modules then no longer match. */
-export const CODEGEN_VERSION = 1;
+export const CODEGEN_VERSION = 2;
 
 type Binding = { kind: 'scalar'; value: number } | { kind: 'table'; id: string; table: Record<string, number> } | { kind: 'bands'; id: string; bands: Band[] };
 
@@ -303,28 +303,43 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
   });
   const writeBack = program.steps.map((s, i) => `v[${stepSlot.get(s.id)}] = s${i};`).join(' ');
 
-  // The result tree, as compileResult builds it.
-  const result = (g: ResultGroup, drop: 'value' | 'amount' | undefined, top: boolean, depth: number): string => {
+  // The result tree, as compileResult builds it: every leaf into a local in the tree's order
+  // (so the first leaf that throws is the interpreter's first), the groups that leave out
+  // zeros filled by statements, then one object literal (no closure per call).
+  const pre: string[] = [];
+  let nLeaf = 0;
+  let nGroup = 0;
+  const result = (g: ResultGroup, drop: 'value' | 'amount' | undefined, top: boolean): { code: string; amount?: string } => {
     const entries = Object.entries(g);
     for (const [key] of entries) if (key === '__proto__') throw new PtaxError('RULES_INVALID', 'a result field cannot be named __proto__');
-    const value = (key: string, node: ResultLeaf | ResultGroup): string => {
-      if (typeof node.unit === 'string') return leaf(node as ResultLeaf);
+    const parts = entries.map(([key, node]) => {
+      if (typeof node.unit === 'string') {
+        const r = `r${nLeaf++}`;
+        pre.push(`const ${r} = ${leaf(node as ResultLeaf)};`);
+        return { key, leaf: true, code: r, amount: undefined as string | undefined };
+      }
       const child = !top ? undefined : key === 'exemptions' ? 'value' : key === 'exemptionBreakdown' ? 'amount' : undefined;
-      return result(node as ResultGroup, child, false, depth + 1);
-    };
-    if (!drop) return `{ ${entries.map(([key, node]) => `${JSON.stringify(key)}: ${value(key, node)}`).join(', ')} }`;
-    const o = `o${depth}`,
-      x = `x${depth}`;
-    const keep = drop === 'value' ? `${x} !== 0` : `${x}?.amount !== 0`;
-    return `(() => { const ${o} = {}; let ${x}; ${entries.map(([key, node]) => `${x} = ${value(key, node)}; if (${keep}) ${o}[${JSON.stringify(key)}] = ${x};`).join(' ')} return ${o}; })()`;
+      return { key, leaf: false, ...result(node as ResultGroup, child, false) };
+    });
+    const amount = parts.find((p) => p.key === 'amount' && p.leaf)?.code;
+    if (!drop) return { code: `{ ${parts.map((p) => `${JSON.stringify(p.key)}: ${p.code}`).join(', ')} }`, amount };
+    const o = `g${nGroup++}`;
+    pre.push(`const ${o} = {};`);
+    for (const p of parts) {
+      // compileResult's zeroValue (x === 0) and zeroAmount (x?.amount === 0): a group is never
+      // 0, and only a group with an `amount` leaf has an amount.
+      const test = drop === 'value' ? (p.leaf ? `${p.code} !== 0` : '') : p.amount ? `${p.amount} !== 0` : '';
+      pre.push(`${test ? `if (${test}) ` : ''}${o}[${JSON.stringify(p.key)}] = ${p.code};`);
+    }
+    return { code: o, amount };
   };
   const leaf = (l: ResultLeaf): string => {
     const c = expr(l.formula.ast).code;
     const unit: ResultUnit = l.unit;
     if (unit === 'text' || unit === 'count') return c;
-    return `rt.roundTo(${c}, ${DECIMALS[unit]})`;
+    return `roundTo(${c}, ${DECIMALS[unit]})`;
   };
-  const resultCode = result(program.result, undefined, true, 0);
+  const resultCode = result(program.result, undefined, true).code;
   // The batch's row: every leaf that can throw first, in the tree's order (so a row fails as
   // `evaluate` fails), then the batch columns' leaves, unrounded (the printer rounds them).
   const leaves: ResultLeaf[] = [];
@@ -356,12 +371,14 @@ module.exports = {
   year: ${year},
   /** rt: the engine's runtime (engine/codegen/runtime.ts). */
   make(rt) {
+    const roundTo = rt.roundTo;
     ${consts.join('\n    ')}
-    /** The program on a filled fact array: validations, steps (written back to their slots), result and notes. */
-    function evaluate(v, lang) {
+    /** The program on a filled fact array: validations, steps (written back to their slots when keepSteps), result and notes. */
+    function evaluate(v, lang, keepSteps) {
       ${reads.length ? `const ${reads.join(', ')};` : ''}
       ${body.join('\n      ')}
-      ${writeBack}
+      ${writeBack ? `if (keepSteps) { ${writeBack} }` : ''}
+      ${pre.join('\n      ')}
       const result = ${resultCode};
       const notes = [];
       ${notesCode}

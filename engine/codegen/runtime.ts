@@ -38,8 +38,8 @@ export type Runtime = typeof runtime;
 /** A generated program, made (engine/codegen/js.ts: `make(runtime)`). */
 export interface GeneratedProgram {
   hash: string;
-  /** Validations, steps (their slots written back into `v`), the result object and its notes. */
-  evaluate(v: unknown[], lang: Lang): Record<string, unknown> & { notes: string[] };
+  /** Validations, steps (their slots written back into `v` when `keepSteps`), the result object and its notes. */
+  evaluate(v: unknown[], lang: Lang, keepSteps: boolean): Record<string, unknown> & { notes: string[] };
   /**
    * The same for a batch row: throws as `evaluate` throws; writes the batch columns' values
    * (engine/codegen/js.ts BATCH_COLUMNS, unrounded; undefined: the program has no such

@@ -244,7 +244,7 @@ export class Calculator {
       county: p.county,
       year: p.compiled.year,
       program: p.compiled.program.id,
-      ...evaluate(p.compiled, p.facts, lang),
+      ...evaluate(p.compiled, p.facts, lang, options.explain === true),
     } as CalcResult;
     out.notes.push(...p.notes);
     if (options.explain) {
@@ -365,8 +365,10 @@ export class Calculator {
  * Runs a compiled program on a filled fact array (inputs, county facts, parameters):
  * validations first, then every step, then the result and its notes.
  */
-export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en'): Record<string, unknown> & { notes: string[] } {
-  if (c.generated) return c.generated.evaluate(v, lang);
+export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en', keepSteps = true): Record<string, unknown> & { notes: string[] } {
+  // keepSteps: the steps' values left in their slots (for --explain); a generated program
+  // then writes them back, the interpreter always does.
+  if (c.generated) return c.generated.evaluate(v, lang, keepSteps);
   for (const val of c.validations) if (val.test(v)) throw new PtaxError(val.code, val.message[lang]);
   for (const s of c.steps) v[s.slot] = s.run(v);
   const result = c.result(v) as Record<string, unknown> & { notes: string[] };
