@@ -1,5 +1,8 @@
 /** Which citation hosts count as primary sources (engine/build/sources.ts, docs/sources.md). */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { listYaml } from './load.js';
 import { hostOf, isPrimarySource, OFFICIAL_HOSTS } from './sources.js';
 
 describe('primary sources', () => {
@@ -39,6 +42,23 @@ describe('primary sources', () => {
     ])
       expect([href, isPrimarySource(href)]).toEqual([href, false]);
     expect(hostOf('not a url')).toBeUndefined();
+  });
+
+  it('every href of the rule files is a primary source, also where validate does not look (the state profiles: the Texas vote panel)', () => {
+    const hrefs: string[] = [];
+    const walk = (x: unknown): void => {
+      if (Array.isArray(x)) x.forEach(walk);
+      else if (x && typeof x === 'object')
+        for (const [k, v] of Object.entries(x)) {
+          if (k === 'href' && typeof v === 'string') hrefs.push(v);
+          else walk(v);
+        }
+    };
+    const files = listYaml('rules');
+    for (const f of files) walk(parse(readFileSync(f, 'utf8')));
+    expect(hrefs.length).toBeGreaterThan(50);
+    expect(hrefs).toContain('https://capitol.texas.gov/tlodocs/89R/billtext/html/SJ00002I.htm');
+    expect(hrefs.filter((h) => !isPrimarySource(h))).toEqual([]);
   });
 
   it('every host listed outside the government domains says which office or publisher it is', () => {
