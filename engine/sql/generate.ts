@@ -30,6 +30,7 @@
  *   the last bit in every case tried, not proven).
  */
 import { compileCondition } from '../core/conditions.js';
+import { slugOf } from '../core/counties.js';
 import { message } from '../core/messages.js';
 import { periodStart, valueAt } from '../core/params.js';
 import { PtaxError } from '../core/errors.js';
@@ -256,7 +257,8 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       WHEN 'INVALID_YEAR' THEN ${template('yearWhole', {}, { last: intText('r.y_last') })}
       WHEN 'YEAR_NOT_COVERED' THEN ${template('yearNotCovered', {}, { year: intText('r.p_in_year'), years: 'r.y_years' })}
     END AS p_message,
-    CASE WHEN r.p_in_year > r.y_last THEN ${template('rulesCarried', {}, { year: intText('r.p_in_year'), last: intText('r.y_last') })} END AS p_note
+    CASE WHEN r.p_in_year > r.y_last THEN ${template('rulesCarried', {}, { year: intText('r.p_in_year'), last: intText('r.y_last') })} END AS p_note,
+    CASE WHEN r.p_error IS NULL THEN (CASE ${programYears.map(({ program, year }, k) => `WHEN r.p_program = ${str(program.id)} AND r.p_year = ${year} THEN ${k}`).join(' ')} END) END AS p_py
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year`,
   );
@@ -269,7 +271,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     'ptax_in',
     `  SELECT i.*, ${typed.join(',\n    ')},
     k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
   FROM ${table} AS i
   JOIN ptax_krated AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
     AND ${col('year', 'num')} IS NOT DISTINCT FROM k.k_year`,
@@ -277,24 +279,80 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   cte(
     'ptax_rated',
     `  SELECT *, CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_error WHEN ${badValue} THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
-    CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_message WHEN ${badValue} THEN ${str(message('valueNotNumber', {}, 'en'))} ELSE k_message END AS p_message
+    CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_message WHEN ${badValue} THEN ${str(message('valueNotNumber', {}, 'en'))} ELSE k_message END AS p_message,
+    CASE WHEN k_error IS NULL AND NOT ${badValue} THEN k_py END AS py
   FROM ptax_in`,
   );
 
-  const branches: string[] = [];
+  // One pass over the roll, the programs side by side: a row's program and year is the
+  // number py (NULL for a row the place or its value refused); each step is a column
+  // computed only for its program's rows (CASE WHEN py = k), one CTE per level of steps
+  // (a level's steps read facts and earlier levels only), then the result columns, each
+  // one CASE over the programs, rounded once. Nothing is read twice, nothing is held.
   const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS).map((c) => `r.${q(c)}`).join(', ');
-  programYears.forEach(({ program, year }, k) => branches.push(programSql(bundle, program, year, `py${k}`, dialect, cte, inputCols)));
-  // Rows the place refused.
-  const empty = SQL_RESULT_COLUMNS.map((c) => `CAST(NULL AS ${leafType(c.path) === 'text' ? 'TEXT' : 'FLOAT8'}) AS ${q(c.name)}`).join(', ');
-  branches.push(
-    `SELECT ${inputCols}, CAST(NULL AS TEXT) AS ${q('countyName')}, CAST(NULL AS TEXT) AS ${q('program')}, CAST(NULL AS FLOAT8) AS ${q('rulesYear')}, ${empty}, CAST(NULL AS TEXT) AS ${q('notes')}, r.p_message AS ${q('error')}, r.p_error AS ${q('errorCode')} FROM ptax_rated AS r WHERE r.p_error IS NOT NULL`,
+  const parts = programYears.map(({ program, year }, k) => programSql(bundle, program, year, k, dialect));
+  let from = 'ptax_rated';
+  for (let l = 1; l < Math.max(0, ...parts.map((p) => p.levels.length)); l++) {
+    const steps = parts.flatMap((p) => p.levels[l] ?? []);
+    if (!steps.length) continue;
+    cte(`ptax_l${l}`, `  SELECT *, ${steps.join(',\n    ')}\n  FROM ${from}`);
+    from = `ptax_l${l}`;
+  }
+  const byPy = (pick: (p: ProgramPart) => string | undefined, otherwise = 'NULL'): string => {
+    const whens = parts.flatMap((p, k) => {
+      const x = pick(p);
+      return x === undefined ? [] : [`WHEN ${k} THEN ${x}`];
+    });
+    return whens.length ? `(CASE py ${whens.join(' ')} END)` : otherwise;
+  };
+  // Result leaves: one raw column per result column and unit (a column has one unit in every
+  // program but may not), then |x| × f (a), nudged (t), rounded and printed from those columns.
+  const raw: string[] = [];
+  const scaled: string[] = [];
+  const nudged: string[] = [];
+  const columns = SQL_RESULT_COLUMNS.map((c, i) => {
+    const ty = leafType(c.path);
+    const units = [...new Set(parts.flatMap((p) => (p.leaves.has(i) ? [p.leaves.get(i)!.unit] : [])))];
+    if (!units.length) return `CAST(NULL AS ${ty === 'text' ? 'TEXT' : 'FLOAT8'}) AS ${q(c.name)}`;
+    const printed = units.map((unit, u) => {
+      const l = `l${i}_${u}`;
+      const ks = parts.flatMap((p, k) => (p.leaves.get(i)?.unit === unit ? [k] : []));
+      raw.push(`${byPy((p) => (p.leaves.get(i)?.unit === unit ? p.leaves.get(i)!.sql : undefined))} AS ${l}`);
+      // A program without this leaf gives NULL (not the 0 that rounding NULL would give).
+      const mine = ks.length === parts.length ? '' : `py IN (${ks.join(', ')})`;
+      if (unit === 'text') return { mine, sql: `CAST(${l} AS TEXT)` };
+      if (unit === 'count') return { mine, sql: finite(l) };
+      const f = 10 ** ({ usd: 2, percent: 6, fraction: 8 } as const)[unit];
+      scaled.push(`ABS(${nz(l)}) * ${num(f)} AS a${i}_${u}`);
+      nudged.push(`a${i}_${u} + LEAST(a${i}_${u} * ${num(2 ** -40)}, ${num(2 ** -12)}) AS t${i}_${u}`);
+      return { mine, sql: finite(roundSql(l, `t${i}_${u}`, f)) };
+    });
+    const sql =
+      printed.length === 1 && !printed[0]!.mine
+        ? printed[0]!.sql
+        : `(CASE ${printed.map((x) => (x.mine ? `WHEN ${x.mine} THEN ${x.sql}` : `ELSE ${x.sql}`)).join(' ')} END)`;
+    return `${sql} AS ${q(c.name)}`;
+  });
+  cte(
+    'ptax_raw',
+    `  SELECT *, ${byPy((p) => p.code, 'CAST(NULL AS TEXT)')} AS p_code, ${byPy((p) => p.msg, 'CAST(NULL AS TEXT)')} AS p_msg,\n    ${[
+      ...raw,
+      `${byPy((p) => p.notes, 'CAST(NULL AS TEXT)')} AS p_notes`,
+    ].join(',\n    ')}\n  FROM ${from}`,
   );
+  cte('ptax_a', `  SELECT *, ${scaled.length ? scaled.join(', ') : 'NULL AS a_none'}\n  FROM ptax_raw`);
+  cte('ptax_t', `  SELECT *, ${nudged.length ? nudged.join(', ') : 'NULL AS t_none'}\n  FROM ptax_a`);
+  cte('ptax_out', `  SELECT *, COALESCE(p_error, p_code) AS o_code, COALESCE(p_message, p_msg) AS o_msg,\n    ${columns.join(',\n    ')}\n  FROM ptax_t`);
+  // An error row keeps only the input's columns, the error and its code. A row whose
+  // program and year the query does not cover (--year) is left out.
+  const result = SQL_RESULT_COLUMNS.map((c) => `CASE WHEN o_code IS NULL THEN ${q(c.name)} END AS ${q(c.name)}`).join(', ');
+  const select = `SELECT ${inputCols}, CASE WHEN o_code IS NULL THEN p_county END AS ${q('countyName')}, CASE WHEN o_code IS NULL THEN p_program END AS ${q('program')}, CASE WHEN o_code IS NULL THEN CAST(p_year AS FLOAT8) END AS ${q('rulesYear')}, ${result}, CASE WHEN o_code IS NULL THEN p_notes END AS ${q('notes')}, o_msg AS ${q('error')}, o_code AS ${q('errorCode')} FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL`;
   const header = `-- Generated by ptax (engine/sql/generate.ts) from the checked rules: do not edit.\n-- dialect: ${dialect}; states: ${states.map((s) => s.code).join(', ')}${o.year !== undefined ? `; year: ${o.year}` : ''}\n-- rules: ${[...new Set(programYears.flatMap(({ program }) => [program.file, ...Object.values(program.parameters).map((p) => bundle.parameters[p]!.file)]))].sort().join(', ')}\n-- input: a table ${table} with the batch columns (state, county, ${SQL_INPUTS.filter(
     (x) => x.column && x.column !== 'year',
   )
     .map((x) => x.column)
     .join(', ')}, year)\n`;
-  return `${header}WITH\n${lines.join(',\n')}\n${branches.join('\nUNION ALL\n')}`;
+  return `${header}WITH\n${lines.join(',\n')}\n${select}`;
 }
 
 /** Whether a year is not among its program's years (SQL). */
@@ -321,29 +379,26 @@ function conditionNames(c: Condition, out = new Set<string>()): Set<string> {
   return out;
 }
 
-function slugOf(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/\scounty$/, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
+/** What one program and year adds to the query: its step columns by level, its error, notes and result leaves (raw). */
+interface ProgramPart {
+  /** Per level, the step columns (`CASE WHEN py = k THEN … END AS pyk_s3`). */
+  levels: string[][];
+  code?: string;
+  msg?: string;
+  notes: string;
+  /** Result leaves by index in SQL_RESULT_COLUMNS. */
+  leaves: Map<number, { sql: string; unit: ResultLeaf['unit'] }>;
 }
 
 /**
- * One program and year: a chain of CTEs (one per level of steps: a level's steps read only
- * facts and earlier levels), then the result columns, the notes and the first error, as
- * the engine evaluates them (validations, then steps in order, then result leaves).
+ * One program and year (number k of the query): its steps as columns by level (a level's
+ * steps read only facts and earlier levels), each computed only for the rows of this
+ * program and year; the result leaves, the notes and the first error, as the engine
+ * evaluates them (validations, then steps in order, then result leaves).
  */
-function programSql(
-  bundle: Bundle,
-  program: ProgramDef,
-  year: number,
-  prefix: string,
-  dialect: Dialect,
-  cte: (name: string, body: string) => void,
-  inputCols: string,
-): string {
+function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number, dialect: Dialect): ProgramPart {
+  const prefix = `py${k}_`;
+  const mine = (sql: string) => `CASE WHEN py = ${k} THEN ${sql} END`;
   const date = periodStart(program.period, year);
   type Binding =
     | { kind: 'scalar'; value: number }
@@ -592,62 +647,41 @@ function programSql(
       c = { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err };
     }
     const lvl = c.deps + 1;
-    (byLevel[lvl] ??= []).push({ col: `s${i}`, sql: c.sql, err: c.err, errCol: c.err ? `e${i}` : undefined });
-    if (c.err) stepErrs.push(`e${i}`);
-    names.set(s.id, { sql: `s${i}`, ty: c.ty });
+    (byLevel[lvl] ??= []).push({ col: `${prefix}s${i}`, sql: c.sql, err: c.err, errCol: c.err ? `${prefix}e${i}` : undefined });
+    if (c.err) stepErrs.push(`${prefix}e${i}`);
+    names.set(s.id, { sql: `${prefix}s${i}`, ty: c.ty });
     level.set(s.id, lvl);
   });
-  let from = `${prefix}_0`;
-  cte(from, `  SELECT * FROM ptax_rated WHERE p_error IS NULL AND p_program = ${str(program.id)} AND p_year = ${year}`);
-  for (let l = 1; l < byLevel.length; l++) {
-    const steps = byLevel[l] ?? [];
-    if (!steps.length) continue;
-    const name = `${prefix}_${l}`;
-    cte(name, `  SELECT *, ${steps.map((s) => `${s.sql} AS ${s.col}${s.err ? `, ${s.err} AS ${s.errCol}` : ''}`).join(',\n    ')}\n  FROM ${from}`);
-    from = name;
-  }
-  // Result leaves (raw), their errors, then rounding and the error of the row.
+  const levels = byLevel.map((steps) => (steps ?? []).flatMap((s) => [`${mine(s.sql)} AS ${s.col}`, ...(s.err ? [`${mine(s.err)} AS ${s.errCol}`] : [])]));
+  // Result leaves (raw), their errors, the row's error and notes.
   const leaves: Array<{ path: string; leaf: ResultLeaf }> = [];
   const walk = (g: ResultGroup, path: string[]) => {
-    for (const [k, node] of Object.entries(g)) {
-      if (typeof node.unit === 'string') leaves.push({ path: [...path, k].join('.'), leaf: node as ResultLeaf });
-      else walk(node as ResultGroup, [...path, k]);
+    for (const [key, node] of Object.entries(g)) {
+      if (typeof node.unit === 'string') leaves.push({ path: [...path, key].join('.'), leaf: node as ResultLeaf });
+      else walk(node as ResultGroup, [...path, key]);
     }
   };
   walk(program.result, []);
   const leafCodes = leaves.map((l) => ({ ...l, code: expr(l.leaf.formula.ast) }));
   const leafErrs = leafCodes.filter((l) => l.code.err).map((l) => l.code.err!);
-  // Raw leaves first (one column each), then |x| × f (a), nudged (t), rounded and printed from those columns.
-  const raw: string[] = [];
-  const scaled: string[] = [];
-  const nudged: string[] = [];
-  const columns = SQL_RESULT_COLUMNS.map((c, i) => {
+  const byColumn = new Map<number, { sql: string; unit: ResultLeaf['unit'] }>();
+  SQL_RESULT_COLUMNS.forEach((c, i) => {
     const l = leafCodes.find((x) => x.path === c.path.join('.'));
-    const ty = leafType(c.path);
-    if (!l) return `CAST(NULL AS ${ty === 'text' ? 'TEXT' : 'FLOAT8'}) AS ${q(c.name)}`;
-    raw.push(`${l.code.sql} AS l${i}`);
-    const unit = l.leaf.unit;
-    if (unit === 'text') return `CAST(l${i} AS TEXT) AS ${q(c.name)}`;
-    if (unit === 'count') return `${finite(`l${i}`)} AS ${q(c.name)}`;
-    const f = 10 ** ({ usd: 2, percent: 6, fraction: 8 } as const)[unit];
-    scaled.push(`ABS(${nz(`l${i}`)}) * ${num(f)} AS a${i}`);
-    nudged.push(`a${i} + LEAST(a${i} * ${num(2 ** -40)}, ${num(2 ** -12)}) AS t${i}`);
-    return `${finite(roundSql(`l${i}`, `t${i}`, f))} AS ${q(c.name)}`;
+    if (l) byColumn.set(i, { sql: l.code.sql, unit: l.leaf.unit });
   });
   const validations = program.validations.map((v) => ({ test: cond(v.when).sql, code: v.code, message: v.message.en }));
-  const errorCode = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.code)}`).join(' ')}${[...stepErrs, ...leafErrs].length ? ` WHEN ${errOf([...stepErrs, ...leafErrs])} IS NOT NULL THEN 'NO_VALUE'` : ''} END`;
-  const errorMessage = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.message)}`).join(' ')}${[...stepErrs, ...leafErrs].length ? ` ELSE ${errOf([...stepErrs, ...leafErrs])}` : ''} END`;
+  const failing = [...stepErrs, ...leafErrs];
+  const errorCode = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.code)}`).join(' ')}${failing.length ? ` WHEN ${errOf(failing)} IS NOT NULL THEN 'NO_VALUE'` : ''} END`;
+  const errorMessage = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.message)}`).join(' ')}${failing.length ? ` ELSE ${errOf(failing)}` : ''} END`;
   const notes = program.notes.map((n) => `CASE WHEN ${cond(n.when).sql} THEN ${str(n.text.en)} END`);
-  const noteSql = `NULLIF(CONCAT_WS(${str(NOTE_SEPARATOR)}, ${[...notes, 'p_note'].join(', ')}), '')`;
-  const codeCol = validations.length || stepErrs.length || leafErrs.length ? errorCode : 'CAST(NULL AS TEXT)';
-  const msgCol = validations.length || stepErrs.length || leafErrs.length ? errorMessage : 'CAST(NULL AS TEXT)';
-  cte(`${prefix}_raw`, `  SELECT *, ${codeCol} AS p_code, ${msgCol} AS p_msg,\n    ${[...raw, `${noteSql} AS p_notes`].join(',\n    ')}\n  FROM ${from}`);
-  cte(`${prefix}_a`, `  SELECT *, ${scaled.length ? scaled.join(', ') : 'NULL AS a_none'}\n  FROM ${prefix}_raw`);
-  cte(`${prefix}_t`, `  SELECT *, ${nudged.length ? nudged.join(', ') : 'NULL AS t_none'}\n  FROM ${prefix}_a`);
-  cte(`${prefix}_out`, `  SELECT *, ${columns.join(',\n    ')}\n  FROM ${prefix}_t`);
-  // An error row keeps only the input's columns, the error and its code.
-  const result = SQL_RESULT_COLUMNS.map((c) => `CASE WHEN p_code IS NULL THEN ${q(c.name)} END AS ${q(c.name)}`).join(', ');
-  return `SELECT ${inputCols}, CASE WHEN p_code IS NULL THEN p_county END AS ${q('countyName')}, CASE WHEN p_code IS NULL THEN p_program END AS ${q('program')}, CASE WHEN p_code IS NULL THEN CAST(p_year AS FLOAT8) END AS ${q('rulesYear')}, ${result}, CASE WHEN p_code IS NULL THEN p_notes END AS ${q('notes')}, p_msg AS ${q('error')}, p_code AS ${q('errorCode')} FROM ${prefix}_out AS r`;
+  const errs = validations.length || failing.length;
+  return {
+    levels,
+    code: errs ? errorCode : undefined,
+    msg: errs ? errorMessage : undefined,
+    notes: `NULLIF(CONCAT_WS(${str(NOTE_SEPARATOR)}, ${[...notes, 'p_note'].join(', ')}), '')`,
+    leaves: byColumn,
+  };
 }
 
 /** A number, or NULL for NaN and the infinities (JSON prints them null: an empty cell). */

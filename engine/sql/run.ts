@@ -98,6 +98,11 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
     ...(o.threads ? { threads: String(o.threads) } : {}),
   });
   const c = await db.connect();
+  // The query joins the roll to its few thousand distinct (state, county, year) keys. DuckDB
+  // cannot know there are few (it estimates as many keys as rows) and would build the join's
+  // hash table on the roll: memory in proportion to the roll, spilling beyond the limit. With
+  // this optimizer off the hash table is built on the keys, the side the query puts on the right.
+  await c.run(`SET disabled_optimizers = 'build_side_probe_side'`);
   try {
     const ext = extname(o.file).toLowerCase();
     const reader = ext === '.parquet' ? `read_parquet(${lit(o.file)})` : ext === '.csv' ? `read_csv(${lit(o.file)}, header = true)` : undefined;
