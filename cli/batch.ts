@@ -431,13 +431,8 @@ export class BatchRun {
     const { kinds, slots, empties, choices } = this.cols!;
     const nc = kinds.length;
     const facts = this.facts;
-    // The line is copied into the output while it is read (it comes first in the output
-    // row); on `return false` the output position is simply not moved.
-    const w = this.out.w;
-    w.ensure(e - s + ROW_ROOM);
-    const o = w.buf;
-    const at = w.pos;
-    let op = at;
+    // The line is copied into the output once it is read (it comes first in the output
+    // row); on `return false` nothing has been written.
     let ss = 0,
       se = 0,
       cs = 0,
@@ -454,12 +449,11 @@ export class BatchRun {
         // A quoted field that closes on this line, with no "" inside, followed by a comma or the line's end.
         const q = buf.indexOf(34, j + 1);
         if (q === -1 || q >= e || (q + 1 < e && buf[q + 1] !== 44)) return false;
-        for (let k = j; k <= q; k++) o[op++] = buf[k]!;
         start = j + 1;
         end = q;
         j = q + 1;
       } else {
-        for (let c = buf[j]; j < e && c !== 44; c = buf[++j]) o[op++] = c!;
+        while (j < e && buf[j] !== 44) j++;
         end = j;
       }
       if (col >= nc) return false;
@@ -531,7 +525,6 @@ export class BatchRun {
       }
       col++;
       if (j >= e) break;
-      o[op++] = 44;
       j++; // the comma
     }
     if (col !== nc) return false;
@@ -539,8 +532,11 @@ export class BatchRun {
     if (place === null) return false;
     this.rows++;
     this.inPlace++;
-    o[op++] = 44;
-    w.pos = op;
+    const w = this.out.w;
+    w.ensure(e - s + ROW_ROOM);
+    const at = w.pos;
+    w.range(buf, s, e);
+    w.byte(44);
     try {
       if (place instanceof Error) throw place;
       this.engine.csvFacts(place, facts, w);
@@ -1085,15 +1081,17 @@ export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<
  */
 export class PlaceKeys {
   static readonly MAX_KEYS = 1 << 16;
-  private readonly hashes = new Int32Array(PlaceKeys.MAX_KEYS * 2);
+  /** The table starts small and doubles (a roll has a few thousand places: a small table stays in the processor's cache). */
+  private hashes = new Int32Array(1 << 10);
   /** Entry number + 1 per table place (0: empty). */
-  private readonly index = new Int32Array(PlaceKeys.MAX_KEYS * 2);
+  private index = new Int32Array(1 << 10);
   private arena = new Uint8Array(1 << 16);
   private used = 0;
   /** Per entry: where its bytes start in the arena, its state and county cells' lengths (`shapeOf`), and the length of all three. */
   private readonly starts: number[] = [];
   private readonly shapes: number[] = [];
   private readonly lens: number[] = [];
+  private readonly entryHashes: number[] = [];
   readonly places: Array<Place | PtaxError | null> = [];
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
@@ -1156,6 +1154,12 @@ export class PlaceKeys {
     this.used = q;
     // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
+    this.entryHashes.push(h);
+    if (this.places.length * 2 > this.index.length) this.grow();
+    else this.put(h, e);
+  }
+
+  private put(h: number, e: number): void {
     const mask = this.index.length - 1;
     let i = this.first(h);
     while (this.index[i] !== 0) i = (i + 1) & mask;
@@ -1163,9 +1167,16 @@ export class PlaceKeys {
     this.index[i] = e + 1;
   }
 
+  /** Twice the table, every entry put again. */
+  private grow(): void {
+    this.hashes = new Int32Array(this.index.length * 2);
+    this.index = new Int32Array(this.index.length * 2);
+    this.entryHashes.forEach((h, e) => this.put(h, e));
+  }
+
   private clear(): void {
     this.index.fill(0);
-    this.starts.length = this.lens.length = this.shapes.length = this.places.length = 0;
+    this.starts.length = this.lens.length = this.shapes.length = this.places.length = this.entryHashes.length = 0;
     this.used = 0;
   }
 }

@@ -83,7 +83,8 @@ const PLACE_FACTS = new Set(['year']);
  */
 interface Columns {
   cells: Array<{ get: (r: Record<string, any>) => unknown; unit: ResultUnit } | null>;
-  scratch: unknown[];
+  /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for places without notes of their own. */
+  noteCells: Map<number, Buffer>;
 }
 
 /** What the first row of a (state, county, year) text learned from `prepare`. */
@@ -102,6 +103,14 @@ export interface Place {
   columns: Columns;
   /** The place's own facts (county facts, year), in the order of `BatchCalculator.ownSlots`. */
   own: unknown[];
+  /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for a place with notes of its own. */
+  noteCells: Map<number, Buffer>;
+  /**
+   * The fact array the place's rows are evaluated in, reused from row to row: the program's
+   * template with the place's own facts; each row writes its input facts, the parameters
+   * stay, and the program computes every step before a later one reads it.
+   */
+  scratch: unknown[];
 }
 
 /** Texts remembered; beyond this the map starts again (bounded memory, whatever the input). */
@@ -186,15 +195,12 @@ export class BatchCalculator {
    * read) of a place from `placeOf`.
    */
   csvFacts(place: Place, facts: ArrayLike<unknown>, w: CsvOut): void {
-    const v = place.columns.scratch;
+    const v = place.scratch;
     const rowSlots = this.rowSlots;
     for (let j = 0; j < rowSlots.length; j++) {
       const i = rowSlots[j]!;
       v[i] = facts[i];
     }
-    const ownSlots = this.ownSlots,
-      own = place.own;
-    for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = own[j];
     this.write(place, v, w);
   }
 
@@ -207,44 +213,41 @@ export class BatchCalculator {
   private write(p: Place, v: Facts, w: CsvOut): void {
     const g = p.compiled.generated;
     const cells = p.columns.cells;
-    let notes: string[];
     if (g) {
-      // The generated module's row: the same program, only the columns' leaves made.
+      // The generated module's row: the same program, only the columns' leaves made, the
+      // notes as bits; the notes cell of each set of bits is kept by the place.
       const values = this.values;
-      notes = g.row(v, this.lang, values);
+      const bits = g.row(v, this.lang, values);
       w.bytes(p.prefix);
       for (let i = 0; i < cells.length; i++) {
         const c = cells[i];
         if (c) w.cell(values[i], c.unit);
         w.byte(44);
       }
+      const own = p.notes;
+      if (bits === 0 && own.length === 0) return;
+      // Most places have no notes of their own: their cells are the program's (one small map, in cache).
+      const cache = own.length ? p.noteCells : p.columns.noteCells;
+      let cell = cache.get(bits);
+      if (cell === undefined) {
+        cell = notesCell(
+          g.notes.flatMap((n, i) => (bits & (2 ** i) ? [n[this.lang]] : [])),
+          own,
+        );
+        if (cache.size < 256) cache.set(bits, cell);
+      }
+      w.bytes(cell);
     } else {
-      const r = evaluate(p.compiled, v, this.lang);
-      notes = r.notes;
+      const r = evaluate(p.compiled, v, this.lang, false);
       w.bytes(p.prefix);
       for (let i = 0; i < cells.length; i++) {
         const c = cells[i];
         if (c) w.cell(c.get(r), c.unit);
         w.byte(44);
       }
+      if (r.notes.length || p.notes.length) w.bytes(notesCell(r.notes, p.notes));
     }
-    const own = p.notes;
-    if (notes.length === 0 && own.length === 0) return;
-    const text = own.length
-      ? (notes.length ? notes.join(NOTE_SEPARATOR) + NOTE_SEPARATOR : '') + own.join(NOTE_SEPARATOR)
-      : notes.length === 1
-        ? notes[0]!
-        : notes.join(NOTE_SEPARATOR);
-    // The notes cell as CSV bytes, remembered by its text (rows repeat a few combinations).
-    let bytes = this.noteCells.get(text);
-    if (bytes === undefined) {
-      bytes = Buffer.from(csvEscape(text), 'utf8');
-      if (this.noteCells.size >= 1024) this.noteCells.clear();
-      this.noteCells.set(text, bytes);
-    }
-    w.bytes(bytes);
   }
-  private readonly noteCells = new Map<string, Buffer>();
 
   /** The full result object, equal to `Calculator.calculate(input)` (for NDJSON output). */
   result(input: CalcInput): CalcResult {
@@ -325,7 +328,7 @@ export class BatchCalculator {
 
   private placeFrom(prep: ReturnType<Calculator['prepare']>): Place {
     const c = prep.compiled;
-    return {
+    const place: Place = {
       compiled: c,
       county: prep.facts.slice(this.nIn, this.nIn + this.nCounty),
       inputs: prep.facts.slice(0, this.nIn),
@@ -335,7 +338,11 @@ export class BatchCalculator {
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       columns: this.columnsOf(c),
       own: Array.from(this.ownSlots, (i) => prep.facts[i]),
+      noteCells: new Map(),
+      scratch: c.template.slice(),
     };
+    this.ownSlots.forEach((i) => (place.scratch[i] = prep.facts[i]));
+    return place;
   }
 
   /**
@@ -361,7 +368,7 @@ export class BatchCalculator {
         const leaf = leafAt(c.program.result, path);
         return leaf ? { get: getter(path), unit: leaf.unit } : null;
       }),
-      scratch: c.template.slice(),
+      noteCells: new Map(),
     };
     this.columnsByProgram.set(c, cols);
     return cols;
@@ -393,6 +400,11 @@ function getter(path: readonly string[]): (r: Record<string, any>) => unknown {
     for (const k of path) x = x?.[k];
     return x ?? (zero ? 0 : undefined);
   };
+}
+
+/** The notes cell: the program's notes, then the place's, joined, as CSV bytes. */
+function notesCell(notes: readonly string[], own: readonly string[]): Buffer {
+  return Buffer.from(csvEscape([...notes, ...own].join(NOTE_SEPARATOR)), 'utf8');
 }
 
 /** A CSV field, quoted when it holds a comma, quote or line break. */

@@ -64,24 +64,14 @@ export class CsvOut {
 
   /** Bytes as they are (a cached, already encoded piece of text). */
   bytes(b: Buffer): void {
-    const n = b.length;
-    if (n > 64) {
-      this.buf.set(b, this.pos);
-      this.pos += n;
-      return;
-    }
-    const o = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) o[p++] = b[i]!;
-    this.pos = p;
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
   }
 
   /** Bytes [s, e) of another buffer, as they are. */
-  range(src: Uint8Array, s: number, e: number): void {
-    const n = e - s;
-    if (n > 128) {
-      this.buf.set(src.subarray(s, e), this.pos);
-      this.pos += n;
+  range(src: Buffer, s: number, e: number): void {
+    if (e - s > 24) {
+      this.pos += src.copy(this.buf, this.pos, s, e);
       return;
     }
     const o = this.buf;

@@ -356,7 +356,10 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
     return `cells[${i}] = ${l ? expr(l.formula.ast).code : 'undefined'};`;
   });
   program.notes.forEach((n, i) => consts.push(`const N${i} = ${JSON.stringify(n.text)};`));
-  const notesCode = program.notes.map((n, i) => `if (${cond(n.when)}) notes.push(N${i}[lang]);`).join('\n    ');
+  const notesCode = program.notes.map((n, i) => `if (${cond(n.when)}) notes.push(N${i}[lang]);`).join('\n      ');
+  // The batch row's notes as one number, bit i for note i (the batch keeps each set's cell).
+  if (program.notes.length > 30) throw new PtaxError('RULES_INVALID', `${program.id}: more than 30 notes`);
+  const noteBits = program.notes.map((n, i) => `if (${cond(n.when)}) notes |= ${2 ** i};`).join('\n      ');
 
   const reads = [...usedFacts].sort((a, b) => a - b).map((i) => `f${i} = v[${i}]`);
   const source = `'use strict';
@@ -385,17 +388,17 @@ module.exports = {
       result.notes = notes;
       return result;
     }
-    /** The same on a batch row: validations, steps, leaves that can throw, then the batch columns (unrounded) into cells; returns the notes. */
+    /** The same on a batch row: validations, steps, leaves that can throw, then the batch columns (unrounded) into cells; returns the notes that apply, bit i for notes[i]. */
     function row(v, lang, cells) {
       ${reads.length ? `const ${reads.join(', ')};` : ''}
       ${body.join('\n      ')}
       ${throwing.join('\n      ')}
       ${cells.join('\n      ')}
-      const notes = [];
-      ${notesCode}
+      let notes = 0;
+      ${noteBits}
       return notes;
     }
-    return { hash, evaluate, row };
+    return { hash, evaluate, row, notes: [${program.notes.map((_, i) => `N${i}`).join(', ')}] };
   },
 };
 `;

@@ -43,9 +43,11 @@ export interface GeneratedProgram {
   /**
    * The same for a batch row: throws as `evaluate` throws; writes the batch columns' values
    * (engine/codegen/js.ts BATCH_COLUMNS, unrounded; undefined: the program has no such
-   * field) into `cells`; returns the notes.
+   * field) into `cells`; returns the notes that apply as bits: bit i for `notes[i]`.
    */
-  row(v: unknown[], lang: Lang, cells: unknown[]): string[];
+  row(v: unknown[], lang: Lang, cells: unknown[]): number;
+  /** The program's notes, in the rule file's order (`row`'s bits), in each language. */
+  notes: ReadonlyArray<Record<Lang, string>>;
 }
 /** A generated module as loaded, before `make`. */
 export interface GeneratedModuleExports {
