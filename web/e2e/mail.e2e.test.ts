@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSiteServer, type SiteServer } from '../../scripts/site-server.js';
 import { headerLine, linksOf, startSmtp, type ReceivedMail, type TestSmtp } from '../server/test/smtp.js';
 import { REPO } from './env.js';
-import { launch } from './helpers.js';
+import { launch, ready } from './helpers.js';
 
 let smtp: TestSmtp;
 let site: SiteServer;
@@ -130,6 +130,8 @@ describe('the newsletter keeps its promise', () => {
     const { context, page, errors } = await newContext();
     const email = `mail-e2e-${Date.now()}@example.com`;
     await page.goto(`${origin('NY')}/`);
+    // The click needs the page's script (before it runs, the form would submit natively).
+    await ready(page);
     const banner = page.getByTestId('newsletter-banner');
     await banner.getByLabel('Email address').fill(email);
     await banner.getByRole('button', { name: 'Subscribe' }).click();

@@ -109,7 +109,9 @@ export async function prerender(code, dist) {
   const write = (file, lang, path, pair) => {
     const page = render(lang, path);
     let html = templates[lang];
-    html = html.replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>`);
+    // The path it was rendered for: the client hydrates the page only at that address (the
+    // not-found page, rendered once, is rendered afresh for the address asked).
+    html = html.replace('<div id="root"></div>', () => `<div id="root" data-rendered-for="${escapeHtml(path)}">${page.html}</div>`);
     html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`);
     html = html.replace(/<meta name="description" content="[^"]*"/, () => `<meta name="description" content="${escapeHtml(page.description)}"`);
     if (page.status === 404) html = html.replace(/\s*<meta name="robots" content="[^"]*" \/>/, '');

@@ -1,8 +1,17 @@
 /** Entry: language from the path, i18next, the page, optional monitoring. */
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { App, CALCULATOR_PAGES_SET, CORE_PAGES, loadHomeParts, loadSitePages, type HomePartsModule, type SitePagesModule } from './components/App.js';
+import {
+  App,
+  CALCULATOR_PAGES_SET,
+  CORE_PAGES,
+  DATA_PAGES,
+  loadHomeParts,
+  loadSitePages,
+  type HomePartsModule,
+  type SitePagesModule,
+} from './components/App.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { AppError } from './components/ErrorScreens.js';
 import { ToastProvider } from './components/Toaster.js';
@@ -22,8 +31,7 @@ document.documentElement.lang = lang;
 // Pages other than the calculator were pre-rendered with their figures: load the data
 // first, so React replaces them with the same content instead of a loading state.
 const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).page;
-const initial: LoadedState | undefined =
-  ['county', 'counties', 'how-it-works'].includes(page) && EDITION !== 'HUB' ? await loadStateData(EDITION).catch(() => undefined) : undefined;
+const initial: LoadedState | undefined = DATA_PAGES.has(page) && EDITION !== 'HUB' ? await loadStateData(EDITION).catch(() => undefined) : undefined;
 // Guide pages (and any path not known without them) need the guide data to render.
 const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].includes(page) ? await loadGuides(EDITION, lang).catch(() => undefined) : undefined;
 
@@ -32,7 +40,12 @@ const pages: SitePagesModule | undefined = CORE_PAGES.has(page) ? undefined : aw
 // The calculator's code (its own chunk) for the pages that show it.
 const home: HomePartsModule | undefined = CALCULATOR_PAGES_SET.has(page) && EDITION !== 'HUB' ? await loadHomeParts().catch(() => undefined) : undefined;
 
-createRoot(document.getElementById('root')!).render(
+// The page was pre-rendered (web/scripts/prerender.mjs) with what this first render shows:
+// hydrate it, so what a visitor typed or clicked before the script ran is kept (a fresh
+// render would replace the form). A page pre-rendered for another address (the not-found
+// page) or not at all (development) is rendered afresh.
+const root = document.getElementById('root')!;
+const tree = (
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
@@ -44,8 +57,20 @@ createRoot(document.getElementById('root')!).render(
         </ErrorBoundary>
       </ToastProvider>
     </I18nextProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+const trimmed = (path: string) => {
+  let p = path;
+  try {
+    p = decodeURI(path);
+  } catch {
+    /* a malformed address is compared as it is */
+  }
+  return p.length > 1 ? p.replace(/\/+$/, '') : p;
+};
+if (root.firstElementChild && root.dataset.renderedFor !== undefined && trimmed(root.dataset.renderedFor) === trimmed(location.pathname))
+  hydrateRoot(root, tree);
+else createRoot(root).render(tree);
 
 // Analytics and error reporting (lib/telemetry) are their own chunk, started a few seconds
 // after the page has loaded, so they never compete with the calculator; their calls until

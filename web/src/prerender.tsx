@@ -7,7 +7,7 @@
  */
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { App } from './components/App.js';
+import { App, DATA_PAGES } from './components/App.js';
 import * as sitePages from './components/site/SitePages.js';
 import * as homeParts from './components/HomeParts.js';
 import { ToastProvider } from './components/Toaster.js';
@@ -56,9 +56,6 @@ export function aliasPaths(): Array<{ alias: string; en: string; es: string }> {
   return routedGuides(guides).flatMap((g) => (g.aliases ?? []).map((alias) => ({ alias, en: g.paths.en, es: g.paths.es })));
 }
 
-/** Pages whose content needs no data, or which show the calculator (rendered loading, as the client starts). */
-const LOADING_PAGES = new Set<Route['page']>(['home', 'calculator', 'contact']);
-
 export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
   const i18n = createI18n(lang, { es });
   const t = i18n.t;
@@ -70,7 +67,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
           lang={lang}
           pathname={pathname}
           loaders={{ [EDITION]: never, TX: never }}
-          initial={LOADING_PAGES.has(route.page) ? undefined : loaded}
+          initial={DATA_PAGES.has(route.page) ? loaded : undefined}
           guides={guides}
           pages={sitePages}
           home={homeParts}

@@ -89,6 +89,12 @@ export const loadHomeParts = (): Promise<HomePartsModule> => import('./HomeParts
 /** The pages that show the calculator or the contact form; every other page is in the site pages chunk. */
 export const CORE_PAGES = new Set(['home', 'calculator', 'contact']);
 export const loadSitePages = (): Promise<SitePagesModule> => import('./site/SitePages.js');
+/**
+ * The pages whose content needs the state data (pre-rendered with it; the client loads it
+ * before hydrating them). Every other page is pre-rendered, and first rendered in the
+ * browser, with the data still loading, so both give the same markup.
+ */
+export const DATA_PAGES = new Set(['county', 'counties', 'how-it-works']);
 
 export function App({
   lang,
@@ -240,8 +246,9 @@ export function App({
       break;
     }
     default:
-      // An unknown path waits for the guide list before saying so (a guide may live there).
-      content = guides && P ? <P.NotFound lang={lang} site={site} /> : null;
+      // An unknown path waits for the guide list before saying so (a guide may live there);
+      // an unknown county (/county/<slug>) is known not to be a guide.
+      content = P && (guides || firstRoute === 'county') ? <P.NotFound lang={lang} site={site} /> : null;
   }
 
   return (

@@ -1,5 +1,5 @@
 /** The newsletter banner, the notify form and the contact form, posting to the site server's API. */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSubmit, type SubmitState } from './useSubmit.js';
 import type { Lang } from '../lib/format.js';
@@ -14,11 +14,27 @@ export function FormStatus({ state, testId }: { state: SubmitState; testId: stri
   );
 }
 
+/**
+ * A pre-rendered field keeps what a visitor typed before the script ran (hydration leaves the
+ * field's value alone, but the state starts empty and the next render would clear it): the
+ * returned ref takes that value into the state once, before the first paint.
+ */
+function useEarlyValue<E extends HTMLInputElement | HTMLTextAreaElement>(apply: (value: string) => void) {
+  const ref = useRef<E>(null);
+  const applyOnce = useRef(apply);
+  useLayoutEffect(() => {
+    const typed = ref.current?.value;
+    if (typed) applyOnce.current(typed);
+  }, []);
+  return ref;
+}
+
 /** Banner: email, state, language, tags (state newsletter + property-tax-updates); success replaces the form (seed 000 §4, §7). */
 export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: string; stateName: string; lang: Lang }) {
   const { t } = useTranslation();
   const id = useId();
   const [email, setEmail] = useState('');
+  const emailRef = useEarlyValue<HTMLInputElement>(setEmail);
   const { state, submit } = useSubmit('/api/newsletter/subscribe');
   // Someone who subscribed here is not asked again by the popup (issue 15).
   useEffect(() => {
@@ -44,6 +60,7 @@ export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: st
             {t('banner.email')}
           </label>
           <input
+            ref={emailRef}
             id={`${id}-email`}
             type="email"
             name="email"
@@ -69,6 +86,7 @@ export function NotifyForm({ stateCode, lang, year }: { stateCode: string; lang:
   const { t } = useTranslation();
   const id = useId();
   const [email, setEmail] = useState('');
+  const emailRef = useEarlyValue<HTMLInputElement>(setEmail);
   const { state, submit } = useSubmit('/api/notify');
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -84,7 +102,7 @@ export function NotifyForm({ stateCode, lang, year }: { stateCode: string; lang:
         <form className="inline-form" onSubmit={onSubmit}>
           <label htmlFor={`${id}-email`}>{t('notify.email')}</label>
           <div className="inline-row">
-            <input id={`${id}-email`} type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input ref={emailRef} id={`${id}-email`} type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
             <button type="submit" className="btn" disabled={state.status === 'submitting'}>
               {state.status === 'submitting' ? t('notify.submitting') : t('notify.submit')}
             </button>
@@ -103,6 +121,13 @@ export function ContactForm({ stateCode, lang }: { stateCode: string; lang: Lang
   const [v, setV] = useState({ name: '', email: '', subject: '', message: '' });
   const { state, submit } = useSubmit('/api/contact');
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV((old) => ({ ...old, [k]: e.target.value }));
+  const early = (k: keyof typeof v) => (value: string) => setV((old) => ({ ...old, [k]: value }));
+  const refs = {
+    name: useEarlyValue<HTMLInputElement>(early('name')),
+    email: useEarlyValue<HTMLInputElement>(early('email')),
+    subject: useEarlyValue<HTMLInputElement>(early('subject')),
+    message: useEarlyValue<HTMLTextAreaElement>(early('message')),
+  };
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     const ok = await submit({ name: v.name.trim(), email: v.email.trim(), subject: v.subject.trim(), message: v.message, state: stateCode, language: lang });
@@ -112,19 +137,19 @@ export function ContactForm({ stateCode, lang }: { stateCode: string; lang: Lang
     <form className="card contact-form" onSubmit={onSubmit} data-testid="contact-form">
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('contact.name')}</label>
-        <input id={`${id}-name`} required maxLength={100} autoComplete="name" value={v.name} onChange={set('name')} />
+        <input ref={refs.name} id={`${id}-name`} required maxLength={100} autoComplete="name" value={v.name} onChange={set('name')} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-email`}>{t('contact.email')}</label>
-        <input id={`${id}-email`} type="email" required autoComplete="email" value={v.email} onChange={set('email')} />
+        <input ref={refs.email} id={`${id}-email`} type="email" required autoComplete="email" value={v.email} onChange={set('email')} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-subject`}>{t('contact.subject')}</label>
-        <input id={`${id}-subject`} required maxLength={150} value={v.subject} onChange={set('subject')} />
+        <input ref={refs.subject} id={`${id}-subject`} required maxLength={150} value={v.subject} onChange={set('subject')} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-message`}>{t('contact.message')}</label>
-        <textarea id={`${id}-message`} required maxLength={4000} rows={6} value={v.message} onChange={set('message')} />
+        <textarea ref={refs.message} id={`${id}-message`} required maxLength={4000} rows={6} value={v.message} onChange={set('message')} />
       </div>
       <button type="submit" className="btn btn-primary" disabled={state.status === 'submitting'}>
         {state.status === 'submitting' ? t('contact.submitting') : t('contact.submit')}
