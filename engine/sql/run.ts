@@ -188,30 +188,65 @@ async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatch
 }
 
 /**
- * A CSV file into a temporary table: every column as text (cast by the query), in
- * multi-row INSERTs of 1,000 rows (COPY FROM STDIN would need a streaming client the
- * project does not have; COPY FROM a server file needs the file on the server).
+ * A CSV file into a temporary table, every column as text (cast by the query), with COPY
+ * FROM STDIN: the file is streamed to the server as it is read (pg-copy-streams), never
+ * held in memory. The header names the columns; empty cells, quoted or not, are NULL (as the
+ * streaming path reads them); blank lines are skipped. COPY FROM a file would need the file
+ * on the server.
  */
 async function loadCsv(client: import('pg').Client, file: string): Promise<string> {
-  const { readFileSync } = await import('node:fs');
+  const { createReadStream } = await import('node:fs');
+  const { pipeline } = await import('node:stream/promises');
   const { parse } = await import('csv-parse/sync');
-  const rows = parse(readFileSync(file, 'utf8'), { bom: true, skip_empty_lines: true }) as string[][];
-  const header = (rows.shift() ?? []).map((h) => h.trim());
+  const { from: copyFrom } = await import('pg-copy-streams');
+  const first = await firstLine(file);
+  const header = ((parse(first, { bom: true })[0] as string[] | undefined) ?? []).map((h) => h.trim());
   if (!header.length) throw new PtaxError('BAD_HEADER', `${file} is empty: a CSV batch needs a header line`);
+  const cols = header.map(q).join(', ');
   await client.query(`CREATE TEMP TABLE ptax_loaded (${header.map((h) => `${q(h)} TEXT`).join(', ')})`);
-  for (let i = 0; i < rows.length; i += 1000) {
-    const chunk = rows.slice(i, i + 1000);
-    const params: unknown[] = [];
-    const values = chunk.map(
-      (r) =>
-        `(${header
-          .map((_, j) => {
-            params.push(r[j] === '' || r[j] === undefined ? null : r[j]);
-            return `$${params.length}`;
-          })
-          .join(', ')})`,
+  try {
+    await pipeline(
+      createReadStream(file),
+      skipBlankLines(),
+      client.query(copyFrom(`COPY ptax_loaded (${cols}) FROM STDIN WITH (FORMAT csv, HEADER true, FORCE_NULL (${cols}))`)),
     );
-    await client.query(`INSERT INTO ptax_loaded VALUES ${values.join(', ')}`, params);
+  } catch (e) {
+    throw new PtaxError('UNREADABLE', `Cannot load ${file}: ${(e as Error).message.split('\n')[0]}`);
   }
   return 'ptax_loaded';
 }
+
+/** The first line of a file (the CSV header), without reading the rest. */
+async function firstLine(file: string): Promise<string> {
+  const { createReadStream } = await import('node:fs');
+  let text = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 })) {
+    text += chunk as string;
+    const end = text.search(/\r?\n/);
+    if (end >= 0) return text.slice(0, end);
+  }
+  return text;
+}
+
+/**
+ * Drops blank lines outside quoted cells (COPY would read one as a row of one NULL cell and
+ * refuse it; the streaming path skips it). Quotes are tracked across chunks: a "" inside a
+ * quoted cell toggles twice, so the state is right at every line end.
+ */
+async function* skipBlankLinesGen(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let quoted = false;
+  let atStart = true;
+  for await (const chunk of source) {
+    const out = Buffer.allocUnsafe(chunk.length);
+    let n = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (!quoted && atStart && (b === 0x0a || b === 0x0d)) continue;
+      if (b === 0x22) quoted = !quoted;
+      atStart = !quoted && b === 0x0a;
+      out[n++] = b;
+    }
+    if (n) yield out.subarray(0, n);
+  }
+}
+const skipBlankLines = () => skipBlankLinesGen;

@@ -21,7 +21,9 @@ import { readBundle } from '../build/bundle.js';
 import { Calculator, inputFromFlags, type FlagInput } from '../core/calculate.js';
 import { fixtureFiles, fixtureInput, type FixtureCase } from '../build/fixtures.js';
 import type { Bundle } from '../core/types.js';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { BATCH_INPUT_COLUMNS, SQL_RESULT_COLUMNS, generateSql } from './generate.js';
+import { runSqlBatch } from './run.js';
 import { startPostgres, type Postgres } from './pg-server.js';
 
 const bundle: Bundle = readBundle('dist/rules/bundle.json');
@@ -291,6 +293,40 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
     } finally {
       await client.end();
     }
+  }, 120_000);
+
+  it('ptax calc --batch file.csv --engine postgres: the file loaded with COPY FROM STDIN (blank lines skipped, quoted empty cells NULL), the same figures', async (ctx) => {
+    if (!server) {
+      console.warn(`PostgreSQL: skipped (${why})`);
+      ctx.skip();
+      return;
+    }
+    const rows = fixtureRows();
+    const path = csvFile('load.csv', rows);
+    // A blank line inside the file and at its end, and quoted empty cells (a class not given: NULL, not '').
+    const text = readFileSync(path, 'utf8').split('\n');
+    const k = COLUMNS.indexOf('class');
+    let quoted = 0;
+    for (let i = 1; i < text.length; i++)
+      if (!text[i]!.includes('"') && text[i]!.split(',')[k] === '') {
+        text[i] = text[i]!.split(',')
+          .map((c, j) => (j === k ? '""' : c))
+          .join(',');
+        quoted++;
+      }
+    expect(quoted).toBeGreaterThan(5);
+    text.splice(3, 0, '');
+    writeFileSync(path, text.join('\n') + '\n\n');
+    const out = join(tmp, 'load.out.csv');
+    const summary = await runSqlBatch(bundle, { engine: 'postgres', file: path, db: server.url, out });
+    expect(summary.rows).toBe(rows.length);
+    const numeric = new Set(['rulesYear', ...SQL_RESULT_COLUMNS.filter((c) => c.name !== 'notes').map((c) => c.name)]);
+    const got = (parseCsv(readFileSync(out, 'utf8'), { columns: true }) as Array<Record<string, string>>).map((r) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === '' ? null : numeric.has(k) && !Number.isNaN(Number(v)) ? Number(v) : v])),
+    );
+    const { diffs, errors } = compare(rows, got);
+    expect(diffs).toEqual([]);
+    expect(errors).toBe(summary.errors);
   }, 120_000);
 });
 
