@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATA_DIR, SOURCE_FILE, countiesYaml, readCountyRows, slugOf } from './gen-counties.js';
+import { DATA_DIR, SOURCE_FILE, countiesYaml, middleOfMedians, readCountyRows, slugOf, type CountyRow } from './gen-counties.js';
 
 const rows = readCountyRows(DATA_DIR);
 const SHARED = join('../shared/data', SOURCE_FILE);
@@ -35,6 +35,24 @@ describe('county generator', () => {
     expect(ny.filter((r) => r.topCoded).map((r) => slugOf(r.name))).toEqual(['nassau', 'new-york', 'putnam', 'rockland', 'suffolk', 'westchester']);
     // Albany County: 5253 / 277400 = 1.8937% (CSV effective_rate_pct)
     expect(ny.find((r) => r.name === 'Albany County')!.rate).toBe(1.8937);
+  });
+
+  it("carries each county's median home value and the state's middle county median (the lower middle of an even count)", () => {
+    const row = (medianValue: number | null) => ({ medianValue }) as CountyRow;
+    expect(middleOfMedians([row(300), row(100), row(null), row(200)])).toBe(200);
+    expect(middleOfMedians([row(400), row(100), row(300), row(200)])).toBe(200);
+    expect(middleOfMedians([row(null)])).toBeNull();
+    // Alameda County, CA: median value 1,057,400 (CSV median_home_value_usd).
+    const ca = countiesYaml('CA', rows);
+    expect(ca).toContain(
+      '  - name: "Alameda County"\n    slug: alameda\n    fips: "06001"\n    rates: [{effective: 2023-01-01, value: 0.7623}]\n    median_value: 1057400\n',
+    );
+    // 58 California counties: the 29th smallest median.
+    const sorted = rows
+      .filter((r) => r.state === 'CA')
+      .map((r) => r.medianValue!)
+      .sort((a, b) => a - b);
+    expect(ca).toContain(`\n  state: ${sorted[28]}\n`);
   });
 
   it('makes kebab-case slugs without " County"', () => {

@@ -24,6 +24,8 @@ export interface CountyRow {
   name: string;
   fips: string;
   rate: number | null;
+  /** Median value of owner-occupied homes (ACS B25077), in dollars; null where suppressed. */
+  medianValue: number | null;
   topCoded: boolean;
   nyc: boolean;
 }
@@ -35,6 +37,7 @@ export function readCountyRows(dataDir: string): CountyRow[] {
     name: req(r, 'county_name'),
     fips: req(r, 'county_fips'),
     rate: r['effective_rate_pct'] ? Number(r['effective_rate_pct']) : null,
+    medianValue: r['median_home_value_usd'] ? Number(r['median_home_value_usd']) : null,
     topCoded: r['taxes_topcoded'] === 'true',
     nyc: (r['note'] ?? '').includes(NYC_NOTE),
   }));
@@ -56,6 +59,14 @@ export function slugOf(name: string): string {
 
 const q = (s: string) => JSON.stringify(s);
 
+/** The median of the counties' median home values (the lower middle one of an even count, so it is one county's figure). */
+export function middleOfMedians(rows: CountyRow[]): number | null {
+  const values = rows.map((r) => r.medianValue).filter((v): v is number => v !== null);
+  if (!values.length) return null;
+  values.sort((a, b) => a - b);
+  return values[Math.floor((values.length - 1) / 2)]!;
+}
+
 export function countiesYaml(state: string, rows: CountyRow[]): string {
   const mine = rows.filter((r) => r.state === state);
   const lines = [
@@ -76,8 +87,23 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
     '  - title: "US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county"',
     '    href: https://data.census.gov/table/ACSDT5Y2023.B25077',
     `last_verified: ${VERIFIED}`,
-    'counties:',
   ];
+  const middle = middleOfMedians(mine);
+  if (middle !== null)
+    lines.push(
+      'median_value:',
+      '  label: {en: Median home value, es: Valor mediano de la vivienda}',
+      '  description: >-',
+      "    Median value of owner-occupied homes (ACS 2019–2023 five-year estimates), each county's",
+      "    as `median_value` below. `state` is the middle of the state's county medians (the",
+      '    lower middle one of an even count): a typical county, not a statewide median of homes,',
+      '    which this data set does not give.',
+      '  reference:',
+      '    - title: "US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county"',
+      '      href: https://data.census.gov/table/ACSDT5Y2023.B25077',
+      `  state: ${middle}`,
+    );
+  lines.push('counties:');
   for (const r of mine) {
     // A county without a rate is calculated with the state's average (a rule parameter),
     // flagged as estimated (rules reference §1).
@@ -87,6 +113,7 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
     lines.push(`    fips: ${q(r.fips)}`);
     if (r.rate !== null) lines.push(`    rates: [{effective: ${EFFECTIVE}, value: ${r.rate.toFixed(4)}}]`);
     else lines.push('    rates: []');
+    if (r.medianValue !== null) lines.push(`    median_value: ${r.medianValue}`);
     if (flags.length) lines.push(`    flags: [${flags.join(', ')}]`);
   }
   return lines.join('\n') + '\n';

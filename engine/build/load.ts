@@ -263,7 +263,16 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
       file: src.file,
       name: d.name,
       description: d.description,
-      counties: c ? c.data.counties.map((x: any) => ({ name: x.name, slug: x.slug, fips: x.fips, rates: x.rates, flags: x.flags ?? [] })) : [],
+      counties: c
+        ? c.data.counties.map((x: any) => ({
+            name: x.name,
+            slug: x.slug,
+            fips: x.fips,
+            rates: x.rates,
+            flags: x.flags ?? [],
+            ...(x.median_value !== undefined ? { medianValue: x.median_value } : {}),
+          }))
+        : [],
       programs: d.programs,
       aliases: d.aliases ?? [],
       calculators: (d.calculators ?? []).map((k: any) => ({
@@ -297,6 +306,16 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         description: c.data.description,
         reference: refs(c.src, ['reference'], c.data.reference),
         last_verified: c.data.last_verified,
+        ...(c.data.median_value
+          ? {
+              medianValue: {
+                label: c.data.median_value.label,
+                description: c.data.median_value.description,
+                reference: refs(c.src, ['median_value', 'reference'], c.data.median_value.reference),
+                state: c.data.median_value.state,
+              },
+            }
+          : {}),
       };
     }
     bundle.states[d.code] = state;

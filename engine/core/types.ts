@@ -94,6 +94,8 @@ export interface CountyDef {
   fips: string;
   rates: Array<{ effective: string; value: number }>;
   flags: string[];
+  /** Median value of the county's owner-occupied homes, in dollars (counties file `median_value`). */
+  medianValue?: number;
 }
 
 /**
@@ -129,7 +131,15 @@ export interface StateDef {
   /** Absent for the hub, which has no counties. */
   countiesId?: string;
   counties: CountyDef[];
-  countiesMeta?: { file: string; label: Label; description: string; reference: Reference[]; last_verified: string };
+  countiesMeta?: {
+    file: string;
+    label: Label;
+    description: string;
+    reference: Reference[];
+    last_verified: string;
+    /** The counties file's `median_value`: the state's figure, with what it is and its source. */
+    medianValue?: { label: Label; description: string; reference: Reference[]; state: number };
+  };
   programs: Array<{ when?: Condition; program: string }>;
   aliases: Array<{ name: string; program: string; description?: string }>;
   calculators: CalculatorDef[];

@@ -109,7 +109,23 @@ describe('figures on the pages come from the engine and the rules', () => {
       expect(page.status).toBe(200);
       expect([slug, Number(attr(page.body, /data-testid="county-tax" data-value="([^"]+)"/))]).toEqual([slug, r.annualTax]);
       expect([slug, Number(attr(page.body, /data-testid="county-monthly" data-value="([^"]+)"/))]).toEqual([slug, r.monthlyTax]);
+      // The same on the county's median home value and the state's typical one (rules/<state>/counties.yaml).
+      for (const m of ['county-median', 'state-median']) {
+        const home = Number(attr(page.body, new RegExp(`data-testid="county-tax-${m}" data-home-value="([^"]+)"`)));
+        const tax = Number(attr(page.body, new RegExp(`data-testid="county-tax-${m}" data-home-value="[^"]+" data-value="([^"]+)"`)));
+        const cli = JSON.parse(
+          execFileSync(process.execPath, ['dist/cli/main.js', 'calc', '--state', edition, '--county', county, '--value', String(home), '--json'], {
+            cwd: REPO,
+            encoding: 'utf8',
+          }),
+        ) as { annualTax: number };
+        expect([slug, m, tax]).toEqual([slug, m, cli.annualTax]);
+      }
     }
+    // Albany County's median home value is $277,400 (ACS B25077): 277,400 × 1.8937% = 5,253.12 → $5,253.
+    const albany = await get('NY', '/county/albany');
+    expect(attr(albany.body, /data-testid="county-tax-county-median" data-home-value="([^"]+)"/)).toBe('277400');
+    expect(attr(albany.body, /data-testid="county-tax-county-median"[^>]*>([^<]+)</)).toBe('$5,253');
   });
 
   it('the Texas exemptions guide quotes the school homestead exemption of the rule file', async () => {

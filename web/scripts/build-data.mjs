@@ -85,7 +85,15 @@ export function packageOf(bundle, code) {
     ...(state.profile
       ? { profile: { ...state.profile, tax_system: undefined, exemptions: state.profile.exemptions.map(({ description: _ed, ...e }) => e) } }
       : {}),
-    ...(state.countiesMeta ? { countiesMeta: { ...state.countiesMeta, description: undefined } } : {}),
+    ...(state.countiesMeta
+      ? {
+          countiesMeta: {
+            ...state.countiesMeta,
+            description: undefined,
+            ...(state.countiesMeta.medianValue ? { medianValue: { ...state.countiesMeta.medianValue, description: undefined } } : {}),
+          },
+        }
+      : {}),
   };
   const slimPrograms = Object.fromEntries(Object.entries(programs).map(([id, { description: _d, ...p }]) => [id, p]));
   const slimParameters = Object.fromEntries(Object.entries(parameters).map(([id, { description: _d, ...p }]) => [id, p]));

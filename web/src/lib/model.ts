@@ -77,6 +77,8 @@ export interface CountyInfo {
   rate: number | null;
   needsPropertyType: boolean;
   program: string;
+  /** Median value of the county's owner-occupied homes (counties file), if the data gives one. */
+  medianValue: number | null;
 }
 
 export interface Edition {
@@ -121,6 +123,7 @@ export function makeEdition(bundle: Bundle): Edition {
       rate: typeof rate === 'number' ? rate : null,
       needsPropertyType: c.flags.includes('nycClass'),
       program: p.compiled.program.id,
+      medianValue: c.medianValue ?? null,
     };
   };
   const counties = state.counties.map(countyOf);
@@ -134,7 +137,15 @@ export function makeEdition(bundle: Bundle): Edition {
   const places = state.aliases.map((a): CountyInfo => {
     const like = counties.filter((c) => c.program === a.program);
     const flags = like.length && like.every((c) => c.needsPropertyType) ? ['nycClass'] : [];
-    return { name: a.name, slug: a.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), flags, rate: null, needsPropertyType: flags.length > 0, program: a.program };
+    return {
+      name: a.name,
+      slug: a.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+      flags,
+      rate: null,
+      needsPropertyType: flags.length > 0,
+      program: a.program,
+      medianValue: null,
+    };
   });
   const byName = new Map([...counties, ...places].map((c) => [c.name.toLowerCase(), c]));
   return {

@@ -4,6 +4,7 @@
  * the rule files, the county list and a page per county with figures from the engine, and
  * the page-not-found screen.
  */
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_VALUE, type ParameterDef } from '../../../../engine/index.js';
 import { calculate, defaultForm, type Edition } from '../../lib/model.js';
@@ -123,6 +124,13 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
   const classType = county.needsPropertyType ? 'class1' : '';
   const form = { ...defaultForm(edition), county: county.name, homeValue: DEFAULT_VALUE, propertyType: classType as '' };
   const r = calculate(edition, form, lang);
+  const medians = edition.state.countiesMeta?.medianValue;
+  // The estimate on the county's own median home value and on the state's typical one (counties file `median_value`).
+  const atMedians = [
+    { id: 'county-median', value: county.medianValue, label: 'site.county.atCountyMedian' },
+    { id: 'state-median', value: medians?.state ?? null, label: 'site.county.atStateMedian' },
+  ].flatMap((m) => (m.value ? [{ ...m, value: m.value, tax: calculate(edition, { ...form, homeValue: m.value }, lang).annualTax }] : []));
+  const classLabel = classType ? ` · ${t(`propertyType.${classType}`, { rate: '' }).replace(/\s*\(\s*\)$/, '')}` : '';
   const preset = `${pathOf({ page: 'home' }, lang, site)}?${shareQuery(form, edition)}`;
   const exemptions = edition.state.profile?.exemptions ?? [];
   return (
@@ -140,12 +148,23 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
         <div className="row">
           <dt>
             {t('site.county.estimateTitle')} · {t('site.county.atValue', { value: formatUsd(DEFAULT_VALUE, lang) })}
-            {classType ? ` · ${t(`propertyType.${classType}`, { rate: '' }).replace(/\s*\(\s*\)$/, '')}` : ''}
+            {classLabel}
           </dt>
           <dd data-testid="county-tax" data-value={r.annualTax}>
             {formatUsd(r.annualTax, lang)}
           </dd>
         </div>
+        {atMedians.map((m) => (
+          <div className="row" key={m.id}>
+            <dt>
+              {t('site.county.estimateTitle')} · {t(m.label, { value: formatUsd(m.value, lang), state })}
+              {classLabel}
+            </dt>
+            <dd data-testid={`county-tax-${m.id}`} data-home-value={m.value} data-value={m.tax}>
+              {formatUsd(m.tax, lang)}
+            </dd>
+          </div>
+        ))}
         <div className="row">
           <dt>{t('results.monthlyTax')}</dt>
           <dd data-testid="county-monthly" data-value={r.monthlyTax}>
@@ -154,6 +173,19 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
         </div>
       </dl>
       <p className="help">{t('site.county.noExemptions')}</p>
+      {medians && (
+        <p className="help" data-testid="county-median-note">
+          {t('site.county.medianNote', { state })}{' '}
+          {medians.reference.map((ref, i) => (
+            <Fragment key={ref.href ?? i}>
+              {i > 0 && '; '}
+              <a href={ref.href} lang={lang === 'es' ? 'en' : undefined}>
+                {ref.title}
+              </a>
+            </Fragment>
+          ))}
+        </p>
+      )}
       <h2>{t('site.county.split')}</h2>
       <dl className="rows">
         {(['school', 'county', 'city', 'special'] as const).map((k) => (
