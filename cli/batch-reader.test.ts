@@ -1,9 +1,9 @@
 /**
- * The batch reader's two ways agree: lines read in place as bytes (`fastRow`, the place
- * found by the bytes of the state, county and year cells) and every line read the
- * general way (decoded, split, `parseCell`, `Calculator.prepare`) give the same output,
- * byte for byte, and the same counts, for seeded rolls of every state and for lines
- * built to fall on every edge of the fast reader: quoted cells, thousands separators,
+ * The batch reader's two ways agree: rows whose place is found by the bytes of the state,
+ * county and year cells and whose facts are written by slot, and every row given to the
+ * engine as an input (`fast: false`: `Calculator.prepare`'s way), both through the one CSV
+ * reader and cell coercion, give the same output, byte for byte, and the same counts, for
+ * seeded rolls of every state and for lines built to fall on every edge of the reader: quoted cells, thousands separators,
  * spaces, other spellings of true/false, non-ASCII text, CRLF, a lone CR, a byte order
  * mark, bad cells, short and long rows, unknown places; fed whole and in small chunks
  * that cut records (and UTF-8 characters) anywhere.
@@ -137,6 +137,24 @@ describe('the fast reader and the general reader give the same output', () => {
     const lone = Buffer.from(edgy.slice(0, 10).join('\n') + '\nNY,Kings,"800,000",class1\rNY,Kings,1,class1\n' + edgy.slice(10).join('\n'));
     await expectSame(lone);
     await expectSame(lone, [2, 3]);
+  });
+
+  it('amounts are read as ptax calc reads them (parseMoney), and a lone CR ends a record, quoted or not', async () => {
+    const text = Buffer.from(
+      [
+        'state,county,value,class',
+        'NY,Kings,9999999999999,class1', // 13 digits: a number, refused by the rules (above 50,000,000)
+        'NY,Kings,99999999999999,class1', // 14 digits, above 2^53 / 100: refused as parseMoney refuses it
+        'NY,Kings,800000,class1\rNY,Kings,800000,class2',
+      ].join('\n') + '\n',
+    );
+    const out = (await expectSame(text)).trimEnd().split('\n');
+    expect(out).toHaveLength(5);
+    expect(out[1]).toMatch(/,VALUE_TOO_HIGH$/);
+    expect(out[2]).toMatch(/,INVALID_NUMBER$/);
+    // 800,000 × 6% (class1) × 19.843% = 9,524.64; the class2 row after the CR is a row of its own.
+    expect(out[3]).toContain('NY,Kings,800000,class1,Kings County,ny.nyc,2026,9524.64,');
+    expect(out[4]).toContain('NY,Kings,800000,class2,Kings County,ny.nyc,2026,');
   });
 
   it('random lines from random cells (seeded): the same output both ways', async () => {

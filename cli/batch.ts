@@ -20,12 +20,14 @@
  * The CSV reader is our own: csv-parse's streaming API, only parsing the 1,000,000-row
  * benchmark file (records counted, nothing else), measured 210,000 to 235,000 rows/s on
  * this machine, under half the 500,000 rows/s target before any calculation. Ours is
- * RFC 4180: quoted fields with "" and line breaks, CRLF or LF, a UTF-8 byte order mark.
- * It reads bytes: a line whose cells are all in their plain form (digits, true/false,
- * text without surrounding spaces, quoted cells that close on the line) is read in place
- * (`fastRow`), its place found by the bytes of its state, county and year cells; any
- * other line is decoded and read the general way. Both give the same output
- * (cli/batch-reader.test.ts compares them byte for byte).
+ * RFC 4180: quoted fields with "" and line breaks, CRLF, LF or a lone CR, a UTF-8 byte
+ * order mark. One reader, one coercion, one printer: every record is split as bytes
+ * (`split`); every cell is read by `parseCell` (money by engine/core/money.ts parseMoney),
+ * the commonest ones (digits, true/false, plain text) straight from the bytes (`cell`);
+ * every row is printed by engine/batch (CsvOut). A row's place is found by the bytes of its
+ * state, county and year cells and its facts written by slot (`fastColumns`), or, with
+ * `fast: false`, the row goes to the engine as an input (`Calculator.prepare`'s way); the
+ * two give the same output (cli/batch-reader.test.ts compares them byte for byte).
  */
 import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
 import { once } from 'node:events';
@@ -50,7 +52,7 @@ export interface BatchOptions {
   out?: string;
   strict?: boolean;
   lang?: Lang;
-  /** Read plain lines in place (default); false reads every line the general way (for tests comparing the two). */
+  /** Places by the bytes of their cells and facts by slot (default); false: every row to the engine as an input (for tests comparing the two). */
   fast?: boolean;
 }
 export interface BatchIO {
@@ -64,7 +66,7 @@ export interface BatchSummary {
   errors: number;
   seconds: number;
   exitCode: number;
-  /** Rows read in place (the fast reader); the others were read the general way. */
+  /** Rows whose place was found by the bytes of their cells and facts written by slot; the others went to the engine as an input. */
   inPlace: number;
 }
 
@@ -101,8 +103,8 @@ function kindOf(x: (typeof INPUTS)[number]): Kind {
 }
 /**
  * The columns read: state and county, then every input rules/inputs.yaml gives a column,
- * in its order. The county rate is not an input fact but the county's: a header with that
- * column is read the general way (fastColumns).
+ * in its order. The county rate is not an input fact but the county's: with that column,
+ * every row goes to the engine as an input (fastColumns).
  */
 export const INPUT_COLUMNS: readonly Spec[] = [
   { key: 'state', name: 'state', kind: 'text', what: 'state' },
@@ -136,30 +138,13 @@ const MAX_RECORD = 8 << 20;
 /** Room for a row's result cells: a dozen numbers, names and the notes (rule texts). */
 const ROW_ROOM = 1 << 16; // a record (a line, or a quoted field's lines) longer than this is a broken file
 
-/** A cell's text as the value of its flag; empty is "not given" (undefined). */
+/**
+ * A cell's text as the value of its flag; empty is "not given" (undefined). The one
+ * reading of a cell (CSV, and NDJSON strings): money and numbers by parseAmount
+ * (engine/core/money.ts parseMoney), years by parseYear. `readCell` reads the commonest
+ * cells straight from the bytes, giving what this gives.
+ */
 function parseCell(spec: Spec, raw: string): unknown {
-  const n = raw.length;
-  if (n === 0) return undefined;
-  // Fast paths for the commonest cells: plain digits (what parseAmount would accept as
-  // \d+), and true/false exactly as written.
-  if (spec.kind === 'amount' && n < 16) {
-    let digits = true;
-    for (let i = 0; i < n; i++) {
-      const c = raw.charCodeAt(i);
-      if (c < 48 || c > 57) {
-        digits = false;
-        break;
-      }
-    }
-    if (digits) return +raw;
-  } else if (spec.kind === 'bool') {
-    if (raw === 'true') return true;
-    if (raw === 'false') return false;
-  } else if (spec.kind === 'text') {
-    const a = raw.charCodeAt(0),
-      z = raw.charCodeAt(n - 1);
-    if (a > 32 && z > 32 && a !== 160 && z !== 160 && a < 0x1680 && z < 0x1680) return raw; // nothing for trim() to remove
-  }
   const s = raw.trim();
   if (s === '') return undefined;
   switch (spec.kind) {
@@ -203,32 +188,6 @@ function rowReader(specs: Array<Spec | undefined>): (vals: unknown[]) => CalcInp
     for (const [key, i] of cols) flags[key] = v[i];
     return inputFromFlags(flags as unknown as FlagInput, yearAt === -1 ? undefined : (v[yearAt] as number | undefined));
   };
-}
-
-/**
- * The cell raw[s, e) parsed as `parseCell` parses it, without cutting it out for the
- * commonest cells: empty, plain digits, true, false, a four-digit year.
- */
-function readCell(spec: Spec, raw: string, s: number, e: number): unknown {
-  const n = e - s;
-  if (n === 0) return undefined;
-  const kind = spec.kind;
-  if ((kind === 'amount' && n < 16) || (kind === 'year' && n === 4)) {
-    let x = 0;
-    let i = s;
-    for (; i < e; i++) {
-      const c = raw.charCodeAt(i);
-      if (c < 48 || c > 57) break;
-      x = x * 10 + (c - 48);
-    }
-    if (i === e) return x;
-  } else if (kind === 'bool') {
-    const c = raw.charCodeAt(s);
-    if (n === 4 && c === 116 && raw.charCodeAt(s + 1) === 114 && raw.charCodeAt(s + 2) === 117 && raw.charCodeAt(s + 3) === 101) return true;
-    if (n === 5 && c === 102 && raw.charCodeAt(s + 1) === 97 && raw.charCodeAt(s + 2) === 108 && raw.charCodeAt(s + 3) === 115 && raw.charCodeAt(s + 4) === 101)
-      return false;
-  }
-  return parseCell(spec, raw.slice(s, e));
 }
 
 /** An NDJSON value as the value of its flag: numbers and booleans as they are, strings as CSV cells, null as not given. */
@@ -301,7 +260,7 @@ export class BatchRun {
   private unused: string[] = [];
   private ndjsonUnused = new Set<string>();
 
-  /** fast: whether lines are read in place when they can be (off: every line the general way; the tests compare the two). */
+  /** fast: places by the bytes of their cells and facts by slot (off: every row to the engine as an input; the tests compare the two). */
   constructor(
     calc: Calculator,
     private readonly out: Output,
@@ -382,191 +341,264 @@ export class BatchRun {
 
   /**
    * Handles every complete CSV record of `buf` (bytes); returns what is left (an
-   * incomplete record). A line without a quote is read in place by `fastRow` when it can
-   * be, else decoded and read as text; a record with a quote is parsed by `parseQuotedBytes`.
+   * incomplete record). Each record is split once (`split`), then read (`csvRow`).
    */
   private feedCsvBytes(buf: Buffer, final: boolean): Buffer {
     let p = 0;
     const n = buf.length;
-    let quote = -2; // position of the next '"' at or after p (-1: none); -2: not looked for yet
     while (p < n) {
-      let nl = buf.indexOf(10, p);
-      if (nl === -1) {
-        if (!final) break;
-        nl = n;
-      }
-      if (quote !== -1 && quote < p) quote = buf.indexOf(34, p);
-      if (quote === -1 || quote > nl) {
-        // A line without quotes: the record is the line.
-        this.line++;
-        const end = nl > p && buf[nl - 1] === 13 ? nl - 1 : nl;
-        if (end > p && !(this.cols && this.fastRow(buf, p, end, false))) this.csvRecord(buf.toString('utf8', p, end), null);
-        p = nl + 1;
-      } else if (this.cols && simpleQuotes(buf, quote, nl) && this.fastRow(buf, p, nl > p && buf[nl - 1] === 13 ? nl - 1 : nl, true)) {
-        // A line whose quoted fields all close on it (no line break inside a field, no "",
-        // no lone carriage return): read in place too.
-        this.line++;
-        p = nl + 1;
-      } else {
-        const r = parseQuotedBytes(buf, p, final);
-        if (!r) break; // the record goes on in the next chunk
-        this.line += r.lines;
-        const raw = buf.toString('utf8', p, r.end);
-        p = r.next;
-        this.csvRecord(raw, r.fields, r.problem);
-      }
+      const next = this.split(buf, p, final);
+      if (next === -1) break; // the record goes on in the next chunk
+      this.line += this.lines;
+      this.csvRecord(buf, p);
+      p = next;
     }
     return p >= n ? EMPTY : buf.subarray(p);
   }
 
   /**
-   * One line without quotes, read in place: every cell in its plain form (digits, true,
-   * false, text without surrounding spaces, a known STAR word, or empty), the place by the
-   * bytes of its state, county and year cells (see `placeOfBytes`). Returns false,
-   * having written nothing, for anything else: the line is then read the general way,
-   * which gives the same output (tested) with its own messages.
+   * The CSV reader (RFC 4180): splits the record that starts at `p` into its fields'
+   * bounds (`fs`, `fe`: a quoted field's text without its quotes; `fq`: 0 plain, 1 quoted,
+   * 2 quoted with "" inside, 3 a problem field whose text is in `texts`), sets `recEnd`
+   * (before the line break), `lines` and `problem`; returns where the next record starts,
+   * or -1 when the buffer ends inside the record and more input may come. A record ends at
+   * a line feed, a carriage return and line feed, or a lone carriage return, outside quotes.
+   * Bytes: quotes, commas and line breaks are ASCII, and UTF-8 never uses ASCII bytes
+   * inside a character, so fields are cut where a reader of characters cuts them.
    */
-  private fastRow(buf: Buffer, s: number, e: number, quoted: boolean): boolean {
-    if (this.engine.fastOff) return false;
-    const { kinds, slots, empties, choices } = this.cols!;
-    const nc = kinds.length;
-    const facts = this.facts;
-    // The line is copied into the output once it is read (it comes first in the output
-    // row); on `return false` nothing has been written.
-    let ss = 0,
-      se = 0,
-      cs = 0,
-      ce = 0,
-      ys = 0,
-      ye = 0;
-    let col = 0;
-    let j = s;
+  private split(buf: Buffer, p: number, final: boolean): number {
+    const n = buf.length;
+    let i = p;
+    let nf = 0;
+    let lines = 1;
+    this.problem = undefined;
     for (;;) {
-      // One field from j: its text is [start, end).
-      let start = j;
-      let end: number;
-      if (quoted && buf[j] === 34) {
-        // A quoted field that closes on this line, with no "" inside, followed by a comma or the line's end.
-        const q = buf.indexOf(34, j + 1);
-        if (q === -1 || q >= e || (q + 1 < e && buf[q + 1] !== 44)) return false;
-        start = j + 1;
-        end = q;
-        j = q + 1;
+      if (nf === this.fs.length) this.growFields();
+      if (i < n && buf[i] === 34) {
+        // A quoted field: to its closing quote ("" is a quote inside it).
+        let from = i + 1;
+        let kind = 1;
+        let q: number;
+        for (;;) {
+          q = buf.indexOf(34, from);
+          if (q === -1) {
+            if (!final) return -1;
+            this.problem ??= 'a quoted field is not closed';
+            q = n;
+            break;
+          }
+          if (q + 1 < n && buf[q + 1] === 34) {
+            kind = 2;
+            from = q + 2;
+            continue;
+          }
+          if (q + 1 >= n && !final) return -1; // a "" may straddle the chunk boundary
+          break;
+        }
+        lines += count10(buf, i + 1, q);
+        this.fs[nf] = i + 1;
+        this.fe[nf] = q;
+        i = Math.min(q + 1, n);
+        let j = i;
+        while (j < n && buf[j] !== 44 && buf[j] !== 10 && buf[j] !== 13) j++;
+        if (j > i) {
+          this.problem ??= `text after the closing quote of field ${nf + 1}`;
+          this.texts[nf] = unquote(buf, this.fs[nf]!, q, kind) + buf.toString('utf8', i, j);
+          kind = 3;
+          i = j;
+        }
+        this.fq[nf++] = kind;
       } else {
-        while (j < e && buf[j] !== 44) j++;
-        end = j;
+        let j = i;
+        while (j < n && buf[j] !== 44 && buf[j] !== 10 && buf[j] !== 13) j++;
+        this.fs[nf] = i;
+        this.fe[nf] = j;
+        this.fq[nf++] = 0;
+        i = j;
       }
-      if (col >= nc) return false;
-      const kind = kinds[col]!;
-      if (kind !== UNUSED) {
-        const len = end - start;
-        if (len === 0) {
-          if (kind === STATE) {
-            ss = se = start;
-          } else if (kind === COUNTY) {
-            cs = ce = start;
-          } else if (kind === ROW_YEAR) {
-            ys = ye = start;
-          } else facts[slots[col]!] = empties[col];
-        } else if (kind === AMOUNT) {
-          // Plain digits, or digits grouped by thousands ("1,234,567", quoted): what parseAmount reads as the same digits.
-          let x = 0;
-          let group = -1; // digits since the last comma; -1: no comma yet
-          for (let k = start; k < end; k++) {
-            const ch = buf[k]!;
-            if (ch === 44) {
-              if (group === -1 ? k - start > 3 || k === start : group !== 3) return false;
-              group = 0;
-              continue;
-            }
-            const d = ch - 48;
-            if (d < 0 || d > 9) return false;
-            x = x * 10 + d;
-            if (group !== -1) group++;
-          }
-          if (group !== -1 && group !== 3) return false;
-          if (x > Number.MAX_SAFE_INTEGER) return false;
-          facts[slots[col]!] = x;
-        } else if (kind === YEAR || kind === ROW_YEAR) {
-          if (len !== 4) return false;
-          let x = 0;
-          for (let k = start; k < end; k++) {
-            const d = buf[k]! - 48;
-            if (d < 0 || d > 9) return false;
-            x = x * 10 + d;
-          }
-          if (kind === ROW_YEAR) {
-            ys = start;
-            ye = end;
-          } else facts[slots[col]!] = x;
-        } else if (kind === BOOL) {
-          const b = buf[start];
-          if (len === 4 && b === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) facts[slots[col]!] = true;
-          else if (len === 5 && b === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101)
-            facts[slots[col]!] = false;
-          else return false;
-        } else {
-          // Text: nothing for trim() to remove (ASCII, no space at either end).
-          const a = buf[start]!,
-            z = buf[end - 1]!;
-          if (a <= 32 || z <= 32 || a >= 128 || z >= 128) return false;
-          if (kind === STATE) {
-            ss = start;
-            se = end;
-          } else if (kind === COUNTY) {
-            cs = start;
-            ce = end;
-          } else {
-            const t = this.intern(buf, start, end);
-            if (kind === STAR && !choices[col]!.includes(t)) return false;
-            facts[slots[col]!] = t;
-          }
+      this.nf = nf;
+      this.lines = lines;
+      if (i >= n) {
+        if (!final) return -1;
+        this.recEnd = n;
+        return n;
+      }
+      const c = buf[i];
+      if (c === 44) {
+        i++;
+        continue;
+      }
+      this.recEnd = i;
+      if (c === 13) {
+        if (i + 1 >= n && !final) return -1;
+        return i + 1 < n && buf[i + 1] === 10 ? i + 2 : i + 1;
+      }
+      return i + 1;
+    }
+  }
+  private growFields(): void {
+    const m = this.fs.length * 2;
+    const grow = (a: Int32Array) => {
+      const b = new Int32Array(m);
+      b.set(a);
+      return b;
+    };
+    this.fs = grow(this.fs);
+    this.fe = grow(this.fe);
+    const q = new Uint8Array(m);
+    q.set(this.fq);
+    this.fq = q;
+  }
+  /** The current record's fields: where each starts and ends, and how it was written (see `split`). */
+  private fs = new Int32Array(64);
+  private fe = new Int32Array(64);
+  private fq = new Uint8Array(64);
+  private texts: string[] = [];
+  private nf = 0;
+  private recEnd = 0;
+  private lines = 0;
+  private problem: string | undefined;
+
+  /** Field k of the current record as text. */
+  private text(buf: Buffer, k: number): string {
+    const kind = this.fq[k]!;
+    return kind === 3 ? this.texts[k]! : unquote(buf, this.fs[k]!, this.fe[k]!, kind);
+  }
+
+  /**
+   * A cell read as `parseCell` reads it: the commonest cells (empty, plain digits, true,
+   * false, a four-digit year, text with nothing to trim) straight from the bytes, any
+   * other through `parseCell`.
+   */
+  private cell(spec: Spec, buf: Buffer, k: number): unknown {
+    const s = this.fs[k]!,
+      e = this.fe[k]!,
+      n = e - s;
+    if (this.fq[k]! < 2) {
+      if (n === 0) return undefined;
+      const kind = spec.kind;
+      if ((kind === 'amount' && n <= 13) || (kind === 'year' && n === 4)) {
+        // Up to 13 digits: below parseMoney's largest amount, exact, the same number.
+        let x = 0;
+        let i = s;
+        for (; i < e; i++) {
+          const d = buf[i]! - 48;
+          if (d < 0 || d > 9) break;
+          x = x * 10 + d;
+        }
+        if (i === e) return x;
+      } else if (kind === 'bool') {
+        const b = buf[s];
+        if (n === 4 && b === 116 && buf[s + 1] === 114 && buf[s + 2] === 117 && buf[s + 3] === 101) return true;
+        if (n === 5 && b === 102 && buf[s + 1] === 97 && buf[s + 2] === 108 && buf[s + 3] === 115 && buf[s + 4] === 101) return false;
+      } else if (kind === 'text' || kind === 'star') {
+        // ASCII with no space at either end: nothing for trim() to remove.
+        const a = buf[s]!,
+          z = buf[e - 1]!;
+        if (a > 32 && z > 32 && a < 128 && z < 128) {
+          const t = this.intern(buf, s, e);
+          if (kind === 'text' || spec.values!.includes(t)) return t;
         }
       }
-      col++;
-      if (j >= e) break;
-      j++; // the comma
     }
-    if (col !== nc) return false;
-    const place = this.placeOfBytes(buf, ss, se, cs, ce, ys, ye);
-    if (place === null) return false;
+    return parseCell(spec, this.text(buf, k));
+  }
+
+  /**
+   * One CSV record: the header, a blank line (not a row), or a row. A row's cells are read
+   * in column order (the first bad one is the row's error); its place is found by the bytes
+   * of its state, county and year cells (`placeOfBytes`) and its facts written by slot
+   * when the header allows it (`fastColumns`), else the row goes to the engine as an input.
+   */
+  private csvRecord(buf: Buffer, p: number): void {
+    const nf = this.nf;
+    if (nf === 1 && this.fq[0] === 0 && this.fe[0] === this.fs[0]) return; // a blank line
+    if (!this.header) {
+      const fields = Array.from({ length: nf }, (_, k) => this.text(buf, k));
+      this.readHeader(fields, buf.toString('utf8', p, this.recEnd), this.problem);
+      return;
+    }
     this.rows++;
-    this.inPlace++;
+    let problem = this.problem;
+    if (nf !== this.headerLen || problem) {
+      // Keep the output rectangular: pad or cut the row to the header's width.
+      let input = buf.toString('utf8', p, this.recEnd);
+      if (nf !== this.headerLen) {
+        const f = Array.from({ length: Math.min(nf, this.headerLen) }, (_, k) => this.text(buf, k));
+        while (f.length < this.headerLen) f.push('');
+        input = f.map(csvEscape).join(',');
+        problem ??= `line ${this.line}: ${nf} fields, the header has ${this.headerLen}`;
+      }
+      return this.csvError(input, 'INVALID_ROW', problem!);
+    }
+    const h = this.header;
+    const vals = this.vals;
+    let err: unknown;
+    for (let k = 0; k < nf; k++) {
+      const spec = h[k];
+      if (spec === undefined) continue;
+      try {
+        vals[k] = this.cell(spec, buf, k);
+      } catch (x) {
+        err = x;
+        break;
+      }
+    }
+    const e = this.recEnd;
     const w = this.out.w;
-    w.ensure(e - s + ROW_ROOM);
+    w.ensure(e - p + ROW_ROOM);
     const at = w.pos;
-    w.range(buf, s, e);
+    w.range(buf, p, e);
     w.byte(44);
     try {
+      if (err !== undefined) throw err;
+      const cols = this.cols;
+      let place: Place | PtaxError | null = null;
+      if (cols && !this.engine.fastOff) {
+        const { slots, empties } = cols;
+        const facts = this.facts;
+        for (let k = 0; k < nf; k++) {
+          const slot = slots[k]!;
+          if (slot !== -1) facts[slot] = vals[k] === undefined ? empties[k] : vals[k];
+        }
+        place = this.placeOfBytes(buf);
+      }
       if (place instanceof Error) throw place;
-      this.engine.csvFacts(place, facts, w);
+      if (place) {
+        this.inPlace++;
+        this.engine.csvFacts(place, this.facts, w);
+      } else this.engine.csvInto(this.rowInput!(vals), w);
     } catch (x) {
       w.pos = at;
-      this.rowFailed(x, (code, message) => this.csvError(buf.toString('utf8', s, e), code, message));
-      return true;
+      this.rowFailed(x, (code, message) => this.csvError(buf.toString('utf8', p, e), code, message));
+      return;
     }
     w.byte(44);
     w.byte(44);
     w.byte(10);
-    return true;
   }
 
   /**
-   * The place of a row by the bytes of its state, county and year cells: remembered
-   * (hash, then the bytes compared), or asked of the engine with the row's facts (the
-   * engine's own cache, or `prepare`). The error `prepare` gave for those cells, or null
-   * when such rows must go the general way.
+   * The place of the current row by the bytes of its state, county and year cells:
+   * remembered (hash, then the bytes compared), or asked of the engine with the row's
+   * values (the engine's own cache, or `prepare`). The error `prepare` gave for those
+   * cells, or null when the row must go to the engine as an input (a cell with "" inside,
+   * or a state that chooses its program by input facts).
    */
-  private placeOfBytes(buf: Buffer, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): Place | PtaxError | null {
+  private placeOfBytes(buf: Buffer): Place | PtaxError | null {
+    const { state, county, year } = this.cols!;
+    const fq = this.fq;
+    if (fq[state]! > 1 || fq[county]! > 1 || (year !== -1 && fq[year]! > 1)) return null;
+    const fs = this.fs,
+      fe = this.fe;
+    const ys = year === -1 ? 0 : fs[year]!,
+      ye = year === -1 ? 0 : fe[year]!;
     const keys = this.placeKeys;
-    const found = keys.find(buf, ss, se, cs, ce, ys, ye);
+    const found = keys.find(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye);
     if (found !== -1) return keys.places[found]!;
     // First row with these cells: the engine decides, from the row's input.
-    const input: Record<string, unknown> = {
-      state: se > ss ? buf.toString('utf8', ss, se) : undefined,
-      county: ce > cs ? buf.toString('utf8', cs, ce) : undefined,
-      year: ye > ys ? +buf.toString('latin1', ys, ye) : undefined,
-    };
+    const vals = this.vals;
+    const input: Record<string, unknown> = { state: vals[state], county: vals[county], year: year === -1 ? undefined : vals[year] };
     INPUT_FACTS.forEach((f, i) => {
       if (f !== 'year') input[f] = this.facts[i];
     });
@@ -577,7 +609,7 @@ export class BatchRun {
       if (!isPtaxError(x)) throw x;
       place = x as PtaxError;
     }
-    keys.add(buf, ss, se, cs, ce, ys, ye, place);
+    keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place);
     return place;
   }
   private placeKeys = new PlaceKeys();
@@ -602,85 +634,10 @@ export class BatchRun {
   private internKeys: Buffer[] = [];
   private internTexts: string[] = [];
 
-  /** The fast reader's columns for the header, or null: every line the general way. */
+  /** How the header's columns map to fact slots, or null: every row goes to the engine as an input. */
   private cols: FastColumns | null = null;
-  /** The current line's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
+  /** The current row's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
   private facts: unknown[] = EMPTY_FACTS.slice();
-
-  private csvRecord(raw: string, quoted: string[] | null, problem?: string): void {
-    if (!this.header) {
-      this.readHeader(quoted && !problem ? quoted : raw.split(','), raw, problem);
-      return;
-    }
-    this.rows++;
-    const w = this.out.w;
-    if (!quoted && !problem) {
-      // The common case: a line without quotes, read in place (no array of fields).
-      const vals = this.vals;
-      let err: unknown;
-      const h = this.header!;
-      const n = raw.length;
-      let col = 0;
-      let start = 0;
-      for (let j = 0; j <= n; j++) {
-        if (j < n && raw.charCodeAt(j) !== 44) continue;
-        // A cell ends at j (a comma or the end of the line).
-        if (col < h.length) {
-          const spec = h[col];
-          if (spec && err === undefined) {
-            try {
-              vals[col] = readCell(spec, raw, start, j);
-            } catch (x) {
-              err = x;
-            }
-          }
-        }
-        col++;
-        start = j + 1;
-      }
-      const ok = col === h.length; // else: too few or too many fields (the general path says so)
-      if (ok) {
-        w.ensure(raw.length * 3 + ROW_ROOM);
-        const start = w.pos;
-        w.str(raw);
-        w.byte(44);
-        try {
-          if (err !== undefined) throw err;
-          this.engine.csvInto(this.rowInput!(vals), w);
-        } catch (x) {
-          w.pos = start;
-          return this.rowFailed(x, (code, message) => this.csvError(raw, code, message));
-        }
-        w.byte(44);
-        w.byte(44);
-        w.byte(10);
-        return;
-      }
-    }
-    const fields = quoted ?? raw.split(',');
-    let input = raw;
-    if (fields.length !== this.headerLen) {
-      // Keep the output rectangular: pad or cut the row to the header's width.
-      const f = fields.slice(0, this.headerLen);
-      while (f.length < this.headerLen) f.push('');
-      input = f.map(csvEscape).join(',');
-      problem ??= `line ${this.line}: ${fields.length} fields, the header has ${this.headerLen}`;
-    }
-    if (problem) return this.csvError(input, 'INVALID_ROW', problem);
-    w.ensure(input.length * 3 + ROW_ROOM);
-    const start = w.pos;
-    w.str(input);
-    w.byte(44);
-    try {
-      this.engine.csvInto(this.csvInput(fields), w);
-    } catch (err) {
-      w.pos = start;
-      return this.rowFailed(err, (code, message) => this.csvError(input, code, message));
-    }
-    w.byte(44);
-    w.byte(44);
-    w.byte(10);
-  }
 
   private csvError(input: string, code: string, message: string): void {
     this.errors++;
@@ -695,19 +652,9 @@ export class BatchRun {
     } else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
   }
 
-  /** The cells of a record with quotes, parsed by position. */
-  private csvInput(fields: string[]): CalcInput {
-    const h = this.header!;
-    const vals = this.vals;
-    for (let i = 0; i < h.length; i++) {
-      const spec = h[i];
-      if (spec) vals[i] = parseCell(spec, fields[i]!);
-    }
-    return this.rowInput!(vals);
-  }
-  /** The parsed cells of the current row, by position (reused from row to row). */
+  /** The read cells of the current row, by position (reused from row to row). */
   private vals: unknown[] = [];
-  /** The header's row reader: parsed cells → CalcInput (generated once per header, see `rowReader`). */
+  /** The header's row reader: read cells → CalcInput (made once per header, see `rowReader`). */
   private rowInput: ((vals: unknown[]) => CalcInput) | null = null;
 
   private readHeader(fields: string[], raw: string, problem?: string): void {
@@ -789,156 +736,58 @@ export class BatchRun {
 
 const EMPTY = Buffer.alloc(0);
 
-/**
- * Whether the quotes of a line (from its first quote at `q` to its line feed at `nl`)
- * can be read in place: an even number of them, and no carriage return before the line
- * feed's own (a lone one ends a record with quotes).
- */
-function simpleQuotes(buf: Buffer, q: number, nl: number): boolean {
-  let quotes = 0;
-  for (let k = q; k < nl; k++) {
-    const c = buf[k];
-    if (c === 34) quotes++;
-    else if (c === 13 && k !== nl - 1) return false;
-  }
-  return quotes % 2 === 0;
-}
-
-/** How the fast reader reads a column. */
-const AMOUNT = 0,
-  YEAR = 1,
-  BOOL = 2,
-  TEXT = 3,
-  STAR = 4,
-  STATE = 5,
-  COUNTY = 6,
-  ROW_YEAR = 7,
-  UNUSED = 255;
-/** By header position: how each column is read (UNUSED: passed through), its fact slot, its empty value. */
+/** By header position: each column's fact slot (-1: none, or the state, county or year) and its empty value; where the place's cells are. */
 interface FastColumns {
-  kinds: Uint8Array;
   slots: Int32Array;
   empties: unknown[];
-  choices: Array<readonly string[] | undefined>;
+  state: number;
+  county: number;
+  /** The year asked for (-1: no such column). */
+  year: number;
 }
 
 /** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
 const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
 
 /**
- * The fast reader's columns for a header: which input fact each column sets, found by
- * asking `inputFromFlags` and `inputFacts` (the one mapping from flags to facts) which fact
- * a probe value of the flag changes. Null if a column's fact cannot be found that way.
+ * Which input fact each column of a header sets, found by asking `inputFromFlags` and
+ * `inputFacts` (the one mapping from flags to facts) which fact probe values of the flag
+ * change. Null if a column's fact cannot be found that way: every row then goes to the
+ * engine as an input.
  */
 function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
   const n = specs.length;
   const cols: FastColumns = {
-    kinds: new Uint8Array(n).fill(UNUSED),
     slots: new Int32Array(n).fill(-1),
     empties: new Array<unknown>(n).fill(undefined),
-    choices: specs.map((x) => x?.values),
+    state: specs.findIndex((x) => x?.key === 'state'),
+    county: specs.findIndex((x) => x?.key === 'county'),
+    year: specs.findIndex((x) => x?.key === 'year'),
   };
   for (let i = 0; i < n; i++) {
     const spec = specs[i];
-    if (!spec) continue;
-    if (spec.key === 'state' || spec.key === 'county' || spec.key === 'year') {
-      cols.kinds[i] = spec.key === 'state' ? STATE : spec.key === 'county' ? COUNTY : ROW_YEAR;
-      continue;
+    if (!spec || spec.key === 'state' || spec.key === 'county' || spec.key === 'year') continue;
+    const probes = spec.kind === 'bool' ? [true, false] : spec.kind === 'text' || spec.kind === 'star' ? ['\u0001'] : [7_777_777];
+    let slot = -1;
+    for (const probe of probes) {
+      const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
+      const changed = facts.flatMap((x, j) => (Object.is(x, EMPTY_FACTS[j]) ? [] : [j]));
+      // One fact, the same for every probe, holding the probe (false may be the empty value itself).
+      const j = changed.length === 1 ? changed[0]! : changed.length === 0 ? slot : -1;
+      if (j === -1 || facts[j] !== probe || (slot !== -1 && j !== slot)) return null;
+      slot = j;
     }
-    const kind = spec.kind === 'amount' ? AMOUNT : spec.kind === 'year' ? YEAR : spec.kind === 'bool' ? BOOL : spec.kind === 'star' ? STAR : TEXT;
-    const probe = kind === BOOL ? true : kind === TEXT || kind === STAR ? '\u0001' : 7_777_777;
-    const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
-    const changed = facts.flatMap((x, j) => (Object.is(x, EMPTY_FACTS[j]) ? [] : [j]));
-    if (changed.length !== 1 || facts[changed[0]!] !== probe) return null;
-    cols.kinds[i] = kind;
-    cols.slots[i] = changed[0]!;
-    cols.empties[i] = EMPTY_FACTS[changed[0]!];
+    if (slot === -1) return null;
+    cols.slots[i] = slot;
+    cols.empties[i] = EMPTY_FACTS[slot];
   }
   return cols;
 }
 
-/**
- * One CSV record that has a quote, from `start`: its fields, where its text ends (before
- * the line break), where the next record starts, and how many lines it took. Null when
- * the buffer ends inside it and more input may come.
- * Read as bytes: quotes, commas and line breaks are ASCII, and UTF-8 never uses ASCII
- * bytes inside a character, so the text is cut where a reader of characters cuts it;
- * each piece is decoded.
- */
-export function parseQuotedBytes(
-  buf: Buffer,
-  start: number,
-  final: boolean,
-): { fields: string[]; end: number; next: number; lines: number; problem?: string } | null {
-  const fields: string[] = [];
-  const n = buf.length;
-  let i = start;
-  let lines = 1;
-  let problem: string | undefined;
-  for (;;) {
-    if (i < n && buf[i] === 34) {
-      let s = '';
-      let from = i + 1;
-      for (;;) {
-        const q = buf.indexOf(34, from);
-        if (q === -1) {
-          if (!final) return null;
-          problem ??= 'a quoted field is not closed';
-          lines += count10(buf, from, n);
-          s += buf.toString('utf8', from, n);
-          i = n;
-          break;
-        }
-        if (q + 1 < n && buf[q + 1] === 34) {
-          lines += count10(buf, from, q);
-          s += buf.toString('utf8', from, q + 1);
-          from = q + 2;
-          continue;
-        }
-        if (q + 1 >= n && !final) return null; // a "" may straddle the chunk boundary
-        lines += count10(buf, from, q);
-        s += buf.toString('utf8', from, q);
-        i = q + 1;
-        break;
-      }
-      let j = i;
-      while (j < n) {
-        const c = buf[j];
-        if (c === 44 || c === 10 || c === 13) break;
-        j++;
-      }
-      if (j > i) {
-        problem ??= `text after the closing quote of field ${fields.length + 1}`;
-        s += buf.toString('utf8', i, j);
-        i = j;
-      }
-      fields.push(s);
-    } else {
-      let j = i;
-      while (j < n) {
-        const c = buf[j];
-        if (c === 44 || c === 10 || c === 13) break;
-        j++;
-      }
-      fields.push(buf.toString('utf8', i, j));
-      i = j;
-    }
-    if (i >= n) {
-      if (!final) return null;
-      return { fields, end: n, next: n, lines, problem };
-    }
-    const c = buf[i];
-    if (c === 44) {
-      i++;
-      continue;
-    }
-    if (c === 13) {
-      if (i + 1 >= n && !final) return null;
-      const next = i + 1 < n && buf[i + 1] === 10 ? i + 2 : i + 1;
-      return { fields, end: i, next, lines, problem };
-    }
-    return { fields, end: i, next: i + 1, lines, problem };
-  }
+/** A quoted field's text (without its quotes; kind 2: "" inside, each a quote). */
+function unquote(buf: Buffer, s: number, e: number, kind: number): string {
+  const t = buf.toString('utf8', s, e);
+  return kind === 2 ? t.replace(/""/g, '"') : t;
 }
 
 function count10(buf: Buffer, s: number, e: number): number {
