@@ -531,7 +531,7 @@ export class BatchRun {
       }
       return this.csvError(input, 'INVALID_ROW', problem!);
     }
-    const h = this.header;
+    const h = this.eager!;
     const vals = this.vals;
     let err: unknown;
     for (let k = 0; k < nf; k++) {
@@ -567,7 +567,10 @@ export class BatchRun {
       if (place) {
         this.inPlace++;
         this.engine.csvFacts(place, this.facts, w);
-      } else this.engine.csvInto(this.rowInput!(vals), w);
+      } else {
+        this.readPlace(buf);
+        this.engine.csvInto(this.rowInput!(vals), w);
+      }
     } catch (x) {
       w.pos = at;
       this.rowFailed(x, (code, message) => this.csvError(buf.toString('utf8', p, e), code, message));
@@ -597,6 +600,7 @@ export class BatchRun {
     const found = keys.find(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye);
     if (found !== -1) return keys.places[found]!;
     // First row with these cells: the engine decides, from the row's input.
+    this.readPlace(buf);
     const vals = this.vals;
     const input: Record<string, unknown> = { state: vals[state], county: vals[county], year: year === -1 ? undefined : vals[year] };
     INPUT_FACTS.forEach((f, i) => {
@@ -652,6 +656,19 @@ export class BatchRun {
     } else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
   }
 
+  /**
+   * The state and county cells of the current row, read when they are needed: a row whose
+   * place is found by their bytes needs them not (text cells: reading them cannot fail).
+   */
+  private readPlace(buf: Buffer): void {
+    if (!this.cols) return;
+    const { state, county } = this.cols;
+    this.vals[state] = this.cell(this.header![state]!, buf, state);
+    this.vals[county] = this.cell(this.header![county]!, buf, county);
+  }
+  /** The header's columns read as a row is read: all, but the state and county with `cols` (see `readPlace`). */
+  private eager: Array<Spec | undefined> | null = null;
+
   /** The read cells of the current row, by position (reused from row to row). */
   private vals: unknown[] = [];
   /** The header's row reader: read cells → CalcInput (made once per header, see `rowReader`). */
@@ -679,6 +696,8 @@ export class BatchRun {
     this.headerLen = fields.length;
     this.rowInput = rowReader(specs);
     this.cols = this.fast ? fastColumns(specs) : null;
+    const cols = this.cols;
+    this.eager = cols ? specs.map((x, k) => (k === cols.state || k === cols.county ? undefined : x)) : specs;
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
     this.out.text(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
   }

@@ -129,8 +129,9 @@ export class BatchCalculator {
   /** One Place per outcome of `prepare` (many spellings of a county share it). */
   private canonical = new Map<string, Place>();
   private columnsByProgram = new Map<CompiledProgram, Columns>();
-  /** The batch columns of the current row, as the generated row function writes them. */
-  private readonly values: unknown[] = [];
+  /** The batch columns of the current row, as the generated row function writes them: numbers, and the odd bits in the last slot; other values. */
+  private readonly nums = new Float64Array(LEAF_COLUMNS.length + 1);
+  private readonly other: unknown[] = [];
   private kinds: Kind[];
   /** The input fact slots a row fills (all but the place facts). */
   private rowSlots: Int32Array;
@@ -216,12 +217,17 @@ export class BatchCalculator {
     if (g) {
       // The generated module's row: the same program, only the columns' leaves made, the
       // notes as bits; the notes cell of each set of bits is kept by the place.
-      const values = this.values;
-      const bits = g.row(v, this.lang, values);
+      const nums = this.nums,
+        other = this.other;
+      const bits = g.row(v, this.lang, nums, other);
+      const odd = nums[cells.length]!;
       w.bytes(p.prefix);
       for (let i = 0; i < cells.length; i++) {
         const c = cells[i];
-        if (c) w.cell(values[i], c.unit);
+        if (c) {
+          if (odd !== 0 && (odd & (2 ** i)) !== 0) w.cell(other[i], c.unit);
+          else w.cell(nums[i]!, c.unit);
+        }
         w.byte(44);
       }
       const own = p.notes;

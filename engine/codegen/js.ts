@@ -40,7 +40,7 @@ export const BATCH_COLUMNS: ReadonlyArray<readonly string[]> = RESULT_FIELDS.fla
 );
 
 /** Bumped when the generated code's shape or the runtime it expects changes: old modules then no longer match. */
-export const CODEGEN_VERSION = 2;
+export const CODEGEN_VERSION = 3;
 
 type Binding = { kind: 'scalar'; value: number } | { kind: 'table'; id: string; table: Record<string, number> } | { kind: 'bands'; id: string; bands: Band[] };
 
@@ -351,10 +351,14 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
   };
   walkLeaves(program.result);
   const throwing = leaves.filter((l) => canThrow(l.formula.ast)).map((l) => `${expr(l.formula.ast).code};`);
-  const cells = BATCH_COLUMNS.map((path, i) => {
+  // A number goes to `nums` (unboxed); anything else to `other`, its bit set in nums[n].
+  const cells = BATCH_COLUMNS.flatMap((path, i) => {
     const l = leafAt(program.result, path);
-    return `cells[${i}] = ${l ? expr(l.formula.ast).code : 'undefined'};`;
+    return l
+      ? [`x = ${expr(l.formula.ast).code}; if (typeof x === 'number') nums[${i}] = x; else { nums[${i}] = NaN; other[${i}] = x; odd |= ${2 ** i}; }`]
+      : [];
   });
+  if (BATCH_COLUMNS.length > 30) throw new PtaxError('RULES_INVALID', 'more than 30 batch columns');
   program.notes.forEach((n, i) => consts.push(`const N${i} = ${JSON.stringify(n.text)};`));
   const notesCode = program.notes.map((n, i) => `if (${cond(n.when)}) notes.push(N${i}[lang]);`).join('\n      ');
   // The batch row's notes as one number, bit i for note i (the batch keeps each set's cell).
@@ -388,12 +392,14 @@ module.exports = {
       result.notes = notes;
       return result;
     }
-    /** The same on a batch row: validations, steps, leaves that can throw, then the batch columns (unrounded) into cells; returns the notes that apply, bit i for notes[i]. */
-    function row(v, lang, cells) {
+    /** The same on a batch row: validations, steps, leaves that can throw, then the batch columns (unrounded) into nums (numbers) or other; returns the notes that apply, bit i for notes[i]. */
+    function row(v, lang, nums, other) {
       ${reads.length ? `const ${reads.join(', ')};` : ''}
       ${body.join('\n      ')}
       ${throwing.join('\n      ')}
+      let x, odd = 0;
       ${cells.join('\n      ')}
+      nums[${BATCH_COLUMNS.length}] = odd;
       let notes = 0;
       ${noteBits}
       return notes;

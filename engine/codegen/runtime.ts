@@ -42,10 +42,12 @@ export interface GeneratedProgram {
   evaluate(v: unknown[], lang: Lang, keepSteps: boolean): Record<string, unknown> & { notes: string[] };
   /**
    * The same for a batch row: throws as `evaluate` throws; writes the batch columns' values
-   * (engine/codegen/js.ts BATCH_COLUMNS, unrounded; undefined: the program has no such
-   * field) into `cells`; returns the notes that apply as bits: bit i for `notes[i]`.
+   * (engine/codegen/js.ts BATCH_COLUMNS, unrounded; a column the program has not is left
+   * as it was): a number into `nums[i]`, anything else into `other[i]` (then `nums[i]` is
+   * NaN and bit i of `nums[BATCH_COLUMNS.length]` is set); returns the notes that apply as
+   * bits: bit i for `notes[i]`.
    */
-  row(v: unknown[], lang: Lang, cells: unknown[]): number;
+  row(v: unknown[], lang: Lang, nums: Float64Array, other: unknown[]): number;
   /** The program's notes, in the rule file's order (`row`'s bits), in each language. */
   notes: ReadonlyArray<Record<Lang, string>>;
 }
