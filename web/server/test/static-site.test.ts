@@ -1,10 +1,11 @@
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../http/messages.js';
-import { CONTENT_SECURITY_POLICY } from '../http/security-headers.js';
+import { CONTENT_SECURITY_POLICY, EARLY_SCRIPT_HASH } from '../http/security-headers.js';
 import { decodedUrlPath, isPagePath, prerenderedPageFor, spaIndexFor } from '../http/static-site.js';
 import { PATHS, VALID, makeTempDir, postJson, queryRows, send, startTestServer, type TestServer } from './helpers.js';
 
@@ -99,12 +100,19 @@ describe('with the five editions built', () => {
     await server.close();
   });
 
-  it('has a CSP without inline scripts that forbids framing', () => {
+  it('has a CSP that allows only its own scripts and the one inline script by hash, and forbids framing', () => {
     const directives = CONTENT_SECURITY_POLICY.split('; ');
-    expect(directives).toContain("script-src 'self'");
+    expect(directives).toContain(`script-src 'self' '${EARLY_SCRIPT_HASH}'`);
     expect(directives).toContain("frame-ancestors 'none'");
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
     expect(directives.find((d) => d.startsWith('script-src'))).not.toContain('unsafe-inline');
+  });
+
+  it.each(['web/index.html', 'web/es/index.html'])('the hash in the CSP is the hash of the inline script of %s (its only one)', (file) => {
+    const html = readFileSync(file, 'utf8');
+    const inline = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]!);
+    expect(inline).toHaveLength(1);
+    expect(`sha256-${createHash('sha256').update(inline[0]!).digest('base64')}`).toBe(EARLY_SCRIPT_HASH);
   });
 
   it.each<[string, Edition]>([

@@ -6,8 +6,10 @@
  * Accessibility: a labelled region with a heading, native buttons (keyboard by default),
  * Escape closes it, focus moves to its heading when reopened and back to the settings
  * button afterwards, and the saved choice is announced in a polite status region.
- * Rendered only after mount, so the pre-rendered page never shows it to someone who has
- * already chosen.
+ * Pre-rendered open and marked `data-initial`: CSS shows it then only when the page's inline
+ * script found no stored choice (html[data-consent='ask']), so a new visitor sees it with the
+ * page's first paint and someone who has chosen never does; after mount the stored choice
+ * decides, and the mark goes.
  */
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +43,8 @@ export interface ConsentBannerProps {
 export function ConsentBanner({ privacyHref, store = safeLocalStorage }: ConsentBannerProps) {
   const { t } = useTranslation();
   const id = useId();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(true);
+  const [settled, setSettled] = useState(false);
   const [mode, setMode] = useState<'ask' | 'change'>('ask');
   const [current, setCurrent] = useState<boolean | null>(null);
   const [status, setStatus] = useState('');
@@ -53,10 +56,9 @@ export function ConsentBanner({ privacyHref, store = safeLocalStorage }: Consent
   useEffect(() => {
     const c = readConsent(store);
     setCurrent(c ? c.analytics : null);
-    if (!c) {
-      setMode('ask');
-      setOpen(true);
-    }
+    setMode('ask');
+    setOpen(!c);
+    setSettled(true);
   }, [store]);
 
   useEffect(() => {
@@ -107,7 +109,14 @@ export function ConsentBanner({ privacyHref, store = safeLocalStorage }: Consent
         {status}
       </p>
       {open && (
-        <section className="consent-banner" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} onKeyDown={onKeyDown} data-testid="consent-banner">
+        <section
+          className="consent-banner"
+          aria-labelledby={`${id}-title`}
+          aria-describedby={`${id}-text`}
+          onKeyDown={onKeyDown}
+          data-testid="consent-banner"
+          data-initial={settled ? undefined : ''}
+        >
           <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
             {t('consent.title')}
           </h2>
