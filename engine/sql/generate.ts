@@ -419,12 +419,20 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     );
   }
   // Names → SQL columns and types.
-  const names = new Map<string, { sql: string; ty: Ty }>();
-  SQL_INPUTS.forEach((x, i) => names.set(x.fact, { sql: x.fact === 'year' ? `COALESCE(p_in_year, ${num(year)})` : `f${i}`, ty: x.ty }));
-  names.set('countyRate', { sql: 'p_rate', ty: 'num' });
-  names.set('nycClass', { sql: 'COALESCE(f_nycclass, FALSE)', ty: 'bool' });
-  names.set('topCoded', { sql: 'COALESCE(f_topcoded, FALSE)', ty: 'bool' });
-  names.set('estimated', { sql: 'COALESCE(f_estimated, FALSE)', ty: 'bool' });
+  // nn: never NULL (the typed input gives a default, or the expression cannot give NULL), so
+  // no COALESCE is needed around it: most of a row's arithmetic, written without them.
+  const names = new Map<string, { sql: string; ty: Ty; nn: boolean }>();
+  SQL_INPUTS.forEach((x, i) =>
+    names.set(x.fact, {
+      sql: x.fact === 'year' ? `COALESCE(p_in_year, ${num(year)})` : `f${i}`,
+      ty: x.ty,
+      nn: x.fact === 'year' || x.fact === 'value' || x.fact === 'veteranDisability' || x.ty === 'bool',
+    }),
+  );
+  names.set('countyRate', { sql: 'p_rate', ty: 'num', nn: false });
+  names.set('nycClass', { sql: 'COALESCE(f_nycclass, FALSE)', ty: 'bool', nn: true });
+  names.set('topCoded', { sql: 'COALESCE(f_topcoded, FALSE)', ty: 'bool', nn: true });
+  names.set('estimated', { sql: 'COALESCE(f_estimated, FALSE)', ty: 'bool', nn: true });
   const level = new Map<string, number>();
 
   const div = (a: string, b: string): string =>
@@ -438,6 +446,8 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     ty: Ty;
     deps: number;
     err?: string;
+    /** Never NULL. */
+    nn?: boolean;
   }
   const lv = (xs: Code[]) => Math.max(0, ...xs.map((x) => x.deps));
   const errOf = (xs: Array<string | undefined>): string | undefined => {
@@ -445,7 +455,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     return e.length === 0 ? undefined : e.length === 1 ? e[0] : `COALESCE(${e.join(', ')})`;
   };
   const numeric = (c: Code): string =>
-    c.k !== undefined
+    c.k !== undefined || (c.nn && c.ty === 'num')
       ? c.sql
       : c.ty === 'num'
         ? nz(c.sql)
@@ -459,7 +469,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     if (b) throw new PtaxError('RULES_INVALID', `${name} is a table`);
     const n = names.get(name);
     if (!n) throw new PtaxError('RULES_INVALID', `${program.id}: unknown fact ${name}`);
-    return { sql: n.sql, ty: n.ty, deps: level.get(name) ?? 0 };
+    return { sql: n.sql, ty: n.ty, deps: level.get(name) ?? 0, nn: n.nn };
   };
 
   const expr = (e: Expr): Code => {
@@ -471,7 +481,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
       case 'UnaryExpression': {
         const a = expr(e.argument);
         if (a.k !== undefined) return { sql: num(-a.k), k: -a.k, ty: 'num', deps: 0 };
-        return { sql: `(-${numeric(a)})`, ty: 'num', deps: a.deps, err: a.err };
+        return { sql: `(-${numeric(a)})`, ty: 'num', deps: a.deps, err: a.err, nn: true };
       }
       case 'BinaryExpression': {
         const l = expr(e.left),
@@ -481,7 +491,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
           return { sql: num(k), k, ty: 'num', deps: 0 };
         }
         const sql = e.operator === '/' ? div(numeric(l), numeric(r)) : `(${numeric(l)} ${e.operator} ${numeric(r)})`;
-        return { sql, ty: 'num', deps: lv([l, r]), err: errOf([l.err, r.err]) };
+        return { sql, ty: 'num', deps: lv([l, r]), err: errOf([l.err, r.err]), nn: true };
       }
       case 'MemberExpression': {
         if (e.object.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'only a parameter table can be indexed');
@@ -518,7 +528,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
           const miss = whens.some((w) => w.test === 'TRUE')
             ? undefined
             : `(CASE WHEN NOT (${whens.map((w) => w.test).join(' OR ')}) THEN ${str(`${b.id} has no band for `)} || (CASE WHEN ${xs} = FLOOR(${xs}) AND ABS(${xs}) < ${num(1e15)} THEN ${intText(xs)} ELSE CAST(${xs} AS TEXT) END) END)`;
-          return { sql, ty: 'num', deps: x.deps, err: errOf([x.err, miss]) };
+          return { sql, ty: 'num', deps: x.deps, err: errOf([x.err, miss]), nn: !miss };
         }
         const parts = e.arguments.map(expr);
         if (parts.every((p) => p.k !== undefined)) {
@@ -533,7 +543,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
             : name === 'pow'
               ? `POWER(${args[0]}, ${args[1]})`
               : args.slice(1).reduce((acc, a) => `${name === 'min' ? 'LEAST' : 'GREATEST'}(${acc}, ${a})`, args[0]!);
-        return { sql, ty: 'num', deps: lv(parts), err: errOf(parts.map((p) => p.err)) };
+        return { sql, ty: 'num', deps: lv(parts), err: errOf(parts.map((p) => p.err)), nn: true };
       }
     }
   };
@@ -565,25 +575,31 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
       const l = lit(x);
       if (!l) return `(${a.sql} IS NULL)`;
       if (l.ty !== a.ty) return 'FALSE';
-      return `COALESCE(${a.sql} = ${l.sql}, FALSE)`;
+      if (a.nn && l.ty === 'bool') return l.sql === 'TRUE' ? a.sql : `(NOT ${a.sql})`;
+      return a.nn ? `(${a.sql} = ${l.sql})` : `COALESCE(${a.sql} = ${l.sql}, FALSE)`;
     };
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
       const b = read(v.fact);
       const deps = Math.max(a.deps, b.deps);
       if (a.ty !== b.ty) throw new PtaxError('RULES_INVALID', `${program.id}: ${c.fact} and ${v.fact} compared across types`);
+      const both = a.nn && b.nn;
+      const order = (op: string) => {
+        const x = `${a.sql} ${op} ${b.nn || b.ty !== 'num' ? b.sql : nz(b.sql)}`;
+        return { sql: a.nn ? `(${x})` : `COALESCE(${x}, FALSE)`, deps };
+      };
       switch (c.operator) {
         case 'equal':
-          return { sql: `(${a.sql} IS NOT DISTINCT FROM ${b.sql})`, deps };
+          return { sql: both ? `(${a.sql} = ${b.sql})` : `(${a.sql} IS NOT DISTINCT FROM ${b.sql})`, deps };
         case 'notEqual':
-          return { sql: `(${a.sql} IS DISTINCT FROM ${b.sql})`, deps };
+          return { sql: both ? `(${a.sql} <> ${b.sql})` : `(${a.sql} IS DISTINCT FROM ${b.sql})`, deps };
         case 'lessThan':
-          return { sql: `COALESCE(${a.sql} < ${nz(b.sql)}, FALSE)`, deps };
+          return order('<');
         case 'lessThanInclusive':
-          return { sql: `COALESCE(${a.sql} <= ${nz(b.sql)}, FALSE)`, deps };
+          return order('<=');
         case 'greaterThan':
-          return { sql: `COALESCE(${a.sql} > ${nz(b.sql)}, FALSE)`, deps };
+          return order('>');
         case 'greaterThanInclusive':
-          return { sql: `COALESCE(${a.sql} >= ${nz(b.sql)}, FALSE)`, deps };
+          return order('>=');
         default:
           throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} between two facts is not supported in SQL`);
       }
@@ -606,7 +622,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
         if (a.ty === 'bool') return { sql: 'FALSE', deps: a.deps };
         if (a.ty !== 'num' || typeof v !== 'number') throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} on a ${a.ty} is not supported in SQL`);
         const op = { lessThan: '<', lessThanInclusive: '<=', greaterThan: '>', greaterThanInclusive: '>=' }[c.operator];
-        return { sql: `COALESCE(${a.sql} ${op} ${num(v)}, FALSE)`, deps: a.deps };
+        return { sql: a.nn ? `(${a.sql} ${op} ${num(v)})` : `COALESCE(${a.sql} ${op} ${num(v)}, FALSE)`, deps: a.deps };
       }
       default:
         throw new PtaxError('RULES_INVALID', `${program.id}: the ${c.operator} operator is not supported in SQL`);
@@ -621,11 +637,11 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     if (s.formula) c = expr(s.formula.ast);
     else if (s.condition) {
       const x = cond(s.condition);
-      c = { sql: x.sql, ty: 'bool', deps: x.deps };
+      c = { sql: x.sql, ty: 'bool', deps: x.deps, nn: true };
     } else {
       const cases = s.cases!.map((k) => ({
         when: k.when ? cond(k.when) : undefined,
-        value: k.formula ? expr(k.formula.ast) : { sql: str(k.value!), ty: 'text' as Ty, deps: 0 },
+        value: k.formula ? expr(k.formula.ast) : { sql: str(k.value!), ty: 'text' as Ty, deps: 0, nn: true },
       }));
       const tys = new Set(cases.map((k) => k.value.ty));
       if (tys.size > 1) throw new PtaxError('RULES_INVALID', `${program.id}.${s.id}: cases of different types are not supported in SQL`);
@@ -644,12 +660,13 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
             .join(' ')}${tail === -1 ? '' : ` ELSE ${errs[tail]?.err ?? 'CAST(NULL AS TEXT)'}`} END)`
         : undefined;
       const deps = Math.max(0, ...cases.map((k) => Math.max(k.when?.deps ?? 0, k.value.deps)));
-      c = { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err };
+      const nn = tail !== -1 && used.every((k) => k.value.nn || k.value.k !== undefined);
+      c = { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err, nn };
     }
     const lvl = c.deps + 1;
     (byLevel[lvl] ??= []).push({ col: `${prefix}s${i}`, sql: c.sql, err: c.err, errCol: c.err ? `${prefix}e${i}` : undefined });
     if (c.err) stepErrs.push(`${prefix}e${i}`);
-    names.set(s.id, { sql: `${prefix}s${i}`, ty: c.ty });
+    names.set(s.id, { sql: `${prefix}s${i}`, ty: c.ty, nn: !!(c.nn || c.k !== undefined) });
     level.set(s.id, lvl);
   });
   const levels = byLevel.map((steps) => (steps ?? []).flatMap((s) => [`${mine(s.sql)} AS ${s.col}`, ...(s.err ? [`${mine(s.err)} AS ${s.errCol}`] : [])]));

@@ -98,7 +98,7 @@ ptax_raw AS MATERIALIZED (
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l9_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l10_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l11_0,
-    (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (COALESCE(f0 >= CAST('0' AS FLOAT8), FALSE) OR COALESCE(f0 < CAST('0' AS FLOAT8), FALSE)) THEN 'Choose a state (New York, Texas, California or Florida) to estimate property tax' END, p_note), '') END) AS p_notes
+    (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN ((f0 >= CAST('0' AS FLOAT8)) OR (f0 < CAST('0' AS FLOAT8))) THEN 'Choose a state (New York, Texas, California or Florida) to estimate property tax' END, p_note), '') END) AS p_notes
   FROM ptax_rated
 ),
 ptax_a AS MATERIALIZED (
