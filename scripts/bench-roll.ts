@@ -6,7 +6,9 @@
  * the same rows, one after the other:
  *   duckdb: node dist/cli/main.js calc --batch roll.parquet --engine duckdb --out out.parquet  (all cores)
  *   node:   node dist/cli/main.js calc --batch roll.csv --out /dev/null                        (the streaming path)
- * with wall time, rows/s and peak memory (maximum resident set size, from /usr/bin/time).
+ * with wall time, rows/s, CPU time (user + system, all threads) and peak memory (maximum
+ * resident set size), from /usr/bin/time. On a shared machine the CPU time says more than
+ * the wall time: the load average before and after is printed.
  * DuckDB's memory limit: PTAX_DUCKDB_MEMORY (default 2GB; it spills to a temporary folder
  * beyond it). Target: the 10M-row roll through DuckDB in under 10 s on this 2-core machine.
  * Not a test: prints PASS or MISS.
@@ -31,6 +33,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 interface Timing {
   wall: number;
+  cpu: number;
   maxKb: number;
   stderr: string;
 }
@@ -39,7 +42,7 @@ function run(args: string[]): Promise<Timing> {
   return new Promise((done, fail) => {
     const t0 = process.hrtime.bigint();
     const child = timed
-      ? spawn('/usr/bin/time', ['-f', 'maxrss-kb %M', 'node', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+      ? spawn('/usr/bin/time', ['-f', 'maxrss-kb %M cpu-s %U %S', 'node', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
       : spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
@@ -47,7 +50,8 @@ function run(args: string[]): Promise<Timing> {
     child.on('close', (code) => {
       const wall = Number(process.hrtime.bigint() - t0) / 1e9;
       if (code !== 0) return fail(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
-      done({ wall, maxKb: Number(/maxrss-kb (\d+)/.exec(stderr)?.[1] ?? NaN), stderr });
+      const cpu = /cpu-s ([\d.]+) ([\d.]+)/.exec(stderr);
+      done({ wall, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN, maxKb: Number(/maxrss-kb (\d+)/.exec(stderr)?.[1] ?? NaN), stderr });
     });
   });
 }
@@ -77,7 +81,7 @@ rmSync(out, { force: true });
 const node = await run([MAIN, 'calc', '--batch', csv, '--out', '/dev/null']);
 const line = (label: string, t: Timing) =>
   console.log(
-    `${label.padEnd(7)} ${t.wall.toFixed(2)} s wall = ${fmt(ROWS / t.wall).padStart(10)} rows/s; peak memory ${fmt(t.maxKb / 1024)} MB; ${(/ptax batch[^\n]*/.exec(t.stderr)?.[0] ?? '').trim()}`,
+    `${label.padEnd(7)} ${t.wall.toFixed(2)} s wall = ${fmt(ROWS / t.wall).padStart(10)} rows/s; CPU ${t.cpu.toFixed(1)} s; peak memory ${fmt(t.maxKb / 1024)} MB; ${(/ptax batch[^\n]*/.exec(t.stderr)?.[0] ?? '').trim()}`,
   );
 line('duckdb', duck);
 line('node', node);
