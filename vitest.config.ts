@@ -2,12 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Mutation testing (npm run mutation) mutates engine/ and needs only its tests. The
-    // batch fast path (engine/batch/batch.ts, engine/batch/csv-out.ts) is left out of it: its tests are
-    // in cli/ (byte-for-byte comparisons with the general path, through the CLI), too slow
-    // to run per mutant, and most of its mutants only send a row the general way.
+    // Mutation testing (npm run mutation) mutates engine/ and needs its tests, and for the
+    // batch path (engine/batch) the batch tests in cli/.
     include: process.env.PTAX_MUTATION
-      ? ['engine/**/*.test.ts']
+      ? ['engine/**/*.test.ts', 'cli/batch.test.ts', 'cli/batch-reader.test.ts']
       : [
           'engine/**/*.test.ts',
           'cli/**/*.test.ts',
