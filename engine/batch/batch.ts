@@ -25,7 +25,7 @@ import type { CompiledProgram } from '../core/compile.js';
 import { conditionFacts, type Facts } from '../core/conditions.js';
 import { slugOf } from '../core/counties.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from '../core/types.js';
-import { CsvOut } from './csv-out.js';
+import { CsvOut, csvEscape } from './csv-out.js';
 import { BATCH_COLUMNS } from '../codegen/js.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 
@@ -411,13 +411,4 @@ function getter(path: readonly string[]): (r: Record<string, any>) => unknown {
 /** The notes cell: the program's notes, then the place's, joined, as CSV bytes. */
 function notesCell(notes: readonly string[], own: readonly string[]): Buffer {
   return Buffer.from(csvEscape([...notes, ...own].join(NOTE_SEPARATOR)), 'utf8');
-}
-
-/** A CSV field, quoted when it holds a comma, quote or line break. */
-export function csvEscape(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const ch = s.charCodeAt(i);
-    if (ch === 44 || ch === 34 || ch === 10 || ch === 13) return `"${s.replace(/"/g, '""')}"`;
-  }
-  return s;
 }

@@ -50,16 +50,9 @@ export class CsvOut {
     if (s.length) this.pos += this.buf.write(s, this.pos, 'utf8');
   }
 
-  /** A CSV field: quoted when it holds a comma, quote or line break. */
+  /** A CSV field (`csvEscape`). */
   field(s: string): void {
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c === 44 || c === 34 || c === 10 || c === 13) {
-        this.str(`"${s.replace(/"/g, '""')}"`);
-        return;
-      }
-    }
-    this.str(s);
+    this.str(csvEscape(s));
   }
 
   /** Bytes as they are (a cached, already encoded piece of text). */
@@ -188,4 +181,13 @@ const PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i & 1 ? (i >> 1) 
 /** How many decimal digits a whole number below 2^31 has. */
 function digitsOf(m: number): number {
   return m < 10 ? 1 : m < 100 ? 2 : m < 1e3 ? 3 : m < 1e4 ? 4 : m < 1e5 ? 5 : m < 1e6 ? 6 : m < 1e7 ? 7 : m < 1e8 ? 8 : m < 1e9 ? 9 : 10;
+}
+
+/** A CSV field, quoted when it holds a comma, quote or line break. */
+export function csvEscape(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch === 44 || ch === 34 || ch === 10 || ch === 13) return `"${s.replace(/"/g, '""')}"`;
+  }
+  return s;
 }
