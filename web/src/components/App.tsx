@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Hub } from './Hub.js';
 import type * as HomeParts from './HomeParts.js';
 import { editionVars } from '../lib/editionText.js';
-import { ErrorBoundary, ThrowProbe, disarmThrowProbe } from './ErrorBoundary.js';
-import { PageError } from './ErrorScreens.js';
+import { ErrorBoundary, ThrowProbe } from './ErrorBoundary.js';
+import { ErrorPanel, PageError } from './ErrorScreens.js';
 import { FormSkeleton, ResultsSkeleton } from './Skeletons.js';
 import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
 import { useToast } from './Toaster.js';
@@ -148,33 +148,31 @@ export function App({
         </div>
       )}
       {data.status === 'error' && (
-        <section className="card error-panel" role="alert" data-testid="load-error" id="calculator">
-          <h2>{t('error.loadTitle')}</h2>
-          <p>{t('toast.loadFailed')}</p>
-          <button type="button" className="btn btn-primary" onClick={retry}>
-            {t('error.tryAgain')}
-          </button>
-        </section>
+        <ErrorPanel
+          testId="load-error"
+          id="calculator"
+          heading={<h2>{t('error.loadTitle')}</h2>}
+          text={t('toast.loadFailed')}
+          retry={t('error.tryAgain')}
+          onRetry={retry}
+        />
       )}
       {edition && H && (
         <ErrorBoundary
           key={boundaryKey}
           fallback={(error, reset) => (
-            <section className="card error-panel" role="alert" data-testid="error-boundary" id="calculator">
-              <h2>{t('error.calculatorTitle')}</h2>
-              <p data-testid="error-message">{error.message || t('error.generic')}</p>
-              <button
-                type="button"
-                className="btn btn-primary"
-                onClick={() => {
-                  disarmThrowProbe();
-                  reset();
-                  setBoundaryKey((k) => k + 1);
-                }}
-              >
-                {t('error.tryAgain')}
-              </button>
-            </section>
+            <ErrorPanel
+              testId="error-boundary"
+              id="calculator"
+              heading={<h2>{t('error.calculatorTitle')}</h2>}
+              text={error.message || t('error.generic')}
+              textTestId="error-message"
+              retry={t('error.tryAgain')}
+              onRetry={() => {
+                reset();
+                setBoundaryKey((k) => k + 1);
+              }}
+            />
           )}
         >
           <div id="calculator">

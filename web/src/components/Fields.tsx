@@ -16,8 +16,7 @@ import {
   type PropertyType,
 } from '../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
-import { parseOptionalAmount } from '../lib/parseValue.js';
-import { MoneyInput } from './MoneyInput.js';
+import { AmountControl, MoneyInput } from './MoneyInput.js';
 import { boroughOf, countyName } from '../lib/places.js';
 import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_RANGES } from '../lib/config.js';
 
@@ -227,41 +226,20 @@ function AmountInput({
   return (
     <div className="field nested">
       <label htmlFor={id}>{inputLabel(d, state, lang)}</label>
-      <div className={year ? '' : 'input-prefix'}>
-        {!year && <span aria-hidden="true">$</span>}
-        {year ? (
-          <input
-            id={id}
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            data-testid={testIdOf(d.id)}
-            disabled={disabled}
-            aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`}
-            aria-invalid={error ? true : undefined}
-            value={value === null ? '' : String(value)}
-            onChange={(e) => {
-              const x = parseOptionalAmount(e.target.value);
-              setError(check(x));
-              onChange(x);
-            }}
-          />
-        ) : (
-          <MoneyInput
-            id={id}
-            testId={testIdOf(d.id)}
-            lang={lang}
-            value={value}
-            disabled={disabled}
-            invalid={!!error}
-            describedBy={`${id}-help${error ? ` ${id}-error` : ''}`}
-            onChange={(x, p) => {
-              setError(p || check(x));
-              onChange(x);
-            }}
-          />
-        )}
-      </div>
+      <AmountControl
+        year={!!year}
+        id={id}
+        testId={testIdOf(d.id)}
+        lang={lang}
+        value={value}
+        disabled={disabled}
+        invalid={!!error}
+        describedBy={`${id}-help${error ? ` ${id}-error` : ''}`}
+        onChange={(x, p) => {
+          setError(p || check(x));
+          onChange(x);
+        }}
+      />
       {d.help && (
         <p id={`${id}-help`} className="help">
           {d.help[lang] ?? d.help.en}

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parseMoney } from '../../../engine/index.js';
 import { formatNumber, type Lang } from '../lib/format.js';
+import { parseOptionalAmount } from '../lib/parseValue.js';
 
 export interface MoneyInputProps {
   id: string;
@@ -59,5 +60,35 @@ export function MoneyInput({ id, value, onChange, lang, testId, describedBy, inv
         onChange(r.ok ? Math.max(0, r.value) : null, moneyProblem(raw, t));
       }}
     />
+  );
+}
+
+/**
+ * The amount control of a declared input, as the calculator's fields and the tools show it:
+ * a dollar amount ($ prefix, MoneyInput) or a year (plain numeric text, no problem message
+ * of its own; the caller checks the bounds).
+ */
+export function AmountControl({ year, ...props }: MoneyInputProps & { year: boolean }) {
+  const { id, value, onChange, testId, describedBy, invalid, disabled } = props;
+  return (
+    <div className={year ? '' : 'input-prefix'}>
+      {!year && <span aria-hidden="true">$</span>}
+      {year ? (
+        <input
+          id={id}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          data-testid={testId}
+          disabled={disabled}
+          aria-describedby={describedBy}
+          aria-invalid={invalid ? true : undefined}
+          value={value === null ? '' : String(value)}
+          onChange={(e) => onChange(parseOptionalAmount(e.target.value), '')}
+        />
+      ) : (
+        <MoneyInput {...props} />
+      )}
+    </div>
   );
 }

@@ -13,8 +13,7 @@ import type { CalcInput, CalcResult } from '../../../../engine/index.js';
 import { at, type InputDecl } from '../../lib/declarations.js';
 import { boundsMessage, type Edition } from '../../lib/model.js';
 import type { Lang } from '../../lib/format.js';
-import { parseOptionalAmount } from '../../lib/parseValue.js';
-import { MoneyInput } from '../MoneyInput.js';
+import { AmountControl } from '../MoneyInput.js';
 import { countyName } from '../../lib/places.js';
 import { formatField } from '../ResultsCard.js';
 import { inputLabel, testIdOf } from '../Fields.js';
@@ -276,35 +275,19 @@ function ToolInput({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <div className={year ? '' : 'input-prefix'}>
-        {!year && <span aria-hidden="true">$</span>}
-        {year ? (
-          <input
-            id={id}
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            data-testid={`tool-input-${testIdOf(d.id)}`}
-            aria-describedby={described}
-            aria-invalid={error ? true : undefined}
-            value={value === null || value === undefined || value === '' ? '' : String(value)}
-            onChange={(e) => onChange(parseOptionalAmount(e.target.value))}
-          />
-        ) : (
-          <MoneyInput
-            id={id}
-            testId={`tool-input-${testIdOf(d.id)}`}
-            lang={lang}
-            describedBy={described}
-            invalid={!!error}
-            value={value === null || value === undefined || value === '' ? null : Number(value)}
-            onChange={(x, p) => {
-              setProblem(p);
-              onChange(x);
-            }}
-          />
-        )}
-      </div>
+      <AmountControl
+        year={year}
+        id={id}
+        testId={`tool-input-${testIdOf(d.id)}`}
+        lang={lang}
+        describedBy={described}
+        invalid={!!error}
+        value={value === null || value === undefined || value === '' ? null : Number(value)}
+        onChange={(x, p) => {
+          setProblem(p);
+          onChange(x);
+        }}
+      />
       {tail}
     </div>
   );
