@@ -154,6 +154,12 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
             {formatUsd(r.annualTax, lang)}
           </dd>
         </div>
+        <div className="row">
+          <dt>{t('results.monthlyTax')}</dt>
+          <dd data-testid="county-monthly" data-value={r.monthlyTax}>
+            {formatUsd(r.monthlyTax, lang)}
+          </dd>
+        </div>
         {atMedians.map((m) => (
           <div className="row" key={m.id}>
             <dt>
@@ -165,12 +171,6 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
             </dd>
           </div>
         ))}
-        <div className="row">
-          <dt>{t('results.monthlyTax')}</dt>
-          <dd data-testid="county-monthly" data-value={r.monthlyTax}>
-            {formatUsd(r.monthlyTax, lang)}
-          </dd>
-        </div>
       </dl>
       <p className="help">{t('site.county.noExemptions')}</p>
       {medians && (
