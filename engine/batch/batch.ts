@@ -24,6 +24,7 @@ import { OPTIONAL_NUMBERS, evaluate, inputFacts, type Calculator, type CalcInput
 import type { CompiledProgram } from '../core/compile.js';
 import { conditionFacts, type Facts } from '../core/conditions.js';
 import { slugOf } from '../core/counties.js';
+import { DECIMALS } from '../core/round.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from '../core/types.js';
 import { CsvOut, csvEscape } from './csv-out.js';
 import { BATCH_COLUMNS } from '../codegen/js.js';
@@ -82,7 +83,7 @@ const PLACE_FACTS = new Set(['year']);
  * reads it (the loader lets a step read only earlier ones; validations read no step).
  */
 interface Columns {
-  cells: Array<{ get: (r: Record<string, any>) => unknown; unit: ResultUnit } | null>;
+  cells: Array<{ get: (r: Record<string, any>) => unknown; unit: ResultUnit; decimals: number } | null>;
   /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for places without notes of their own. */
   noteCells: Map<number, Buffer>;
 }
@@ -226,6 +227,7 @@ export class BatchCalculator {
         const c = cells[i];
         if (c) {
           if (odd !== 0 && (odd & (2 ** i)) !== 0) w.cell(other[i], c.unit);
+          else if (c.decimals >= 0) w.amount(nums[i]!, c.decimals);
           else w.cell(nums[i]!, c.unit);
         }
         w.byte(44);
@@ -372,7 +374,7 @@ export class BatchCalculator {
     cols = {
       cells: LEAF_COLUMNS.map(({ path }) => {
         const leaf = leafAt(c.program.result, path);
-        return leaf ? { get: getter(path), unit: leaf.unit } : null;
+        return leaf ? { get: getter(path), unit: leaf.unit, decimals: leaf.unit === 'text' || leaf.unit === 'count' ? -1 : DECIMALS[leaf.unit] } : null;
       }),
       noteCells: new Map(),
     };

@@ -148,6 +148,11 @@ export class CsvOut {
     this.rounded(x, DECIMALS[unit], num);
   }
 
+  /** A number rounded to `d` decimals, as `cell` prints an amount or rate (what JSON prints as null: nothing). */
+  amount(x: number, d: number): void {
+    this.rounded(x, d, num);
+  }
+
   /** A whole number n (below 9e14) of units of 1/f = 10^-d, as a decimal: 923164, 100, 2 → 9231.64. */
   private units(n: number, f: number, d: number): void {
     const whole = Math.floor(n / f);
