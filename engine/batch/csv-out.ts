@@ -150,7 +150,8 @@ export class CsvOut {
 
   /** A number rounded to `d` decimals, as `cell` prints an amount or rate (what JSON prints as null: nothing). */
   amount(x: number, d: number): void {
-    this.rounded(x, d, num);
+    if (x === 0) this.buf[this.pos++] = 48; // 0 and −0 print as 0, as `rounded` prints them
+    else this.rounded(x, d, num);
   }
 
   /** A whole number n (below 9e14) of units of 1/f = 10^-d, as a decimal: 923164, 100, 2 → 9231.64. */
