@@ -150,7 +150,8 @@ export class CsvOut {
 
   /** A number rounded to `d` decimals, as `cell` prints an amount or rate (what JSON prints as null: nothing). */
   amount(x: number, d: number): void {
-    if (x === 0) this.buf[this.pos++] = 48; // 0 and −0 print as 0, as `rounded` prints them
+    if (x === 0)
+      this.buf[this.pos++] = 48; // 0 and −0 print as 0, as `rounded` prints them
     else this.rounded(x, d, num);
   }
 
