@@ -9,16 +9,23 @@
  * every string inside those programs that names a parameter. This keeps working when a
  * state file references programs in new places (e.g. `calculators`).
  *
+ * Beside each package, web/src/generated/programs/<CODE>.js holds the generated JavaScript
+ * of its programs (web/scripts/build-programs.mjs), and the package the hash of each program
+ * and year (`generated`): the web runs a program's generated code when the two match.
+ *
  * Usage: node web/scripts/build-data.mjs [bundle.json] [outDir]
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { programsOf } from './build-programs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
 const bundlePath = resolve(process.argv[2] ?? join(repo, 'dist/rules/bundle.json'));
 const outDir = resolve(process.argv[3] ?? join(repo, 'web/src/generated/states'));
+const programsDir = join(outDir, '..', 'programs');
+const jsDir = join(dirname(bundlePath), 'js');
 
 /** Every string value found anywhere in `x` (keys are not taken). */
 function strings(x, out = new Set()) {
@@ -100,19 +107,34 @@ export function packageOf(bundle, code) {
   return { format: bundle.format, code, ...extra, state: slimState, programs: slimPrograms, parameters: slimParameters };
 }
 
-function main() {
+async function main() {
   const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
-  mkdirSync(outDir, { recursive: true });
-  for (const f of readdirSync(outDir)) if (f.endsWith('.json')) rmSync(join(outDir, f));
+  // engine/codegen/js.ts's hash, from the compiled engine; without it the web runs the interpreter.
+  const codegen = join(repo, 'dist/engine/codegen/js.js');
+  const programHash = existsSync(codegen) ? (await import(pathToFileURL(codegen).href)).programHash : undefined;
+  for (const dir of [outDir, programsDir]) {
+    mkdirSync(dir, { recursive: true });
+    for (const f of readdirSync(dir)) if (f.endsWith('.json') || f.endsWith('.js')) rmSync(join(dir, f));
+  }
   const written = [];
+  const skipped = [];
   for (const code of Object.keys(bundle.states)) {
     const pkg = packageOf(bundle, code);
+    let generated = 'no generated programs (dist/engine/codegen/js.js missing)';
+    if (programHash) {
+      const p = programsOf(bundle, Object.keys(pkg.programs), jsDir, programHash);
+      pkg.generated = p.hashes;
+      writeFileSync(join(programsDir, `${code}.js`), p.source);
+      skipped.push(...p.skipped);
+      generated = `${p.included.length}/${Object.keys(p.hashes).length} generated`;
+    }
     writeFileSync(join(outDir, `${code}.json`), JSON.stringify(pkg));
     written.push(
-      `${code} (${pkg.state.counties.length} counties, ${Object.keys(pkg.programs).length} programs, ${Object.keys(pkg.parameters).length} parameters)`,
+      `${code} (${pkg.state.counties.length} counties, ${Object.keys(pkg.programs).length} programs, ${Object.keys(pkg.parameters).length} parameters, ${generated})`,
     );
   }
   console.log(`web data packages: ${written.join('; ')} -> ${outDir}`);
+  if (skipped.length) console.log(`web: the interpreter runs ${skipped.join('; ')}`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

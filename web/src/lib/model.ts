@@ -6,12 +6,13 @@
  */
 import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/index.js';
 import { valueAt } from '../../../engine/index.js';
-import { INPUT_FACTS, type Bundle, type CountyDef, type ParameterDef, type StateDef } from '../../../engine/index.js';
+import type { Bundle, CountyDef, ParameterDef, StateDef } from '../../../engine/index.js';
 import { at, declarationsOf, type Declarations, type InputDecl, type ResultFieldDecl } from './declarations.js';
 import { PtaxError } from '../../../engine/index.js';
 import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import { formatNumber, type Lang } from './format.js';
+import { programsOf } from './generated.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
@@ -111,18 +112,37 @@ const findParam = (bundle: Bundle, ids: string[], test: (p: ParameterDef) => boo
   ids.map((id) => bundle.parameters[id]).find((p): p is ParameterDef => !!p && test(p));
 
 export function makeEdition(bundle: Bundle): Edition {
-  const calculator = new Calculator(bundle);
+  // The generated programs that match the package's rules (lib/generated.ts), else the interpreter.
+  const calculator = new Calculator(bundle, { generated: programsOf(bundle) ?? false });
   const state = Object.values(bundle.states)[0]!;
+  const dateOf = (programId: string) => {
+    const years = bundle.programs[programId]!.years;
+    return calculator.compiled(programId, years[years.length - 1]!).date;
+  };
+  // A county's program follows from its flags alone (the form's inputs do not choose it):
+  // one prepare per set of flags, not per county (254 in Texas). Its rate is the rate in
+  // force on the program's date, read as prepare reads it (lib/generated.test.ts compares
+  // the two for every county of every edition).
+  const programByFlags = new Map<string, string>();
+  const programOf = (c: CountyDef): string => {
+    const key = [...new Set(c.flags)].sort().join(' ');
+    let program = programByFlags.get(key);
+    if (program === undefined) {
+      program = calculator.prepare({ state: state.code, county: c.slug, value: 1 }).compiled.program.id;
+      programByFlags.set(key, program);
+    }
+    return program;
+  };
   const countyOf = (c: CountyDef): CountyInfo => {
-    const p = calculator.prepare({ state: state.code, county: c.slug, value: 1 });
-    const rate = p.facts[INPUT_FACTS.length];
+    const program = programOf(c);
+    const rate = valueAt({ values: c.rates as ParameterDef['values'] }, dateOf(program))?.value;
     return {
       name: c.name,
       slug: c.slug,
       flags: c.flags,
       rate: typeof rate === 'number' ? rate : null,
       needsPropertyType: c.flags.includes('nycClass'),
-      program: p.compiled.program.id,
+      program,
       medianValue: c.medianValue ?? null,
     };
   };
@@ -130,10 +150,6 @@ export function makeEdition(bundle: Bundle): Edition {
   const decl = declarationsOf(bundle);
   const formInputs = decl.inputs.filter((d) => d.states.includes(state.code) && d.web !== false && !OWN_FIELDS.has(d.id));
   const programParams = (programId: string) => Object.values(bundle.programs[programId]?.parameters ?? {});
-  const dateOf = (programId: string) => {
-    const years = bundle.programs[programId]!.years;
-    return calculator.compiled(programId, years[years.length - 1]!).date;
-  };
   const places = state.aliases.map((a): CountyInfo => {
     const like = counties.filter((c) => c.program === a.program);
     const flags = like.length && like.every((c) => c.needsPropertyType) ? ['nycClass'] : [];

@@ -3,8 +3,11 @@
  * parameters it uses, written by web/scripts/build-data.mjs from the compiled rules.
  * Each package is its own chunk, loaded by dynamic import. If the edition's package
  * cannot be loaded, the Texas package is loaded instead (seed 000 §1, seed 001 §1).
+ * The generated JavaScript of the package's programs is a chunk of its own, loaded beside
+ * it (lib/generated.ts); without it the interpreter calculates.
  */
 import type { Bundle, ParameterDef, ProgramDef, StateDef } from '../../../engine/index.js';
+import { attachPrograms, programSource, type ProgramModules } from './generated.js';
 
 export interface StatePackage {
   format: 1;
@@ -12,6 +15,8 @@ export interface StatePackage {
   state: StateDef;
   programs: Record<string, ProgramDef>;
   parameters: Record<string, ParameterDef>;
+  /** The hash of each program and year the package holds (`<program>@<year>`), as engine/codegen/js.ts computes it. */
+  generated?: Record<string, string>;
 }
 
 export type PackageLoaders = Record<string, () => Promise<unknown>>;
@@ -28,6 +33,25 @@ const globbed = import.meta.glob('../generated/states/*.json', { import: 'defaul
 export const defaultLoaders: PackageLoaders = Object.fromEntries(
   Object.entries(globbed).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2,3})\.json$/, '$1'), load]),
 );
+
+const globbedPrograms = import.meta.glob('../generated/programs/*.js', { import: 'default' });
+
+/** Loaders of the generated programs by state code (web/scripts/build-programs.mjs). */
+export const defaultProgramLoaders: PackageLoaders = Object.fromEntries(
+  Object.entries(globbedPrograms).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2,3})\.js$/, '$1'), load]),
+);
+
+/** A state's generated programs, or undefined when there are none or they fail to load (the interpreter then runs). */
+async function loadPrograms(code: string, loaders: PackageLoaders): Promise<ProgramModules | undefined> {
+  const load = loaders[code];
+  if (!load) return undefined;
+  try {
+    const m = await load();
+    return m && typeof m === 'object' ? (m as ProgramModules) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function check(pkg: unknown, code: string): StatePackage {
   const p = pkg as StatePackage | undefined;
@@ -50,20 +74,32 @@ export interface LoadedState {
   requested: string;
 }
 
-/** Loads the edition's package, or the Texas one when that fails. */
-export async function loadStateData(code: string = EDITION, loaders: PackageLoaders = defaultLoaders): Promise<LoadedState> {
+/**
+ * Loads the edition's package, or the Texas one when that fails, with its generated
+ * programs (loaded at the same time; the calculator uses them when their hashes match).
+ */
+export async function loadStateData(
+  code: string = EDITION,
+  loaders: PackageLoaders = defaultLoaders,
+  programLoaders: PackageLoaders = defaultProgramLoaders,
+): Promise<LoadedState> {
+  const programs = loadPrograms(code, programLoaders);
+  const ready = async (pkg: StatePackage, modules: Promise<ProgramModules | undefined>, fellBack: boolean): Promise<LoadedState> => {
+    const bundle = toBundle(pkg);
+    const m = await modules;
+    if (m) attachPrograms(bundle, programSource(m, pkg.generated));
+    return { pkg, bundle, fellBack, requested: code };
+  };
   try {
-    const pkg = await loadOne(code, loaders);
-    return { pkg, bundle: toBundle(pkg), fellBack: false, requested: code };
+    return await ready(await loadOne(code, loaders), programs, false);
   } catch (first) {
     if (code === FALLBACK_STATE) throw first;
-    const pkg = await loadOne(FALLBACK_STATE, loaders);
-    return { pkg, bundle: toBundle(pkg), fellBack: true, requested: code };
+    return ready(await loadOne(FALLBACK_STATE, loaders), loadPrograms(FALLBACK_STATE, programLoaders), true);
   }
 }
 
 /** The engine's Bundle shape made of one package. */
 export function toBundle(pkg: StatePackage): Bundle {
-  const { code: _code, state, programs, parameters, format, ...rest } = pkg;
+  const { code: _code, state, programs, parameters, format, generated: _generated, ...rest } = pkg;
   return { ...rest, format, parameters, programs, states: { [state.code]: state } } as Bundle;
 }

@@ -1,0 +1,162 @@
+/**
+ * The web's calculation through the generated programs (lib/generated.ts) and through the
+ * interpreter give the same page: figures, notes, exemptions, breakdown, details and the
+ * explanation's steps, compared as text (so key order counts too), for every county of
+ * every edition at a few values and exemption combinations; errors alike. The packages and
+ * program chunks are the ones the build wrote (web/src/generated), loaded as the app loads them.
+ */
+import { describe, expect, it } from 'vitest';
+import { Calculator, INPUT_FACTS, PtaxError, type CalcInput } from '../../../engine/index.js';
+import { calculate, defaultForm, makeEdition, type Edition, type FormValues } from './model.js';
+import { programsOf } from './generated.js';
+import { defaultLoaders, defaultProgramLoaders, loadStateData, toBundle, type LoadedState } from './stateData.js';
+import { PROPERTY_TYPES } from './config.js';
+import type { Lang } from './format.js';
+
+const CODES = Object.keys(defaultLoaders).sort();
+const loaded = new Map<string, LoadedState>();
+const load = async (code: string) => {
+  let l = loaded.get(code);
+  if (!l) {
+    l = await loadStateData(code);
+    loaded.set(code, l);
+  }
+  return l;
+};
+
+/** The page for these values, or the error the page would show. */
+function outcome(edition: Edition, v: FormValues, lang: Lang): string {
+  try {
+    return JSON.stringify(calculate(edition, v, lang));
+  } catch (e) {
+    if (!(e instanceof PtaxError)) throw e;
+    return `error ${e.code}: ${e.message}`;
+  }
+}
+
+/** Exemption combinations: none, each boolean alone, all of them, and the numbers at a few levels. */
+function combinations(edition: Edition): Array<Partial<FormValues>> {
+  const booleans = edition.formInputs.filter((d) => d.type === 'boolean').map((d) => d.id);
+  const has = (id: string) => edition.formInputs.some((d) => d.id === id);
+  const numbers: Partial<FormValues> = {};
+  const levels: Record<string, number> = { seniorIncome: 50000, priorAssessed: 200000, purchasePrice: 250000, purchaseYear: 2015, melloRoos: 1200 };
+  for (const [id, x] of Object.entries(levels)) if (has(id)) numbers[id] = x;
+  const all = Object.fromEntries(booleans.map((b) => [b, true]));
+  const list: Array<Partial<FormValues>> = [{}, ...booleans.map((b) => ({ [b]: true })), { ...all, ...numbers }];
+  if (has('veteranDisability')) list.push({ veteranDisability: 30 }, { homestead: true, veteranDisability: 100 }, { ...all, veteranDisability: 70 });
+  if (has('seniorIncome')) list.push({ over65: true, seniorIncome: 100000 }, { over65: true, seniorIncome: 1 });
+  return list;
+}
+
+describe('generated programs in the web', () => {
+  it('every edition has a program chunk, and every program and year of its package runs generated code', async () => {
+    expect(CODES).toEqual(expect.arrayContaining(['NY', 'TX', 'CA', 'FL']));
+    for (const code of CODES) {
+      expect(Object.keys(defaultProgramLoaders)).toContain(code);
+      const l = await load(code);
+      expect(programsOf(l.bundle), code).toBeDefined();
+      const edition = makeEdition(l.bundle);
+      for (const [id, p] of Object.entries(l.pkg.programs))
+        for (const y of p.years) expect(edition.calculator.compiled(id, y).generated, `${id}@${y}`).toBeDefined();
+    }
+  });
+
+  it('a module whose hash is not the package’s is not used: the interpreter runs', async () => {
+    const l = await load('TX');
+    const pkg = { ...l.pkg, generated: { ...l.pkg.generated, 'tx@2025': 'f'.repeat(64) } };
+    const other = await loadStateData('TX', { TX: async () => pkg });
+    const c = makeEdition(other.bundle).calculator;
+    expect(c.compiled('tx', 2025).generated).toBeUndefined();
+    expect(c.compiled('tx', 2024).generated).toBeDefined();
+    // No hashes in the package (an older build), or no program chunk: the interpreter.
+    const none = await loadStateData('TX', { TX: async () => ({ ...l.pkg, generated: undefined }) });
+    expect(makeEdition(none.bundle).calculator.compiled('tx', 2024).generated).toBeUndefined();
+    const failed = await loadStateData('TX', defaultLoaders, {
+      TX: async () => {
+        throw new Error('chunk failed');
+      },
+    });
+    expect(makeEdition(failed.bundle).calculator.compiled('tx', 2024).generated).toBeUndefined();
+  });
+
+  for (const code of ['NY', 'TX', 'CA', 'FL']) {
+    it(`${code}: the same page through the generated code and the interpreter, every county, values and exemptions`, async () => {
+      const l = await load(code);
+      const gen = makeEdition(l.bundle);
+      const int = makeEdition(toBundle(l.pkg));
+      expect(int.calculator.compiled(gen.counties[0]!.program, gen.latestYear).generated).toBeUndefined();
+      const places = [...gen.counties, ...gen.places];
+      const combos = combinations(gen);
+      let compared = 0;
+      places.forEach((county, i) => {
+        const types = county.needsPropertyType ? PROPERTY_TYPES : [''];
+        // Every county at the latest year in English; a few also every year (and one past the last) in Spanish.
+        const years = i < 4 ? ['', ...gen.years(county).map(String), String(gen.latestYear + 1)] : [''];
+        const langs: Lang[] = i < 4 ? ['en', 'es'] : ['en'];
+        for (const propertyType of types)
+          for (const homeValue of [1, 300000, 2500000])
+            for (const over of combos)
+              for (const year of years)
+                for (const lang of langs) {
+                  const v = { ...defaultForm(gen), county: county.name, propertyType, homeValue, year, ...over } as FormValues;
+                  const a = outcome(gen, v, lang);
+                  expect(a, `${county.name} ${JSON.stringify(over)} ${homeValue} ${year} ${lang}`).toBe(outcome(int, v, lang));
+                  compared++;
+                }
+      });
+      expect(compared).toBeGreaterThan(places.length * combos.length * 3 - 1);
+    });
+  }
+
+  it('the specialised calculators (the tools) give the same results both ways', async () => {
+    const inputs: Array<Partial<CalcInput>> = [
+      { value: 300000, homestead: true, taxAmount: 5000, paymentYear: 2025, paymentMonth: 1, paymentDay: 15, billYear: 2024 },
+      { value: 450000, taxAmount: 8000, paymentYear: 2025, paymentMonth: 3, paymentDay: 31, billYear: 2024, sellerTax: 1000 },
+      {
+        value: 800000,
+        homestead: true,
+        purchasePrice: 300000,
+        purchaseYear: 2012,
+        priorAssessed: 500000,
+        taxAmount: 12000,
+        paymentYear: 2024,
+        paymentMonth: 11,
+        paymentDay: 1,
+      },
+    ];
+    for (const code of ['TX', 'CA', 'FL']) {
+      const l = await load(code);
+      const gen = makeEdition(l.bundle).calculator;
+      const int = new Calculator(toBundle(l.pkg), { generated: false });
+      for (const k of l.pkg.state.calculators)
+        for (const county of l.pkg.state.counties.slice(0, 3))
+          for (const x of inputs)
+            for (const lang of ['en', 'es'] as const) {
+              const input = { state: code, county: county.slug, ...x } as CalcInput;
+              const run = (c: Calculator) => {
+                try {
+                  return JSON.stringify(c.run(k.name, input, { lang }));
+                } catch (e) {
+                  return `error ${(e as PtaxError).code}: ${(e as Error).message}`;
+                }
+              };
+              expect(run(gen), `${k.name} ${county.name}`).toBe(run(int));
+            }
+    }
+  });
+
+  it("makeEdition reads each county's program and rate as prepare gives them, for every county of every edition", async () => {
+    for (const code of CODES) {
+      const l = await load(code);
+      const edition = makeEdition(l.bundle);
+      const calculator = new Calculator(toBundle(l.pkg), { generated: false });
+      const state = l.pkg.state;
+      expect(edition.counties).toHaveLength(state.counties.length);
+      state.counties.forEach((c, i) => {
+        const p = calculator.prepare({ state: state.code, county: c.slug, value: 1 });
+        const rate = p.facts[INPUT_FACTS.length];
+        expect(edition.counties[i], c.name).toMatchObject({ slug: c.slug, program: p.compiled.program.id, rate: typeof rate === 'number' ? rate : null });
+      });
+    }
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * The generated programs in the web (issue 14). `npm run build` compiles each program and
+ * year of the rules to JavaScript (engine/codegen/js.ts); web/scripts/build-programs.mjs
+ * puts those of the edition's data package into their own chunk
+ * (web/src/generated/programs/<CODE>.js), loaded beside the package, and the package
+ * records the hash of each program and year it holds. The calculator runs a program's
+ * generated code when the module's hash is the package's, and the interpreter otherwise
+ * (a missing or failed chunk, a package written from other rules). Both give the same
+ * figures, notes and explanation: the generated code writes each step's value back to the
+ * step's slot when asked for the explanation (keepSteps), which is where the explanation
+ * reads it; lib/generated.test.ts compares the two for every county of every edition.
+ */
+import { runtime, type Bundle, type GeneratedModuleExports, type ProgramSource } from '../../../engine/index.js';
+
+/** A chunk of generated programs: each module's exports by `<program>@<year>`. */
+export type ProgramModules = Record<string, GeneratedModuleExports>;
+
+/** The generated programs whose hash is the one the package gives for that program and year. */
+export function programSource(modules: ProgramModules, hashes: Record<string, string> | undefined): ProgramSource | undefined {
+  if (!hashes) return undefined;
+  return (_bundle, programId, year) => {
+    const key = `${programId}@${year}`;
+    const m = Object.hasOwn(modules, key) ? modules[key] : undefined;
+    const want = Object.hasOwn(hashes, key) ? hashes[key] : undefined;
+    return m && want !== undefined && m.hash === want && m.program === programId && m.year === year ? m.make(runtime) : undefined;
+  };
+}
+
+const sources = new WeakMap<Bundle, ProgramSource>();
+
+/** Gives a bundle its generated programs (stateData.ts, once the chunk has loaded). */
+export function attachPrograms(bundle: Bundle, source: ProgramSource | undefined): void {
+  if (source) sources.set(bundle, source);
+  else sources.delete(bundle);
+}
+
+/** The generated programs given to this bundle, if any: the interpreter runs the others. */
+export function programsOf(bundle: Bundle): ProgramSource | undefined {
+  return sources.get(bundle);
+}
