@@ -7,6 +7,14 @@
  * Counties, rates and the program choice come in as generated VALUES tables, so the query
  * needs nothing but the input table. Dialects: DuckDB and PostgreSQL.
  *
+ * Shape (one pass over the roll, nothing held): the distinct (state, county, year) keys of
+ * the roll are placed once each (county, program, rules' year, rate, place errors); the roll
+ * is joined to them; a row's program and year is a number py, each step a column computed
+ * only for its program's rows (CASE WHEN py = k), one CTE per level of steps; then each
+ * result column is one CASE over the programs, rounded once. DuckDB estimates as many keys
+ * as rows and would build the join's hash table on the roll: run with
+ * `SET disabled_optimizers = 'build_side_probe_side'` (run.ts does; the query's header says so).
+ *
  * Where SQL semantics differ from the engine's JavaScript, and what the generator does
  * (README, "SQL"):
  * - Numbers: every number is FLOAT8 (IEEE double, as JS), literals are cast from their
@@ -18,9 +26,11 @@
  * - Division by zero: JS gives ±Infinity or NaN, DuckDB the same, PostgreSQL an error that
  *   stops the query: the postgres dialect guards every division with a CASE.
  * - NULLs: JS reads null as 0 in arithmetic (null + 5 = 5) and compares it as json-rules-
- *   engine does (null < 5 is false, null !== 5 is true). SQL NULL propagates: operands are
- *   COALESCEd to 0, conditions are written with IS [NOT] NULL, IS DISTINCT FROM and
- *   COALESCE(…, FALSE), so every condition is TRUE or FALSE as in the engine.
+ *   engine does (null < 5 is false, null !== 5 is true). SQL NULL propagates: operands that
+ *   can be NULL are COALESCEd to 0, conditions on them are written with IS [NOT] NULL, IS
+ *   DISTINCT FROM and COALESCE(…, FALSE), so every condition is TRUE or FALSE as in the
+ *   engine. The generator knows which facts and steps cannot be NULL (inputs with a default,
+ *   booleans, arithmetic, conditions, cases with an otherwise) and writes those bare.
  * - NaN and infinities (only from a division by zero) print as empty cells, as JSON prints
  *   them null.
  * - Not covered by SQL (the row gets an error cell, or the generator refuses): the
@@ -351,7 +361,11 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     (x) => x.column && x.column !== 'year',
   )
     .map((x) => x.column)
-    .join(', ')}, year)\n`;
+    .join(', ')}, year)\n${
+    dialect === 'duckdb'
+      ? "-- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)\n"
+      : ''
+  }`;
   return `${header}WITH\n${lines.join(',\n')}\n${select}`;
 }
 

@@ -2,6 +2,7 @@
 -- dialect: duckdb; states: NY
 -- rules: rules/ny/hints.yaml, rules/ny/nyc/calculation.yaml, rules/ny/nyc/class-table.yaml, rules/ny/nyc/relief.yaml, rules/ny/outside/calculation.yaml, rules/ny/outside/exemptions.yaml, rules/ny/relief.yaml, rules/ny/split.yaml, rules/ny/star.yaml
 -- input: a table ptax_input with the batch columns (state, county, value, class, homestead, over65, seniorIncome, seniorCitizen, disabled, veteranDisability, coldWarVeteran, star, priorAssessed, purchasePrice, purchaseYear, melloRoos, year)
+-- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
   VALUES

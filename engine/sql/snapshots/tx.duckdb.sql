@@ -2,6 +2,7 @@
 -- dialect: duckdb; states: TX
 -- rules: rules/tx/calculation.yaml, rules/tx/exemptions.yaml, rules/tx/split.yaml
 -- input: a table ptax_input with the batch columns (state, county, value, class, homestead, over65, seniorIncome, seniorCitizen, disabled, veteranDisability, coldWarVeteran, star, priorAssessed, purchasePrice, purchaseYear, melloRoos, year)
+-- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
   VALUES
