@@ -15,10 +15,10 @@
  *
  * Usage: node web/scripts/build-data.mjs [bundle.json] [outDir]
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { programsOf } from './build-programs.mjs';
+import { fileURLToPath } from 'node:url';
+import { loadProgramHash, programsOf } from './build-programs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -110,8 +110,7 @@ export function packageOf(bundle, code) {
 async function main() {
   const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
   // engine/codegen/js.ts's hash, from the compiled engine; without it the web runs the interpreter.
-  const codegen = join(repo, 'dist/engine/codegen/js.js');
-  const programHash = existsSync(codegen) ? (await import(pathToFileURL(codegen).href)).programHash : undefined;
+  const programHash = await loadProgramHash(repo);
   for (const dir of [outDir, programsDir]) {
     mkdirSync(dir, { recursive: true });
     for (const f of readdirSync(dir)) if (f.endsWith('.json') || f.endsWith('.js')) rmSync(join(dir, f));

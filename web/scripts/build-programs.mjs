@@ -15,6 +15,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** engine/codegen/js.ts's programHash, from the compiled engine (dist/), or undefined when it is not built. */
+export async function loadProgramHash(repo) {
+  const file = join(repo, 'dist/engine/codegen/js.js');
+  return existsSync(file) ? (await import(pathToFileURL(file).href)).programHash : undefined;
+}
 
 /** The file name of a program's generated module (engine/codegen/js.ts moduleName). */
 export const moduleFile = (programId, year) => `${programId}@${year}.cjs`;

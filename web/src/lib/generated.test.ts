@@ -54,8 +54,9 @@ describe('generated programs in the web', () => {
     for (const code of CODES) {
       expect(Object.keys(defaultProgramLoaders)).toContain(code);
       const l = await load(code);
-      expect(programsOf(l.bundle), code).toBeDefined();
       const edition = makeEdition(l.bundle);
+      expect(await edition.loadGenerated(), code).toBe(true);
+      expect(programsOf(l.bundle), code).toBeDefined();
       for (const [id, p] of Object.entries(l.pkg.programs))
         for (const y of p.years) expect(edition.calculator.compiled(id, y).generated, `${id}@${y}`).toBeDefined();
     }
@@ -64,25 +65,41 @@ describe('generated programs in the web', () => {
   it('a module whose hash is not the package’s is not used: the interpreter runs', async () => {
     const l = await load('TX');
     const pkg = { ...l.pkg, generated: { ...l.pkg.generated, 'tx@2025': 'f'.repeat(64) } };
-    const other = await loadStateData('TX', { TX: async () => pkg });
-    const c = makeEdition(other.bundle).calculator;
-    expect(c.compiled('tx', 2025).generated).toBeUndefined();
-    expect(c.compiled('tx', 2024).generated).toBeDefined();
+    const other = makeEdition((await loadStateData('TX', { TX: async () => pkg })).bundle);
+    expect(await other.loadGenerated()).toBe(true);
+    expect(other.calculator.compiled('tx', 2025).generated).toBeUndefined();
+    expect(other.calculator.compiled('tx', 2024).generated).toBeDefined();
     // No hashes in the package (an older build), or no program chunk: the interpreter.
-    const none = await loadStateData('TX', { TX: async () => ({ ...l.pkg, generated: undefined }) });
-    expect(makeEdition(none.bundle).calculator.compiled('tx', 2024).generated).toBeUndefined();
-    const failed = await loadStateData('TX', defaultLoaders, {
+    const none = makeEdition((await loadStateData('TX', { TX: async () => ({ ...l.pkg, generated: undefined }) })).bundle);
+    expect(await none.loadGenerated()).toBe(false);
+    expect(none.calculator.compiled('tx', 2024).generated).toBeUndefined();
+    const failing = {
       TX: async () => {
         throw new Error('chunk failed');
       },
-    });
-    expect(makeEdition(failed.bundle).calculator.compiled('tx', 2024).generated).toBeUndefined();
+    };
+    const failed = makeEdition((await loadStateData('TX', defaultLoaders, failing)).bundle);
+    expect(await failed.loadGenerated()).toBe(false);
+    expect(failed.calculator.compiled('tx', 2024).generated).toBeUndefined();
+  });
+
+  it('the generated programs load after the first result, and the calculations after it run them', async () => {
+    const edition = makeEdition((await loadStateData('TX')).bundle);
+    const first = edition.calculator;
+    expect(first.compiled('tx', 2025).generated).toBeUndefined();
+    const v = { ...defaultForm(edition), county: 'Harris County', homeValue: 300000 } as FormValues;
+    const before = calculate(edition, v, 'en');
+    expect(await edition.loadGenerated()).toBe(true);
+    expect(edition.calculator).not.toBe(first);
+    expect(edition.calculator.compiled('tx', 2025).generated).toBeDefined();
+    expect(calculate(edition, v, 'en')).toEqual(before);
   });
 
   for (const code of ['NY', 'TX', 'CA', 'FL']) {
     it(`${code}: the same page through the generated code and the interpreter, every county, values and exemptions`, async () => {
       const l = await load(code);
       const gen = makeEdition(l.bundle);
+      expect(await gen.loadGenerated()).toBe(true);
       const int = makeEdition(toBundle(l.pkg));
       expect(int.calculator.compiled(gen.counties[0]!.program, gen.latestYear).generated).toBeUndefined();
       const places = [...gen.counties, ...gen.places];
@@ -126,7 +143,9 @@ describe('generated programs in the web', () => {
     ];
     for (const code of ['TX', 'CA', 'FL']) {
       const l = await load(code);
-      const gen = makeEdition(l.bundle).calculator;
+      const edition = makeEdition(l.bundle);
+      expect(await edition.loadGenerated()).toBe(true);
+      const gen = edition.calculator;
       const int = new Calculator(toBundle(l.pkg), { generated: false });
       for (const k of l.pkg.state.calculators)
         for (const county of l.pkg.state.counties.slice(0, 3))

@@ -2,10 +2,16 @@
  * The generated programs in the web (issue 14). `npm run build` compiles each program and
  * year of the rules to JavaScript (engine/codegen/js.ts); web/scripts/build-programs.mjs
  * puts those of the edition's data package into their own chunk
- * (web/src/generated/programs/<CODE>.js), loaded beside the package, and the package
- * records the hash of each program and year it holds. The calculator runs a program's
- * generated code when the module's hash is the package's, and the interpreter otherwise
- * (a missing or failed chunk, a package written from other rules). Both give the same
+ * (web/src/generated/programs/<CODE>.js), and the package records the hash of each program
+ * and year it holds. The calculator runs a program's generated code when the module's hash
+ * is the package's, and the interpreter otherwise (a missing or failed chunk, a package
+ * written from other rules).
+ *
+ * The chunk is loaded once the first result is on screen (model.ts `calculate`), not with
+ * the page: the interpreter is part of the first load anyway (the tools and the fallback
+ * need it, synchronously), so loading the generated code before the first calculation
+ * would only add to the JavaScript budget (README, web budgets). The first calculation of
+ * a visit is the interpreter's, the ones after it the generated code's. Both give the same
  * figures, notes and explanation: the generated code writes each step's value back to the
  * step's slot when asked for the explanation (keepSteps), which is where the explanation
  * reads it; lib/generated.test.ts compares the two for every county of every edition.
@@ -27,14 +33,45 @@ export function programSource(modules: ProgramModules, hashes: Record<string, st
 }
 
 const sources = new WeakMap<Bundle, ProgramSource>();
+const loaders = new WeakMap<Bundle, () => Promise<ProgramSource | undefined>>();
+const loading = new WeakMap<Bundle, Promise<ProgramSource | undefined>>();
 
-/** Gives a bundle its generated programs (stateData.ts, once the chunk has loaded). */
+/** Gives a bundle its generated programs. */
 export function attachPrograms(bundle: Bundle, source: ProgramSource | undefined): void {
   if (source) sources.set(bundle, source);
   else sources.delete(bundle);
 }
 
+/** How to load a bundle's generated programs when they are wanted (stateData.ts). */
+export function deferPrograms(bundle: Bundle, load: () => Promise<ProgramSource | undefined>): void {
+  loaders.set(bundle, load);
+}
+
 /** The generated programs given to this bundle, if any: the interpreter runs the others. */
 export function programsOf(bundle: Bundle): ProgramSource | undefined {
   return sources.get(bundle);
+}
+
+/**
+ * Loads a bundle's generated programs (once; later calls share the first), attaches them
+ * and resolves to them; undefined when the bundle has none or they fail to load.
+ */
+export function loadProgramsOf(bundle: Bundle): Promise<ProgramSource | undefined> {
+  const have = sources.get(bundle);
+  if (have) return Promise.resolve(have);
+  let p = loading.get(bundle);
+  if (!p) {
+    const load = loaders.get(bundle);
+    p = load
+      ? load().then(
+          (source) => {
+            attachPrograms(bundle, source);
+            return source;
+          },
+          () => undefined,
+        )
+      : Promise.resolve(undefined);
+    loading.set(bundle, p);
+  }
+  return p;
 }

@@ -12,7 +12,7 @@ import { PtaxError } from '../../../engine/index.js';
 import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import { formatNumber, type Lang } from './format.js';
-import { programsOf } from './generated.js';
+import { loadProgramsOf, programsOf } from './generated.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
@@ -85,7 +85,14 @@ export interface CountyInfo {
 export interface Edition {
   code: string;
   stateName: { en: string; es: string };
+  /** The engine over the edition's rules: the interpreter, then the generated programs once loaded (`loadGenerated`). */
   calculator: Calculator;
+  /**
+   * Loads the generated programs of the edition's package (once) and, when they match its
+   * rules, makes `calculator` a Calculator that runs them; resolves to whether it does.
+   * `calculate` asks for them after its result (lib/generated.ts says why not sooner).
+   */
+  loadGenerated(): Promise<boolean>;
   bundle: Bundle;
   state: StateDef;
   /** The declared inputs (rules/inputs.yaml) and result fields (rules/results.yaml). */
@@ -112,8 +119,9 @@ const findParam = (bundle: Bundle, ids: string[], test: (p: ParameterDef) => boo
   ids.map((id) => bundle.parameters[id]).find((p): p is ParameterDef => !!p && test(p));
 
 export function makeEdition(bundle: Bundle): Edition {
-  // The generated programs that match the package's rules (lib/generated.ts), else the interpreter.
-  const calculator = new Calculator(bundle, { generated: programsOf(bundle) ?? false });
+  // The generated programs that match the package's rules when already loaded (lib/generated.ts), else the interpreter.
+  const attached = programsOf(bundle);
+  const calculator = new Calculator(bundle, { generated: attached ?? false });
   const state = Object.values(bundle.states)[0]!;
   const dateOf = (programId: string) => {
     const years = bundle.programs[programId]!.years;
@@ -164,10 +172,19 @@ export function makeEdition(bundle: Bundle): Edition {
     };
   });
   const byName = new Map([...counties, ...places].map((c) => [c.name.toLowerCase(), c]));
-  return {
+  let generated: Promise<boolean> | undefined = attached ? Promise.resolve(true) : undefined;
+  const edition: Edition = {
     code: state.code,
     stateName: state.name,
     calculator,
+    loadGenerated() {
+      generated ??= loadProgramsOf(bundle).then((source) => {
+        if (!source) return false;
+        edition.calculator = new Calculator(bundle, { generated: source });
+        return true;
+      });
+      return generated;
+    },
     bundle,
     state,
     decl,
@@ -200,6 +217,7 @@ export function makeEdition(bundle: Bundle): Edition {
       return typeof v === 'number' ? v : null;
     },
   };
+  return edition;
 }
 
 export const isCommercial = (t: string) => COMMERCIAL_TYPES.includes(t);
@@ -350,5 +368,7 @@ export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultVi
   const county = edition.county(v.county);
   if (!county) throw new PtaxError('MISSING_COUNTY', 'County not found');
   const r = edition.calculator.calculate(toCalcInput(v, edition, county), { explain: true, lang });
+  // The generated programs load once a result is on screen; the calculations after them run them (lib/generated.ts).
+  void edition.loadGenerated();
   return toResultView(r, county.slug, edition.decl, lang);
 }

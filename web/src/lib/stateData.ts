@@ -3,11 +3,11 @@
  * parameters it uses, written by web/scripts/build-data.mjs from the compiled rules.
  * Each package is its own chunk, loaded by dynamic import. If the edition's package
  * cannot be loaded, the Texas package is loaded instead (seed 000 §1, seed 001 §1).
- * The generated JavaScript of the package's programs is a chunk of its own, loaded beside
- * it (lib/generated.ts); without it the interpreter calculates.
+ * The generated JavaScript of the package's programs is a chunk of its own, loaded after
+ * the first result (lib/generated.ts); without it the interpreter calculates.
  */
 import type { Bundle, ParameterDef, ProgramDef, StateDef } from '../../../engine/index.js';
-import { attachPrograms, programSource, type ProgramModules } from './generated.js';
+import { deferPrograms, programSource, type ProgramModules } from './generated.js';
 
 export interface StatePackage {
   format: 1;
@@ -75,26 +75,27 @@ export interface LoadedState {
 }
 
 /**
- * Loads the edition's package, or the Texas one when that fails, with its generated
- * programs (loaded at the same time; the calculator uses them when their hashes match).
+ * Loads the edition's package, or the Texas one when that fails. Its generated programs
+ * are loaded when first wanted (lib/generated.ts loadProgramsOf), from `programLoaders`.
  */
 export async function loadStateData(
   code: string = EDITION,
   loaders: PackageLoaders = defaultLoaders,
   programLoaders: PackageLoaders = defaultProgramLoaders,
 ): Promise<LoadedState> {
-  const programs = loadPrograms(code, programLoaders);
-  const ready = async (pkg: StatePackage, modules: Promise<ProgramModules | undefined>, fellBack: boolean): Promise<LoadedState> => {
+  const ready = (pkg: StatePackage, fellBack: boolean): LoadedState => {
     const bundle = toBundle(pkg);
-    const m = await modules;
-    if (m) attachPrograms(bundle, programSource(m, pkg.generated));
+    deferPrograms(bundle, async () => {
+      const m = await loadPrograms(pkg.state.code, programLoaders);
+      return m && programSource(m, pkg.generated);
+    });
     return { pkg, bundle, fellBack, requested: code };
   };
   try {
-    return await ready(await loadOne(code, loaders), programs, false);
+    return ready(await loadOne(code, loaders), false);
   } catch (first) {
     if (code === FALLBACK_STATE) throw first;
-    return ready(await loadOne(FALLBACK_STATE, loaders), loadPrograms(FALLBACK_STATE, programLoaders), true);
+    return ready(await loadOne(FALLBACK_STATE, loaders), true);
   }
 }
 
