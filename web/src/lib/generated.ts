@@ -7,8 +7,8 @@
  * is the package's, and the interpreter otherwise (a missing or failed chunk, a package
  * written from other rules).
  *
- * The chunk is loaded once the first result is on screen (model.ts `calculate`), not with
- * the page: the interpreter is part of the first load anyway (the tools and the fallback
+ * The chunk is loaded when the browser is idle after the first result (model.ts
+ * `calculate`), not with the page: the interpreter is part of the first load anyway (the tools and the fallback
  * need it, synchronously), so loading the generated code before the first calculation
  * would only add to the JavaScript budget (README, web budgets). The first calculation of
  * a visit is the interpreter's, the ones after it the generated code's. Both give the same

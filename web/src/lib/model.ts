@@ -363,12 +363,22 @@ export function toResultView(r: CalcResult, countySlug: string, decl: Declaratio
   };
 }
 
+const scheduled = new WeakSet<Edition>();
+const whenIdle = (f: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(f);
+  else setTimeout(f, 0);
+};
+
 /** Runs the engine for the form's values; errors are PtaxError with a message in `lang`. */
 export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultView {
   const county = edition.county(v.county);
   if (!county) throw new PtaxError('MISSING_COUNTY', 'County not found');
   const r = edition.calculator.calculate(toCalcInput(v, edition, county), { explain: true, lang });
-  // The generated programs load once a result is on screen; the calculations after them run them (lib/generated.ts).
-  void edition.loadGenerated();
+  // The generated programs load when the browser is idle after the first result; the
+  // calculations after that run them (lib/generated.ts).
+  if (!scheduled.has(edition)) {
+    scheduled.add(edition);
+    whenIdle(() => void edition.loadGenerated());
+  }
   return toResultView(r, county.slug, edition.decl, lang);
 }
