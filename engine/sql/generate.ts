@@ -643,6 +643,36 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     }
   };
 
+  // How often each name is read (steps, validations, notes, result): a step read once, that
+  // cannot fail, is written into its reader's expression instead of a column of its own.
+  const reads = new Map<string, number>();
+  const count = (name: string) => reads.set(name, (reads.get(name) ?? 0) + 1);
+  const inExpr = (e: Expr): void => {
+    if (e.type === 'Identifier') count(e.name);
+    else if (e.type === 'BinaryExpression') [e.left, e.right].forEach(inExpr);
+    else if (e.type === 'UnaryExpression') inExpr(e.argument);
+    else if (e.type === 'CallExpression') e.arguments.forEach(inExpr);
+    else if (e.type === 'MemberExpression') [e.object, e.property].forEach(inExpr);
+  };
+  const inCond = (c: Condition): void => conditionNames(c).forEach(count);
+  for (const s of program.steps) {
+    if (s.formula) inExpr(s.formula.ast);
+    if (s.condition) inCond(s.condition);
+    for (const k of s.cases ?? []) {
+      if (k.when) inCond(k.when);
+      if (k.formula) inExpr(k.formula.ast);
+    }
+  }
+  program.validations.forEach((v) => inCond(v.when));
+  program.notes.forEach((n) => inCond(n.when));
+  const inResult = (g: ResultGroup): void => {
+    for (const node of Object.values(g)) {
+      if (typeof node.unit === 'string') inExpr((node as ResultLeaf).formula.ast);
+      else inResult(node as ResultGroup);
+    }
+  };
+  inResult(program.result);
+
   // Steps, grouped by level into CTEs.
   const byLevel: Array<Array<{ col: string; sql: string; err?: string; errCol?: string }>> = [];
   const stepErrs: string[] = [];
@@ -676,6 +706,11 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
       const deps = Math.max(0, ...cases.map((k) => Math.max(k.when?.deps ?? 0, k.value.deps)));
       const nn = tail !== -1 && used.every((k) => k.value.nn || k.value.k !== undefined);
       c = { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err, nn };
+    }
+    if (!c.err && c.k === undefined && reads.get(s.id) === 1) {
+      names.set(s.id, { sql: `(${c.sql})`, ty: c.ty, nn: !!c.nn });
+      level.set(s.id, c.deps);
+      return;
     }
     const lvl = c.deps + 1;
     (byLevel[lvl] ??= []).push({ col: `${prefix}s${i}`, sql: c.sql, err: c.err, errCol: c.err ? `${prefix}e${i}` : undefined });

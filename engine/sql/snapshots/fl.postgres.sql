@@ -286,128 +286,105 @@ ptax_rated AS MATERIALIZED (
 ),
 ptax_l1 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) * CAST('0.45' AS FLOAT8)) END AS py0_s0,
-    CASE WHEN py = 0 THEN (f2 AND COALESCE(f10 > CAST('0' AS FLOAT8), FALSE)) END AS py0_s5,
+    CASE WHEN py = 0 THEN (CASE WHEN (((f2 AND COALESCE(f10 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f10, CAST('0' AS FLOAT8)) * CAST('1.03' AS FLOAT8))) ELSE f0 END) END AS py0_s6,
     CASE WHEN py = 0 THEN (f2 AND f3) END AS py0_s13,
     CASE WHEN py = 0 THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s20,
     CASE WHEN py = 0 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s21,
-    CASE WHEN py = 0 THEN (CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s40,
-    CASE WHEN py = 0 THEN (CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py0_s41,
     CASE WHEN py = 1 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) * CAST('0.45' AS FLOAT8)) END AS py1_s0,
-    CASE WHEN py = 1 THEN (f2 AND COALESCE(f10 > CAST('0' AS FLOAT8), FALSE)) END AS py1_s5,
+    CASE WHEN py = 1 THEN (CASE WHEN (((f2 AND COALESCE(f10 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f10, CAST('0' AS FLOAT8)) * CAST('1.029' AS FLOAT8))) ELSE f0 END) END AS py1_s6,
     CASE WHEN py = 1 THEN (f2 AND f3) END AS py1_s13,
     CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s20,
-    CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s21,
-    CASE WHEN py = 1 THEN (CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s40,
-    CASE WHEN py = 1 THEN (CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py1_s41
+    CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s21
   FROM ptax_rated
 ),
 ptax_l2 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) - py0_s0) END AS py0_s1,
-    CASE WHEN py = 0 THEN (CASE WHEN (py0_s5) THEN LEAST(f0, (COALESCE(f10, CAST('0' AS FLOAT8)) * CAST('1.03' AS FLOAT8))) ELSE f0 END) END AS py0_s6,
+    CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN LEAST(py0_s6, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s8,
     CASE WHEN py = 1 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) - py1_s0) END AS py1_s1,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s5) THEN LEAST(f0, (COALESCE(f10, CAST('0' AS FLOAT8)) * CAST('1.029' AS FLOAT8))) ELSE f0 END) END AS py1_s6
+    CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN LEAST(py1_s6, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s8
   FROM ptax_l1
 ),
 ptax_l3 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN CAST('0.55' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s1 * CAST('0.25' AS FLOAT8)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s1 * CAST('0.25' AS FLOAT8)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s1 * CAST('0.25' AS FLOAT8)) / CAST('0.55' AS FLOAT8) END) END AS py0_s2,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('0.55' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s1 * CAST('0.2' AS FLOAT8)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s1 * CAST('0.2' AS FLOAT8)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s1 * CAST('0.2' AS FLOAT8)) / CAST('0.55' AS FLOAT8) END) END AS py0_s3,
-    CASE WHEN py = 0 THEN ((py0_s6 < f0)) END AS py0_s7,
-    CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN LEAST(py0_s6, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s8,
-    CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN LEAST(GREATEST((py0_s6 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s9,
-    CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8) END) END AS py0_s32,
-    CASE WHEN py = 0 THEN (CASE WHEN (py0_s21) THEN CAST('100' AS FLOAT8) WHEN (py0_s20) THEN ((CASE WHEN py0_s6 = 0 THEN (CASE WHEN LEAST(CAST('5000' AS FLOAT8), py0_s6) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN LEAST(CAST('5000' AS FLOAT8), py0_s6) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE LEAST(CAST('5000' AS FLOAT8), py0_s6) / py0_s6 END) * CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s39,
+    CASE WHEN py = 0 THEN (py0_s8 + ((CASE WHEN (f2) THEN LEAST(GREATEST((py0_s6 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) END AS py0_s10,
+    CASE WHEN py = 0 THEN (py0_s6 - py0_s8) END AS py0_s11,
+    CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s8 * py0_s0) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s8 * py0_s0) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s8 * py0_s0) / CAST('100' AS FLOAT8) END) END AS py0_s33,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('0.55' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s1 * CAST('0.25' AS FLOAT8)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s1 * CAST('0.25' AS FLOAT8)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s1 * CAST('0.25' AS FLOAT8)) / CAST('0.55' AS FLOAT8) END) END AS py1_s2,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('0.55' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s1 * CAST('0.2' AS FLOAT8)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s1 * CAST('0.2' AS FLOAT8)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s1 * CAST('0.2' AS FLOAT8)) / CAST('0.55' AS FLOAT8) END) END AS py1_s3,
-    CASE WHEN py = 1 THEN ((py1_s6 < f0)) END AS py1_s7,
-    CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN LEAST(py1_s6, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s8,
-    CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN LEAST(GREATEST((py1_s6 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s9,
-    CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8) END) END AS py1_s32,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s21) THEN CAST('100' AS FLOAT8) WHEN (py1_s20) THEN ((CASE WHEN py1_s6 = 0 THEN (CASE WHEN LEAST(CAST('5000' AS FLOAT8), py1_s6) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN LEAST(CAST('5000' AS FLOAT8), py1_s6) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE LEAST(CAST('5000' AS FLOAT8), py1_s6) / py1_s6 END) * CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s39
+    CASE WHEN py = 1 THEN (py1_s8 + ((CASE WHEN (f2) THEN LEAST(GREATEST((py1_s6 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) END AS py1_s10,
+    CASE WHEN py = 1 THEN (py1_s6 - py1_s8) END AS py1_s11,
+    CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s8 * py1_s0) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s8 * py1_s0) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s8 * py1_s0) / CAST('100' AS FLOAT8) END) END AS py1_s33
   FROM ptax_l2
 ),
 ptax_l4 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN ((py0_s1 - py0_s2) - py0_s3) END AS py0_s4,
-    CASE WHEN py = 0 THEN (py0_s8 + py0_s9) END AS py0_s10,
-    CASE WHEN py = 0 THEN (py0_s6 - py0_s8) END AS py0_s11,
-    CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s8 * py0_s0) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s8 * py0_s0) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s8 * py0_s0) / CAST('100' AS FLOAT8) END) END AS py0_s33,
-    CASE WHEN py = 1 THEN ((py1_s1 - py1_s2) - py1_s3) END AS py1_s4,
-    CASE WHEN py = 1 THEN (py1_s8 + py1_s9) END AS py1_s10,
-    CASE WHEN py = 1 THEN (py1_s6 - py1_s8) END AS py1_s11,
-    CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s8 * py1_s0) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s8 * py1_s0) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s8 * py1_s0) / CAST('100' AS FLOAT8) END) END AS py1_s33
-  FROM ptax_l3
-),
-ptax_l5 AS MATERIALIZED (
-  SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s6 - py0_s10)) END AS py0_s12,
+    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s6 - py0_s10)) END AS py0_s12,
     CASE WHEN py = 0 THEN (CASE WHEN (f6) THEN LEAST(CAST('500' AS FLOAT8), py0_s11) ELSE CAST('0' AS FLOAT8) END) END AS py0_s16,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s10 * py0_s1) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s10 * py0_s1) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s10 * py0_s1) / CAST('100' AS FLOAT8) END) END AS py0_s34,
+    CASE WHEN py = 1 THEN ((py1_s1 - py1_s2) - py1_s3) END AS py1_s4,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s6 - py1_s10)) END AS py1_s12,
     CASE WHEN py = 1 THEN (CASE WHEN (f6) THEN LEAST(CAST('500' AS FLOAT8), py1_s11) ELSE CAST('0' AS FLOAT8) END) END AS py1_s16,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s10 * py1_s1) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s10 * py1_s1) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s10 * py1_s1) / CAST('100' AS FLOAT8) END) END AS py1_s34
-  FROM ptax_l4
+  FROM ptax_l3
 ),
-ptax_l6 AS MATERIALIZED (
+ptax_l5 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s13) THEN LEAST(CAST('25000' AS FLOAT8), py0_s12) ELSE CAST('0' AS FLOAT8) END) END AS py0_s14,
     CASE WHEN py = 0 THEN (py0_s11 - py0_s16) END AS py0_s18,
     CASE WHEN py = 1 THEN (CASE WHEN (py1_s13) THEN LEAST(CAST('25000' AS FLOAT8), py1_s12) ELSE CAST('0' AS FLOAT8) END) END AS py1_s14,
     CASE WHEN py = 1 THEN (py1_s11 - py1_s16) END AS py1_s18
-  FROM ptax_l5
+  FROM ptax_l4
 ),
-ptax_l7 AS MATERIALIZED (
+ptax_l6 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (py0_s12 - py0_s14) END AS py0_s15,
     CASE WHEN py = 0 THEN (CASE WHEN (py0_s21) THEN py0_s18 WHEN (py0_s20) THEN LEAST(CAST('5000' AS FLOAT8), py0_s18) ELSE CAST('0' AS FLOAT8) END) END AS py0_s22,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s14 * py0_s1) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s14 * py0_s1) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s14 * py0_s1) / CAST('100' AS FLOAT8) END) END AS py0_s35,
     CASE WHEN py = 1 THEN (py1_s12 - py1_s14) END AS py1_s15,
     CASE WHEN py = 1 THEN (CASE WHEN (py1_s21) THEN py1_s18 WHEN (py1_s20) THEN LEAST(CAST('5000' AS FLOAT8), py1_s18) ELSE CAST('0' AS FLOAT8) END) END AS py1_s22,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s14 * py1_s1) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s14 * py1_s1) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s14 * py1_s1) / CAST('100' AS FLOAT8) END) END AS py1_s35
-  FROM ptax_l6
+  FROM ptax_l5
 ),
-ptax_l8 AS MATERIALIZED (
+ptax_l7 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (f6) THEN LEAST(CAST('500' AS FLOAT8), py0_s15) ELSE CAST('0' AS FLOAT8) END) END AS py0_s17,
     CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s18 - py0_s22)) END AS py0_s24,
     CASE WHEN py = 1 THEN (CASE WHEN (f6) THEN LEAST(CAST('500' AS FLOAT8), py1_s15) ELSE CAST('0' AS FLOAT8) END) END AS py1_s17,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s18 - py1_s22)) END AS py1_s24
-  FROM ptax_l7
+  FROM ptax_l6
 ),
-ptax_l9 AS MATERIALIZED (
+ptax_l8 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (py0_s15 - py0_s17) END AS py0_s19,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s24 * py0_s0) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s24 * py0_s0) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s24 * py0_s0) / CAST('100' AS FLOAT8) END) END AS py0_s26,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((py0_s16 * py0_s0) + (py0_s17 * py0_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((py0_s16 * py0_s0) + (py0_s17 * py0_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((py0_s16 * py0_s0) + (py0_s17 * py0_s1)) / CAST('100' AS FLOAT8) END) END AS py0_s36,
     CASE WHEN py = 1 THEN (py1_s15 - py1_s17) END AS py1_s19,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s24 * py1_s0) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s24 * py1_s0) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s24 * py1_s0) / CAST('100' AS FLOAT8) END) END AS py1_s26,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((py1_s16 * py1_s0) + (py1_s17 * py1_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((py1_s16 * py1_s0) + (py1_s17 * py1_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((py1_s16 * py1_s0) + (py1_s17 * py1_s1)) / CAST('100' AS FLOAT8) END) END AS py1_s36
+  FROM ptax_l7
+),
+ptax_l9 AS MATERIALIZED (
+  SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s21) THEN py0_s19 WHEN (py0_s20) THEN LEAST(CAST('5000' AS FLOAT8), py0_s19) ELSE CAST('0' AS FLOAT8) END) END AS py0_s23,
+    CASE WHEN py = 1 THEN (CASE WHEN (py1_s21) THEN py1_s19 WHEN (py1_s20) THEN LEAST(CAST('5000' AS FLOAT8), py1_s19) ELSE CAST('0' AS FLOAT8) END) END AS py1_s23
   FROM ptax_l8
 ),
 ptax_l10 AS MATERIALIZED (
-  SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s21) THEN py0_s19 WHEN (py0_s20) THEN LEAST(CAST('5000' AS FLOAT8), py0_s19) ELSE CAST('0' AS FLOAT8) END) END AS py0_s23,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s21) THEN py1_s19 WHEN (py1_s20) THEN LEAST(CAST('5000' AS FLOAT8), py1_s19) ELSE CAST('0' AS FLOAT8) END) END AS py1_s23
-  FROM ptax_l9
-),
-ptax_l11 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s19 - py0_s23)) END AS py0_s25,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((py0_s22 * py0_s0) + (py0_s23 * py0_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((py0_s22 * py0_s0) + (py0_s23 * py0_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((py0_s22 * py0_s0) + (py0_s23 * py0_s1)) / CAST('100' AS FLOAT8) END) END AS py0_s37,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s19 - py1_s23)) END AS py1_s25,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((py1_s22 * py1_s0) + (py1_s23 * py1_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((py1_s22 * py1_s0) + (py1_s23 * py1_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((py1_s22 * py1_s0) + (py1_s23 * py1_s1)) / CAST('100' AS FLOAT8) END) END AS py1_s37
-  FROM ptax_l10
+  FROM ptax_l9
 ),
-ptax_l12 AS MATERIALIZED (
+ptax_l11 AS MATERIALIZED (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s25 * py0_s1) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s25 * py0_s1) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s25 * py0_s1) / CAST('100' AS FLOAT8) END) END AS py0_s27,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s25 * py0_s2) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s25 * py0_s2) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s25 * py0_s2) / CAST('100' AS FLOAT8) END) END AS py0_s28,
     CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s25 * py0_s3) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s25 * py0_s3) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s25 * py0_s3) / CAST('100' AS FLOAT8) END) END AS py0_s29,
-    CASE WHEN py = 0 THEN ((((py0_s33 + py0_s34) + py0_s35) + py0_s36) + py0_s37) END AS py0_s38,
-    CASE WHEN py = 0 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(py0_s40, py0_s24) * py0_s0) + (LEAST(py0_s41, py0_s25) * py0_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(py0_s40, py0_s24) * py0_s0) + (LEAST(py0_s41, py0_s25) * py0_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(py0_s40, py0_s24) * py0_s0) + (LEAST(py0_s41, py0_s25) * py0_s1)) / CAST('100' AS FLOAT8) END) END AS py0_s42,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s25 * py1_s1) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s25 * py1_s1) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s25 * py1_s1) / CAST('100' AS FLOAT8) END) END AS py1_s27,
     CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s25 * py1_s2) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s25 * py1_s2) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s25 * py1_s2) / CAST('100' AS FLOAT8) END) END AS py1_s28,
-    CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s25 * py1_s3) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s25 * py1_s3) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s25 * py1_s3) / CAST('100' AS FLOAT8) END) END AS py1_s29,
-    CASE WHEN py = 1 THEN ((((py1_s33 + py1_s34) + py1_s35) + py1_s36) + py1_s37) END AS py1_s38,
-    CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(py1_s40, py1_s24) * py1_s0) + (LEAST(py1_s41, py1_s25) * py1_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(py1_s40, py1_s24) * py1_s0) + (LEAST(py1_s41, py1_s25) * py1_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(py1_s40, py1_s24) * py1_s0) + (LEAST(py1_s41, py1_s25) * py1_s1)) / CAST('100' AS FLOAT8) END) END AS py1_s42
-  FROM ptax_l11
+    CASE WHEN py = 1 THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s25 * py1_s3) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s25 * py1_s3) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s25 * py1_s3) / CAST('100' AS FLOAT8) END) END AS py1_s29
+  FROM ptax_l10
 ),
-ptax_l13 AS MATERIALIZED (
-  SELECT *, CASE WHEN py = 0 THEN ((py0_s27 - py0_s28) - py0_s29) END AS py0_s30,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s26 + py0_s27)) END AS py0_s31,
-    CASE WHEN py = 1 THEN ((py1_s27 - py1_s28) - py1_s29) END AS py1_s30,
+ptax_l12 AS MATERIALIZED (
+  SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s26 + py0_s27)) END AS py0_s31,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s26 + py1_s27)) END AS py1_s31
-  FROM ptax_l12
+  FROM ptax_l11
 ),
 ptax_raw AS MATERIALIZED (
   SELECT *, (CASE py WHEN 0 THEN CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 'INVALID_VALUE' WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 'INVALID_VETERAN_LEVEL' WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 'INVALID_PRIOR_ASSESSED' WHEN ((p_rate IS NULL)) THEN 'NO_COUNTY_RATE' END WHEN 1 THEN CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 'INVALID_VALUE' WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 'INVALID_VETERAN_LEVEL' WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 'INVALID_PRIOR_ASSESSED' WHEN ((p_rate IS NULL)) THEN 'NO_COUNTY_RATE' END END) AS p_code, (CASE py WHEN 0 THEN CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 'Market value must be greater than 0' WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 'Veteran disability level must be between 0 and 100' WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 'Prior assessed value must be greater than 0' WHEN ((p_rate IS NULL)) THEN 'No tax rate is known for this county' END WHEN 1 THEN CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 'Market value must be greater than 0' WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 'Veteran disability level must be between 0 and 100' WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 'Prior assessed value must be greater than 0' WHEN ((p_rate IS NULL)) THEN 'No tax rate is known for this county' END END) AS p_msg,
@@ -417,14 +394,14 @@ ptax_raw AS MATERIALIZED (
     (CASE py WHEN 0 THEN py0_s6 WHEN 1 THEN py1_s6 END) AS l3_0,
     (CASE py WHEN 0 THEN py0_s24 WHEN 1 THEN py1_s24 END) AS l4_0,
     (CASE py WHEN 0 THEN py0_s24 WHEN 1 THEN py1_s24 END) AS l5_0,
-    (CASE py WHEN 0 THEN (py0_s32 - py0_s31) WHEN 1 THEN (py1_s32 - py1_s31) END) AS l6_0,
+    (CASE py WHEN 0 THEN (((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8) END)) - py0_s31) WHEN 1 THEN (((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8) END)) - py1_s31) END) AS l6_0,
     (CASE py WHEN 0 THEN py0_s26 WHEN 1 THEN py1_s26 END) AS l7_0,
     (CASE py WHEN 0 THEN py0_s28 WHEN 1 THEN py1_s28 END) AS l8_0,
     (CASE py WHEN 0 THEN py0_s29 WHEN 1 THEN py1_s29 END) AS l9_0,
-    (CASE py WHEN 0 THEN py0_s30 WHEN 1 THEN py1_s30 END) AS l10_0,
-    (CASE py WHEN 0 THEN py0_s42 WHEN 1 THEN py1_s42 END) AS l11_0,
-    (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (f3 AND (NOT f2)) THEN 'The over-65 exemption requires a homestead; it was not applied' END, CASE WHEN (py0_s13) THEN 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify' END, CASE WHEN (py0_s7) THEN 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap' END, CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 'Save Our Homes applies only to a homestead; the prior assessed value was not used' END, CASE WHEN ((NOT (f4 IS NULL))) THEN 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price' END, CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 'Property classes, STAR and the senior citizen and Cold War veterans'' exemptions are New York''s; Florida does not use them' END, p_note), '') WHEN 1 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (f3 AND (NOT f2)) THEN 'The over-65 exemption requires a homestead; it was not applied' END, CASE WHEN (py1_s13) THEN 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify' END, CASE WHEN (py1_s7) THEN 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap' END, CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 'Save Our Homes applies only to a homestead; the prior assessed value was not used' END, CASE WHEN ((NOT (f4 IS NULL))) THEN 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price' END, CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 'Property classes, STAR and the senior citizen and Cold War veterans'' exemptions are New York''s; Florida does not use them' END, p_note), '') END) AS p_notes
-  FROM ptax_l13
+    (CASE py WHEN 0 THEN (((py0_s27 - py0_s28) - py0_s29)) WHEN 1 THEN (((py1_s27 - py1_s28) - py1_s29)) END) AS l10_0,
+    (CASE py WHEN 0 THEN ((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s24) * py0_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s25) * py0_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s24) * py0_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s25) * py0_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s24) * py0_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s25) * py0_s1)) / CAST('100' AS FLOAT8) END)) WHEN 1 THEN ((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py1_s24) * py1_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py1_s25) * py1_s1)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py1_s24) * py1_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py1_s25) * py1_s1)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py1_s24) * py1_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py1_s25) * py1_s1)) / CAST('100' AS FLOAT8) END)) END) AS l11_0,
+    (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (f3 AND (NOT f2)) THEN 'The over-65 exemption requires a homestead; it was not applied' END, CASE WHEN (py0_s13) THEN 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify' END, CASE WHEN ((((py0_s6 < f0)))) THEN 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap' END, CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 'Save Our Homes applies only to a homestead; the prior assessed value was not used' END, CASE WHEN ((NOT (f4 IS NULL))) THEN 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price' END, CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 'Property classes, STAR and the senior citizen and Cold War veterans'' exemptions are New York''s; Florida does not use them' END, p_note), '') WHEN 1 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (f3 AND (NOT f2)) THEN 'The over-65 exemption requires a homestead; it was not applied' END, CASE WHEN (py1_s13) THEN 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify' END, CASE WHEN ((((py1_s6 < f0)))) THEN 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap' END, CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 'Save Our Homes applies only to a homestead; the prior assessed value was not used' END, CASE WHEN ((NOT (f4 IS NULL))) THEN 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price' END, CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 'Property classes, STAR and the senior citizen and Cold War veterans'' exemptions are New York''s; Florida does not use them' END, p_note), '') END) AS p_notes
+  FROM ptax_l12
 ),
 ptax_a AS MATERIALIZED (
   SELECT *, ABS(COALESCE(l0_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a0_0, ABS(COALESCE(l1_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a1_0, ABS(COALESCE(l2_0, CAST('0' AS FLOAT8))) * CAST('1000000' AS FLOAT8) AS a2_0, ABS(COALESCE(l3_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a3_0, ABS(COALESCE(l4_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a4_0, ABS(COALESCE(l5_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a5_0, ABS(COALESCE(l6_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a6_0, ABS(COALESCE(l7_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a7_0, ABS(COALESCE(l8_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a8_0, ABS(COALESCE(l9_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a9_0, ABS(COALESCE(l10_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a10_0, ABS(COALESCE(l11_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a11_0

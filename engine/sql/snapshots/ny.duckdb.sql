@@ -221,43 +221,33 @@ ptax_l1 AS (
     CASE WHEN py = 0 THEN (CASE f1 WHEN 'class1' THEN CAST('20.085' AS FLOAT8) WHEN 'class2' THEN CAST('12.5' AS FLOAT8) WHEN 'class3' THEN CAST('11.181' AS FLOAT8) WHEN 'class4' THEN CAST('10.762' AS FLOAT8) END) END AS py0_s2,
     CASE WHEN py = 0 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.tax_rate has no value for ' || COALESCE(f1, 'null') END) END AS py0_e2,
     CASE WHEN py = 0 THEN ((COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) END AS py0_s6,
-    CASE WHEN py = 0 THEN (f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8 OR (COALESCE(f9 = 'basic', FALSE) OR COALESCE(f9 = 'enhanced', FALSE))) END AS py0_s7,
     CASE WHEN py = 0 THEN (CASE WHEN ((NOT (f9 IS NULL))) THEN f9 WHEN (f3) THEN 'enhanced' WHEN (f2) THEN 'basic' ELSE 'none' END) END AS py0_s11,
-    CASE WHEN py = 0 THEN ((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) END AS py0_s12,
     CASE WHEN py = 1 THEN (f0 * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py1_s0,
     CASE WHEN py = 1 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f1, 'null') END) END AS py1_e0,
     CASE WHEN py = 1 THEN (CASE f1 WHEN 'class1' THEN CAST('19.843' AS FLOAT8) WHEN 'class2' THEN CAST('12.439' AS FLOAT8) WHEN 'class3' THEN CAST('11.108' AS FLOAT8) WHEN 'class4' THEN CAST('10.848' AS FLOAT8) END) END AS py1_s2,
     CASE WHEN py = 1 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.tax_rate has no value for ' || COALESCE(f1, 'null') END) END AS py1_e2,
     CASE WHEN py = 1 THEN ((COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) END AS py1_s6,
-    CASE WHEN py = 1 THEN (f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8 OR (COALESCE(f9 = 'basic', FALSE) OR COALESCE(f9 = 'enhanced', FALSE))) END AS py1_s7,
     CASE WHEN py = 1 THEN (CASE WHEN ((NOT (f9 IS NULL))) THEN f9 WHEN (f3) THEN 'enhanced' WHEN (f2) THEN 'basic' ELSE 'none' END) END AS py1_s11,
-    CASE WHEN py = 1 THEN ((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) END AS py1_s12,
     CASE WHEN py = 2 THEN ((f1 IS NULL) OR (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) END AS py2_s0,
-    CASE WHEN py = 2 THEN (f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8) END AS py2_s1,
-    CASE WHEN py = 2 THEN p_rate END AS py2_s2,
-    CASE WHEN py = 2 THEN ((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) END AS py2_s16,
-    CASE WHEN py = 2 THEN ((f0 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py2_s23
+    CASE WHEN py = 2 THEN p_rate END AS py2_s2
   FROM ptax_rated
 ),
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (COALESCE(f10 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) THEN LEAST(py0_s0, (COALESCE(f10, CAST('0' AS FLOAT8)) * (CAST('1' AS FLOAT8) + COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.08' AS FLOAT8) END), CAST('0' AS FLOAT8))))) ELSE py0_s0 END) END AS py0_s1,
     CASE WHEN py = 0 THEN (CASE WHEN (COALESCE(f10 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2') THEN 'ny.nyc.transitional_cap has no value for ' || COALESCE(f1, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e1,
     CASE WHEN py = 0 THEN (py0_s6 AND (f5 OR f6)) END AS py0_s8,
-    CASE WHEN py = 0 THEN (py0_s6 AND COALESCE(py0_s11 = 'enhanced', FALSE) AND (NOT py0_s12)) END AS py0_s13,
+    CASE WHEN py = 0 THEN (py0_s6 AND COALESCE(py0_s11 = 'enhanced', FALSE) AND (NOT (((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py0_s13,
     CASE WHEN py = 0 THEN (COALESCE(py0_s2, CAST('0' AS FLOAT8)) * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s15,
     CASE WHEN py = 0 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py0_e15,
     CASE WHEN py = 0 THEN (py0_s6 AND ((f7 > CAST('0' AS FLOAT8)) OR f8)) END AS py0_s19,
     CASE WHEN py = 1 THEN (CASE WHEN (COALESCE(f10 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) THEN LEAST(py1_s0, (COALESCE(f10, CAST('0' AS FLOAT8)) * (CAST('1' AS FLOAT8) + COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.08' AS FLOAT8) END), CAST('0' AS FLOAT8))))) ELSE py1_s0 END) END AS py1_s1,
     CASE WHEN py = 1 THEN (CASE WHEN (COALESCE(f10 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2') THEN 'ny.nyc.transitional_cap has no value for ' || COALESCE(f1, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py1_e1,
     CASE WHEN py = 1 THEN (py1_s6 AND (f5 OR f6)) END AS py1_s8,
-    CASE WHEN py = 1 THEN (py1_s6 AND COALESCE(py1_s11 = 'enhanced', FALSE) AND (NOT py1_s12)) END AS py1_s13,
+    CASE WHEN py = 1 THEN (py1_s6 AND COALESCE(py1_s11 = 'enhanced', FALSE) AND (NOT (((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py1_s13,
     CASE WHEN py = 1 THEN (COALESCE(py1_s2, CAST('0' AS FLOAT8)) * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py1_s15,
     CASE WHEN py = 1 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py1_e15,
     CASE WHEN py = 1 THEN (py1_s6 AND ((f7 > CAST('0' AS FLOAT8)) OR f8)) END AS py1_s19,
     CASE WHEN py = 2 THEN (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.5' AS FLOAT8)) END AS py2_s3,
-    CASE WHEN py = 2 THEN (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.3' AS FLOAT8)) END AS py2_s4,
-    CASE WHEN py = 2 THEN (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.15' AS FLOAT8)) END AS py2_s5,
-    CASE WHEN py = 2 THEN (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)) END AS py2_s6,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f5 OR f6)) THEN CAST('0.5' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py2_s7,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f3) THEN 'enhanced' WHEN (py2_s0 AND f2) THEN 'basic' ELSE 'none' END) END AS py2_s15
   FROM ptax_l1
@@ -267,16 +257,12 @@ ptax_l3 AS (
     CASE WHEN py = 0 THEN (CASE WHEN ((NOT py0_s6)) THEN 'none' WHEN (py0_s13) THEN 'basic' ELSE py0_s11 END) END AS py0_s14,
     CASE WHEN py = 0 THEN (py0_s19 AND (f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s20,
     CASE WHEN py = 0 THEN (CASE WHEN (py0_s19) THEN (CASE WHEN f7 < CAST('20' AS FLOAT8) THEN CAST('1' AS FLOAT8) WHEN f7 < CAST('40' AS FLOAT8) THEN CAST('2' AS FLOAT8) WHEN f7 < CAST('60' AS FLOAT8) THEN CAST('3' AS FLOAT8) WHEN f7 < CAST('80' AS FLOAT8) THEN CAST('4' AS FLOAT8) WHEN TRUE THEN CAST('5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s21,
-    CASE WHEN py = 0 THEN (CASE WHEN (COALESCE(f1 = 'class2', FALSE) AND f2) THEN (CASE WHEN py0_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py0_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py0_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN TRUE THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s26,
-    CASE WHEN py = 0 THEN (CASE WHEN (py0_s8) THEN (py0_s1 * CAST('0.5' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s29,
     CASE WHEN py = 1 THEN ((py1_s1 * COALESCE(py1_s2, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py1_s3,
     CASE WHEN py = 1 THEN (CASE WHEN ((NOT py1_s6)) THEN 'none' WHEN (py1_s13) THEN 'basic' ELSE py1_s11 END) END AS py1_s14,
     CASE WHEN py = 1 THEN (py1_s19 AND (f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s20,
     CASE WHEN py = 1 THEN (CASE WHEN (py1_s19) THEN (CASE WHEN f7 < CAST('20' AS FLOAT8) THEN CAST('1' AS FLOAT8) WHEN f7 < CAST('40' AS FLOAT8) THEN CAST('2' AS FLOAT8) WHEN f7 < CAST('60' AS FLOAT8) THEN CAST('3' AS FLOAT8) WHEN f7 < CAST('80' AS FLOAT8) THEN CAST('4' AS FLOAT8) WHEN TRUE THEN CAST('5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py1_s21,
-    CASE WHEN py = 1 THEN (CASE WHEN (COALESCE(f1 = 'class2', FALSE) AND f2) THEN (CASE WHEN py1_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py1_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py1_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN TRUE THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py1_s26,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s8) THEN (py1_s1 * CAST('0.5' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s29,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f7 > CAST('0' AS FLOAT8))) THEN LEAST(((CAST('0.15' AS FLOAT8) * f7) / CAST('100' AS FLOAT8)), (CAST('1' AS FLOAT8) - py2_s7)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s8,
-    CASE WHEN py = 2 THEN ((py2_s15 = 'enhanced') AND (NOT py2_s16)) END AS py2_s17,
+    CASE WHEN py = 2 THEN ((py2_s15 = 'enhanced') AND (NOT (((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py2_s17,
     CASE WHEN py = 2 THEN (CASE WHEN (f5) THEN (((f0 * py2_s7) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s24
   FROM ptax_l2
 ),
@@ -287,49 +273,38 @@ ptax_l4 AS (
     CASE WHEN py = 0 THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE py0_s14 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('86100' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s16,
     CASE WHEN py = 0 THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e16,
     CASE WHEN py = 0 THEN (CASE WHEN (py0_s20) THEN py0_s1 ELSE ((py0_s1 * CAST('0.15' AS FLOAT8)) * py0_s21) END) END AS py0_s22,
-    CASE WHEN py = 0 THEN (CASE WHEN (py0_s20) THEN CAST('100' AS FLOAT8) ELSE ((CAST('0.15' AS FLOAT8) * py0_s21) * CAST('100' AS FLOAT8)) END) END AS py0_s24,
     CASE WHEN py = 1 THEN (py1_s3 * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py1_s4,
     CASE WHEN py = 1 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py1_e4,
     CASE WHEN py = 1 THEN (CASE WHEN (py1_s8) THEN LEAST((py1_s3 * CAST('0.5' AS FLOAT8)), py1_s3) ELSE CAST('0' AS FLOAT8) END) END AS py1_s9,
     CASE WHEN py = 1 THEN (CASE WHEN ((COALESCE(py1_s14 = 'basic', FALSE) OR COALESCE(py1_s14 = 'enhanced', FALSE))) THEN (CASE py1_s14 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('86100' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py1_s16,
     CASE WHEN py = 1 THEN (CASE WHEN ((COALESCE(py1_s14 = 'basic', FALSE) OR COALESCE(py1_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py1_s14 IS NULL OR py1_s14 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py1_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py1_e16,
     CASE WHEN py = 1 THEN (CASE WHEN (py1_s20) THEN py1_s1 ELSE ((py1_s1 * CAST('0.15' AS FLOAT8)) * py1_s21) END) END AS py1_s22,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s20) THEN CAST('100' AS FLOAT8) ELSE ((CAST('0.15' AS FLOAT8) * py1_s21) * CAST('100' AS FLOAT8)) END) END AS py1_s24,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f8) THEN LEAST(CAST('0.15' AS FLOAT8), ((CAST('1' AS FLOAT8) - py2_s7) - py2_s8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s9,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s17) THEN 'basic' ELSE py2_s15 END) END AS py2_s18,
-    CASE WHEN py = 2 THEN ((((f0 * py2_s7) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) - py2_s24) END AS py2_s25,
     CASE WHEN py = 2 THEN (((f0 * py2_s8) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py2_s26
   FROM ptax_l3
 ),
 ptax_l5 AS (
-  SELECT *, CASE WHEN py = 0 THEN (py0_s3 - py0_s4) END AS py0_s5,
-    CASE WHEN py = 0 THEN (py0_s3 - py0_s9) END AS py0_s10,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s1 - py0_s29) - py0_s22)) END AS py0_s30,
+  SELECT *, CASE WHEN py = 0 THEN (py0_s3 - py0_s9) END AS py0_s10,
+    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s1 - ((CASE WHEN (py0_s8) THEN (py0_s1 * CAST('0.5' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) - py0_s22)) END AS py0_s30,
     CASE WHEN py = 0 THEN (CASE WHEN (f5) THEN py0_s9 ELSE CAST('0' AS FLOAT8) END) END AS py0_s33,
-    CASE WHEN py = 1 THEN (py1_s3 - py1_s4) END AS py1_s5,
     CASE WHEN py = 1 THEN (py1_s3 - py1_s9) END AS py1_s10,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), ((py1_s1 - py1_s29) - py1_s22)) END AS py1_s30,
+    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), ((py1_s1 - ((CASE WHEN (py1_s8) THEN (py1_s1 * CAST('0.5' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) - py1_s22)) END AS py1_s30,
     CASE WHEN py = 1 THEN (CASE WHEN (f5) THEN py1_s9 ELSE CAST('0' AS FLOAT8) END) END AS py1_s33,
     CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (f0 * (((CAST('1' AS FLOAT8) - py2_s7) - py2_s8) - py2_s9))) END AS py2_s10,
     CASE WHEN py = 2 THEN (CASE WHEN (((py2_s18 = 'basic') OR (py2_s18 = 'enhanced'))) THEN (CASE py2_s18 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('86100' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py2_s19,
-    CASE WHEN py = 2 THEN (CASE WHEN (((py2_s18 = 'basic') OR (py2_s18 = 'enhanced'))) THEN (CASE WHEN py2_s18 IS NULL OR py2_s18 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py2_s18, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py2_e19,
-    CASE WHEN py = 2 THEN (((f0 * py2_s9) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py2_s27
+    CASE WHEN py = 2 THEN (CASE WHEN (((py2_s18 = 'basic') OR (py2_s18 = 'enhanced'))) THEN (CASE WHEN py2_s18 IS NULL OR py2_s18 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py2_s18, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py2_e19
   FROM ptax_l4
 ),
 ptax_l6 AS (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN LEAST(LEAST(LEAST(((COALESCE(py0_s16, CAST('0' AS FLOAT8)) * py0_s15) / CAST('100' AS FLOAT8)), py0_s4), COALESCE((CASE py0_s14 WHEN 'basic' THEN CAST('293' AS FLOAT8) WHEN 'enhanced' THEN CAST('650' AS FLOAT8) END), CAST('0' AS FLOAT8))), py0_s10) ELSE CAST('0' AS FLOAT8) END) END AS py0_s17,
     CASE WHEN py = 0 THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.nyc.star_max_savings has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e17,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s30 - COALESCE(py0_s16, CAST('0' AS FLOAT8)))) END AS py0_s31,
-    CASE WHEN py = 0 THEN (py0_s9 - py0_s33) END AS py0_s34,
     CASE WHEN py = 1 THEN (CASE WHEN ((COALESCE(py1_s14 = 'basic', FALSE) OR COALESCE(py1_s14 = 'enhanced', FALSE))) THEN LEAST(LEAST(LEAST(((COALESCE(py1_s16, CAST('0' AS FLOAT8)) * py1_s15) / CAST('100' AS FLOAT8)), py1_s4), COALESCE((CASE py1_s14 WHEN 'basic' THEN CAST('293' AS FLOAT8) WHEN 'enhanced' THEN CAST('650' AS FLOAT8) END), CAST('0' AS FLOAT8))), py1_s10) ELSE CAST('0' AS FLOAT8) END) END AS py1_s17,
     CASE WHEN py = 1 THEN (CASE WHEN ((COALESCE(py1_s14 = 'basic', FALSE) OR COALESCE(py1_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py1_s14 IS NULL OR py1_s14 NOT IN ('basic', 'enhanced') THEN 'ny.nyc.star_max_savings has no value for ' || COALESCE(py1_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py1_e17,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s30 - COALESCE(py1_s16, CAST('0' AS FLOAT8)))) END AS py1_s31,
-    CASE WHEN py = 1 THEN (py1_s9 - py1_s33) END AS py1_s34,
     CASE WHEN py = 2 THEN ((py2_s10 * py2_s3) / CAST('100' AS FLOAT8)) END AS py2_s11,
-    CASE WHEN py = 2 THEN ((py2_s10 * py2_s4) / CAST('100' AS FLOAT8)) END AS py2_s12,
-    CASE WHEN py = 2 THEN ((py2_s10 * py2_s5) / CAST('100' AS FLOAT8)) END AS py2_s13,
-    CASE WHEN py = 2 THEN ((py2_s10 * py2_s6) / CAST('100' AS FLOAT8)) END AS py2_s14,
-    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (py2_s10 - COALESCE(py2_s19, CAST('0' AS FLOAT8)))) END AS py2_s28
+    CASE WHEN py = 2 THEN ((py2_s10 * ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.3' AS FLOAT8)))) / CAST('100' AS FLOAT8)) END AS py2_s12,
+    CASE WHEN py = 2 THEN ((py2_s10 * ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.15' AS FLOAT8)))) / CAST('100' AS FLOAT8)) END AS py2_s13,
+    CASE WHEN py = 2 THEN ((py2_s10 * ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)))) / CAST('100' AS FLOAT8)) END AS py2_s14
   FROM ptax_l5
 ),
 ptax_l7 AS (
@@ -351,9 +326,8 @@ ptax_l9 AS (
   FROM ptax_l8
 ),
 ptax_l10 AS (
-  SELECT *, CASE WHEN py = 0 THEN ((py0_s25 * py0_s26) / CAST('100' AS FLOAT8)) END AS py0_s27,
-    CASE WHEN py = 1 THEN ((py1_s25 * py1_s26) / CAST('100' AS FLOAT8)) END AS py1_s27,
-    CASE WHEN py = 2 THEN (CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s22) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s22) END) END AS py2_s29
+  SELECT *, CASE WHEN py = 0 THEN ((py0_s25 * ((CASE WHEN (COALESCE(f1 = 'class2', FALSE) AND f2) THEN (CASE WHEN py0_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py0_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py0_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN TRUE THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END))) / CAST('100' AS FLOAT8)) END AS py0_s27,
+    CASE WHEN py = 1 THEN ((py1_s25 * ((CASE WHEN (COALESCE(f1 = 'class2', FALSE) AND f2) THEN (CASE WHEN py1_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py1_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py1_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN TRUE THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END))) / CAST('100' AS FLOAT8)) END AS py1_s27
   FROM ptax_l9
 ),
 ptax_l11 AS (
@@ -364,10 +338,8 @@ ptax_l11 AS (
 ptax_l12 AS (
   SELECT *, CASE WHEN py = 0 THEN (py0_s28 * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s32,
     CASE WHEN py = 0 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py0_e32,
-    CASE WHEN py = 0 THEN (CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s28) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s28) END) END AS py0_s35,
     CASE WHEN py = 1 THEN (py1_s28 * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py1_s32,
-    CASE WHEN py = 1 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py1_e32,
-    CASE WHEN py = 1 THEN (CASE WHEN ((NOT py1_s6)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py1_s28) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py1_s28) END) END AS py1_s35
+    CASE WHEN py = 1 THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py1_e32
   FROM ptax_l11
 ),
 ptax_raw AS (
@@ -378,13 +350,13 @@ ptax_raw AS (
     (CASE py WHEN 0 THEN py0_s1 WHEN 1 THEN py1_s1 WHEN 2 THEN f0 END) AS l3_0,
     (CASE py WHEN 0 THEN py0_s30 WHEN 1 THEN py1_s30 WHEN 2 THEN py2_s10 END) AS l4_0,
     (CASE py WHEN 0 THEN py0_s30 WHEN 1 THEN py1_s30 WHEN 2 THEN py2_s10 END) AS l5_0,
-    (CASE py WHEN 0 THEN (py0_s3 - py0_s28) WHEN 1 THEN (py1_s3 - py1_s28) WHEN 2 THEN (py2_s23 - py2_s22) END) AS l6_0,
+    (CASE py WHEN 0 THEN (py0_s3 - py0_s28) WHEN 1 THEN (py1_s3 - py1_s28) WHEN 2 THEN ((((f0 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py2_s22) END) AS l6_0,
     (CASE py WHEN 0 THEN py0_s32 WHEN 1 THEN py1_s32 WHEN 2 THEN py2_s21 END) AS l7_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) WHEN 1 THEN CAST('0' AS FLOAT8) WHEN 2 THEN py2_s12 END) AS l8_0,
     (CASE py WHEN 0 THEN (py0_s28 - py0_s32) WHEN 1 THEN (py1_s28 - py1_s32) WHEN 2 THEN py2_s13 END) AS l9_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) WHEN 1 THEN CAST('0' AS FLOAT8) WHEN 2 THEN py2_s14 END) AS l10_0,
-    (CASE py WHEN 0 THEN py0_s35 WHEN 1 THEN py1_s35 WHEN 2 THEN py2_s29 END) AS l11_0,
-    (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (py0_s13) THEN 'Income too high for Enhanced STAR - Basic STAR applied instead' END, CASE WHEN ((NOT py0_s6) AND py0_s7) THEN 'Residential exemptions do not apply to class3 or class4 property; none were applied' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; New York does not use them' END, p_note), '') WHEN 1 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (py1_s13) THEN 'Income too high for Enhanced STAR - Basic STAR applied instead' END, CASE WHEN ((NOT py1_s6) AND py1_s7) THEN 'Residential exemptions do not apply to class3 or class4 property; none were applied' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; New York does not use them' END, p_note), '') WHEN 2 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (py2_s17) THEN 'Income too high for Enhanced STAR - Basic STAR applied instead' END, CASE WHEN ((NOT py2_s0) AND py2_s1) THEN 'Residential exemptions do not apply to class3 or class4 property; none were applied' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT (f10 IS NULL))) THEN 'The prior assessed value is used only for the NYC transitional caps; it was not used here' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; New York does not use them' END, p_note), '') END) AS p_notes
+    (CASE py WHEN 0 THEN ((CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s28) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s28) END)) WHEN 1 THEN ((CASE WHEN ((NOT py1_s6)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py1_s28) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py1_s28) END)) WHEN 2 THEN ((CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s22) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s22) END)) END) AS l11_0,
+    (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (py0_s13) THEN 'Income too high for Enhanced STAR - Basic STAR applied instead' END, CASE WHEN ((NOT py0_s6) AND ((f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8 OR (COALESCE(f9 = 'basic', FALSE) OR COALESCE(f9 = 'enhanced', FALSE))))) THEN 'Residential exemptions do not apply to class3 or class4 property; none were applied' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; New York does not use them' END, p_note), '') WHEN 1 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (py1_s13) THEN 'Income too high for Enhanced STAR - Basic STAR applied instead' END, CASE WHEN ((NOT py1_s6) AND ((f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8 OR (COALESCE(f9 = 'basic', FALSE) OR COALESCE(f9 = 'enhanced', FALSE))))) THEN 'Residential exemptions do not apply to class3 or class4 property; none were applied' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; New York does not use them' END, p_note), '') WHEN 2 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN (py2_s17) THEN 'Income too high for Enhanced STAR - Basic STAR applied instead' END, CASE WHEN ((NOT py2_s0) AND ((f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8))) THEN 'Residential exemptions do not apply to class3 or class4 property; none were applied' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT (f10 IS NULL))) THEN 'The prior assessed value is used only for the NYC transitional caps; it was not used here' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; New York does not use them' END, p_note), '') END) AS p_notes
   FROM ptax_l12
 ),
 ptax_a AS (

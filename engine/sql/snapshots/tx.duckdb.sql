@@ -845,14 +845,12 @@ ptax_l1 AS (
     CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN CAST('100000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s7,
     CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN CAST('3000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s8,
     CASE WHEN py = 0 THEN (CASE WHEN f7 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f7 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f7 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f7 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN TRUE THEN CAST('12000' AS FLOAT8) END) END AS py0_s10,
-    CASE WHEN py = 0 THEN (CASE WHEN (f3 OR f6) THEN CAST('10000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s32,
     CASE WHEN py = 1 THEN (CASE WHEN ((NOT (p_rate IS NULL))) THEN p_rate ELSE CAST('1.68' AS FLOAT8) END) END AS py1_s0,
     CASE WHEN py = 1 THEN (f2 AND (f3 OR f6)) END AS py1_s5,
     CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s6,
     CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN CAST('140000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s7,
     CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN CAST('3000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s8,
-    CASE WHEN py = 1 THEN (CASE WHEN f7 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f7 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f7 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f7 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN TRUE THEN CAST('12000' AS FLOAT8) END) END AS py1_s10,
-    CASE WHEN py = 1 THEN (CASE WHEN (f3 OR f6) THEN CAST('60000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s32
+    CASE WHEN py = 1 THEN (CASE WHEN f7 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f7 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f7 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f7 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN TRUE THEN CAST('12000' AS FLOAT8) END) END AS py1_s10
   FROM ptax_rated
 ),
 ptax_l2 AS (
@@ -864,10 +862,6 @@ ptax_l2 AS (
     CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s7)) END AS py0_s11,
     CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s8)) END AS py0_s14,
     CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s10)) END AS py0_s16,
-    CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s25,
-    CASE WHEN py = 0 THEN (CASE WHEN (py0_s6) THEN CAST('100' AS FLOAT8) ELSE ((LEAST(py0_s10, f0) / f0) * CAST('100' AS FLOAT8)) END) END AS py0_s31,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('100000' AS FLOAT8)) - py0_s32) - py0_s10)) END AS py0_s33,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py0_s10)) END AS py0_s34,
     CASE WHEN py = 1 THEN (COALESCE(py1_s0, CAST('0' AS FLOAT8)) * CAST('0.55' AS FLOAT8)) END AS py1_s1,
     CASE WHEN py = 1 THEN (COALESCE(py1_s0, CAST('0' AS FLOAT8)) * CAST('0.18' AS FLOAT8)) END AS py1_s2,
     CASE WHEN py = 1 THEN (COALESCE(py1_s0, CAST('0' AS FLOAT8)) * CAST('0.22' AS FLOAT8)) END AS py1_s3,
@@ -875,22 +869,16 @@ ptax_l2 AS (
     CASE WHEN py = 1 THEN (CASE WHEN (py1_s5) THEN CAST('60000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s9,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s7)) END AS py1_s11,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s8)) END AS py1_s14,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s10)) END AS py1_s16,
-    CASE WHEN py = 1 THEN ((f0 * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py1_s25,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s6) THEN CAST('100' AS FLOAT8) ELSE ((LEAST(py1_s10, f0) / f0) * CAST('100' AS FLOAT8)) END) END AS py1_s31,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('140000' AS FLOAT8)) - py1_s32) - py1_s10)) END AS py1_s33,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py1_s10)) END AS py1_s34
+    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s10)) END AS py1_s16
   FROM ptax_l1
 ),
 ptax_l3 AS (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s11 - py0_s9)) END AS py0_s12,
     CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s14 - py0_s10)) END AS py0_s15,
     CASE WHEN py = 0 THEN (CASE WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE py0_s16 END) END AS py0_s19,
-    CASE WHEN py = 0 THEN ((((f0 - py0_s11) * py0_s1) + ((f0 - py0_s14) * py0_s2)) / CAST('100' AS FLOAT8)) END AS py0_s26,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s11 - py1_s9)) END AS py1_s12,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s14 - py1_s10)) END AS py1_s15,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE py1_s16 END) END AS py1_s19,
-    CASE WHEN py = 1 THEN ((((f0 - py1_s11) * py1_s1) + ((f0 - py1_s14) * py1_s2)) / CAST('100' AS FLOAT8)) END AS py1_s26
+    CASE WHEN py = 1 THEN (CASE WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE py1_s16 END) END AS py1_s19
   FROM ptax_l2
 ),
 ptax_l4 AS (
@@ -919,11 +907,7 @@ ptax_l5 AS (
 ),
 ptax_l6 AS (
   SELECT *, CASE WHEN py = 0 THEN ((py0_s17 * py0_s1) / CAST('100' AS FLOAT8)) END AS py0_s20,
-    CASE WHEN py = 0 THEN (py0_s27 - py0_s28) END AS py0_s29,
-    CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py0_s17 - py0_s33) * py0_s1) + ((py0_s18 - py0_s34) * py0_s2)) / CAST('100' AS FLOAT8)) END) END AS py0_s35,
-    CASE WHEN py = 1 THEN ((py1_s17 * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s20,
-    CASE WHEN py = 1 THEN (py1_s27 - py1_s28) END AS py1_s29,
-    CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py1_s17 - py1_s33) * py1_s1) + ((py1_s18 - py1_s34) * py1_s2)) / CAST('100' AS FLOAT8)) END) END AS py1_s35
+    CASE WHEN py = 1 THEN ((py1_s17 * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s20
   FROM ptax_l5
 ),
 ptax_l7 AS (
@@ -939,12 +923,12 @@ ptax_raw AS (
     (CASE py WHEN 0 THEN f0 WHEN 1 THEN f0 END) AS l3_0,
     (CASE py WHEN 0 THEN py0_s19 WHEN 1 THEN py1_s19 END) AS l4_0,
     (CASE py WHEN 0 THEN py0_s19 WHEN 1 THEN py1_s19 END) AS l5_0,
-    (CASE py WHEN 0 THEN (py0_s25 - py0_s24) WHEN 1 THEN (py1_s25 - py1_s24) END) AS l6_0,
+    (CASE py WHEN 0 THEN ((((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py0_s24) WHEN 1 THEN ((((f0 * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py1_s24) END) AS l6_0,
     (CASE py WHEN 0 THEN py0_s20 WHEN 1 THEN py1_s20 END) AS l7_0,
     (CASE py WHEN 0 THEN py0_s21 WHEN 1 THEN py1_s21 END) AS l8_0,
     (CASE py WHEN 0 THEN py0_s22 WHEN 1 THEN py1_s22 END) AS l9_0,
     (CASE py WHEN 0 THEN py0_s23 WHEN 1 THEN py1_s23 END) AS l10_0,
-    (CASE py WHEN 0 THEN py0_s35 WHEN 1 THEN py1_s35 END) AS l11_0,
+    (CASE py WHEN 0 THEN ((CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py0_s17 - (GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('100000' AS FLOAT8)) - ((CASE WHEN (f3 OR f6) THEN CAST('10000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END))) - py0_s10)))) * py0_s1) + ((py0_s18 - (GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py0_s10)))) * py0_s2)) / CAST('100' AS FLOAT8)) END)) WHEN 1 THEN ((CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py1_s17 - (GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('140000' AS FLOAT8)) - ((CASE WHEN (f3 OR f6) THEN CAST('60000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END))) - py1_s10)))) * py1_s1) + ((py1_s18 - (GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py1_s10)))) * py1_s2)) / CAST('100' AS FLOAT8)) END)) END) AS l11_0,
     (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN ((p_rate IS NULL)) THEN 'No tax rate is published for this county; the Texas average rate is used as an estimate' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT f2) AND (f3 OR f6)) THEN 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied' END, CASE WHEN (py0_s5 AND f3 AND f6) THEN 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied' END, CASE WHEN (py0_s5) THEN 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here' END, CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (py0_s10 = CAST('0' AS FLOAT8))) THEN 'A disability rating below 10% gives no disabled veteran''s exemption in Texas' END, CASE WHEN (py0_s6) THEN 'A disabled veteran rated 100% is exempt from the whole tax' END, CASE WHEN ((NOT (f10 IS NULL))) THEN 'The prior assessed value is not used in Texas; the estimate taxes the market value' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; Texas does not use them' END, CASE WHEN ((NOT (f13 IS NULL))) THEN 'Mello-Roos is a California special tax; Texas does not use it' END, CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR (NOT (f4 IS NULL)) OR f5 OR f8) THEN 'New York''s options (property class, STAR, senior income, senior citizen, Cold War veteran) do not apply in Texas; they were not used' END, p_note), '') WHEN 1 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN ((p_rate IS NULL)) THEN 'No tax rate is published for this county; the Texas average rate is used as an estimate' END, CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 'This county''s rate is understated: the source data caps median taxes at $10,000' END, CASE WHEN ((NOT f2) AND (f3 OR f6)) THEN 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied' END, CASE WHEN (py1_s5 AND f3 AND f6) THEN 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied' END, CASE WHEN (py1_s5) THEN 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here' END, CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (py1_s10 = CAST('0' AS FLOAT8))) THEN 'A disability rating below 10% gives no disabled veteran''s exemption in Texas' END, CASE WHEN (py1_s6) THEN 'A disabled veteran rated 100% is exempt from the whole tax' END, CASE WHEN ((NOT (f10 IS NULL))) THEN 'The prior assessed value is not used in Texas; the estimate taxes the market value' END, CASE WHEN ((NOT (f11 IS NULL))) THEN 'The purchase price and year apply to California''s Proposition 13; Texas does not use them' END, CASE WHEN ((NOT (f13 IS NULL))) THEN 'Mello-Roos is a California special tax; Texas does not use it' END, CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR (NOT (f4 IS NULL)) OR f5 OR f8) THEN 'New York''s options (property class, STAR, senior income, senior citizen, Cold War veteran) do not apply in Texas; they were not used' END, p_note), '') END) AS p_notes
   FROM ptax_l7
 ),
