@@ -244,6 +244,70 @@ describe('batch output equals Calculator.calculate, row for row', () => {
   });
 });
 
+describe('CsvOut, the one printer of batch cells', () => {
+  /** What `f` writes, as text, through the buffers the stream would get. */
+  const text = (f: (w: CsvOut) => void): string => {
+    const w = new CsvOut();
+    w.ensure(1 << 16);
+    f(w);
+    return Buffer.concat(w.take()).toString('utf8');
+  };
+
+  it('a cell as --json prints the value: null as nothing, text quoted when it must be, numbers rounded to the unit', () => {
+    const cell = (x: unknown, unit: 'usd' | 'percent' | 'fraction' | 'text' | 'count') => text((w) => w.cell(x, unit));
+    expect(cell(null, 'usd')).toBe('');
+    expect(cell(undefined, 'usd')).toBe('');
+    expect(cell(NaN, 'usd')).toBe(''); // JSON prints null
+    expect(cell(Infinity, 'count')).toBe('');
+    expect(cell('plain', 'text')).toBe('plain');
+    expect(cell('a,b', 'text')).toBe('"a,b"');
+    expect(cell('say "hi"', 'text')).toBe('"say ""hi"""');
+    expect(cell('line\nbreak', 'text')).toBe('"line\nbreak"');
+    expect(cell(12.5, 'text')).toBe('12.5');
+    expect(cell('basic', 'usd')).toBe('basic'); // not a number: as text, whatever the unit
+    expect(cell(true, 'usd')).toBe('true');
+    expect(cell(3, 'count')).toBe('3');
+    expect(cell(1e21, 'count')).toBe('1e+21');
+    // Half away from zero, to the cent: −1,234.565 → −1,234.57; 920.535 (92053.49999… cents in binary) → 920.54.
+    expect(cell(-1234.565, 'usd')).toBe('-1234.57');
+    expect(cell(920.535, 'usd')).toBe('920.54');
+    expect(cell(-0.001, 'usd')).toBe('0'); // no negative zero
+    expect(cell(0.0000015, 'percent')).toBe('0.000002');
+    // Beyond whole units below 9e14, and what String prints with an exponent: as JSON prints them.
+    expect(cell(1e16, 'usd')).toBe('10000000000000000');
+    expect(cell(1.2e-7, 'fraction')).toBe('1.2e-7');
+    expect(cell(3000000000.25, 'usd')).toBe('3000000000.25'); // a whole part above 2^31
+    expect(text((w) => w.amount(-0, 2))).toBe('0');
+    expect(text((w) => w.amount(-7.005, 2))).toBe('-7.01');
+    expect(text((w) => w.amount(3000000000.25, 2))).toBe('3000000000.25');
+  });
+
+  it('rows across many buffers come out whole and in order; pending counts what is not taken yet', () => {
+    const w = new CsvOut();
+    const parts: Buffer[] = [];
+    const letters = '0123456789abcdefghijklmnopqrstuvwxyz';
+    const src = Buffer.from(letters);
+    let expected = '';
+    for (let i = 0; i < 60_000; i++) {
+      w.ensure(80);
+      w.uint(i);
+      w.byte(44);
+      w.range(src, 0, i % 37); // short ranges byte by byte, long ones copied
+      w.byte(44);
+      w.str('é');
+      w.byte(10);
+      expected += `${i},${letters.slice(0, i % 37)},é\n`;
+      if (i % 7_000 === 0) {
+        expect(w.pending).toBe(Buffer.byteLength(expected) - Buffer.concat(parts).length);
+        parts.push(...w.take());
+        expect(w.pending).toBe(0);
+      }
+    }
+    parts.push(...w.take());
+    expect(Buffer.concat(parts).toString('utf8')).toBe(expected);
+  });
+});
+
 describe('the engine fast path (place cache, result columns) and Calculator.calculate agree', () => {
   // Random inputs of every state, county spelling, year and flag, and odd values (zero,
   // negative, huge, unknown classes and levels), so every validation, step and note runs.
