@@ -199,7 +199,13 @@ async function loadCsv(client: import('pg').Client, file: string): Promise<strin
   const { pipeline } = await import('node:stream/promises');
   const { parse } = await import('csv-parse/sync');
   const { from: copyFrom } = await import('pg-copy-streams');
-  const first = await firstLine(file);
+  let first: string;
+  try {
+    first = await firstLine(file);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new PtaxError('UNREADABLE', `Cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  }
   const header = ((parse(first, { bom: true })[0] as string[] | undefined) ?? []).map((h) => h.trim());
   if (!header.length) throw new PtaxError('BAD_HEADER', `${file} is empty: a CSV batch needs a header line`);
   const cols = header.map(q).join(', ');

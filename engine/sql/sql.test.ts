@@ -327,6 +327,15 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
     const { diffs, errors } = compare(rows, got);
     expect(diffs).toEqual([]);
     expect(errors).toBe(summary.errors);
+    // A missing file, or a row longer than the header: one error, no stack trace.
+    await expect(runSqlBatch(bundle, { engine: 'postgres', file: join(tmp, 'missing.csv'), db: server.url })).rejects.toMatchObject({
+      code: 'UNREADABLE',
+      message: `Cannot read ${join(tmp, 'missing.csv')}: no such file`,
+    });
+    writeFileSync(join(tmp, 'long.csv'), 'state,county,value\nNY,Albany,1,2\n');
+    await expect(runSqlBatch(bundle, { engine: 'postgres', file: join(tmp, 'long.csv'), db: server.url })).rejects.toMatchObject({
+      code: 'UNREADABLE',
+    });
   }, 120_000);
 });
 
