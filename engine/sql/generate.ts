@@ -183,6 +183,10 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     })),
   );
   const years = (id: string) => bundle.programs[id]!.years;
+  if (!places.length || !programYears.length) {
+    const all = [...new Set(states.flatMap((s) => s.programs.flatMap((p) => bundle.programs[p.program]!.years)))].sort();
+    throw new PtaxError('YEAR_NOT_COVERED', `${states.map((s) => s.code).join(', ')}: no rules for ${o.year} (rules' years: ${all.join(', ')})`);
+  }
 
   const lines: string[] = [];
   // PostgreSQL inlines a CTE read once, and with it every step's expression into the next

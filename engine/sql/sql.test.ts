@@ -339,6 +339,14 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
   }, 120_000);
 });
 
+describe('ptax rules sql --year', () => {
+  it('a year before every program of the state is refused in one line, not printed as SQL with empty VALUES', () => {
+    const first = Math.min(...bundle.states.NY!.programs.map((p) => bundle.programs[p.program]!.years[0]!));
+    expect(() => generateSql(bundle, { state: 'NY', year: first - 1 })).toThrow(`NY: no rules for ${first - 1} (rules' years: `);
+    expect(generateSql(bundle, { state: 'NY', year: first })).toContain(`-- dialect: duckdb; states: NY; year: ${first}`);
+  });
+});
+
 describe('SQL snapshots: a changed rule changes the SQL', () => {
   for (const state of Object.keys(bundle.states)) {
     for (const dialect of ['duckdb', 'postgres'] as const) {
