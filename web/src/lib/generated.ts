@@ -7,14 +7,17 @@
  * is the package's, and the interpreter otherwise (a missing or failed chunk, a package
  * written from other rules).
  *
- * The chunk is loaded when the browser is idle after the first result (model.ts
- * `calculate`), not with the page: the interpreter is part of the first load anyway (the tools and the fallback
- * need it, synchronously), so loading the generated code before the first calculation
- * would only add to the JavaScript budget (README, web budgets). The first calculation of
- * a visit is the interpreter's, the ones after it the generated code's. Both give the same
- * figures, notes and explanation: the generated code writes each step's value back to the
- * step's slot when asked for the explanation (keepSteps), which is where the explanation
- * reads it; lib/generated.test.ts compares the two for every county of every edition.
+ * When: the chunk is asked for the second time the edition's engine is used (model.ts
+ * `calculator`), when the browser is idle, and the uses after its arrival run it. Not with
+ * the page: the interpreter is in the first load anyway (engine/index.ts gives the web one
+ * Calculator, which compiles every program, and the tools call it synchronously), so the
+ * generated code before the first result would only add to the JavaScript budget (about
+ * 4.5 KB gzip for Texas; README, web budgets) and make that result no faster.
+ *
+ * Both give the same figures, notes and explanation: the generated code writes each step's
+ * value back to the step's slot when asked for the explanation (keepSteps), which is where
+ * the explanation reads it; lib/generated.test.ts compares the two for every county of
+ * every edition.
  */
 import { runtime, type Bundle, type GeneratedModuleExports, type ProgramSource } from '../../../engine/index.js';
 

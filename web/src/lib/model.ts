@@ -85,12 +85,16 @@ export interface CountyInfo {
 export interface Edition {
   code: string;
   stateName: { en: string; es: string };
-  /** The engine over the edition's rules: the interpreter, then the generated programs once loaded (`loadGenerated`). */
-  calculator: Calculator;
+  /**
+   * The engine over the edition's rules: the interpreter, then a Calculator running the
+   * generated programs once they are loaded. The first use is the interpreter's; the
+   * second asks for the generated programs (when the browser is idle), which the uses
+   * after their arrival run (lib/generated.ts says why not sooner).
+   */
+  readonly calculator: Calculator;
   /**
    * Loads the generated programs of the edition's package (once) and, when they match its
    * rules, makes `calculator` a Calculator that runs them; resolves to whether it does.
-   * `calculate` asks for them after its result (lib/generated.ts says why not sooner).
    */
   loadGenerated(): Promise<boolean>;
   bundle: Bundle;
@@ -114,6 +118,11 @@ export interface Edition {
   /** The Enhanced STAR income limit for a county's program, if the rules have one. */
   incomeLimit(county: CountyInfo | undefined): number | null;
 }
+
+const whenIdle = (f: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(f);
+  else setTimeout(f, 0);
+};
 
 const findParam = (bundle: Bundle, ids: string[], test: (p: ParameterDef) => boolean) =>
   ids.map((id) => bundle.parameters[id]).find((p): p is ParameterDef => !!p && test(p));
@@ -173,14 +182,19 @@ export function makeEdition(bundle: Bundle): Edition {
   });
   const byName = new Map([...counties, ...places].map((c) => [c.name.toLowerCase(), c]));
   let generated: Promise<boolean> | undefined = attached ? Promise.resolve(true) : undefined;
+  let current = calculator;
+  let uses = 0;
   const edition: Edition = {
     code: state.code,
     stateName: state.name,
-    calculator,
+    get calculator() {
+      if (uses++ === 1) whenIdle(() => void edition.loadGenerated());
+      return current;
+    },
     loadGenerated() {
       generated ??= loadProgramsOf(bundle).then((source) => {
         if (!source) return false;
-        edition.calculator = new Calculator(bundle, { generated: source });
+        current = new Calculator(bundle, { generated: source });
         return true;
       });
       return generated;
@@ -363,22 +377,10 @@ export function toResultView(r: CalcResult, countySlug: string, decl: Declaratio
   };
 }
 
-const scheduled = new WeakSet<Edition>();
-const whenIdle = (f: () => void): void => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(f);
-  else setTimeout(f, 0);
-};
-
 /** Runs the engine for the form's values; errors are PtaxError with a message in `lang`. */
 export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultView {
   const county = edition.county(v.county);
   if (!county) throw new PtaxError('MISSING_COUNTY', 'County not found');
   const r = edition.calculator.calculate(toCalcInput(v, edition, county), { explain: true, lang });
-  // The generated programs load when the browser is idle after the first result; the
-  // calculations after that run them (lib/generated.ts).
-  if (!scheduled.has(edition)) {
-    scheduled.add(edition);
-    whenIdle(() => void edition.loadGenerated());
-  }
   return toResultView(r, county.slug, edition.decl, lang);
 }

@@ -3,8 +3,8 @@
  * parameters it uses, written by web/scripts/build-data.mjs from the compiled rules.
  * Each package is its own chunk, loaded by dynamic import. If the edition's package
  * cannot be loaded, the Texas package is loaded instead (seed 000 §1, seed 001 §1).
- * The generated JavaScript of the package's programs is a chunk of its own, loaded after
- * the first result (lib/generated.ts); without it the interpreter calculates.
+ * The generated JavaScript of the package's programs is a chunk of its own, loaded when the
+ * engine is used a second time (lib/generated.ts); without it the interpreter calculates.
  */
 import type { Bundle, ParameterDef, ProgramDef, StateDef } from '../../../engine/index.js';
 import { deferPrograms, programSource, type ProgramModules } from './generated.js';
