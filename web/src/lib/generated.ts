@@ -3,7 +3,7 @@
  * year of the rules to JavaScript (engine/codegen/js.ts); web/scripts/build-programs.mjs
  * puts those of the edition's data package into their own chunk
  * (web/src/generated/programs/<CODE>.js), and the package records the hash of each program
- * and year it holds. The calculator runs a program's generated code when the module's hash
+ * and year it holds (lib/programChunks.ts, itself a chunk loaded with them). The calculator runs a program's generated code when the module's hash
  * is the package's, and the interpreter otherwise (a missing or failed chunk, a package
  * written from other rules).
  *
@@ -19,62 +19,26 @@
  * the explanation reads it; lib/generated.test.ts compares the two for every county of
  * every edition.
  */
-import { runtime, type Bundle, type GeneratedModuleExports, type ProgramSource } from '../../../engine/index.js';
+import type { Bundle, ProgramSource } from '../../../engine/index.js';
 
-/** A chunk of generated programs: each module's exports by `<program>@<year>`. */
-export type ProgramModules = Record<string, GeneratedModuleExports>;
-
-/** The generated programs whose hash is the one the package gives for that program and year. */
-export function programSource(modules: ProgramModules, hashes: Record<string, string> | undefined): ProgramSource | undefined {
-  if (!hashes) return undefined;
-  return (_bundle, programId, year) => {
-    const key = `${programId}@${year}`;
-    const m = Object.hasOwn(modules, key) ? modules[key] : undefined;
-    const want = Object.hasOwn(hashes, key) ? hashes[key] : undefined;
-    return m && want !== undefined && m.hash === want && m.program === programId && m.year === year ? m.make(runtime) : undefined;
-  };
-}
-
-const sources = new WeakMap<Bundle, ProgramSource>();
 const loaders = new WeakMap<Bundle, () => Promise<ProgramSource | undefined>>();
-const loading = new WeakMap<Bundle, Promise<ProgramSource | undefined>>();
-
-/** Gives a bundle its generated programs. */
-export function attachPrograms(bundle: Bundle, source: ProgramSource | undefined): void {
-  if (source) sources.set(bundle, source);
-  else sources.delete(bundle);
-}
+const loaded = new WeakMap<Bundle, Promise<ProgramSource | undefined>>();
 
 /** How to load a bundle's generated programs when they are wanted (stateData.ts). */
 export function deferPrograms(bundle: Bundle, load: () => Promise<ProgramSource | undefined>): void {
   loaders.set(bundle, load);
 }
 
-/** The generated programs given to this bundle, if any: the interpreter runs the others. */
-export function programsOf(bundle: Bundle): ProgramSource | undefined {
-  return sources.get(bundle);
-}
-
 /**
- * Loads a bundle's generated programs (once; later calls share the first), attaches them
- * and resolves to them; undefined when the bundle has none or they fail to load.
+ * Loads a bundle's generated programs (once; later calls share the first); undefined when
+ * the bundle has none or they fail to load.
  */
 export function loadProgramsOf(bundle: Bundle): Promise<ProgramSource | undefined> {
-  const have = sources.get(bundle);
-  if (have) return Promise.resolve(have);
-  let p = loading.get(bundle);
+  let p = loaded.get(bundle);
   if (!p) {
     const load = loaders.get(bundle);
-    p = load
-      ? load().then(
-          (source) => {
-            attachPrograms(bundle, source);
-            return source;
-          },
-          () => undefined,
-        )
-      : Promise.resolve(undefined);
-    loading.set(bundle, p);
+    p = load ? load().catch(() => undefined) : Promise.resolve(undefined);
+    loaded.set(bundle, p);
   }
   return p;
 }

@@ -12,7 +12,7 @@ import { PtaxError } from '../../../engine/index.js';
 import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import { formatNumber, type Lang } from './format.js';
-import { loadProgramsOf, programsOf } from './generated.js';
+import { loadProgramsOf } from './generated.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
@@ -128,9 +128,8 @@ const findParam = (bundle: Bundle, ids: string[], test: (p: ParameterDef) => boo
   ids.map((id) => bundle.parameters[id]).find((p): p is ParameterDef => !!p && test(p));
 
 export function makeEdition(bundle: Bundle): Edition {
-  // The generated programs that match the package's rules when already loaded (lib/generated.ts), else the interpreter.
-  const attached = programsOf(bundle);
-  const calculator = new Calculator(bundle, { generated: attached ?? false });
+  // The interpreter, until the generated programs are loaded (lib/generated.ts).
+  const calculator = new Calculator(bundle, { generated: false });
   const state = Object.values(bundle.states)[0]!;
   const dateOf = (programId: string) => {
     const years = bundle.programs[programId]!.years;
@@ -181,7 +180,7 @@ export function makeEdition(bundle: Bundle): Edition {
     };
   });
   const byName = new Map([...counties, ...places].map((c) => [c.name.toLowerCase(), c]));
-  let generated: Promise<boolean> | undefined = attached ? Promise.resolve(true) : undefined;
+  let generated: Promise<boolean> | undefined;
   let current = calculator;
   let uses = 0;
   const edition: Edition = {

@@ -7,7 +7,7 @@
  * engine is used a second time (lib/generated.ts); without it the interpreter calculates.
  */
 import type { Bundle, ParameterDef, ProgramDef, StateDef } from '../../../engine/index.js';
-import { deferPrograms, programSource, type ProgramModules } from './generated.js';
+import { deferPrograms } from './generated.js';
 
 export interface StatePackage {
   format: 1;
@@ -15,7 +15,7 @@ export interface StatePackage {
   state: StateDef;
   programs: Record<string, ProgramDef>;
   parameters: Record<string, ParameterDef>;
-  /** The hash of each program and year the package holds (`<program>@<year>`), as engine/codegen/js.ts computes it. */
+  /** The hash of each program and year the package holds (`<program>@<year>`; engine/codegen/js.ts programHash, its first 16 hex digits). */
   generated?: Record<string, string>;
 }
 
@@ -33,25 +33,6 @@ const globbed = import.meta.glob('../generated/states/*.json', { import: 'defaul
 export const defaultLoaders: PackageLoaders = Object.fromEntries(
   Object.entries(globbed).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2,3})\.json$/, '$1'), load]),
 );
-
-const globbedPrograms = import.meta.glob('../generated/programs/*.js', { import: 'default' });
-
-/** Loaders of the generated programs by state code (web/scripts/build-programs.mjs). */
-export const defaultProgramLoaders: PackageLoaders = Object.fromEntries(
-  Object.entries(globbedPrograms).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2,3})\.js$/, '$1'), load]),
-);
-
-/** A state's generated programs, or undefined when there are none or they fail to load (the interpreter then runs). */
-async function loadPrograms(code: string, loaders: PackageLoaders): Promise<ProgramModules | undefined> {
-  const load = loaders[code];
-  if (!load) return undefined;
-  try {
-    const m = await load();
-    return m && typeof m === 'object' ? (m as ProgramModules) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function check(pkg: unknown, code: string): StatePackage {
   const p = pkg as StatePackage | undefined;
@@ -76,19 +57,13 @@ export interface LoadedState {
 
 /**
  * Loads the edition's package, or the Texas one when that fails. Its generated programs
- * are loaded when first wanted (lib/generated.ts loadProgramsOf), from `programLoaders`.
+ * are loaded when first wanted (lib/generated.ts loadProgramsOf), from `programLoaders`
+ * (default: the build's chunks, lib/programChunks.ts).
  */
-export async function loadStateData(
-  code: string = EDITION,
-  loaders: PackageLoaders = defaultLoaders,
-  programLoaders: PackageLoaders = defaultProgramLoaders,
-): Promise<LoadedState> {
+export async function loadStateData(code: string = EDITION, loaders: PackageLoaders = defaultLoaders, programLoaders?: PackageLoaders): Promise<LoadedState> {
   const ready = (pkg: StatePackage, fellBack: boolean): LoadedState => {
     const bundle = toBundle(pkg);
-    deferPrograms(bundle, async () => {
-      const m = await loadPrograms(pkg.state.code, programLoaders);
-      return m && programSource(m, pkg.generated);
-    });
+    deferPrograms(bundle, () => import('./programChunks.js').then((m) => m.programsFor(pkg.state.code, pkg.generated, programLoaders)));
     return { pkg, bundle, fellBack, requested: code };
   };
   try {
