@@ -27,6 +27,14 @@ const outDir = resolve(process.argv[3] ?? join(repo, 'web/src/generated/states')
 const programsDir = join(outDir, '..', 'programs');
 const jsDir = join(dirname(bundlePath), 'js');
 
+/** A county's slug as its name gives it; the same function is web/src/lib/stateData.ts slugOf. */
+export const slugOf = (name) =>
+  name
+    .toLowerCase()
+    .replace(/ county$/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
 /** Every string value found anywhere in `x` (keys are not taken). */
 function strings(x, out = new Set()) {
   if (typeof x === 'string') out.add(x);
@@ -81,13 +89,15 @@ export function packageOf(bundle, code) {
         list.filter((f) => !others.has(f.group) && own(f.calculators)),
       );
   }
-  // What the browser never shows is left out of the first load: the counties' FIPS codes,
+  // What the browser never shows is left out of the first load: the counties' FIPS codes (and
+  // the slugs their names give),
   // the descriptions of the state, its calculators, exemptions, programs and parameters,
   // and the tax-system text (the CLI, the guides' build and rules/ have them).
   const { description: _sd, ...stateRest } = state;
   const slimState = {
     ...stateRest,
-    counties: state.counties.map(({ fips: _fips, ...c }) => c),
+    // A slug that follows from the name (toBundle in web/src/lib/stateData.ts puts it back) is left out.
+    counties: state.counties.map(({ fips: _fips, slug, ...c }) => (slugOf(c.name) === slug ? c : { ...c, slug })),
     calculators: state.calculators.map(({ description: _kd, ...k }) => k),
     ...(state.profile
       ? { profile: { ...state.profile, tax_system: undefined, exemptions: state.profile.exemptions.map(({ description: _ed, ...e }) => e) } }

@@ -162,7 +162,7 @@ describe('generated programs in the web', () => {
       const gen = edition.calculator;
       const int = new Calculator(toBundle(l.pkg), { generated: false });
       for (const k of l.pkg.state.calculators)
-        for (const county of l.pkg.state.counties.slice(0, 3))
+        for (const county of l.bundle.states[code]!.counties.slice(0, 3))
           for (const x of inputs)
             for (const lang of ['en', 'es'] as const) {
               const input = { state: code, county: county.slug, ...x } as CalcInput;
@@ -183,7 +183,7 @@ describe('generated programs in the web', () => {
       const l = await load(code);
       const edition = makeEdition(l.bundle);
       const calculator = new Calculator(toBundle(l.pkg), { generated: false });
-      const state = l.pkg.state;
+      const state = l.bundle.states[code]!;
       expect(edition.counties).toHaveLength(state.counties.length);
       state.counties.forEach((c, i) => {
         const p = calculator.prepare({ state: state.code, county: c.slug, value: 1 });

@@ -1,13 +1,22 @@
 /** The edition's data package loads by code; when it fails, the Texas package is loaded (seed 000 §1). */
 import { describe, expect, it, vi } from 'vitest';
 import { defaultLoaders, FALLBACK_STATE, loadStateData, toBundle } from './stateData.js';
-import { statePackage } from '../test/edition.js';
+import { fullBundle, statePackage } from '../test/edition.js';
 
 const ny = statePackage('NY');
 // A stand-in Texas package (the bundle may not have Texas yet): the NY package relabelled.
 const tx = { ...ny, code: 'TX', state: { ...ny.state, code: 'TX', name: { en: 'Texas', es: 'Texas' } } };
 
 describe('state data loading', () => {
+  it("each county of each state reaches the engine as the rules have it (a slug the package leaves out is its name's), FIPS codes aside", () => {
+    for (const code of Object.keys(fullBundle.states)) {
+      const counties = fullBundle.states[code]!.counties.map(({ fips: _fips, ...c }) => c);
+      expect(toBundle(statePackage(code)).states[code]!.counties, code).toEqual(counties);
+    }
+    expect(statePackage('TX').state.counties.find((c) => c.name === 'Harris County')).not.toHaveProperty('slug');
+    expect(toBundle(statePackage('TX')).states.TX!.counties.find((c) => c.name === 'Harris County')!.slug).toBe('harris');
+  });
+
   it('the build writes a package per state, NY included, and only what NY uses', () => {
     expect(Object.keys(defaultLoaders)).toContain('NY');
     expect(Object.keys(ny.programs).sort()).toEqual(['ny.nyc', 'ny.outside']);

@@ -74,8 +74,17 @@ export async function loadStateData(code: string = EDITION, loaders: PackageLoad
   }
 }
 
-/** The engine's Bundle shape made of one package. */
+/** A county's slug as its name gives it (web/scripts/build-data.mjs slugOf): the package leaves out slugs it gives. */
+export const slugOf = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/ county$/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/** The engine's Bundle shape made of one package (each county with its slug). */
 export function toBundle(pkg: StatePackage): Bundle {
   const { code: _code, state, programs, parameters, format, generated: _generated, ...rest } = pkg;
-  return { ...rest, format, parameters, programs, states: { [state.code]: state } } as Bundle;
+  const counties = state.counties.map(({ name, slug, ...c }) => ({ name, slug: (slug as string | undefined) ?? slugOf(name), ...c }));
+  return { ...rest, format, parameters, programs, states: { [state.code]: { ...state, counties } } } as Bundle;
 }
