@@ -43,6 +43,13 @@ function strings(x, out = new Set()) {
   return out;
 }
 
+/** A program's result tree without the source text of its formulas (a leaf has a string `unit`). */
+function withoutSource(tree) {
+  return Object.fromEntries(
+    Object.entries(tree).map(([k, n]) => [k, typeof n.unit === 'string' ? { ...n, formula: { ast: n.formula.ast } } : withoutSource(n)]),
+  );
+}
+
 export function packageOf(bundle, code) {
   const state = bundle.states[code];
   const programs = {};
@@ -89,11 +96,11 @@ export function packageOf(bundle, code) {
         list.filter((f) => !others.has(f.group) && own(f.calculators)),
       );
   }
-  // What the browser never shows is left out of the first load: the counties' FIPS codes (and
-  // the slugs their names give),
+  // What the browser never shows is left out of the first load: the state's file, the
+  // counties' FIPS codes (and the slugs their names give),
   // the descriptions of the state, its calculators, exemptions, programs and parameters,
   // and the tax-system text (the CLI, the guides' build and rules/ have them).
-  const { description: _sd, ...stateRest } = state;
+  const { description: _sd, file: _sf, ...stateRest } = state;
   const slimState = {
     ...stateRest,
     // A slug that follows from the name (toBundle in web/src/lib/stateData.ts puts it back) is left out.
@@ -112,7 +119,11 @@ export function packageOf(bundle, code) {
         }
       : {}),
   };
-  const slimPrograms = Object.fromEntries(Object.entries(programs).map(([id, { description: _d, ...p }]) => [id, p]));
+  // Nor the programs' files, nor the source text of their result formulas (the engine reads
+  // their syntax trees; a step's source text is its explanation and stays).
+  const slimPrograms = Object.fromEntries(
+    Object.entries(programs).map(([id, { description: _d, file: _f, ...p }]) => [id, { ...p, result: withoutSource(p.result) }]),
+  );
   const slimParameters = Object.fromEntries(Object.entries(parameters).map(([id, { description: _d, ...p }]) => [id, p]));
   return { format: bundle.format, code, ...extra, state: slimState, programs: slimPrograms, parameters: slimParameters };
 }
