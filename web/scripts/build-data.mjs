@@ -84,7 +84,10 @@ export function packageOf(bundle, code) {
       extra.inputs = wrap(
         extra.inputs,
         'inputs',
-        list.filter((d) => d.states?.includes(code) || (d.calculators ?? []).some((k) => k.startsWith(`${code.toLowerCase()}.`))),
+        // The command line's flag names are not the web's.
+        list
+          .filter((d) => d.states?.includes(code) || (d.calculators ?? []).some((k) => k.startsWith(`${code.toLowerCase()}.`)))
+          .map(({ flag: _flag, ...d }) => d),
       );
   }
   if (extra.results) {
@@ -93,7 +96,8 @@ export function packageOf(bundle, code) {
       extra.results = wrap(
         extra.results,
         'fields',
-        list.filter((f) => !others.has(f.group) && own(f.calculators)),
+        // Nor the command line's and the batch's names of the result fields.
+        list.filter((f) => !others.has(f.group) && own(f.calculators)).map(({ cli: _cli, column: _column, ...f }) => f),
       );
   }
   // What the browser never shows is left out of the first load: the state's file, the

@@ -1,9 +1,11 @@
 /**
  * The chunks of generated programs (web/scripts/build-programs.mjs) and the check that a
  * module belongs to the package's rules. A chunk of its own, loaded with them
- * (lib/generated.ts says when), so none of it is in the first load.
+ * (lib/generated.ts says when), so none of it is in the first load. The engine's runtime
+ * comes from the caller: imported here, it would split the engine's modules into a chunk
+ * of their own (shared by the two), which costs the first load a few hundred bytes.
  */
-import { runtime, type GeneratedModuleExports, type ProgramSource } from '../../../engine/index.js';
+import type { GeneratedModuleExports, ProgramSource, Runtime } from '../../../engine/index.js';
 
 /** A chunk of generated programs: each module's exports by `<program>@<year>`. */
 export type ProgramModules = Record<string, GeneratedModuleExports>;
@@ -20,7 +22,7 @@ export const defaultProgramLoaders: ProgramLoaders = Object.fromEntries(
  * The generated programs whose hash is the one the package gives for that program and
  * year (the package keeps the first 16 hex digits of it: web/scripts/build-programs.mjs).
  */
-export function programSource(modules: ProgramModules, hashes: Record<string, string> | undefined): ProgramSource | undefined {
+export function programSource(modules: ProgramModules, hashes: Record<string, string> | undefined, runtime: Runtime): ProgramSource | undefined {
   if (!hashes) return undefined;
   return (_bundle, programId, year) => {
     const key = `${programId}@${year}`;
@@ -35,13 +37,14 @@ export function programSource(modules: ProgramModules, hashes: Record<string, st
 export async function programsFor(
   code: string,
   hashes: Record<string, string> | undefined,
+  runtime: Runtime,
   loaders: ProgramLoaders = defaultProgramLoaders,
 ): Promise<ProgramSource | undefined> {
   const load = loaders[code];
   if (!load || !hashes) return undefined;
   try {
     const m = await load();
-    return m && typeof m === 'object' ? programSource(m as ProgramModules, hashes) : undefined;
+    return m && typeof m === 'object' ? programSource(m as ProgramModules, hashes, runtime) : undefined;
   } catch {
     return undefined;
   }

@@ -6,7 +6,7 @@
  * The generated JavaScript of the package's programs is a chunk of its own, loaded when the
  * engine is used a second time (lib/generated.ts); without it the interpreter calculates.
  */
-import type { Bundle, ParameterDef, ProgramDef, StateDef } from '../../../engine/index.js';
+import { runtime, type Bundle, type ParameterDef, type ProgramDef, type StateDef } from '../../../engine/index.js';
 import { deferPrograms } from './generated.js';
 
 export interface StatePackage {
@@ -63,7 +63,7 @@ export interface LoadedState {
 export async function loadStateData(code: string = EDITION, loaders: PackageLoaders = defaultLoaders, programLoaders?: PackageLoaders): Promise<LoadedState> {
   const ready = (pkg: StatePackage, fellBack: boolean): LoadedState => {
     const bundle = toBundle(pkg);
-    deferPrograms(bundle, () => import('./programChunks.js').then((m) => m.programsFor(pkg.state.code, pkg.generated, programLoaders)));
+    deferPrograms(bundle, () => import('./programChunks.js').then((m) => m.programsFor(pkg.state.code, pkg.generated, runtime, programLoaders)));
     return { pkg, bundle, fellBack, requested: code };
   };
   try {
