@@ -135,10 +135,11 @@ export function makeEdition(bundle: Bundle): Edition {
     const years = bundle.programs[programId]!.years;
     return calculator.compiled(programId, years[years.length - 1]!).date;
   };
-  // A county's program follows from its flags alone (the form's inputs do not choose it):
-  // one prepare per set of flags, not per county (254 in Texas). Its rate is the rate in
-  // force on the program's date, read as prepare reads it (lib/generated.test.ts compares
-  // the two for every county of every edition).
+  // A county's program for the listing is prepare's for a value of 1 and no other input,
+  // which reads only the county's flags (the state's program conditions see the rate as
+  // null): one prepare per set of flags, not per county (254 in Texas). Its rate is the
+  // rate in force on that program's date, read as prepare reads it (lib/generated.test.ts
+  // compares both with prepare's for every county of every edition).
   const programByFlags = new Map<string, string>();
   const programOf = (c: CountyDef): string => {
     const key = [...new Set(c.flags)].sort().join(' ');
