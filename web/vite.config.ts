@@ -35,6 +35,21 @@ export default defineConfig({
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
         warn(warning);
       },
+      output: {
+        // What every page loads first (React, i18next and the small shared modules of the page
+        // frame) as one chunk instead of some twenty small ones split out because lazy chunks
+        // share them: fewer requests and about 5-7 KB gzip less first-load JavaScript on every
+        // page type (TX /es 170.5 -> 163.6 KB). Lazy parts (calculator, site pages, guides,
+        // state data, PDF, telemetry) stay their own chunks.
+        advancedChunks: {
+          groups: [
+            {
+              name: 'first',
+              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](lib[\\/](storage|places|monitoring|config|editionText|routes|shareLink|report|guides)\.ts|components[\\/](Toaster|Skeletons|ErrorBoundary|ErrorScreens|MoneyInput|Forms|useSubmit|ConsentBanner)\.tsx?|i18n[\\/]index\.ts)/,
+            },
+          ],
+        },
+      },
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),
         es: fileURLToPath(new URL('es/index.html', import.meta.url)),
