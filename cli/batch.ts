@@ -36,7 +36,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../engine/node.js';
 import { BatchCalculator, RESULT_COLUMNS, csvEscape, type Place } from '../engine/node.js';
-import { CsvOut } from '../engine/node.js';
+import { CsvOut, loadSqlRunner } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
 import { INPUT_FACTS, type Lang } from '../engine/node.js';
 import { INPUTS } from '../engine/node.js';
@@ -916,7 +916,7 @@ export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<
   }
   if (o.engine !== undefined && o.engine !== 'node') {
     // The rules as SQL, run by DuckDB or PostgreSQL (engine/sql).
-    const { runSqlBatch } = await import('../engine/sql/run.js');
+    const { runSqlBatch } = await loadSqlRunner();
     const s = await runSqlBatch((await calc()).bundle, {
       engine: o.engine as 'duckdb' | 'postgres',
       file: o.batch === undefined ? undefined : String(o.batch),

@@ -14,7 +14,7 @@ import { Calculator, inputFromFlags } from '../engine/node.js';
 import '../engine/codegen/node.js';
 import { BUNDLE_PATH, readBundle } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
-import { localized } from '../engine/node.js';
+import { loadSqlGenerator, localized } from '../engine/node.js';
 import type { Bundle, Lang } from '../engine/node.js';
 import { numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
@@ -393,7 +393,7 @@ export function buildProgram(): Command {
     .option('--year <year>', 'only this rules year')
     .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
     .action(async (o) => {
-      const { generateSql } = await import('../engine/sql/generate.js');
+      const { generateSql } = await loadSqlGenerator();
       process.stdout.write(
         generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n',
       );

@@ -27,3 +27,7 @@ export * from './generated/inputs.js';
 export * from './generated/results.js';
 export * from './codegen/js.js';
 // Not re-exported: ./codegen/node.js, whose import makes the generated programs every Calculator's default (cli/main.ts imports it for that).
+// The SQL room is loaded only when asked for (its runner loads DuckDB's native addon and the
+// PostgreSQL client): the generator (`ptax rules sql`) and the runner (`--engine duckdb|postgres`).
+export const loadSqlGenerator = () => import('./sql/generate.js');
+export const loadSqlRunner = () => import('./sql/run.js');

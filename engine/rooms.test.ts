@@ -15,9 +15,12 @@ const files = (dir: string, re: RegExp): string[] =>
     return re.test(n) ? [p] : [];
   });
 const imports = (file: string) =>
-  [...readFileSync(file, 'utf8').matchAll(/^(import\s+(type\s+)?[^;]*?from\s+|import\s*\(\s*)['"]([^'"]+)['"]/gm)].map((m) => ({
-    spec: m[3]!,
-    typeOnly: !!m[2],
+  [
+    // Static imports (and re-exports) at the start of a line; dynamic imports anywhere.
+    ...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]/gm),
+  ].map((m) => ({
+    spec: (m[2] ?? m[3])!,
+    typeOnly: !!m[1],
   }));
 
 describe('engine rooms', () => {
