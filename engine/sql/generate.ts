@@ -68,6 +68,12 @@ export interface SqlOptions {
   table?: string;
   /** The input table's columns, passed through to the output (default: the batch columns, BATCH_INPUT_COLUMNS). */
   columns?: readonly string[];
+  /**
+   * Output column → the input column whose value it echoes, where the two differ: a text cell
+   * read as a number or boolean is echoed as it was written (as the streaming path does), not
+   * as read.
+   */
+  echoFrom?: Readonly<Record<string, string>>;
 }
 
 type Ty = 'num' | 'bool' | 'text';
@@ -303,7 +309,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // computed only for its program's rows (CASE WHEN py = k), one CTE per level of steps
   // (a level's steps read facts and earlier levels only), then the result columns, each
   // one CASE over the programs, rounded once. Nothing is read twice, nothing is held.
-  const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS).map((c) => `r.${q(c)}`).join(', ');
+  const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS).map((c) => (o.echoFrom?.[c] ? `r.${q(o.echoFrom[c])} AS ${q(c)}` : `r.${q(c)}`)).join(', ');
   const parts = programYears.map(({ program, year }, k) => programSql(bundle, program, year, k, dialect));
   let from = 'ptax_rated';
   for (let l = 1; l < Math.max(0, ...parts.map((p) => p.levels.length)); l++) {

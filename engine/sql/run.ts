@@ -54,20 +54,29 @@ const TYPE: Record<string, string> = Object.fromEntries([
  * without their thousands separators, $ and spaces; true/false/yes/no/1/0; a cell that is
  * neither is NULL, i.e. not given); then the table's other columns, passed through.
  */
-export function inputView(columns: Array<{ name: string; text: boolean }>, dialect: Dialect): { select: string; originals: string[] } {
+/** The name under which the view keeps a coerced batch column's cell as written (for the output's echo). */
+const RAW = (b: string) => `ptax_raw_${b}`;
+
+export function inputView(
+  columns: Array<{ name: string; text: boolean }>,
+  dialect: Dialect,
+): { select: string; originals: string[]; echoFrom: Record<string, string> } {
   const byNorm = new Map(columns.map((c) => [normalize(c.name), c]));
   const batch = new Set<string>();
+  const echoFrom: Record<string, string> = {};
   const parts = BATCH_INPUT_COLUMNS.map((b) => {
     const c = byNorm.get(normalize(b));
     if (c) batch.add(c.name);
     if (!c) return `CAST(NULL AS ${TYPE[b]}) AS ${q(b)}`;
     const x = `TRIM(CAST(${q(c.name)} AS TEXT))`;
     if (!c.text || TYPE[b] === 'TEXT') return `${q(c.name)} AS ${q(b)}`;
+    echoFrom[b] = RAW(b);
     if (TYPE[b] === 'BOOLEAN')
-      return `(CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
+      return `${q(c.name)} AS ${q(RAW(b))}, (CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
+    const raw = `${q(c.name)} AS ${q(RAW(b))}, `;
     const clean = `REGEXP_REPLACE(${x}, '[$, ]', '', 'g')`;
     const ok = dialect === 'postgres' ? `${clean} ~ '^-?[0-9]+(\\.[0-9]+)?$'` : `REGEXP_FULL_MATCH(${clean}, '-?[0-9]+(\\.[0-9]+)?')`;
-    return `(CASE WHEN ${ok} THEN CAST(${clean} AS FLOAT8) END) AS ${q(b)}`;
+    return `${raw}(CASE WHEN ${ok} THEN CAST(${clean} AS FLOAT8) END) AS ${q(b)}`;
   });
   const others = columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => q(c.name));
   return {
@@ -76,6 +85,7 @@ export function inputView(columns: Array<{ name: string; text: boolean }>, diale
       ...BATCH_INPUT_COLUMNS.filter((b) => byNorm.has(normalize(b))),
       ...columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => c.name),
     ],
+    echoFrom,
   };
 }
 
@@ -117,7 +127,7 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
     }
     const view = inputView(columns, 'duckdb');
     await c.run(`CREATE VIEW ptax_input AS SELECT ${view.select} FROM ${reader}`);
-    const sql = generateSql(bundle, { dialect: 'duckdb', columns: view.originals });
+    const sql = generateSql(bundle, { dialect: 'duckdb', columns: view.originals, echoFrom: view.echoFrom });
     const outExt = o.out ? extname(o.out).toLowerCase() : '.csv';
     const target = o.out ?? '/dev/stdout';
     const format = outExt === '.parquet' ? 'FORMAT parquet' : 'FORMAT csv, HEADER true';
@@ -165,7 +175,7 @@ async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatch
     if (!cols.length) throw new PtaxError('UNREADABLE', `no table ${table}`);
     const view = inputView(cols, 'postgres');
     await client.query(`CREATE TEMP VIEW ptax_input AS SELECT ${view.select} FROM ${table.split('.').map(q).join('.')}`);
-    const sql = generateSql(bundle, { dialect: 'postgres', columns: view.originals });
+    const sql = generateSql(bundle, { dialect: 'postgres', columns: view.originals, echoFrom: view.echoFrom });
     const res = await client.query(sql);
     const names = res.fields.map((f) => f.name);
     const out = o.out ? createWriteStream(o.out) : process.stdout;

@@ -339,6 +339,24 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
   }, 120_000);
 });
 
+describe('ptax calc --batch --engine duckdb echoes the input cells as written', () => {
+  it('a money cell with $ and commas, a boolean written yes, a cell that is not a number: as in the file, like the streaming path', async () => {
+    const path = join(tmp, 'echo.csv');
+    writeFileSync(path, 'state,county,value,homestead\nTX,Harris,"$400,000",yes\nTX,Harris,abc,maybe\n');
+    const out = join(tmp, 'echo.out.csv');
+    const summary = await runSqlBatch(bundle, { engine: 'duckdb', file: path, out });
+    expect(summary.rows).toBe(2);
+    const got = (parseCsv(readFileSync(out, 'utf8'), { columns: true }) as Array<Record<string, string>>).sort((a, b) => a.value!.localeCompare(b.value!));
+    expect(got.map((r) => [r.state, r.county, r.value, r.homestead])).toEqual([
+      ['TX', 'Harris', '$400,000', 'yes'],
+      ['TX', 'Harris', 'abc', 'maybe'],
+    ]);
+    // The first row is read as 400,000 with the homestead exemption: the engine's figure.
+    const harris = calc.calculate({ state: 'TX', county: 'Harris', value: 400_000, homestead: true });
+    expect(Number(got.find((r) => r.value === '$400,000')!.annualTax)).toBe(harris.annualTax);
+  });
+});
+
 describe('ptax rules sql --year', () => {
   it('a year before every program of the state is refused in one line, not printed as SQL with empty VALUES', () => {
     const first = Math.min(...bundle.states.NY!.programs.map((p) => bundle.programs[p.program]!.years[0]!));
