@@ -18,7 +18,7 @@ import { ToastProvider } from './components/Toaster.js';
 import { createI18n, langFromPath, loadResources } from './i18n/index.js';
 import { setTelemetry, taxLog } from './lib/monitoring.js';
 import { EDITION, loadStateData, type LoadedState } from './lib/stateData.js';
-import { resolveRoute } from './lib/routes.js';
+import { normalPath, resolveRoute } from './lib/routes.js';
 import { loadGuides, type GuideData } from './lib/guides.js';
 import './styles.css';
 
@@ -28,8 +28,8 @@ document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;
 
-// Pages other than the calculator were pre-rendered with their figures: load the data
-// first, so React replaces them with the same content instead of a loading state.
+// The pages pre-rendered with the state data (DATA_PAGES) get it before they are hydrated,
+// so the first render gives the same markup.
 const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).page;
 const initial: LoadedState | undefined = DATA_PAGES.has(page) && EDITION !== 'HUB' ? await loadStateData(EDITION).catch(() => undefined) : undefined;
 // Guide pages (and any path not known without them) need the guide data to render.
@@ -59,16 +59,7 @@ const tree = (
     </I18nextProvider>
   </StrictMode>
 );
-const trimmed = (path: string) => {
-  let p = path;
-  try {
-    p = decodeURI(path);
-  } catch {
-    /* a malformed address is compared as it is */
-  }
-  return p.length > 1 ? p.replace(/\/+$/, '') : p;
-};
-if (root.firstElementChild && root.dataset.renderedFor !== undefined && trimmed(root.dataset.renderedFor) === trimmed(location.pathname))
+if (root.firstElementChild && root.dataset.renderedFor !== undefined && normalPath(root.dataset.renderedFor) === normalPath(location.pathname))
   hydrateRoot(root, tree);
 else createRoot(root).render(tree);
 
