@@ -8,6 +8,10 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { slugOf } from '../engine/node.js';
+
+/** The engine's slug rule, which the county files' slugs must follow (engine/core/counties.ts). */
+export { slugOf };
 
 export const SOURCE_FILE = 'county_effective_property_tax_rates_ca_fl_ny_tx.csv';
 /** Where the table is kept in the repository (from its root). */
@@ -49,15 +53,13 @@ function req(r: Record<string, string>, key: string): string {
   return v;
 }
 
-export function slugOf(name: string): string {
-  return name
-    .replace(/ County$/, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
 const q = (s: string) => JSON.stringify(s);
+
+/** The census table of the median home values (cited for the rates and for the median values), as a YAML list item. */
+const B25077 = [
+  '- title: "US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county"',
+  '  href: https://data.census.gov/table/ACSDT5Y2023.B25077',
+];
 
 /** The median of the counties' median home values (the lower middle one of an even count, so it is one county's figure). */
 export function middleOfMedians(rows: CountyRow[]): number | null {
@@ -84,8 +86,7 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
     'reference:',
     '  - title: "US Census Bureau, ACS 2019–2023 five-year table B25103, median real estate taxes paid, by county (the rates as compiled by the Tax Foundation, Property Taxes by State and County 2023)"',
     '    href: https://data.census.gov/table/ACSDT5Y2023.B25103',
-    '  - title: "US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county"',
-    '    href: https://data.census.gov/table/ACSDT5Y2023.B25077',
+    ...B25077.map((l) => `  ${l}`),
     `last_verified: ${VERIFIED}`,
   ];
   const middle = middleOfMedians(mine);
@@ -99,8 +100,7 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
       '    lower middle one of an even count): a typical county, not a statewide median of homes,',
       '    which this data set does not give.',
       '  reference:',
-      '    - title: "US Census Bureau, ACS 2019–2023 five-year table B25077, median value of owner-occupied homes, by county"',
-      '      href: https://data.census.gov/table/ACSDT5Y2023.B25077',
+      ...B25077.map((l) => `    ${l}`),
       `  state: ${middle}`,
     );
   lines.push('counties:');

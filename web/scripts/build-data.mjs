@@ -19,6 +19,10 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProgramHash, programsOf } from './build-programs.mjs';
+// The engine's slug rule (compiled; the bundle this script reads is built with it): a county
+// whose slug its name gives is written without it, and web/src/lib/stateData.ts toBundle
+// gives it back with the same function.
+import { slugOf } from '../../dist/engine/core/counties.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -26,14 +30,6 @@ const bundlePath = resolve(process.argv[2] ?? join(repo, 'dist/rules/bundle.json
 const outDir = resolve(process.argv[3] ?? join(repo, 'web/src/generated/states'));
 const programsDir = join(outDir, '..', 'programs');
 const jsDir = join(dirname(bundlePath), 'js');
-
-/** A county's slug as its name gives it; the same function is web/src/lib/stateData.ts slugOf. */
-export const slugOf = (name) =>
-  name
-    .toLowerCase()
-    .replace(/ county$/, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
 
 /** Every string value found anywhere in `x` (keys are not taken). */
 function strings(x, out = new Set()) {

@@ -5,7 +5,7 @@
  * No tax figure lives here: every rate, amount and limit is read from the data package.
  */
 import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/index.js';
-import { valueAt } from '../../../engine/index.js';
+import { slugOf, valueAt } from '../../../engine/index.js';
 import type { Bundle, CountyDef, ParameterDef, StateDef } from '../../../engine/index.js';
 import { at, declarationsOf, type Declarations, type InputDecl, type ResultFieldDecl } from './declarations.js';
 import { PtaxError } from '../../../engine/index.js';
@@ -172,7 +172,7 @@ export function makeEdition(bundle: Bundle): Edition {
     const flags = like.length && like.every((c) => c.needsPropertyType) ? ['nycClass'] : [];
     return {
       name: a.name,
-      slug: a.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+      slug: slugOf(a.name),
       flags,
       rate: null,
       needsPropertyType: flags.length > 0,

@@ -6,7 +6,7 @@
  * The generated JavaScript of the package's programs is a chunk of its own, loaded when the
  * engine is used a second time (lib/generated.ts); without it the interpreter calculates.
  */
-import { runtime, type Bundle, type ParameterDef, type ProgramDef, type StateDef } from '../../../engine/index.js';
+import { runtime, slugOf, type Bundle, type ParameterDef, type ProgramDef, type StateDef } from '../../../engine/index.js';
 import { deferPrograms } from './generated.js';
 
 export interface StatePackage {
@@ -74,15 +74,7 @@ export async function loadStateData(code: string = EDITION, loaders: PackageLoad
   }
 }
 
-/** A county's slug as its name gives it (web/scripts/build-data.mjs slugOf): the package leaves out slugs it gives. */
-export const slugOf = (name: string): string =>
-  name
-    .toLowerCase()
-    .replace(/ county$/, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-
-/** The engine's Bundle shape made of one package (each county with its slug). */
+/** The engine's Bundle shape made of one package (each county with its slug: the package leaves out those its name gives, engine slugOf). */
 export function toBundle(pkg: StatePackage): Bundle {
   const { code: _code, state, programs, parameters, format, generated: _generated, ...rest } = pkg;
   const counties = state.counties.map(({ name, slug, ...c }) => ({ name, slug: (slug as string | undefined) ?? slugOf(name), ...c }));
