@@ -48,14 +48,16 @@ const TYPE: Record<string, string> = Object.fromEntries([
   ...SQL_INPUTS.flatMap((x) => (x.column ? [[x.column, x.ty === 'num' ? 'FLOAT8' : x.ty === 'bool' ? 'BOOLEAN' : 'TEXT']] : [])),
 ]);
 
+/** The name under which the view keeps a coerced batch column's cell as written (for the output's echo). */
+const RAW = (b: string) => `ptax_raw_${b}`;
+
 /**
  * A SELECT list giving the batch columns from a table's own columns: renamed when spelt
  * otherwise, NULL when missing, and read from text when the column is text (numbers
  * without their thousands separators, $ and spaces; true/false/yes/no/1/0; a cell that is
- * neither is NULL, i.e. not given); then the table's other columns, passed through.
+ * neither is NULL, i.e. not given), each such cell also kept as written (`echoFrom` names
+ * it for the output); then the table's other columns, passed through.
  */
-/** The name under which the view keeps a coerced batch column's cell as written (for the output's echo). */
-const RAW = (b: string) => `ptax_raw_${b}`;
 
 export function inputView(
   columns: Array<{ name: string; text: boolean }>,
@@ -71,9 +73,9 @@ export function inputView(
     const x = `TRIM(CAST(${q(c.name)} AS TEXT))`;
     if (!c.text || TYPE[b] === 'TEXT') return `${q(c.name)} AS ${q(b)}`;
     echoFrom[b] = RAW(b);
-    if (TYPE[b] === 'BOOLEAN')
-      return `${q(c.name)} AS ${q(RAW(b))}, (CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
     const raw = `${q(c.name)} AS ${q(RAW(b))}, `;
+    if (TYPE[b] === 'BOOLEAN')
+      return `${raw}(CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
     const clean = `REGEXP_REPLACE(${x}, '[$, ]', '', 'g')`;
     const ok = dialect === 'postgres' ? `${clean} ~ '^-?[0-9]+(\\.[0-9]+)?$'` : `REGEXP_FULL_MATCH(${clean}, '-?[0-9]+(\\.[0-9]+)?')`;
     return `${raw}(CASE WHEN ${ok} THEN CAST(${clean} AS FLOAT8) END) AS ${q(b)}`;
