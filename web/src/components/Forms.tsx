@@ -137,7 +137,7 @@ export function ContactForm({ stateCode, lang }: { stateCode: string; lang: Lang
     <form className="card contact-form" onSubmit={onSubmit} data-testid="contact-form">
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('contact.name')}</label>
-        <input ref={refs.name} id={`${id}-name`} required maxLength={100} autoComplete="name" value={v.name} onChange={set('name')} />
+        <input ref={refs.name} id={`${id}-name`} type="text" required maxLength={100} autoComplete="name" value={v.name} onChange={set('name')} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-email`}>{t('contact.email')}</label>
@@ -145,7 +145,7 @@ export function ContactForm({ stateCode, lang }: { stateCode: string; lang: Lang
       </div>
       <div className="field">
         <label htmlFor={`${id}-subject`}>{t('contact.subject')}</label>
-        <input ref={refs.subject} id={`${id}-subject`} required maxLength={150} value={v.subject} onChange={set('subject')} />
+        <input ref={refs.subject} id={`${id}-subject`} type="text" required maxLength={150} value={v.subject} onChange={set('subject')} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-message`}>{t('contact.message')}</label>
