@@ -377,6 +377,20 @@ describe('the engine fast path (place cache, result columns) and Calculator.calc
     expect(kinds.has('ok')).toBe(true);
     expect(kinds.size).toBeGreaterThan(5); // several kinds of error were exercised too
   });
+
+  it('spellings of one county share a place; a spelling with the same slug but another countyKey does not', () => {
+    // "Saint Johñs" and "Saint Joh s" are both slug "saint-joh-s"; findCounty finds the first
+    // by countyKey (stjohns: St. Johns County) and not the second (stjohs). The place cache
+    // must not hand the first's place to the second.
+    const fast = new BatchCalculator(calc);
+    const input = (county: string) => inputFromFlags({ state: 'FL', county, value: 300_000 });
+    const first = fast.csv(input('Saint Johñs'));
+    expect(first.startsWith('St. Johns County,')).toBe(true);
+    expect(fast.csv(input('st. johns county'))).toBe(first);
+    expect(fast.csv(input('SAINT JOHNS'))).toBe(first);
+    expect(outcome(() => fast.csv(input('Saint Joh s')))).toBe(outcome(() => calc.calculate(input('Saint Joh s')) as never));
+    expect(outcome(() => fast.csv(input('Saint Joh s')))).toMatch(/^ERROR UNKNOWN_COUNTY: /);
+  });
 });
 
 describe('the New York golden fixtures through batch mode (each with its hand computation)', () => {

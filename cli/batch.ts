@@ -755,6 +755,8 @@ export class BatchRun {
 
 const EMPTY = Buffer.alloc(0);
 /** 1 for the bytes that end an unquoted field: comma, line feed, carriage return. */
+/** A byte with ASCII upper-case letters lowered (PlaceKeys: "NY" and "ny" are one state). */
+const FOLD = Uint8Array.from({ length: 256 }, (_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
 const ENDS_FIELD = Uint8Array.from({ length: 256 }, (_, c) => (c === 44 || c === 10 || c === 13 ? 1 : 0));
 
 /** By header position: each column's fact slot (-1: none, or the state, county or year) and its empty value; where the place's cells are. */
@@ -948,6 +950,12 @@ export async function calcBatch(o: Record<string, unknown>, calc: () => Promise<
  * arena. A look-up reads a few adjacent bytes, not a map, a list, an object and a buffer
  * (a million look-ups of scattered objects cost about twice as much). Bounded: past
  * MAX_KEYS entries it starts again.
+ *
+ * The state and county cells match whatever the case of their ASCII letters ("NY" and
+ * "ny", "Kings" and "KINGS"): the engine reads a state upper-cased and a county through
+ * countyKey, which lower-cases it, so such cells give one place (a roll that spells its
+ * places several ways makes a third as many first rows). An entry that is not a place
+ * (an error, whose message quotes the cell as written, or null) matches its own bytes only.
  */
 export class PlaceKeys {
   static readonly MAX_KEYS = 1 << 16;
@@ -966,9 +974,9 @@ export class PlaceKeys {
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     let h = 0x811c9dc5;
-    for (let k = ss; k < se; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    for (let k = ss; k < se; k++) h = Math.imul(h ^ FOLD[buf[k]!]!, 0x01000193);
     h = Math.imul(h ^ 256, 0x01000193); // a separator no byte equals
-    for (let k = cs; k < ce; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    for (let k = cs; k < ce; k++) h = Math.imul(h ^ FOLD[buf[k]!]!, 0x01000193);
     h = Math.imul(h ^ 256, 0x01000193);
     for (let k = ys; k < ye; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
     return h;
@@ -996,9 +1004,16 @@ export class PlaceKeys {
       if (e === -1) return -1;
       if (this.hashes[i] !== h || this.lens[e] !== len || this.shapes[e] !== shape) continue;
       let q = this.starts[e]!;
-      for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
-      for (let k = cs; k < ce; k++) if (arena[q++] !== buf[k]) continue next;
+      for (let k = ss; k < se; k++) if (FOLD[arena[q++]!] !== FOLD[buf[k]!]) continue next;
+      for (let k = cs; k < ce; k++) if (FOLD[arena[q++]!] !== FOLD[buf[k]!]) continue next;
       for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
+      const found = this.places[e];
+      if (found === null || found instanceof Error) {
+        // Not a place: the cells as written, byte for byte.
+        q = this.starts[e]!;
+        for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
+        for (let k = cs; k < ce; k++) if (arena[q++] !== buf[k]) continue next;
+      }
       return e;
     }
   }

@@ -22,8 +22,7 @@ describe('PlaceKeys', () => {
     const keys = new PlaceKeys();
     const rows: Array<[string, string, string]> = [
       ['NY', 'Kings County', ''],
-      ['ny', 'Kings County', ''],
-      ['NY', 'kings', ''],
+      ['NY', 'Kings', ''],
       ['NY', 'Kings County', '2025'],
       ['TX', 'Harris', '2024'],
       ['CA', 'Los Ángeles', ''],
@@ -45,6 +44,36 @@ describe('PlaceKeys', () => {
     ]) {
       expect(keys.find(...cells(s!, c!, y!))).toBe(-1);
     }
+  });
+
+  it('matches a place whatever the case of the ASCII letters of its state and county, but not an error or null, and never the year', () => {
+    const keys = new PlaceKeys();
+    keys.add(...cells('NY', 'Kings County', ''), placeOf('kings'));
+    keys.add(...cells('TX', 'Harris', '2025'), placeOf('harris'));
+    keys.add(...cells('CA', 'Los Ángeles', ''), placeOf('la'));
+    const place = (s: string, c: string, y: string) => {
+      const e = keys.find(...cells(s, c, y));
+      return e === -1 ? undefined : (keys.places[e] as Place).countyName;
+    };
+    expect(place('ny', 'KINGS COUNTY', '')).toBe('kings');
+    expect(place('Ny', 'kings county', '')).toBe('kings');
+    expect(place('tx', 'harris', '2025')).toBe('harris');
+    expect(place('ca', 'LOS Ángeles', '')).toBe('la');
+    // Not the same cells: other letters, another year, a non-ASCII letter in another case, a space.
+    expect(place('NY', 'Kings', '')).toBeUndefined();
+    expect(place('TX', 'Harris', '2024')).toBeUndefined();
+    expect(place('CA', 'Los áNGELES', '')).toBeUndefined();
+    expect(place('NY ', 'Kings County', '')).toBeUndefined();
+    // An error quotes the cell as written: a cell in another case is another key.
+    keys.add(...cells('ZZ', 'Nowhere', ''), new Error('Unknown state "ZZ"') as never);
+    keys.add(...cells('OK', 'X', ''), null);
+    expect(keys.places[keys.find(...cells('ZZ', 'Nowhere', ''))]).toBeInstanceOf(Error);
+    expect(keys.find(...cells('zz', 'Nowhere', ''))).toBe(-1);
+    expect(keys.find(...cells('ZZ', 'nowhere', ''))).toBe(-1);
+    expect(keys.find(...cells('ok', 'x', ''))).toBe(-1);
+    keys.add(...cells('zz', 'Nowhere', ''), new Error('Unknown state "zz"') as never);
+    expect((keys.places[keys.find(...cells('zz', 'Nowhere', ''))] as unknown as Error).message).toBe('Unknown state "zz"');
+    expect((keys.places[keys.find(...cells('ZZ', 'Nowhere', ''))] as unknown as Error).message).toBe('Unknown state "ZZ"');
   });
 
   it('tells apart keys whose bytes are the same but split differently between the cells', () => {

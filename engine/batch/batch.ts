@@ -23,7 +23,7 @@
 import { OPTIONAL_NUMBERS, evaluate, inputFacts, type Calculator, type CalcInput, type CalcResult } from '../core/calculate.js';
 import type { CompiledProgram } from '../core/compile.js';
 import { conditionFacts, type Facts } from '../core/conditions.js';
-import { slugOf } from '../core/counties.js';
+import { countyKey, slugOf } from '../core/counties.js';
 import { DECIMALS } from '../core/round.js';
 import { COUNTY_FACTS, INPUT_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from '../core/types.js';
 import { CsvOut, csvEscape } from './csv-out.js';
@@ -51,6 +51,8 @@ if (
 const LEAF_COLUMNS = RESULT_COLUMNS.slice(3, -1);
 if (LEAF_COLUMNS.map((c) => c.path.join('.')).join() !== BATCH_COLUMNS.map((p) => p.join('.')).join())
   throw new Error('engine/codegen/js.ts: BATCH_COLUMNS differ from the batch columns');
+// The generated row marks its odd (non-number) cells as bits of a 32-bit integer.
+if (LEAF_COLUMNS.length > 31) throw new Error('rules/results.yaml: at most 31 figure columns in a batch row');
 /** Notes are joined into one cell with this separator. */
 export const NOTE_SEPARATOR = ' | ';
 
@@ -226,7 +228,7 @@ export class BatchCalculator {
       for (let i = 0; i < cells.length; i++) {
         const c = cells[i];
         if (c) {
-          if (odd !== 0 && (odd & (2 ** i)) !== 0) w.cell(other[i], c.unit);
+          if (odd !== 0 && (odd & (1 << i)) !== 0) w.cell(other[i], c.unit);
           else if (c.decimals >= 0) w.amount(nums[i]!, c.decimals);
           else w.cell(nums[i]!, c.unit);
         }
@@ -288,11 +290,13 @@ export class BatchCalculator {
     }
     // Another spelling of a place already seen: on its success path `prepare` reads the
     // state as Calculator.state reads it (trimmed, upper case) and the county as findCounty
-    // reads it (slugOf: "Kings", "kings county" and "kings" are one county), and nothing
-    // else of the text.
+    // reads it (by slugOf, then by countyKey: "Kings", "kings county" and "KINGS" are one
+    // county), and nothing else of the text. Both keys: two spellings with one slug can
+    // have two countyKeys ("Doña" and "Do a" are both "do-a").
     let norm: string | undefined;
     try {
-      norm = `${this.calc.state(input.state).code}\u0001${slugOf(String(input.county))}\u0001${year}`;
+      const county = String(input.county);
+      norm = `${this.calc.state(input.state).code}\u0001${slugOf(county)}\u0001${countyKey(county)}\u0001${year}`;
     } catch {
       norm = undefined;
     }

@@ -57,8 +57,17 @@ export class CsvOut {
 
   /** Bytes as they are (a cached, already encoded piece of text). */
   bytes(b: Buffer): void {
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    if (n > 64) {
+      this.buf.set(b, this.pos);
+      this.pos += n;
+      return;
+    }
+    // A short piece (a place's prefix, a notes cell) byte by byte: cheaper than set's call.
+    const o = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) o[p++] = b[i]!;
+    this.pos = p;
   }
 
   /** Bytes [s, e) of another buffer, as they are. */
