@@ -10,12 +10,13 @@
  *    state) and not for a row that gives its own county rate; every cache miss checks
  *    that the fact array filled here equals the one `prepare` built, slot for slot; on
  *    any difference the fast path switches itself off and every row goes through `prepare`.
- * 2. One program function. A row is evaluated by the program's generated module
- *    (engine/codegen: `row`, the batch twin of `evaluate`, made by the same generator from
- *    the same tree: the same validations and steps, every leaf that can throw, then only
- *    the batch columns' leaves), or, when no module matches the rules, by `evaluate` itself
- *    (the interpreter) and the columns read from its result. Either way the cells are
- *    printed by one printer (`CsvOut.cell`), in one reused fact array per program.
+ * 2. One program function. A row is evaluated by the function `ptax calc` evaluates with:
+ *    the program's generated `evaluate` (engine/codegen), asked for the batch columns
+ *    instead of the result object (the same validations and steps, every leaf that can
+ *    throw, then only the batch columns' leaves and the notes as bits), or, when no module
+ *    matches the rules, the interpreter's `evaluate` and the columns read from its result.
+ *    Either way the cells are printed by one printer (`CsvOut`), in one reused fact array
+ *    per place.
  *
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
@@ -51,7 +52,7 @@ if (
 const LEAF_COLUMNS = RESULT_COLUMNS.slice(3, -1);
 if (LEAF_COLUMNS.map((c) => c.path.join('.')).join() !== BATCH_COLUMNS.map((p) => p.join('.')).join())
   throw new Error('engine/codegen/js.ts: BATCH_COLUMNS differ from the batch columns');
-// The generated row marks its odd (non-number) cells as bits of a 32-bit integer.
+// A generated program's batch row marks its odd (non-number) cells as bits of a 32-bit integer.
 if (LEAF_COLUMNS.length > 31) throw new Error('rules/results.yaml: at most 31 figure columns in a batch row');
 /** Notes are joined into one cell with this separator. */
 export const NOTE_SEPARATOR = ' | ';
@@ -132,7 +133,7 @@ export class BatchCalculator {
   /** One Place per outcome of `prepare` (many spellings of a county share it). */
   private canonical = new Map<string, Place>();
   private columnsByProgram = new Map<CompiledProgram, Columns>();
-  /** The batch columns of the current row, as the generated row function writes them: numbers, and the odd bits in the last slot; other values. */
+  /** The batch columns of the current row, as a generated program writes them: numbers, and the odd bits in the last slot; other values. */
   private readonly nums = new Float64Array(LEAF_COLUMNS.length + 1);
   private readonly other: unknown[] = [];
   private kinds: Kind[];
@@ -218,11 +219,11 @@ export class BatchCalculator {
     const g = p.compiled.generated;
     const cells = p.columns.cells;
     if (g) {
-      // The generated module's row: the same program, only the columns' leaves made, the
+      // The generated program asked for a batch row: only the columns' leaves made, the
       // notes as bits; the notes cell of each set of bits is kept by the place.
       const nums = this.nums,
         other = this.other;
-      const bits = g.row(v, this.lang, nums, other);
+      const bits = g.evaluate(v, this.lang, false, nums, other);
       const odd = nums[cells.length]!;
       w.bytes(p.prefix);
       for (let i = 0; i < cells.length; i++) {

@@ -40,7 +40,7 @@ export const BATCH_COLUMNS: ReadonlyArray<readonly string[]> = RESULT_FIELDS.fla
 );
 
 /** Bumped when the generated code's shape or the runtime it expects changes: old modules then no longer match. */
-export const CODEGEN_VERSION = 3;
+export const CODEGEN_VERSION = 4;
 
 type Binding = { kind: 'scalar'; value: number } | { kind: 'table'; id: string; table: Record<string, number> } | { kind: 'bands'; id: string; bands: Band[] };
 
@@ -340,8 +340,8 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
     return `roundTo(${c}, ${DECIMALS[unit]})`;
   };
   const resultCode = result(program.result, undefined, true).code;
-  // The batch's row: every leaf that can throw first, in the tree's order (so a row fails as
-  // `evaluate` fails), then the batch columns' leaves, unrounded (the printer rounds them).
+  // A batch row: every leaf that can throw first, in the tree's order (so a row fails as
+  // the result fails), then the batch columns' leaves, unrounded (the printer rounds them).
   const leaves: ResultLeaf[] = [];
   const walkLeaves = (g: ResultGroup): void => {
     for (const node of Object.values(g)) {
@@ -363,7 +363,7 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
   const notesCode = program.notes.map((n, i) => `if (${cond(n.when)}) notes.push(N${i}[lang]);`).join('\n      ');
   // The batch row's notes as one number, bit i for note i (the batch keeps each set's cell).
   if (program.notes.length > 30) throw new PtaxError('RULES_INVALID', `${program.id}: more than 30 notes`);
-  const noteBits = program.notes.map((n, i) => `if (${cond(n.when)}) notes |= ${2 ** i};`).join('\n      ');
+  const noteBits = program.notes.map((n, i) => `if (${cond(n.when)}) bits |= ${2 ** i};`).join('\n        ');
 
   const reads = [...usedFacts].sort((a, b) => a - b).map((i) => `f${i} = v[${i}]`);
   const source = `'use strict';
@@ -380,10 +380,25 @@ module.exports = {
   make(rt) {
     const roundTo = rt.roundTo;
     ${consts.join('\n    ')}
-    /** The program on a filled fact array: validations, steps (written back to their slots when keepSteps), result and notes. */
-    function evaluate(v, lang, keepSteps) {
+    /**
+     * The program on a filled fact array: validations, then steps. For a batch row (nums
+     * given): the leaves that can throw (so a row fails as the result would), the batch
+     * columns, unrounded, into nums (numbers) or other, and the notes that apply as bits
+     * (bit i for notes[i]). Else: the steps written back to their slots when keepSteps,
+     * and the result object with its notes.
+     */
+    function evaluate(v, lang, keepSteps, nums, other) {
       ${reads.length ? `const ${reads.join(', ')};` : ''}
       ${body.join('\n      ')}
+      if (nums !== undefined) {
+        ${throwing.join('\n        ')}
+        let x, odd = 0;
+        ${cells.join('\n        ')}
+        nums[${BATCH_COLUMNS.length}] = odd;
+        let bits = 0;
+        ${noteBits}
+        return bits;
+      }
       ${writeBack ? `if (keepSteps) { ${writeBack} }` : ''}
       ${pre.join('\n      ')}
       const result = ${resultCode};
@@ -392,19 +407,7 @@ module.exports = {
       result.notes = notes;
       return result;
     }
-    /** The same on a batch row: validations, steps, leaves that can throw, then the batch columns (unrounded) into nums (numbers) or other; returns the notes that apply, bit i for notes[i]. */
-    function row(v, lang, nums, other) {
-      ${reads.length ? `const ${reads.join(', ')};` : ''}
-      ${body.join('\n      ')}
-      ${throwing.join('\n      ')}
-      let x, odd = 0;
-      ${cells.join('\n      ')}
-      nums[${BATCH_COLUMNS.length}] = odd;
-      let notes = 0;
-      ${noteBits}
-      return notes;
-    }
-    return { hash, evaluate, row, notes: [${program.notes.map((_, i) => `N${i}`).join(', ')}] };
+    return { hash, evaluate, notes: [${program.notes.map((_, i) => `N${i}`).join(', ')}] };
   },
 };
 `;

@@ -38,17 +38,18 @@ export type Runtime = typeof runtime;
 /** A generated program, made (engine/codegen/js.ts: `make(runtime)`). */
 export interface GeneratedProgram {
   hash: string;
-  /** Validations, steps (their slots written back into `v` when `keepSteps`), the result object and its notes. */
-  evaluate(v: unknown[], lang: Lang, keepSteps: boolean): Record<string, unknown> & { notes: string[] };
   /**
-   * The same for a batch row: throws as `evaluate` throws; writes the batch columns' values
+   * The program, one function for `ptax calc` and batch rows alike. Validations and steps,
+   * then the result object and its notes (the steps' slots written back into `v` when
+   * `keepSteps`); or, when `nums` is given (a batch row), the batch columns' values
    * (engine/codegen/js.ts BATCH_COLUMNS, unrounded; a column the program has not is left
    * as it was): a number into `nums[i]`, anything else into `other[i]` (then `nums[i]` is
-   * NaN and bit i of `nums[BATCH_COLUMNS.length]` is set); returns the notes that apply as
-   * bits: bit i for `notes[i]`.
+   * NaN and bit i of `nums[BATCH_COLUMNS.length]` is set), and the notes that apply as
+   * bits: bit i for `notes[i]`. Either way it throws the row's error before anything else.
    */
-  row(v: unknown[], lang: Lang, nums: Float64Array, other: unknown[]): number;
-  /** The program's notes, in the rule file's order (`row`'s bits), in each language. */
+  evaluate(v: unknown[], lang: Lang, keepSteps: boolean): Record<string, unknown> & { notes: string[] };
+  evaluate(v: unknown[], lang: Lang, keepSteps: false, nums: Float64Array, other: unknown[]): number;
+  /** The program's notes, in the rule file's order (a batch row's bits), in each language. */
   notes: ReadonlyArray<Record<Lang, string>>;
 }
 /** A generated module as loaded, before `make`. */

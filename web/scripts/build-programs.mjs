@@ -27,24 +27,6 @@ export async function loadProgramHash(repo) {
 export const moduleFile = (programId, year) => `${programId}@${year}.cjs`;
 
 /**
- * The module's text without its batch function `row` (the web calls only `evaluate`): a
- * quarter of the text. The function is cut between two lines at the module's function
- * indentation, the one that opens it (or its comment) and the `return` after it; when the
- * text has not exactly that shape, it is kept whole.
- */
-export function withoutRow(text) {
-  const lines = text.split('\n');
-  const start = lines.findIndex((l, i) => /^ {4}function row\(/.test(l) || (/^ {4}\/\*\* /.test(l) && /^ {4}function row\(/.test(lines[i + 1] ?? '')));
-  const end = lines.findIndex((l, i) => i > start && /^ {4}return \{ hash, evaluate, row, /.test(l));
-  if (start < 0 || end < 0 || lines.filter((l) => /^ {4}return \{ hash, evaluate, row, /.test(l)).length !== 1) return text;
-  const body = lines.slice(start, end);
-  if (body.slice(1).some((l) => /^ {4}\S/.test(l) && !/^ {4}function row\(/.test(l) && l !== '    }')) return text;
-  lines[end] = lines[end].replace('evaluate, row, ', 'evaluate, ');
-  lines.splice(start, end - start);
-  return lines.join('\n');
-}
-
-/**
  * The hashes of the package's programs and years, and the ES module source holding the
  * generated modules that match them (`included`); `skipped` says why the others are not.
  * `programHash` is engine/codegen/js.ts's (from dist/).
@@ -76,7 +58,7 @@ export function programsOf(bundle, programIds, jsDir, programHash) {
         skipped.push(`${key}: not in the expected CommonJS shape`);
         continue;
       }
-      parts.push(`  ${JSON.stringify(key)}: load(function (module) {\n${withoutRow(text)}\n}),`);
+      parts.push(`  ${JSON.stringify(key)}: load(function (module) {\n${text}\n}),`);
       included.push(key);
     }
   }
