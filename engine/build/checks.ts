@@ -3,7 +3,6 @@
  * order, descriptions without figures), programs (names, formulas, conditions, results),
  * the declared inputs and result fields.
  */
-import _Ajv2020 from 'ajv/dist/2020.js';
 import { type YamlSource } from './yaml-source.js';
 import { conditionFacts } from '../core/conditions.js';
 import { exprNames } from '../core/expr.js';

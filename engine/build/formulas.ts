@@ -3,7 +3,6 @@
  * syntax tree, the plain numbers a formula may use, the kinds of names (scalar, table,
  * band) and the operators of conditions.
  */
-import _Ajv2020 from 'ajv/dist/2020.js';
 import jsep from 'jsep';
 import { type YamlSource } from './yaml-source.js';
 import { FUNCTIONS } from '../core/expr.js';

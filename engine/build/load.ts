@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import _Ajv2020 from 'ajv/dist/2020.js';
 import { readYaml, formatProblem, type Problem, type YamlSource } from './yaml-source.js';
 import { desugarProgram, parseCondition, type SugarContext } from './sugar.js';
 import { isPrimarySource, sourceWarning } from './sources.js';

@@ -4,11 +4,18 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import _Ajv2020 from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type Problem, type YamlSource } from './yaml-source.js';
 
-export const Ajv2020 = _Ajv2020 as unknown as typeof _Ajv2020.default;
+/**
+ * ajv, loaded on first use: `ptax calc` and batch runs never check a schema, and loading
+ * ajv costs about 30 ms of every start.
+ */
+let ajvClass: typeof _Ajv2020.default | undefined;
+const Ajv2020 = (): typeof _Ajv2020.default =>
+  (ajvClass ??= (createRequire(import.meta.url)('ajv/dist/2020.js') as { default: typeof _Ajv2020.default }).default);
 
 export const KINDS = ['parameters', 'program', 'pieces', 'counties', 'state', 'inputs', 'results'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -31,7 +38,7 @@ export const validatorCache = new Map<string, Record<Kind | 'fixture', ValidateF
 export function schemaValidators(schemaDir = resolve('schemas')): Record<Kind | 'fixture', ValidateFunction> {
   const cached = validatorCache.get(schemaDir);
   if (cached) return cached;
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
+  const ajv = new (Ajv2020())({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
   const read = (n: string) => JSON.parse(String(readFileSync(join(schemaDir, `${n}.schema.json`))));
   ajv.addSchema(read('common'));
   const v = {} as Record<Kind | 'fixture', ValidateFunction>;

@@ -3,7 +3,16 @@
  * (YAML 1.2 core schema, the yaml package's default), and any path into the document
  * maps back to line:column.
  */
-import { LineCounter, parseDocument, isMap, isSeq, visit, type Document, type Node as YNode, type Scalar, type YAMLMap } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlLib from 'yaml';
+import type { Document, Node as YNode, Scalar, YAMLMap } from 'yaml';
+
+/**
+ * The yaml package, loaded on first use: `ptax calc` and batch runs read the compiled
+ * bundle, not YAML, and loading yaml costs about 30 ms of every start.
+ */
+let yamlLib: typeof YamlLib | undefined;
+const Y = (): typeof YamlLib => (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof YamlLib);
 
 export interface Problem {
   file: string;
@@ -29,14 +38,14 @@ export interface YamlSource {
 }
 
 export function readYaml(file: string, text: string): YamlSource {
-  const lc = new LineCounter();
+  const lc = new (Y().LineCounter)();
   // Not prettyErrors: the message stays one line and the position is taken from e.pos.
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
+  const doc = Y().parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
   const pos = (offset: number): { line: number; col: number } => lc.linePos(offset);
   const problems: Problem[] = [];
   for (const e of [...doc.errors, ...doc.warnings]) problems.push({ file, ...pos(e.pos[0]), message: e.message });
   // Aliases would let one value stand for another unseen; rule files spell values out.
-  visit(doc, {
+  Y().visit(doc, {
     Alias(_, node) {
       const at = pos(node.range![0]);
       problems.push({ file, ...at, message: `YAML aliases (*${node.source}) are not allowed in rule files: write the value out` });
@@ -54,16 +63,16 @@ export function readYaml(file: string, text: string): YamlSource {
       let node: unknown = doc.contents;
       let last: unknown = node; // the key, when a value is missing ({a} or `? a`)
       for (const seg of path) {
-        if (isMap(node)) {
+        if (Y().isMap(node)) {
           const pair = pairAt(node, String(seg));
           if (!pair) break;
           last = pair.key;
           node = pair.value;
-        } else if (isSeq(node)) node = node.items[Number(seg)];
+        } else if (Y().isSeq(node)) node = node.items[Number(seg)];
         else break;
         last = node ?? last;
       }
-      const pair = isMap(node) ? pairAt(node, key) : undefined;
+      const pair = Y().isMap(node) ? pairAt(node, key) : undefined;
       const n = (pair ? pair.key : (node ?? last)) as YNode | null;
       return pos(n ? n.range![0] : 0);
     },
