@@ -33,11 +33,24 @@
  *   booleans, arithmetic, conditions, cases with an otherwise) and writes those bare.
  * - NaN and infinities (only from a division by zero) print as empty cells, as JSON prints
  *   them null.
+ * - Cells written as text (a CSV file, VARCHAR columns: SqlOptions.text) are read as the
+ *   streaming path reads them (cli/batch.ts parseCell): trimmed as JS trims, empty is not
+ *   given, money by parseMoney's rules (sign, $, USD, groups of three between commas or
+ *   spaces, a decimal point; the largest amount), the refused negative amounts, years of four
+ *   digits, true/false/yes/no/1/0, the star's values; the first unreadable cell in the input's
+ *   column order is the row's error, with the streaming path's code and message (readCell,
+ *   moneyRegex). Typed cells (Parquet numbers and booleans) are read as they are, as the
+ *   streaming path reads NDJSON numbers. DuckDB's CSV output prints numbers as JS does
+ *   (jsNumberText); PostgreSQL's numbers come to run.ts as JS numbers.
  * - Not covered by SQL (the row gets an error cell, or the generator refuses): the
- *   countyRate what-if column, numeric inputs given as text (a cell is a number or NULL),
- *   `contains` conditions, Spanish messages, the county suggestions of an unknown county's
- *   message ("Did you mean …?"), and power (pow) is the database's, not V8's (the same to
- *   the last bit in every case tried, not proven).
+ *   countyRate what-if column (passed through, not read), `contains` conditions, Spanish
+ *   messages, the county suggestions of an unknown county's message ("Did you mean …?"),
+ *   rows with more or fewer cells than the header (the streaming path's INVALID_ROW: DuckDB
+ *   and COPY refuse the file), the header's checks (two spellings of one column, a column
+ *   named like an output column), a bad boolean's message when the cell holds a control
+ *   character other than \b \t \n \f \r (JSON.stringify writes \u00XX; SQL writes it raw),
+ *   and power (pow) is the database's, not V8's (the same to the last bit in every case
+ *   tried, not proven).
  */
 import { compileCondition } from '../core/conditions.js';
 import { slugOf } from '../core/counties.js';
@@ -68,12 +81,16 @@ export interface SqlOptions {
   table?: string;
   /** The input table's columns, passed through to the output (default: the batch columns, BATCH_INPUT_COLUMNS). */
   columns?: readonly string[];
+  /** The output's names of `columns` (default: the same): the input's header as written. */
+  headers?: readonly string[];
   /**
-   * Output column → the input column whose value it echoes, where the two differ: a text cell
-   * read as a number or boolean is echoed as it was written (as the streaming path does), not
-   * as read.
+   * The batch columns whose cells are text as written (a CSV file, a VARCHAR column): read as
+   * the streaming path reads them (cli/batch.ts parseCell: trimmed, empty is not given, money
+   * by parseMoney's rules, years of four digits, true/false/yes/no/1/0, the star's values),
+   * a cell that cannot be read being the row's error (the first in `columns` order). The
+   * other batch columns are typed (numbers, booleans) and read as they are.
    */
-  echoFrom?: Readonly<Record<string, string>>;
+  text?: readonly string[];
 }
 
 type Ty = 'num' | 'bool' | 'text';
@@ -131,6 +148,166 @@ function template(key: Parameters<typeof message>[0], values: Record<string, str
 }
 /** A whole number (a double holding one) as text, as JS prints it. */
 const intText = (sql: string): string => `CAST(CAST(${sql} AS BIGINT) AS TEXT)`;
+
+/**
+ * The cells written as text, read as the streaming path reads them (cli/batch.ts parseCell,
+ * cli/parse.ts parseAmount and parseYear, engine/core/money.ts parseMoney), in SQL. One place
+ * for both dialects: only the regular expressions' spelling differs (DuckDB's RE2 and
+ * regexp_full_match, PostgreSQL's ~).
+ */
+type CellKind = 'text' | 'amount' | 'year' | 'bool' | 'star';
+interface CellSpec {
+  kind: CellKind;
+  /** The column's name in its messages: an amount's field name (messages `field.<id>`), else the flag. */
+  field: string;
+  /** A money input that the engine would take below zero without a word (cli/parse.ts NEGATIVE_REFUSED). */
+  noNegative: boolean;
+  values?: readonly string[];
+}
+const REACH_VALIDATION = new Set(['value', 'seniorIncome']);
+/** How each batch column's cell is read (cli/batch.ts kindOf). */
+export const BATCH_CELLS: ReadonlyMap<string, CellSpec> = new Map<string, CellSpec>([
+  ['state', { kind: 'text', field: 'state', noNegative: false }],
+  ['county', { kind: 'text', field: 'county', noNegative: false }],
+  ...INPUTS.flatMap((x): Array<[string, CellSpec]> => {
+    if (!('column' in x) || x.id === 'countyRate') return [];
+    const checked = (x as { checkedByRules?: boolean }).checkedByRules;
+    const kind: CellKind =
+      x.type === 'money' || (x.type as string) === 'number' || x.type === 'integer'
+        ? 'amount'
+        : x.type === 'year'
+          ? 'year'
+          : x.type === 'boolean'
+            ? 'bool'
+            : x.type === 'choice' && !checked
+              ? 'star'
+              : 'text';
+    return [
+      [
+        x.column as string,
+        {
+          kind,
+          field: kind === 'amount' ? message(`field.${x.id}` as Parameters<typeof message>[0], {}, 'en') : x.flag,
+          noNegative: x.type === 'money' && (x as { min?: number }).min === 0 && !checked && !REACH_VALIDATION.has(x.id),
+          ...(kind === 'star' ? { values: (x as { values?: readonly string[] }).values } : {}),
+        },
+      ],
+    ];
+  }),
+]);
+/** A cell that cannot be read: its code and message, by the number the query gives it. */
+const CELL_ERRORS = {
+  1: { code: 'INVALID_NUMBER', key: 'notNumberLike' },
+  2: { code: 'INVALID_NUMBER', key: 'amountTooLarge' },
+  3: { code: 'NEGATIVE_AMOUNT', key: 'amountNegative' },
+  4: { code: 'INVALID_YEAR', key: 'yearFourDigits' },
+  5: { code: 'INVALID_BOOLEAN', key: 'badBoolean' },
+  6: { code: 'INVALID_STAR', key: 'badStar' },
+} as const;
+/** parseMoney's largest amount (exact to the cent). */
+const LARGEST = Math.floor(Number.MAX_SAFE_INTEGER / 100);
+/** What JavaScript's trim() and \s take for white space. */
+const JS_SPACES = [9, 10, 11, 12, 13, 32, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, i) => 0x2000 + i), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff];
+/** JS_SPACES inside a regular expression's brackets. */
+const spaceClass = (d: Dialect): string => {
+  const ch = (c: number) => (c === 32 ? ' ' : d === 'postgres' ? `\\u${c.toString(16).padStart(4, '0')}` : `\\x{${c.toString(16)}}`);
+  return JS_SPACES.filter((c) => c <= 0x2000 || c > 0x200a)
+    .map((c) => (c === 0x2000 ? `${ch(0x2000)}-${ch(0x200a)}` : ch(c)))
+    .join('');
+};
+/** Whether text matches a regular expression whole. */
+const matches = (d: Dialect, x: string, re: string): string => (d === 'postgres' ? `(${x} ~ ${str(`^(?:${re})$`)})` : `REGEXP_FULL_MATCH(${x}, ${str(re)})`);
+/** A cell as parseCell sees it: trimmed as JS trims, NULL when empty (not given). */
+const jsTrim = (d: Dialect, x: string): string => `NULLIF(${d === 'postgres' ? 'BTRIM' : 'TRIM'}(${x}, ${JS_SPACES.map((c) => `CHR(${c})`).join(' || ')}), '')`;
+/** JSON.stringify of a text (the bad boolean's message), for the escapes a cell can need. */
+const jsonText = (x: string): string =>
+  `('"' || ${[
+    ['\\', '\\\\'],
+    ['"', '\\"'],
+    ['CHR(10)', '\\n'],
+    ['CHR(13)', '\\r'],
+    ['CHR(9)', '\\t'],
+    ['CHR(8)', '\\b'],
+    ['CHR(12)', '\\f'],
+  ].reduce((acc, [from, to]) => `REPLACE(${acc}, ${from!.startsWith('CHR') ? from : str(from!)}, ${str(to!)})`, x)} || '"')`;
+
+/**
+ * parseMoney's grammar (engine/core/money.ts) as one regular expression over the trimmed
+ * cell without its " USD": a sign and dollar signs before the digits in the orders its loop
+ * takes ($, $$, -, -$, -$$, $-, $-$), white space after each, then digits in groups of
+ * three separated by commas, or by single spaces, or not at all, then a decimal point and
+ * digits. The sign is the cell's only minus.
+ */
+function moneyRegex(d: Dialect): string {
+  const ws = `[${spaceClass(d)}]`;
+  const m = `[-${d === 'postgres' ? '\\u2212' : '\\x{2212}'}]${ws}*`;
+  const dl = `\\$${ws}*`;
+  return `(?:(?:${dl})?(?:${m})?(?:${dl})?|${m}${dl}${dl})(?:[0-9]{1,3}(?:${ws}[0-9]{3})+|[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\\.[0-9]+)?`;
+}
+
+/**
+ * A text cell read as its kind: the value (typed, NULL when not given or unreadable) and the
+ * error number (CELL_ERRORS, NULL when readable), from `t`, the trimmed cell (jsTrim); for
+ * an amount, `fast`: the cell's value when it is a plain whole number (plainNumber), else NULL.
+ */
+function readCell(d: Dialect, spec: CellSpec, t: string, fast?: string): { value: string; error?: string } {
+  switch (spec.kind) {
+    case 'text':
+      return { value: t };
+    case 'year': {
+      const ok = matches(d, t, '[0-9]{4}');
+      return { value: `(CASE WHEN ${ok} THEN CAST(${t} AS FLOAT8) END)`, error: `(CASE WHEN ${t} IS NOT NULL AND NOT ${ok} THEN 4 END)` };
+    }
+    case 'bool': {
+      const l = `LOWER(${t})`;
+      return {
+        value: `(CASE WHEN ${l} IN ('true', 'yes', '1') THEN TRUE WHEN ${l} IN ('false', 'no', '0') THEN FALSE END)`,
+        error: `(CASE WHEN ${t} IS NOT NULL AND ${l} NOT IN ('true', 'yes', '1', 'false', 'no', '0') THEN 5 END)`,
+      };
+    }
+    case 'star': {
+      const vs = spec.values!.map(str).join(', ');
+      return { value: `(CASE WHEN ${t} IN (${vs}) THEN ${t} END)`, error: `(CASE WHEN ${t} IS NOT NULL AND ${t} NOT IN (${vs}) THEN 6 END)` };
+    }
+    case 'amount': {
+      const u = `REGEXP_REPLACE(${t}, ${str(`[${spaceClass(d)}]*[uU][sS][dD]$`)}, '')`;
+      const ok = matches(d, u, moneyRegex(d));
+      const digits = `REGEXP_REPLACE(${u}, '[^0-9.]', '', 'g')`;
+      const whole = `COALESCE(NULLIF(LTRIM(SPLIT_PART(${digits}, '.', 1), '0'), ''), '0')`;
+      const big = `(CASE WHEN LENGTH(${whole}) > ${String(LARGEST).length} THEN TRUE ELSE CAST(${whole} AS FLOAT8) > ${num(LARGEST)} END)`;
+      const n = `CAST(${digits} AS FLOAT8)`;
+      const neg = `(STRPOS(${u}, '-') > 0 OR STRPOS(${u}, CHR(8722)) > 0)`;
+      const slow = `(CASE WHEN ${ok} AND NOT ${big} THEN (CASE WHEN ${neg} AND ${n} <> 0 THEN -${n} ELSE ${n} END) END)`;
+      const slowErr = `(CASE WHEN ${t} IS NULL THEN NULL WHEN NOT ${ok} THEN 1 WHEN ${big} THEN 2${spec.noNegative ? ` WHEN ${neg} AND ${n} <> 0 THEN 3` : ''} END)`;
+      if (!fast) return { value: slow, error: slowErr };
+      return {
+        value: `(CASE WHEN ${fast} IS NOT NULL THEN ${fast} ELSE ${slow} END)`,
+        error: `(CASE WHEN ${fast} IS NOT NULL THEN ${spec.noNegative ? `(CASE WHEN ${fast} < 0 THEN 3 END)` : 'NULL'} ELSE ${slowErr} END)`,
+      };
+    }
+  }
+}
+
+/**
+ * DuckDB: a plain whole number (its text is the number's own, within the largest amount) as
+ * a double, without regular expressions; else NULL.
+ */
+const plainNumber = (raw: string): string =>
+  `(CASE WHEN CAST(TRY_CAST(${raw} AS BIGINT) AS VARCHAR) = ${raw} AND ABS(TRY_CAST(${raw} AS BIGINT)) <= ${LARGEST} THEN CAST(TRY_CAST(${raw} AS BIGINT) AS FLOAT8) END)`;
+
+/**
+ * A double as JavaScript prints it (String(x)), for DuckDB's CSV output (DuckDB prints
+ * 400000.0, 1e-05, 1e+16 where JS prints 400000, 0.00001, 10000000000000000); NaN and the
+ * infinities are empty cells, as JSON prints them null. Whole numbers below 1e21 in full,
+ * 1e-6 ≤ |x| < 1e-4 in fixed notation, smaller ones with JS's exponent (1e-7, not 1e-07);
+ * DuckDB's shortest digits otherwise, which are JS's.
+ */
+export function jsNumberText(x: string): string {
+  const s = `CAST(${x} AS VARCHAR)`;
+  const mant = `SPLIT_PART(${s}, 'e', 1)`;
+  const fixed = `((CASE WHEN ${x} < 0 THEN '-' ELSE '' END) || '0.' || REPEAT('0', -CAST(SPLIT_PART(${s}, 'e', 2) AS INTEGER) - 1) || REPLACE(REPLACE(${mant}, '-', ''), '.', ''))`;
+  return `(CASE WHEN ${x} IS NULL OR ISNAN(${x}) OR ISINF(${x}) THEN NULL WHEN ${x} = TRUNC(${x}) AND ABS(${x}) < ${num(1e21)} THEN CAST(CAST(${x} AS HUGEINT) AS VARCHAR) WHEN ABS(${x}) >= ${num(1e-4)} THEN ${s} WHEN ABS(${x}) >= ${num(1e-6)} THEN ${fixed} ELSE REPLACE(REPLACE(${s}, 'e-0', 'e-'), 'e+0', 'e+') END)`;
+}
 
 interface ProgramYear {
   program: ProgramDef;
@@ -198,7 +375,8 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // PostgreSQL inlines a CTE read once, and with it every step's expression into the next
   // step's: the expressions grow with each level. MATERIALIZED keeps each level a table.
   // DuckDB: nothing materialized (a 10M-row roll would spill); each program reads the roll's columns it needs.
-  const cte = (name: string, body: string) => lines.push(`${name} AS ${dialect === 'postgres' ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
+  const cte = (name: string, body: string, materialized = true) =>
+    lines.push(`${name} AS ${dialect === 'postgres' && materialized ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
   cte('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated)', `  VALUES\n  ${places.join(',\n  ')}`);
   cte(
     'ptax_rates(r_state, r_slug, r_year, r_rate)',
@@ -209,28 +387,75 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     `  VALUES\n  ${[...used].map((id) => `(${str(id)}, ${str(years(id).join(', '))}, ${years(id).at(-1)})`).join(',\n  ')}`,
   );
 
-  // The input, typed, with the place's facts.
+  // The input, typed, with the place's facts. A batch column written as text (o.text) is
+  // read as the streaming path reads it: ptax_cells trims each such cell (ptax_t_k), ptax_read
+  // reads it (ptax_v_k) and numbers what stops it (ptax_e_k, CELL_ERRORS).
+  const textCols = new Set(o.text ?? []);
+  const isText = (c: string | undefined) => c !== undefined && textCols.has(c) && BATCH_CELLS.has(c);
+  const cellNo = (c: string) => BATCH_INPUT_COLUMNS.indexOf(c);
+  const sqlType = (ty: Ty) => (ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT');
   const col = (c: string | undefined, ty: Ty) =>
-    c === undefined
-      ? `CAST(NULL AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})`
-      : `CAST(i.${q(c)} AS ${ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT'})`;
+    c === undefined ? `CAST(NULL AS ${sqlType(ty)})` : isText(c) ? `i.ptax_v_${cellNo(c)}` : `CAST(i.${q(c)} AS ${sqlType(ty)})`;
+  const yearIdx = INPUT_FACTS.indexOf('year');
   const typed = SQL_INPUTS.map((x, i) => {
-    let v = col(x.column, x.ty);
+    let v = x.fact === 'year' ? 'k.p_in_year' : col(x.column, x.ty);
     if (x.fact === 'value') v = `COALESCE(${v}, ${num(DEFAULT_VALUE)})`;
     else if (x.fact === 'veteranDisability') v = `COALESCE(${v}, ${num(DEFAULT_VETERAN)})`;
     else if (x.ty === 'bool') v = `COALESCE(${v}, FALSE)`;
     return `${v} AS f${i}`;
   });
-  const slug = `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(i.${q('county')} AS TEXT))), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
-  // The state and county texts are read once per distinct pair (a roll repeats a few thousand), not per row.
-  // Everything that depends on the state, county and year texts alone (place, program, rules
-  // year, rate, their errors and notes) is worked out once per distinct triple (a roll
-  // repeats a few thousand), then joined to the rows.
+  // The cells read per row (the state, county and year are read per key, below).
+  const rowCells = BATCH_INPUT_COLUMNS.filter((c) => isText(c) && !['state', 'county', 'year'].includes(c));
+  const fastCells = dialect === 'duckdb' ? rowCells.filter((c) => BATCH_CELLS.get(c)!.kind === 'amount') : [];
+  const cellReads = rowCells.map((c) => ({
+    c,
+    k: cellNo(c),
+    ...readCell(dialect, BATCH_CELLS.get(c)!, `i.ptax_t_${cellNo(c)}`, fastCells.includes(c) ? `i.ptax_n_${cellNo(c)}` : undefined),
+  }));
+  let source = table;
+  if (rowCells.length) {
+    // DuckDB: a plain whole number is read without trimming or regular expressions (most
+    // cells of a roll). Per-row expressions: PostgreSQL may inline these (not MATERIALIZED).
+    let from = table;
+    if (fastCells.length) {
+      cte(
+        'ptax_cells',
+        `  SELECT i.*${fastCells.map((c) => `, ${plainNumber(`CAST(i.${q(c)} AS TEXT)`)} AS ptax_n_${cellNo(c)}`).join('')}\n  FROM ${table} AS i`,
+        false,
+      );
+      from = 'ptax_cells';
+    }
+    const trim = (c: string) => jsTrim(dialect, `CAST(i.${q(c)} AS TEXT)`);
+    cte(
+      'ptax_trimmed',
+      `  SELECT i.*, ${rowCells
+        .map(
+          (c) =>
+            `${fastCells.includes(c) ? `(CASE WHEN i.ptax_n_${cellNo(c)} IS NOT NULL THEN CAST(i.${q(c)} AS TEXT) ELSE ${trim(c)} END)` : trim(c)} AS ptax_t_${cellNo(c)}`,
+        )
+        .join(',\n    ')}\n  FROM ${from} AS i`,
+      false,
+    );
+    cte(
+      'ptax_read',
+      `  SELECT i.*, ${cellReads.flatMap((r) => [`${r.value} AS ptax_v_${r.k}`, ...(r.error ? [`${r.error} AS ptax_e_${r.k}`] : [])]).join(',\n    ')}\n  FROM ptax_trimmed AS i`,
+      false,
+    );
+    source = 'ptax_read';
+  }
+  const slug = (x: string) => `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(${x}), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
+  // Everything that depends on the state, county and year cells alone (place, program, rules
+  // year, rate, their errors and notes, the year cell's own reading) is worked out once per
+  // distinct triple (a roll repeats a few thousand), then joined to the rows.
+  const yearText = isText('year');
+  const yearRead = yearText ? readCell(dialect, BATCH_CELLS.get('year')!, jsTrim(dialect, 'k_year')) : undefined;
+  const yearKey = yearText ? `CAST(i.${q('year')} AS TEXT)` : col('year', 'num');
   cte(
     'ptax_keys',
-    `  SELECT k_state, k_county, k_year, UPPER(TRIM(k_state)) AS p_in_state, ${slug.replace(/i\."county"/g, 'k_county')} AS p_in_slug,
-    k_county AS p_in_county, k_year AS p_in_year
-  FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${col('year', 'num')} AS k_year FROM ${table} AS i) AS d`,
+    `  SELECT k_state, k_county, k_year, UPPER(k_state_read) AS p_in_state, ${slug('p_in_county')} AS p_in_slug, p_in_county, ${yearRead ? yearRead.value : 'k_year'} AS p_in_year,
+    ${yearRead ? yearRead.error : 'CAST(NULL AS INTEGER)'} AS k_year_error, k_state_read
+  FROM (SELECT *, ${jsTrim(dialect, 'k_state')} AS k_state_read, ${jsTrim(dialect, 'k_county')} AS p_in_county
+    FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${yearKey} AS k_year FROM ${table} AS i) AS d) AS d`,
   );
   const covered = Object.keys(bundle.states).join(', ');
   const choices = ['NY', 'TX', 'CA', 'FL', 'HUB'].join(', ');
@@ -240,7 +465,6 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       .map((s) => str(s.code))
       .join(', ') || "''"
   })`;
-  const yearIdx = INPUT_FACTS.indexOf('year');
   cte(
     'ptax_placed',
     `  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
@@ -249,7 +473,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     CASE
       WHEN r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
       WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) THEN 'UNKNOWN_STATE'
-      WHEN ${needsCounty} AND (r.p_in_county IS NULL OR TRIM(r.p_in_county) = '') THEN 'MISSING_COUNTY'
+      WHEN ${needsCounty} AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND ${yearIn(
@@ -271,7 +495,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     `  SELECT r.*, t.r_rate AS p_rate,
     CASE r.p_error
       WHEN 'NOT_SUPPORTED' THEN ${template('notSupported', { covered }, { code: 'r.p_in_state' })}
-      WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state, '')` })}
+      WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state_read, '')` })}
       WHEN 'MISSING_COUNTY' THEN ${str(message('missingCounty', {}, 'en'))}
       WHEN 'UNKNOWN_COUNTY' THEN ${template('unknownCounty', {}, { county: 'r.p_in_county', state: 'r.p_in_state' })}
       WHEN 'INVALID_YEAR' THEN ${template('yearWhole', {}, { last: intText('r.y_last') })}
@@ -283,6 +507,29 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year`,
   );
   void yearIdx;
+  // A row's first unreadable cell, in the input's column order (the streaming path reads the
+  // cells in that order and stops at the first): 8 × its batch column's number + its error's.
+  const order = (o.columns ?? BATCH_INPUT_COLUMNS).filter((c) => isText(c) && (c === 'year' || cellReads.some((r) => r.c === c && r.error)));
+  const cellError = `CASE ${order.map((c) => `WHEN ${c === 'year' ? 'k.k_year_error' : `i.ptax_e_${cellNo(c)}`} IS NOT NULL THEN ${8 * cellNo(c)} + ${c === 'year' ? 'k.k_year_error' : `i.ptax_e_${cellNo(c)}`}`).join(' ')} END`;
+  // Its code and message (the message's value: the trimmed cell; a boolean's and the star's: as written).
+  const cellWhens = (what: 'code' | 'message') =>
+    order.flatMap((c) => {
+      const spec = BATCH_CELLS.get(c)!;
+      const errs = spec.kind === 'amount' ? (spec.noNegative ? [1, 2, 3] : [1, 2]) : [{ year: 4, bool: 5, star: 6 }[spec.kind as 'year']];
+      const raw = c === 'year' ? 'CAST(i.' + q('year') + ' AS TEXT)' : `CAST(i.${q(c)} AS TEXT)`;
+      const trimmed = c === 'year' ? jsTrim(dialect, raw) : `i.ptax_t_${cellNo(c)}`;
+      return errs.map((e) => {
+        const { code, key } = CELL_ERRORS[e as keyof typeof CELL_ERRORS];
+        if (what === 'code') return `WHEN ${8 * cellNo(c) + e} THEN ${str(code)}`;
+        const text =
+          e === 5
+            ? template(key, { field: spec.field }, { raw: jsonText(raw) })
+            : e === 6
+              ? template(key, {}, { raw })
+              : template(key, { field: spec.field }, { raw: trimmed });
+        return `WHEN ${8 * cellNo(c) + e} THEN ${text}`;
+      });
+    });
   // The rows: typed facts, their place's columns, and the value's own error (prepare checks
   // the numbers after the state and the county's presence, before the county itself).
   const early = `k.p_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY')`;
@@ -291,16 +538,20 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     'ptax_in',
     `  SELECT i.*, ${typed.join(',\n    ')},
     k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ${table} AS i
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py${
+      order.length ? `, ${cellError} AS c_error,\n    CASE ${cellError} ${cellWhens('message').join(' ')} END AS c_message` : ''
+    }
+  FROM ${source} AS i
   JOIN ptax_krated AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND ${col('year', 'num')} IS NOT DISTINCT FROM k.k_year`,
+    AND ${yearKey} IS NOT DISTINCT FROM k.k_year`,
   );
+  const cellCode = order.length ? `CASE c_error ${cellWhens('code').join(' ')} END` : 'NULL';
+  const cellFirst = (x: string) => (order.length ? `WHEN c_error IS NOT NULL THEN ${x} ` : '');
   cte(
     'ptax_rated',
-    `  SELECT *, CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_error WHEN ${badValue} THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
-    CASE WHEN ${early.replace('k.p_error', 'k_error')} THEN k_message WHEN ${badValue} THEN ${str(message('valueNotNumber', {}, 'en'))} ELSE k_message END AS p_message,
-    CASE WHEN k_error IS NULL AND NOT ${badValue} THEN k_py END AS py
+    `  SELECT *, CASE ${cellFirst(cellCode)}WHEN ${early.replace('k.p_error', 'k_error')} THEN k_error WHEN ${badValue} THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    CASE ${cellFirst('c_message')}WHEN ${early.replace('k.p_error', 'k_error')} THEN k_message WHEN ${badValue} THEN ${str(message('valueNotNumber', {}, 'en'))} ELSE k_message END AS p_message,
+    CASE WHEN ${order.length ? 'c_error IS NULL AND ' : ''}k_error IS NULL AND NOT ${badValue} THEN k_py END AS py
   FROM ptax_in`,
   );
 
@@ -309,7 +560,9 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // computed only for its program's rows (CASE WHEN py = k), one CTE per level of steps
   // (a level's steps read facts and earlier levels only), then the result columns, each
   // one CASE over the programs, rounded once. Nothing is read twice, nothing is held.
-  const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS).map((c) => (o.echoFrom?.[c] ? `r.${q(o.echoFrom[c])} AS ${q(c)}` : `r.${q(c)}`)).join(', ');
+  const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS)
+    .map((c, i) => (o.headers?.[i] !== undefined && o.headers[i] !== c ? `r.${q(c)} AS ${q(o.headers[i]!)}` : `r.${q(c)}`))
+    .join(', ');
   const parts = programYears.map(({ program, year }, k) => programSql(bundle, program, year, k, dialect));
   let from = 'ptax_rated';
   for (let l = 1; l < Math.max(0, ...parts.map((p) => p.levels.length)); l++) {

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PtaxError } from '../core/errors.js';
 import type { Bundle } from '../core/types.js';
-import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, type Dialect } from './generate.js';
+import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, jsNumberText, type Dialect } from './generate.js';
 
 export interface SqlBatchOptions {
   engine: Dialect;
@@ -48,48 +48,44 @@ const TYPE: Record<string, string> = Object.fromEntries([
   ...SQL_INPUTS.flatMap((x) => (x.column ? [[x.column, x.ty === 'num' ? 'FLOAT8' : x.ty === 'bool' ? 'BOOLEAN' : 'TEXT']] : [])),
 ]);
 
-/** The name under which the view keeps a coerced batch column's cell as written (for the output's echo). */
-const RAW = (b: string) => `ptax_raw_${b}`;
+/**
+ * A SELECT list giving the batch columns from a table's own columns, in the table's order:
+ * renamed when spelt otherwise, NULL when missing (at the end), the others passed through.
+ * A batch column written as text is passed as written: the query reads it as the streaming
+ * path does (generate.ts, SqlOptions.text) and echoes it as written. `columns` and `headers`:
+ * the output's input columns (the view's names, the table's names), in the table's order.
+ */
+export function inputView(columns: Array<{ name: string; text: boolean }>): { select: string; columns: string[]; headers: string[]; text: string[] } {
+  const batchOf = new Map(BATCH_INPUT_COLUMNS.map((b) => [normalize(b), b]));
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  const names: string[] = [];
+  const headers: string[] = [];
+  const text: string[] = [];
+  for (const c of columns) {
+    const b = batchOf.get(normalize(c.name));
+    if (b !== undefined && !seen.has(b)) {
+      seen.add(b);
+      parts.push(c.name === b ? q(b) : `${q(c.name)} AS ${q(b)}`);
+      names.push(b);
+      if (c.text) text.push(b);
+    } else {
+      parts.push(q(c.name));
+      names.push(c.name);
+    }
+    headers.push(c.name);
+  }
+  for (const b of BATCH_INPUT_COLUMNS) if (!seen.has(b)) parts.push(`CAST(NULL AS ${TYPE[b]}) AS ${q(b)}`);
+  return { select: parts.join(', '), columns: names, headers, text };
+}
 
 /**
- * A SELECT list giving the batch columns from a table's own columns: renamed when spelt
- * otherwise, NULL when missing, and read from text when the column is text (numbers
- * without their thousands separators, $ and spaces; true/false/yes/no/1/0; a cell that is
- * neither is NULL, i.e. not given), each such cell also kept as written (`echoFrom` names
- * it for the output); then the table's other columns, passed through.
+ * A text cell of the CSV output: quoted when it holds a comma, a quote or a line break, as
+ * csvEscape quotes; an input cell (`echo`) that was written "" (empty, not NULL) as it was.
  */
-
-export function inputView(
-  columns: Array<{ name: string; text: boolean }>,
-  dialect: Dialect,
-): { select: string; originals: string[]; echoFrom: Record<string, string> } {
-  const byNorm = new Map(columns.map((c) => [normalize(c.name), c]));
-  const batch = new Set<string>();
-  const echoFrom: Record<string, string> = {};
-  const parts = BATCH_INPUT_COLUMNS.map((b) => {
-    const c = byNorm.get(normalize(b));
-    if (c) batch.add(c.name);
-    if (!c) return `CAST(NULL AS ${TYPE[b]}) AS ${q(b)}`;
-    const x = `TRIM(CAST(${q(c.name)} AS TEXT))`;
-    if (!c.text || TYPE[b] === 'TEXT') return `${q(c.name)} AS ${q(b)}`;
-    echoFrom[b] = RAW(b);
-    const raw = `${q(c.name)} AS ${q(RAW(b))}, `;
-    if (TYPE[b] === 'BOOLEAN')
-      return `${raw}(CASE WHEN LOWER(${x}) IN ('true', 'yes', '1') THEN TRUE WHEN LOWER(${x}) IN ('false', 'no', '0') THEN FALSE END) AS ${q(b)}`;
-    const clean = `REGEXP_REPLACE(${x}, '[$, ]', '', 'g')`;
-    const ok = dialect === 'postgres' ? `${clean} ~ '^-?[0-9]+(\\.[0-9]+)?$'` : `REGEXP_FULL_MATCH(${clean}, '-?[0-9]+(\\.[0-9]+)?')`;
-    return `${raw}(CASE WHEN ${ok} THEN CAST(${clean} AS FLOAT8) END) AS ${q(b)}`;
-  });
-  const others = columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => q(c.name));
-  return {
-    select: [...parts, ...others].join(', '),
-    originals: [
-      ...BATCH_INPUT_COLUMNS.filter((b) => byNorm.has(normalize(b))),
-      ...columns.filter((c) => !batch.has(c.name) && !BATCH_INPUT_COLUMNS.includes(c.name)).map((c) => c.name),
-    ],
-    echoFrom,
-  };
-}
+const csvCell = (x: string, echo: boolean): string =>
+  `(CASE ${echo ? `WHEN ${x} = '' THEN '""' ` : ''}WHEN REGEXP_MATCHES(${x}, '[",\\r\\n]') THEN '"' || REPLACE(${x}, '"', '""') || '"' ELSE ${x} END)`;
+const csvName = (name: string): string => (/[",\n\r]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name);
 
 export async function runSqlBatch(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSummary> {
   return o.engine === 'postgres' ? runPostgres(bundle, o) : runDuckdb(bundle, o);
@@ -117,7 +113,13 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
   await c.run(`SET disabled_optimizers = 'build_side_probe_side'`);
   try {
     const ext = extname(o.file).toLowerCase();
-    const reader = ext === '.parquet' ? `read_parquet(${lit(o.file)})` : ext === '.csv' ? `read_csv(${lit(o.file)}, header = true)` : undefined;
+    // A CSV file's cells are text as written (the query reads them as the streaming path does).
+    const reader =
+      ext === '.parquet'
+        ? `read_parquet(${lit(o.file)})`
+        : ext === '.csv'
+          ? `read_csv(${lit(o.file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"')`
+          : undefined;
     if (!reader) throw new PtaxError('USAGE', `--engine duckdb reads .csv or .parquet files (got ${o.file})`);
     let columns: Array<{ name: string; text: boolean }>;
     try {
@@ -127,12 +129,28 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
     } catch (e) {
       throw new PtaxError('UNREADABLE', `Cannot read ${o.file}: ${(e as Error).message.split('\n')[0]}`);
     }
-    const view = inputView(columns, 'duckdb');
+    const view = inputView(columns);
     await c.run(`CREATE VIEW ptax_input AS SELECT ${view.select} FROM ${reader}`);
-    const sql = generateSql(bundle, { dialect: 'duckdb', columns: view.originals, echoFrom: view.echoFrom });
+    let sql = generateSql(bundle, { dialect: 'duckdb', columns: view.columns, headers: view.headers, text: view.text });
     const outExt = o.out ? extname(o.out).toLowerCase() : '.csv';
     const target = o.out ?? '/dev/stdout';
-    const format = outExt === '.parquet' ? 'FORMAT parquet' : 'FORMAT csv, HEADER true';
+    // CSV: the cells quoted here, as the streaming path quotes them (DuckDB's writer, told
+    // not to, also quotes every cell with a #).
+    const format = outExt === '.parquet' ? 'FORMAT parquet' : "FORMAT csv, HEADER true, QUOTE '', ESCAPE ''";
+    if (outExt !== '.parquet') {
+      // CSV: numbers printed as the streaming path prints them (400000, not DuckDB's
+      // 400000.0), text quoted when it must be, and the rows in the roll's order.
+      const types = (await c.runAndReadAll(`DESCRIBE ${sql}`)).getRowObjects();
+      const cells = types.map((t, i) => {
+        const name = String(t.column_name);
+        const x = `r.${q(name)}`;
+        const type = String(t.column_type);
+        const text = ['DOUBLE', 'FLOAT'].includes(type) ? jsNumberText(x) : type === 'VARCHAR' ? csvCell(x, i < view.headers.length) : x;
+        return `${text} AS ${q(csvName(name))}`;
+      });
+      sql = `SELECT ${cells.join(', ')} FROM (${sql}) AS r`;
+      await c.run('SET preserve_insertion_order = true');
+    }
     // Streamed to the output (a result table of a large roll would not fit in memory: the
     // notes alone are gigabytes); the summary is counted from the output file afterwards.
     await c.run(`COPY (${sql}) TO ${lit(target)} (${format})`);
@@ -175,9 +193,9 @@ async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatch
       text: r.data_type === 'text' || r.data_type === 'character varying',
     }));
     if (!cols.length) throw new PtaxError('UNREADABLE', `no table ${table}`);
-    const view = inputView(cols, 'postgres');
+    const view = inputView(cols);
     await client.query(`CREATE TEMP VIEW ptax_input AS SELECT ${view.select} FROM ${table.split('.').map(q).join('.')}`);
-    const sql = generateSql(bundle, { dialect: 'postgres', columns: view.originals, echoFrom: view.echoFrom });
+    const sql = generateSql(bundle, { dialect: 'postgres', columns: view.columns, headers: view.headers, text: view.text });
     const res = await client.query(sql);
     const names = res.fields.map((f) => f.name);
     const out = o.out ? createWriteStream(o.out) : process.stdout;

@@ -4,10 +4,16 @@
  *   50,000) random inputs per program and year give the engine's figures to the cent (the
  *   same doubles), the same notes and the same error cells (code; message too, except an
  *   unknown county's, whose suggestions SQL does not make).
+ * - The same CSV file of text cells (fixtures, and random rows with malformed cells: money
+ *   as people write it and as they should not, booleans, years, star) through `--engine
+ *   duckdb` and through the streaming Node path (cli/batch.ts): the same output, byte for
+ *   byte (the figures, notes, error and errorCode cells, the input as written, the order).
  * - PostgreSQL: the same fixtures through a real server, started here from Debian's
  *   packages in a temporary folder on a free port (skipped with a message when there is no
- *   PostgreSQL; scripts/test installs it as root), stopped at the end.
- * - One SQL snapshot per state and dialect (engine/sql/snapshots/): a rule change shows
+ *   PostgreSQL; scripts/test installs it as root), stopped at the end; and a CSV file of
+ *   fixtures and malformed rows loaded with COPY: the streaming path's output line for line.
+ * - One SQL snapshot per state and dialect, and one of the reading of text cells
+ *   (engine/sql/snapshots/tx.text.*.sql): a rule change shows
  *   as a change of the SQL, reviewed like the YAML (`npx vitest run engine/sql -u`).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +31,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { BATCH_INPUT_COLUMNS, SQL_RESULT_COLUMNS, generateSql } from './generate.js';
 import { runSqlBatch } from './run.js';
 import { startPostgres, type Postgres } from './pg-server.js';
+import { runBatch } from '../../cli/batch.js';
 
 const bundle: Bundle = readBundle('dist/rules/bundle.json');
 const calc = new Calculator(bundle);
@@ -295,7 +302,7 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
     }
   }, 120_000);
 
-  it('ptax calc --batch file.csv --engine postgres: the file loaded with COPY FROM STDIN (blank lines skipped, quoted empty cells NULL), the same figures', async (ctx) => {
+  it("ptax calc --batch file.csv --engine postgres: the file loaded with COPY FROM STDIN (blank lines skipped, quoted empty cells NULL): the streaming path's cells", async (ctx) => {
     if (!server) {
       console.warn(`PostgreSQL: skipped (${why})`);
       ctx.skip();
@@ -320,13 +327,11 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
     const out = join(tmp, 'load.out.csv');
     const summary = await runSqlBatch(bundle, { engine: 'postgres', file: path, db: server.url, out });
     expect(summary.rows).toBe(rows.length);
-    const numeric = new Set(['rulesYear', ...SQL_RESULT_COLUMNS.filter((c) => c.name !== 'notes').map((c) => c.name)]);
-    const got = (parseCsv(readFileSync(out, 'utf8'), { columns: true }) as Array<Record<string, string>>).map((r) =>
-      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === '' ? null : numeric.has(k) && !Number.isNaN(Number(v)) ? Number(v) : v])),
-    );
-    const { diffs, errors } = compare(rows, got);
-    expect(diffs).toEqual([]);
-    expect(errors).toBe(summary.errors);
+    // The streaming path's output, cell for cell (a quoted empty cell "" is echoed so there, empty here), in any order.
+    const records = (text: string) => (parseCsv(text, { columns: true }) as Array<Record<string, string>>).sort((a, b) => a.id!.localeCompare(b.id!));
+    const want = records(await nodeCsv(path));
+    expect(records(readFileSync(out, 'utf8'))).toEqual(want);
+    expect(want.filter((r) => r.errorCode).length).toBe(summary.errors);
     // A missing file, or a row longer than the header: one error, no stack trace.
     await expect(runSqlBatch(bundle, { engine: 'postgres', file: join(tmp, 'missing.csv'), db: server.url })).rejects.toMatchObject({
       code: 'UNREADABLE',
@@ -337,6 +342,169 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
       code: 'UNREADABLE',
     });
   }, 120_000);
+
+  it("the golden fixtures and malformed rows, cells written as text: the streaming path's output, byte for byte (rows in any order)", async (ctx) => {
+    if (!server) {
+      console.warn(`PostgreSQL: skipped (${why})`);
+      ctx.skip();
+      return;
+    }
+    const rows = [...fixtureRows(), ...programYears.flatMap(({ id, year }, k) => randomRows(id, year, 300, 4242 + k))];
+    const file = textCsv('pg-text.csv', rows, 99, 0.08);
+    const out = join(tmp, 'pg-text.out.csv');
+    await runSqlBatch(bundle, { engine: 'postgres', file, db: server.url, out });
+    const lines = (text: string) => {
+      const [header, ...rest] = text.split('\n');
+      return [header, ...rest.sort()];
+    };
+    const want = await nodeCsv(file);
+    const { diffs, errorRows } = sameCsv(lines(readFileSync(out, 'utf8')).join('\n'), lines(want).join('\n'));
+    expect(diffs).toEqual([]);
+    for (const code of ['INVALID_NUMBER', 'NEGATIVE_AMOUNT', 'INVALID_BOOLEAN', 'INVALID_YEAR', 'INVALID_STAR']) expect(want).toContain(`,${code}\n`);
+    expect(errorRows).toBeLessThan(rows.length * 0.9);
+  }, 120_000);
+});
+
+/**
+ * Rows as a CSV file of text cells, written in the ways people write them and with cells
+ * neither path can read: money with $, commas, spaces between groups, USD, signs, a decimal
+ * comma, 14 to 17 digits, words; booleans as yes/no/1/0/TRUE or not at all; years of two
+ * digits or with a fraction; a star that is none of its values; spaces around cells. Cells
+ * are quoted only when they must be (the streaming path echoes the line as written; DuckDB
+ * quotes only then): no empty quoted cells, none starting with #.
+ */
+function textCsv(name: string, rows: Row[], seed: number, bad = 0.05): string {
+  const rand = (() => {
+    let x = seed >>> 0 || 1;
+    return () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 4294967296;
+    };
+  })();
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const MONEY_BAD = [
+    'abc',
+    '12abc',
+    '1.5e6',
+    '4,50,000',
+    '1,25',
+    '1,2',
+    '12345678901234',
+    '90071992547409',
+    '90071992547410',
+    '123456789012345',
+    '00000000000000000012',
+    '-5000',
+    '-$5,000',
+    '$-5',
+    '\u22125',
+    '-0',
+    '007',
+    '1,234.50',
+    '.5',
+    '5.',
+    '$',
+    '-',
+    '--5',
+    '$$5',
+    '$ 5',
+    '5 usd',
+    '5USD',
+    'usd',
+    '1 250 000',
+    '1  250',
+    '12 34',
+    '$1,250,000',
+    ' 450000 ',
+    '450\u00a0000',
+    '1,250,000.999',
+    '+5',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '1_000',
+  ];
+  const BOOL_ANY = ['true', 'false', 'yes', 'no', '1', '0', 'TRUE', ' Yes ', 'No', 'maybe', '2', 'y', 'truee', 'say "no"', 'tab\tx'];
+  const YEAR_ANY = ['2025', ' 2025 ', '25', '2025.0', '2.5', 'abcd', '02025', '1999'];
+  const money = (x: unknown): string => {
+    if (rand() < bad) return pick(MONEY_BAD);
+    if (x === null || x === undefined) return '';
+    const n = Number(x);
+    const r = rand();
+    return r < 0.1 ? `$${n.toLocaleString('en-US')}` : r < 0.15 ? `${n} USD` : r < 0.2 ? ` ${n} ` : String(n);
+  };
+  const cell = (c: string, x: unknown): string => {
+    if (['value', 'seniorIncome', 'priorAssessed', 'purchasePrice', 'melloRoos', 'veteranDisability'].includes(c)) return money(x);
+    if (TYPES[c] === 'BOOLEAN') return rand() < bad ? pick(BOOL_ANY) : x ? pick(['true', 'yes', '1']) : pick(['false', 'no', '0', '']);
+    if (c === 'year' || c === 'purchaseYear') return rand() < bad / 2 ? pick(YEAR_ANY) : x === null || x === undefined ? '' : String(x);
+    if (c === 'star') return rand() < bad / 2 ? pick(['gold', ' basic ', 'BASIC', 'none ']) : String(x ?? '');
+    if (c === 'class' && x) return rand() < bad / 2 ? ` ${String(x)} ` : String(x);
+    return x === null || x === undefined ? '' : String(x);
+  };
+  const esc = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const path = join(tmp, name);
+  writeFileSync(path, [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => esc(cell(c, r[c]))).join(','))].join('\n') + '\n');
+  return path;
+}
+
+/** The streaming Node path's CSV output for a file (cli/batch.ts, `ptax calc --batch file.csv`). */
+async function nodeCsv(file: string): Promise<string> {
+  const out = `${file}.node.csv`;
+  await runBatch(calc, { file, out }, { stderr: () => {} });
+  return readFileSync(out, 'utf8');
+}
+
+/** Line by line differences of two CSV texts (at most 5), and how many rows have an error. */
+function sameCsv(got: string, want: string): { diffs: string[]; errorRows: number } {
+  const g = got.split('\n'),
+    w = want.split('\n');
+  const diffs: string[] = [];
+  if (g.length !== w.length) diffs.push(`${g.length} lines ≠ ${w.length}`);
+  for (let i = 0; i < Math.max(g.length, w.length) && diffs.length < 5; i++) if (g[i] !== w[i]) diffs.push(`line ${i + 1}:\n  sql:  ${g[i]}\n  node: ${w[i]}`);
+  return { diffs, errorRows: w.filter((l) => /,[A-Z_]+$/.test(l)).length };
+}
+
+describe("ptax calc --batch file.csv --engine duckdb gives the streaming path's output, byte for byte", () => {
+  it('every golden fixture, cells written as text', async () => {
+    const file = textCsv('fixtures-text.csv', fixtureRows(), 1, 0);
+    const out = join(tmp, 'fixtures-text.duck.csv');
+    await runSqlBatch(bundle, { engine: 'duckdb', file, out });
+    const { diffs, errorRows } = sameCsv(readFileSync(out, 'utf8'), await nodeCsv(file));
+    expect(diffs).toEqual([]);
+    expect(errorRows).toBeGreaterThan(0);
+  });
+
+  it(`${Math.ceil(RUNS / 10)} random rows per program and year with malformed cells (money, booleans, years, star)`, async () => {
+    const rows = programYears.flatMap(({ id, year }, k) => randomRows(id, year, Math.ceil(RUNS / 10), 777 + k));
+    const file = textCsv('random-text.csv', rows, 20261124);
+    const out = join(tmp, 'random-text.duck.csv');
+    const summary = await runSqlBatch(bundle, { engine: 'duckdb', file, out });
+    expect(summary.rows).toBe(rows.length);
+    const want = await nodeCsv(file);
+    const { diffs, errorRows } = sameCsv(readFileSync(out, 'utf8'), want);
+    expect(diffs).toEqual([]);
+    // Every kind of unreadable cell is reached, and most rows are still calculated.
+    for (const code of ['INVALID_NUMBER', 'NEGATIVE_AMOUNT', 'INVALID_BOOLEAN', 'INVALID_YEAR', 'INVALID_STAR']) expect(want).toContain(`,${code}\n`);
+    expect(want).toContain('is too large to be an amount in dollars (got ""123456789012345"")');
+    expect(errorRows).toBeLessThan(rows.length * 0.9);
+  }, 300_000);
+
+  it('a Parquet file with text cells gives the same rows (typed copy: the same figures)', async () => {
+    const rows = fixtureRows();
+    const file = textCsv('parquet-text.csv', rows, 5);
+    const parquet = join(tmp, 'text.parquet');
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    await c.run(`COPY (SELECT * FROM read_csv('${file}', header = true, all_varchar = true)) TO '${parquet}' (FORMAT parquet)`);
+    c.closeSync();
+    db.closeSync();
+    const out = join(tmp, 'parquet-text.duck.csv');
+    await runSqlBatch(bundle, { engine: 'duckdb', file: parquet, out });
+    const { diffs } = sameCsv(readFileSync(out, 'utf8'), await nodeCsv(file));
+    expect(diffs).toEqual([]);
+  });
 });
 
 describe('ptax calc --batch --engine duckdb echoes the input cells as written', () => {
@@ -372,5 +540,11 @@ describe('SQL snapshots: a changed rule changes the SQL', () => {
         await expect(generateSql(bundle, { state, dialect }) + ';\n').toMatchFileSnapshot(`snapshots/${state.toLowerCase()}.${dialect}.sql`);
       });
     }
+  }
+  // The reading of cells written as text (a CSV file): the same for every state.
+  for (const dialect of ['duckdb', 'postgres'] as const) {
+    it(`TX, ${dialect}, every column written as text`, async () => {
+      await expect(generateSql(bundle, { state: 'TX', dialect, text: BATCH_INPUT_COLUMNS }) + ';\n').toMatchFileSnapshot(`snapshots/tx.text.${dialect}.sql`);
+    });
   }
 });

@@ -189,9 +189,10 @@ ptax_years(y_program, y_years, y_last) AS (
   ('ca', '2024, 2025', 2025)
 ),
 ptax_keys AS (
-  SELECT k_state, k_county, k_year, UPPER(TRIM(k_state)) AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(TRIM(CAST(k_county AS TEXT))), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug,
-    k_county AS p_in_county, k_year AS p_in_year
-  FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county, CAST(i."year" AS FLOAT8) AS k_year FROM ptax_input AS i) AS d
+  SELECT k_state, k_county, k_year, UPPER(k_state_read) AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(p_in_county), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug, p_in_county, k_year AS p_in_year,
+    CAST(NULL AS INTEGER) AS k_year_error, k_state_read
+  FROM (SELECT *, NULLIF(TRIM(k_state, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS k_state_read, NULLIF(TRIM(k_county, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS p_in_county
+    FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county, CAST(i."year" AS FLOAT8) AS k_year FROM ptax_input AS i) AS d) AS d
 ),
 ptax_placed AS (
   SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
@@ -200,7 +201,7 @@ ptax_placed AS (
     CASE
       WHEN r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
       WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') THEN 'UNKNOWN_STATE'
-      WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND (r.p_in_county IS NULL OR TRIM(r.p_in_county) = '') THEN 'MISSING_COUNTY'
+      WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'ca' THEN r.p_in_year NOT IN (2024, 2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
@@ -213,7 +214,7 @@ ptax_krated AS (
   SELECT r.*, t.r_rate AS p_rate,
     CASE r.p_error
       WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
-      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
+      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
       WHEN 'MISSING_COUNTY' THEN 'A county is required'
       WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
       WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
@@ -245,7 +246,7 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f17,
     CAST(NULL AS FLOAT8) AS f18,
     CAST(NULL AS FLOAT8) AS f19,
-    CAST(i."year" AS FLOAT8) AS f20,
+    k.p_in_year AS f20,
     k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
   FROM ptax_input AS i
