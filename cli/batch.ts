@@ -974,9 +974,10 @@ export class PlaceKeys {
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     let h = 0x811c9dc5;
-    for (let k = ss; k < se; k++) h = Math.imul(h ^ FOLD[buf[k]!]!, 0x01000193);
+    // Bytes with bit 5 set: "A" and "a" hash alike (so do a few other pairs: a hash may collide).
+    for (let k = ss; k < se; k++) h = Math.imul(h ^ (buf[k]! | 32), 0x01000193);
     h = Math.imul(h ^ 256, 0x01000193); // a separator no byte equals
-    for (let k = cs; k < ce; k++) h = Math.imul(h ^ FOLD[buf[k]!]!, 0x01000193);
+    for (let k = cs; k < ce; k++) h = Math.imul(h ^ (buf[k]! | 32), 0x01000193);
     h = Math.imul(h ^ 256, 0x01000193);
     for (let k = ys; k < ye; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
     return h;
@@ -1004,8 +1005,16 @@ export class PlaceKeys {
       if (e === -1) return -1;
       if (this.hashes[i] !== h || this.lens[e] !== len || this.shapes[e] !== shape) continue;
       let q = this.starts[e]!;
-      for (let k = ss; k < se; k++) if (FOLD[arena[q++]!] !== FOLD[buf[k]!]) continue next;
-      for (let k = cs; k < ce; k++) if (FOLD[arena[q++]!] !== FOLD[buf[k]!]) continue next;
+      for (let k = ss; k < se; k++) {
+        const a = arena[q++]!,
+          b = buf[k]!;
+        if (a !== b && FOLD[a] !== FOLD[b]) continue next;
+      }
+      for (let k = cs; k < ce; k++) {
+        const a = arena[q++]!,
+          b = buf[k]!;
+        if (a !== b && FOLD[a] !== FOLD[b]) continue next;
+      }
       for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
       const found = this.places[e];
       if (found === null || found instanceof Error) {

@@ -159,9 +159,31 @@ export class CsvOut {
 
   /** A number rounded to `d` decimals, as `cell` prints an amount or rate (what JSON prints as null: nothing). */
   amount(x: number, d: number): void {
-    if (x === 0)
+    if (x === 0) {
       this.buf[this.pos++] = 48; // 0 and −0 print as 0, as `rounded` prints them
-    else this.rounded(x, d, num);
+      return;
+    }
+    if (d !== 2) {
+      this.rounded(x, d, num);
+      return;
+    }
+    // Cents, the commonest cell, as `rounded` prints them with fewer steps: whole cents
+    // never print with an exponent, and the fraction is one or two digits.
+    const n = roundedUnits(x, 100);
+    if (!(n < 9e14)) {
+      this.str(num(roundTo(x, 2)));
+      return;
+    }
+    if (x < 0 && n !== 0) this.buf[this.pos++] = 45;
+    const whole = Math.floor(n / 100);
+    this.uint(whole);
+    const cents = n - whole * 100;
+    if (cents === 0) return;
+    const b = this.buf;
+    b[this.pos++] = 46;
+    const tens = (cents / 10) | 0;
+    b[this.pos++] = 48 + tens;
+    if (cents !== tens * 10) b[this.pos++] = 48 + cents - tens * 10;
   }
 
   /** A whole number n (below 9e14) of units of 1/f = 10^-d, as a decimal: 923164, 100, 2 → 9231.64. */
