@@ -87,6 +87,8 @@ const PLACE_FACTS = new Set(['year']);
  */
 interface Columns {
   cells: Array<{ get: (r: Record<string, any>) => unknown; unit: ResultUnit; decimals: number } | null>;
+  /** Per column, how a generated row's value is printed: the unit's decimals (an amount or rate), -2 by `CsvOut.cell` (text, count), -1 no such leaf (an empty cell). */
+  how: Int8Array;
   /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for places without notes of their own. */
   noteCells: Map<number, Buffer>;
 }
@@ -224,14 +226,16 @@ export class BatchCalculator {
       const nums = this.nums,
         other = this.other;
       const bits = g.evaluate(v, this.lang, false, nums, other);
-      const odd = nums[cells.length]!;
+      const how = p.columns.how;
+      const n = how.length;
+      const odd = nums[n]!;
       w.bytes(p.prefix);
-      for (let i = 0; i < cells.length; i++) {
-        const c = cells[i];
-        if (c) {
-          if (odd !== 0 && (odd & (1 << i)) !== 0) w.cell(other[i], c.unit);
-          else if (c.decimals >= 0) w.amount(nums[i]!, c.decimals);
-          else w.cell(nums[i]!, c.unit);
+      for (let i = 0; i < n; i++) {
+        const d = how[i]!;
+        if (d !== -1) {
+          if (odd !== 0 && (odd & (1 << i)) !== 0) w.cell(other[i], cells[i]!.unit);
+          else if (d >= 0) w.amount(nums[i]!, d);
+          else w.cell(nums[i]!, cells[i]!.unit);
         }
         w.byte(44);
       }
@@ -376,11 +380,13 @@ export class BatchCalculator {
   private columnsOf(c: CompiledProgram): Columns {
     let cols = this.columnsByProgram.get(c);
     if (cols) return cols;
+    const cells = LEAF_COLUMNS.map(({ path }) => {
+      const leaf = leafAt(c.program.result, path);
+      return leaf ? { get: getter(path), unit: leaf.unit, decimals: leaf.unit === 'text' || leaf.unit === 'count' ? -1 : DECIMALS[leaf.unit] } : null;
+    });
     cols = {
-      cells: LEAF_COLUMNS.map(({ path }) => {
-        const leaf = leafAt(c.program.result, path);
-        return leaf ? { get: getter(path), unit: leaf.unit, decimals: leaf.unit === 'text' || leaf.unit === 'count' ? -1 : DECIMALS[leaf.unit] } : null;
-      }),
+      cells,
+      how: Int8Array.from(cells, (x) => (!x ? -1 : x.decimals >= 0 ? x.decimals : -2)),
       noteCells: new Map(),
     };
     this.columnsByProgram.set(c, cols);
