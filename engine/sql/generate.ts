@@ -248,9 +248,17 @@ function moneyRegex(d: Dialect): string {
 /**
  * A text cell read as its kind: the value (typed, NULL when not given or unreadable) and the
  * error number (CELL_ERRORS, NULL when readable), from `t`, the trimmed cell (jsTrim); for
- * an amount, `fast`: the cell's value when it is a plain whole number (plainNumber), else NULL.
+ * an amount, `fast`: the cell's value when it is a plain whole number (plainNumber), else
+ * NULL. `stage` makes a part a column of an earlier CTE (level 0, 1, …) and gives its name;
+ * by default a part is written where it is used.
  */
-function readCell(d: Dialect, spec: CellSpec, t: string, fast?: string): { value: string; error?: string } {
+function readCell(
+  d: Dialect,
+  spec: CellSpec,
+  t: string,
+  fast?: string,
+  stage: (level: number, name: string, sql: string) => string = (_l, _n, sql) => sql,
+): { value: string; error?: string } {
   switch (spec.kind) {
     case 'text':
       return { value: t };
@@ -270,15 +278,22 @@ function readCell(d: Dialect, spec: CellSpec, t: string, fast?: string): { value
       return { value: `(CASE WHEN ${t} IN (${vs}) THEN ${t} END)`, error: `(CASE WHEN ${t} IS NOT NULL AND ${t} NOT IN (${vs}) THEN 6 END)` };
     }
     case 'amount': {
-      const u = `REGEXP_REPLACE(${t}, ${str(`[${spaceClass(d)}]*[uU][sS][dD]$`)}, '')`;
-      const ok = matches(d, u, moneyRegex(d));
-      const digits = `REGEXP_REPLACE(${u}, '[^0-9.]', '', 'g')`;
+      // In stages (columns of CTEs one after the other), each regular expression once per cell:
+      // u, the cell without " USD" (only when `fast` did not read it); ok, whether u is money;
+      // the digits and the sign of a cell that is.
+      const u = stage(
+        0,
+        'u',
+        `(CASE WHEN ${fast ? `${fast} IS NULL AND ` : ''}${t} IS NOT NULL THEN REGEXP_REPLACE(${t}, ${str(`[${spaceClass(d)}]*[uU][sS][dD]$`)}, '') END)`,
+      );
+      const ok = stage(1, 'ok', matches(d, u, moneyRegex(d)));
+      const digits = stage(2, 'd', `(CASE WHEN ${ok} THEN REGEXP_REPLACE(${u}, '[^0-9.]', '', 'g') END)`);
+      const neg = stage(2, 'neg', `(CASE WHEN ${ok} THEN STRPOS(${u}, '-') > 0 OR STRPOS(${u}, CHR(8722)) > 0 END)`);
       const whole = `COALESCE(NULLIF(LTRIM(SPLIT_PART(${digits}, '.', 1), '0'), ''), '0')`;
       const big = `(CASE WHEN LENGTH(${whole}) > ${String(LARGEST).length} THEN TRUE ELSE CAST(${whole} AS FLOAT8) > ${num(LARGEST)} END)`;
       const n = `CAST(${digits} AS FLOAT8)`;
-      const neg = `(STRPOS(${u}, '-') > 0 OR STRPOS(${u}, CHR(8722)) > 0)`;
       const slow = `(CASE WHEN ${ok} AND NOT ${big} THEN (CASE WHEN ${neg} AND ${n} <> 0 THEN -${n} ELSE ${n} END) END)`;
-      const slowErr = `(CASE WHEN ${t} IS NULL THEN NULL WHEN NOT ${ok} THEN 1 WHEN ${big} THEN 2${spec.noNegative ? ` WHEN ${neg} AND ${n} <> 0 THEN 3` : ''} END)`;
+      const slowErr = `(CASE WHEN ${u} IS NULL THEN NULL WHEN NOT ${ok} THEN 1 WHEN ${big} THEN 2${spec.noNegative ? ` WHEN ${neg} AND ${n} <> 0 THEN 3` : ''} END)`;
       if (!fast) return { value: slow, error: slowErr };
       return {
         value: `(CASE WHEN ${fast} IS NOT NULL THEN ${fast} ELSE ${slow} END)`,
@@ -407,10 +422,14 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // The cells read per row (the state, county and year are read per key, below).
   const rowCells = BATCH_INPUT_COLUMNS.filter((c) => isText(c) && !['state', 'county', 'year'].includes(c));
   const fastCells = dialect === 'duckdb' ? rowCells.filter((c) => BATCH_CELLS.get(c)!.kind === 'amount') : [];
+  const stages: string[][] = [];
   const cellReads = rowCells.map((c) => ({
     c,
     k: cellNo(c),
-    ...readCell(dialect, BATCH_CELLS.get(c)!, `i.ptax_t_${cellNo(c)}`, fastCells.includes(c) ? `i.ptax_n_${cellNo(c)}` : undefined),
+    ...readCell(dialect, BATCH_CELLS.get(c)!, `i.ptax_t_${cellNo(c)}`, fastCells.includes(c) ? `i.ptax_n_${cellNo(c)}` : undefined, (level, name, sql) => {
+      (stages[level] ??= []).push(`${sql} AS ptax_${name}_${cellNo(c)}`);
+      return `i.ptax_${name}_${cellNo(c)}`;
+    }),
   }));
   let source = table;
   if (rowCells.length) {
@@ -436,9 +455,14 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
         .join(',\n    ')}\n  FROM ${from} AS i`,
       false,
     );
+    from = 'ptax_trimmed';
+    stages.forEach((cols, l) => {
+      cte(`ptax_money${l}`, `  SELECT i.*, ${cols.join(',\n    ')}\n  FROM ${from} AS i`, false);
+      from = `ptax_money${l}`;
+    });
     cte(
       'ptax_read',
-      `  SELECT i.*, ${cellReads.flatMap((r) => [`${r.value} AS ptax_v_${r.k}`, ...(r.error ? [`${r.error} AS ptax_e_${r.k}`] : [])]).join(',\n    ')}\n  FROM ptax_trimmed AS i`,
+      `  SELECT i.*, ${cellReads.flatMap((r) => [`${r.value} AS ptax_v_${r.k}`, ...(r.error ? [`${r.error} AS ptax_e_${r.k}`] : [])]).join(',\n    ')}\n  FROM ${from} AS i`,
       false,
     );
     source = 'ptax_read';
@@ -606,16 +630,44 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
         : `(CASE ${printed.map((x) => (x.mine ? `WHEN ${x.mine} THEN ${x.sql}` : `ELSE ${x.sql}`)).join(' ')} END)`;
     return `${sql} AS ${q(c.name)}`;
   });
+  // The notes: each program and year's notes that hold, as a number; its text, the notes
+  // joined, from a table of every set of a program's notes (made here from their texts:
+  // building the text per row cost more than the rest of a row's notes).
+  const noteTexts = parts.flatMap((p, k) => p.notes.texts.map((t, i) => `(${k}, ${i}, ${str(t)})`));
+  if (noteTexts.length) {
+    cte('ptax_note_texts(n_py, n_bit, n_text)', `  VALUES\n  ${noteTexts.join(',\n  ')}`);
+    const counts = ['(-1, 1)', ...parts.map((p, k) => `(${k}, ${2 ** p.notes.texts.length})`)];
+    const series = dialect === 'postgres' ? `generate_series(0, ${2 ** MAX_NOTES - 1})` : `range(0, ${2 ** MAX_NOTES})`;
+    cte(
+      'ptax_note_sets',
+      `  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ${str(NOTE_SEPARATOR)} ORDER BY t.n_bit) AS n_notes
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES ${counts.join(', ')}) AS c(n_py, n_count) CROSS JOIN ${series} AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
+  GROUP BY m.n_py, m.n_mask`,
+    );
+  }
+  const errNo = `(CASE py ${parts.flatMap((p, k) => (p.err ? [`WHEN ${k} THEN ${ERR_BASE * k} + ${p.err}`] : [])).join(' ')} END)`;
+  const anyErr = parts.some((p) => p.err);
   cte(
     'ptax_raw',
-    `  SELECT *, ${byPy((p) => p.code, 'CAST(NULL AS TEXT)')} AS p_code, ${byPy((p) => p.msg, 'CAST(NULL AS TEXT)')} AS p_msg,\n    ${[
-      ...raw,
-      `${byPy((p) => p.notes, 'CAST(NULL AS TEXT)')} AS p_notes`,
-    ].join(',\n    ')}\n  FROM ${from}`,
+    `  SELECT *, ${anyErr ? errNo : 'CAST(NULL AS INTEGER)'} AS p_err, ${byPy((p) => p.notes.mask, '0')} AS p_nmask,\n    ${raw.join(',\n    ')}\n  FROM ${from}`,
   );
   cte('ptax_a', `  SELECT *, ${scaled.length ? scaled.join(', ') : 'NULL AS a_none'}\n  FROM ptax_raw`);
   cte('ptax_t', `  SELECT *, ${nudged.length ? nudged.join(', ') : 'NULL AS t_none'}\n  FROM ptax_a`);
-  cte('ptax_out', `  SELECT *, COALESCE(p_error, p_code) AS o_code, COALESCE(p_message, p_msg) AS o_msg,\n    ${columns.join(',\n    ')}\n  FROM ptax_t`);
+  const errWhens = (what: 'code' | 'message') =>
+    parts.flatMap((p, k) => [
+      ...p.errors.map((e, i) => `WHEN ${ERR_BASE * k + i + 1} THEN ${str(what === 'code' ? e.code : e.message)}`),
+      ...(p.failing ? [`WHEN ${ERR_BASE * k} THEN ${what === 'code' ? "'NO_VALUE'" : p.failing}`] : []),
+    ]);
+  const byErr = (what: 'code' | 'message') =>
+    anyErr ? `(CASE WHEN p_err IS NOT NULL THEN (CASE p_err ${errWhens(what).join(' ')} END) END)` : 'CAST(NULL AS TEXT)';
+  cte(
+    'ptax_out',
+    `  SELECT *, COALESCE(p_error, ${byErr('code')}) AS o_code, COALESCE(p_message, ${byErr('message')}) AS o_msg,
+    (CASE WHEN p_note IS NULL THEN ${noteTexts.length ? 'ns.n_notes' : 'CAST(NULL AS TEXT)'} ELSE CONCAT_WS(${str(NOTE_SEPARATOR)}, ${noteTexts.length ? 'ns.n_notes, ' : ''}p_note) END) AS p_notes,
+    ${columns.join(',\n    ')}
+  FROM ptax_t${noteTexts.length ? '\n  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)' : ''}`,
+  );
   // An error row keeps only the input's columns, the error and its code. A row whose
   // program and year the query does not cover (--year) is left out.
   const result = SQL_RESULT_COLUMNS.map((c) => `CASE WHEN o_code IS NULL THEN ${q(c.name)} END AS ${q(c.name)}`).join(', ');
@@ -660,12 +712,21 @@ function conditionNames(c: Condition, out = new Set<string>()): Set<string> {
 interface ProgramPart {
   /** Per level, the step columns (`CASE WHEN py = k THEN … END AS pyk_s3`). */
   levels: string[][];
-  code?: string;
-  msg?: string;
-  notes: string;
+  /** The row's error number (validation i + 1, 0 for a missing value), NULL when none. */
+  err?: string;
+  /** The validations' codes and messages, in order. */
+  errors: Array<{ code: string; message: string }>;
+  /** The message of a step or leaf without a value (NO_VALUE). */
+  failing?: string;
+  /** The notes that hold as a number (bit i: note i), and the notes' texts. */
+  notes: { mask: string; texts: string[] };
   /** Result leaves by index in SQL_RESULT_COLUMNS. */
   leaves: Map<number, { sql: string; unit: ResultLeaf['unit'] }>;
 }
+/** A program's notes at most (its note sets: 2^notes rows of ptax_note_sets). */
+const MAX_NOTES = 14;
+/** The row's error number: 64 × the program and year's number + the program's (ProgramPart.err). */
+const ERR_BASE = 64;
 
 /**
  * One program and year (number k of the query): its steps as columns by level (a level's
@@ -1000,15 +1061,22 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
   });
   const validations = program.validations.map((v) => ({ test: cond(v.when).sql, code: v.code, message: v.message.en }));
   const failing = [...stepErrs, ...leafErrs];
-  const errorCode = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.code)}`).join(' ')}${failing.length ? ` WHEN ${errOf(failing)} IS NOT NULL THEN 'NO_VALUE'` : ''} END`;
-  const errorMessage = `CASE ${validations.map((v) => `WHEN ${v.test} THEN ${str(v.message)}`).join(' ')}${failing.length ? ` ELSE ${errOf(failing)}` : ''} END`;
-  const notes = program.notes.map((n) => `CASE WHEN ${cond(n.when).sql} THEN ${str(n.text.en)} END`);
-  const errs = validations.length || failing.length;
+  // The row's error as a number: validation i + 1 (the first that holds), 0 when a step or
+  // leaf has no value (NO_VALUE, its message from the failing expression), NULL when none.
+  const err =
+    validations.length || failing.length
+      ? `(CASE ${validations.map((v, i) => `WHEN ${v.test} THEN ${i + 1}`).join(' ')}${failing.length ? ` WHEN ${errOf(failing)} IS NOT NULL THEN 0` : ''} END)`
+      : undefined;
+  if (program.notes.length > MAX_NOTES)
+    throw new PtaxError('RULES_INVALID', `${program.id}: more than ${MAX_NOTES} notes; the SQL's table of note sets (2^notes rows) would be too large`);
+  // The notes that hold, as a number (note i: bit i); their text comes from ptax_note_sets.
+  const mask = program.notes.length ? `(${program.notes.map((n, i) => `(CASE WHEN ${cond(n.when).sql} THEN ${2 ** i} ELSE 0 END)`).join(' + ')})` : '0';
   return {
     levels,
-    code: errs ? errorCode : undefined,
-    msg: errs ? errorMessage : undefined,
-    notes: `NULLIF(CONCAT_WS(${str(NOTE_SEPARATOR)}, ${[...notes, 'p_note'].join(', ')}), '')`,
+    err,
+    errors: validations.map((v) => ({ code: v.code, message: v.message })),
+    failing: failing.length ? errOf(failing) : undefined,
+    notes: { mask, texts: program.notes.map((n) => n.text.en) },
     leaves: byColumn,
   };
 }

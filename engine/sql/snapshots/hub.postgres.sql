@@ -85,8 +85,18 @@ ptax_rated AS MATERIALIZED (
     CASE WHEN k_error IS NULL AND NOT f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN k_py END AS py
   FROM ptax_in
 ),
+ptax_note_texts(n_py, n_bit, n_text) AS MATERIALIZED (
+  VALUES
+  (0, 0, 'Choose a state (New York, Texas, California or Florida) to estimate property tax')
+),
+ptax_note_sets AS MATERIALIZED (
+  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 2)) AS c(n_py, n_count) CROSS JOIN generate_series(0, 16383) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
+  GROUP BY m.n_py, m.n_mask
+),
 ptax_raw AS MATERIALIZED (
-  SELECT *, CAST(NULL AS TEXT) AS p_code, CAST(NULL AS TEXT) AS p_msg,
+  SELECT *, CAST(NULL AS INTEGER) AS p_err, (CASE py WHEN 0 THEN ((CASE WHEN ((f0 >= CAST('0' AS FLOAT8)) OR (f0 < CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END)) END) AS p_nmask,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l0_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l1_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l2_0,
@@ -98,8 +108,7 @@ ptax_raw AS MATERIALIZED (
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l8_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l9_0,
     (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l10_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l11_0,
-    (CASE py WHEN 0 THEN NULLIF(CONCAT_WS(' | ', CASE WHEN ((f0 >= CAST('0' AS FLOAT8)) OR (f0 < CAST('0' AS FLOAT8))) THEN 'Choose a state (New York, Texas, California or Florida) to estimate property tax' END, p_note), '') END) AS p_notes
+    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l11_0
   FROM ptax_rated
 ),
 ptax_a AS MATERIALIZED (
@@ -111,7 +120,8 @@ ptax_t AS MATERIALIZED (
   FROM ptax_a
 ),
 ptax_out AS MATERIALIZED (
-  SELECT *, COALESCE(p_error, p_code) AS o_code, COALESCE(p_message, p_msg) AS o_msg,
+  SELECT *, COALESCE(p_error, CAST(NULL AS TEXT)) AS o_code, COALESCE(p_message, CAST(NULL AS TEXT)) AS o_msg,
+    (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
     (CASE WHEN (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8) END) END) AS "effectiveRate",
@@ -125,5 +135,6 @@ ptax_out AS MATERIALIZED (
     (CASE WHEN (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.special",
     (CASE WHEN (CASE WHEN l11_0 < 0 AND (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l11_0 < 0 AND (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "potentialSavings"
   FROM ptax_t
+  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
 SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", CASE WHEN o_code IS NULL THEN "annualTax" END AS "annualTax", CASE WHEN o_code IS NULL THEN "monthlyTax" END AS "monthlyTax", CASE WHEN o_code IS NULL THEN "effectiveRate" END AS "effectiveRate", CASE WHEN o_code IS NULL THEN "baseAssessedValue" END AS "baseAssessedValue", CASE WHEN o_code IS NULL THEN "finalAssessedValue" END AS "finalAssessedValue", CASE WHEN o_code IS NULL THEN "taxableValue" END AS "taxableValue", CASE WHEN o_code IS NULL THEN "exemptionSavings" END AS "exemptionSavings", CASE WHEN o_code IS NULL THEN "countyBreakdown.school" END AS "countyBreakdown.school", CASE WHEN o_code IS NULL THEN "countyBreakdown.county" END AS "countyBreakdown.county", CASE WHEN o_code IS NULL THEN "countyBreakdown.city" END AS "countyBreakdown.city", CASE WHEN o_code IS NULL THEN "countyBreakdown.special" END AS "countyBreakdown.special", CASE WHEN o_code IS NULL THEN "potentialSavings" END AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
