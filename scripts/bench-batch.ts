@@ -81,6 +81,8 @@ const floors: Timing[] = [];
 const ptaxes: Timing[] = [];
 const shapes: Timing[] = [];
 let md5 = '(not computed)';
+let ptaxBytes = 0;
+let shapeBytes = 0;
 try {
   for (let i = 0; i < RUNS; i++) {
     floors.push(await run([FLOOR, file]));
@@ -91,9 +93,16 @@ try {
   if (process.env.BENCH_BATCH_MD5 !== 'no') {
     const hash = createHash('md5');
     const child = spawn('node', [MAIN, 'calc', '--batch', file], { stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout!.on('data', (d: Buffer) => hash.update(d));
+    child.stdout!.on('data', (d: Buffer) => {
+      hash.update(d);
+      ptaxBytes += d.length;
+    });
     await once(child, 'close');
     md5 = hash.digest('hex');
+    // How much each writes: the shape floor leaves the notes cells empty.
+    const shape = spawn('node', [SHAPE, file], { stdio: ['ignore', 'pipe', 'ignore'] });
+    shape.stdout!.on('data', (d: Buffer) => (shapeBytes += d.length));
+    await once(shape, 'close');
   }
 } finally {
   if (!process.env.BENCH_BATCH_KEEP) rmSync(dir, { recursive: true, force: true });
@@ -128,6 +137,10 @@ console.log(
 console.log(`ptax vs floor: ${ratio.toFixed(2)}× the floor's time; the shape floor is ${(shape.wall / floor.wall).toFixed(2)}× it`);
 console.log(`CPU time: ${(ptax.cpu / floor.cpu).toFixed(2)}× the floor's; ${fmt(ROWS / ptax.cpu)} rows per CPU-second`);
 console.log(`ptax's output: md5 ${md5}`);
+if (ptaxBytes)
+  console.log(
+    `bytes written: ptax ${fmt(ptaxBytes / 1e6)} MB, shape floor ${fmt(shapeBytes / 1e6)} MB (${(ptaxBytes / shapeBytes).toFixed(2)}×: the floor's notes cells are empty)`,
+  );
 console.log(
   `load average after: ${loadavg()
     .map((x) => x.toFixed(2))
