@@ -1,0 +1,309 @@
+/**
+ * BatchCalculator (the batch path's engine side) on a few rows whose cells are worked out
+ * by hand, through both ways a row is evaluated (the generated program, and the
+ * interpreter when no generated module matches), fresh and from the place cache:
+ *
+ * - Travis County, TX, 400,000 (rules/tx/counties.yaml: 1.5355%; rules/tx/split.yaml:
+ *   school 55%, county 18%, city 22%, special 5%): tax 400,000 × 1.5355% = 6,142; a month
+ *   6,142 / 12 = 511.83; school 3,378.10, county 1,105.56, city 1,351.24, special 307.10.
+ *   Potential savings of a homestead claim (2025: school exemption 140,000, county 3,000):
+ *   140,000 × 0.844525% + 3,000 × 0.27639% = 1,182.34 + 8.29 = 1,190.63 (2024: school
+ *   100,000: 844.53 + 8.29 = 852.82).
+ * - The same with a county rate of 1.5% given in the row: 6,000; 500; school 3,300, county
+ *   1,080, city 1,320, special 300; savings 140,000 × 0.825% + 3,000 × 0.27% = 1,163.10.
+ * - With a homestead and over 65 (school exemption 140,000 + 60,000): school
+ *   (400,000 − 200,000) × 0.844525% = 1,689.05, county (400,000 − 3,000) × 0.27639% =
+ *   1,097.27; savings 1,689.05 + 8.29 = 1,697.34, tax 6,142 − 1,697.34 = 4,444.66.
+ * - Orange County is in Florida (0.7801%: 300,000 → 2,340.30) and in California (0.6659%:
+ *   500,000 → 3,329.50): one county text, two places.
+ * - Kings County, NY class 1, 800,000: assessed 6% = 48,000 × 19.843% = 9,524.64.
+ *
+ * Under PTAX_MUTATION these tests are what the mutation run of engine/batch leans on: they
+ * are small on purpose (a few dozen rows).
+ */
+import { describe, expect, it } from 'vitest';
+import { readBundle } from '../build/bundle.js';
+import { Calculator, inputFacts, inputFromFlags, type CalcInput, type FlagInput, type ProgramSource } from '../core/calculate.js';
+import { nodeProgramSource } from '../codegen/node.js';
+import { BatchCalculator, NOTE_SEPARATOR, RESULT_COLUMNS } from './batch.js';
+import { CsvOut } from './csv-out.js';
+
+const bundle = readBundle('dist/rules/bundle.json');
+const source = nodeProgramSource();
+const generated = () => new Calculator(bundle, { generated: source });
+const interpreted = () => new Calculator(bundle, { generated: false });
+const WAYS = [
+  ['generated program', generated],
+  ['interpreter', interpreted],
+] as const;
+
+const row = (f: Partial<FlagInput> & { state: string; county: string }, year?: number): CalcInput => inputFromFlags(f as FlagInput, year);
+/** The row's cells, or its error as "ERROR code: message". */
+const csvOf = (b: BatchCalculator, x: CalcInput): string => {
+  try {
+    return b.csv(x);
+  } catch (e) {
+    return `ERROR ${(e as { code?: string }).code}: ${(e as Error).message}`;
+  }
+};
+
+const TRAVIS_FIGURES = '6142,511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1';
+const TRAVIS = `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,`;
+const CARRIED = 'Rules for 2030 are not published yet; 2025 values are carried forward as the estimate';
+const OVER65_ALONE = 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied';
+const PURCHASE = "The purchase price and year apply to California's Proposition 13; Texas does not use them";
+
+/** Rows in the order given to one BatchCalculator, each with its line worked out by hand (see the header). */
+const ROWS: Array<[string, CalcInput, string]> = [
+  ['Travis', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
+  ['Travis again (the place cache)', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
+  [
+    'Travis with a county rate of its own',
+    row({ state: 'TX', county: 'Travis', value: 400_000, countyRate: 1.5 }),
+    `Travis County,tx,2025,6000,500,1.5,400000,400000,400000,0,3300,1080,1320,300,1163.1,"County rate 1.5% used as given, instead of the county's 1.5355%"`,
+  ],
+  ['Travis after the county rate row: its own rate again', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
+  [
+    'Travis with a homestead, over 65',
+    row({ state: 'TX', county: 'Travis', value: 400_000, homestead: true, over65: true }),
+    'Travis County,tx,2025,4444.66,370.39,1.111165,400000,400000,400000,1697.34,1689.05,1097.27,1351.24,307.1,0,' +
+      'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here',
+  ],
+  ['Travis, 2024 rules', row({ state: 'TX', county: 'Travis', value: 400_000 }, 2024), `Travis County,tx,2024,${TRAVIS_FIGURES},852.82,`],
+  ['Travis, 2030: 2025 carried forward', row({ state: 'TX', county: 'Travis', value: 400_000 }, 2030), `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,${CARRIED}`],
+  ['Travis, no year again', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
+  ['travis, lower case state and county', row({ state: 'tx', county: 'travis', value: 400_000 }), TRAVIS],
+  ['TRAVIS COUNTY, 2030', row({ state: ' TX', county: 'TRAVIS COUNTY', value: 400_000 }, 2030), `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,${CARRIED}`],
+  ['Orange, Florida', row({ state: 'FL', county: 'Orange', value: 300_000 }), 'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,'],
+  [
+    'Orange, California',
+    row({ state: 'CA', county: 'Orange', value: 500_000 }),
+    'Orange County,ca,2025,3329.5,277.46,0.6659,500000,500000,500000,0,1331.8,665.9,832.38,499.43,46.61,' +
+      "This county's effective rate is below the 1% Prop 13 base rate because assessed values under Prop 13 are below market value; the estimate applies the county's effective rate",
+  ],
+  ['Orange, Florida again', row({ state: 'FL', county: 'Orange', value: 300_000 }), 'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,'],
+  [
+    'Kings, class 1',
+    row({ state: 'NY', county: 'Kings', value: 800_000, class: 'class1' }),
+    'Kings County,ny.nyc,2026,9524.64,793.72,1.19058,48000,48000,48000,0,5562.39,0,3962.25,0,825.48,',
+  ],
+  ['the hub: no county, its one note quoted', row({ state: 'HUB', county: '', value: 400_000 }), ',hub,2025,0,0,0,0,0,0,0,0,0,0,0,0,"Choose a state (New York, Texas, California or Florida) to estimate property tax"'],
+  ['an unknown county', row({ state: 'TX', county: 'Nowhere', value: 400_000 }), 'ERROR UNKNOWN_COUNTY'],
+  ['a value that is not a number, at a known place', row({ state: 'TX', county: 'Travis', value: NaN }), 'ERROR INVALID_VALUE: Market value must be a number'],
+  ['an infinite value, at a known place', row({ state: 'TX', county: 'Travis', value: Infinity }), 'ERROR INVALID_VALUE'],
+  ['Travis after the bad rows', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
+];
+
+describe('BatchCalculator: rows worked out by hand', () => {
+  for (const [way, make] of WAYS) {
+    it(`${way}: each row's cells, fresh and from the place cache, in one run`, () => {
+      const b = new BatchCalculator(make());
+      const got = ROWS.map(([what, x, want]) => {
+        const s = csvOf(b, x);
+        return [what, want.startsWith('ERROR') && !want.includes(':') ? s.split(':')[0] : s];
+      });
+      expect(got).toEqual(ROWS.map(([what, , want]) => [what, want]));
+      // The bundled rules never turn the place cache off.
+      expect(b.fastOff).toBeNull();
+    });
+
+    it(`${way}: each row alone, in a fresh calculator, gives the same cells`, () => {
+      for (const [what, x, want] of ROWS) {
+        if (want.startsWith('ERROR')) continue;
+        expect([what, csvOf(new BatchCalculator(make()), x)]).toEqual([what, want]);
+      }
+    });
+  }
+
+  it('the cells are as many as RESULT_COLUMNS, the figures where their columns say', () => {
+    const cells = TRAVIS.split(',');
+    expect(cells).toHaveLength(RESULT_COLUMNS.length);
+    const at = (name: string) => cells[RESULT_COLUMNS.findIndex((c) => c.name === name)];
+    expect([at('countyName'), at('program'), at('rulesYear'), at('annualTax'), at('monthlyTax'), at('potentialSavings'), at('notes')]).toEqual([
+      'Travis County',
+      'tx',
+      '2025',
+      '6142',
+      '511.83',
+      '1190.63',
+      '',
+    ]);
+  });
+});
+
+describe('the notes cell', () => {
+  // TX: over 65 without a homestead gives one note; a purchase price another; both, both in
+  // the program's order; a later year adds the place's own note last.
+  const cases: Array<[Partial<FlagInput>, number | undefined, string[]]> = [
+    [{ over65: true }, undefined, [OVER65_ALONE]],
+    [{ purchasePrice: 300_000 }, undefined, [PURCHASE]],
+    [{ over65: true, purchasePrice: 300_000 }, undefined, [OVER65_ALONE, PURCHASE]],
+    [{ over65: true, purchasePrice: 300_000 }, 2030, [OVER65_ALONE, PURCHASE, CARRIED]],
+    [{ purchasePrice: 300_000 }, 2030, [PURCHASE, CARRIED]],
+    [{}, 2030, [CARRIED]],
+    [{ over65: true }, undefined, [OVER65_ALONE]],
+    [{}, undefined, []],
+    [{ purchasePrice: 300_000 }, undefined, [PURCHASE]],
+  ];
+  for (const [way, make] of WAYS) {
+    it(`${way}: the notes that apply, in order, then the place's, joined by "${NOTE_SEPARATOR}"`, () => {
+      const b = new BatchCalculator(make());
+      for (const [flags, year, notes] of cases) {
+        const line = b.csv(row({ state: 'TX', county: 'Travis', value: 400_000, ...flags }, year));
+        const savings = flags.over65 ? '1697.34' : '1190.63';
+        expect([flags, year, line]).toEqual([flags, year, `Travis County,tx,2025,${TRAVIS_FIGURES},${savings},${notes.join(' | ')}`]);
+      }
+    });
+
+    it(`${way}: in Spanish (lang es), the notes are the Spanish ones`, () => {
+      const b = new BatchCalculator(make(), { lang: 'es' });
+      expect(b.lang).toBe('es');
+      const x = row({ state: 'TX', county: 'Travis', value: 400_000, over65: true, purchasePrice: 300_000 }, 2030);
+      expect(b.csv(x)).toBe(
+        `Travis County,tx,2025,${TRAVIS_FIGURES},1697.34,` +
+          'Las exenciones para mayores de 65 y personas con discapacidad solo se aplican a la vivienda principal; no se aplicó ninguna | ' +
+          'El precio y el año de compra se usan para la Proposición 13 de California; Texas no los usa | ' +
+          'Las reglas de 2030 aún no se han publicado; se usan las de 2025 como estimación',
+      );
+      expect(new BatchCalculator(make()).lang).toBe('en');
+    });
+  }
+});
+
+describe('the place cache', () => {
+  it('placeOf: one place for every spelling of a county, another for another year or state; none for a row of its own rate or a bad number', () => {
+    const b = new BatchCalculator(generated());
+    const place = b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))!;
+    expect(place).toBeDefined();
+    expect([place.state, place.countyName, place.compiled.program.id, place.compiled.year, place.notes]).toEqual(['TX', 'Travis County', 'tx', 2025, []]);
+    expect(place.prefix.toString('utf8')).toBe('Travis County,tx,2025,');
+    for (const county of ['Travis', 'travis', 'TRAVIS COUNTY', 'Travis County']) {
+      expect([county, b.placeOf(row({ state: 'tx', county, value: 1 }))]).toEqual([county, place]);
+      expect(b.placeOf(row({ state: 'tx', county, value: 1 })) === place).toBe(true);
+    }
+    const later = b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }, 2030))!;
+    expect(later === place).toBe(false);
+    expect([later.compiled.year, later.notes]).toEqual([2025, [CARRIED]]);
+    const earlier = b.placeOf(row({ state: 'TX', county: 'travis', value: 400_000 }, 2024))!;
+    expect([earlier.compiled.year, earlier.notes]).toEqual([2024, []]);
+    // Not a Florida county: prepare's error, and no place for Texas's Travis.
+    expect(() => b.placeOf(row({ state: 'FL', county: 'Travis County', value: 1 }))).toThrow(expect.objectContaining({ code: 'UNKNOWN_COUNTY' }));
+  });
+
+  it('placeOf: the rows prepare must see are not given a place', () => {
+    const b = new BatchCalculator(generated());
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBeDefined();
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000, countyRate: 1.5 }))).toBeUndefined();
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000, countyRate: 0 }))).toBeUndefined();
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: NaN }))).toBeUndefined();
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000, priorAssessed: Infinity }))).toBeUndefined();
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000, priorAssessed: 10_000, purchasePrice: 1 }))).toBeDefined();
+    expect(b.fastOff).toBeNull();
+  });
+
+  it('Orange in Florida and in California: two places for one county text, each time', () => {
+    const b = new BatchCalculator(generated());
+    const fl = b.placeOf(row({ state: 'FL', county: 'Orange', value: 1 }))!;
+    const ca = b.placeOf(row({ state: 'CA', county: 'Orange', value: 1 }))!;
+    expect([fl.state, ca.state]).toEqual(['FL', 'CA']);
+    expect(b.placeOf(row({ state: 'FL', county: 'Orange', value: 1 }))).toBe(fl);
+    expect(b.placeOf(row({ state: 'CA', county: 'Orange', value: 1 }))).toBe(ca);
+    expect(b.placeOf(row({ state: 'fl', county: 'Orange', value: 1 }))).toBe(fl);
+  });
+
+  it('csvFacts: a row read as its facts, at a known place, prints as csv prints it', () => {
+    const b = new BatchCalculator(generated());
+    const x = row({ state: 'TX', county: 'Travis', value: 400_000, homestead: true, over65: true });
+    const place = b.placeOf(x)!;
+    const w = new CsvOut();
+    w.ensure(1 << 16);
+    w.str('x,');
+    // The facts of another row (no homestead, not over 65): those are what is printed.
+    b.csvFacts(place, inputFacts(row({ state: 'TX', county: 'Travis', value: 400_000 })), w);
+    const first = w.buf.toString('utf8', 0, w.pos);
+    expect(first).toBe(`x,${TRAVIS}`);
+  });
+});
+
+describe('csvInto and csv', () => {
+  it('csvInto writes after what the buffer holds; a bad row throws having written nothing', () => {
+    for (const [, make] of WAYS) {
+      const b = new BatchCalculator(make());
+      const w = new CsvOut();
+      w.ensure(1 << 16);
+      w.str('a,b,');
+      b.csvInto(row({ state: 'TX', county: 'Travis', value: 400_000 }), w);
+      w.byte(10);
+      const at = w.pos;
+      expect(() => b.csvInto(row({ state: 'TX', county: 'Travis', value: -5 }), w)).toThrow(expect.objectContaining({ code: 'INVALID_VALUE' }));
+      expect(() => b.csvInto(row({ state: 'TX', county: 'Nowhere', value: 5 }), w)).toThrow(expect.objectContaining({ code: 'UNKNOWN_COUNTY' }));
+      expect(w.pos).toBe(at);
+      b.csvInto(row({ state: 'FL', county: 'Orange', value: 300_000 }), w);
+      expect(w.buf.toString('utf8', 0, w.pos)).toBe(`a,b,${TRAVIS}\nOrange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,`);
+    }
+  });
+
+  it('csv returns one row each call (its buffer reused), the same after an error', () => {
+    const b = new BatchCalculator(generated());
+    expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBe(TRAVIS);
+    expect(() => b.csv(row({ state: 'TX', county: 'Travis', value: NaN }))).toThrow();
+    expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBe(TRAVIS);
+    expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBe(TRAVIS);
+  });
+});
+
+describe('result (NDJSON): the whole result object', () => {
+  for (const [way, make] of WAYS) {
+    it(`${way}: equal to Calculator.calculate, the place's own note last`, () => {
+      const calc = make();
+      const b = new BatchCalculator(calc);
+      for (const x of [
+        row({ state: 'TX', county: 'Travis', value: 400_000 }, 2030),
+        row({ state: 'TX', county: 'Travis', value: 400_000 }, 2030),
+        row({ state: 'tx', county: 'travis', value: 400_000, over65: true }, 2030),
+        row({ state: 'TX', county: 'Travis', value: 400_000, countyRate: 1.5 }),
+        row({ state: 'FL', county: 'Orange', value: 300_000 }),
+      ])
+        expect(b.result(x)).toEqual(calc.calculate(x));
+      const r = b.result(row({ state: 'TX', county: 'TRAVIS', value: 400_000, over65: true }, 2030));
+      expect([r.state, r.county, r.year, r.program, r.annualTax, r.potentialSavings, r.notes]).toEqual([
+        'TX',
+        'Travis County',
+        2025,
+        'tx',
+        6142,
+        1697.34,
+        [OVER65_ALONE, CARRIED],
+      ]);
+      expect(() => b.result(row({ state: 'TX', county: 'Travis', value: NaN }))).toThrow(expect.objectContaining({ code: 'INVALID_VALUE' }));
+    });
+  }
+});
+
+describe("a generated row's cells that are not numbers", () => {
+  it('print as their cell: text as a field, null as an empty cell (the odd bits)', () => {
+    // The bundled rules give numbers in every batch column; a rule may give text or null
+    // (engine/codegen/js.ts marks them as bits). Here the tx program's batch row is made to
+    // give text for annualTax (column 0) and null for potentialSavings (column 11).
+    const odd: ProgramSource = (bn, id, year) => {
+      const g = source(bn, id, year);
+      if (!g) return undefined;
+      return {
+        ...g,
+        evaluate: ((v: unknown[], lang: 'en' | 'es', keep: boolean, nums?: Float64Array, other?: unknown[]) => {
+          const out = (g.evaluate as (...a: unknown[]) => unknown)(v, lang, keep, nums, other);
+          if (nums && other) {
+            other[0] = 'n/a, see "bill"';
+            other[11] = null;
+            nums[nums.length - 1] = (nums[nums.length - 1]! | 1 | (1 << 11)) >>> 0;
+          }
+          return out;
+        }) as typeof g.evaluate,
+      };
+    };
+    const b = new BatchCalculator(new Calculator(bundle, { generated: odd }));
+    const x = row({ state: 'TX', county: 'Travis', value: 400_000 });
+    expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`);
+    expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`);
+  });
+});
