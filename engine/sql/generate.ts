@@ -588,19 +588,62 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     .map((c, i) => (o.headers?.[i] !== undefined && o.headers[i] !== c ? `r.${q(c)} AS ${q(o.headers[i]!)}` : `r.${q(c)}`))
     .join(', ');
   const parts = programYears.map(({ program, year }, k) => programSql(bundle, program, year, k, dialect));
+  // A step of a program's later year whose expression is its first year's (most are: the
+  // parameters they read did not change) is that year's column, computed for both years'
+  // rows (py IN (…)), not a column of its own: its readers are rewritten to read it. A step
+  // is shared only when every step it reads is (a step read across years would be NULL).
+  const firstOf = programYears.map(({ program }) => programYears.findIndex((x) => x.program.id === program.id));
+  const shared = parts.map(() => new Map<string, string>());
+  const rewrite = (k: number, sql: string) => (shared[k]!.size ? sql.replace(new RegExp(`\\bpy${k}_[se]\\d+\\b`, 'g'), (c) => shared[k]!.get(c) ?? c) : sql);
+  const owners = new Map<string, number[]>();
+  const firstCols = parts.map((p) => new Map(p.levels.flat().map((e) => [e.col, e.sql])));
+  const levelCols: Array<Array<{ col: string; sql: string }>> = [];
+  parts.forEach((p, k) =>
+    p.levels.forEach((entries, l) => {
+      for (const e of entries) {
+        const sql = rewrite(k, e.sql);
+        const f = firstOf[k]!;
+        if (f !== k && !new RegExp(`\\bpy${k}_`).test(sql)) {
+          const target = e.col.replace(`py${k}_`, `py${f}_`);
+          if (firstCols[f]!.get(target) === sql && owners.has(target)) {
+            shared[k]!.set(e.col, target);
+            owners.get(target)!.push(k);
+            continue;
+          }
+        }
+        owners.set(e.col, [k]);
+        (levelCols[l] ??= []).push({ col: e.col, sql });
+      }
+    }),
+  );
+  // The parts' other expressions read the shared columns.
+  parts.forEach((p, k) => {
+    if (!shared[k]!.size) return;
+    p.err = p.err && rewrite(k, p.err);
+    p.failing = p.failing && rewrite(k, p.failing);
+    p.notes.mask = rewrite(k, p.notes.mask);
+    for (const [i, leaf] of p.leaves) p.leaves.set(i, { ...leaf, sql: rewrite(k, leaf.sql) });
+  });
   let from = 'ptax_rated';
-  for (let l = 1; l < Math.max(0, ...parts.map((p) => p.levels.length)); l++) {
-    const steps = parts.flatMap((p) => p.levels[l] ?? []);
-    if (!steps.length) continue;
-    cte(`ptax_l${l}`, `  SELECT *, ${steps.join(',\n    ')}\n  FROM ${from}`);
+  levelCols.forEach((entries, l) => {
+    if (!entries?.length) return;
+    const mine = (col: string) => {
+      const ks = owners.get(col)!;
+      return ks.length === 1 ? `py = ${ks[0]}` : `py IN (${ks.join(', ')})`;
+    };
+    cte(`ptax_l${l}`, `  SELECT *, ${entries.map((e) => `CASE WHEN ${mine(e.col)} THEN ${e.sql} END AS ${e.col}`).join(',\n    ')}\n  FROM ${from}`);
     from = `ptax_l${l}`;
-  }
+  });
+  // One expression per program and year (those with the same expression, most often the
+  // years of a program, share a branch: it is evaluated once for all their rows).
   const byPy = (pick: (p: ProgramPart) => string | undefined, otherwise = 'NULL'): string => {
-    const whens = parts.flatMap((p, k) => {
+    const groups = new Map<string, number[]>();
+    parts.forEach((p, k) => {
       const x = pick(p);
-      return x === undefined ? [] : [`WHEN ${k} THEN ${x}`];
+      if (x !== undefined) groups.set(x, [...(groups.get(x) ?? []), k]);
     });
-    return whens.length ? `(CASE py ${whens.join(' ')} END)` : otherwise;
+    const whens = [...groups].map(([x, ks]) => `WHEN ${ks.length === 1 ? `py = ${ks[0]}` : `py IN (${ks.join(', ')})`} THEN ${x}`);
+    return whens.length ? `(CASE ${whens.join(' ')} END)` : otherwise;
   };
   // Result leaves: one raw column per result column and unit (a column has one unit in every
   // program but may not), then |x| × f (a), nudged (t), rounded and printed from those columns.
@@ -663,14 +706,18 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     anyErr ? `(CASE WHEN p_err IS NOT NULL THEN (CASE p_err ${errWhens(what).join(' ')} END) END)` : 'CAST(NULL AS TEXT)';
   cte(
     'ptax_out',
-    `  SELECT *, COALESCE(p_error, ${byErr('code')}) AS o_code, COALESCE(p_message, ${byErr('message')}) AS o_msg,
+    `  SELECT *, CASE WHEN p_error IS NULL AND ${anyErr ? 'p_err IS NULL' : 'TRUE'} THEN ${num(0)} END AS o_zero, COALESCE(p_error, ${byErr('code')}) AS o_code, COALESCE(p_message, ${byErr('message')}) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ${noteTexts.length ? 'ns.n_notes' : 'CAST(NULL AS TEXT)'} ELSE CONCAT_WS(${str(NOTE_SEPARATOR)}, ${noteTexts.length ? 'ns.n_notes, ' : ''}p_note) END) AS p_notes,
     ${columns.join(',\n    ')}
   FROM ptax_t${noteTexts.length ? '\n  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)' : ''}`,
   );
   // An error row keeps only the input's columns, the error and its code. A row whose
   // program and year the query does not cover (--year) is left out.
-  const result = SQL_RESULT_COLUMNS.map((c) => `CASE WHEN o_code IS NULL THEN ${q(c.name)} END AS ${q(c.name)}`).join(', ');
+  // A number column of an error row is NULL: the number plus o_zero (0, NULL for an error
+  // row), cheaper than a CASE per column.
+  const result = SQL_RESULT_COLUMNS.map((c) =>
+    leafType(c.path) === 'text' ? `CASE WHEN o_code IS NULL THEN ${q(c.name)} END AS ${q(c.name)}` : `${q(c.name)} + o_zero AS ${q(c.name)}`,
+  ).join(', ');
   const select = `SELECT ${inputCols}, CASE WHEN o_code IS NULL THEN p_county END AS ${q('countyName')}, CASE WHEN o_code IS NULL THEN p_program END AS ${q('program')}, CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS ${q('rulesYear')}, ${result}, CASE WHEN o_code IS NULL THEN p_notes END AS ${q('notes')}, o_msg AS ${q('error')}, o_code AS ${q('errorCode')} FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL`;
   const header = `-- Generated by ptax (engine/sql/generate.ts) from the checked rules: do not edit.\n-- dialect: ${dialect}; states: ${states.map((s) => s.code).join(', ')}${o.year !== undefined ? `; year: ${o.year}` : ''}\n-- rules: ${[...new Set(programYears.flatMap(({ program }) => [program.file, ...Object.values(program.parameters).map((p) => bundle.parameters[p]!.file)]))].sort().join(', ')}\n-- input: a table ${table} with the batch columns (state, county, ${SQL_INPUTS.filter(
     (x) => x.column && x.column !== 'year',
@@ -710,8 +757,8 @@ function conditionNames(c: Condition, out = new Set<string>()): Set<string> {
 
 /** What one program and year adds to the query: its step columns by level, its error, notes and result leaves (raw). */
 interface ProgramPart {
-  /** Per level, the step columns (`CASE WHEN py = k THEN … END AS pyk_s3`). */
-  levels: string[][];
+  /** Per level, the step columns (pyk_s3) and their expressions (computed for the rows of py = k only). */
+  levels: Array<Array<{ col: string; sql: string }>>;
   /** The row's error number (validation i + 1, 0 for a missing value), NULL when none. */
   err?: string;
   /** The validations' codes and messages, in order. */
@@ -736,7 +783,6 @@ const ERR_BASE = 64;
  */
 function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number, dialect: Dialect): ProgramPart {
   const prefix = `py${k}_`;
-  const mine = (sql: string) => `CASE WHEN py = ${k} THEN ${sql} END`;
   const date = periodStart(program.period, year);
   type Binding =
     | { kind: 'scalar'; value: number }
@@ -762,7 +808,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
   const names = new Map<string, { sql: string; ty: Ty; nn: boolean }>();
   SQL_INPUTS.forEach((x, i) =>
     names.set(x.fact, {
-      sql: x.fact === 'year' ? `COALESCE(p_in_year, ${num(year)})` : `f${i}`,
+      sql: x.fact === 'year' ? 'COALESCE(p_in_year, p_year)' : `f${i}`,
       ty: x.ty,
       nn: x.fact === 'year' || x.fact === 'value' || x.fact === 'veteranDisability' || x.ty === 'bool',
     }),
@@ -1042,7 +1088,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     names.set(s.id, { sql: `${prefix}s${i}`, ty: c.ty, nn: !!(c.nn || c.k !== undefined) });
     level.set(s.id, lvl);
   });
-  const levels = byLevel.map((steps) => (steps ?? []).flatMap((s) => [`${mine(s.sql)} AS ${s.col}`, ...(s.err ? [`${mine(s.err)} AS ${s.errCol}`] : [])]));
+  const levels = byLevel.map((steps) => (steps ?? []).flatMap((s) => [{ col: s.col, sql: s.sql }, ...(s.err ? [{ col: s.errCol!, sql: s.err }] : [])]));
   // Result leaves (raw), their errors, the row's error and notes.
   const leaves: Array<{ path: string; leaf: ResultLeaf }> = [];
   const walk = (g: ResultGroup, path: string[]) => {

@@ -260,64 +260,52 @@ ptax_rated AS (
   FROM ptax_in
 ),
 ptax_l1 AS (
-  SELECT *, CASE WHEN py = 0 THEN p_rate END AS py0_s0,
-    CASE WHEN py = 0 THEN LEAST(COALESCE(p_rate, CAST('0' AS FLOAT8)), CAST('1' AS FLOAT8)) END AS py0_s1,
-    CASE WHEN py = 0 THEN ((NOT (f11 IS NULL)) AND (NOT (f12 IS NULL))) END AS py0_s4,
-    CASE WHEN py = 0 THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s9,
-    CASE WHEN py = 0 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s10,
-    CASE WHEN py = 0 THEN (CASE WHEN ((NOT (f13 IS NULL))) THEN f13 ELSE CAST('0' AS FLOAT8) END) END AS py0_s23,
-    CASE WHEN py = 1 THEN p_rate END AS py1_s0,
-    CASE WHEN py = 1 THEN LEAST(COALESCE(p_rate, CAST('0' AS FLOAT8)), CAST('1' AS FLOAT8)) END AS py1_s1,
-    CASE WHEN py = 1 THEN ((NOT (f11 IS NULL)) AND (NOT (f12 IS NULL))) END AS py1_s4,
-    CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s9,
-    CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s10,
-    CASE WHEN py = 1 THEN (CASE WHEN ((NOT (f13 IS NULL))) THEN f13 ELSE CAST('0' AS FLOAT8) END) END AS py1_s23
+  SELECT *, CASE WHEN py IN (0, 1) THEN p_rate END AS py0_s0,
+    CASE WHEN py IN (0, 1) THEN LEAST(COALESCE(p_rate, CAST('0' AS FLOAT8)), CAST('1' AS FLOAT8)) END AS py0_s1,
+    CASE WHEN py IN (0, 1) THEN ((NOT (f11 IS NULL)) AND (NOT (f12 IS NULL))) END AS py0_s4,
+    CASE WHEN py IN (0, 1) THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s9,
+    CASE WHEN py IN (0, 1) THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s10,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT (f13 IS NULL))) THEN f13 ELSE CAST('0' AS FLOAT8) END) END AS py0_s23
   FROM ptax_rated
 ),
 ptax_l2 AS (
-  SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s4) THEN (COALESCE(p_in_year, CAST('2024' AS FLOAT8)) - COALESCE(f12, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py0_s5,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s4) THEN (COALESCE(p_in_year, CAST('2025' AS FLOAT8)) - COALESCE(f12, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py1_s5
+  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s4) THEN (COALESCE(p_in_year, p_year) - COALESCE(f12, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py0_s5
   FROM ptax_l1
 ),
 ptax_l3 AS (
-  SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s4) THEN (COALESCE(f11, CAST('0' AS FLOAT8)) * POWER(CAST('1.02' AS FLOAT8), py0_s5)) ELSE f0 END) END AS py0_s6,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s4) THEN (COALESCE(f11, CAST('0' AS FLOAT8)) * POWER(CAST('1.02' AS FLOAT8), py1_s5)) ELSE f0 END) END AS py1_s6
+  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s4) THEN (COALESCE(f11, CAST('0' AS FLOAT8)) * POWER(CAST('1.02' AS FLOAT8), py0_s5)) ELSE f0 END) END AS py0_s6
   FROM ptax_l2
 ),
 ptax_l4 AS (
-  SELECT *, CASE WHEN py = 0 THEN LEAST(f0, py0_s6) END AS py0_s7,
-    CASE WHEN py = 1 THEN LEAST(f0, py1_s6) END AS py1_s7
+  SELECT *, CASE WHEN py IN (0, 1) THEN LEAST(f0, py0_s6) END AS py0_s7
   FROM ptax_l3
 ),
 ptax_l5 AS (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s10) THEN (LEAST(py0_s7, CAST('169769' AS FLOAT8)) + (CAST('0' AS FLOAT8) * GREATEST(CAST('0' AS FLOAT8), (py0_s7 - CAST('169769' AS FLOAT8))))) WHEN (py0_s9) THEN LEAST(py0_s7, CAST('169769' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s11,
-    CASE WHEN py = 0 THEN (CASE WHEN (((f2 AND (NOT py0_s9)))) THEN LEAST(py0_s7, CAST('7000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s13,
-    CASE WHEN py = 0 THEN ((py0_s7 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s18,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s10) THEN (LEAST(py1_s7, CAST('175298' AS FLOAT8)) + (CAST('1' AS FLOAT8) * GREATEST(CAST('0' AS FLOAT8), (py1_s7 - CAST('175298' AS FLOAT8))))) WHEN (py1_s9) THEN LEAST(py1_s7, CAST('175298' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s11,
-    CASE WHEN py = 1 THEN (CASE WHEN (((f2 AND (NOT py1_s9)))) THEN LEAST(py1_s7, CAST('7000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s13,
-    CASE WHEN py = 1 THEN ((py1_s7 * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py1_s18
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (((f2 AND (NOT py0_s9)))) THEN LEAST(py0_s7, CAST('7000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s13,
+    CASE WHEN py IN (0, 1) THEN ((py0_s7 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s18,
+    CASE WHEN py = 1 THEN (CASE WHEN (py0_s10) THEN (LEAST(py0_s7, CAST('175298' AS FLOAT8)) + (CAST('1' AS FLOAT8) * GREATEST(CAST('0' AS FLOAT8), (py0_s7 - CAST('175298' AS FLOAT8))))) WHEN (py0_s9) THEN LEAST(py0_s7, CAST('175298' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s11
   FROM ptax_l4
 ),
 ptax_l6 AS (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s7 - py0_s11) - py0_s13)) END AS py0_s14,
-    CASE WHEN py = 0 THEN ((py0_s13 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s19,
+    CASE WHEN py IN (0, 1) THEN ((py0_s13 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s19,
     CASE WHEN py = 0 THEN ((py0_s11 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s20,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), ((py1_s7 - py1_s11) - py1_s13)) END AS py1_s14,
-    CASE WHEN py = 1 THEN ((py1_s13 * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py1_s19,
-    CASE WHEN py = 1 THEN ((py1_s11 * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py1_s20
+    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s7 - py1_s11) - py0_s13)) END AS py1_s14,
+    CASE WHEN py = 1 THEN ((py1_s11 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py1_s20
   FROM ptax_l5
 ),
 ptax_l7 AS (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s14 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) END AS py0_s15,
     CASE WHEN py = 0 THEN ((py0_s14 * py0_s1) / CAST('100' AS FLOAT8)) END AS py0_s16,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), ((py1_s14 * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) END AS py1_s15,
-    CASE WHEN py = 1 THEN ((py1_s14 * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s16
+    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), ((py1_s14 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) END AS py1_s15,
+    CASE WHEN py = 1 THEN ((py1_s14 * py0_s1) / CAST('100' AS FLOAT8)) END AS py1_s16
   FROM ptax_l6
 ),
 ptax_l8 AS (
   SELECT *, CASE WHEN py = 0 THEN (py0_s15 + COALESCE(py0_s23, CAST('0' AS FLOAT8))) END AS py0_s24,
     CASE WHEN py = 0 THEN (py0_s15 * CAST('0.5' AS FLOAT8)) END AS py0_s27,
-    CASE WHEN py = 1 THEN (py1_s15 + COALESCE(py1_s23, CAST('0' AS FLOAT8))) END AS py1_s24,
+    CASE WHEN py = 1 THEN (py1_s15 + COALESCE(py0_s23, CAST('0' AS FLOAT8))) END AS py1_s24,
     CASE WHEN py = 1 THEN (py1_s15 * CAST('0.5' AS FLOAT8)) END AS py1_s27
   FROM ptax_l7
 ),
@@ -357,19 +345,19 @@ ptax_note_sets AS (
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f11 IS NULL)) AND (f12 IS NULL)) OR ((f11 IS NULL) AND (NOT (f12 IS NULL)))) THEN 4 WHEN (COALESCE(f11 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f12 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f12 > COALESCE(p_in_year, CAST('2024' AS FLOAT8)), FALSE)) THEN 7 WHEN (COALESCE(f13 < CAST('0' AS FLOAT8), FALSE)) THEN 8 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f11 IS NULL)) AND (f12 IS NULL)) OR ((f11 IS NULL) AND (NOT (f12 IS NULL)))) THEN 4 WHEN (COALESCE(f11 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f12 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f12 > COALESCE(p_in_year, CAST('2025' AS FLOAT8)), FALSE)) THEN 7 WHEN (COALESCE(f13 < CAST('0' AS FLOAT8), FALSE)) THEN 8 END) END) AS p_err, (CASE py WHEN 0 THEN ((CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 1 ELSE 0 END) + (CASE WHEN (((COALESCE(p_rate < COALESCE(CAST('1' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)))) THEN 2 ELSE 0 END) + (CASE WHEN (((py0_s4 AND (py0_s7 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f12 < COALESCE(CAST('1975' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9 AND f2) THEN 16 ELSE 0 END) + (CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (NOT py0_s9)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10 AND COALESCE(CAST('0' AS FLOAT8) < CAST('1' AS FLOAT8), FALSE)) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE)) THEN 128 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > ((f0 * CAST('0.005' AS FLOAT8))), FALSE)) THEN 256 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE) AND (py0_s24 > ((f0 * CAST('0.02' AS FLOAT8))))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN (f3 OR f5 OR f6 OR (NOT (f4 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f8) THEN 4096 ELSE 0 END)) WHEN 1 THEN ((CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 1 ELSE 0 END) + (CASE WHEN (((COALESCE(p_rate < COALESCE(CAST('1' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)))) THEN 2 ELSE 0 END) + (CASE WHEN (((py1_s4 AND (py1_s7 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f12 < COALESCE(CAST('1975' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) THEN 8 ELSE 0 END) + (CASE WHEN (py1_s9 AND f2) THEN 16 ELSE 0 END) + (CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (NOT py1_s9)) THEN 32 ELSE 0 END) + (CASE WHEN (py1_s10 AND COALESCE(CAST('1' AS FLOAT8) < CAST('1' AS FLOAT8), FALSE)) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE)) THEN 128 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > ((f0 * CAST('0.005' AS FLOAT8))), FALSE)) THEN 256 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE) AND (py1_s24 > ((f0 * CAST('0.02' AS FLOAT8))))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN (f3 OR f5 OR f6 OR (NOT (f4 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f8) THEN 4096 ELSE 0 END)) END) AS p_nmask,
-    (CASE py WHEN 0 THEN py0_s15 WHEN 1 THEN py1_s15 END) AS l0_0,
-    (CASE py WHEN 0 THEN (py0_s15 / CAST('12' AS FLOAT8)) WHEN 1 THEN (py1_s15 / CAST('12' AS FLOAT8)) END) AS l1_0,
-    (CASE py WHEN 0 THEN ((py0_s15 / f0) * CAST('100' AS FLOAT8)) WHEN 1 THEN ((py1_s15 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
-    (CASE py WHEN 0 THEN py0_s7 WHEN 1 THEN py1_s7 END) AS l3_0,
-    (CASE py WHEN 0 THEN py0_s14 WHEN 1 THEN py1_s14 END) AS l4_0,
-    (CASE py WHEN 0 THEN py0_s14 WHEN 1 THEN py1_s14 END) AS l5_0,
-    (CASE py WHEN 0 THEN (py0_s18 - py0_s15) WHEN 1 THEN (py1_s18 - py1_s15) END) AS l6_0,
-    (CASE py WHEN 0 THEN (py0_s15 * CAST('0.4' AS FLOAT8)) WHEN 1 THEN (py1_s15 * CAST('0.4' AS FLOAT8)) END) AS l7_0,
-    (CASE py WHEN 0 THEN (py0_s15 * CAST('0.2' AS FLOAT8)) WHEN 1 THEN (py1_s15 * CAST('0.2' AS FLOAT8)) END) AS l8_0,
-    (CASE py WHEN 0 THEN (py0_s15 * CAST('0.25' AS FLOAT8)) WHEN 1 THEN (py1_s15 * CAST('0.25' AS FLOAT8)) END) AS l9_0,
-    (CASE py WHEN 0 THEN (py0_s15 * CAST('0.15' AS FLOAT8)) WHEN 1 THEN (py1_s15 * CAST('0.15' AS FLOAT8)) END) AS l10_0,
-    (CASE py WHEN 0 THEN ((CASE WHEN (f2 OR py0_s9) THEN CAST('0' AS FLOAT8) ELSE ((LEAST(py0_s7, CAST('7000' AS FLOAT8)) * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END)) WHEN 1 THEN ((CASE WHEN (f2 OR py1_s9) THEN CAST('0' AS FLOAT8) ELSE ((LEAST(py1_s7, CAST('7000' AS FLOAT8)) * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END)) END) AS l11_0
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f11 IS NULL)) AND (f12 IS NULL)) OR ((f11 IS NULL) AND (NOT (f12 IS NULL)))) THEN 4 WHEN (COALESCE(f11 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f12 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f12 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f13 < CAST('0' AS FLOAT8), FALSE)) THEN 8 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f11 IS NULL)) AND (f12 IS NULL)) OR ((f11 IS NULL) AND (NOT (f12 IS NULL)))) THEN 4 WHEN (COALESCE(f11 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f12 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f12 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f13 < CAST('0' AS FLOAT8), FALSE)) THEN 8 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 1 ELSE 0 END) + (CASE WHEN (((COALESCE(p_rate < COALESCE(CAST('1' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)))) THEN 2 ELSE 0 END) + (CASE WHEN (((py0_s4 AND (py0_s7 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f12 < COALESCE(CAST('1975' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9 AND f2) THEN 16 ELSE 0 END) + (CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (NOT py0_s9)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10 AND COALESCE(CAST('0' AS FLOAT8) < CAST('1' AS FLOAT8), FALSE)) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE)) THEN 128 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > ((f0 * CAST('0.005' AS FLOAT8))), FALSE)) THEN 256 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE) AND (py0_s24 > ((f0 * CAST('0.02' AS FLOAT8))))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN (f3 OR f5 OR f6 OR (NOT (f4 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f8) THEN 4096 ELSE 0 END)) WHEN py = 1 THEN ((CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 1 ELSE 0 END) + (CASE WHEN (((COALESCE(p_rate < COALESCE(CAST('1' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)))) THEN 2 ELSE 0 END) + (CASE WHEN (((py0_s4 AND (py0_s7 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f12 < COALESCE(CAST('1975' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9 AND f2) THEN 16 ELSE 0 END) + (CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (NOT py0_s9)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10 AND COALESCE(CAST('1' AS FLOAT8) < CAST('1' AS FLOAT8), FALSE)) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE)) THEN 128 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > ((f0 * CAST('0.005' AS FLOAT8))), FALSE)) THEN 256 ELSE 0 END) + (CASE WHEN (COALESCE(f13 > CAST('0' AS FLOAT8), FALSE) AND (py1_s24 > ((f0 * CAST('0.02' AS FLOAT8))))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN (f3 OR f5 OR f6 OR (NOT (f4 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f8) THEN 4096 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py = 0 THEN py0_s15 WHEN py = 1 THEN py1_s15 END) AS l0_0,
+    (CASE WHEN py = 0 THEN (py0_s15 / CAST('12' AS FLOAT8)) WHEN py = 1 THEN (py1_s15 / CAST('12' AS FLOAT8)) END) AS l1_0,
+    (CASE WHEN py = 0 THEN ((py0_s15 / f0) * CAST('100' AS FLOAT8)) WHEN py = 1 THEN ((py1_s15 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s7 END) AS l3_0,
+    (CASE WHEN py = 0 THEN py0_s14 WHEN py = 1 THEN py1_s14 END) AS l4_0,
+    (CASE WHEN py = 0 THEN py0_s14 WHEN py = 1 THEN py1_s14 END) AS l5_0,
+    (CASE WHEN py = 0 THEN (py0_s18 - py0_s15) WHEN py = 1 THEN (py0_s18 - py1_s15) END) AS l6_0,
+    (CASE WHEN py = 0 THEN (py0_s15 * CAST('0.4' AS FLOAT8)) WHEN py = 1 THEN (py1_s15 * CAST('0.4' AS FLOAT8)) END) AS l7_0,
+    (CASE WHEN py = 0 THEN (py0_s15 * CAST('0.2' AS FLOAT8)) WHEN py = 1 THEN (py1_s15 * CAST('0.2' AS FLOAT8)) END) AS l8_0,
+    (CASE WHEN py = 0 THEN (py0_s15 * CAST('0.25' AS FLOAT8)) WHEN py = 1 THEN (py1_s15 * CAST('0.25' AS FLOAT8)) END) AS l9_0,
+    (CASE WHEN py = 0 THEN (py0_s15 * CAST('0.15' AS FLOAT8)) WHEN py = 1 THEN (py1_s15 * CAST('0.15' AS FLOAT8)) END) AS l10_0,
+    (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (f2 OR py0_s9) THEN CAST('0' AS FLOAT8) ELSE ((LEAST(py0_s7, CAST('7000' AS FLOAT8)) * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END)) END) AS l11_0
   FROM ptax_l8
 ),
 ptax_a AS (
@@ -381,7 +369,7 @@ ptax_t AS (
   FROM ptax_a
 ),
 ptax_out AS (
-  SELECT *, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'NO_COUNTY_RATE' WHEN 3 THEN 'INVALID_VETERAN_LEVEL' WHEN 4 THEN 'PURCHASE_INCOMPLETE' WHEN 5 THEN 'INVALID_PURCHASE_PRICE' WHEN 6 THEN 'INVALID_PURCHASE_YEAR' WHEN 7 THEN 'PURCHASE_YEAR_AFTER' WHEN 8 THEN 'NEGATIVE_MELLO_ROOS' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'NO_COUNTY_RATE' WHEN 67 THEN 'INVALID_VETERAN_LEVEL' WHEN 68 THEN 'PURCHASE_INCOMPLETE' WHEN 69 THEN 'INVALID_PURCHASE_PRICE' WHEN 70 THEN 'INVALID_PURCHASE_YEAR' WHEN 71 THEN 'PURCHASE_YEAR_AFTER' WHEN 72 THEN 'NEGATIVE_MELLO_ROOS' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'No tax rate is known for this county' WHEN 3 THEN 'Veteran disability level must be between 0 and 100' WHEN 4 THEN 'Purchase price and purchase year must be given together' WHEN 5 THEN 'Purchase price must be greater than 0' WHEN 6 THEN 'Purchase year must be greater than 0' WHEN 7 THEN 'Purchase year cannot be after the tax year' WHEN 8 THEN 'Mello-Roos amount cannot be negative' WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'No tax rate is known for this county' WHEN 67 THEN 'Veteran disability level must be between 0 and 100' WHEN 68 THEN 'Purchase price and purchase year must be given together' WHEN 69 THEN 'Purchase price must be greater than 0' WHEN 70 THEN 'Purchase year must be greater than 0' WHEN 71 THEN 'Purchase year cannot be after the tax year' WHEN 72 THEN 'Mello-Roos amount cannot be negative' END) END)) AS o_msg,
+  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'NO_COUNTY_RATE' WHEN 3 THEN 'INVALID_VETERAN_LEVEL' WHEN 4 THEN 'PURCHASE_INCOMPLETE' WHEN 5 THEN 'INVALID_PURCHASE_PRICE' WHEN 6 THEN 'INVALID_PURCHASE_YEAR' WHEN 7 THEN 'PURCHASE_YEAR_AFTER' WHEN 8 THEN 'NEGATIVE_MELLO_ROOS' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'NO_COUNTY_RATE' WHEN 67 THEN 'INVALID_VETERAN_LEVEL' WHEN 68 THEN 'PURCHASE_INCOMPLETE' WHEN 69 THEN 'INVALID_PURCHASE_PRICE' WHEN 70 THEN 'INVALID_PURCHASE_YEAR' WHEN 71 THEN 'PURCHASE_YEAR_AFTER' WHEN 72 THEN 'NEGATIVE_MELLO_ROOS' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'No tax rate is known for this county' WHEN 3 THEN 'Veteran disability level must be between 0 and 100' WHEN 4 THEN 'Purchase price and purchase year must be given together' WHEN 5 THEN 'Purchase price must be greater than 0' WHEN 6 THEN 'Purchase year must be greater than 0' WHEN 7 THEN 'Purchase year cannot be after the tax year' WHEN 8 THEN 'Mello-Roos amount cannot be negative' WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'No tax rate is known for this county' WHEN 67 THEN 'Veteran disability level must be between 0 and 100' WHEN 68 THEN 'Purchase price and purchase year must be given together' WHEN 69 THEN 'Purchase price must be greater than 0' WHEN 70 THEN 'Purchase year must be greater than 0' WHEN 71 THEN 'Purchase year cannot be after the tax year' WHEN 72 THEN 'Mello-Roos amount cannot be negative' END) END)) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
@@ -398,4 +386,4 @@ ptax_out AS (
   FROM ptax_t
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", CASE WHEN o_code IS NULL THEN "annualTax" END AS "annualTax", CASE WHEN o_code IS NULL THEN "monthlyTax" END AS "monthlyTax", CASE WHEN o_code IS NULL THEN "effectiveRate" END AS "effectiveRate", CASE WHEN o_code IS NULL THEN "baseAssessedValue" END AS "baseAssessedValue", CASE WHEN o_code IS NULL THEN "finalAssessedValue" END AS "finalAssessedValue", CASE WHEN o_code IS NULL THEN "taxableValue" END AS "taxableValue", CASE WHEN o_code IS NULL THEN "exemptionSavings" END AS "exemptionSavings", CASE WHEN o_code IS NULL THEN "countyBreakdown.school" END AS "countyBreakdown.school", CASE WHEN o_code IS NULL THEN "countyBreakdown.county" END AS "countyBreakdown.county", CASE WHEN o_code IS NULL THEN "countyBreakdown.city" END AS "countyBreakdown.city", CASE WHEN o_code IS NULL THEN "countyBreakdown.special" END AS "countyBreakdown.special", CASE WHEN o_code IS NULL THEN "potentialSavings" END AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

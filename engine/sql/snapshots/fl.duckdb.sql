@@ -287,53 +287,45 @@ ptax_rated AS (
   FROM ptax_in
 ),
 ptax_l1 AS (
-  SELECT *, CASE WHEN py = 0 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) * CAST('0.45' AS FLOAT8)) END AS py0_s0,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) * CAST('0.45' AS FLOAT8)) END AS py0_s0,
     CASE WHEN py = 0 THEN (CASE WHEN (((f2 AND COALESCE(f10 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f10, CAST('0' AS FLOAT8)) * CAST('1.03' AS FLOAT8))) ELSE f0 END) END AS py0_s6,
-    CASE WHEN py = 0 THEN (f2 AND f3) END AS py0_s13,
-    CASE WHEN py = 0 THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s20,
-    CASE WHEN py = 0 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s21,
-    CASE WHEN py = 1 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) * CAST('0.45' AS FLOAT8)) END AS py1_s0,
-    CASE WHEN py = 1 THEN (CASE WHEN (((f2 AND COALESCE(f10 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f10, CAST('0' AS FLOAT8)) * CAST('1.029' AS FLOAT8))) ELSE f0 END) END AS py1_s6,
-    CASE WHEN py = 1 THEN (f2 AND f3) END AS py1_s13,
-    CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s20,
-    CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s21
+    CASE WHEN py IN (0, 1) THEN (f2 AND f3) END AS py0_s13,
+    CASE WHEN py IN (0, 1) THEN ((f7 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s20,
+    CASE WHEN py IN (0, 1) THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s21,
+    CASE WHEN py = 1 THEN (CASE WHEN (((f2 AND COALESCE(f10 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f10, CAST('0' AS FLOAT8)) * CAST('1.029' AS FLOAT8))) ELSE f0 END) END AS py1_s6
   FROM ptax_rated
 ),
 ptax_l2 AS (
-  SELECT *, CASE WHEN py = 0 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) - py0_s0) END AS py0_s1,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) - py0_s0) END AS py0_s1,
     CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN LEAST(py0_s6, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s8,
-    CASE WHEN py = 1 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) - py1_s0) END AS py1_s1,
     CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN LEAST(py1_s6, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py1_s8
   FROM ptax_l1
 ),
 ptax_l3 AS (
-  SELECT *, CASE WHEN py = 0 THEN ((py0_s1 * CAST('0.25' AS FLOAT8)) / CAST('0.55' AS FLOAT8)) END AS py0_s2,
-    CASE WHEN py = 0 THEN ((py0_s1 * CAST('0.2' AS FLOAT8)) / CAST('0.55' AS FLOAT8)) END AS py0_s3,
+  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s1 * CAST('0.25' AS FLOAT8)) / CAST('0.55' AS FLOAT8)) END AS py0_s2,
+    CASE WHEN py IN (0, 1) THEN ((py0_s1 * CAST('0.2' AS FLOAT8)) / CAST('0.55' AS FLOAT8)) END AS py0_s3,
     CASE WHEN py = 0 THEN (py0_s8 + ((CASE WHEN (f2) THEN LEAST(GREATEST((py0_s6 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) END AS py0_s10,
     CASE WHEN py = 0 THEN (py0_s6 - py0_s8) END AS py0_s11,
     CASE WHEN py = 0 THEN ((py0_s8 * py0_s0) / CAST('100' AS FLOAT8)) END AS py0_s33,
-    CASE WHEN py = 1 THEN ((py1_s1 * CAST('0.25' AS FLOAT8)) / CAST('0.55' AS FLOAT8)) END AS py1_s2,
-    CASE WHEN py = 1 THEN ((py1_s1 * CAST('0.2' AS FLOAT8)) / CAST('0.55' AS FLOAT8)) END AS py1_s3,
     CASE WHEN py = 1 THEN (py1_s8 + ((CASE WHEN (f2) THEN LEAST(GREATEST((py1_s6 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) END AS py1_s10,
     CASE WHEN py = 1 THEN (py1_s6 - py1_s8) END AS py1_s11,
-    CASE WHEN py = 1 THEN ((py1_s8 * py1_s0) / CAST('100' AS FLOAT8)) END AS py1_s33
+    CASE WHEN py = 1 THEN ((py1_s8 * py0_s0) / CAST('100' AS FLOAT8)) END AS py1_s33
   FROM ptax_l2
 ),
 ptax_l4 AS (
-  SELECT *, CASE WHEN py = 0 THEN ((py0_s1 - py0_s2) - py0_s3) END AS py0_s4,
+  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s1 - py0_s2) - py0_s3) END AS py0_s4,
     CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s6 - py0_s10)) END AS py0_s12,
     CASE WHEN py = 0 THEN (CASE WHEN (f6) THEN LEAST(CAST('500' AS FLOAT8), py0_s11) ELSE CAST('0' AS FLOAT8) END) END AS py0_s16,
     CASE WHEN py = 0 THEN ((py0_s10 * py0_s1) / CAST('100' AS FLOAT8)) END AS py0_s34,
-    CASE WHEN py = 1 THEN ((py1_s1 - py1_s2) - py1_s3) END AS py1_s4,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s6 - py1_s10)) END AS py1_s12,
     CASE WHEN py = 1 THEN (CASE WHEN (f6) THEN LEAST(CAST('500' AS FLOAT8), py1_s11) ELSE CAST('0' AS FLOAT8) END) END AS py1_s16,
-    CASE WHEN py = 1 THEN ((py1_s10 * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s34
+    CASE WHEN py = 1 THEN ((py1_s10 * py0_s1) / CAST('100' AS FLOAT8)) END AS py1_s34
   FROM ptax_l3
 ),
 ptax_l5 AS (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s13) THEN LEAST(CAST('25000' AS FLOAT8), py0_s12) ELSE CAST('0' AS FLOAT8) END) END AS py0_s14,
     CASE WHEN py = 0 THEN (py0_s11 - py0_s16) END AS py0_s18,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s13) THEN LEAST(CAST('25000' AS FLOAT8), py1_s12) ELSE CAST('0' AS FLOAT8) END) END AS py1_s14,
+    CASE WHEN py = 1 THEN (CASE WHEN (py0_s13) THEN LEAST(CAST('25000' AS FLOAT8), py1_s12) ELSE CAST('0' AS FLOAT8) END) END AS py1_s14,
     CASE WHEN py = 1 THEN (py1_s11 - py1_s16) END AS py1_s18
   FROM ptax_l4
 ),
@@ -342,8 +334,8 @@ ptax_l6 AS (
     CASE WHEN py = 0 THEN (CASE WHEN (py0_s21) THEN py0_s18 WHEN (py0_s20) THEN LEAST(CAST('5000' AS FLOAT8), py0_s18) ELSE CAST('0' AS FLOAT8) END) END AS py0_s22,
     CASE WHEN py = 0 THEN ((py0_s14 * py0_s1) / CAST('100' AS FLOAT8)) END AS py0_s35,
     CASE WHEN py = 1 THEN (py1_s12 - py1_s14) END AS py1_s15,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s21) THEN py1_s18 WHEN (py1_s20) THEN LEAST(CAST('5000' AS FLOAT8), py1_s18) ELSE CAST('0' AS FLOAT8) END) END AS py1_s22,
-    CASE WHEN py = 1 THEN ((py1_s14 * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s35
+    CASE WHEN py = 1 THEN (CASE WHEN (py0_s21) THEN py1_s18 WHEN (py0_s20) THEN LEAST(CAST('5000' AS FLOAT8), py1_s18) ELSE CAST('0' AS FLOAT8) END) END AS py1_s22,
+    CASE WHEN py = 1 THEN ((py1_s14 * py0_s1) / CAST('100' AS FLOAT8)) END AS py1_s35
   FROM ptax_l5
 ),
 ptax_l7 AS (
@@ -358,29 +350,29 @@ ptax_l8 AS (
     CASE WHEN py = 0 THEN ((py0_s24 * py0_s0) / CAST('100' AS FLOAT8)) END AS py0_s26,
     CASE WHEN py = 0 THEN (((py0_s16 * py0_s0) + (py0_s17 * py0_s1)) / CAST('100' AS FLOAT8)) END AS py0_s36,
     CASE WHEN py = 1 THEN (py1_s15 - py1_s17) END AS py1_s19,
-    CASE WHEN py = 1 THEN ((py1_s24 * py1_s0) / CAST('100' AS FLOAT8)) END AS py1_s26,
-    CASE WHEN py = 1 THEN (((py1_s16 * py1_s0) + (py1_s17 * py1_s1)) / CAST('100' AS FLOAT8)) END AS py1_s36
+    CASE WHEN py = 1 THEN ((py1_s24 * py0_s0) / CAST('100' AS FLOAT8)) END AS py1_s26,
+    CASE WHEN py = 1 THEN (((py1_s16 * py0_s0) + (py1_s17 * py0_s1)) / CAST('100' AS FLOAT8)) END AS py1_s36
   FROM ptax_l7
 ),
 ptax_l9 AS (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s21) THEN py0_s19 WHEN (py0_s20) THEN LEAST(CAST('5000' AS FLOAT8), py0_s19) ELSE CAST('0' AS FLOAT8) END) END AS py0_s23,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s21) THEN py1_s19 WHEN (py1_s20) THEN LEAST(CAST('5000' AS FLOAT8), py1_s19) ELSE CAST('0' AS FLOAT8) END) END AS py1_s23
+    CASE WHEN py = 1 THEN (CASE WHEN (py0_s21) THEN py1_s19 WHEN (py0_s20) THEN LEAST(CAST('5000' AS FLOAT8), py1_s19) ELSE CAST('0' AS FLOAT8) END) END AS py1_s23
   FROM ptax_l8
 ),
 ptax_l10 AS (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s19 - py0_s23)) END AS py0_s25,
     CASE WHEN py = 0 THEN (((py0_s22 * py0_s0) + (py0_s23 * py0_s1)) / CAST('100' AS FLOAT8)) END AS py0_s37,
     CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s19 - py1_s23)) END AS py1_s25,
-    CASE WHEN py = 1 THEN (((py1_s22 * py1_s0) + (py1_s23 * py1_s1)) / CAST('100' AS FLOAT8)) END AS py1_s37
+    CASE WHEN py = 1 THEN (((py1_s22 * py0_s0) + (py1_s23 * py0_s1)) / CAST('100' AS FLOAT8)) END AS py1_s37
   FROM ptax_l9
 ),
 ptax_l11 AS (
   SELECT *, CASE WHEN py = 0 THEN ((py0_s25 * py0_s1) / CAST('100' AS FLOAT8)) END AS py0_s27,
     CASE WHEN py = 0 THEN ((py0_s25 * py0_s2) / CAST('100' AS FLOAT8)) END AS py0_s28,
     CASE WHEN py = 0 THEN ((py0_s25 * py0_s3) / CAST('100' AS FLOAT8)) END AS py0_s29,
-    CASE WHEN py = 1 THEN ((py1_s25 * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s27,
-    CASE WHEN py = 1 THEN ((py1_s25 * py1_s2) / CAST('100' AS FLOAT8)) END AS py1_s28,
-    CASE WHEN py = 1 THEN ((py1_s25 * py1_s3) / CAST('100' AS FLOAT8)) END AS py1_s29
+    CASE WHEN py = 1 THEN ((py1_s25 * py0_s1) / CAST('100' AS FLOAT8)) END AS py1_s27,
+    CASE WHEN py = 1 THEN ((py1_s25 * py0_s2) / CAST('100' AS FLOAT8)) END AS py1_s28,
+    CASE WHEN py = 1 THEN ((py1_s25 * py0_s3) / CAST('100' AS FLOAT8)) END AS py1_s29
   FROM ptax_l10
 ),
 ptax_l12 AS (
@@ -414,19 +406,19 @@ ptax_note_sets AS (
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) END) AS p_err, (CASE py WHEN 0 THEN ((CASE WHEN (f3 AND (NOT f2)) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s13) THEN 2 ELSE 0 END) + (CASE WHEN ((((py0_s6 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f4 IS NULL))) THEN 16 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 128 ELSE 0 END)) WHEN 1 THEN ((CASE WHEN (f3 AND (NOT f2)) THEN 1 ELSE 0 END) + (CASE WHEN (py1_s13) THEN 2 ELSE 0 END) + (CASE WHEN ((((py1_s6 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f4 IS NULL))) THEN 16 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 128 ELSE 0 END)) END) AS p_nmask,
-    (CASE py WHEN 0 THEN py0_s31 WHEN 1 THEN py1_s31 END) AS l0_0,
-    (CASE py WHEN 0 THEN (py0_s31 / CAST('12' AS FLOAT8)) WHEN 1 THEN (py1_s31 / CAST('12' AS FLOAT8)) END) AS l1_0,
-    (CASE py WHEN 0 THEN ((py0_s31 / f0) * CAST('100' AS FLOAT8)) WHEN 1 THEN ((py1_s31 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
-    (CASE py WHEN 0 THEN py0_s6 WHEN 1 THEN py1_s6 END) AS l3_0,
-    (CASE py WHEN 0 THEN py0_s24 WHEN 1 THEN py1_s24 END) AS l4_0,
-    (CASE py WHEN 0 THEN py0_s24 WHEN 1 THEN py1_s24 END) AS l5_0,
-    (CASE py WHEN 0 THEN ((((py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py0_s31) WHEN 1 THEN ((((py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py1_s31) END) AS l6_0,
-    (CASE py WHEN 0 THEN py0_s26 WHEN 1 THEN py1_s26 END) AS l7_0,
-    (CASE py WHEN 0 THEN py0_s28 WHEN 1 THEN py1_s28 END) AS l8_0,
-    (CASE py WHEN 0 THEN py0_s29 WHEN 1 THEN py1_s29 END) AS l9_0,
-    (CASE py WHEN 0 THEN (((py0_s27 - py0_s28) - py0_s29)) WHEN 1 THEN (((py1_s27 - py1_s28) - py1_s29)) END) AS l10_0,
-    (CASE py WHEN 0 THEN ((((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s24) * py0_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s25) * py0_s1)) / CAST('100' AS FLOAT8))) WHEN 1 THEN ((((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py1_s24) * py1_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py1_s25) * py1_s1)) / CAST('100' AS FLOAT8))) END) AS l11_0
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f10 IS NULL)) AND COALESCE(f10 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN (f3 AND (NOT f2)) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s13) THEN 2 ELSE 0 END) + (CASE WHEN ((((py0_s6 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f4 IS NULL))) THEN 16 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 128 ELSE 0 END)) WHEN py = 1 THEN ((CASE WHEN (f3 AND (NOT f2)) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s13) THEN 2 ELSE 0 END) + (CASE WHEN ((((py1_s6 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL)) AND (NOT f2)) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f4 IS NULL))) THEN 16 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL)) OR (NOT (f12 IS NULL))) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR f5 OR f8) THEN 128 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py = 0 THEN py0_s31 WHEN py = 1 THEN py1_s31 END) AS l0_0,
+    (CASE WHEN py = 0 THEN (py0_s31 / CAST('12' AS FLOAT8)) WHEN py = 1 THEN (py1_s31 / CAST('12' AS FLOAT8)) END) AS l1_0,
+    (CASE WHEN py = 0 THEN ((py0_s31 / f0) * CAST('100' AS FLOAT8)) WHEN py = 1 THEN ((py1_s31 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
+    (CASE WHEN py = 0 THEN py0_s6 WHEN py = 1 THEN py1_s6 END) AS l3_0,
+    (CASE WHEN py = 0 THEN py0_s24 WHEN py = 1 THEN py1_s24 END) AS l4_0,
+    (CASE WHEN py = 0 THEN py0_s24 WHEN py = 1 THEN py1_s24 END) AS l5_0,
+    (CASE WHEN py = 0 THEN ((((py0_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py0_s31) WHEN py = 1 THEN ((((py1_s6 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py1_s31) END) AS l6_0,
+    (CASE WHEN py = 0 THEN py0_s26 WHEN py = 1 THEN py1_s26 END) AS l7_0,
+    (CASE WHEN py = 0 THEN py0_s28 WHEN py = 1 THEN py1_s28 END) AS l8_0,
+    (CASE WHEN py = 0 THEN py0_s29 WHEN py = 1 THEN py1_s29 END) AS l9_0,
+    (CASE WHEN py = 0 THEN (((py0_s27 - py0_s28) - py0_s29)) WHEN py = 1 THEN (((py1_s27 - py1_s28) - py1_s29)) END) AS l10_0,
+    (CASE WHEN py = 0 THEN ((((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s24) * py0_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s25) * py0_s1)) / CAST('100' AS FLOAT8))) WHEN py = 1 THEN ((((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py1_s24) * py0_s0) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py1_s25) * py0_s1)) / CAST('100' AS FLOAT8))) END) AS l11_0
   FROM ptax_l12
 ),
 ptax_a AS (
@@ -438,7 +430,7 @@ ptax_t AS (
   FROM ptax_a
 ),
 ptax_out AS (
-  SELECT *, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'INVALID_VETERAN_LEVEL' WHEN 3 THEN 'INVALID_PRIOR_ASSESSED' WHEN 4 THEN 'NO_COUNTY_RATE' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'INVALID_VETERAN_LEVEL' WHEN 67 THEN 'INVALID_PRIOR_ASSESSED' WHEN 68 THEN 'NO_COUNTY_RATE' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Veteran disability level must be between 0 and 100' WHEN 3 THEN 'Prior assessed value must be greater than 0' WHEN 4 THEN 'No tax rate is known for this county' WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Veteran disability level must be between 0 and 100' WHEN 67 THEN 'Prior assessed value must be greater than 0' WHEN 68 THEN 'No tax rate is known for this county' END) END)) AS o_msg,
+  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'INVALID_VETERAN_LEVEL' WHEN 3 THEN 'INVALID_PRIOR_ASSESSED' WHEN 4 THEN 'NO_COUNTY_RATE' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'INVALID_VETERAN_LEVEL' WHEN 67 THEN 'INVALID_PRIOR_ASSESSED' WHEN 68 THEN 'NO_COUNTY_RATE' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Veteran disability level must be between 0 and 100' WHEN 3 THEN 'Prior assessed value must be greater than 0' WHEN 4 THEN 'No tax rate is known for this county' WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Veteran disability level must be between 0 and 100' WHEN 67 THEN 'Prior assessed value must be greater than 0' WHEN 68 THEN 'No tax rate is known for this county' END) END)) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
@@ -455,4 +447,4 @@ ptax_out AS (
   FROM ptax_t
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", CASE WHEN o_code IS NULL THEN "annualTax" END AS "annualTax", CASE WHEN o_code IS NULL THEN "monthlyTax" END AS "monthlyTax", CASE WHEN o_code IS NULL THEN "effectiveRate" END AS "effectiveRate", CASE WHEN o_code IS NULL THEN "baseAssessedValue" END AS "baseAssessedValue", CASE WHEN o_code IS NULL THEN "finalAssessedValue" END AS "finalAssessedValue", CASE WHEN o_code IS NULL THEN "taxableValue" END AS "taxableValue", CASE WHEN o_code IS NULL THEN "exemptionSavings" END AS "exemptionSavings", CASE WHEN o_code IS NULL THEN "countyBreakdown.school" END AS "countyBreakdown.school", CASE WHEN o_code IS NULL THEN "countyBreakdown.county" END AS "countyBreakdown.county", CASE WHEN o_code IS NULL THEN "countyBreakdown.city" END AS "countyBreakdown.city", CASE WHEN o_code IS NULL THEN "countyBreakdown.special" END AS "countyBreakdown.special", CASE WHEN o_code IS NULL THEN "potentialSavings" END AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

@@ -97,19 +97,19 @@ ptax_note_sets AS (
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, CAST(NULL AS INTEGER) AS p_err, (CASE py WHEN 0 THEN ((CASE WHEN ((f0 >= CAST('0' AS FLOAT8)) OR (f0 < CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END)) END) AS p_nmask,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l0_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l1_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l2_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l3_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l4_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l5_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l6_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l7_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l8_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l9_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l10_0,
-    (CASE py WHEN 0 THEN CAST('0' AS FLOAT8) END) AS l11_0
+  SELECT *, CAST(NULL AS INTEGER) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((f0 >= CAST('0' AS FLOAT8)) OR (f0 < CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l0_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l1_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l2_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l3_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l4_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l5_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l6_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l7_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l8_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l9_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l10_0,
+    (CASE WHEN py = 0 THEN CAST('0' AS FLOAT8) END) AS l11_0
   FROM ptax_rated
 ),
 ptax_a AS (
@@ -121,7 +121,7 @@ ptax_t AS (
   FROM ptax_a
 ),
 ptax_out AS (
-  SELECT *, COALESCE(p_error, CAST(NULL AS TEXT)) AS o_code, COALESCE(p_message, CAST(NULL AS TEXT)) AS o_msg,
+  SELECT *, CASE WHEN p_error IS NULL AND TRUE THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, CAST(NULL AS TEXT)) AS o_code, COALESCE(p_message, CAST(NULL AS TEXT)) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
@@ -138,4 +138,4 @@ ptax_out AS (
   FROM ptax_t
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", CASE WHEN o_code IS NULL THEN "annualTax" END AS "annualTax", CASE WHEN o_code IS NULL THEN "monthlyTax" END AS "monthlyTax", CASE WHEN o_code IS NULL THEN "effectiveRate" END AS "effectiveRate", CASE WHEN o_code IS NULL THEN "baseAssessedValue" END AS "baseAssessedValue", CASE WHEN o_code IS NULL THEN "finalAssessedValue" END AS "finalAssessedValue", CASE WHEN o_code IS NULL THEN "taxableValue" END AS "taxableValue", CASE WHEN o_code IS NULL THEN "exemptionSavings" END AS "exemptionSavings", CASE WHEN o_code IS NULL THEN "countyBreakdown.school" END AS "countyBreakdown.school", CASE WHEN o_code IS NULL THEN "countyBreakdown.county" END AS "countyBreakdown.county", CASE WHEN o_code IS NULL THEN "countyBreakdown.city" END AS "countyBreakdown.city", CASE WHEN o_code IS NULL THEN "countyBreakdown.special" END AS "countyBreakdown.special", CASE WHEN o_code IS NULL THEN "potentialSavings" END AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

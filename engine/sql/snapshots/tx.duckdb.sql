@@ -840,80 +840,63 @@ ptax_rated AS (
   FROM ptax_in
 ),
 ptax_l1 AS (
-  SELECT *, CASE WHEN py = 0 THEN (CASE WHEN ((NOT (p_rate IS NULL))) THEN p_rate ELSE CAST('1.68' AS FLOAT8) END) END AS py0_s0,
-    CASE WHEN py = 0 THEN (f2 AND (f3 OR f6)) END AS py0_s5,
-    CASE WHEN py = 0 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s6,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT (p_rate IS NULL))) THEN p_rate ELSE CAST('1.68' AS FLOAT8) END) END AS py0_s0,
+    CASE WHEN py IN (0, 1) THEN (f2 AND (f3 OR f6)) END AS py0_s5,
+    CASE WHEN py IN (0, 1) THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s6,
     CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN CAST('100000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s7,
-    CASE WHEN py = 0 THEN (CASE WHEN (f2) THEN CAST('3000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s8,
-    CASE WHEN py = 0 THEN (CASE WHEN f7 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f7 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f7 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f7 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN TRUE THEN CAST('12000' AS FLOAT8) END) END AS py0_s10,
-    CASE WHEN py = 1 THEN (CASE WHEN ((NOT (p_rate IS NULL))) THEN p_rate ELSE CAST('1.68' AS FLOAT8) END) END AS py1_s0,
-    CASE WHEN py = 1 THEN (f2 AND (f3 OR f6)) END AS py1_s5,
-    CASE WHEN py = 1 THEN ((f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py1_s6,
-    CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN CAST('140000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s7,
-    CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN CAST('3000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s8,
-    CASE WHEN py = 1 THEN (CASE WHEN f7 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f7 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f7 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f7 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN TRUE THEN CAST('12000' AS FLOAT8) END) END AS py1_s10
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f2) THEN CAST('3000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s8,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f7 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f7 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f7 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f7 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN TRUE THEN CAST('12000' AS FLOAT8) END) END AS py0_s10,
+    CASE WHEN py = 1 THEN (CASE WHEN (f2) THEN CAST('140000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s7
   FROM ptax_rated
 ),
 ptax_l2 AS (
-  SELECT *, CASE WHEN py = 0 THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.55' AS FLOAT8)) END AS py0_s1,
-    CASE WHEN py = 0 THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.18' AS FLOAT8)) END AS py0_s2,
-    CASE WHEN py = 0 THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.22' AS FLOAT8)) END AS py0_s3,
-    CASE WHEN py = 0 THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)) END AS py0_s4,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.55' AS FLOAT8)) END AS py0_s1,
+    CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.18' AS FLOAT8)) END AS py0_s2,
+    CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.22' AS FLOAT8)) END AS py0_s3,
+    CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)) END AS py0_s4,
     CASE WHEN py = 0 THEN (CASE WHEN (py0_s5) THEN CAST('10000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s9,
     CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s7)) END AS py0_s11,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s8)) END AS py0_s14,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s10)) END AS py0_s16,
-    CASE WHEN py = 1 THEN (COALESCE(py1_s0, CAST('0' AS FLOAT8)) * CAST('0.55' AS FLOAT8)) END AS py1_s1,
-    CASE WHEN py = 1 THEN (COALESCE(py1_s0, CAST('0' AS FLOAT8)) * CAST('0.18' AS FLOAT8)) END AS py1_s2,
-    CASE WHEN py = 1 THEN (COALESCE(py1_s0, CAST('0' AS FLOAT8)) * CAST('0.22' AS FLOAT8)) END AS py1_s3,
-    CASE WHEN py = 1 THEN (COALESCE(py1_s0, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)) END AS py1_s4,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s5) THEN CAST('60000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s9,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s7)) END AS py1_s11,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s8)) END AS py1_s14,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s10)) END AS py1_s16
+    CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s8)) END AS py0_s14,
+    CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py0_s10)) END AS py0_s16,
+    CASE WHEN py = 1 THEN (CASE WHEN (py0_s5) THEN CAST('60000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py1_s9,
+    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (f0 - py1_s7)) END AS py1_s11
   FROM ptax_l1
 ),
 ptax_l3 AS (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s11 - py0_s9)) END AS py0_s12,
-    CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s14 - py0_s10)) END AS py0_s15,
-    CASE WHEN py = 0 THEN (CASE WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE py0_s16 END) END AS py0_s19,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s11 - py1_s9)) END AS py1_s12,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s14 - py1_s10)) END AS py1_s15,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE py1_s16 END) END AS py1_s19
+    CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (py0_s14 - py0_s10)) END AS py0_s15,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE py0_s16 END) END AS py0_s19,
+    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s11 - py1_s9)) END AS py1_s12
   FROM ptax_l2
 ),
 ptax_l4 AS (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(CAST('0' AS FLOAT8), (py0_s12 - py0_s10)) END AS py0_s13,
-    CASE WHEN py = 0 THEN (CASE WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE py0_s15 END) END AS py0_s18,
-    CASE WHEN py = 0 THEN ((py0_s19 * py0_s3) / CAST('100' AS FLOAT8)) END AS py0_s22,
-    CASE WHEN py = 0 THEN ((py0_s19 * py0_s4) / CAST('100' AS FLOAT8)) END AS py0_s23,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE py0_s15 END) END AS py0_s18,
+    CASE WHEN py IN (0, 1) THEN ((py0_s19 * py0_s3) / CAST('100' AS FLOAT8)) END AS py0_s22,
+    CASE WHEN py IN (0, 1) THEN ((py0_s19 * py0_s4) / CAST('100' AS FLOAT8)) END AS py0_s23,
     CASE WHEN py = 0 THEN (((py0_s11 - py0_s12) * py0_s1) / CAST('100' AS FLOAT8)) END AS py0_s27,
-    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s12 - py1_s10)) END AS py1_s13,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE py1_s15 END) END AS py1_s18,
-    CASE WHEN py = 1 THEN ((py1_s19 * py1_s3) / CAST('100' AS FLOAT8)) END AS py1_s22,
-    CASE WHEN py = 1 THEN ((py1_s19 * py1_s4) / CAST('100' AS FLOAT8)) END AS py1_s23,
-    CASE WHEN py = 1 THEN (((py1_s11 - py1_s12) * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s27
+    CASE WHEN py = 1 THEN GREATEST(CAST('0' AS FLOAT8), (py1_s12 - py0_s10)) END AS py1_s13,
+    CASE WHEN py = 1 THEN (((py1_s11 - py1_s12) * py0_s1) / CAST('100' AS FLOAT8)) END AS py1_s27
   FROM ptax_l3
 ),
 ptax_l5 AS (
   SELECT *, CASE WHEN py = 0 THEN (CASE WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE py0_s13 END) END AS py0_s17,
-    CASE WHEN py = 0 THEN ((py0_s18 * py0_s2) / CAST('100' AS FLOAT8)) END AS py0_s21,
+    CASE WHEN py IN (0, 1) THEN ((py0_s18 * py0_s2) / CAST('100' AS FLOAT8)) END AS py0_s21,
     CASE WHEN py = 0 THEN (CASE WHEN (f3) THEN py0_s27 ELSE CAST('0' AS FLOAT8) END) END AS py0_s28,
     CASE WHEN py = 0 THEN (CASE WHEN (py0_s6) THEN ((((py0_s12 * py0_s1) + (py0_s14 * py0_s2)) + (f0 * (py0_s3 + py0_s4))) / CAST('100' AS FLOAT8)) ELSE (((((py0_s12 - py0_s13) * py0_s1) + ((py0_s14 - py0_s15) * py0_s2)) + ((f0 - py0_s16) * (py0_s3 + py0_s4))) / CAST('100' AS FLOAT8)) END) END AS py0_s30,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE py1_s13 END) END AS py1_s17,
-    CASE WHEN py = 1 THEN ((py1_s18 * py1_s2) / CAST('100' AS FLOAT8)) END AS py1_s21,
+    CASE WHEN py = 1 THEN (CASE WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE py1_s13 END) END AS py1_s17,
     CASE WHEN py = 1 THEN (CASE WHEN (f3) THEN py1_s27 ELSE CAST('0' AS FLOAT8) END) END AS py1_s28,
-    CASE WHEN py = 1 THEN (CASE WHEN (py1_s6) THEN ((((py1_s12 * py1_s1) + (py1_s14 * py1_s2)) + (f0 * (py1_s3 + py1_s4))) / CAST('100' AS FLOAT8)) ELSE (((((py1_s12 - py1_s13) * py1_s1) + ((py1_s14 - py1_s15) * py1_s2)) + ((f0 - py1_s16) * (py1_s3 + py1_s4))) / CAST('100' AS FLOAT8)) END) END AS py1_s30
+    CASE WHEN py = 1 THEN (CASE WHEN (py0_s6) THEN ((((py1_s12 * py0_s1) + (py0_s14 * py0_s2)) + (f0 * (py0_s3 + py0_s4))) / CAST('100' AS FLOAT8)) ELSE (((((py1_s12 - py1_s13) * py0_s1) + ((py0_s14 - py0_s15) * py0_s2)) + ((f0 - py0_s16) * (py0_s3 + py0_s4))) / CAST('100' AS FLOAT8)) END) END AS py1_s30
   FROM ptax_l4
 ),
 ptax_l6 AS (
   SELECT *, CASE WHEN py = 0 THEN ((py0_s17 * py0_s1) / CAST('100' AS FLOAT8)) END AS py0_s20,
-    CASE WHEN py = 1 THEN ((py1_s17 * py1_s1) / CAST('100' AS FLOAT8)) END AS py1_s20
+    CASE WHEN py = 1 THEN ((py1_s17 * py0_s1) / CAST('100' AS FLOAT8)) END AS py1_s20
   FROM ptax_l5
 ),
 ptax_l7 AS (
   SELECT *, CASE WHEN py = 0 THEN (((py0_s20 + py0_s21) + py0_s22) + py0_s23) END AS py0_s24,
-    CASE WHEN py = 1 THEN (((py1_s20 + py1_s21) + py1_s22) + py1_s23) END AS py1_s24
+    CASE WHEN py = 1 THEN (((py1_s20 + py0_s21) + py0_s22) + py0_s23) END AS py1_s24
   FROM ptax_l6
 ),
 ptax_note_texts(n_py, n_bit, n_text) AS (
@@ -948,19 +931,19 @@ ptax_note_sets AS (
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) END) AS p_err, (CASE py WHEN 0 THEN ((CASE WHEN ((p_rate IS NULL)) THEN 1 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f2) AND (f3 OR f6)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s5 AND f3 AND f6) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s5) THEN 16 ELSE 0 END) + (CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (py0_s10 = CAST('0' AS FLOAT8))) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s6) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL))) THEN 256 ELSE 0 END) + (CASE WHEN ((NOT (f13 IS NULL))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR (NOT (f4 IS NULL)) OR f5 OR f8) THEN 1024 ELSE 0 END)) WHEN 1 THEN ((CASE WHEN ((p_rate IS NULL)) THEN 1 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f2) AND (f3 OR f6)) THEN 4 ELSE 0 END) + (CASE WHEN (py1_s5 AND f3 AND f6) THEN 8 ELSE 0 END) + (CASE WHEN (py1_s5) THEN 16 ELSE 0 END) + (CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (py1_s10 = CAST('0' AS FLOAT8))) THEN 32 ELSE 0 END) + (CASE WHEN (py1_s6) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL))) THEN 256 ELSE 0 END) + (CASE WHEN ((NOT (f13 IS NULL))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR (NOT (f4 IS NULL)) OR f5 OR f8) THEN 1024 ELSE 0 END)) END) AS p_nmask,
-    (CASE py WHEN 0 THEN py0_s24 WHEN 1 THEN py1_s24 END) AS l0_0,
-    (CASE py WHEN 0 THEN (py0_s24 / CAST('12' AS FLOAT8)) WHEN 1 THEN (py1_s24 / CAST('12' AS FLOAT8)) END) AS l1_0,
-    (CASE py WHEN 0 THEN ((py0_s24 / f0) * CAST('100' AS FLOAT8)) WHEN 1 THEN ((py1_s24 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
-    (CASE py WHEN 0 THEN f0 WHEN 1 THEN f0 END) AS l3_0,
-    (CASE py WHEN 0 THEN py0_s19 WHEN 1 THEN py1_s19 END) AS l4_0,
-    (CASE py WHEN 0 THEN py0_s19 WHEN 1 THEN py1_s19 END) AS l5_0,
-    (CASE py WHEN 0 THEN ((((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py0_s24) WHEN 1 THEN ((((f0 * COALESCE(py1_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py1_s24) END) AS l6_0,
-    (CASE py WHEN 0 THEN py0_s20 WHEN 1 THEN py1_s20 END) AS l7_0,
-    (CASE py WHEN 0 THEN py0_s21 WHEN 1 THEN py1_s21 END) AS l8_0,
-    (CASE py WHEN 0 THEN py0_s22 WHEN 1 THEN py1_s22 END) AS l9_0,
-    (CASE py WHEN 0 THEN py0_s23 WHEN 1 THEN py1_s23 END) AS l10_0,
-    (CASE py WHEN 0 THEN ((CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py0_s17 - (GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('100000' AS FLOAT8)) - ((CASE WHEN (f3 OR f6) THEN CAST('10000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END))) - py0_s10)))) * py0_s1) + ((py0_s18 - (GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py0_s10)))) * py0_s2)) / CAST('100' AS FLOAT8)) END)) WHEN 1 THEN ((CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py1_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py1_s17 - (GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('140000' AS FLOAT8)) - ((CASE WHEN (f3 OR f6) THEN CAST('60000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END))) - py1_s10)))) * py1_s1) + ((py1_s18 - (GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py1_s10)))) * py1_s2)) / CAST('100' AS FLOAT8)) END)) END) AS l11_0
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f7 < CAST('0' AS FLOAT8)) OR (f7 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN ((p_rate IS NULL)) THEN 1 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f2) AND (f3 OR f6)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s5 AND f3 AND f6) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s5) THEN 16 ELSE 0 END) + (CASE WHEN ((f7 > CAST('0' AS FLOAT8)) AND (py0_s10 = CAST('0' AS FLOAT8))) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s6) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL))) THEN 256 ELSE 0 END) + (CASE WHEN ((NOT (f13 IS NULL))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f9 IS NULL)) OR (NOT (f4 IS NULL)) OR f5 OR f8) THEN 1024 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py = 0 THEN py0_s24 WHEN py = 1 THEN py1_s24 END) AS l0_0,
+    (CASE WHEN py = 0 THEN (py0_s24 / CAST('12' AS FLOAT8)) WHEN py = 1 THEN (py1_s24 / CAST('12' AS FLOAT8)) END) AS l1_0,
+    (CASE WHEN py = 0 THEN ((py0_s24 / f0) * CAST('100' AS FLOAT8)) WHEN py = 1 THEN ((py1_s24 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
+    (CASE WHEN py IN (0, 1) THEN f0 END) AS l3_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s19 END) AS l4_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s19 END) AS l5_0,
+    (CASE WHEN py = 0 THEN ((((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py0_s24) WHEN py = 1 THEN ((((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py1_s24) END) AS l6_0,
+    (CASE WHEN py = 0 THEN py0_s20 WHEN py = 1 THEN py1_s20 END) AS l7_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s21 END) AS l8_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s22 END) AS l9_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s23 END) AS l10_0,
+    (CASE WHEN py = 0 THEN ((CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py0_s17 - (GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('100000' AS FLOAT8)) - ((CASE WHEN (f3 OR f6) THEN CAST('10000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END))) - py0_s10)))) * py0_s1) + ((py0_s18 - (GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py0_s10)))) * py0_s2)) / CAST('100' AS FLOAT8)) END)) WHEN py = 1 THEN ((CASE WHEN (f2) THEN CAST('0' AS FLOAT8) WHEN (py0_s6) THEN CAST('0' AS FLOAT8) ELSE ((((py1_s17 - (GREATEST(CAST('0' AS FLOAT8), (((f0 - CAST('140000' AS FLOAT8)) - ((CASE WHEN (f3 OR f6) THEN CAST('60000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END))) - py0_s10)))) * py0_s1) + ((py0_s18 - (GREATEST(CAST('0' AS FLOAT8), ((f0 - CAST('3000' AS FLOAT8)) - py0_s10)))) * py0_s2)) / CAST('100' AS FLOAT8)) END)) END) AS l11_0
   FROM ptax_l7
 ),
 ptax_a AS (
@@ -972,7 +955,7 @@ ptax_t AS (
   FROM ptax_a
 ),
 ptax_out AS (
-  SELECT *, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'INVALID_VETERAN_LEVEL' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'INVALID_VETERAN_LEVEL' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Veteran disability level must be between 0 and 100' WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Veteran disability level must be between 0 and 100' END) END)) AS o_msg,
+  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'INVALID_VETERAN_LEVEL' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'INVALID_VETERAN_LEVEL' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Veteran disability level must be between 0 and 100' WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Veteran disability level must be between 0 and 100' END) END)) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
@@ -989,4 +972,4 @@ ptax_out AS (
   FROM ptax_t
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", CASE WHEN o_code IS NULL THEN "annualTax" END AS "annualTax", CASE WHEN o_code IS NULL THEN "monthlyTax" END AS "monthlyTax", CASE WHEN o_code IS NULL THEN "effectiveRate" END AS "effectiveRate", CASE WHEN o_code IS NULL THEN "baseAssessedValue" END AS "baseAssessedValue", CASE WHEN o_code IS NULL THEN "finalAssessedValue" END AS "finalAssessedValue", CASE WHEN o_code IS NULL THEN "taxableValue" END AS "taxableValue", CASE WHEN o_code IS NULL THEN "exemptionSavings" END AS "exemptionSavings", CASE WHEN o_code IS NULL THEN "countyBreakdown.school" END AS "countyBreakdown.school", CASE WHEN o_code IS NULL THEN "countyBreakdown.county" END AS "countyBreakdown.county", CASE WHEN o_code IS NULL THEN "countyBreakdown.city" END AS "countyBreakdown.city", CASE WHEN o_code IS NULL THEN "countyBreakdown.special" END AS "countyBreakdown.special", CASE WHEN o_code IS NULL THEN "potentialSavings" END AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."veteranDisability", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
