@@ -130,25 +130,38 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
       throw new PtaxError('UNREADABLE', `Cannot read ${o.file}: ${(e as Error).message.split('\n')[0]}`);
     }
     const view = inputView(columns);
-    await c.run(`CREATE VIEW ptax_input AS SELECT ${view.select} FROM ${reader}`);
-    let sql = generateSql(bundle, { dialect: 'duckdb', columns: view.columns, headers: view.headers, text: view.text });
     const outExt = o.out ? extname(o.out).toLowerCase() : '.csv';
+    // CSV out: the rows in the roll's order, as the streaming path writes them. DuckDB's hash
+    // join does not keep the order of a large roll (a million rows: 17 came out last, even on
+    // one thread), so each row is numbered as read and the result sorted by that number.
+    // Parquet out: any order, nothing held back.
+    const csvOut = outExt !== '.parquet';
+    await c.run(`CREATE VIEW ptax_input AS SELECT ${view.select}${csvOut ? ', ROW_NUMBER() OVER () AS ptax_row' : ''} FROM ${reader}`);
+    let sql = generateSql(bundle, {
+      dialect: 'duckdb',
+      columns: view.columns,
+      headers: view.headers,
+      text: view.text,
+      ...(csvOut ? { orderBy: 'ptax_row' } : {}),
+    });
     const target = o.out ?? '/dev/stdout';
     // CSV: the cells quoted here, as the streaming path quotes them (DuckDB's writer, told
     // not to, also quotes every cell with a #).
     const format = outExt === '.parquet' ? 'FORMAT parquet' : "FORMAT csv, HEADER true, QUOTE '', ESCAPE ''";
     if (outExt !== '.parquet') {
       // CSV: numbers printed as the streaming path prints them (400000, not DuckDB's
-      // 400000.0), text quoted when it must be, and the rows in the roll's order.
+      // 400000.0), text quoted when it must be, the rows in the roll's order (ptax_row).
       const types = (await c.runAndReadAll(`DESCRIBE ${sql}`)).getRowObjects();
-      const cells = types.map((t, i) => {
-        const name = String(t.column_name);
-        const x = `r.${q(name)}`;
-        const type = String(t.column_type);
-        const text = ['DOUBLE', 'FLOAT'].includes(type) ? jsNumberText(x) : type === 'VARCHAR' ? csvCell(x, i < view.headers.length) : x;
-        return `${text} AS ${q(csvName(name))}`;
-      });
-      sql = `SELECT ${cells.join(', ')} FROM (${sql}) AS r`;
+      const cells = types
+        .filter((t) => String(t.column_name) !== 'ptax_row')
+        .map((t, i) => {
+          const name = String(t.column_name);
+          const x = `r.${q(name)}`;
+          const type = String(t.column_type);
+          const text = ['DOUBLE', 'FLOAT'].includes(type) ? jsNumberText(x) : type === 'VARCHAR' ? csvCell(x, i < view.headers.length) : x;
+          return `${text} AS ${q(csvName(name))}`;
+        });
+      sql = `SELECT ${cells.join(', ')} FROM (${sql}) AS r ORDER BY r.ptax_row`;
       await c.run('SET preserve_insertion_order = true');
     }
     // Streamed to the output (a result table of a large roll would not fit in memory: the
