@@ -26,7 +26,7 @@ import { readBundle } from '../build/bundle.js';
 import { Calculator, inputFacts, inputFromFlags, type CalcInput, type FlagInput, type ProgramSource } from '../core/calculate.js';
 import { nodeProgramSource } from '../codegen/node.js';
 import { BatchCalculator, NOTE_SEPARATOR, RESULT_COLUMNS } from './batch.js';
-import { CsvOut } from './csv-out.js';
+import { CsvOut, csvEscape } from './csv-out.js';
 
 const bundle = readBundle('dist/rules/bundle.json');
 const source = nodeProgramSource();
@@ -305,5 +305,116 @@ describe("a generated row's cells that are not numbers", () => {
     const x = row({ state: 'TX', county: 'Travis', value: 400_000 });
     expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`);
     expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`);
+  });
+});
+
+describe('what the place cache must not change', () => {
+  it('a year asked for that the rules do not cover is refused, also after the place is known without a year', () => {
+    const b = new BatchCalculator(generated());
+    expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBe(TRAVIS);
+    for (const year of [1, 2019])
+      expect(csvOf(b, row({ state: 'TX', county: 'Travis', value: 400_000 }, year))).toBe(
+        `ERROR YEAR_NOT_COVERED: ${(() => {
+          try {
+            generated().calculate(row({ state: 'TX', county: 'Travis', value: 400_000 }, year));
+          } catch (e) {
+            return (e as Error).message;
+          }
+          return 'no error';
+        })()}`,
+      );
+    expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }, 2024))).toBe(`Travis County,tx,2024,${TRAVIS_FIGURES},852.82,`);
+  });
+
+  it("the program's template is left as compiled (each row works in a copy)", () => {
+    for (const [, make] of WAYS) {
+      const calc = make();
+      const b = new BatchCalculator(calc);
+      const template = calc.compiled('tx', 2025).template.slice();
+      b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }));
+      b.result(row({ state: 'TX', county: 'Travis', value: 123_456, homestead: true }));
+      b.csv(row({ state: 'TX', county: 'Travis', value: 777_777, over65: true }));
+      expect(calc.compiled('tx', 2025).template).toEqual(template);
+    }
+  });
+
+  it('spellings that prepare reads as one county share one place, even with other slugs', () => {
+    const b = new BatchCalculator(generated());
+    const a = b.placeOf(row({ state: 'FL', county: 'St. Johns County', value: 1 }))!;
+    const c = b.placeOf(row({ state: 'FL', county: 'Saint Johns', value: 1 }))!;
+    expect(c.countyName).toBe('St. Johns County');
+    expect(c === a).toBe(true);
+  });
+
+  it('Spanish, for a row that goes through prepare (a county rate of its own): the result in Spanish', () => {
+    const calc = generated();
+    const b = new BatchCalculator(calc, { lang: 'es' });
+    const x = row({ state: 'TX', county: 'Travis', value: 400_000, countyRate: 1.5 });
+    const r = b.result(x);
+    expect(r).toEqual(calc.calculate(x, { lang: 'es' }));
+    expect([r.annualTax, r.notes.length]).toEqual([6000, 1]);
+    expect(r.notes[0]).not.toBe(calc.calculate(x).notes[0]);
+  });
+});
+
+describe('when prepare and the place cache disagree, the cache turns itself off', () => {
+  it('every row then goes through prepare, with the reason in fastOff', () => {
+    // A calculator whose prepare sees one more dollar of value than the row gives: the
+    // facts the cache fills from the row no longer equal prepare's.
+    class OffByOne extends Calculator {
+      override prepare(...a: Parameters<Calculator['prepare']>): ReturnType<Calculator['prepare']> {
+        const p = super.prepare(...a);
+        p.facts[0] = (p.facts[0] as number) + 1;
+        return p;
+      }
+    }
+    const b = new BatchCalculator(new OffByOne(bundle, { generated: source }));
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBeUndefined();
+    expect(b.fastOff).toBe("the facts filled for TX Travis County differ from prepare's");
+    // 400,001 × 1.5355% = 6,142.02 (what prepare's facts give), each time.
+    for (let i = 0; i < 2; i++) expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 })).slice(0, 41)).toBe('Travis County,tx,2025,6142.02,511.83,1.53');
+    expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBeUndefined();
+  });
+});
+
+describe('columns whose leaf a program does not have, or whose unit is a count or text', () => {
+  // The tx program's results with monthlyTax as a count, effectiveRate as text and no
+  // potentialSavings; the fl program's countyBreakdown one figure instead of a group. The
+  // generated modules of the bundled rules compute the figures (the same formulas).
+  const changed: typeof bundle = JSON.parse(JSON.stringify(bundle));
+  const tx = changed.programs['tx']!.result as Record<string, any>;
+  tx['monthlyTax'].unit = 'count';
+  tx['effectiveRate'].unit = 'text';
+  delete tx['potentialSavings'];
+  const fl = changed.programs['fl']!.result as Record<string, any>;
+  fl['countyBreakdown'] = { formula: fl['annualTax'].formula, unit: 'usd' };
+  const ways = [
+    ['generated program', new Calculator(changed, { generated: (_b, id, year) => source(bundle, id, year) })],
+    ['interpreter', new Calculator(changed, { generated: false })],
+  ] as const;
+  for (const [way, calc] of ways)
+    it(`${way}: a count and text as String prints them (unrounded: 6,142 / 12 as computed in binary), a missing leaf an empty cell`, () => {
+      const b = new BatchCalculator(calc);
+      for (let i = 0; i < 2; i++) {
+        expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBe(
+          `Travis County,tx,2025,6142,511.8333333333334,1.5355000000000003,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`,
+        );
+        expect(b.csv(row({ state: 'FL', county: 'Orange', value: 300_000 }))).toBe('Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,,,,,305.39,');
+      }
+    });
+});
+
+describe('csvEscape', () => {
+  it('quotes a field with a comma, a quote, a line feed or a carriage return, and only those', () => {
+    expect(['a,b', 'say "hi"', 'a\nb', 'a\rb', 'a;b', 'a\tb', '', 'é'].map(csvEscape)).toEqual([
+      '"a,b"',
+      '"say ""hi"""',
+      '"a\nb"',
+      '"a\rb"',
+      'a;b',
+      'a\tb',
+      '',
+      'é',
+    ]);
   });
 });
