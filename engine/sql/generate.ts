@@ -598,6 +598,22 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const shared = parts.map(() => new Map<string, string>());
   const rewrite = (k: number, sql: string) => (shared[k]!.size ? sql.replace(new RegExp(`\\bpy${k}_[se]\\d+\\b`, 'g'), (c) => shared[k]!.get(c) ?? c) : sql);
   const owners = new Map<string, number[]>();
+  // Years whose step differs only in its numbers (a parameter changed) share it too: each
+  // number that differs is the row's year's (CASE py WHEN … THEN …).
+  const LITERAL = /CAST\('[^']*' AS FLOAT8\)/g;
+  const skeleton = (sql: string) => sql.replace(LITERAL, '?');
+  const literals = (sql: string) => sql.match(LITERAL) ?? [];
+  const variants = new Map<string, Map<number, string[]>>();
+  const merged = (col: string, sql: string): string => {
+    const byK = variants.get(col)!;
+    if (byK.size < 2) return sql;
+    let n = 0;
+    return sql.replace(LITERAL, (lit) => {
+      const i = n++;
+      const values = [...byK].map(([k, ls]) => [k, ls[i]!] as const);
+      return values.every(([, v]) => v === lit) ? lit : `(CASE py ${values.map(([k, v]) => `WHEN ${k} THEN ${v}`).join(' ')} END)`;
+    });
+  };
   const firstCols = parts.map((p) => new Map(p.levels.flat().map((e) => [e.col, e.sql])));
   const levelCols: Array<Array<{ col: string; sql: string }>> = [];
   parts.forEach((p, k) =>
@@ -607,13 +623,16 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
         const f = firstOf[k]!;
         if (f !== k && !new RegExp(`\\bpy${k}_`).test(sql)) {
           const target = e.col.replace(`py${k}_`, `py${f}_`);
-          if (firstCols[f]!.get(target) === sql && owners.has(target)) {
+          const first = firstCols[f]!.get(target);
+          if (first !== undefined && owners.has(target) && skeleton(first) === skeleton(sql)) {
             shared[k]!.set(e.col, target);
             owners.get(target)!.push(k);
+            variants.get(target)!.set(k, literals(sql));
             continue;
           }
         }
         owners.set(e.col, [k]);
+        variants.set(e.col, new Map([[k, literals(sql)]]));
         (levelCols[l] ??= []).push({ col: e.col, sql });
       }
     }),
@@ -633,7 +652,10 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       const ks = owners.get(col)!;
       return ks.length === 1 ? `py = ${ks[0]}` : `py IN (${ks.join(', ')})`;
     };
-    cte(`ptax_l${l}`, `  SELECT *, ${entries.map((e) => `CASE WHEN ${mine(e.col)} THEN ${e.sql} END AS ${e.col}`).join(',\n    ')}\n  FROM ${from}`);
+    cte(
+      `ptax_l${l}`,
+      `  SELECT *, ${entries.map((e) => `CASE WHEN ${mine(e.col)} THEN ${merged(e.col, e.sql)} END AS ${e.col}`).join(',\n    ')}\n  FROM ${from}`,
+    );
     from = `ptax_l${l}`;
   });
   // One expression per program and year (those with the same expression, most often the
