@@ -3,8 +3,15 @@ import type { CalcResult } from '../engine/node.js';
 import type { CalculatorDef, Lang, ProgramDef, Reference, ResultFieldDecl, ResultGroup, ResultLeaf } from '../engine/node.js';
 import { RESULT_FIELDS } from '../engine/node.js';
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const num = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+// Number formats made on first use: making them costs several milliseconds of every start,
+// and a batch run never formats a table.
+let usdFormat: Intl.NumberFormat | undefined;
+let numFormat: Intl.NumberFormat | undefined;
+const usd = {
+  format: (x: number): string =>
+    (usdFormat ??= new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(x),
+};
+const num = { format: (x: number): string => (numFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 })).format(x) };
 const money = (x: unknown) => (typeof x === 'number' ? usd.format(x) : '—');
 const pct = (x: unknown) => (typeof x === 'number' ? `${x.toFixed(2)}%` : '—');
 
