@@ -70,24 +70,40 @@ const ROWS: Array<[string, CalcInput, string]> = [
       'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here',
   ],
   ['Travis, 2024 rules', row({ state: 'TX', county: 'Travis', value: 400_000 }, 2024), `Travis County,tx,2024,${TRAVIS_FIGURES},852.82,`],
-  ['Travis, 2030: 2025 carried forward', row({ state: 'TX', county: 'Travis', value: 400_000 }, 2030), `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,${CARRIED}`],
+  [
+    'Travis, 2030: 2025 carried forward',
+    row({ state: 'TX', county: 'Travis', value: 400_000 }, 2030),
+    `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,${CARRIED}`,
+  ],
   ['Travis, no year again', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
   ['travis, lower case state and county', row({ state: 'tx', county: 'travis', value: 400_000 }), TRAVIS],
   ['TRAVIS COUNTY, 2030', row({ state: ' TX', county: 'TRAVIS COUNTY', value: 400_000 }, 2030), `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,${CARRIED}`],
-  ['Orange, Florida', row({ state: 'FL', county: 'Orange', value: 300_000 }), 'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,'],
+  [
+    'Orange, Florida',
+    row({ state: 'FL', county: 'Orange', value: 300_000 }),
+    'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,',
+  ],
   [
     'Orange, California',
     row({ state: 'CA', county: 'Orange', value: 500_000 }),
     'Orange County,ca,2025,3329.5,277.46,0.6659,500000,500000,500000,0,1331.8,665.9,832.38,499.43,46.61,' +
       "This county's effective rate is below the 1% Prop 13 base rate because assessed values under Prop 13 are below market value; the estimate applies the county's effective rate",
   ],
-  ['Orange, Florida again', row({ state: 'FL', county: 'Orange', value: 300_000 }), 'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,'],
+  [
+    'Orange, Florida again',
+    row({ state: 'FL', county: 'Orange', value: 300_000 }),
+    'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,',
+  ],
   [
     'Kings, class 1',
     row({ state: 'NY', county: 'Kings', value: 800_000, class: 'class1' }),
     'Kings County,ny.nyc,2026,9524.64,793.72,1.19058,48000,48000,48000,0,5562.39,0,3962.25,0,825.48,',
   ],
-  ['the hub: no county, its one note quoted', row({ state: 'HUB', county: '', value: 400_000 }), ',hub,2025,0,0,0,0,0,0,0,0,0,0,0,0,"Choose a state (New York, Texas, California or Florida) to estimate property tax"'],
+  [
+    'the hub: no county, its one note quoted',
+    row({ state: 'HUB', county: '', value: 400_000 }),
+    ',hub,2025,0,0,0,0,0,0,0,0,0,0,0,0,"Choose a state (New York, Texas, California or Florida) to estimate property tax"',
+  ],
   ['an unknown county', row({ state: 'TX', county: 'Nowhere', value: 400_000 }), 'ERROR UNKNOWN_COUNTY'],
   ['a value that is not a number, at a known place', row({ state: 'TX', county: 'Travis', value: NaN }), 'ERROR INVALID_VALUE: Market value must be a number'],
   ['an infinite value, at a known place', row({ state: 'TX', county: 'Travis', value: Infinity }), 'ERROR INVALID_VALUE'],
@@ -239,7 +255,9 @@ describe('csvInto and csv', () => {
       expect(() => b.csvInto(row({ state: 'TX', county: 'Nowhere', value: 5 }), w)).toThrow(expect.objectContaining({ code: 'UNKNOWN_COUNTY' }));
       expect(w.pos).toBe(at);
       b.csvInto(row({ state: 'FL', county: 'Orange', value: 300_000 }), w);
-      expect(w.buf.toString('utf8', 0, w.pos)).toBe(`a,b,${TRAVIS}\nOrange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,`);
+      expect(w.buf.toString('utf8', 0, w.pos)).toBe(
+        `a,b,${TRAVIS}\nOrange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,`,
+      );
     }
   });
 
@@ -372,7 +390,8 @@ describe('when prepare and the place cache disagree, the cache turns itself off'
     expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBeUndefined();
     expect(b.fastOff).toBe("the facts filled for TX Travis County differ from prepare's");
     // 400,001 × 1.5355% = 6,142.02 (what prepare's facts give), each time.
-    for (let i = 0; i < 2; i++) expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 })).slice(0, 41)).toBe('Travis County,tx,2025,6142.02,511.83,1.53');
+    for (let i = 0; i < 2; i++)
+      expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 })).slice(0, 41)).toBe('Travis County,tx,2025,6142.02,511.83,1.53');
     expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBeUndefined();
   });
 });
@@ -399,7 +418,9 @@ describe('columns whose leaf a program does not have, or whose unit is a count o
         expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBe(
           `Travis County,tx,2025,6142,511.8333333333334,1.5355000000000003,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`,
         );
-        expect(b.csv(row({ state: 'FL', county: 'Orange', value: 300_000 }))).toBe('Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,,,,,305.39,');
+        expect(b.csv(row({ state: 'FL', county: 'Orange', value: 300_000 }))).toBe(
+          'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,,,,,305.39,',
+        );
       }
     });
 });
