@@ -971,6 +971,8 @@ export class PlaceKeys {
   private readonly lens: number[] = [];
   private readonly entryHashes: number[] = [];
   readonly places: Array<Place | PtaxError | null> = [];
+  /** Per entry: 1 when it is not a place (an error or null) and matches its own bytes only. */
+  private readonly exact: number[] = [];
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     let h = 0x811c9dc5;
@@ -1016,8 +1018,7 @@ export class PlaceKeys {
         if (a !== b && FOLD[a] !== FOLD[b]) continue next;
       }
       for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
-      const found = this.places[e];
-      if (found === null || found instanceof Error) {
+      if (this.exact[e] === 1) {
         // Not a place: the cells as written, byte for byte.
         q = this.starts[e]!;
         for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
@@ -1040,6 +1041,7 @@ export class PlaceKeys {
     this.lens.push(len);
     this.shapes.push(PlaceKeys.shapeOf(ss, se, cs, ce));
     this.places.push(place);
+    this.exact.push(place === null || place instanceof Error ? 1 : 0);
     const arena = this.arena;
     let q = this.used;
     for (let k = ss; k < se; k++) arena[q++] = buf[k]!;
@@ -1070,7 +1072,7 @@ export class PlaceKeys {
 
   private clear(): void {
     this.index.fill(0);
-    this.starts.length = this.lens.length = this.shapes.length = this.places.length = this.entryHashes.length = 0;
+    this.starts.length = this.lens.length = this.shapes.length = this.places.length = this.exact.length = this.entryHashes.length = 0;
     this.used = 0;
   }
 }
