@@ -107,8 +107,6 @@ export interface Place {
   /** countyName,program,rulesYear, (CSV, UTF-8). */
   prefix: Buffer;
   columns: Columns;
-  /** The place's own facts (county facts, year), in the order of `BatchCalculator.ownSlots`. */
-  own: unknown[];
   /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for a place with notes of its own. */
   noteCells: Map<number, Buffer>;
   /**
@@ -354,7 +352,6 @@ export class BatchCalculator {
       notes: prep.notes,
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       columns: this.columnsOf(c),
-      own: Array.from(this.ownSlots, (i) => prep.facts[i]),
       noteCells: new Map(),
       scratch: c.template.slice(),
     };
