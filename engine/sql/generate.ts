@@ -124,8 +124,10 @@ export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? 
   -1,
 );
 
-const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-const str = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+/** An SQL identifier, quoted. */
+export const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** An SQL string literal. */
+export const str = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 export function num(n: number): string {
   if (Number.isNaN(n)) return "CAST('NaN' AS FLOAT8)";
   if (n === Infinity) return "CAST('Infinity' AS FLOAT8)";

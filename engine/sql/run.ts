@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PtaxError } from '../core/errors.js';
 import type { Bundle } from '../core/types.js';
-import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, jsNumberText, type Dialect } from './generate.js';
+import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, jsNumberText, q, str as lit, type Dialect } from './generate.js';
+import { csvEscape } from '../batch/csv-out.js';
 
 export interface SqlBatchOptions {
   engine: Dialect;
@@ -40,8 +41,6 @@ const normalize = (name: string): string =>
     .trim()
     .toLowerCase()
     .replace(/[-_\s]/g, '');
-const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
-const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 const TYPE: Record<string, string> = Object.fromEntries([
   ['state', 'TEXT'],
   ['county', 'TEXT'],
@@ -85,7 +84,6 @@ export function inputView(columns: Array<{ name: string; text: boolean }>): { se
  */
 const csvCell = (x: string, echo: boolean): string =>
   `(CASE ${echo ? `WHEN ${x} = '' THEN '""' ` : ''}WHEN REGEXP_MATCHES(${x}, '[",\\r\\n]') THEN '"' || REPLACE(${x}, '"', '""') || '"' ELSE ${x} END)`;
-const csvName = (name: string): string => (/[",\n\r]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name);
 
 export async function runSqlBatch(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSummary> {
   return o.engine === 'postgres' ? runPostgres(bundle, o) : runDuckdb(bundle, o);
@@ -147,8 +145,8 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
     const target = o.out ?? '/dev/stdout';
     // CSV: the cells quoted here, as the streaming path quotes them (DuckDB's writer, told
     // not to, also quotes every cell with a #).
-    const format = outExt === '.parquet' ? 'FORMAT parquet' : "FORMAT csv, HEADER true, QUOTE '', ESCAPE ''";
-    if (outExt !== '.parquet') {
+    const format = csvOut ? "FORMAT csv, HEADER true, QUOTE '', ESCAPE ''" : 'FORMAT parquet';
+    if (csvOut) {
       // CSV: numbers printed as the streaming path prints them (400000, not DuckDB's
       // 400000.0), text quoted when it must be, the rows in the roll's order (ptax_row).
       const types = (await c.runAndReadAll(`DESCRIBE ${sql}`)).getRowObjects();
@@ -159,7 +157,7 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
           const x = `r.${q(name)}`;
           const type = String(t.column_type);
           const text = ['DOUBLE', 'FLOAT'].includes(type) ? jsNumberText(x) : type === 'VARCHAR' ? csvCell(x, i < view.headers.length) : x;
-          return `${text} AS ${q(csvName(name))}`;
+          return `${text} AS ${q(csvEscape(name))}`;
         });
       sql = `SELECT ${cells.join(', ')} FROM (${sql}) AS r ORDER BY r.ptax_row`;
       await c.run('SET preserve_insertion_order = true');
