@@ -754,9 +754,9 @@ export class BatchRun {
 }
 
 const EMPTY = Buffer.alloc(0);
-/** 1 for the bytes that end an unquoted field: comma, line feed, carriage return. */
 /** A byte with ASCII upper-case letters lowered (PlaceKeys: "NY" and "ny" are one state). */
 const FOLD = Uint8Array.from({ length: 256 }, (_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
+/** 1 for the bytes that end an unquoted field: comma, line feed, carriage return. */
 const ENDS_FIELD = Uint8Array.from({ length: 256 }, (_, c) => (c === 44 || c === 10 || c === 13 ? 1 : 0));
 
 /** By header position: each column's fact slot (-1: none, or the state, county or year) and its empty value; where the place's cells are. */

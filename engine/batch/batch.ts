@@ -52,8 +52,6 @@ if (
 const LEAF_COLUMNS = RESULT_COLUMNS.slice(3, -1);
 if (LEAF_COLUMNS.map((c) => c.path.join('.')).join() !== BATCH_COLUMNS.map((p) => p.join('.')).join())
   throw new Error('engine/codegen/js.ts: BATCH_COLUMNS differ from the batch columns');
-// A generated program's batch row marks its odd (non-number) cells as bits of a 32-bit integer.
-if (LEAF_COLUMNS.length > 31) throw new Error('rules/results.yaml: at most 31 figure columns in a batch row');
 /** Notes are joined into one cell with this separator. */
 export const NOTE_SEPARATOR = ' | ';
 
@@ -86,8 +84,12 @@ const PLACE_FACTS = new Set(['year']);
  * reads it (the loader lets a step read only earlier ones; validations read no step).
  */
 interface Columns {
-  cells: Array<{ get: (r: Record<string, any>) => unknown; unit: ResultUnit; decimals: number } | null>;
-  /** Per column, how a generated row's value is printed: the unit's decimals (an amount or rate), -2 by `CsvOut.cell` (text, count), -1 no such leaf (an empty cell). */
+  cells: Array<{ get: (r: Record<string, any>) => unknown; unit: ResultUnit } | null>;
+  /**
+   * Per column, how a generated row's value is printed: the unit's decimals (an amount or
+   * rate), -2 by `CsvOut.cell` (text, count), -1 no such leaf (an empty cell). Its bit in the
+   * row's odd cells is `1 << i`: the generator allows at most 30 columns (engine/codegen/js.ts).
+   */
   how: Int8Array;
   /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for places without notes of their own. */
   noteCells: Map<number, Buffer>;
@@ -379,11 +381,11 @@ export class BatchCalculator {
     if (cols) return cols;
     const cells = LEAF_COLUMNS.map(({ path }) => {
       const leaf = leafAt(c.program.result, path);
-      return leaf ? { get: getter(path), unit: leaf.unit, decimals: leaf.unit === 'text' || leaf.unit === 'count' ? -1 : DECIMALS[leaf.unit] } : null;
+      return leaf ? { get: getter(path), unit: leaf.unit } : null;
     });
     cols = {
       cells,
-      how: Int8Array.from(cells, (x) => (!x ? -1 : x.decimals >= 0 ? x.decimals : -2)),
+      how: Int8Array.from(cells, (x) => (!x ? -1 : x.unit === 'text' || x.unit === 'count' ? -2 : DECIMALS[x.unit])),
       noteCells: new Map(),
     };
     this.columnsByProgram.set(c, cols);
