@@ -84,4 +84,18 @@ describe('county rates: the nominal rate, each levy on its own taxable value', (
     expect(tx.rates.school).toBeCloseTo((2 * 0.8783) / 1.77845, 6);
     expect(r.annualTax).toBe(8000);
   });
+
+  it("an owner's estimate: last year's value applies the cap (TX §23.23 10%); without it the estimate says it is a buyer's", () => {
+    const owner = run({ state: 'TX', county: 'Harris', value: 400000, homestead: true, priorAssessed: 300000 });
+    // Appraised min(400,000, 300,000 × 1.10) = 330,000: school 190,000 × 0.8783% = 1,668.77; county 327,000 × 0.38096%
+    // = 1,245.7392; city 330,000 × 0.51919% = 1,713.327; total 4,627.8362.
+    expect(owner.annualTax).toBe(4627.84);
+    expect(owner.notes.join(' ')).toContain('10% homestead cap');
+    expect(run({ state: 'TX', county: 'Harris', value: 400000, homestead: true }).notes.join(' ')).toContain("A buyer's estimate");
+    expect(run({ state: 'FL', county: 'Miami-Dade', value: 425000, homestead: true }).notes.join(' ')).toContain("A buyer's estimate");
+    expect(run({ state: 'CA', county: 'San Luis Obispo', value: 425000, homestead: true }).notes.join(' ')).toContain("A buyer's estimate");
+    expect(
+      run({ state: 'CA', county: 'San Luis Obispo', value: 425000, homestead: true, purchasePrice: 300000, purchaseYear: 2015 }).notes.join(' '),
+    ).not.toContain("A buyer's estimate");
+  });
 });

@@ -78,6 +78,7 @@ const ROWS: Array<[string, CalcInput, string]> = [
       notesCell(
         UNITS,
         'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here',
+        "A buyer's estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year's appraised value for the 10% cap",
       ),
   ],
   [
@@ -105,7 +106,10 @@ const ROWS: Array<[string, CalcInput, string]> = [
   [
     'Orange, California',
     row({ state: 'CA', county: 'Orange', value: 500_000 }),
-    'Orange County,ca,2025,5320,443.33,1.064,500000,500000,500000,0,3261.63,282.31,532.11,1243.96,74.48,',
+    'Orange County,ca,2025,5320,443.33,1.064,500000,500000,500000,0,3261.63,282.31,532.11,1243.96,74.48,' +
+      notesCell(
+        "A buyer's estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit",
+      ),
   ],
   [
     'Orange, Florida again',
