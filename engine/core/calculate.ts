@@ -50,7 +50,11 @@ export interface CalcInput {
   seniorIncome?: number | null;
   seniorCitizen?: boolean;
   disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
   veteranDisability?: number;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
   coldWarVeteran?: boolean;
   starType?: string | null;
   priorAssessed?: number | null;
@@ -82,7 +86,11 @@ export interface FlagInput {
   seniorIncome?: number | null;
   seniorCitizen?: boolean;
   disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
   veteranDisability?: number | null;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
   coldWarVeteran?: boolean;
   star?: string | null;
   priorAssessed?: number | null;
@@ -139,7 +147,11 @@ export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
     seniorIncome: f.seniorIncome ?? null,
     seniorCitizen: f.seniorCitizen,
     disabled: f.disabled,
+    wartimeVeteran: f.wartimeVeteran,
+    combatVeteran: f.combatVeteran,
     veteranDisability: f.veteranDisability ?? DEFAULT_VETERAN,
+    totallyDisabledVeteran: f.totallyDisabledVeteran,
+    veteranIncome: f.veteranIncome ?? null,
     coldWarVeteran: f.coldWarVeteran,
     starType: f.star ?? null,
     priorAssessed: f.priorAssessed ?? null,
@@ -430,8 +442,16 @@ function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue
       return !!input.seniorCitizen;
     case 'disabled':
       return !!input.disabled;
+    case 'wartimeVeteran':
+      return !!input.wartimeVeteran;
+    case 'combatVeteran':
+      return !!input.combatVeteran;
     case 'veteranDisability':
       return input.veteranDisability ?? DEFAULT_VETERAN;
+    case 'totallyDisabledVeteran':
+      return !!input.totallyDisabledVeteran;
+    case 'veteranIncome':
+      return input.veteranIncome ?? null;
     case 'coldWarVeteran':
       return !!input.coldWarVeteran;
     case 'starType':
