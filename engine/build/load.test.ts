@@ -261,8 +261,8 @@ describe('more rule-language checks', () => {
 
   it('the last band must be open', () => {
     const f = 'rules/ny/nyc/relief.yaml';
-    const { texts, lines } = broken([f, '          - {value: 5}\n', '          - {below: 100, value: 5}\n']);
-    expect(lines).toEqual([`${f}:${at(texts[f]!, '{below: 100, value: 5}')}: the last band must have no bound: it takes every larger value`]);
+    const { texts, lines } = broken([f, '          - {value: 17.5}\n', '          - {at_most: 100000, value: 17.5}\n']);
+    expect(lines).toEqual([`${f}:${at(texts[f]!, '{at_most: 100000, value: 17.5}')}: the last band must have no bound: it takes every larger value`]);
   });
 
   it('a state chooses its program by county facts only', () => {

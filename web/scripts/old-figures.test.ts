@@ -45,8 +45,8 @@ const near = (figure: string, words: string, gap = 120) =>
 const OLD: Array<{ editions: string[]; what: string; pattern: RegExp }> = [
   // "$500" alone (not $5,000, $2,500 or 500,000) next to disability or blindness.
   { editions: ['fl'], what: 'the $500 disabled person exemption', pattern: near('(?<![\\d,.])\\$?\\s?500(?![\\d,])', 'disab|blind|discapac|cieg') },
-  { editions: ['ca'], what: "a whole-value exemption for California's disabled veterans", pattern: near('fully exempt|totalmente exent|whole value|todo el valor', 'veteran') },
-  { editions: ['ca'], what: "California's veterans' exemption from a 10% rating", pattern: /(from|desde) (a|una) (rating|calificación)( del?)? 10\s?%/i },
+  { editions: ['ca'], what: "a whole-value exemption for California's disabled veterans", pattern: near('fully exempt|totalmente exent', 'veteran') },
+  { editions: ['ca'], what: "California's veterans' exemption from a 10% rating", pattern: /(from|desde) (a|una) (rating|calificación)( of| del?)? 10\s?%/i },
   { editions: ['ny'], what: "New York's 1.5% per 10% of rating", pattern: near('1[.,]5\\s?%', 'veteran|rating|grado') },
   { editions: ['ny'], what: "New York City's veterans' multiplier by band", pattern: near('multiplier|multiplicador', 'veteran') },
   { editions: ['ny'], what: 'a 2025-26 Enhanced STAR figure given for 2024-25', pattern: near('107,300|86,100', '2024-25|2024-2025|2024–25|FY ?2025|año fiscal 2025') },
