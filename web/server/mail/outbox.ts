@@ -9,10 +9,12 @@ import type { MailTransport } from './transport.js';
  * The durable outbox: a mail is a row of mail_outbox, inserted in the same transaction as
  * the subscription (or deletion request) it belongs to, so there is never a row without its
  * mail nor a mail about a row that was rolled back. A worker in every server process sends
- * the due rows one at a time:
+ * the due rows, up to MailWorker.CONCURRENCY at a time (the SMTP transport keeps a pool of as
+ * many connections; the folder transport writes as many files at once):
  *
- * 1. claim: one UPDATE (committed) sets the row to `sending` with a lease, counting the
- *    attempt; processes sharing the file never claim the same row;
+ * 1. claim: one UPDATE (committed) sets up to as many rows as there are free slots to
+ *    `sending` with a lease, counting the attempt; processes sharing the file never claim the
+ *    same row;
  * 2. hand the mail to the transport (SMTP relay or .eml file);
  * 3. on success, at once (one synchronous write, nothing awaited in between) mark it `sent`
  *    and drop its body (it holds live links); a sent row is never claimed again;
@@ -81,8 +83,10 @@ export class Outbox {
 }
 
 export class MailWorker {
+  /** Most mails in flight at once (and SMTP connections in the pool). */
+  static readonly CONCURRENCY = 8;
   private readonly sql: {
-    claim: Statement<{ now: string; lease: string }, OutboxRow>;
+    claim: Statement<{ now: string; lease: string; slots: number }, OutboxRow>;
     sent: Statement;
     retry: Statement;
     failed: Statement;
@@ -101,13 +105,14 @@ export class MailWorker {
     private readonly log: FastifyBaseLogger,
   ) {
     this.sql = {
-      // The oldest due row: queued and due, or claimed by someone whose lease ran out.
+      // The oldest due rows, as many as there are free slots: queued and due, or claimed by
+      // someone whose lease ran out.
       claim: db.prepare(`
         UPDATE mail_outbox SET status = 'sending', lease_until = @lease, attempts = attempts + 1
-        WHERE id = (
+        WHERE id IN (
           SELECT id FROM mail_outbox
           WHERE (status = 'queued' AND next_attempt_at <= @now) OR (status = 'sending' AND lease_until <= @now)
-          ORDER BY id LIMIT 1)
+          ORDER BY id LIMIT @slots)
         RETURNING id, kind, message_id, message, attempts, created_at`),
       sent: db.prepare(`UPDATE mail_outbox SET status = 'sent', sent_at = @now, message = NULL, lease_until = NULL, last_error = NULL WHERE id = @id`),
       retry: db.prepare(`UPDATE mail_outbox SET status = 'queued', next_attempt_at = @next, lease_until = NULL, last_error = @error WHERE id = @id`),
@@ -120,7 +125,10 @@ export class MailWorker {
     this.wake();
   }
 
-  /** Looks for due mail now (called after a commit that queued one). */
+  /**
+   * Looks for due mail (called after a commit that queued one): on the next turn of the event
+   * loop, so that the request that woke it is answered first and does no work of the worker's.
+   */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -129,17 +137,19 @@ export class MailWorker {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.options.pollMs);
-        this.timer.unref();
-      }
-    });
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        } else {
+          this.timer = setTimeout(() => this.wake(), this.options.pollMs);
+          this.timer.unref();
+        }
+      });
   }
 
   /** Stops looking for mail; a send in progress is left to finish or to its lease. */
@@ -150,19 +160,26 @@ export class MailWorker {
     await this.running;
   }
 
-  /** Sends every due row, one at a time, until none is due. */
+  /** Sends every due row, CONCURRENCY at a time, until none is due and none is in flight. */
   private async drain(): Promise<void> {
-    while (!this.stopped) {
-      let row: OutboxRow | undefined;
-      const now = new Date();
-      try {
-        row = this.sql.claim.get({ now: now.toISOString(), lease: new Date(now.getTime() + this.options.leaseMs).toISOString() });
-      } catch (error) {
-        this.log.error({ err: error }, 'mail outbox: could not claim a mail');
-        return;
+    const inFlight = new Set<Promise<void>>();
+    for (;;) {
+      const slots = MailWorker.CONCURRENCY - inFlight.size;
+      let rows: OutboxRow[] = [];
+      if (!this.stopped && slots > 0) {
+        const now = new Date();
+        try {
+          rows = this.sql.claim.all({ now: now.toISOString(), lease: new Date(now.getTime() + this.options.leaseMs).toISOString(), slots });
+        } catch (error) {
+          this.log.error({ err: error }, 'mail outbox: could not claim mail');
+        }
       }
-      if (row === undefined) return;
-      await this.sendOne(row);
+      for (const row of rows.sort((a, b) => a.id - b.id)) {
+        const sending: Promise<void> = this.sendOne(row).finally(() => inFlight.delete(sending));
+        inFlight.add(sending);
+      }
+      if (inFlight.size === 0) return;
+      await Promise.race(inFlight);
     }
   }
 
