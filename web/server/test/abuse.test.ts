@@ -342,7 +342,7 @@ describe('POST /delete-my-data does the same work for a known and an unknown add
         };
       }
       return statement;
-    }) as typeof db.prepare;
+    }) as unknown as typeof db.prepare;
     const writer = new GroupCommitWriter(db);
     const store = new Store(db, writer, {
       links: new LinkBuilder(() => 'http://127.0.0.1:8080', DEFAULT_SITES),
