@@ -16,15 +16,18 @@ import type { MailTransport } from './transport.js';
  *    `sending` with a lease, counting the attempt; processes sharing the file never claim the
  *    same row;
  * 2. hand the mail to the transport (SMTP relay or .eml file);
- * 3. on success, at once (one synchronous write, nothing awaited in between) mark it `sent`
- *    and drop its body (it holds live links); a sent row is never claimed again;
+ * 3. on success, mark it `sent` and drop its body (it holds live links); a sent row is never
+ *    claimed again. The marks of the mails accepted during one turn of the event loop are
+ *    committed together at the end of that turn (one transaction, setImmediate), so nothing
+ *    but that turn lies between the relay's acceptance and the commit;
  *    on failure, back to `queued` with the next attempt after an exponential backoff
  *    (retryBaseMs × 2^(attempts−1), at most retryMaxMs).
  *
  * A crash after the claim leaves the row `sending`: once its lease runs out (the SMTP
  * timeout plus a margin) any process claims it again. So a mail is never dropped; it goes
- * out twice only if the process dies in the instant between the relay's acceptance and the
- * commit of step 3, and then with the same Message-ID. A mail whose links expired before it
+ * out twice only if the process dies between the relay's acceptance and the commit of step 3
+ * (the rest of that event-loop turn), and then with the same Message-ID (an .eml file is
+ * written again under the same name). A mail whose links expired before it
  * could be sent (tokenTtlMs after it was queued) is marked `failed` and logged.
  */
 export interface OutboxOptions {
@@ -91,6 +94,9 @@ export class MailWorker {
     retry: Statement;
     failed: Statement;
   };
+  private readonly markAllSent: (rows: OutboxRow[], now: string) => void;
+  /** The marks of this event-loop turn, committed together by setImmediate. */
+  private marks: { rows: OutboxRow[]; committed: Promise<void> } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -118,6 +124,9 @@ export class MailWorker {
       retry: db.prepare(`UPDATE mail_outbox SET status = 'queued', next_attempt_at = @next, lease_until = NULL, last_error = @error WHERE id = @id`),
       failed: db.prepare(`UPDATE mail_outbox SET status = 'failed', message = NULL, lease_until = NULL, last_error = @error WHERE id = @id`),
     };
+    this.markAllSent = db.transaction((rows: OutboxRow[], now: string) => {
+      for (const row of rows) this.sql.sent.run({ id: row.id, now });
+    });
   }
 
   start(): void {
@@ -208,14 +217,36 @@ export class MailWorker {
       this.log.warn({ mailId: row.id, kind: row.kind, attempts: row.attempts, retryInMs: delay, error: message }, 'mail not sent, will retry');
       return;
     }
-    // Nothing awaited between the relay's acceptance and this commit.
+    await this.markSent(row);
+  }
+
+  /** Marks a mail sent, with the others accepted in this event-loop turn; settles once committed. */
+  private markSent(row: OutboxRow): Promise<void> {
+    if (this.marks === undefined) {
+      const rows: OutboxRow[] = [];
+      const committed = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          this.marks = undefined;
+          this.commitMarks(rows);
+          resolve();
+        }),
+      );
+      this.marks = { rows, committed };
+    }
+    this.marks.rows.push(row);
+    return this.marks.committed;
+  }
+
+  private commitMarks(rows: OutboxRow[]): void {
     try {
-      this.sql.sent.run({ id: row.id, now: now().toISOString() });
+      this.markAllSent(rows, new Date().toISOString());
     } catch (error) {
-      this.log.error({ err: error, mailId: row.id }, 'mail sent but not marked sent: it may go out again with the same Message-ID');
+      for (const row of rows) this.log.error({ err: error, mailId: row.id }, 'mail sent but not marked sent: it may go out again with the same Message-ID');
       return;
     }
-    this.stats.sent += 1;
-    this.log.info({ mailId: row.id, kind: row.kind, attempts: row.attempts }, 'mail sent');
+    for (const row of rows) {
+      this.stats.sent += 1;
+      this.log.info({ mailId: row.id, kind: row.kind, attempts: row.attempts }, 'mail sent');
+    }
   }
 }

@@ -86,6 +86,7 @@ class SmtpTransport implements MailTransport {
 
 class FileTransport implements MailTransport {
   readonly description: string;
+  private dirMade = false;
   private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   constructor(private readonly dir: string) {
@@ -99,10 +100,18 @@ class FileTransport implements MailTransport {
    */
   async send(jobId: number, messageId: string, from: string, message: MailMessage): Promise<void> {
     const info = await this.composer.sendMail(mailOptions(messageId, from, message));
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    if (!this.dirMade) {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      this.dirMade = true;
+    }
     const name = `${String(jobId).padStart(6, '0')}.eml`;
     const temporary = join(this.dir, `.${name}.tmp`);
-    await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
+    try {
+      await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
+    } catch (error) {
+      this.dirMade = false; // the folder may have been removed: made again on the next attempt
+      throw error;
+    }
     await rename(temporary, join(this.dir, name));
   }
 
