@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions, type TransportOptions as NodemailerOptions, type Transporter } from 'nodemailer';
 import type { MailMessage } from './templates.js';
@@ -19,10 +19,12 @@ export interface TransportOptions {
   mailDir: string;
   /** Connection, greeting and socket timeouts of one SMTP attempt. */
   timeoutMs: number;
+  /** Most mails sent at once: the SMTP pool's connections. */
+  concurrency?: number;
 }
 
 export function createTransport(options: TransportOptions): MailTransport {
-  return options.smtpUrl ? new SmtpTransport(options.smtpUrl, options.timeoutMs) : new FileTransport(options.mailDir);
+  return options.smtpUrl ? new SmtpTransport(options.smtpUrl, options.timeoutMs, options.concurrency ?? 1) : new FileTransport(options.mailDir);
 }
 
 function mailOptions(messageId: string, from: string, message: MailMessage): SendMailOptions {
@@ -48,7 +50,7 @@ class SmtpTransport implements MailTransport {
   readonly description: string;
   private readonly transporter: Transporter;
 
-  constructor(url: string, timeoutMs: number) {
+  constructor(url: string, timeoutMs: number, connections: number) {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -60,9 +62,13 @@ class SmtpTransport implements MailTransport {
     }
     // No password in logs: the description keeps the host and port only.
     this.description = `SMTP ${parsed.protocol}//${parsed.host}`;
-    // One connection per mail (no pool): the outbox sends one mail at a time anyway.
+    // A pool of connections, one per mail the outbox sends at once, each reused for up to
+    // 100 mails: no new connection, greeting and STARTTLS per mail.
     this.transporter = nodemailer.createTransport({
       url,
+      pool: true,
+      maxConnections: connections,
+      maxMessages: 100,
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
@@ -80,20 +86,33 @@ class SmtpTransport implements MailTransport {
 
 class FileTransport implements MailTransport {
   readonly description: string;
+  private dirMade = false;
   private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   constructor(private readonly dir: string) {
     this.description = `.eml files in ${dir}`;
   }
 
-  /** `<dir>/<job id>.eml`, written whole (temporary file, then rename): a retry rewrites the same file. */
+  /**
+   * `<dir>/<job id>.eml`, written whole (temporary file, then rename): a retry rewrites the same
+   * file. The writes are asynchronous, so the outbox's mails in flight are written together
+   * instead of one after the other on the event loop.
+   */
   async send(jobId: number, messageId: string, from: string, message: MailMessage): Promise<void> {
     const info = await this.composer.sendMail(mailOptions(messageId, from, message));
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (!this.dirMade) {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      this.dirMade = true;
+    }
     const name = `${String(jobId).padStart(6, '0')}.eml`;
     const temporary = join(this.dir, `.${name}.tmp`);
-    writeFileSync(temporary, info.message as Buffer, { mode: 0o600 });
-    renameSync(temporary, join(this.dir, name));
+    try {
+      await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
+    } catch (error) {
+      this.dirMade = false; // the folder may have been removed: made again on the next attempt
+      throw error;
+    }
+    await rename(temporary, join(this.dir, name));
   }
 
   close(): void {
