@@ -205,7 +205,7 @@ describe('PropertyForm', () => {
     expect(screen.queryByTestId('income-limit-message')).toBeNull();
     fireEvent.change(income, { target: { value: '98701' } });
     expect(screen.getByTestId('income-limit-message').textContent).toBe('Income exceeds Enhanced STAR limit. You may qualify for Basic STAR instead.');
-    expect(current!.values.seniorIncome).toBe(107301);
+    expect(current!.values.seniorIncome).toBe(98701);
     fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
     expect(current!.values.seniorIncome).toBeNull();
   });
