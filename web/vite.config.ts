@@ -45,7 +45,13 @@ export default defineConfig({
           groups: [
             {
               name: 'first',
-              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](islands|hydrateIslands|lib[\\/](storage|monitoring|config|edition|routes)\.ts|components[\\/](Toaster|ErrorBoundary|ErrorScreens)\.tsx?|i18n[\\/]index\.ts)/,
+              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](islands|hydrateIslands|lib[\\/](storage|monitoring|config|edition|routes|telemetry[\\/](consent|store))\.ts|components[\\/](Toaster|ErrorBoundary|ErrorScreens|ConsentBanner|Forms|useSubmit)\.tsx?|i18n[\\/]index\.ts)/,
+            },
+            {
+              // The calculator island and what it needs (the engine, the form, the results): one
+              // chunk instead of some fifteen small ones, each a round trip on a slow phone line.
+              name: 'calculator',
+              test: /node_modules[\\/](@tanstack|use-sync-external-store)[\\/]|engine[\\/](core|index|generated)|web[\\/]src[\\/](lib[\\/](model|format|places|report|shareLink|stateData|generated|parseValue|programChunks)\.ts|components[\\/](CalculatorSection|HomeParts|Calculator|PropertyForm|Fields|calculatorForm|MoneyInput|ResultsCard|Skeletons|StateExtras|RatesTimeline|PlainExplanation|Charts)\.tsx?)/,
             },
           ],
         },

@@ -36,13 +36,13 @@ interface Needs {
 
 /** Each island's content from its props, with its own code. */
 const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactElement>> = {
-  calculator: async (p) => {
+  calculator: async (p, needs) => {
     const { CalculatorIsland } = await import('./components/CalculatorSection.js');
-    return <CalculatorIsland lang={p.lang} />;
+    return <CalculatorIsland lang={p.lang} preload={needs.state} />;
   },
   tools: async (p, needs) => {
-    const [loaded, H, { makeEdition }] = await Promise.all([needs.state(), needs.home(), import('./lib/model.js')]);
-    return <H.StateExtras edition={makeEdition(loaded.bundle)} lang={p.lang} timeline={false} />;
+    const [loaded, H, { editionOf }] = await Promise.all([needs.state(), needs.home(), import('./components/CalculatorSection.js')]);
+    return <H.StateExtras edition={editionOf(loaded)} lang={p.lang} timeline={false} />;
   },
   hub: async (p) => {
     const { Hub } = await import('./components/Hub.js');

@@ -11,7 +11,7 @@ import { EDITION } from './lib/edition.js';
 import { normalPath } from './lib/routes.js';
 import { hydrateIslands } from './hydrateIslands.js';
 import './styles.css';
-// The consent banner's style is the page's (it is pre-rendered open; its code is an island's chunk).
+// The consent banner's style is the page's (it is pre-rendered open, styled before its island's code runs).
 import './lib/telemetry/consent.css';
 
 const lang = langFromPath(location.pathname);

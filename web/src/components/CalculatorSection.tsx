@@ -4,7 +4,7 @@
  * of the calculator's code (HomeParts, its own chunk), the section with its skeleton, load
  * error and error boundary, and the island's root component.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type * as HomeParts from './HomeParts.js';
 import { ErrorBoundary } from './ErrorBoundary.js';
@@ -17,12 +17,25 @@ import { reportError } from '../lib/monitoring.js';
 import type { Lang } from '../lib/format.js';
 
 export type HomePartsModule = typeof HomeParts;
+
+/** One Edition per loaded bundle (it compiles the programs): the calculator and tools islands share it. */
+const editions = new WeakMap<LoadedState['bundle'], Edition>();
+export function editionOf(loaded: LoadedState): Edition {
+  let e = editions.get(loaded.bundle);
+  if (!e) editions.set(loaded.bundle, (e = makeEdition(loaded.bundle)));
+  return e;
+}
 export const loadHomeParts = (): Promise<HomePartsModule> => import('./HomeParts.js');
 
 export type Data = { status: 'loading' } | { status: 'ready'; loaded: LoadedState; edition: Edition } | { status: 'error' };
 
-/** The state data: given at once when pre-rendering (`initial`), else loaded. */
-export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
+/**
+ * The state data: given at once when pre-rendering (`initial`), else loaded (by `preload` the
+ * first time when given: the islands start loading it before the calculator's code has run).
+ * The page that arrives with it renders in a transition (issue 28): React renders the form in
+ * slices and lets the browser handle input between them, instead of one long task.
+ */
+export function useStateData(loaders?: PackageLoaders, initial?: LoadedState, preload?: () => Promise<LoadedState>) {
   const { t } = useTranslation();
   const toast = useToast();
   const [data, setData] = useState<Data>(() => (initial ? { status: 'ready', loaded: initial, edition: makeEdition(initial.bundle) } : { status: 'loading' }));
@@ -33,11 +46,11 @@ export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
     if (initial && attempt === 0) return;
     let live = true;
     setData({ status: 'loading' });
-    loadStateData(EDITION, loaders)
+    (preload && attempt === 0 ? preload() : loadStateData(EDITION, loaders))
       .then((loaded) => {
         if (!live) return;
-        const edition = makeEdition(loaded.bundle);
-        setData({ status: 'ready', loaded, edition });
+        const edition = editionOf(loaded);
+        startTransition(() => setData({ status: 'ready', loaded, edition }));
         const { toast: push, t: tr } = toastRef.current;
         if (loaded.fellBack) push({ type: 'warning', title: tr('toast.fallback', { state: loaded.requested, fallback: loaded.pkg.state.code }) });
       })
@@ -50,7 +63,7 @@ export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
     return () => {
       live = false;
     };
-  }, [attempt, loaders, initial]);
+  }, [attempt, loaders, initial, preload]);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { data, retry };
 }
@@ -63,7 +76,7 @@ export function useLoaded<T>(given: T | undefined, needed: boolean, load: () => 
     let live = true;
     load()
       .then((x) => {
-        if (live) setValue(x);
+        if (live) startTransition(() => setValue(x));
       })
       .catch((e) => reportError(e, { where: what }));
     return () => {
@@ -128,9 +141,9 @@ export function CalculatorSection({ lang, data, retry, H }: { lang: Lang; data: 
   );
 }
 
-/** The calculator island in the browser (main.tsx): the state data and the calculator's code load while its skeleton shows. */
-export function CalculatorIsland({ lang, loaders }: { lang: Lang; loaders?: PackageLoaders }) {
-  const { data, retry } = useStateData(loaders);
+/** The calculator island in the browser (hydrateIslands.tsx): the state data (`preload`, shared with the tools island) and the calculator's code load while its skeleton shows. */
+export function CalculatorIsland({ lang, preload }: { lang: Lang; preload?: () => Promise<LoadedState> }) {
+  const { data, retry } = useStateData(undefined, undefined, preload);
   const H = useLoaded(undefined, true, loadHomeParts, 'calculator');
   return <CalculatorSection lang={lang} data={data} retry={retry} H={H} />;
 }
