@@ -1,6 +1,7 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions, type TransportOptions as NodemailerOptions, type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailMessage } from './templates.js';
 
 /**
@@ -87,7 +88,8 @@ class SmtpTransport implements MailTransport {
 class FileTransport implements MailTransport {
   readonly description: string;
   private dirMade = false;
-  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  /** Files composed during this event-loop turn, written together at its end. */
+  private batch: Array<{ name: string; content: Buffer; done: (error?: unknown) => void }> = [];
 
   constructor(private readonly dir: string) {
     this.description = `.eml files in ${dir}`;
@@ -95,27 +97,48 @@ class FileTransport implements MailTransport {
 
   /**
    * `<dir>/<job id>.eml`, written whole (temporary file, then rename): a retry rewrites the same
-   * file. The writes are asynchronous, so the outbox's mails in flight are written together
-   * instead of one after the other on the event loop.
+   * file, with Unix line ends. The message is built by nodemailer's MailComposer itself, the
+   * same bytes as its stream transport gave, for about a third of the CPU (0.86 against 2.4 ms
+   * a mail, measured). The mails in flight are composed side by side; the files composed in one event-loop
+   * turn are written together, synchronously, at its end (setImmediate): small writes that
+   * take microseconds, where asynchronous ones each waited for the thread pool and for a turn
+   * of a loop busy with requests (measured: 9 mails/s during a bench:api load, against 75/s
+   * for the SMTP transport).
    */
   async send(jobId: number, messageId: string, from: string, message: MailMessage): Promise<void> {
-    const info = await this.composer.sendMail(mailOptions(messageId, from, message));
-    if (!this.dirMade) {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      this.dirMade = true;
-    }
+    const built = await new Promise<Buffer>((resolve, reject) =>
+      new MailComposer(mailOptions(messageId, from, message)).compile().build((error, buffer) => (error ? reject(error) : resolve(buffer))),
+    );
+    // CRLF -> LF byte for byte (latin1 maps each byte to one character and back).
+    const content = Buffer.from(built.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
     const name = `${String(jobId).padStart(6, '0')}.eml`;
-    const temporary = join(this.dir, `.${name}.tmp`);
-    try {
-      await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
-    } catch (error) {
-      this.dirMade = false; // the folder may have been removed: made again on the next attempt
-      throw error;
+    await new Promise<void>((resolve, reject) => {
+      if (this.batch.length === 0) setImmediate(() => this.writeBatch());
+      this.batch.push({ name, content, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+  }
+
+  private writeBatch(): void {
+    const batch = this.batch;
+    this.batch = [];
+    for (const file of batch) {
+      try {
+        if (!this.dirMade) {
+          mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+          this.dirMade = true;
+        }
+        const temporary = join(this.dir, `.${file.name}.tmp`);
+        writeFileSync(temporary, file.content, { mode: 0o600 });
+        renameSync(temporary, join(this.dir, file.name));
+        file.done();
+      } catch (error) {
+        this.dirMade = false; // the folder may have been removed: made again on the next attempt
+        file.done(error);
+      }
     }
-    await rename(temporary, join(this.dir, name));
   }
 
   close(): void {
-    this.composer.close();
+    // Nothing to close: no connection, no composer.
   }
 }

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SITES, parseSites } from '../config.js';
 import { openDatabase } from '../db/database.js';
@@ -109,15 +108,14 @@ describe('the rate limit when the client resets its connection', () => {
   it('refuses a POST whose counter cannot be written (503), instead of letting it through', async () => {
     const server = await start({ rateLimitPerMinute: 3 });
     // What a counter that cannot be written looks like: the side connection refuses writes.
-    const side = (server.app.ptax as unknown as { side?: Database }).side;
-    expect(side, 'app.ptax.side: the rate limiter connection').toBeDefined();
-    side!.pragma('query_only = ON');
+    const side = server.app.ptax.side;
+    side.pragma('query_only = ON');
     const res = await postJson(server.baseUrl, PATHS.subscribe, VALID.banner);
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
     expect(res.json).toEqual({ error: 'unavailable', message: MESSAGES.unavailable.en, status: 503 });
     expect(count(server, 'subscribers')).toBe(0);
-    side!.pragma('query_only = OFF');
+    side.pragma('query_only = OFF');
   });
 });
 

@@ -446,8 +446,12 @@ describe('the outbox', () => {
       await waitForOutbox(local.dbPath);
       const dir = join(local.dir, 'db', 'mail');
       expect(readdirSync(dir)).toEqual(['000001.eml']);
-      const parsed = await simpleParser(readFileSync(join(dir, '000001.eml')));
+      const raw = readFileSync(join(dir, '000001.eml'));
+      expect(raw.includes('\r\n')).toBe(false); // Unix line ends, as a person opens the file
+      const parsed = await simpleParser(raw);
       expect(parsed.subject).toBe('Please confirm your subscription: New York property tax newsletter');
+      expect(parsed.messageId).toMatch(/^<[0-9a-f]{24}@localhost>$/);
+      expect(parsed.date).toBeInstanceOf(Date);
       expect(headerLine(parsed, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     } finally {
       await local.close();
