@@ -65,7 +65,7 @@ const PAGES: Array<{ edition: string; path: string; islands: string[]; statics: 
   },
   { edition: 'TX', path: '/county/harris', islands: ['consent', 'toasts'], statics: [...FRAME, '[data-testid="page-county"]'] },
   { edition: 'TX', path: '/counties', islands: ['consent'], statics: [...FRAME, '[data-testid="page-counties"]'] },
-  { edition: 'TX', path: '/faq', islands: ['consent'], statics: [...FRAME, 'main article'] },
+  { edition: 'TX', path: '/faq', islands: ['search', 'consent'], statics: [...FRAME, 'main article'] },
   { edition: 'NY', path: '/guides/new-york-property-tax-exemptions', islands: ['consent'], statics: [...FRAME, 'main article'] },
   { edition: 'NY', path: '/contact', islands: ['contact', 'consent'], statics: [...FRAME, '[data-testid="breadcrumbs"]'] },
   { edition: 'HUB', path: '/', islands: ['hub', 'banner', 'notify', 'consent'], statics: [...FRAME, '.hero', '[data-testid="disclaimer"]'] },

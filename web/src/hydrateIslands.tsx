@@ -68,6 +68,10 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
     const { ConsentSettingsButton } = await import('./components/ConsentBanner.js');
     return <ConsentSettingsButton />;
   },
+  search: async (p) => {
+    const { StaticSearch } = await import('./components/site/StaticSearch.js');
+    return <StaticSearch kind={p.kind} total={p.total} />;
+  },
   toasts: async () => {
     const { ToastRegion } = await import('./components/Toaster.js');
     return <ToastRegion />;
@@ -75,7 +79,7 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
 };
 
 /** Hydration order: what a visitor sees and uses first. */
-const ORDER: IslandName[] = ['calculator', 'consent', 'banner', 'contact', 'hub', 'notify', 'toasts', 'consent-settings', 'tools'];
+const ORDER: IslandName[] = ['calculator', 'search', 'consent', 'banner', 'contact', 'hub', 'notify', 'toasts', 'consent-settings', 'tools'];
 
 /** Calls `done` once the island's hydration has committed. */
 function Committed({ done, children }: { done: () => void; children: ReactNode }) {
@@ -97,9 +101,12 @@ function hydrateOne(el: HTMLElement, content: ReactElement, i18n: I18n): Promise
         el,
         <StrictMode>
           <I18nextProvider i18n={i18n}>
-            <ErrorBoundary component={`island:${name}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
-              <Committed done={resolve}>{content}</Committed>
-            </ErrorBoundary>
+            {/* Outside the boundary: an island that fails shows its error panel and the others go on. */}
+            <Committed done={resolve}>
+              <ErrorBoundary component={`island:${name}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
+                {content}
+              </ErrorBoundary>
+            </Committed>
           </I18nextProvider>
         </StrictMode>,
         {
@@ -148,7 +155,10 @@ export async function hydrateIslands(root: HTMLElement, i18n: I18n, lang: Lang):
   // Every island's code is asked for at once; they are hydrated in order, one per task.
   const contents = islands.map((el) => {
     const make = ISLANDS[el.dataset.island as IslandName];
-    return make ? make(JSON.parse(el.dataset.props ?? '{}') as Props, needs) : Promise.reject(new Error(`unknown island ${el.dataset.island}`));
+    const content = make ? make(JSON.parse(el.dataset.props ?? '{}') as Props, needs) : Promise.reject(new Error(`unknown island ${el.dataset.island}`));
+    // Handled in the loop below, when its turn comes; not an unhandled rejection meanwhile.
+    content.catch(() => undefined);
+    return content;
   });
   for (const [i, el] of islands.entries()) {
     try {
