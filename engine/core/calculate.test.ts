@@ -267,7 +267,8 @@ describe('explanation', () => {
     expect(star.params.map((p) => p.id)).toEqual(['ny.nyc.star_max_savings']);
     const exemption = step(r, 'ny.nyc.starExemptionValue');
     expect(exemption.value).toBe(30000); // Basic STAR
-    expect(exemption.params.map((p) => [p.id, p.effective])).toEqual([['ny.star.exemption', '2024-07-01']]);
+    // FY2026 reads the 2025-26 STAR entry (effective 2025-07-01; NYS Tax, Types of STAR).
+    expect(exemption.params.map((p) => [p.id, p.effective])).toEqual([['ny.star.exemption', '2025-07-01']]);
     // school tax portion unrounded: 9,524.64 × 0.584 = 5,562.38976.
     expect(step(r, 'ny.nyc.schoolTaxPortion').value as number).toBeCloseTo(5562.38976, 6);
   });

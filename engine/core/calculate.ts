@@ -49,7 +49,11 @@ export interface CalcInput {
   seniorIncome?: number | null;
   seniorCitizen?: boolean;
   disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
   veteranDisability?: number;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
   coldWarVeteran?: boolean;
   starType?: string | null;
   priorAssessed?: number | null;
@@ -81,7 +85,11 @@ export interface FlagInput {
   seniorIncome?: number | null;
   seniorCitizen?: boolean;
   disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
   veteranDisability?: number | null;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
   coldWarVeteran?: boolean;
   star?: string | null;
   priorAssessed?: number | null;
@@ -138,7 +146,11 @@ export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
     seniorIncome: f.seniorIncome ?? null,
     seniorCitizen: f.seniorCitizen,
     disabled: f.disabled,
+    wartimeVeteran: f.wartimeVeteran,
+    combatVeteran: f.combatVeteran,
     veteranDisability: f.veteranDisability ?? DEFAULT_VETERAN,
+    totallyDisabledVeteran: f.totallyDisabledVeteran,
+    veteranIncome: f.veteranIncome ?? null,
     coldWarVeteran: f.coldWarVeteran,
     starType: f.star ?? null,
     priorAssessed: f.priorAssessed ?? null,
@@ -458,8 +470,16 @@ function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue
       return !!input.seniorCitizen;
     case 'disabled':
       return !!input.disabled;
+    case 'wartimeVeteran':
+      return !!input.wartimeVeteran;
+    case 'combatVeteran':
+      return !!input.combatVeteran;
     case 'veteranDisability':
       return input.veteranDisability ?? DEFAULT_VETERAN;
+    case 'totallyDisabledVeteran':
+      return !!input.totallyDisabledVeteran;
+    case 'veteranIncome':
+      return input.veteranIncome ?? null;
     case 'coldWarVeteran':
       return !!input.coldWarVeteran;
     case 'starType':
