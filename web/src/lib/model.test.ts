@@ -133,8 +133,10 @@ describe('result mapping', () => {
   it('over-65 above the income limit gets Basic STAR with the engine note, in the page language', () => {
     const v = form({ county: 'Albany County', homeValue: 300000, over65: true, seniorIncome: 120000 });
     const en = calculate(edition, v, 'en');
-    // README example: Albany 300,000, over 65, income 120,000 → 5,397.05, STAR 284.06.
-    expect(en.annualTax).toBe(5397.05);
+    // Albany 300,000 × 1.8937% (the Census rate, which already averages STAR) = 5,681.10; Basic STAR (income above
+    // the Enhanced limit) is worth 30,000 × 0.94685% = 284.06, shown beside and not subtracted (docs/conventions.md).
+    expect(en.annualTax).toBe(5681.1);
+    expect(en.details.find((d) => d.key === 'newYork')!.fields.find((f) => f.id === 'newYork.starValueNotSubtracted')!.value).toBe(284.06);
     expect(en.notes).toContain('Income too high for Enhanced STAR - Basic STAR applied instead');
     const es = calculate(edition, v, 'es');
     expect(es.notes.join(' ')).not.toContain('Income too high');
