@@ -137,6 +137,14 @@ export function PropertyTypeField({ form, edition, lang }: FieldProps) {
       <p id={`${id}-help`} className="help">
         {t('form.nycHelp')}
       </p>
+      {v.propertyType === 'class2' && (
+        <p className="help" data-testid="class2-help">
+          {t('form.class2Help')}{' '}
+          <a href="https://www.nyc.gov/site/finance/property/property-search-property-information.page" target="_blank" rel="noopener noreferrer">
+            {t('form.class2Link')}
+          </a>
+        </p>
+      )}
     </div>
   );
 }

@@ -159,6 +159,9 @@ const en = {
     countyOption: '{{name}} ({{rate}})',
     countyOptionNoRate: '{{name}}',
     propertyType: 'Property type',
+    class2Help:
+      "For a co-op or condo, enter the market value on the Department of Finance's Notice of Property Value, not a sale price: the City values class 2 by the building's income, far below what units sell for, so a sale price gives a much higher estimate than the bill.",
+    class2Link: 'Find your Notice of Property Value (NYC property look-up)',
     propertyTypePlaceholder: 'Select a property type',
     nycHelp: 'New York City taxes property by class.',
     exemptions: 'Exemptions',

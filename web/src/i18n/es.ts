@@ -141,6 +141,9 @@ const es: SpanishBase = {
     countyOption: '{{name}} ({{rate}})',
     countyOptionNoRate: '{{name}}',
     propertyType: 'Tipo de propiedad',
+    class2Help:
+      'Para una cooperativa o un condominio, ingrese el valor de mercado del Aviso de Valor de la Propiedad del Departamento de Finanzas, no un precio de venta: la Ciudad valora la clase 2 por los ingresos del edificio, muy por debajo de lo que se venden las unidades, así que un precio de venta da una estimación mucho mayor que la factura.',
+    class2Link: 'Busque su Aviso de Valor de la Propiedad (consulta de propiedades de NYC)',
     propertyTypePlaceholder: 'Seleccione un tipo de propiedad',
     nycHelp: 'La Ciudad de Nueva York grava la propiedad por clase.',
     exemptions: 'Exenciones',
