@@ -269,7 +269,7 @@ describe('more rule-language checks', () => {
     const f = 'rules/ny/state.yaml';
     const { texts, lines } = broken([f, 'when: nycClass\n', 'when: value > 0\n']);
     expect(lines).toEqual([
-      `${f}:${at(texts[f]!, 'value > 0')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated), not value`,
+      `${f}:${at(texts[f]!, 'value > 0')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated, typicalRate, schoolPart, countyPart, cityPart, specialPart, schoolUnit, cityUnit), not value`,
     ]);
   });
 

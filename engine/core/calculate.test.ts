@@ -273,9 +273,9 @@ describe('explanation', () => {
     expect(step(r, 'ny.nyc.schoolTaxPortion').value as number).toBeCloseTo(5562.38976, 6);
   });
 
-  it('outside NYC: the split step cites ny.default_split', () => {
+  it('outside NYC: the split step cites ny.default_split (no parts in the county data)', () => {
     const s = step(calc.calculate(ALBANY, { explain: true }), 'ny.outside.schoolRate');
-    expect(s.expression).toBe('rate * split.school');
+    expect(s.expression).toBe('if hasParts = true: rate * schoolPart / partsTotal; otherwise: rate * split.school');
     expect(s.value as number).toBeCloseTo(0.94685, 12); // 1.8937 × 50%
     expect(s.params).toMatchObject([{ id: 'ny.default_split', effective: '2023-01-01', file: 'rules/ny/split.yaml' }]);
   });

@@ -41,6 +41,7 @@ const en = {
   rulesCarried: 'Rules for {{year}} are not published yet; {{last}} values are carried forward as the estimate',
   rateGiven: "County rate {{given}} used as given, instead of the county's {{own}}",
   rateGivenNoOwn: 'County rate {{given}} used as given (the county has no rate of its own)',
+  rateCarriedBack: "The county's {{first}} rates are the earliest in the data; they stand in for {{year}}",
   // Names of numbers in messages.
   'field.value': 'Home value',
   'field.seniorIncome': 'Senior income',
@@ -88,6 +89,7 @@ const es: Record<MessageKey, string> = {
   rulesCarried: 'Las reglas de {{year}} aún no se han publicado; se usan las de {{last}} como estimación',
   rateGiven: 'Se usa la tasa del condado indicada, {{given}}, en lugar de la del condado, {{own}}',
   rateGivenNoOwn: 'Se usa la tasa del condado indicada, {{given}} (el condado no tiene tasa propia)',
+  rateCarriedBack: 'Las tasas de {{first}} del condado son las más antiguas de los datos; se usan para {{year}}',
   'field.value': 'Valor de la vivienda',
   'field.seniorIncome': 'Ingreso del adulto mayor',
   'field.veteranDisability': 'Nivel de discapacidad del veterano',
