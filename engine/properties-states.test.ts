@@ -92,16 +92,23 @@ describe.each(STATES)('%s: properties of every calculation', (code) => {
     }
   });
 
-  // Level 100 exempts the whole tax in each state's latest rules (California: from 2025, seed 001 —
-  // in 2024 it was the basic exemption; rules/ca/README.md).
-  it('a higher veteran disability level never raises annualTax; level 100 leaves no tax in the latest rules', () => {
+  // Level 100 exempts the whole tax in Texas (Tax Code §11.131) and Florida (§196.081). California
+  // has no whole-value exemption (R&T Code §205.5; SB 23 of 2025 died): a 100% rating takes the
+  // basic amount off the assessed value, min(assessed, ca.exemptions.veteran_basic).
+  it('a higher veteran disability level never raises annualTax; level 100 leaves no tax (TX, FL) or takes the basic amount (CA)', () => {
     const pair = fc.tuple(fc.constantFrom(...LEVELS), fc.constantFrom(...LEVELS)).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
     fc.assert(
       fc.property(arb, pair, (i, [lo, hi]) => {
         const low = calc.calculate({ ...i, veteranDisability: lo });
         const high = calc.calculate({ ...i, veteranDisability: hi });
         expect(num(high, 'annualTax')).toBeLessThanOrEqual(num(low, 'annualTax'));
-        expect(num(calc.calculate({ ...i, year: undefined, veteranDisability: 100 }), 'annualTax')).toBe(0);
+        const full = calc.calculate({ ...i, year: undefined, veteranDisability: 100 });
+        if (code !== 'CA') expect(num(full, 'annualTax')).toBe(0);
+        else {
+          const basic = bundle.parameters['ca.exemptions.veteran_basic']!.values.filter((v) => v.effective <= `${String(full.year)}-01-01`).at(-1)!.value as number;
+          const ca = full.california as Record<string, number>;
+          expect(ca.veteranExemption).toBeCloseTo(Math.min(num(full, 'baseAssessedValue'), basic), 2);
+        }
       }),
       { ...RUNS, seed: 33 },
     );

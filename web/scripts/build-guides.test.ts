@@ -110,7 +110,9 @@ describe('figures come from the rule bundle', () => {
     expect(text(page('CA', 'ca-explained').html.es)).toContain('10 de diciembre');
     expect(text(page('CA', 'ca-exemptions').html.en)).toContain('$175,298 for 2025');
     expect(text(page('CA', 'ca-exemptions').html.en)).toContain('for a veteran rated 100% disabled because of service');
-    expect(text(page('CA', 'ca-exemptions').html.en)).toContain('it applies the exemption from a rating of 10%');
+    // R&T Code §205.5: the low-income amount and limit (2025: 262,950 and 78,718), no exemption from a lower rating.
+    expect(text(page('CA', 'ca-exemptions').html.en)).toContain('or $262,950 when the household income is $78,718 or less');
+    expect(text(page('CA', 'ca-exemptions').html.en)).toContain('A lower rating alone gets no exemption');
   });
 
   it('New York: NYC FY2026 class 1 rate 19.843% against 20.085% in FY2025; STAR 30,000 / 86,100 / 107,300; abatement 28.1% to 17.5% (rules/ny)', () => {

@@ -320,13 +320,12 @@ ptax_note_texts(n_py, n_bit, n_text) AS (
   (0, 4, 'The disabled veterans'' exemption replaces the homeowners'' exemption: they do not combine'),
   (0, 5, 'California''s disabled veterans'' exemption needs a 100% rating, pay at the 100% rate for unemployability, blindness in both eyes or the loss of use of two or more limbs; a lower rating alone gets no exemption, so it was not applied'),
   (0, 6, 'The basic disabled veterans'' amount was applied; give the household income to check the larger low-income amount'),
-  (0, 7, 'The household income is used only for the disabled veterans'' exemption; it was not used here'),
-  (0, 8, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
-  (0, 9, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
-  (0, 10, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
-  (0, 11, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
-  (0, 12, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
-  (0, 13, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them'),
+  (0, 7, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
+  (0, 8, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
+  (0, 9, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
+  (0, 10, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
+  (0, 11, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
+  (0, 12, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them'),
   (1, 0, 'This county rate is below the 1% Prop 13 base rate; the estimate applies it as given'),
   (1, 1, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit'),
   (1, 2, 'Prop 13 limits the assessed value to the purchase price plus at most 2% a year'),
@@ -334,22 +333,21 @@ ptax_note_texts(n_py, n_bit, n_text) AS (
   (1, 4, 'The disabled veterans'' exemption replaces the homeowners'' exemption: they do not combine'),
   (1, 5, 'California''s disabled veterans'' exemption needs a 100% rating, pay at the 100% rate for unemployability, blindness in both eyes or the loss of use of two or more limbs; a lower rating alone gets no exemption, so it was not applied'),
   (1, 6, 'The basic disabled veterans'' amount was applied; give the household income to check the larger low-income amount'),
-  (1, 7, 'The household income is used only for the disabled veterans'' exemption; it was not used here'),
-  (1, 8, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
-  (1, 9, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
-  (1, 10, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
-  (1, 11, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
-  (1, 12, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
-  (1, 13, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them')
+  (1, 7, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
+  (1, 8, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
+  (1, 9, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
+  (1, 10, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
+  (1, 11, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
+  (1, 12, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them')
 ),
 ptax_note_sets AS (
   SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 16384), (1, 16384)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8192), (1, 8192)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
   LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f15 IS NULL)) AND (f16 IS NULL)) OR ((f15 IS NULL) AND (NOT (f16 IS NULL)))) THEN 4 WHEN (COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f16 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f16 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f11 < CAST('0' AS FLOAT8), FALSE)) THEN 8 WHEN (COALESCE(f17 < CAST('0' AS FLOAT8), FALSE)) THEN 9 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f15 IS NULL)) AND (f16 IS NULL)) OR ((f15 IS NULL) AND (NOT (f16 IS NULL)))) THEN 4 WHEN (COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f16 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f16 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f11 < CAST('0' AS FLOAT8), FALSE)) THEN 8 WHEN (COALESCE(f17 < CAST('0' AS FLOAT8), FALSE)) THEN 9 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (((COALESCE(p_rate < COALESCE(CAST('1' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)))) THEN 1 ELSE 0 END) + (CASE WHEN ((NOT py0_s11)) THEN 2 ELSE 0 END) + (CASE WHEN (((py0_s11 AND (py0_s14 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f16 < COALESCE(CAST('1975' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s16 AND f2) THEN 16 ELSE 0 END) + (CASE WHEN ((f9 > CAST('0' AS FLOAT8)) AND (NOT py0_s16)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s16 AND (f11 IS NULL)) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL)) AND (NOT py0_s16)) THEN 128 ELSE 0 END) + (CASE WHEN (COALESCE(f17 > CAST('0' AS FLOAT8), FALSE)) THEN 256 ELSE 0 END) + (CASE WHEN (COALESCE(f17 > ((f0 * CAST('0.005' AS FLOAT8))), FALSE)) THEN 512 ELSE 0 END) + (CASE WHEN (COALESCE(f17 > CAST('0' AS FLOAT8), FALSE) AND (py0_s31 > ((f0 * CAST('0.02' AS FLOAT8))))) THEN 1024 ELSE 0 END) + (CASE WHEN ((NOT (f14 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN (f3 OR f5 OR f6 OR (NOT (f4 IS NULL))) THEN 4096 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f13 IS NULL)) OR f12 OR f7 OR f8) THEN 8192 ELSE 0 END)) END) AS p_nmask,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f15 IS NULL)) AND (f16 IS NULL)) OR ((f15 IS NULL) AND (NOT (f16 IS NULL)))) THEN 4 WHEN (COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f16 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f16 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f11 < CAST('0' AS FLOAT8), FALSE)) THEN 8 WHEN (COALESCE(f17 < CAST('0' AS FLOAT8), FALSE)) THEN 9 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f15 IS NULL)) AND (f16 IS NULL)) OR ((f15 IS NULL) AND (NOT (f16 IS NULL)))) THEN 4 WHEN (COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f16 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f16 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f11 < CAST('0' AS FLOAT8), FALSE)) THEN 8 WHEN (COALESCE(f17 < CAST('0' AS FLOAT8), FALSE)) THEN 9 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (((COALESCE(p_rate < COALESCE(CAST('1' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)))) THEN 1 ELSE 0 END) + (CASE WHEN ((NOT py0_s11)) THEN 2 ELSE 0 END) + (CASE WHEN (((py0_s11 AND (py0_s14 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f16 < COALESCE(CAST('1975' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s16 AND f2) THEN 16 ELSE 0 END) + (CASE WHEN ((f9 > CAST('0' AS FLOAT8)) AND (NOT py0_s16)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s16 AND (f11 IS NULL)) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f17 > CAST('0' AS FLOAT8), FALSE)) THEN 128 ELSE 0 END) + (CASE WHEN (COALESCE(f17 > ((f0 * CAST('0.005' AS FLOAT8))), FALSE)) THEN 256 ELSE 0 END) + (CASE WHEN (COALESCE(f17 > CAST('0' AS FLOAT8), FALSE) AND (py0_s31 > ((f0 * CAST('0.02' AS FLOAT8))))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f14 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN (f3 OR f5 OR f6 OR (NOT (f4 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f13 IS NULL)) OR f12 OR f7 OR f8) THEN 4096 ELSE 0 END)) END) AS p_nmask,
     (CASE WHEN py IN (0, 1) THEN py0_s22 END) AS l0_0,
     (CASE WHEN py IN (0, 1) THEN (py0_s22 / CAST('12' AS FLOAT8)) END) AS l1_0,
     (CASE WHEN py IN (0, 1) THEN ((py0_s22 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,

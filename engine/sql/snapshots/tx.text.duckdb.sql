@@ -1026,7 +1026,6 @@ ptax_note_texts(n_py, n_bit, n_text) AS (
   (0, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
   (0, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
   (0, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used'),
-  (0, 13, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in Texas; Texas uses the disability rating'),
   (1, 0, 'The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate'),
   (1, 1, 'No tax rate is published for this county; the Texas average rate is used as an estimate'),
   (1, 2, 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied'),
@@ -1039,17 +1038,16 @@ ptax_note_texts(n_py, n_bit, n_text) AS (
   (1, 9, 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap'),
   (1, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
   (1, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
-  (1, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used'),
-  (1, 13, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in Texas; Texas uses the disability rating')
+  (1, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used')
 ),
 ptax_note_sets AS (
   SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 16384), (1, 16384)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8192), (1, 8192)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
   LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s1) THEN 1 ELSE 0 END) + (CASE WHEN ((p_rate IS NULL)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f2) AND (f3 OR f6)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s9 AND f3 AND f6) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9) THEN 16 ELSE 0 END) + (CASE WHEN ((f9 > CAST('0' AS FLOAT8)) AND (py0_s14 = CAST('0' AS FLOAT8))) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f14 IS NULL)) AND (NOT f2)) THEN 128 ELSE 0 END) + (CASE WHEN (py0_s7 AND (py0_s8 < f0)) THEN 256 ELSE 0 END) + (CASE WHEN (f2 AND (f14 IS NULL)) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN ((NOT (f17 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f13 IS NULL)) OR (NOT (f4 IS NULL)) OR f5 OR f12 OR f7 OR f8) THEN 4096 ELSE 0 END) + (CASE WHEN (f10 OR (NOT (f11 IS NULL))) THEN 8192 ELSE 0 END)) END) AS p_nmask,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s1) THEN 1 ELSE 0 END) + (CASE WHEN ((p_rate IS NULL)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f2) AND (f3 OR f6)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s9 AND f3 AND f6) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9) THEN 16 ELSE 0 END) + (CASE WHEN ((f9 > CAST('0' AS FLOAT8)) AND (py0_s14 = CAST('0' AS FLOAT8))) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f14 IS NULL)) AND (NOT f2)) THEN 128 ELSE 0 END) + (CASE WHEN (py0_s7 AND (py0_s8 < f0)) THEN 256 ELSE 0 END) + (CASE WHEN (f2 AND (f14 IS NULL)) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN ((NOT (f17 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f13 IS NULL)) OR (NOT (f4 IS NULL)) OR f5 OR f12 OR f7 OR f8) THEN 4096 ELSE 0 END)) END) AS p_nmask,
     (CASE WHEN py IN (0, 1) THEN py0_s28 END) AS l0_0,
     (CASE WHEN py IN (0, 1) THEN (py0_s28 / CAST('12' AS FLOAT8)) END) AS l1_0,
     (CASE WHEN py IN (0, 1) THEN ((py0_s28 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
