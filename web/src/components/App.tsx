@@ -1,5 +1,5 @@
 /** The site: every page of seed 001 §2 in the edition's frame (header, navigation, breadcrumbs, footer), the calculator on the home page. */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Hub } from './Hub.js';
 import type * as HomeParts from './HomeParts.js';
@@ -17,6 +17,7 @@ import type { Lang } from '../lib/format.js';
 import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
 import { ConsentBanner, ConsentSettingsButton } from './ConsentBanner.js';
 import { pathOf } from '../lib/routes.js';
+import { citationTitle } from '../lib/citations.js';
 import type * as SitePages from './site/SitePages.js';
 import { faqOf, loadGuides, routedGuides, type GuideData } from '../lib/guides.js';
 
@@ -263,7 +264,17 @@ export function App({
         {edition && !hub && data.status === 'ready' && (
           <p className="help">
             {t('footer.ratesLabel')}{' '}
-            <cite lang={lang === 'es' ? 'en' : undefined}>{(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ')}</cite>
+            <cite>
+              {(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r, i) => {
+                const title = citationTitle(r.title, lang, t);
+                return (
+                  <Fragment key={i}>
+                    {i > 0 && '; '}
+                    <span lang={title.lang}>{title.text}</span>
+                  </Fragment>
+                );
+              })}
+            </cite>
           </p>
         )}
         <p>

@@ -13,6 +13,7 @@ import { countyName } from '../lib/places.js';
 import { shareUrl } from '../lib/shareLink.js';
 import { PlainExplanation } from './PlainExplanation.js';
 import { conventionAnchor, pathOf } from '../lib/routes.js';
+import { citationTitle } from '../lib/citations.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
@@ -175,7 +176,7 @@ export function ResultsCard({
       )}
 
       <PlainExplanation r={r} lang={lang} stateAverage={edition.stateAverageRate} stateName={edition.stateName[lang]} />
-      <Explanation steps={r.steps} lang={lang} />
+      <Explanation steps={r.steps} lang={lang} edition={edition} />
       <ReportActions result={r} values={values} lang={lang} rates={rates} edition={edition} />
     </div>
   );
@@ -192,11 +193,12 @@ function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string, o?: Recor
   return t(`value.${String(v)}`, { defaultValue: String(v) });
 }
 
-/** The engine's full trace, behind a toggle: each step with its label, formula, value and citations (as `ptax calc --explain`). */
-export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang }) {
+/** The engine's full trace, behind a toggle: each step as a sentence with its figures (engine/core/sentence.ts) and its sources; the formula for reviewers behind its own toggle. */
+export function Explanation({ steps, lang, edition }: { steps: ExplainStep[]; lang: Lang; edition?: Edition }) {
   const { t } = useTranslation();
   if (!steps.length) return null;
   const howItWorks = pathOf({ page: 'how-it-works' }, lang);
+  const params = edition?.bundle.parameters ?? {};
   return (
     <details className="explain" data-testid="explanation">
       <summary>{t('results.explainAll', { count: steps.length })}</summary>
@@ -204,35 +206,40 @@ export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang 
       <ol>
         {steps.map((s) => {
           const refs = [
-            ...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule })),
-            ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id }))),
+            ...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule, label: s.label })),
+            ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id, label: params[p.id]?.label }))),
           ];
           return (
             <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
-              <p className="step-head">
-                <span className="step-label">{s.label[lang] ?? s.label.en}</span> = <strong>{stepValue(s.value, lang, t)}</strong>
-              </p>
-              <p className="step-formula">
-                <span className="sr-only">{t('results.stepFormula')}: </span>
-                <code>{s.expression}</code>
+              <p className="step-head" data-testid="step-sentence">
+                {s.sentence ?? `${s.label[lang] ?? s.label.en} = ${stepValue(s.value, lang, t)}`}
               </p>
               {refs.length > 0 && (
                 <ul className="step-sources" aria-label={t('results.stepSource')}>
-                  {refs.map((ref, i) => (
-                    <li key={i}>
-                      {/^https?:\/\//.test(ref.href) ? (
-                        <a href={ref.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
-                          {ref.title}
+                  {refs.map((ref, i) => {
+                    const title = citationTitle(ref.title, lang, t, ref.label);
+                    const external = /^https?:\/\//.test(ref.href);
+                    return (
+                      <li key={i}>
+                        <a
+                          href={external ? ref.href : `${howItWorks}#${conventionAnchor(ref.param)}`}
+                          {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                          data-testid="citation"
+                          lang={title.lang}
+                        >
+                          {title.text}
                         </a>
-                      ) : (
-                        <a href={`${howItWorks}#${conventionAnchor(ref.param)}`} data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
-                          {ref.title}
-                        </a>
-                      )}
-                    </li>
-                  ))}
+                      </li>
+                    );
+                  })}
                 </ul>
               )}
+              <details className="step-formula" data-testid="step-formula">
+                <summary>{t('results.stepFormula')}</summary>
+                <code translate="no">
+                  {s.expression} [{s.rule}]
+                </code>
+              </details>
             </li>
           );
         })}

@@ -217,7 +217,10 @@ const en = {
     sources: 'Sources of the figures used:',
     conventions: "Some figures are the product's conventions where the law leaves a choice.",
     conventionsLink: 'See our conventions',
+    conventionTitle: 'ptax, how it works: {{name}}',
   },
+  /** [English title, its Spanish] of the rules' sources: none in English (the titles are English). */
+  citations: [] as Array<[string, string]>,
   results: {
     aboveAverage: 'Above the {{state}} average of {{average}} by {{points}} percentage points.',
     belowAverage: 'Below the {{state}} average of {{average}} by {{points}} percentage points.',

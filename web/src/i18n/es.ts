@@ -1,6 +1,7 @@
 /** Texto de la interfaz en español (es-MX). Las cifras se interpolan; ninguna se escribe aquí. */
 import type { SpanishBase } from './en.js';
 import { consentText } from '../lib/telemetry/i18n.js';
+import { CITATIONS_ES } from './citations.es.js';
 
 /** The base Spanish text; each edition's own text is in states/es.<CODE>.ts, loaded with it. */
 const es: SpanishBase = {
@@ -199,7 +200,9 @@ const es: SpanishBase = {
     sources: 'Fuentes de las cifras utilizadas:',
     conventions: 'Algunas cifras son convenciones del producto donde la ley deja una elección.',
     conventionsLink: 'Ver nuestras convenciones',
+    conventionTitle: 'ptax, cómo funciona: {{name}}',
   },
+  citations: CITATIONS_ES,
   results: {
     aboveAverage: 'Por encima del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
     belowAverage: 'Por debajo del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',

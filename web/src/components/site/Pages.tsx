@@ -13,6 +13,7 @@ import { countyName } from '../../lib/places.js';
 import { conventionAnchor, pathOf, type Site } from '../../lib/routes.js';
 import { shareQuery } from '../../lib/shareLink.js';
 import { Breadcrumbs } from './Layout.js';
+import { citationTitle } from '../../lib/citations.js';
 
 type TextPageId = 'about' | 'privacy' | 'terms' | 'disclaimer' | 'affiliate';
 
@@ -176,14 +177,17 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
       {medians && (
         <p className="help" data-testid="county-median-note">
           {t('site.county.medianNote', { state })}{' '}
-          {medians.reference.map((ref, i) => (
-            <Fragment key={ref.href ?? i}>
-              {i > 0 && '; '}
-              <a href={ref.href} lang={lang === 'es' ? 'en' : undefined}>
-                {ref.title}
-              </a>
-            </Fragment>
-          ))}
+          {medians.reference.map((ref, i) => {
+            const title = citationTitle(ref.title, lang, t);
+            return (
+              <Fragment key={ref.href ?? i}>
+                {i > 0 && '; '}
+                <a href={ref.href} lang={title.lang}>
+                  {title.text}
+                </a>
+              </Fragment>
+            );
+          })}
         </p>
       )}
       <h2>{t('site.county.split')}</h2>
