@@ -254,6 +254,8 @@ export function App({
     <>
       <ThrowProbe level="app" />
       <SiteHeader lang={lang} page={route.page} site={site} switchHref={switchHref} hasCalculator={onCalculatorPage && !hub} />
+      {/* Issue 24: a bar in the page's flow under the header, never over the calculator or the state choice. */}
+      <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
       <main id="main" className="wrap" tabIndex={-1}>
         <ErrorBoundary component={`page:${route.page}`} fallback={(_e, reset) => <PageError reset={reset} home={pathOf({ page: 'home' }, lang, site)} />}>
           <ThrowProbe level="page" />
@@ -281,7 +283,6 @@ export function App({
           <ConsentSettingsButton />
         </p>
       </SiteFooter>
-      <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
     </>
   );
 }
