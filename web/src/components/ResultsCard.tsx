@@ -12,6 +12,7 @@ import { reportError } from '../lib/monitoring.js';
 import { countyName } from '../lib/places.js';
 import { shareUrl } from '../lib/shareLink.js';
 import { PlainExplanation } from './PlainExplanation.js';
+import { ResultContext } from './ResultContext.js';
 import { conventionAnchor, pathOf } from '../lib/routes.js';
 import { citationTitle } from '../lib/citations.js';
 
@@ -72,6 +73,7 @@ export function ResultsCard({
           )}
         </p>
       )}
+      <ResultContext edition={edition} county={r.county} lang={lang} />
       <dl className="figures">
         <Figure label={t('results.baseAssessedValue')} value={r.baseAssessedValue} display={usd(r.baseAssessedValue)} testId="base-assessed-value" />
         <Figure label={t('results.finalAssessedValue')} value={r.finalAssessedValue} display={usd(r.finalAssessedValue)} testId="final-assessed-value" />

@@ -4,6 +4,10 @@
  * (lib/citations.ts). web/src/lib/citations.test.ts fails on a title of the rules without one.
  */
 export const CITATIONS_ES: Array<[string, string]> = [
+  [
+    'US Census Bureau, Population Estimates Program, Vintage 2023: county population on July 1, 2023',
+    'Oficina del Censo de EE. UU., Programa de Estimaciones de Población, Vintage 2023: población de los condados al 1 de julio de 2023',
+  ],
   ['ACCESS NYC, School Tax Relief (STAR) program: estimated savings', 'ACCESS NYC, programa de alivio del impuesto escolar (STAR): ahorro estimado'],
   [
     'Amendment 5 (2024): second homestead tier indexed to CPI; 25,722 for 2025 (Okeechobee County Property Appraiser)',

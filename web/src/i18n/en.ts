@@ -73,6 +73,11 @@ const en = {
     notYetBilled: 'not yet billed',
   },
   directory: {
+    sortPopulation: 'Population (largest first)',
+    populationOf: 'Population {{population}} (2023)',
+    chartTitle: 'All {{count}} counties by rate (bar chart)',
+    chartYours: 'Your county: {{county}}, {{rate}}.',
+    chartMark: '◆ your county',
     listLabel: 'Counties found: {{count}}',
     title: '{{state}} counties',
     open: 'County directory ({{count}} counties)',
@@ -92,15 +97,11 @@ const en = {
     population: 'Population',
     taxCol: 'Tax on {{value}}',
     notInData: 'See Census QuickFacts',
-    missing: 'Population and appraisal district details are not in our data.',
-    where_TX:
-      "Find your appraisal district in the Texas Comptroller's directory (comptroller.texas.gov) and county populations in Census QuickFacts (census.gov/quickfacts).",
-    where_FL:
-      "Find your property appraiser in the Florida Department of Revenue's directory (floridarevenue.com) and county populations in Census QuickFacts (census.gov/quickfacts).",
-    where_CA:
-      'Find your county assessor through the California State Board of Equalization (boe.ca.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
-    where_NY:
-      'Find your assessor through the NYS Department of Taxation and Finance (tax.ny.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
+    missing: 'Population: US Census Bureau, county estimates of July 1, 2023 (Vintage 2023). Appraisal district details are not in our data.',
+    where_TX: "Find your appraisal district in the Texas Comptroller's directory (comptroller.texas.gov).",
+    where_FL: "Find your property appraiser in the Florida Department of Revenue's directory (floridarevenue.com).",
+    where_CA: 'Find your county assessor through the California State Board of Equalization (boe.ca.gov).',
+    where_NY: 'Find your assessor through the NYS Department of Taxation and Finance (tax.ny.gov).',
   },
   timeline: {
     title: '2026 rates timeline',
@@ -202,6 +203,17 @@ const en = {
     'borough_new-york': 'Manhattan',
     borough_queens: 'Queens',
     borough_richmond: 'Staten Island',
+  },
+  context: {
+    title: 'In context',
+    countyRate: 'Typical rate in {{county}}',
+    stateRate: '{{state}} average rate',
+    nationalRate: 'Median rate of the {{count}} U.S. counties',
+    rank: 'Rank of the county in {{state}}',
+    rankValue: '#{{rank}} of {{count}}, highest rate first',
+    medianTax: 'Median tax paid by owners in {{county}}',
+    topCoded: '{{amount}} or more',
+    source: 'Typical rates and taxes paid:',
   },
   explain: {
     value: 'You entered a market value of {{value}}.',

@@ -64,6 +64,11 @@ const es: SpanishBase = {
     notYetBilled: 'aún no facturado',
   },
   directory: {
+    sortPopulation: 'Población (de mayor a menor)',
+    populationOf: 'Población: {{population}} (2023)',
+    chartTitle: 'Los {{count}} condados por tasa (gráfico de barras)',
+    chartYours: 'Su condado: {{county}}, {{rate}}.',
+    chartMark: '◆ su condado',
     listLabel: 'Condados encontrados: {{count}}',
     title: 'Condados de {{state}}',
     open: 'Directorio de condados ({{count}} condados)',
@@ -83,7 +88,8 @@ const es: SpanishBase = {
     population: 'Población',
     taxCol: 'Impuesto sobre {{value}}',
     notInData: 'Vea Census QuickFacts',
-    missing: 'La población y los datos del distrito de tasación no están en nuestros datos.',
+    missing:
+      'Población: Oficina del Censo de EE. UU., estimaciones por condado al 1 de julio de 2023 (Vintage 2023). Los datos del distrito de tasación no están en nuestros datos.',
   },
   timeline: {
     title: 'Calendario de las tasas 2026',
@@ -185,6 +191,17 @@ const es: SpanishBase = {
     'borough_new-york': 'Manhattan',
     borough_queens: 'Queens',
     borough_richmond: 'Staten Island',
+  },
+  context: {
+    title: 'En contexto',
+    countyRate: 'Tasa típica en {{county}}',
+    stateRate: 'Tasa promedio de {{state}}',
+    nationalRate: 'Tasa mediana de los {{count}} condados de EE. UU.',
+    rank: 'Posición del condado en {{state}}',
+    rankValue: 'n.º {{rank}} de {{count}}, de la tasa más alta a la más baja',
+    medianTax: 'Impuesto mediano que pagan los propietarios en {{county}}',
+    topCoded: '{{amount}} o más',
+    source: 'Tasas típicas e impuestos pagados:',
   },
   explain: {
     value: 'Usted indicó un valor de mercado de {{value}}.',

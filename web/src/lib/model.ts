@@ -13,6 +13,7 @@ import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import { formatNumber, type Lang } from './format.js';
 import { loadProgramsOf } from './generated.js';
+import type { CountyFactsPackage } from './stateData.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
@@ -80,6 +81,11 @@ export interface CountyInfo {
   program: string;
   /** Median value of the county's owner-occupied homes (counties file), if the data gives one. */
   medianValue: number | null;
+  /** Population on July 1, 2023 (Census PEP Vintage 2023; county facts), if known. */
+  population?: number | null;
+  /** Median real estate taxes paid (ACS B25103; county facts), in dollars; `taxesTopCoded`: $10,000 or more. */
+  medianTax?: number | null;
+  taxesTopCoded?: boolean;
 }
 
 export interface Edition {
@@ -110,6 +116,8 @@ export interface Edition {
   /** The state's average effective rate (percent; profile.stats.average_rate), or null. */
   stateAverageRate: number | null;
   counties: CountyInfo[];
+  /** The national median rate and the sources of the county facts (issue 24), when the package has them. */
+  facts: Pick<CountyFactsPackage, 'national' | 'sources'> | null;
   /** Names the rules accept besides counties (New York City as a whole), calculated by their program. */
   places: CountyInfo[];
   county(name: string): CountyInfo | undefined;
@@ -150,6 +158,7 @@ export function makeEdition(bundle: Bundle): Edition {
     }
     return program;
   };
+  const facts = (bundle as Bundle & { countyFacts?: CountyFactsPackage }).countyFacts;
   const countyOf = (c: CountyDef): CountyInfo => {
     const program = programOf(c);
     const rate = valueAt({ values: c.rates as ParameterDef['values'] }, dateOf(program))?.value;
@@ -161,6 +170,9 @@ export function makeEdition(bundle: Bundle): Edition {
       needsPropertyType: c.flags.includes('nycClass'),
       program,
       medianValue: c.medianValue ?? null,
+      population: facts?.counties[c.name]?.[0] ?? null,
+      medianTax: facts?.counties[c.name]?.[1] ?? null,
+      taxesTopCoded: facts?.counties[c.name]?.[2] ?? false,
     };
   };
   const counties = state.counties.map(countyOf);
@@ -187,6 +199,7 @@ export function makeEdition(bundle: Bundle): Edition {
   const edition: Edition = {
     code: state.code,
     stateName: state.name,
+    facts: facts ? { national: facts.national, sources: facts.sources } : null,
     get calculator() {
       if (uses++ === 1) whenIdle(() => void edition.loadGenerated());
       return current;
