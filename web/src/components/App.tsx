@@ -192,7 +192,8 @@ export function App({
         <>
           <div className="hero">
             <h1 data-testid="page-title">{hub ? t('hub.title') : t('header.title', vars)}</h1>
-            <p className="subtitle">{t('header.subtitle')}</p>
+            {/* The hub's own introduction follows (Hub): the edition's subtitle would say it twice (issue 24). */}
+            {!hub && <p className="subtitle">{t('header.subtitle')}</p>}
           </div>
           {hub && <Hub lang={lang} />}
           {/* The calculator comes first, so a phone's first screen is the calculator (issue 15). */}
@@ -253,7 +254,7 @@ export function App({
   return (
     <>
       <ThrowProbe level="app" />
-      <SiteHeader lang={lang} page={route.page} site={site} switchHref={switchHref} hasCalculator={onCalculatorPage && !hub} />
+      <SiteHeader lang={lang} page={route.page} site={site} switchHref={switchHref} hasCalculator={onCalculatorPage && !hub} hub={hub} />
       {/* Issue 24: a bar in the page's flow under the header, never over the calculator or the state choice. */}
       <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
       <main id="main" className="wrap" tabIndex={-1}>

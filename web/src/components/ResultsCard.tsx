@@ -18,13 +18,18 @@ import { citationTitle } from '../lib/citations.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
-function Figure({ label, value, display, testId, big }: { label: string; value: number; display: string; testId: string; big?: boolean }) {
+function Figure({ label, value, display, testId, big, note }: { label: string; value: number; display: string; testId: string; big?: boolean; note?: string }) {
   return (
     <div className={big ? 'figure figure-big' : 'figure'}>
       <dt>{label}</dt>
       <dd data-testid={testId} data-value={value}>
         {display}
       </dd>
+      {note && (
+        <dd className="figure-note" data-testid={`${testId}-note`}>
+          {note}
+        </dd>
+      )}
     </div>
   );
 }
@@ -54,7 +59,7 @@ export function ResultsCard({
       </h3>
       <dl className="figures-main">
         <Figure big label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
-        <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" />
+        <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" note={t('results.escrowNote')} />
         <Figure label={t('results.effectiveRate')} value={r.effectiveRate} display={formatPercent(r.effectiveRate, lang)} testId="effective-rate" />
       </dl>
       {edition.stateAverageRate !== null && (

@@ -234,6 +234,7 @@ const en = {
   /** [English title, its Spanish] of the rules' sources: none in English (the titles are English). */
   citations: [] as Array<[string, string]>,
   results: {
+    escrowNote: 'What a lender puts into escrow each month for this tax.',
     aboveAverage: 'Above the {{state}} average of {{average}} by {{points}} percentage points.',
     belowAverage: 'Below the {{state}} average of {{average}} by {{points}} percentage points.',
     atAverage: 'Equal to the {{state}} average of {{average}}.',
@@ -411,6 +412,7 @@ const en = {
   },
   faqBlock: { open: 'Common questions about property taxes' },
   nav: {
+    calculators: 'State calculators',
     calculator: 'Calculator',
     howItWorks: 'How it works',
     guides: 'Guides',

@@ -221,6 +221,7 @@ const es: SpanishBase = {
   },
   citations: CITATIONS_ES,
   results: {
+    escrowNote: 'Lo que el prestamista reserva cada mes en la cuenta de depósito (escrow) para este impuesto.',
     aboveAverage: 'Por encima del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
     belowAverage: 'Por debajo del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
     atAverage: 'Igual al promedio de {{state}} ({{average}}).',
@@ -398,6 +399,7 @@ const es: SpanishBase = {
   },
   faqBlock: { open: 'Preguntas comunes sobre el impuesto a la propiedad' },
   nav: {
+    calculators: 'Calculadoras por estado',
     calculator: 'Calculadora',
     howItWorks: 'Cómo funciona',
     guides: 'Guías',
