@@ -140,3 +140,15 @@ describe('result mapping', () => {
     expect(es.steps[0]!.label.es).toBeTruthy();
   });
 });
+
+describe('New York City details (issue 24)', () => {
+  it('one row per figure; the school figure of the details says it is before STAR (the breakdown above is after)', () => {
+    const r = calculate(edition, form({ county: 'Kings County', homeValue: 800000, propertyType: 'class2', homestead: true }), 'en');
+    const fields = r.details.find((d) => d.key === 'nyc')!.fields;
+    const labels = fields.map((f) => f.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.filter((l) => l === 'STAR savings')).toHaveLength(1);
+    const before = fields.find((f) => f.label === 'School tax before STAR and other savings')!.value as number;
+    expect(before).toBeGreaterThan(r.breakdown.school);
+  });
+});

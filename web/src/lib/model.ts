@@ -349,6 +349,20 @@ export function fieldsOf(decl: Declarations, r: unknown, group: string, lang: La
     .filter((f) => f.value !== undefined && f.value !== null && typeof f.value !== 'object');
 }
 
+/**
+ * One row per figure (issue 24): a field with the same label and value as an earlier one
+ * (New York City's savings appear in the result both on their own and in its breakdown) is shown once.
+ */
+export function onceEach(fields: FieldView[]): FieldView[] {
+  const seen = new Set<string>();
+  return fields.filter((f) => {
+    const key = `${f.label}\u0000${String(f.value)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
 const breakdownOf = (x: unknown): Breakdown => {
   const o = (x ?? {}) as Record<string, unknown>;
@@ -385,7 +399,7 @@ export function toResultView(r: CalcResult, countySlug: string, decl: Declaratio
     steps: r.explanation ?? [],
     quarterlyPayment: nyc ? num(nyc.quarterlyPayment) : undefined,
     schoolTaxBeforeExemptions: nyc ? num(nyc.schoolTaxPortion) : undefined,
-    details: DETAIL_KEYS.filter((k) => r[k] && typeof r[k] === 'object').map((k) => ({ key: k, fields: fieldsOf(decl, r, k, lang) })),
+    details: DETAIL_KEYS.filter((k) => r[k] && typeof r[k] === 'object').map((k) => ({ key: k, fields: onceEach(fieldsOf(decl, r, k, lang)) })),
     state: r.state,
   };
 }
