@@ -96,7 +96,8 @@ export function packageOf(bundle, code) {
         // The command line's flag names are not the web's.
         list
           .filter((d) => d.states?.includes(code) || (d.calculators ?? []).some((k) => k.startsWith(`${code.toLowerCase()}.`)))
-          .map(({ flag: _flag, ...d }) => d),
+          // An edition's own help where the general one speaks of other states (issue 24).
+          .map(({ flag: _flag, help_by_state: byState, ...d }) => (byState?.[code] ? { ...d, help: byState[code] } : d)),
       );
   }
   if (extra.results) {
