@@ -262,4 +262,15 @@ describe('in the browser', () => {
       await context.close();
     }
   });
+
+  it('New York City, a calculator choice, has its county page (issue 24), listed with the counties', async () => {
+    const { page, context } = await open(browser, '/county/new-york-city', { edition: 'NY', popup: false, waitFor: 'page-county' });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('New York City');
+    // The tax on a typical home comes from the engine (class 1 by default).
+    expect(Number(await page.getByTestId('county-tax').getAttribute('data-value'))).toBeGreaterThan(0);
+    await page.goto(new URL('/counties', page.url()).href);
+    await page.getByTestId('page-counties').waitFor();
+    expect(await page.locator('a[href="/county/new-york-city"]').count()).toBe(1);
+    await context.close();
+  });
 });

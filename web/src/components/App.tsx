@@ -123,7 +123,10 @@ export function App({
   const H = useLoaded(givenHome, CALCULATOR_PAGES_SET.has(firstRoute) && EDITION !== 'HUB', loadHomeParts, 'calculator');
   const { i18n } = useTranslation();
   if (P) P.addSiteText(i18n);
-  const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: routedGuides(guides) }), [edition, guides]);
+  const site: Site = useMemo(
+    () => ({ counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : 'any', guides: routedGuides(guides) }),
+    [edition, guides],
+  );
   const route: Route = resolveRoute(pathname, site);
   const stateName = edition ? edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
   const stateCode = edition ? edition.code : EDITION;

@@ -97,7 +97,7 @@ export function NotFound({ lang, site }: { lang: Lang; site: Site }) {
 export function CountiesPage({ edition, lang, site }: { edition: Edition; lang: Lang; site: Site }) {
   const { t } = useTranslation();
   const state = edition.stateName[lang];
-  const sorted = [...edition.counties].sort((a, b) => countyName(a.name, t).localeCompare(countyName(b.name, t), lang));
+  const sorted = [...edition.counties, ...edition.places].sort((a, b) => countyName(a.name, t).localeCompare(countyName(b.name, t), lang));
   return (
     <article className="page" data-testid="page-counties">
       <Breadcrumbs lang={lang} site={site} trail={[]} current={t('nav.counties')} />
@@ -119,7 +119,8 @@ export function CountiesPage({ edition, lang, site }: { edition: Edition; lang: 
 export function CountyPage({ edition, slug, lang, site }: { edition: Edition; slug: string; lang: Lang; site: Site }) {
   const { t } = useTranslation();
   const state = edition.stateName[lang];
-  const county = edition.counties.find((c) => c.slug === slug);
+  // A county, or a place the calculator offers as a whole (New York City, issue 24).
+  const county = edition.counties.find((c) => c.slug === slug) ?? edition.places.find((c) => c.slug === slug);
   if (!county) return <NotFound lang={lang} site={site} />;
   const name = countyName(county.name, t);
   const classType = county.needsPropertyType ? 'class1' : '';
