@@ -57,8 +57,26 @@ export function ResultsCard({
       <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">
         {t('results.heading', { county: countyName(r.county, t), year: r.year })}
       </h3>
+      {r.withMelloRoos && (
+        <dl className="figures-main" data-testid="mello-roos-total">
+          <Figure
+            big
+            label={t('results.totalWithMelloRoos')}
+            value={r.withMelloRoos.total}
+            display={usd(r.withMelloRoos.total)}
+            testId="total-with-mello-roos"
+          />
+          <Figure
+            label={t('results.monthlyWithMelloRoos')}
+            value={r.withMelloRoos.monthly}
+            display={usd(r.withMelloRoos.monthly)}
+            testId="monthly-with-mello-roos"
+          />
+          <Figure label={t('results.melloRoos')} value={r.withMelloRoos.melloRoos} display={usd(r.withMelloRoos.melloRoos)} testId="mello-roos" />
+        </dl>
+      )}
       <dl className="figures-main">
-        <Figure big label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
+        <Figure big={!r.withMelloRoos} label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
         <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" note={t('results.escrowNote')} />
         <Figure label={t('results.effectiveRate')} value={r.effectiveRate} display={formatPercent(r.effectiveRate, lang)} testId="effective-rate" />
       </dl>

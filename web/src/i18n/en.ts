@@ -234,6 +234,9 @@ const en = {
   /** [English title, its Spanish] of the rules' sources: none in English (the titles are English). */
   citations: [] as Array<[string, string]>,
   results: {
+    totalWithMelloRoos: 'Total a year with Mello-Roos',
+    monthlyWithMelloRoos: 'Monthly with Mello-Roos',
+    melloRoos: 'Mello-Roos special tax',
     escrowNote: 'What a lender puts into escrow each month for this tax.',
     aboveAverage: 'Above the {{state}} average of {{average}} by {{points}} percentage points.',
     belowAverage: 'Below the {{state}} average of {{average}} by {{points}} percentage points.',
@@ -312,6 +315,8 @@ const en = {
     fileName: 'property-tax-report-{{county}}',
   },
   share: {
+    textMelloRoos:
+      'Estimated property tax bill for a {{value}} home in {{county}}: {{total}} a year with Mello-Roos ({{monthly}} a month): property tax {{annual}} plus Mello-Roos {{melloRoos}}.',
     copyLink: 'Copy link',
     linkCopied: 'Link copied',
     linkCopyFailed: 'Cannot copy',

@@ -221,6 +221,9 @@ const es: SpanishBase = {
   },
   citations: CITATIONS_ES,
   results: {
+    totalWithMelloRoos: 'Total anual con Mello-Roos',
+    monthlyWithMelloRoos: 'Mensual con Mello-Roos',
+    melloRoos: 'Impuesto especial Mello-Roos',
     escrowNote: 'Lo que el prestamista reserva cada mes en la cuenta de depósito (escrow) para este impuesto.',
     aboveAverage: 'Por encima del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
     belowAverage: 'Por debajo del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
@@ -299,6 +302,8 @@ const es: SpanishBase = {
     fileName: 'informe-impuesto-propiedad-{{county}}',
   },
   share: {
+    textMelloRoos:
+      'Factura estimada del impuesto a la propiedad para una vivienda de {{value}} en {{county}}: {{total}} al año con Mello-Roos ({{monthly}} al mes): impuesto a la propiedad {{annual}} más Mello-Roos {{melloRoos}}.',
     copyLink: 'Copiar enlace',
     linkCopied: 'Enlace copiado',
     linkCopyFailed: 'No se puede copiar',

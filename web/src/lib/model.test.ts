@@ -152,3 +152,25 @@ describe('New York City details (issue 24)', () => {
     expect(before).toBeGreaterThan(r.breakdown.school);
   });
 });
+
+describe('California with Mello-Roos (issue 24)', () => {
+  it('the total a buyer budgets for: tax 4,182.54 + Mello-Roos 2,000 = 6,182.54 a year, 515.21 a month', async () => {
+    const { statePackage } = await import('../test/edition.js');
+    const { toBundle } = await import('./stateData.js');
+    const { makeEdition } = await import('./model.js');
+    const ca = makeEdition(toBundle(statePackage('CA')));
+    const v = {
+      ...defaultForm(ca),
+      county: 'Los Angeles County',
+      homeValue: 900000,
+      homestead: true,
+      purchasePrice: 500000,
+      purchaseYear: 2015,
+      melloRoos: 2000,
+    };
+    const r = calculate(ca, v as FormValues, 'en');
+    // 500,000 × 1.02^10 = 609,497.21 assessed; − 7,000 homeowners' = 602,497.21 × 0.6942 % = 4,182.54
+    expect(r.annualTax).toBe(4182.54);
+    expect(r.withMelloRoos).toEqual({ melloRoos: 2000, total: 6182.54, monthly: 515.21 });
+  });
+});

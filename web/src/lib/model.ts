@@ -323,6 +323,8 @@ export interface ResultView {
   schoolTaxBeforeExemptions?: number;
   /** The state's detail object (`nyc`, `texas`, `california`, `florida`), field by field as declared. */
   details: DetailView[];
+  /** California with a Mello-Roos special tax given: the bill a buyer budgets for (tax plus Mello-Roos) and its monthly share (issue 24). */
+  withMelloRoos?: { melloRoos: number; total: number; monthly: number };
   /** The state and the figures of the generic result as the engine gave them (for the share link, the PDF, the charts). */
   state: string;
 }
@@ -401,7 +403,15 @@ export function toResultView(r: CalcResult, countySlug: string, decl: Declaratio
     schoolTaxBeforeExemptions: nyc ? num(nyc.schoolTaxPortion) : undefined,
     details: DETAIL_KEYS.filter((k) => r[k] && typeof r[k] === 'object').map((k) => ({ key: k, fields: onceEach(fieldsOf(decl, r, k, lang)) })),
     state: r.state,
+    ...melloRoosOf(r),
   };
+}
+
+/** The total with Mello-Roos when the visitor gave one (California's result: melloRoos, totalWithMelloRoos, monthlyWithMelloRoos). */
+function melloRoosOf(r: CalcResult): { withMelloRoos?: ResultView['withMelloRoos'] } {
+  const ca = r.california as Record<string, unknown> | undefined;
+  if (!ca || !(num(ca.melloRoos) > 0)) return {};
+  return { withMelloRoos: { melloRoos: num(ca.melloRoos), total: num(ca.totalWithMelloRoos), monthly: num(ca.monthlyWithMelloRoos) } };
 }
 
 /** Runs the engine for the form's values; errors are PtaxError with a message in `lang`. */

@@ -120,6 +120,14 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
   const vars = editionVars(t, edition.code, edition.stateName?.[lang]);
   const date = t('report.date', { date: formatDate(new Date(), lang) });
   const figures: Array<[string, string]> = [
+    // California with Mello-Roos: the total first, then its parts (issue 24).
+    ...(r.withMelloRoos
+      ? ([
+          [t('results.totalWithMelloRoos'), usd(r.withMelloRoos.total)],
+          [t('results.monthlyWithMelloRoos'), usd(r.withMelloRoos.monthly)],
+          [t('results.melloRoos'), usd(r.withMelloRoos.melloRoos)],
+        ] as Array<[string, string]>)
+      : []),
     [t('results.annualTax'), usd(r.annualTax)],
     [t('results.monthlyTax'), usd(r.monthlyTax)],
   ];
