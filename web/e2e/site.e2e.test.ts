@@ -273,4 +273,15 @@ describe('in the browser', () => {
     expect(await page.locator('a[href="/county/new-york-city"]').count()).toBe(1);
     await context.close();
   });
+
+  it('the free tax-filing link under a result: a new tab; without a partner configured, the IRS Free File page marked as no affiliation (seed 001 §1, issue 24)', async () => {
+    const { page, context } = await open(browser, '/?county=harris&value=425000', { edition: 'TX', popup: false });
+    const a = page.getByTestId('filing-link-a');
+    await a.waitFor();
+    expect(await a.getAttribute('target')).toBe('_blank');
+    expect(await a.getAttribute('rel')).toContain('noopener');
+    expect(await a.getAttribute('href')).toBe('https://www.irs.gov/filing/free-file-do-your-federal-taxes-for-free');
+    expect(await page.getByTestId('filing-no-affiliation').innerText()).toContain('no affiliation');
+    await context.close();
+  });
 });

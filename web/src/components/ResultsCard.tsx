@@ -15,6 +15,7 @@ import { PlainExplanation } from './PlainExplanation.js';
 import { ResultContext } from './ResultContext.js';
 import { conventionAnchor, pathOf } from '../lib/routes.js';
 import { citationTitle } from '../lib/citations.js';
+import { FILING_LINK } from '../lib/config.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
@@ -203,7 +204,30 @@ export function ResultsCard({
       <PlainExplanation r={r} lang={lang} stateAverage={edition.stateAverageRate} stateName={edition.stateName[lang]} />
       <Explanation steps={r.steps} lang={lang} edition={edition} />
       <ReportActions result={r} values={values} lang={lang} rates={rates} edition={edition} />
+      <FilingLink lang={lang} />
     </div>
+  );
+}
+
+/** The free tax-filing link (seed 001 §1): a partner's, marked sponsored and disclosed, or the IRS's Free File page, marked as no affiliation. */
+function FilingLink({ lang }: { lang: Lang }) {
+  const { t } = useTranslation();
+  const { href, affiliate } = FILING_LINK;
+  return (
+    <p className="help filing-link" data-testid="filing-link">
+      {t('filing.text')}{' '}
+      <a href={href} target="_blank" rel={affiliate ? 'sponsored noopener' : 'noopener noreferrer'} data-testid="filing-link-a">
+        {t(affiliate ? 'filing.partner' : 'filing.irs')}
+        <span className="sr-only"> {t('share.newTab')}</span>
+      </a>{' '}
+      {affiliate ? (
+        <a href={pathOf({ page: 'affiliate' }, lang)} data-testid="filing-disclosure">
+          {t('filing.disclosed')}
+        </a>
+      ) : (
+        <span data-testid="filing-no-affiliation">{t('filing.noAffiliation')}</span>
+      )}
+    </p>
   );
 }
 

@@ -215,6 +215,13 @@ const en = {
     topCoded: '{{amount}} or more',
     source: 'Typical rates and taxes paid:',
   },
+  filing: {
+    text: 'Filing your income tax? You can do it for free:',
+    irs: 'IRS Free File',
+    partner: 'our free filing partner',
+    noAffiliation: '(the IRS service; no affiliation with ptax)',
+    disclosed: '(sponsored link: see our affiliate disclosure)',
+  },
   explain: {
     value: 'You entered a market value of {{value}}.',
     assessed: 'The rules assess it at {{value}}: the value the tax rates apply to before exemptions.',

@@ -203,6 +203,13 @@ const es: SpanishBase = {
     topCoded: '{{amount}} o más',
     source: 'Tasas típicas e impuestos pagados:',
   },
+  filing: {
+    text: '¿Va a declarar su impuesto sobre la renta? Puede hacerlo gratis:',
+    irs: 'IRS Free File',
+    partner: 'nuestro socio para declarar gratis',
+    noAffiliation: '(el servicio del IRS; sin afiliación con ptax)',
+    disclosed: '(enlace patrocinado: vea nuestra divulgación de afiliados)',
+  },
   explain: {
     value: 'Usted indicó un valor de mercado de {{value}}.',
     assessed: 'Las reglas lo tasan en {{value}}: el valor al que se aplican las tasas antes de las exenciones.',
