@@ -112,6 +112,9 @@ describe('App', () => {
     expect(screen.getByTestId('breakdown-school').textContent).toBe('$27,793');
     expect(screen.getByTestId('exemption-star').textContent).toBe('$293');
     expect(within(screen.getByTestId('exemptions-applied')).getByText('Basic STAR')).toBeTruthy();
+    // Issue 24: STAR is claimed (primary residence ticked): no hint suggesting it.
+    expect(r.potentialSavings).toBeGreaterThan(0);
+    expect(screen.queryByTestId('potential-savings')).toBeNull();
     expect(screen.getAllByTestId('explain-step')).toHaveLength(r.explanation!.length);
     expect(screen.getAllByTestId('citation').length).toBeGreaterThan(0);
     expect(taxLog.map((e) => e.message)).toContain('Tax calculation completed');

@@ -182,9 +182,10 @@ export function ResultsCard({
           </section>
         ))}
 
-      {r.potentialSavings > 0 && (
+      {/* The hint is about the homestead exemption (STAR in New York): nothing once the visitor has claimed it (issue 24). */}
+      {r.potentialSavings > 0 && !values.homestead && (
         <p className="hint" data-testid="potential-savings" data-value={r.potentialSavings}>
-          {t('results.potentialSavings', { amount: usd(r.potentialSavings) })}
+          {t('results.potentialSavings', { amount: usd(r.potentialSavings), context: edition.code })}
         </p>
       )}
 

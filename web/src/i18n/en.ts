@@ -275,6 +275,13 @@ const en = {
     noExemptions: 'No exemptions applied.',
     notes: 'Notes',
     potentialSavings: 'Potential savings: exemptions such as STAR could save you up to {{amount}} a year. Check which ones you qualify for.',
+    potentialSavings_NY: 'Potential savings: the STAR exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
+    potentialSavings_TX:
+      'Potential savings: the homestead exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
+    potentialSavings_CA:
+      "Potential savings: the homeowners' exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.",
+    potentialSavings_FL:
+      'Potential savings: the homestead exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
     schoolDetail: 'School tax breakdown',
     schoolTaxable: 'School taxable value',
     schoolBefore: 'School tax before exemptions',

@@ -4,6 +4,7 @@
  */
 import { countyName } from './places.js';
 import type { TFunction } from 'i18next';
+import { citationTitle } from './citations.js';
 import type { FormValues, ResultView } from './model.js';
 import { editionVars } from './editionText.js';
 import { formatDate, formatNumber, formatPercent, formatUsd, type Lang } from './format.js';
@@ -144,8 +145,8 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
     ]);
   }
   figures.push([t('results.taxableValue'), usd(r.taxableValue)], [t('results.exemptionSavings'), usd(r.exemptionSavings)]);
-  if (r.potentialSavings > 0) figures.push([pdfT(t, lang, 'potentialSavings'), usd(r.potentialSavings)]);
-  const sources = (edition.state?.countiesMeta?.reference ?? []).map((ref) => ref.title);
+  if (r.potentialSavings > 0 && !v.homestead) figures.push([pdfT(t, lang, 'potentialSavings'), usd(r.potentialSavings)]);
+  const sources = (edition.state?.countiesMeta?.reference ?? []).map((ref) => citationTitle(ref.title, lang, t).text);
   return {
     title: `${t('report.title')}: ${countyName(r.county, t)}`,
     date,
