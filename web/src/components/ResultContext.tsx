@@ -9,6 +9,7 @@ import type { Edition } from '../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { countyName } from '../lib/places.js';
 import { citationTitle } from '../lib/citations.js';
+import { Term } from './Term.js';
 
 /** The county's place among the state's counties that have a rate, highest rate first (ties share a rank). */
 export function rankOf(edition: Edition, countyName: string): { rank: number; count: number } | null {
@@ -24,9 +25,18 @@ export function ResultContext({ edition, county, lang }: { edition: Edition; cou
   const name = countyName(county, t);
   const state = edition.stateName[lang];
   const rank = rankOf(edition, county);
-  const rows: Array<{ id: string; label: string; text: string; value?: number }> = [];
+  const rows: Array<{ id: string; label: React.ReactNode; text: string; value?: number }> = [];
   if (c?.rate !== null && c?.rate !== undefined)
-    rows.push({ id: 'county', label: t('context.countyRate', { county: name }), text: formatPercent(c.rate, lang, 3), value: c.rate });
+    rows.push({
+      id: 'county',
+      label: (
+        <Term tip={t('terms.millage')} testId="term-millage">
+          {t('context.countyRate', { county: name })}
+        </Term>
+      ),
+      text: formatPercent(c.rate, lang, 3),
+      value: c.rate,
+    });
   if (edition.stateAverageRate !== null)
     rows.push({
       id: 'state',

@@ -13,13 +13,28 @@ import { countyName } from '../lib/places.js';
 import { shareUrl } from '../lib/shareLink.js';
 import { PlainExplanation } from './PlainExplanation.js';
 import { ResultContext } from './ResultContext.js';
+import { Term } from './Term.js';
 import { conventionAnchor, pathOf } from '../lib/routes.js';
 import { citationTitle } from '../lib/citations.js';
 import { FILING_LINK } from '../lib/config.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
-function Figure({ label, value, display, testId, big, note }: { label: string; value: number; display: string; testId: string; big?: boolean; note?: string }) {
+function Figure({
+  label,
+  value,
+  display,
+  testId,
+  big,
+  note,
+}: {
+  label: React.ReactNode;
+  value: number;
+  display: string;
+  testId: string;
+  big?: boolean;
+  note?: string;
+}) {
   return (
     <div className={big ? 'figure figure-big' : 'figure'}>
       <dt>{label}</dt>
@@ -79,7 +94,16 @@ export function ResultsCard({
       <dl className="figures-main">
         <Figure big={!r.withMelloRoos} label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
         <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" note={t('results.escrowNote')} />
-        <Figure label={t('results.effectiveRate')} value={r.effectiveRate} display={formatPercent(r.effectiveRate, lang)} testId="effective-rate" />
+        <Figure
+          label={
+            <Term tip={t('terms.effectiveRate')} testId="term-effective-rate">
+              {t('results.effectiveRate')}
+            </Term>
+          }
+          value={r.effectiveRate}
+          display={formatPercent(r.effectiveRate, lang)}
+          testId="effective-rate"
+        />
       </dl>
       {edition.stateAverageRate !== null && (
         <p className="compare" data-testid="average-compare" data-value={edition.stateAverageRate}>
@@ -99,9 +123,27 @@ export function ResultsCard({
       )}
       <ResultContext edition={edition} county={r.county} lang={lang} />
       <dl className="figures">
-        <Figure label={t('results.baseAssessedValue')} value={r.baseAssessedValue} display={usd(r.baseAssessedValue)} testId="base-assessed-value" />
+        <Figure
+          label={
+            <Term tip={t('terms.assessedValue')} testId="term-assessed-value">
+              {t('results.baseAssessedValue')}
+            </Term>
+          }
+          value={r.baseAssessedValue}
+          display={usd(r.baseAssessedValue)}
+          testId="base-assessed-value"
+        />
         <Figure label={t('results.finalAssessedValue')} value={r.finalAssessedValue} display={usd(r.finalAssessedValue)} testId="final-assessed-value" />
-        <Figure label={t('results.taxableValue')} value={r.taxableValue} display={usd(r.taxableValue)} testId="taxable-value" />
+        <Figure
+          label={
+            <Term tip={t('terms.taxableValue')} testId="term-taxable-value">
+              {t('results.taxableValue')}
+            </Term>
+          }
+          value={r.taxableValue}
+          display={usd(r.taxableValue)}
+          testId="taxable-value"
+        />
         <Figure label={t('results.exemptionSavings')} value={r.exemptionSavings} display={usd(r.exemptionSavings)} testId="exemption-savings" />
         {r.quarterlyPayment !== undefined && (
           <Figure label={t('results.quarterlyPayment')} value={r.quarterlyPayment} display={usd(r.quarterlyPayment)} testId="quarterly-payment" />
@@ -148,7 +190,12 @@ export function ResultsCard({
         </section>
       )}
 
-      <h4>{t('results.exemptions')}</h4>
+      <h4>
+        {t('results.exemptions')}{' '}
+        <Term tip={t('terms.homestead')} testId="term-homestead">
+          {t('terms.homesteadWord')}
+        </Term>
+      </h4>
       {r.exemptions.length ? (
         <dl className="rows" data-testid="exemptions-applied">
           {r.exemptions.map((e) => (

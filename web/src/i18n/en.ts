@@ -222,6 +222,15 @@ const en = {
     noAffiliation: '(the IRS service; no affiliation with ptax)',
     disclosed: '(sponsored link: see our affiliate disclosure)',
   },
+  terms: {
+    assessedValue:
+      'Assessed value: the value the tax rates apply to, set by the assessor; in some places a fixed share of the market value or capped from year to year.',
+    taxableValue: 'Taxable value: the assessed value minus the exemptions you qualify for; each levy may have its own.',
+    homesteadWord: '(homestead?)',
+    homestead: 'Homestead: the home you own and live in as your main residence. Many exemptions apply only to it.',
+    millage: 'Tax rates are often written in mills: 1 mill is $1 of tax per $1,000 of value, so 10 mills = 1%. Here rates are in percent of the value.',
+    effectiveRate: "Effective rate: the year's tax divided by the market value, in percent, after exemptions and caps.",
+  },
   explain: {
     value: 'You entered a market value of {{value}}.',
     assessed: 'The rules assess it at {{value}}: the value the tax rates apply to before exemptions.',

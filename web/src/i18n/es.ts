@@ -210,6 +210,16 @@ const es: SpanishBase = {
     noAffiliation: '(el servicio del IRS; sin afiliación con ptax)',
     disclosed: '(enlace patrocinado: vea nuestra divulgación de afiliados)',
   },
+  terms: {
+    assessedValue:
+      'Valor tasado: el valor al que se aplican las tasas, fijado por el tasador; en algunos lugares es una parte fija del valor de mercado o tiene un tope anual.',
+    taxableValue: 'Valor imponible: el valor tasado menos las exenciones para las que califica; cada gravamen puede tener el suyo.',
+    homesteadWord: '(¿vivienda principal?)',
+    homestead: 'Vivienda principal (homestead): la vivienda de su propiedad en la que vive. Muchas exenciones solo se aplican a ella.',
+    millage:
+      'Las tasas suelen expresarse en milésimas (mills): 1 milésima es $1 de impuesto por cada $1,000 de valor, así que 10 milésimas = 1%. Aquí las tasas están en porcentaje del valor.',
+    effectiveRate: 'Tasa efectiva: el impuesto del año dividido entre el valor de mercado, en porcentaje, tras exenciones y topes.',
+  },
   explain: {
     value: 'Usted indicó un valor de mercado de {{value}}.',
     assessed: 'Las reglas lo tasan en {{value}}: el valor al que se aplican las tasas antes de las exenciones.',
