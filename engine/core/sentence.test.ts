@@ -1,8 +1,8 @@
 /**
  * The explanation's sentences (issue 24): each step's label from the rule file and its
  * figures, in English and Spanish. Figures checked by hand from the rule files: Harris
- * County 1.7184 % (rules/tx/counties.yaml), Texas school homestead $140,000 and over-65
- * $60,000 from tax year 2025 (rules/tx/exemptions.yaml), school share 55 % (rules/tx/split.yaml).
+ * County 1.77845 %, of which 0.8783 % school (rules/tx/counties.yaml), Texas school homestead
+ * $140,000 and over-65 $60,000 from tax year 2025 (rules/tx/exemptions.yaml).
  */
 import { describe, expect, it } from 'vitest';
 import { readBundle } from '../build/bundle.js';
@@ -22,9 +22,9 @@ describe('step sentences', () => {
     );
   });
 
-  it('a rate in percent: "÷ 100" is left to the percent sign (1.7184 % × 55 % = 0.94512 %; 200,000 × 0.94512 % = 1,890.24)', () => {
-    expect(step(tx('en'), 'schoolRate')).toBe('School rate: 1.7184% × 55% = 0.94512%');
-    expect(step(tx('en'), 'schoolTax')).toBe('School tax: $200,000 × 0.94512% = $1,890.24');
+  it('a rate in percent: "÷ 100" is left to the percent sign (school part 0.8783 % of 1.77845 %; 200,000 × 0.8783 % = 1,756.60)', () => {
+    expect(step(tx('en'), 'schoolRate')).toBe('School rate: 1.77845% × 0.8783% ÷ 1.77845% = 0.8783%');
+    expect(step(tx('en'), 'schoolTax')).toBe('School tax: $200,000 × 0.8783% = $1,756.60');
   });
 
   it('a condition and a value chosen by a condition read as plain values', () => {

@@ -32,7 +32,19 @@ for (const x of INPUTS as ReadonlyArray<{ id: string; type: string; unit: string
   else if (x.facts) for (const f of Object.values(x.facts)) INPUT_UNITS[f] = 'count';
   else INPUT_UNITS[x.id] = (x.unit === 'none' ? 'count' : x.unit) as Unit;
 }
-const COUNTY_UNITS: Record<string, Unit> = { countyRate: 'percent', nycClass: 'bool', topCoded: 'bool', estimated: 'bool' };
+const COUNTY_UNITS: Record<string, Unit> = {
+  countyRate: 'percent',
+  nycClass: 'bool',
+  topCoded: 'bool',
+  estimated: 'bool',
+  typicalRate: 'percent',
+  schoolPart: 'percent',
+  countyPart: 'percent',
+  cityPart: 'percent',
+  specialPart: 'percent',
+  schoolUnit: 'text',
+  cityUnit: 'text',
+};
 
 const WORDS = {
   en: {

@@ -5,7 +5,7 @@
  * pay. Figures from the data package (county facts, scripts/gen-county-facts.ts); none here.
  */
 import { useTranslation } from 'react-i18next';
-import type { Edition } from '../lib/model.js';
+import type { CountyInfo, Edition } from '../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { countyName } from '../lib/places.js';
 import { citationTitle } from '../lib/citations.js';
@@ -14,19 +14,25 @@ import { Term } from './Term.js';
 /** The county's place among the state's counties that have a rate, highest rate first (ties share a rank). */
 export function rankOf(edition: Edition, countyName: string): { rank: number; count: number } | null {
   const c = edition.county(countyName);
-  if (!c || c.rate === null) return null;
-  const rated = edition.counties.filter((x) => x.rate !== null);
-  return { rank: 1 + rated.filter((x) => x.rate! > c.rate!).length, count: rated.length };
+  const own = c ? typicalOf(c) : null;
+  if (own === null) return null;
+  const rated = edition.counties.filter((x) => typicalOf(x) !== null);
+  return { rank: 1 + rated.filter((x) => typicalOf(x)! > own).length, count: rated.length };
 }
 
-export function ResultContext({ edition, county, lang }: { edition: Edition; county: string; lang: Lang }) {
+/** The county's typical rate (what its owners pay: the Census effective rate), else the rate the calculation uses. */
+export const typicalOf = (c: CountyInfo): number | null => c.typicalRate ?? c.rate;
+
+export function ResultContext({ edition, county, lang, countyShown = false }: { edition: Edition; county: string; lang: Lang; countyShown?: boolean }) {
   const { t } = useTranslation();
   const c = edition.county(county);
   const name = countyName(county, t);
   const state = edition.stateName[lang];
   const rank = rankOf(edition, county);
   const rows: Array<{ id: string; label: React.ReactNode; text: string; value?: number }> = [];
-  if (c?.rate !== null && c?.rate !== undefined)
+  // The county's typical rate, unless the figures above already show it.
+  const typical = c ? typicalOf(c) : null;
+  if (typical !== null && !countyShown)
     rows.push({
       id: 'county',
       label: (
@@ -34,8 +40,8 @@ export function ResultContext({ edition, county, lang }: { edition: Edition; cou
           {t('context.countyRate', { county: name })}
         </Term>
       ),
-      text: formatPercent(c.rate, lang, 3),
-      value: c.rate,
+      text: formatPercent(typical, lang, 3),
+      value: typical,
     });
   if (edition.stateAverageRate !== null)
     rows.push({

@@ -104,7 +104,14 @@ export function ResultsCard({
           display={formatPercent(r.effectiveRate, lang)}
           testId="effective-rate"
         />
+        {r.countyRate !== null && (
+          <Figure label={t('results.countyRate')} value={r.countyRate} display={formatPercent(r.countyRate, lang, 3)} testId="county-rate-used" />
+        )}
+        {r.typicalRate !== null && (
+          <Figure label={t('results.typicalRate')} value={r.typicalRate} display={formatPercent(r.typicalRate, lang, 3)} testId="typical-rate" />
+        )}
       </dl>
+      {r.typicalRate !== null && <p className="help">{t('results.typicalRateHelp')}</p>}
       {edition.stateAverageRate !== null && (
         <p className="compare" data-testid="average-compare" data-value={edition.stateAverageRate}>
           {t(
@@ -121,7 +128,7 @@ export function ResultsCard({
           )}
         </p>
       )}
-      <ResultContext edition={edition} county={r.county} lang={lang} />
+      <ResultContext edition={edition} county={r.county} lang={lang} countyShown={r.typicalRate !== null} />
       <dl className="figures">
         <Figure
           label={

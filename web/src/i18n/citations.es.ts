@@ -265,4 +265,147 @@ export const CITATIONS_ES: Array<[string, string]> = [
     'US Census Bureau, ACS 2019–2023 five-year table B25103, median real estate taxes paid, by county (the rates as compiled by the Tax Foundation, Property Taxes by State and County 2023)',
     'Oficina del Censo de EE. UU., ACS 2019–2023 a cinco años, tabla B25103, mediana de impuestos inmobiliarios pagados, por condado (tasas compiladas por la Tax Foundation, Property Taxes by State and County 2023)',
   ],
+  [
+    'California State Board of Equalization, Property Taxes Law Guide, R&T Code §218: seven thousand dollars ($7,000) of the full value of the dwelling',
+    'Junta Estatal de Ecualización de California, guía de leyes del impuesto a la propiedad, Código de Ingresos e Impuestos §218: siete mil dólares ($7,000) del valor total de la vivienda',
+  ],
+  [
+    "Tulare County Assessor, Claim for Disabled Veterans' Property Tax Exemption: in 2024 the basic exemption amount is $169,769 (R&T Code §205.5)",
+    'Tasador del Condado de Tulare, solicitud de exención para veteranos discapacitados: en 2024 la exención básica es de $169,769 (Código de Ingresos e Impuestos §205.5)',
+  ],
+  [
+    "California State Board of Equalization, Disabled Veterans' Exemption: basic and low-income levels, amounts compounded annually (2025 amount not confirmed from the Board's letter to assessors)",
+    'Junta Estatal de Ecualización de California, exención para veteranos discapacitados: niveles básico y de bajos ingresos, montos actualizados cada año (monto de 2025 no confirmado en la carta de la Junta a los tasadores)',
+  ],
+  [
+    "Tulare County Assessor, Claim for Disabled Veterans' Property Tax Exemption: in 2024 the low-income exemption amount is $254,656 (R&T Code §205.5)",
+    'Tasador del Condado de Tulare, solicitud de exención para veteranos discapacitados: en 2024 la exención de bajos ingresos es de $254,656 (Código de Ingresos e Impuestos §205.5)',
+  ],
+  [
+    "California State Board of Equalization, Disabled Veterans' Exemption: low-income level compounded annually (2025 amount not confirmed from the Board's letter to assessors)",
+    'Junta Estatal de Ecualización de California, exención para veteranos discapacitados: nivel de bajos ingresos actualizado cada año (monto de 2025 no confirmado en la carta de la Junta a los tasadores)',
+  ],
+  ['Revenue and Taxation Code §205.5(a) and (h)', 'Código de Ingresos e Impuestos §205.5(a) y (h)'],
+  [
+    "Tulare County Assessor, Claim for Disabled Veterans' Property Tax Exemption: in 2024 the annual household income limit is $76,235",
+    'Tasador del Condado de Tulare, solicitud de exención para veteranos discapacitados: en 2024 el límite de ingresos anuales del hogar es de $76,235',
+  ],
+  [
+    "California State Board of Equalization, Disabled Veterans' Exemption: annual household income limit compounded annually (2025 limit not confirmed from the Board's letter to assessors)",
+    'Junta Estatal de Ecualización de California, exención para veteranos discapacitados: límite de ingresos anuales del hogar actualizado cada año (límite de 2025 no confirmado en la carta de la Junta a los tasadores)',
+  ],
+  ['Revenue and Taxation Code §205.5(g)', 'Código de Ingresos e Impuestos §205.5(g)'],
+  [
+    "California State Board of Equalization, Disabled Veterans' Exemption: veterans rated 100% disabled or compensated at the 100% rate due to unemployability",
+    'Junta Estatal de Ecualización de California, exención para veteranos discapacitados: veteranos con 100% de discapacidad o compensados al 100% por incapacidad para trabajar',
+  ],
+  [
+    'Revenue and Taxation Code §205.5(a): blind in both eyes, lost the use of two or more limbs, or totally disabled as a result of injury or disease incurred in military service',
+    'Código de Ingresos e Impuestos §205.5(a): ciego de ambos ojos, con pérdida del uso de dos o más extremidades, o totalmente discapacitado por una lesión o enfermedad contraída en el servicio militar',
+  ],
+  [
+    'Fla. Stat. §196.202, property of widows, widowers, blind persons and persons totally and permanently disabled ($500 until chapter 2022-97)',
+    'Estatutos de Florida §196.202, propiedad de viudas, viudos, personas ciegas y personas con discapacidad total y permanente ($500 hasta el capítulo 2022-97)',
+  ],
+  [
+    'Florida Senate, CS for SB 1366 (2001), enrolled: §196.202, property to the value of $500 of every widow, widower, blind person, or totally and permanently disabled person',
+    'Senado de Florida, CS for SB 1366 (2001), texto aprobado: §196.202, propiedad por un valor de $500 de toda viuda, viudo, persona ciega o persona con discapacidad total y permanente',
+  ],
+  [
+    'Fla. Stat. §196.202(1) as amended by s. 12, ch. 2022-97: property to the value of $5,000 of every widow, widower, blind person, or totally and permanently disabled person',
+    'Estatutos de Florida §196.202(1), modificado por la s. 12 del cap. 2022-97: propiedad por un valor de $5,000 de toda viuda, viudo, persona ciega o persona con discapacidad total y permanente',
+  ],
+  [
+    'Martin County Property Appraiser, Disability exemptions: in 2022 §196.202 was changed to increase the exemption from $500 to $5,000, effective January 2023',
+    'Tasador de Propiedades del Condado de Martin, exenciones por discapacidad: en 2022 se modificó el §196.202 para subir la exención de $500 a $5,000, vigente desde enero de 2023',
+  ],
+  [
+    'Sarasota County Property Appraiser, Save Our Homes: cap history, 2024 CPI change 3.4%, SOH cap 3.0%',
+    'Tasador de Propiedades del Condado de Sarasota, Save Our Homes: historial del tope, variación del IPC de 2024 del 3.4%, tope de Save Our Homes del 3.0%',
+  ],
+  [
+    "NYC Department of Finance, Veterans Exemption (the City's maximums are set by NYC Administrative Code §11-245.6 under RPTL §458-a(2)(d)(ii))",
+    'Departamento de Finanzas de NYC, exención para veteranos (los máximos de la Ciudad los fija el Código Administrativo de NYC §11-245.6 según la RPTL §458-a(2)(d)(ii))',
+  ],
+  [
+    "RPTL §458-a(2)(a) (the statute's maximum, or that amount times the latest state equalization rate, whichever is less; a county, city, town, village or school district may adopt a lower or a higher maximum under §458-a(2)(d)); NYS Tax, Alternative veterans' exemption",
+    'RPTL §458-a(2)(a) (el máximo de la ley, o ese monto por la última tasa estatal de ecualización, el menor de los dos; un condado, ciudad, pueblo, villa o distrito escolar puede adoptar un máximo menor o mayor según el §458-a(2)(d)); Impuestos del Estado de Nueva York, exención alternativa para veteranos',
+  ],
+  [
+    "RPTL §458-a(2)(b) (the statute's maximum, or that amount times the latest state equalization rate, whichever is less; a county, city, town, village or school district may adopt a lower or a higher maximum under §458-a(2)(d)); NYS Tax, Alternative veterans' exemption",
+    'RPTL §458-a(2)(b) (el máximo de la ley, o ese monto por la última tasa estatal de ecualización, el menor de los dos; un condado, ciudad, pueblo, villa o distrito escolar puede adoptar un máximo menor o mayor según el §458-a(2)(d)); Impuestos del Estado de Nueva York, exención alternativa para veteranos',
+  ],
+  [
+    "RPTL §458-a(2)(c) (the statute's maximum, or that amount times the latest state equalization rate, whichever is less; a county, city, town, village or school district may adopt a lower or a higher maximum under §458-a(2)(d)); NYS Tax, Alternative veterans' exemption",
+    'RPTL §458-a(2)(c) (el máximo de la ley, o ese monto por la última tasa estatal de ecualización, el menor de los dos; un condado, ciudad, pueblo, villa o distrito escolar puede adoptar un máximo menor o mayor según el §458-a(2)(d)); Impuestos del Estado de Nueva York, exención alternativa para veteranos',
+  ],
+  [
+    "NYS Tax, Assessor manual, RPTL §458-a assessor guide: a qualifying wartime veteran's property receives an exemption of 15% of its assessed value",
+    'Impuestos del Estado de Nueva York, manual del tasador, guía de la RPTL §458-a: la propiedad de un veterano de guerra que califica recibe una exención del 15% de su valor tasado',
+  ],
+  [
+    'NYS Tax, Assessor manual, RPTL §458-a assessor guide: an additional 10% exemption where the veteran can document service in a combat theatre or zone',
+    'Impuestos del Estado de Nueva York, manual del tasador, guía de la RPTL §458-a: una exención adicional del 10% si el veterano puede documentar servicio en un teatro o zona de combate',
+  ],
+  [
+    "NYS Tax, Assessor manual, RPTL §458-a assessor guide: the percentage for the disability exemption is equal to one-half of the veteran's disability rating",
+    'Impuestos del Estado de Nueva York, manual del tasador, guía de la RPTL §458-a: el porcentaje de la exención por discapacidad es la mitad del grado de discapacidad del veterano',
+  ],
+  [
+    'NYS Tax, Types of STAR: based on the first $30,000 (Basic) and, for the 2024-2025 school year, the first $84,000 (Enhanced) of the full value of a home',
+    'Impuestos del Estado de Nueva York, tipos de STAR: sobre los primeros $30,000 (básico) y, para el año escolar 2024-2025, los primeros $84,000 (mejorado) del valor total de la vivienda',
+  ],
+  [
+    'NYS Tax, Types of STAR: based on the first $30,000 (Basic) and, for the 2025-2026 school year, the first $86,100 (Enhanced) of the full value of a home',
+    'Impuestos del Estado de Nueva York, tipos de STAR: sobre los primeros $30,000 (básico) y, para el año escolar 2025-2026, los primeros $86,100 (mejorado) del valor total de la vivienda',
+  ],
+  ['RPTL §425(2)(b), STAR base figures (NY Senate Open Legislation)', 'RPTL §425(2)(b), cifras base de STAR (Senado de Nueva York, Open Legislation)'],
+  [
+    'NYS Tax, Historical Enhanced STAR income limits: benefit year 2024 (the 2024-25 school year)',
+    'Impuestos del Estado de Nueva York, límites históricos de ingresos de STAR mejorado: año de beneficio 2024 (año escolar 2024-25)',
+  ],
+  [
+    'NYS Tax, Historical Enhanced STAR income limits: benefit year 2025 (the 2025-26 school year)',
+    'Impuestos del Estado de Nueva York, límites históricos de ingresos de STAR mejorado: año de beneficio 2025 (año escolar 2025-26)',
+  ],
+  [
+    'NYS Tax, Historical Enhanced STAR income limits: benefit year 2026 (the 2026-27 school year)',
+    'Impuestos del Estado de Nueva York, límites históricos de ingresos de STAR mejorado: año de beneficio 2026 (año escolar 2026-27)',
+  ],
+  [
+    "Texas Tax Code §23.23(a): the appraised value of a residence homestead may not exceed the lesser of its market value or 110% of the preceding year's appraised value (plus new improvements)",
+    'Código Tributario de Texas §23.23(a): el valor tasado de una vivienda principal no puede superar el menor entre su valor de mercado y el 110% del valor tasado del año anterior (más las mejoras nuevas)',
+  ],
+  [
+    "California Revenue and Taxation Code §205.5(a), disabled veterans' exemption: who qualifies",
+    'Código de Ingresos e Impuestos de California §205.5(a), exención para veteranos discapacitados: quién califica',
+  ],
+  [
+    "California Revenue and Taxation Code §205.5, disabled veterans' exemption: the basic and low-income amounts",
+    'Código de Ingresos e Impuestos de California §205.5, exención para veteranos discapacitados: los montos básico y de bajos ingresos',
+  ],
+  [
+    'NYC Department of Finance, Veterans Exemption (RPTL §458-a; NYC Administrative Code §11-245.6)',
+    'Departamento de Finanzas de NYC, exención para veteranos (RPTL §458-a; Código Administrativo de NYC §11-245.6)',
+  ],
+  [
+    'NYS Tax, RPTL §458-a assessor guide: 15% of the assessed value',
+    'Impuestos del Estado de Nueva York, guía de la RPTL §458-a para tasadores: 15% del valor tasado',
+  ],
+  [
+    'Texas Tax Code §23.23, limitation on appraised value of residence homestead',
+    'Código Tributario de Texas §23.23, límite al valor tasado de la vivienda principal',
+  ],
+  [
+    'California State Board of Equalization, Property Tax Allocations (Annual Report Tables 14 and 15), data set PropTaxGenPropTaxLevies, roll year 2024-25: average tax rate and levies by county',
+    'Junta Estatal de Ecualización de California, asignaciones del impuesto a la propiedad (informe anual, tablas 14 y 15), conjunto de datos PropTaxGenPropTaxLevies, año de registro 2024-25: tasa promedio y gravámenes por condado',
+  ],
+  [
+    'Florida Department of Revenue, Property Tax Oversight, Millage and Taxes Levied Report, sheet Millage Rates by County, 2025 (data extract November 2025)',
+    'Departamento de Ingresos de Florida, supervisión del impuesto a la propiedad, informe de milésimas e impuestos recaudados, hoja de milésimas por condado, 2025 (extracción de datos de noviembre de 2025)',
+  ],
+  [
+    'Texas Comptroller of Public Accounts, Property Tax Assistance Division, Tax Rates and Levies 2025: county, school district and city rates (Detail sheets, version Working of 01/28/2026)',
+    'Contralor de Cuentas Públicas de Texas, División de Asistencia del Impuesto a la Propiedad, tasas y gravámenes 2025: tasas del condado, del distrito escolar y de la ciudad (hojas de detalle, versión de trabajo del 01/28/2026)',
+  ],
 ];

@@ -53,8 +53,9 @@ describe('data from the rules', () => {
     const rates = edition.classRates(edition.county('Kings County')!);
     expect(rates).toMatchObject({ class1: 19.843, class2: 12.439, class4: 10.848 });
   });
-  it('reads the Enhanced STAR income limit from the rules (107,300)', () => {
-    expect(edition.incomeLimit(edition.county('Albany County'))).toBe(107300);
+  it('reads the Enhanced STAR income limit from the rules for the county program year (outside NYC 2025: the 2024-25 limit 98,700; NYC FY2026: 107,300)', () => {
+    expect(edition.incomeLimit(edition.county('Albany County'))).toBe(98700);
+    expect(edition.incomeLimit(edition.county('Kings County'))).toBe(107300);
   });
 });
 
@@ -154,7 +155,7 @@ describe('New York City details (issue 24)', () => {
 });
 
 describe('California with Mello-Roos (issue 24)', () => {
-  it('the total a buyer budgets for: tax 4,182.54 + Mello-Roos 2,000 = 6,182.54 a year, 515.21 a month', async () => {
+  it('the total a buyer budgets for: tax 7,115.49 + Mello-Roos 2,000 = 9,115.49 a year, 759.62 a month', async () => {
     const { statePackage } = await import('../test/edition.js');
     const { toBundle } = await import('./stateData.js');
     const { makeEdition } = await import('./model.js');
@@ -169,8 +170,9 @@ describe('California with Mello-Roos (issue 24)', () => {
       melloRoos: 2000,
     };
     const r = calculate(ca, v as FormValues, 'en');
-    // 500,000 × 1.02^10 = 609,497.21 assessed; − 7,000 homeowners' = 602,497.21 × 0.6942 % = 4,182.54
-    expect(r.annualTax).toBe(4182.54);
-    expect(r.withMelloRoos).toEqual({ melloRoos: 2000, total: 6182.54, monthly: 515.21 });
+    // 500,000 × 1.02^10 = 609,497.21 assessed; − 7,000 homeowners' = 602,497.21 × 1.181 % (BOE average rate) = 7,115.49
+    expect(r.annualTax).toBe(7115.49);
+    // 9,115.49 / 12 = 759.624… → 759.62
+    expect(r.withMelloRoos).toEqual({ melloRoos: 2000, total: 9115.49, monthly: 759.62 });
   });
 });

@@ -4,7 +4,7 @@ import { statePackage } from '../../test/edition.js';
 import { toBundle } from '../../lib/stateData.js';
 import { makeEdition } from '../../lib/model.js';
 import { filterCounties } from './CountyDirectory.js';
-import { rankOf } from '../ResultContext.js';
+import { rankOf, typicalOf } from '../ResultContext.js';
 
 const names = (code: string, q: string) => filterCounties(makeEdition(toBundle(statePackage(code))).counties, q, 'name').map((c) => c.name);
 
@@ -37,9 +37,11 @@ describe('county facts (issue 24)', () => {
     expect(tx.county('Harris County')!.medianTax).toBe(4382);
     expect(tx.facts!.national).toEqual({ medianRate: 0.8371, counties: 3133 });
   });
-  it('rank in the state, highest rate first: Harris 1.7184 % has as many counties above it as rankOf says', () => {
+  it('rank in the state by typical rate, highest first: as many counties above Harris (Census 1.7184 %) as rankOf says', () => {
     const r = rankOf(tx, 'Harris County')!;
-    const above = tx.counties.filter((c) => c.rate !== null && c.rate > 1.7184).length;
-    expect(r).toEqual({ rank: above + 1, count: 250 }); // 254 counties, 4 without a rate (SOURCES.md §2)
+    const own = typicalOf(tx.county('Harris County')!)!;
+    const rated = tx.counties.filter((c) => typicalOf(c) !== null);
+    expect(own).toBe(1.7184);
+    expect(r).toEqual({ rank: rated.filter((c) => typicalOf(c)! > own).length + 1, count: rated.length });
   });
 });
