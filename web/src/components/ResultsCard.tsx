@@ -68,6 +68,9 @@ export function ResultsCard({
   const { t } = useTranslation();
   const usd = (n: number) => formatUsd(n, lang);
   const r = result;
+  // The levies' taxable values when they differ (one row per distinct value, the levies in order).
+  const distinct = new Set(BREAKDOWN.filter((k) => r.breakdown[k] > 0).map((k) => r.taxableValues[k]));
+  const levyValues: Array<[string, number]> = distinct.size > 1 ? BREAKDOWN.filter((k) => r.breakdown[k] > 0).map((k) => [k, r.taxableValues[k]]) : [];
   return (
     <div data-testid="results">
       <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">
@@ -150,7 +153,11 @@ export function ResultsCard({
           value={r.taxableValue}
           display={usd(r.taxableValue)}
           testId="taxable-value"
+          note={levyValues.length > 1 ? t('results.taxableByLevyNote') : undefined}
         />
+        {/* Issue 24: where levies have different taxable values (Texas, Florida), each one, never a single figure that contradicts the explanation. */}
+        {levyValues.length > 1 &&
+          levyValues.map(([k, x]) => <Figure key={k} label={t(`results.taxable_${k}`)} value={x} display={usd(x)} testId={`taxable-value-${k}`} />)}
         <Figure label={t('results.exemptionSavings')} value={r.exemptionSavings} display={usd(r.exemptionSavings)} testId="exemption-savings" />
         {r.quarterlyPayment !== undefined && (
           <Figure label={t('results.quarterlyPayment')} value={r.quarterlyPayment} display={usd(r.quarterlyPayment)} testId="quarterly-payment" />

@@ -251,6 +251,11 @@ const en = {
   /** [English title, its Spanish] of the rules' sources: none in English (the titles are English). */
   citations: [] as Array<[string, string]>,
   results: {
+    taxableByLevyNote: 'For the city and special districts; each levy has its own, below.',
+    taxable_school: 'School taxable value',
+    taxable_county: 'County taxable value',
+    taxable_city: 'City taxable value',
+    taxable_special: 'Special districts taxable value',
     totalWithMelloRoos: 'Total a year with Mello-Roos',
     monthlyWithMelloRoos: 'Monthly with Mello-Roos',
     melloRoos: 'Mello-Roos special tax',

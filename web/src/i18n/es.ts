@@ -239,6 +239,11 @@ const es: SpanishBase = {
   },
   citations: CITATIONS_ES,
   results: {
+    taxableByLevyNote: 'Para la ciudad y los distritos especiales; cada gravamen tiene el suyo, abajo.',
+    taxable_school: 'Valor imponible escolar',
+    taxable_county: 'Valor imponible del condado',
+    taxable_city: 'Valor imponible municipal',
+    taxable_special: 'Valor imponible de los distritos especiales',
     totalWithMelloRoos: 'Total anual con Mello-Roos',
     monthlyWithMelloRoos: 'Mensual con Mello-Roos',
     melloRoos: 'Impuesto especial Mello-Roos',

@@ -176,3 +176,14 @@ describe('California with Mello-Roos (issue 24)', () => {
     expect(r.withMelloRoos).toEqual({ melloRoos: 2000, total: 9115.49, monthly: 759.62 });
   });
 });
+
+describe('Texas taxable values per levy (issue 24)', () => {
+  it('with homestead and over-65 each levy has its own: school 400,000 − 140,000 − 60,000 = 200,000; county 400,000 − 3,000 = 397,000; city 400,000', async () => {
+    const { statePackage } = await import('../test/edition.js');
+    const { toBundle } = await import('./stateData.js');
+    const { makeEdition } = await import('./model.js');
+    const tx = makeEdition(toBundle(statePackage('TX')));
+    const r = calculate(tx, { ...defaultForm(tx), county: 'Harris County', homeValue: 400000, homestead: true, over65: true } as FormValues, 'en');
+    expect(r.taxableValues).toMatchObject({ school: 200000, county: 397000, city: 400000 });
+  });
+});
