@@ -193,6 +193,7 @@ const en = {
     class4: 'Class 4: commercial ({{rate}})',
   },
   place: {
+    nyc: 'New York City',
     county: '{{name}} County',
     borough: '{{borough}} ({{county}})',
     nycGroup: 'New York City (taxed by property class)',

@@ -181,6 +181,7 @@ const es: SpanishBase = {
     class4: 'Clase 4: comercial ({{rate}})',
   },
   place: {
+    nyc: 'Ciudad de Nueva York',
     county: 'Condado de {{name}}',
     borough: '{{borough}} ({{county}})',
     nycGroup: 'Ciudad de Nueva York (grava por clase de propiedad)',
