@@ -78,7 +78,8 @@ describe('ptax calc', () => {
     const r = await ptax(...KINGS, '--value', '800000', '--explain');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('How this was calculated:');
-    expect(r.stdout).toContain('Base tax = 9,524.64');
+    // 48,000 assessed × 19.843 % (class 1, fiscal 2026) = 9,524.64, as a sentence with its figures.
+    expect(r.stdout).toContain('Base tax: $48,000 × 19.843% = $9,524.64');
     expect(r.stdout).toContain('assessedValue * classRate / 100   [ny.nyc.baseTax]');
     expect(r.stdout).toContain('ny.nyc.tax_rate (in force from 2025-07-01; rules/ny/nyc/class-table.yaml): NYC Department of Finance, Property tax rates');
   });

@@ -74,7 +74,8 @@ export function formatExplanation(r: CalcResult, lang: Lang = 'en', program?: Pr
   const refs = (x: Reference[]) => x.map((y) => `${y.title} <${y.href}>`).join('; ');
   (r.explanation ?? []).forEach((s, i) => {
     const value = typeof s.value === 'number' ? num.format(s.value) : String(s.value);
-    lines.push(`  ${String(i + 1).padStart(2)}. ${s.label[lang]} = ${value}`);
+    // The sentence with its figures (engine/core/sentence.ts); an explanation without one (older JSON): label = value.
+    lines.push(`  ${String(i + 1).padStart(2)}. ${s.sentence ?? `${s.label[lang]} = ${value}`}`);
     lines.push(`      ${s.expression}   [${s.rule}]`);
     const own = (s as { reference?: Reference[] }).reference ?? program?.steps.find((x) => `${program.id}.${x.id}` === s.rule)?.reference;
     if (own) lines.push(`      ${lang === 'es' ? 'regla' : 'rule'}: ${refs(own)}`);

@@ -17,6 +17,7 @@ import {
   type StateDef,
 } from './types.js';
 import { INPUTS } from '../generated/inputs.js';
+import { SentenceBuilder } from './sentence.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
 
 /**
@@ -169,6 +170,8 @@ export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
 
 export interface ExplainStep extends StepInfo {
   value: FactValue;
+  /** The step as a sentence with its figures, in the language asked for (sentence.ts): "label: $285,000 − $60,000 = $225,000". */
+  sentence: string;
 }
 export interface CalcResult {
   state: string;
@@ -260,7 +263,8 @@ export class Calculator {
     out.notes.push(...p.notes);
     if (options.explain) {
       const c = p.compiled;
-      out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: p.facts[c.steps[i]!.slot] as FactValue }));
+      const words = new SentenceBuilder(this.bundle, c.program, c.names, lang);
+      out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: p.facts[c.steps[i]!.slot] as FactValue, sentence: words.sentence(i, p.facts) }));
     }
     return out;
   }

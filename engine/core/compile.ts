@@ -9,6 +9,7 @@ import { periodStart, valueAt } from './params.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
+import type { SentenceNames } from './sentence.js';
 import {
   COUNTY_FACTS,
   INPUT_FACTS,
@@ -53,6 +54,8 @@ export interface CompiledProgram {
   result: (v: Facts) => Record<string, unknown>;
   /** The same program as generated code (engine/codegen), when a module matching these rules was found. */
   generated?: GeneratedProgram;
+  /** Where each name lives (slots, parameter bindings): for the explanation's sentences (sentence.ts). */
+  names: SentenceNames;
 }
 
 export function compileProgram(bundle: Bundle, programId: string, year: number): CompiledProgram {
@@ -120,6 +123,7 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
     template,
     steps,
     stepInfo,
+    names: { slots, bindings, params: program.parameters },
     validations: program.validations.map((x) => ({ test: cond(x.when), code: x.code, message: x.message })),
     notes: program.notes.map((n) => ({ test: cond(n.when), text: n.text })),
     result: compileResult(program.result, (e: Expr) => compileNode(e, resolve)),

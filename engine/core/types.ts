@@ -190,6 +190,8 @@ export interface InputDecl {
   unit: InputUnit;
   label: Label;
   help: Label;
+  /** An edition's own help where `help` speaks of other states (the web shows it on that state's site). */
+  help_by_state?: Partial<Record<'NY' | 'TX' | 'CA' | 'FL' | 'HUB', Label>>;
   default?: number | string | boolean;
   min?: number;
   max?: number;

@@ -131,6 +131,21 @@ describe('value warnings', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('the warning appears beside the field as the value is typed, before any calculation (seed 000 §5, issue 24)', async () => {
+    const { page, context } = await open(browser, '/', { popup: false });
+    const warning = page.getByTestId('home-value-warning');
+    await page.getByTestId('home-value').fill('12000000');
+    await warning.waitFor();
+    expect(await warning.innerText()).toBe('Very high property value detected. Please verify this amount is correct for accurate calculations');
+    expect(await page.getByTestId('annual-tax').count()).toBe(0);
+    await page.getByTestId('home-value').fill('9k');
+    expect(await warning.innerText()).toContain('Very low property value detected');
+    await page.getByTestId('home-value').fill('425k');
+    await warning.waitFor({ state: 'detached' });
+    expect(await toasts(page)).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('county data that fails to load', () => {

@@ -262,4 +262,26 @@ describe('in the browser', () => {
       await context.close();
     }
   });
+
+  it('New York City, a calculator choice, has its county page (issue 24), listed with the counties', async () => {
+    const { page, context } = await open(browser, '/county/new-york-city', { edition: 'NY', popup: false, waitFor: 'page-county' });
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('New York City');
+    // The tax on a typical home comes from the engine (class 1 by default).
+    expect(Number(await page.getByTestId('county-tax').getAttribute('data-value'))).toBeGreaterThan(0);
+    await page.goto(new URL('/counties', page.url()).href);
+    await page.getByTestId('page-counties').waitFor();
+    expect(await page.locator('a[href="/county/new-york-city"]').count()).toBe(1);
+    await context.close();
+  });
+
+  it('the free tax-filing link under a result: a new tab; without a partner configured, the IRS Free File page marked as no affiliation (seed 001 §1, issue 24)', async () => {
+    const { page, context } = await open(browser, '/?county=harris&value=425000', { edition: 'TX', popup: false });
+    const a = page.getByTestId('filing-link-a');
+    await a.waitFor();
+    expect(await a.getAttribute('target')).toBe('_blank');
+    expect(await a.getAttribute('rel')).toContain('noopener');
+    expect(await a.getAttribute('href')).toBe('https://www.irs.gov/filing/free-file-do-your-federal-taxes-for-free');
+    expect(await page.getByTestId('filing-no-affiliation').innerText()).toContain('no affiliation');
+    await context.close();
+  });
 });

@@ -21,7 +21,8 @@ afterAll(async () => {
 const ENGLISH =
   /\b(the|and|your|with|this|that|from|for|of|to|is|are|county|tax|taxes|value|home|property|school|city|calculate|calculator|enter|select|choose|exemption|exemptions|savings|annual|monthly|rate|rates|loading|none|yes|basic|enhanced|details|before|after|payment|page|not|found)\b/i;
 /** Proper names that stay as they are in Spanish. */
-const NAMES = /Tax Foundation|Save Our Homes|Mello-Roos|homestead|Enhanced STAR|STAR|ptax|\b[a-z0-9-]+(\.[a-z0-9-]+)+(\/[a-z0-9/-]*)?/gi;
+const NAMES =
+  /Property Taxes by State and County|Tax Foundation|Save Our Homes|Mello-Roos|homestead|Enhanced STAR|STAR|ptax|\b[a-z0-9-]+(\.[a-z0-9-]+)+(\/[a-z0-9/-]*)?/gi;
 
 /** The visible and screen-reader text of the page outside English-marked elements and code, line by line. */
 async function spanishText(page: Page): Promise<string[]> {
@@ -36,6 +37,29 @@ async function spanishText(page: Page): Promise<string[]> {
       if (!(n instanceof Element)) return;
       if (['SCRIPT', 'STYLE', 'CODE', 'NOSCRIPT', 'TEMPLATE'].includes(n.tagName)) return;
       if (n.getAttribute('lang') && !n.getAttribute('lang')!.startsWith('es')) return;
+      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const v = n.getAttribute(attr);
+        if (v && v.trim()) out.push(v.trim());
+      }
+      for (const c of n.childNodes) walk(c);
+    };
+    walk(document.body);
+    return out;
+  });
+}
+
+/** Like spanishText, but English-marked text too. */
+async function spanishTextAll(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const walk = (n: Node) => {
+      if (n.nodeType === Node.TEXT_NODE) {
+        const s = (n.textContent ?? '').trim();
+        if (s) out.push(s);
+        return;
+      }
+      if (!(n instanceof Element)) return;
+      if (['SCRIPT', 'STYLE', 'CODE', 'NOSCRIPT', 'TEMPLATE'].includes(n.tagName)) return;
       for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
         const v = n.getAttribute(attr);
         if (v && v.trim()) out.push(v.trim());
@@ -90,6 +114,12 @@ describe('Spanish pages have no English text', () => {
         ['/es/condados', 'page-counties'],
         [`/es/condado/${e.county}`, 'page-county'],
         ['/es/acerca-de', 'page-about'],
+        ['/es/politica-privacidad', 'page-privacy'],
+        ['/es/terminos-servicio', 'page-terms'],
+        ['/es/aviso-legal', 'page-disclaimer'],
+        ['/es/divulgacion-afiliados', 'page-affiliate'],
+        ['/es/guias-impuestos', 'page-tax-guides'],
+        ['/es/preguntas-frecuentes', 'page-faq'],
         ['/es/no-existe', 'page-not-found'],
       ] as const) {
         await page.goto(new URL(path, page.url()).href);
@@ -99,5 +129,28 @@ describe('Spanish pages have no English text', () => {
       }
       await context.close();
     });
+  }
+});
+
+/** An identifier of the code or the rule language (schoolAfterOver65, seniorIncome) in the page's text. */
+const CAMEL = /\b[a-z]+[A-Z][A-Za-z0-9]*\b/;
+
+describe('no code identifier in the visible text (issue 24)', () => {
+  for (const e of EDITIONS) {
+    for (const lang of ['en', 'es'] as const) {
+      it(`${e.code} ${lang}: the calculator with a result, every panel and explanation step open`, async () => {
+        const { page, context } = await open(browser, `${lang === 'es' ? '/es' : '/'}?${e.share}`, { popup: false, edition: e.code });
+        await page.getByTestId('annual-tax').waitFor();
+        await openAll(page);
+        // Every line a visitor can read, formulas for reviewers (<code>) aside.
+        const lines = (await spanishTextAll(page)).filter((l) => CAMEL.test(l));
+        expect(lines, `${e.code} ${lang}`).toEqual([]);
+        // Each step reads as a sentence with its figures: "label: … = figure" or "label: figure".
+        const steps = await page.getByTestId('step-sentence').allInnerTexts();
+        expect(steps.length).toBeGreaterThan(5);
+        for (const s of steps) expect(s).toMatch(/^[^:]+: .+/);
+        await context.close();
+      });
+    }
   }
 });

@@ -15,7 +15,7 @@
  *
  * Usage: node web/scripts/build-data.mjs [bundle.json] [outDir]
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProgramHash, programsOf } from './build-programs.mjs';
@@ -44,6 +44,19 @@ function withoutSource(tree) {
   return Object.fromEntries(
     Object.entries(tree).map(([k, n]) => [k, typeof n.unit === 'string' ? { ...n, formula: { ast: n.formula.ast } } : withoutSource(n)]),
   );
+}
+
+/**
+ * Context beside a result and in the county directory (issue 24): population, median taxes
+ * paid and the national median rate (scripts/gen-county-facts.ts writes the file), read once.
+ */
+let factsCache;
+function countyFacts() {
+  if (factsCache === undefined) {
+    const path = join(repo, 'web/content/county-facts.json');
+    factsCache = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
+  }
+  return factsCache;
 }
 
 export function packageOf(bundle, code) {
@@ -83,7 +96,8 @@ export function packageOf(bundle, code) {
         // The command line's flag names are not the web's.
         list
           .filter((d) => d.states?.includes(code) || (d.calculators ?? []).some((k) => k.startsWith(`${code.toLowerCase()}.`)))
-          .map(({ flag: _flag, ...d }) => d),
+          // An edition's own help where the general one speaks of other states (issue 24).
+          .map(({ flag: _flag, help_by_state: byState, ...d }) => (byState?.[code] ? { ...d, help: byState[code] } : d)),
       );
   }
   if (extra.results) {
@@ -125,7 +139,9 @@ export function packageOf(bundle, code) {
     Object.entries(programs).map(([id, { description: _d, file: _f, ...p }]) => [id, { ...p, result: withoutSource(p.result) }]),
   );
   const slimParameters = Object.fromEntries(Object.entries(parameters).map(([id, { description: _d, ...p }]) => [id, p]));
-  return { format: bundle.format, code, ...extra, state: slimState, programs: slimPrograms, parameters: slimParameters };
+  const facts = countyFacts();
+  const countyFactsOf = facts ? { countyFacts: { sources: facts.sources, national: facts.national, counties: facts.states[code] ?? {} } } : {};
+  return { format: bundle.format, code, ...extra, state: slimState, programs: slimPrograms, parameters: slimParameters, ...countyFactsOf };
 }
 
 async function main() {

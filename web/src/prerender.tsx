@@ -43,7 +43,7 @@ const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsW
   pages: [],
 };
 
-export const site: Site = { counties: edition ? edition.counties.map((c) => c.slug) : [], guides: routedGuides(guides) };
+export const site: Site = { counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : [], guides: routedGuides(guides) };
 
 /** Every page path of the edition: [English path, Spanish path]; the hub has no county pages. */
 export function pagePaths(): Array<{ en: string; es: string; page: Route['page'] }> {

@@ -1,5 +1,5 @@
 /** The site: every page of seed 001 §2 in the edition's frame (header, navigation, breadcrumbs, footer), the calculator on the home page. */
-import { useEffect, useMemo } from 'react';
+import { Fragment, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Hub } from './Hub.js';
 import { editionVars } from '../lib/editionText.js';
@@ -14,6 +14,7 @@ import type { Lang } from '../lib/format.js';
 import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
 import { ConsentBanner, ConsentSettingsButton } from './ConsentBanner.js';
 import { pathOf } from '../lib/routes.js';
+import { citationTitle } from '../lib/citations.js';
 import { Island } from '../islands.js';
 import type * as SitePages from './site/SitePages.js';
 import { faqOf, loadGuides, routedGuides, type GuideData } from '../lib/guides.js';
@@ -67,7 +68,10 @@ export function App({
   const H = useLoaded(givenHome, CALCULATOR_PAGES_SET.has(firstRoute) && EDITION !== 'HUB', loadHomeParts, 'calculator');
   const { i18n } = useTranslation();
   if (P) P.addSiteText(i18n);
-  const site: Site = useMemo(() => ({ counties: edition ? edition.counties.map((c) => c.slug) : 'any', guides: routedGuides(guides) }), [edition, guides]);
+  const site: Site = useMemo(
+    () => ({ counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : 'any', guides: routedGuides(guides) }),
+    [edition, guides],
+  );
   const route: Route = resolveRoute(pathname, site);
   const stateName = edition ? edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
   const stateCode = edition ? edition.code : EDITION;
@@ -97,7 +101,8 @@ export function App({
         <>
           <div className="hero">
             <h1 data-testid="page-title">{hub ? t('hub.title') : t('header.title', vars)}</h1>
-            <p className="subtitle">{t('header.subtitle')}</p>
+            {/* The hub's own introduction follows (Hub): the edition's subtitle would say it twice (issue 24). */}
+            {!hub && <p className="subtitle">{t('header.subtitle')}</p>}
           </div>
           {hub && (
             <Island name="hub" props={{ lang }}>
@@ -175,7 +180,11 @@ export function App({
   return (
     <>
       <ThrowProbe level="app" />
-      <SiteHeader lang={lang} page={route.page} site={site} switchHref={switchHref} hasCalculator={onCalculatorPage && !hub} />
+      <SiteHeader lang={lang} page={route.page} site={site} switchHref={switchHref} hasCalculator={onCalculatorPage && !hub} hub={hub} />
+      {/* Issue 24: a bar in the page's flow under the header, never over the calculator or the state choice. */}
+      <Island name="consent" props={{ privacyHref: pathOf({ page: 'privacy' }, lang, site) }}>
+        <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
+      </Island>
       <main id="main" className="wrap" tabIndex={-1}>
         <ErrorBoundary component={`page:${route.page}`} fallback={(_e, reset) => <PageError reset={reset} home={pathOf({ page: 'home' }, lang, site)} />}>
           <ThrowProbe level="page" />
@@ -185,7 +194,18 @@ export function App({
       <SiteFooter lang={lang} site={site} hub={hub}>
         {extrasEdition && !hub && references && (
           <p className="help">
-            {t('footer.ratesLabel')} <cite lang={lang === 'es' ? 'en' : undefined}>{(references ?? []).map((r) => r.title).join('; ')}</cite>
+            {t('footer.ratesLabel')}{' '}
+            <cite>
+              {(references ?? []).map((r, i) => {
+                const title = citationTitle(r.title, lang, t);
+                return (
+                  <Fragment key={i}>
+                    {i > 0 && '; '}
+                    <span lang={title.lang}>{title.text}</span>
+                  </Fragment>
+                );
+              })}
+            </cite>
           </p>
         )}
         <p>
@@ -194,9 +214,6 @@ export function App({
           </Island>
         </p>
       </SiteFooter>
-      <Island name="consent" props={{ privacyHref: pathOf({ page: 'privacy' }, lang, site) }}>
-        <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
-      </Island>
     </>
   );
 }

@@ -58,6 +58,30 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // The newsletter popup (seed 000 §2: once per browser, after a first successful calculation),
+  // offered only when it cannot cover the result being read (issue 24): after a second
+  // calculation, or once the visitor has scrolled past the results.
+  const successes = useRef(0);
+  const resultsBox = useRef<HTMLElement>(null);
+  const offerPopup = useCallback((delay: number) => {
+    if (getItem(KEYS.popupShown)) return;
+    setItem(KEYS.popupShown, '1');
+    setTimeout(() => setPopup(true), delay);
+  }, []);
+  const hasResult = result !== null;
+  useEffect(() => {
+    if (!hasResult || typeof window === 'undefined' || getItem(KEYS.popupShown)) return;
+    const onScroll = () => {
+      const box = resultsBox.current?.getBoundingClientRect();
+      if (box && box.height > 0 && box.bottom < 0) {
+        window.removeEventListener('scroll', onScroll);
+        offerPopup(0);
+      }
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [hasResult, offerPopup]);
+
   const run = useCallback(() => {
     const v = form.state.values;
     const county = edition.county(v.county);
@@ -84,10 +108,9 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
           totalSavings: view.exemptionSavings,
           exemptionsApplied: view.exemptions.map((e) => e.key),
         });
-        if (!getItem(KEYS.popupShown)) {
-          setItem(KEYS.popupShown, '1');
-          setTimeout(() => setPopup(true), UI.popupDelayMs);
-        }
+        // Issue 24: never over the result being read: a second calculation, or scrolling past the results (below).
+        successes.current += 1;
+        if (successes.current >= 2) offerPopup(UI.popupDelayMs);
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         logTaxCalculation('failed', { county: county.name, error: message });
@@ -106,7 +129,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
         setCalculating(false);
       }
     }, delayMs);
-  }, [form, edition, lang, toast, t, delayMs]);
+  }, [form, edition, lang, toast, t, delayMs, offerPopup]);
   const runRef = useRef(run);
   runRef.current = run;
 
@@ -186,7 +209,7 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
       </section>
       <div className="calc-grid">
         <PropertyForm form={form} edition={edition} lang={lang} calculating={calculating} onCalculate={run} />
-        <section className="card results" aria-labelledby={`${id}-results`} aria-busy={calculating} id="results">
+        <section className="card results" aria-labelledby={`${id}-results`} aria-busy={calculating} id="results" ref={resultsBox}>
           <h2 id={`${id}-results`}>{t('results.title')}</h2>
           {calculating ? (
             <ResultsSkeleton />

@@ -1,6 +1,7 @@
 /** The calculator's fields, shared by the desktop form and the wizard steps. */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UI } from '../lib/config.js';
 import { setCounty, setPropertyType, useFormValues, type CalculatorForm } from './calculatorForm.js';
 import type { InputChoice, InputDecl } from '../lib/declarations.js';
 import {
@@ -57,6 +58,12 @@ export function HomeValueField({ form, lang, inputRef }: FieldProps & { inputRef
       {problem && (
         <p id={`${id}-error`} className="warning" role="alert" data-testid="home-value-error">
           {problem}
+        </p>
+      )}
+      {/* Seed 000 §5: the high and low value warnings as the value is typed, beside it (issue 24), not in a toast. */}
+      {!problem && value > 0 && (value > UI.veryHighValue || value < UI.veryLowValue) && (
+        <p className="warning" role="status" data-testid="home-value-warning">
+          {t(value > UI.veryHighValue ? 'toast.veryHigh' : 'toast.veryLow')}. {t('toast.verify')}
         </p>
       )}
     </div>

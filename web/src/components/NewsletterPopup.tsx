@@ -49,7 +49,7 @@ export function NewsletterPopup({ ctx, onClose }: { ctx: PopupContext; onClose: 
     void submit(body);
   };
   return createPortal(
-    <div className="overlay">
+    <div className="overlay overlay-sheet">
       <div
         className="popup card"
         role="dialog"

@@ -10,6 +10,7 @@ import type { ResultView } from '../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { exemptionLabel } from '../lib/report.js';
 import { conventionAnchor, pathOf } from '../lib/routes.js';
+import { citationTitle } from '../lib/citations.js';
 
 export interface Source {
   title: string;
@@ -75,13 +76,16 @@ export function PlainExplanation({ r, lang, stateAverage, stateName }: { r: Resu
         <>
           <p className="help">{t('explain.sources')}</p>
           <ul className="step-sources" data-testid="plain-sources">
-            {documents.map((s) => (
-              <li key={s.href}>
-                <a href={s.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
-                  {s.title}
-                </a>
-              </li>
-            ))}
+            {documents.map((s) => {
+              const title = citationTitle(s.title, lang, t);
+              return (
+                <li key={s.href}>
+                  <a href={s.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={title.lang}>
+                    {title.text}
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         </>
       )}

@@ -60,7 +60,7 @@ describe('PropertyForm', () => {
     // Text that is not an amount gets the field's message and counts as no value.
     fireEvent.change(valueInput(), { target: { value: '1.5e6' } });
     expect(current!.values.homeValue).toBe(0);
-    expect(screen.getByTestId('home-value-error').textContent).toBe('Please enter a valid value: an amount in dollars, like 350,000 or 350000.00.');
+    expect(screen.getByTestId('home-value-error').textContent).toBe('Please enter a valid value: an amount in dollars, like 350,000, 350000.00, 350k or 1.2m.');
     fireEvent.blur(valueInput());
     expect(valueInput().value).toBe('1.5e6');
     fireEvent.change(valueInput(), { target: { value: '123456789012345678901' } });

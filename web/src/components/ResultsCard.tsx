@@ -12,17 +12,40 @@ import { reportError } from '../lib/monitoring.js';
 import { countyName } from '../lib/places.js';
 import { shareUrl } from '../lib/shareLink.js';
 import { PlainExplanation } from './PlainExplanation.js';
+import { ResultContext } from './ResultContext.js';
+import { Term } from './Term.js';
 import { conventionAnchor, pathOf } from '../lib/routes.js';
+import { citationTitle } from '../lib/citations.js';
+import { FILING_LINK } from '../lib/config.js';
 
 const BREAKDOWN = ['school', 'county', 'city', 'special'] as const;
 
-function Figure({ label, value, display, testId, big }: { label: string; value: number; display: string; testId: string; big?: boolean }) {
+function Figure({
+  label,
+  value,
+  display,
+  testId,
+  big,
+  note,
+}: {
+  label: React.ReactNode;
+  value: number;
+  display: string;
+  testId: string;
+  big?: boolean;
+  note?: string;
+}) {
   return (
     <div className={big ? 'figure figure-big' : 'figure'}>
       <dt>{label}</dt>
       <dd data-testid={testId} data-value={value}>
         {display}
       </dd>
+      {note && (
+        <dd className="figure-note" data-testid={`${testId}-note`}>
+          {note}
+        </dd>
+      )}
     </div>
   );
 }
@@ -45,15 +68,45 @@ export function ResultsCard({
   const { t } = useTranslation();
   const usd = (n: number) => formatUsd(n, lang);
   const r = result;
+  // The levies' taxable values when they differ (one row per distinct value, the levies in order).
+  const distinct = new Set(BREAKDOWN.filter((k) => r.breakdown[k] > 0).map((k) => r.taxableValues[k]));
+  const levyValues: Array<[string, number]> = distinct.size > 1 ? BREAKDOWN.filter((k) => r.breakdown[k] > 0).map((k) => [k, r.taxableValues[k]]) : [];
   return (
     <div data-testid="results">
       <h3 className="results-heading" tabIndex={-1} ref={heading} data-testid="results-heading">
         {t('results.heading', { county: countyName(r.county, t), year: r.year })}
       </h3>
+      {r.withMelloRoos && (
+        <dl className="figures-main" data-testid="mello-roos-total">
+          <Figure
+            big
+            label={t('results.totalWithMelloRoos')}
+            value={r.withMelloRoos.total}
+            display={usd(r.withMelloRoos.total)}
+            testId="total-with-mello-roos"
+          />
+          <Figure
+            label={t('results.monthlyWithMelloRoos')}
+            value={r.withMelloRoos.monthly}
+            display={usd(r.withMelloRoos.monthly)}
+            testId="monthly-with-mello-roos"
+          />
+          <Figure label={t('results.melloRoos')} value={r.withMelloRoos.melloRoos} display={usd(r.withMelloRoos.melloRoos)} testId="mello-roos" />
+        </dl>
+      )}
       <dl className="figures-main">
-        <Figure big label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
-        <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" />
-        <Figure label={t('results.effectiveRate')} value={r.effectiveRate} display={formatPercent(r.effectiveRate, lang)} testId="effective-rate" />
+        <Figure big={!r.withMelloRoos} label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
+        <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" note={t('results.escrowNote')} />
+        <Figure
+          label={
+            <Term tip={t('terms.effectiveRate')} testId="term-effective-rate">
+              {t('results.effectiveRate')}
+            </Term>
+          }
+          value={r.effectiveRate}
+          display={formatPercent(r.effectiveRate, lang)}
+          testId="effective-rate"
+        />
         {r.countyRate !== null && (
           <Figure label={t('results.countyRate')} value={r.countyRate} display={formatPercent(r.countyRate, lang, 3)} testId="county-rate-used" />
         )}
@@ -78,10 +131,33 @@ export function ResultsCard({
           )}
         </p>
       )}
+      <ResultContext edition={edition} county={r.county} lang={lang} countyShown={r.typicalRate !== null} />
       <dl className="figures">
-        <Figure label={t('results.baseAssessedValue')} value={r.baseAssessedValue} display={usd(r.baseAssessedValue)} testId="base-assessed-value" />
+        <Figure
+          label={
+            <Term tip={t('terms.assessedValue')} testId="term-assessed-value">
+              {t('results.baseAssessedValue')}
+            </Term>
+          }
+          value={r.baseAssessedValue}
+          display={usd(r.baseAssessedValue)}
+          testId="base-assessed-value"
+        />
         <Figure label={t('results.finalAssessedValue')} value={r.finalAssessedValue} display={usd(r.finalAssessedValue)} testId="final-assessed-value" />
-        <Figure label={t('results.taxableValue')} value={r.taxableValue} display={usd(r.taxableValue)} testId="taxable-value" />
+        <Figure
+          label={
+            <Term tip={t('terms.taxableValue')} testId="term-taxable-value">
+              {t('results.taxableValue')}
+            </Term>
+          }
+          value={r.taxableValue}
+          display={usd(r.taxableValue)}
+          testId="taxable-value"
+          note={levyValues.length > 1 ? t('results.taxableByLevyNote') : undefined}
+        />
+        {/* Issue 24: where levies have different taxable values (Texas, Florida), each one, never a single figure that contradicts the explanation. */}
+        {levyValues.length > 1 &&
+          levyValues.map(([k, x]) => <Figure key={k} label={t(`results.taxable_${k}`)} value={x} display={usd(x)} testId={`taxable-value-${k}`} />)}
         <Figure label={t('results.exemptionSavings')} value={r.exemptionSavings} display={usd(r.exemptionSavings)} testId="exemption-savings" />
         {r.quarterlyPayment !== undefined && (
           <Figure label={t('results.quarterlyPayment')} value={r.quarterlyPayment} display={usd(r.quarterlyPayment)} testId="quarterly-payment" />
@@ -128,7 +204,12 @@ export function ResultsCard({
         </section>
       )}
 
-      <h4>{t('results.exemptions')}</h4>
+      <h4>
+        {t('results.exemptions')}{' '}
+        <Term tip={t('terms.homestead')} testId="term-homestead">
+          {t('terms.homesteadWord')}
+        </Term>
+      </h4>
       {r.exemptions.length ? (
         <dl className="rows" data-testid="exemptions-applied">
           {r.exemptions.map((e) => (
@@ -162,9 +243,10 @@ export function ResultsCard({
           </section>
         ))}
 
-      {r.potentialSavings > 0 && (
+      {/* The hint is about the homestead exemption (STAR in New York): nothing once the visitor has claimed it (issue 24). */}
+      {r.potentialSavings > 0 && !values.homestead && (
         <p className="hint" data-testid="potential-savings" data-value={r.potentialSavings}>
-          {t('results.potentialSavings', { amount: usd(r.potentialSavings) })}
+          {t('results.potentialSavings', { amount: usd(r.potentialSavings), context: edition.code })}
         </p>
       )}
 
@@ -182,9 +264,32 @@ export function ResultsCard({
       )}
 
       <PlainExplanation r={r} lang={lang} stateAverage={edition.stateAverageRate} stateName={edition.stateName[lang]} />
-      <Explanation steps={r.steps} lang={lang} />
+      <Explanation steps={r.steps} lang={lang} edition={edition} />
       <ReportActions result={r} values={values} lang={lang} rates={rates} edition={edition} />
+      <FilingLink lang={lang} />
     </div>
+  );
+}
+
+/** The free tax-filing link (seed 001 §1): a partner's, marked sponsored and disclosed, or the IRS's Free File page, marked as no affiliation. */
+function FilingLink({ lang }: { lang: Lang }) {
+  const { t } = useTranslation();
+  const { href, affiliate } = FILING_LINK;
+  return (
+    <p className="help filing-link" data-testid="filing-link">
+      {t('filing.text')}{' '}
+      <a href={href} target="_blank" rel={affiliate ? 'sponsored noopener' : 'noopener noreferrer'} data-testid="filing-link-a">
+        {t(affiliate ? 'filing.partner' : 'filing.irs')}
+        <span className="sr-only"> {t('share.newTab')}</span>
+      </a>{' '}
+      {affiliate ? (
+        <a href={pathOf({ page: 'affiliate' }, lang)} data-testid="filing-disclosure">
+          {t('filing.disclosed')}
+        </a>
+      ) : (
+        <span data-testid="filing-no-affiliation">{t('filing.noAffiliation')}</span>
+      )}
+    </p>
   );
 }
 
@@ -199,11 +304,12 @@ function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string, o?: Recor
   return t(`value.${String(v)}`, { defaultValue: String(v) });
 }
 
-/** The engine's full trace, behind a toggle: each step with its label, formula, value and citations (as `ptax calc --explain`). */
-export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang }) {
+/** The engine's full trace, behind a toggle: each step as a sentence with its figures (engine/core/sentence.ts) and its sources; the formula for reviewers behind its own toggle. */
+export function Explanation({ steps, lang, edition }: { steps: ExplainStep[]; lang: Lang; edition?: Edition }) {
   const { t } = useTranslation();
   if (!steps.length) return null;
   const howItWorks = pathOf({ page: 'how-it-works' }, lang);
+  const params = edition?.bundle.parameters ?? {};
   return (
     <details className="explain" data-testid="explanation">
       <summary>{t('results.explainAll', { count: steps.length })}</summary>
@@ -211,35 +317,40 @@ export function Explanation({ steps, lang }: { steps: ExplainStep[]; lang: Lang 
       <ol>
         {steps.map((s) => {
           const refs = [
-            ...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule })),
-            ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id }))),
+            ...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule, label: s.label })),
+            ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id, label: params[p.id]?.label }))),
           ];
           return (
             <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
-              <p className="step-head">
-                <span className="step-label">{s.label[lang] ?? s.label.en}</span> = <strong>{stepValue(s.value, lang, t)}</strong>
-              </p>
-              <p className="step-formula">
-                <span className="sr-only">{t('results.stepFormula')}: </span>
-                <code>{s.expression}</code>
+              <p className="step-head" data-testid="step-sentence">
+                {s.sentence ?? `${s.label[lang] ?? s.label.en} = ${stepValue(s.value, lang, t)}`}
               </p>
               {refs.length > 0 && (
                 <ul className="step-sources" aria-label={t('results.stepSource')}>
-                  {refs.map((ref, i) => (
-                    <li key={i}>
-                      {/^https?:\/\//.test(ref.href) ? (
-                        <a href={ref.href} target="_blank" rel="noopener noreferrer" data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
-                          {ref.title}
+                  {refs.map((ref, i) => {
+                    const title = citationTitle(ref.title, lang, t, ref.label);
+                    const external = /^https?:\/\//.test(ref.href);
+                    return (
+                      <li key={i}>
+                        <a
+                          href={external ? ref.href : `${howItWorks}#${conventionAnchor(ref.param)}`}
+                          {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                          data-testid="citation"
+                          lang={title.lang}
+                        >
+                          {title.text}
                         </a>
-                      ) : (
-                        <a href={`${howItWorks}#${conventionAnchor(ref.param)}`} data-testid="citation" lang={lang === 'es' ? 'en' : undefined}>
-                          {ref.title}
-                        </a>
-                      )}
-                    </li>
-                  ))}
+                      </li>
+                    );
+                  })}
                 </ul>
               )}
+              <details className="step-formula" data-testid="step-formula">
+                <summary>{t('results.stepFormula')}</summary>
+                <code translate="no">
+                  {s.expression} [{s.rule}]
+                </code>
+              </details>
             </li>
           );
         })}

@@ -73,6 +73,11 @@ const en = {
     notYetBilled: 'not yet billed',
   },
   directory: {
+    sortPopulation: 'Population (largest first)',
+    populationOf: 'Population {{population}} (2023)',
+    chartTitle: 'All {{count}} counties by rate (bar chart)',
+    chartYours: 'Your county: {{county}}, {{rate}}.',
+    chartMark: '◆ your county',
     listLabel: 'Counties found: {{count}}',
     title: '{{state}} counties',
     open: 'County directory ({{count}} counties)',
@@ -92,15 +97,11 @@ const en = {
     population: 'Population',
     taxCol: 'Tax on {{value}}',
     notInData: 'See Census QuickFacts',
-    missing: 'Population and appraisal district details are not in our data.',
-    where_TX:
-      "Find your appraisal district in the Texas Comptroller's directory (comptroller.texas.gov) and county populations in Census QuickFacts (census.gov/quickfacts).",
-    where_FL:
-      "Find your property appraiser in the Florida Department of Revenue's directory (floridarevenue.com) and county populations in Census QuickFacts (census.gov/quickfacts).",
-    where_CA:
-      'Find your county assessor through the California State Board of Equalization (boe.ca.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
-    where_NY:
-      'Find your assessor through the NYS Department of Taxation and Finance (tax.ny.gov) and county populations in Census QuickFacts (census.gov/quickfacts).',
+    missing: 'Population: US Census Bureau, county estimates of July 1, 2023 (Vintage 2023). Appraisal district details are not in our data.',
+    where_TX: "Find your appraisal district in the Texas Comptroller's directory (comptroller.texas.gov).",
+    where_FL: "Find your property appraiser in the Florida Department of Revenue's directory (floridarevenue.com).",
+    where_CA: 'Find your county assessor through the California State Board of Equalization (boe.ca.gov).',
+    where_NY: 'Find your assessor through the NYS Department of Taxation and Finance (tax.ny.gov).',
   },
   timeline: {
     title: '2026 rates timeline',
@@ -148,12 +149,12 @@ const en = {
     yearLatest: 'Latest ({{year}})',
     fiscalYear: 'Fiscal year {{year}}',
     atLeast: 'Enter at least {{min}}.',
-    amountInvalid: 'Please enter a valid value: an amount in dollars, like 350,000 or 350000.00.',
+    amountInvalid: 'Please enter a valid value: an amount in dollars, like 350,000, 350000.00, 350k or 1.2m.',
     amountTooLarge: 'That amount is too large. Please enter a valid value.',
     atMost: 'Enter at most {{max}}.',
     title: 'Property information',
     homeValue: 'Home value (market value)',
-    homeValueHelp: 'Digits only, in US dollars.',
+    homeValueHelp: 'In US dollars, as you write it: 425000, $425,000, 425k or 1.2m.',
     county: 'County',
     countyPlaceholder: 'Select a county',
     countyOption: '{{name}} ({{rate}})',
@@ -195,6 +196,7 @@ const en = {
     class4: 'Class 4: commercial ({{rate}})',
   },
   place: {
+    nyc: 'New York City',
     county: '{{name}} County',
     borough: '{{borough}} ({{county}})',
     nycGroup: 'New York City (taxed by property class)',
@@ -205,6 +207,33 @@ const en = {
     'borough_new-york': 'Manhattan',
     borough_queens: 'Queens',
     borough_richmond: 'Staten Island',
+  },
+  context: {
+    title: 'In context',
+    countyRate: 'Typical rate in {{county}}',
+    stateRate: '{{state}} average rate',
+    nationalRate: 'Median rate of the {{count}} U.S. counties',
+    rank: 'Rank of the county in {{state}}',
+    rankValue: '#{{rank}} of {{count}}, highest rate first',
+    medianTax: 'Median tax paid by owners in {{county}}',
+    topCoded: '{{amount}} or more',
+    source: 'Typical rates and taxes paid:',
+  },
+  filing: {
+    text: 'Filing your income tax? You can do it for free:',
+    irs: 'IRS Free File',
+    partner: 'our free filing partner',
+    noAffiliation: '(the IRS service; no affiliation with ptax)',
+    disclosed: '(sponsored link: see our affiliate disclosure)',
+  },
+  terms: {
+    assessedValue:
+      'Assessed value: the value the tax rates apply to, set by the assessor; in some places a fixed share of the market value or capped from year to year.',
+    taxableValue: 'Taxable value: the assessed value minus the exemptions you qualify for; each levy may have its own.',
+    homesteadWord: '(homestead?)',
+    homestead: 'Homestead: the home you own and live in as your main residence. Many exemptions apply only to it.',
+    millage: 'Tax rates are often written in mills: 1 mill is $1 of tax per $1,000 of value, so 10 mills = 1%. Here rates are in percent of the value.',
+    effectiveRate: "Effective rate: the year's tax divided by the market value, in percent, after exemptions and caps.",
   },
   explain: {
     value: 'You entered a market value of {{value}}.',
@@ -221,8 +250,20 @@ const en = {
     sources: 'Sources of the figures used:',
     conventions: "Some figures are the product's conventions where the law leaves a choice.",
     conventionsLink: 'See our conventions',
+    conventionTitle: 'ptax, how it works: {{name}}',
   },
+  /** [English title, its Spanish] of the rules' sources: none in English (the titles are English). */
+  citations: [] as Array<[string, string]>,
   results: {
+    taxableByLevyNote: 'For the city and special districts; each levy has its own, below.',
+    taxable_school: 'School taxable value',
+    taxable_county: 'County taxable value',
+    taxable_city: 'City taxable value',
+    taxable_special: 'Special districts taxable value',
+    totalWithMelloRoos: 'Total a year with Mello-Roos',
+    monthlyWithMelloRoos: 'Monthly with Mello-Roos',
+    melloRoos: 'Mello-Roos special tax',
+    escrowNote: 'What a lender puts into escrow each month for this tax.',
     aboveAverage: 'Above the {{state}} average of {{average}} by {{points}} percentage points.',
     belowAverage: 'Below the {{state}} average of {{average}} by {{points}} percentage points.',
     atAverage: 'Equal to the {{state}} average of {{average}}.',
@@ -257,6 +298,13 @@ const en = {
     noExemptions: 'No exemptions applied.',
     notes: 'Notes',
     potentialSavings: 'Potential savings: exemptions such as STAR could save you up to {{amount}} a year. Check which ones you qualify for.',
+    potentialSavings_NY: 'Potential savings: the STAR exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
+    potentialSavings_TX:
+      'Potential savings: the homestead exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
+    potentialSavings_CA:
+      "Potential savings: the homeowners' exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.",
+    potentialSavings_FL:
+      'Potential savings: the homestead exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
     schoolDetail: 'School tax breakdown',
     schoolTaxable: 'School taxable value',
     schoolBefore: 'School tax before exemptions',
@@ -304,6 +352,8 @@ const en = {
     fileName: 'property-tax-report-{{county}}',
   },
   share: {
+    textMelloRoos:
+      'Estimated property tax bill for a {{value}} home in {{county}}: {{total}} a year with Mello-Roos ({{monthly}} a month): property tax {{annual}} plus Mello-Roos {{melloRoos}}.',
     copyLink: 'Copy link',
     linkCopied: 'Link copied',
     linkCopyFailed: 'Cannot copy',
@@ -404,6 +454,7 @@ const en = {
   },
   faqBlock: { open: 'Common questions about property taxes' },
   nav: {
+    calculators: 'State calculators',
     calculator: 'Calculator',
     howItWorks: 'How it works',
     guides: 'Guides',

@@ -1,6 +1,7 @@
 /** Texto de la interfaz en español (es-MX). Las cifras se interpolan; ninguna se escribe aquí. */
 import type { SpanishBase } from './en.js';
 import { consentText } from '../lib/telemetry/i18n.js';
+import { CITATIONS_ES } from './citations.es.js';
 
 /** The base Spanish text; each edition's own text is in states/es.<CODE>.ts, loaded with it. */
 const es: SpanishBase = {
@@ -63,6 +64,11 @@ const es: SpanishBase = {
     notYetBilled: 'aún no facturado',
   },
   directory: {
+    sortPopulation: 'Población (de mayor a menor)',
+    populationOf: 'Población: {{population}} (2023)',
+    chartTitle: 'Los {{count}} condados por tasa (gráfico de barras)',
+    chartYours: 'Su condado: {{county}}, {{rate}}.',
+    chartMark: '◆ su condado',
     listLabel: 'Condados encontrados: {{count}}',
     title: 'Condados de {{state}}',
     open: 'Directorio de condados ({{count}} condados)',
@@ -82,7 +88,8 @@ const es: SpanishBase = {
     population: 'Población',
     taxCol: 'Impuesto sobre {{value}}',
     notInData: 'Vea Census QuickFacts',
-    missing: 'La población y los datos del distrito de tasación no están en nuestros datos.',
+    missing:
+      'Población: Oficina del Censo de EE. UU., estimaciones por condado al 1 de julio de 2023 (Vintage 2023). Los datos del distrito de tasación no están en nuestros datos.',
   },
   timeline: {
     title: 'Calendario de las tasas 2026',
@@ -130,12 +137,12 @@ const es: SpanishBase = {
     yearLatest: 'El más reciente ({{year}})',
     fiscalYear: 'Año fiscal {{year}}',
     atLeast: 'Ingrese al menos {{min}}.',
-    amountInvalid: 'Por favor ingrese un valor válido: un importe en dólares, como 350,000 o 350000.00.',
+    amountInvalid: 'Por favor ingrese un valor válido: un importe en dólares, como 350,000, 350000.00, 350k o 1.2m.',
     amountTooLarge: 'Ese importe es demasiado grande. Por favor ingrese un valor válido.',
     atMost: 'Ingrese como máximo {{max}}.',
     title: 'Información de la propiedad',
     homeValue: 'Valor de la vivienda (valor de mercado)',
-    homeValueHelp: 'Solo dígitos, en dólares estadounidenses.',
+    homeValueHelp: 'En dólares estadounidenses, como lo escriba: 425000, $425,000, 425k (miles) o 1.2m (millones).',
     county: 'Condado',
     countyPlaceholder: 'Seleccione un condado',
     countyOption: '{{name}} ({{rate}})',
@@ -177,6 +184,7 @@ const es: SpanishBase = {
     class4: 'Clase 4: comercial ({{rate}})',
   },
   place: {
+    nyc: 'Ciudad de Nueva York',
     county: 'Condado de {{name}}',
     borough: '{{borough}} ({{county}})',
     nycGroup: 'Ciudad de Nueva York (grava por clase de propiedad)',
@@ -187,6 +195,34 @@ const es: SpanishBase = {
     'borough_new-york': 'Manhattan',
     borough_queens: 'Queens',
     borough_richmond: 'Staten Island',
+  },
+  context: {
+    title: 'En contexto',
+    countyRate: 'Tasa típica en {{county}}',
+    stateRate: 'Tasa promedio de {{state}}',
+    nationalRate: 'Tasa mediana de los {{count}} condados de EE. UU.',
+    rank: 'Posición del condado en {{state}}',
+    rankValue: 'n.º {{rank}} de {{count}}, de la tasa más alta a la más baja',
+    medianTax: 'Impuesto mediano que pagan los propietarios en {{county}}',
+    topCoded: '{{amount}} o más',
+    source: 'Tasas típicas e impuestos pagados:',
+  },
+  filing: {
+    text: '¿Va a declarar su impuesto sobre la renta? Puede hacerlo gratis:',
+    irs: 'IRS Free File',
+    partner: 'nuestro socio para declarar gratis',
+    noAffiliation: '(el servicio del IRS; sin afiliación con ptax)',
+    disclosed: '(enlace patrocinado: vea nuestra divulgación de afiliados)',
+  },
+  terms: {
+    assessedValue:
+      'Valor tasado: el valor al que se aplican las tasas, fijado por el tasador; en algunos lugares es una parte fija del valor de mercado o tiene un tope anual.',
+    taxableValue: 'Valor imponible: el valor tasado menos las exenciones para las que califica; cada gravamen puede tener el suyo.',
+    homesteadWord: '(¿vivienda principal?)',
+    homestead: 'Vivienda principal (homestead): la vivienda de su propiedad en la que vive. Muchas exenciones solo se aplican a ella.',
+    millage:
+      'Las tasas suelen expresarse en milésimas (mills): 1 milésima es $1 de impuesto por cada $1,000 de valor, así que 10 milésimas = 1%. Aquí las tasas están en porcentaje del valor.',
+    effectiveRate: 'Tasa efectiva: el impuesto del año dividido entre el valor de mercado, en porcentaje, tras exenciones y topes.',
   },
   explain: {
     value: 'Usted indicó un valor de mercado de {{value}}.',
@@ -203,8 +239,19 @@ const es: SpanishBase = {
     sources: 'Fuentes de las cifras utilizadas:',
     conventions: 'Algunas cifras son convenciones del producto donde la ley deja una elección.',
     conventionsLink: 'Ver nuestras convenciones',
+    conventionTitle: 'ptax, cómo funciona: {{name}}',
   },
+  citations: CITATIONS_ES,
   results: {
+    taxableByLevyNote: 'Para la ciudad y los distritos especiales; cada gravamen tiene el suyo, abajo.',
+    taxable_school: 'Valor imponible escolar',
+    taxable_county: 'Valor imponible del condado',
+    taxable_city: 'Valor imponible municipal',
+    taxable_special: 'Valor imponible de los distritos especiales',
+    totalWithMelloRoos: 'Total anual con Mello-Roos',
+    monthlyWithMelloRoos: 'Mensual con Mello-Roos',
+    melloRoos: 'Impuesto especial Mello-Roos',
+    escrowNote: 'Lo que el prestamista reserva cada mes en la cuenta de depósito (escrow) para este impuesto.',
     aboveAverage: 'Por encima del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
     belowAverage: 'Por debajo del promedio de {{state}} ({{average}}) en {{points}} puntos porcentuales.',
     atAverage: 'Igual al promedio de {{state}} ({{average}}).',
@@ -239,6 +286,10 @@ const es: SpanishBase = {
     noExemptions: 'No se aplicaron exenciones.',
     notes: 'Notas',
     potentialSavings: 'Ahorro potencial: exenciones como STAR podrían ahorrarle hasta {{amount}} al año. Revise para cuáles califica.',
+    potentialSavings_NY: 'Ahorro potencial: la exención STAR para la vivienda principal podría ahorrarle hasta {{amount}} al año. Revise si califica.',
+    potentialSavings_TX: 'Ahorro potencial: la exención de vivienda principal (homestead) podría ahorrarle hasta {{amount}} al año. Revise si califica.',
+    potentialSavings_CA: 'Ahorro potencial: la exención para propietarios de vivienda principal podría ahorrarle hasta {{amount}} al año. Revise si califica.',
+    potentialSavings_FL: 'Ahorro potencial: la exención de vivienda principal (homestead) podría ahorrarle hasta {{amount}} al año. Revise si califica.',
     schoolDetail: 'Desglose del impuesto escolar',
     schoolTaxable: 'Valor imponible escolar',
     schoolBefore: 'Impuesto escolar antes de exenciones',
@@ -286,6 +337,8 @@ const es: SpanishBase = {
     fileName: 'informe-impuesto-propiedad-{{county}}',
   },
   share: {
+    textMelloRoos:
+      'Factura estimada del impuesto a la propiedad para una vivienda de {{value}} en {{county}}: {{total}} al año con Mello-Roos ({{monthly}} al mes): impuesto a la propiedad {{annual}} más Mello-Roos {{melloRoos}}.',
     copyLink: 'Copiar enlace',
     linkCopied: 'Enlace copiado',
     linkCopyFailed: 'No se puede copiar',
@@ -386,6 +439,7 @@ const es: SpanishBase = {
   },
   faqBlock: { open: 'Preguntas comunes sobre el impuesto a la propiedad' },
   nav: {
+    calculators: 'Calculadoras por estado',
     calculator: 'Calculadora',
     howItWorks: 'Cómo funciona',
     guides: 'Guías',

@@ -106,6 +106,7 @@ const siteEn = {
       title: 'Affiliate disclosure',
       description: 'How ptax handles links to partner services.',
       body: [
+        'The free tax-filing link under a result is the only such link. When a partner is configured it is marked as sponsored (rel="sponsored") and we may be paid when you use it; otherwise it points to the IRS Free File page, with which ptax has no affiliation and from which it receives nothing.',
         'Some pages may link to partner services, such as free tax-filing tools. Such links open in a new tab and are marked as sponsored.',
         'We may receive a commission when you use a partner service. It never changes a figure the calculator or a guide shows.',
       ],

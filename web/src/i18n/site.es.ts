@@ -110,6 +110,7 @@ const siteEs: SiteText = {
       title: 'Divulgación de afiliados',
       description: 'Cómo trata ptax los enlaces a servicios asociados.',
       body: [
+        'El enlace para declarar impuestos gratis bajo un resultado es el único de ese tipo. Cuando hay un socio configurado, se marca como patrocinado (rel="sponsored") y podemos recibir un pago si usted lo usa; si no, lleva a la página IRS Free File, con la que ptax no tiene ninguna afiliación y de la que no recibe nada.',
         'Algunas páginas pueden enlazar a servicios asociados, como herramientas gratuitas para declarar impuestos. Esos enlaces se abren en una pestaña nueva y están marcados como patrocinados.',
         'Podemos recibir una comisión cuando usted usa un servicio asociado. Eso nunca cambia una cifra que muestren la calculadora o una guía.',
       ],

@@ -39,3 +39,14 @@ export const COMMERCIAL_TYPES: readonly string[] = ['class4'];
 /** External page on commercial (class 4) exemptions, opened in a new tab. */
 /** NYC Department of Finance, exemptions and abatements for commercial and construction property. */
 export const COMMERCIAL_EXEMPTIONS_URL = 'https://www.nyc.gov/site/finance/property/benefits-for-construction.page';
+
+/**
+ * The free tax-filing link under a result (seed 001 §1, issue 24), configured here only:
+ * `VITE_FILING_AFFILIATE_URL` at build time makes it a partner's (sponsored) link, disclosed
+ * on the affiliate disclosure page; without it, the IRS's Free File page, a real free filing
+ * service with which ptax has no affiliation.
+ */
+const AFFILIATE_URL = (import.meta.env?.VITE_FILING_AFFILIATE_URL as string | undefined)?.trim();
+export const FILING_LINK: { href: string; affiliate: boolean } = AFFILIATE_URL
+  ? { href: AFFILIATE_URL, affiliate: true }
+  : { href: 'https://www.irs.gov/filing/free-file-do-your-federal-taxes-for-free', affiliate: false };

@@ -143,3 +143,49 @@ describe('result mapping', () => {
     expect(es.steps[0]!.label.es).toBeTruthy();
   });
 });
+
+describe('New York City details (issue 24)', () => {
+  it('one row per figure; the school figure of the details says it is before STAR (the breakdown above is after)', () => {
+    const r = calculate(edition, form({ county: 'Kings County', homeValue: 800000, propertyType: 'class2', homestead: true }), 'en');
+    const fields = r.details.find((d) => d.key === 'nyc')!.fields;
+    const labels = fields.map((f) => f.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.filter((l) => l === 'STAR savings')).toHaveLength(1);
+    const before = fields.find((f) => f.label === 'School tax before STAR and other savings')!.value as number;
+    expect(before).toBeGreaterThan(r.breakdown.school);
+  });
+});
+
+describe('California with Mello-Roos (issue 24)', () => {
+  it('the total a buyer budgets for: tax 7,115.49 + Mello-Roos 2,000 = 9,115.49 a year, 759.62 a month', async () => {
+    const { statePackage } = await import('../test/edition.js');
+    const { toBundle } = await import('./stateData.js');
+    const { makeEdition } = await import('./model.js');
+    const ca = makeEdition(toBundle(statePackage('CA')));
+    const v = {
+      ...defaultForm(ca),
+      county: 'Los Angeles County',
+      homeValue: 900000,
+      homestead: true,
+      purchasePrice: 500000,
+      purchaseYear: 2015,
+      melloRoos: 2000,
+    };
+    const r = calculate(ca, v as FormValues, 'en');
+    // 500,000 × 1.02^10 = 609,497.21 assessed; − 7,000 homeowners' = 602,497.21 × 1.181 % (BOE average rate) = 7,115.49
+    expect(r.annualTax).toBe(7115.49);
+    // 9,115.49 / 12 = 759.624… → 759.62
+    expect(r.withMelloRoos).toEqual({ melloRoos: 2000, total: 9115.49, monthly: 759.62 });
+  });
+});
+
+describe('Texas taxable values per levy (issue 24)', () => {
+  it('with homestead and over-65 each levy has its own: school 400,000 − 140,000 − 60,000 = 200,000; county 400,000 − 3,000 = 397,000; city 400,000', async () => {
+    const { statePackage } = await import('../test/edition.js');
+    const { toBundle } = await import('./stateData.js');
+    const { makeEdition } = await import('./model.js');
+    const tx = makeEdition(toBundle(statePackage('TX')));
+    const r = calculate(tx, { ...defaultForm(tx), county: 'Harris County', homeValue: 400000, homestead: true, over65: true } as FormValues, 'en');
+    expect(r.taxableValues).toMatchObject({ school: 200000, county: 397000, city: 400000 });
+  });
+});

@@ -13,6 +13,7 @@ import { clampValue } from './parseValue.js';
 import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import { formatNumber, type Lang } from './format.js';
 import { loadProgramsOf } from './generated.js';
+import type { CountyFactsPackage } from './stateData.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
@@ -82,6 +83,11 @@ export interface CountyInfo {
   program: string;
   /** Median value of the county's owner-occupied homes (counties file), if the data gives one. */
   medianValue: number | null;
+  /** Population on July 1, 2023 (Census PEP Vintage 2023; county facts), if known. */
+  population?: number | null;
+  /** Median real estate taxes paid (ACS B25103; county facts), in dollars; `taxesTopCoded`: $10,000 or more. */
+  medianTax?: number | null;
+  taxesTopCoded?: boolean;
 }
 
 export interface Edition {
@@ -112,6 +118,8 @@ export interface Edition {
   /** The state's average effective rate (percent; profile.stats.average_rate), or null. */
   stateAverageRate: number | null;
   counties: CountyInfo[];
+  /** The national median rate and the sources of the county facts (issue 24), when the package has them. */
+  facts: Pick<CountyFactsPackage, 'national' | 'sources'> | null;
   /** Names the rules accept besides counties (New York City as a whole), calculated by their program. */
   places: CountyInfo[];
   county(name: string): CountyInfo | undefined;
@@ -152,6 +160,7 @@ export function makeEdition(bundle: Bundle): Edition {
     }
     return program;
   };
+  const facts = (bundle as Bundle & { countyFacts?: CountyFactsPackage }).countyFacts;
   const countyOf = (c: CountyDef): CountyInfo => {
     const program = programOf(c);
     const rate = countyRateAt(c, dateOf(program))?.rate.value;
@@ -164,6 +173,9 @@ export function makeEdition(bundle: Bundle): Edition {
       program,
       medianValue: c.medianValue ?? null,
       typicalRate: c.typicalRate?.value ?? null,
+      population: facts?.counties[c.name]?.[0] ?? null,
+      medianTax: facts?.counties[c.name]?.[1] ?? null,
+      taxesTopCoded: facts?.counties[c.name]?.[2] ?? false,
     };
   };
   const counties = state.counties.map(countyOf);
@@ -191,6 +203,7 @@ export function makeEdition(bundle: Bundle): Edition {
   const edition: Edition = {
     code: state.code,
     stateName: state.name,
+    facts: facts ? { national: facts.national, sources: facts.sources } : null,
     get calculator() {
       if (uses++ === 1) whenIdle(() => void edition.loadGenerated());
       return current;
@@ -319,6 +332,8 @@ export interface ResultView {
   schoolTaxBeforeExemptions?: number;
   /** The state's detail object (`nyc`, `texas`, `california`, `florida`), field by field as declared. */
   details: DetailView[];
+  /** California with a Mello-Roos special tax given: the bill a buyer budgets for (tax plus Mello-Roos) and its monthly share (issue 24). */
+  withMelloRoos?: { melloRoos: number; total: number; monthly: number };
   /** The state and the figures of the generic result as the engine gave them (for the share link, the PDF, the charts). */
   state: string;
 }
@@ -343,6 +358,20 @@ export function fieldsOf(decl: Declarations, r: unknown, group: string, lang: La
     .filter((f) => f.group === group && (!calculator || !f.calculators || f.calculators.includes(calculator)))
     .map((f) => ({ id: f.id, label: f.label[lang] ?? f.label.en, unit: f.unit, value: at(r, f.id) }))
     .filter((f) => f.value !== undefined && f.value !== null && typeof f.value !== 'object');
+}
+
+/**
+ * One row per figure (issue 24): a field with the same label and value as an earlier one
+ * (New York City's savings appear in the result both on their own and in its breakdown) is shown once.
+ */
+export function onceEach(fields: FieldView[]): FieldView[] {
+  const seen = new Set<string>();
+  return fields.filter((f) => {
+    const key = `${f.label}\u0000${String(f.value)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
@@ -390,9 +419,17 @@ export function toResultView(
     steps: r.explanation ?? [],
     quarterlyPayment: nyc ? num(nyc.quarterlyPayment) : undefined,
     schoolTaxBeforeExemptions: nyc ? num(nyc.schoolTaxPortion) : undefined,
-    details: DETAIL_KEYS.filter((k) => r[k] && typeof r[k] === 'object').map((k) => ({ key: k, fields: fieldsOf(decl, r, k, lang) })),
+    details: DETAIL_KEYS.filter((k) => r[k] && typeof r[k] === 'object').map((k) => ({ key: k, fields: onceEach(fieldsOf(decl, r, k, lang)) })),
     state: r.state,
+    ...melloRoosOf(r),
   };
+}
+
+/** The total with Mello-Roos when the visitor gave one (California's result: melloRoos, totalWithMelloRoos, monthlyWithMelloRoos). */
+function melloRoosOf(r: CalcResult): { withMelloRoos?: ResultView['withMelloRoos'] } {
+  const ca = r.california as Record<string, unknown> | undefined;
+  if (!ca || !(num(ca.melloRoos) > 0)) return {};
+  return { withMelloRoos: { melloRoos: num(ca.melloRoos), total: num(ca.totalWithMelloRoos), monthly: num(ca.monthlyWithMelloRoos) } };
 }
 
 /** Runs the engine for the form's values; errors are PtaxError with a message in `lang`. */

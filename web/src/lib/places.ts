@@ -11,7 +11,9 @@ const COUNTY = /^(.+) County$/;
 /** A county's name in the page's language ("Albany County" → "Condado de Albany"). */
 export function countyName(name: string, t: TFunction): string {
   const m = COUNTY.exec(name);
-  return m ? t('place.county', { name: m[1] }) : name;
+  if (m) return t('place.county', { name: m[1] });
+  // New York City as a whole (a calculator choice with its own county page, issue 24).
+  return name === 'New York City' ? t('place.nyc') : name;
 }
 
 /** The borough a New York City county is, by slug ('' for any other county). */

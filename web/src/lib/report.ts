@@ -33,6 +33,16 @@ export function chosenExemptions(v: FormValues, edition: Pick<Edition, 'code' | 
 }
 
 export function shareText(t: TFunction, r: ResultView, v: FormValues, lang: Lang): string {
+  // California with Mello-Roos: the total a buyer budgets for, then its parts (issue 24).
+  if (r.withMelloRoos)
+    return t('share.textMelloRoos', {
+      value: formatUsd(v.homeValue, lang),
+      county: countyName(r.county, t),
+      total: formatUsd(r.withMelloRoos.total, lang),
+      monthly: formatUsd(r.withMelloRoos.monthly, lang),
+      annual: formatUsd(r.annualTax, lang),
+      melloRoos: formatUsd(r.withMelloRoos.melloRoos, lang),
+    });
   return t('share.text', {
     value: formatUsd(v.homeValue, lang),
     county: countyName(r.county, t),

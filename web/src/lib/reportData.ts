@@ -4,6 +4,7 @@
  */
 import { countyName } from './places.js';
 import type { TFunction } from 'i18next';
+import { citationTitle } from './citations.js';
 import type { FormValues, ResultView } from './model.js';
 import { editionVars } from './editionText.js';
 import { formatDate, formatNumber, formatPercent, formatUsd, type Lang } from './format.js';
@@ -122,6 +123,14 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
   const vars = editionVars(t, edition.code, edition.stateName?.[lang]);
   const date = t('report.date', { date: formatDate(new Date(), lang) });
   const figures: Array<[string, string]> = [
+    // California with Mello-Roos: the total first, then its parts (issue 24).
+    ...(r.withMelloRoos
+      ? ([
+          [t('results.totalWithMelloRoos'), usd(r.withMelloRoos.total)],
+          [t('results.monthlyWithMelloRoos'), usd(r.withMelloRoos.monthly)],
+          [t('results.melloRoos'), usd(r.withMelloRoos.melloRoos)],
+        ] as Array<[string, string]>)
+      : []),
     [t('results.annualTax'), usd(r.annualTax)],
     [t('results.monthlyTax'), usd(r.monthlyTax)],
   ];
@@ -140,8 +149,8 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
     ]);
   }
   figures.push([t('results.taxableValue'), usd(r.taxableValue)], [t('results.exemptionSavings'), usd(r.exemptionSavings)]);
-  if (r.potentialSavings > 0) figures.push([pdfT(t, lang, 'potentialSavings'), usd(r.potentialSavings)]);
-  const sources = (edition.state?.countiesMeta?.reference ?? []).map((ref) => ref.title);
+  if (r.potentialSavings > 0 && !v.homestead) figures.push([pdfT(t, lang, 'potentialSavings'), usd(r.potentialSavings)]);
+  const sources = (edition.state?.countiesMeta?.reference ?? []).map((ref) => citationTitle(ref.title, lang, t).text);
   return {
     title: `${t('report.title')}: ${countyName(r.county, t)}`,
     date,

@@ -17,6 +17,16 @@ export interface StatePackage {
   parameters: Record<string, ParameterDef>;
   /** The hash of each program and year the package holds (`<program>@<year>`; engine/codegen/js.ts programHash, its first 16 hex digits). */
   generated?: Record<string, string>;
+  /** Context of the counties (web/content/county-facts.json, issue 24). */
+  countyFacts?: CountyFactsPackage;
+}
+
+/** Population and median taxes paid per county, the national median rate, and their sources (scripts/gen-county-facts.ts). */
+export interface CountyFactsPackage {
+  sources: { population: { title: string; href: string }; taxes: { title: string; href: string } };
+  national: { medianRate: number; counties: number };
+  /** County name → [population, median real estate taxes paid (dollars), taxes top-coded ($10,000 or more)]. */
+  counties: Record<string, [number | null, number | null, boolean]>;
 }
 
 export type PackageLoaders = Record<string, () => Promise<unknown>>;

@@ -42,12 +42,15 @@ export function SiteHeader({
   site,
   switchHref,
   hasCalculator,
+  hub = false,
 }: {
   lang: Lang;
   page: PageId;
   site: Site;
   switchHref: string;
   hasCalculator: boolean;
+  /** The hub has no calculator of its own: its "Calculators" link goes to the state choice (issue 24). */
+  hub?: boolean;
 }) {
   const { t } = useTranslation();
   const other: Lang = lang === 'es' ? 'en' : 'es';
@@ -76,11 +79,11 @@ export function SiteHeader({
               {NAV.map(([id, key]) => (
                 <li key={id}>
                   <a
-                    href={pathOf({ page: id }, lang, site)}
+                    href={hub && id === 'home' ? `${pathOf({ page: id }, lang, site)}#hub-editions` : pathOf({ page: id }, lang, site)}
                     aria-current={page === id || (id === 'home' && page === 'calculator') ? 'page' : undefined}
                     data-testid={`nav-${id}`}
                   >
-                    {t(key)}
+                    {t(hub && id === 'home' ? 'nav.calculators' : key)}
                   </a>
                 </li>
               ))}
@@ -136,7 +139,13 @@ export function SiteFooter({ lang, site, hub = false, children }: { lang: Lang; 
         {children}
         <nav aria-label={t('site.footerLinks')}>
           <ul className="footer-links">
-            {link('home', 'footer.calculator')}
+            {hub ? (
+              <li>
+                <a href={`${pathOf({ page: 'home' }, lang, site)}#hub-editions`}>{t('nav.calculators')}</a>
+              </li>
+            ) : (
+              link('home', 'footer.calculator')
+            )}
             {!hub && link('counties', 'nav.counties')}
             {link('tax-guides', 'nav.guides')}
             {link('how-it-works', 'nav.howItWorks')}

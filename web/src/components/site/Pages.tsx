@@ -13,6 +13,7 @@ import { countyName } from '../../lib/places.js';
 import { conventionAnchor, pathOf, type Site } from '../../lib/routes.js';
 import { shareQuery } from '../../lib/shareLink.js';
 import { Breadcrumbs } from './Layout.js';
+import { citationTitle } from '../../lib/citations.js';
 
 type TextPageId = 'about' | 'privacy' | 'terms' | 'disclaimer' | 'affiliate';
 
@@ -96,7 +97,7 @@ export function NotFound({ lang, site }: { lang: Lang; site: Site }) {
 export function CountiesPage({ edition, lang, site }: { edition: Edition; lang: Lang; site: Site }) {
   const { t } = useTranslation();
   const state = edition.stateName[lang];
-  const sorted = [...edition.counties].sort((a, b) => countyName(a.name, t).localeCompare(countyName(b.name, t), lang));
+  const sorted = [...edition.counties, ...edition.places].sort((a, b) => countyName(a.name, t).localeCompare(countyName(b.name, t), lang));
   return (
     <article className="page" data-testid="page-counties">
       <Breadcrumbs lang={lang} site={site} trail={[]} current={t('nav.counties')} />
@@ -118,7 +119,8 @@ export function CountiesPage({ edition, lang, site }: { edition: Edition; lang: 
 export function CountyPage({ edition, slug, lang, site }: { edition: Edition; slug: string; lang: Lang; site: Site }) {
   const { t } = useTranslation();
   const state = edition.stateName[lang];
-  const county = edition.counties.find((c) => c.slug === slug);
+  // A county, or a place the calculator offers as a whole (New York City, issue 24).
+  const county = edition.counties.find((c) => c.slug === slug) ?? edition.places.find((c) => c.slug === slug);
   if (!county) return <NotFound lang={lang} site={site} />;
   const name = countyName(county.name, t);
   const classType = county.needsPropertyType ? 'class1' : '';
@@ -186,14 +188,17 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
       {medians && (
         <p className="help" data-testid="county-median-note">
           {t('site.county.medianNote', { state })}{' '}
-          {medians.reference.map((ref, i) => (
-            <Fragment key={ref.href ?? i}>
-              {i > 0 && '; '}
-              <a href={ref.href} lang={lang === 'es' ? 'en' : undefined}>
-                {ref.title}
-              </a>
-            </Fragment>
-          ))}
+          {medians.reference.map((ref, i) => {
+            const title = citationTitle(ref.title, lang, t);
+            return (
+              <Fragment key={ref.href ?? i}>
+                {i > 0 && '; '}
+                <a href={ref.href} lang={title.lang}>
+                  {title.text}
+                </a>
+              </Fragment>
+            );
+          })}
         </p>
       )}
       <h2>{t('site.county.split')}</h2>

@@ -2,18 +2,22 @@
  * The county directory (seed 001 §2, §3): search box, sort by name or rate, a card per
  * county with its rate and the monthly tax on the visitor's value (computed by the engine
  * with the county's rules, no exemptions), and the major-county table (the state profile's
- * major counties: rate and the tax on the default value). Population and appraisal
- * districts are not in the repository's data: the directory says where to find them.
+ * major counties: rate and the tax on the default value). Each card links to its county
+ * page and gives the county's population (Census Vintage 2023, county facts); sort by name,
+ * rate or population (seed 001 §2–§3); a bar chart of the state's counties by rate with the
+ * visitor's county marked in words and shape, its figures as text (issue 24).
  */
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countyKey, DEFAULT_VALUE } from '../../../../engine/index.js';
 import type { CountyInfo, Edition } from '../../lib/model.js';
-import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
+import { formatNumber, formatPercent, formatUsd, type Lang } from '../../lib/format.js';
+import { pathOf } from '../../lib/routes.js';
+import { getItem, KEYS } from '../../lib/storage.js';
 import { MoneyInput } from '../MoneyInput.js';
 import { countyName } from '../../lib/places.js';
 
-export type SortKey = 'name' | 'rate';
+export type SortKey = 'name' | 'rate' | 'population';
 
 /**
  * Counties whose name contains the query, sorted. Names compare as the CLI and batch
@@ -23,9 +27,9 @@ export type SortKey = 'name' | 'rate';
 export function filterCounties(counties: CountyInfo[], query: string, sort: SortKey): CountyInfo[] {
   const q = countyKey(query.replace(/^\s*condado\s+de\s+/i, ''));
   const found = counties.filter((c) => !q || countyKey(c.name).includes(q));
-  return sort === 'rate'
-    ? [...found].sort((a, b) => (b.rate ?? -1) - (a.rate ?? -1) || a.name.localeCompare(b.name))
-    : [...found].sort((a, b) => a.name.localeCompare(b.name));
+  if (sort === 'rate') return [...found].sort((a, b) => (b.rate ?? -1) - (a.rate ?? -1) || a.name.localeCompare(b.name));
+  if (sort === 'population') return [...found].sort((a, b) => (b.population ?? -1) - (a.population ?? -1) || a.name.localeCompare(b.name));
+  return [...found].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function taxes(edition: Edition, county: CountyInfo, value: number): { annual: number; monthly: number } | null {
@@ -61,6 +65,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
           <select id={`${id}-sort`} data-testid="directory-sort" value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
             <option value="name">{t('directory.sortName')}</option>
             <option value="rate">{t('directory.sortRate')}</option>
+            <option value="population">{t('directory.sortPopulation')}</option>
           </select>
         </div>
         <div className="field">
@@ -85,8 +90,17 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
             const x = v > 0 ? taxes(edition, c, v) : null;
             return (
               <li key={c.slug} className="county-card" data-testid="county-card" data-slug={c.slug}>
-                <h4>{countyName(c.name, t)}</h4>
+                <h4>
+                  <a href={pathOf({ page: 'county', param: c.slug }, lang)} data-testid="county-card-link">
+                    {countyName(c.name, t)}
+                  </a>
+                </h4>
                 <p>{c.rate === null ? t('directory.noRate') : t('directory.rate', { rate: formatPercent(c.rate, lang, 3) })}</p>
+                {c.population ? (
+                  <p data-testid="county-card-population" data-value={c.population}>
+                    {t('directory.populationOf', { count: c.population, population: formatNumber(c.population, lang, 0) })}
+                  </p>
+                ) : null}
                 {x && (
                   <p data-testid="county-card-monthly" data-value={x.monthly}>
                     {t('directory.monthly', { amount: formatUsd(x.monthly, lang), value: formatUsd(v, lang) })}
@@ -97,6 +111,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
           })}
         </ul>
       )}
+      <RateChart counties={edition.counties} mine={getItem(KEYS.county)} lang={lang} />
       {majorRows.length > 0 && (
         <table className="major-table" data-testid="major-counties">
           <caption>{t('directory.majorTitle', { value: formatUsd(DEFAULT_VALUE, lang) })}</caption>
@@ -115,7 +130,9 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
                 <tr key={c.slug} data-slug={c.slug}>
                   <th scope="row">{countyName(c.name, t)}</th>
                   <td>{c.rate === null ? '—' : formatPercent(c.rate, lang, 3)}</td>
-                  <td>{t('directory.notInData')}</td>
+                  <td data-testid="major-population" data-value={c.population ?? undefined}>
+                    {c.population ? formatNumber(c.population, lang, 0) : '—'}
+                  </td>
                   <td data-testid="major-tax" data-value={x?.annual}>
                     {x ? formatUsd(x.annual, lang) : '—'}
                   </td>
@@ -126,5 +143,41 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
         </table>
       )}
     </div>
+  );
+}
+
+/**
+ * The state's counties by rate, highest first, as a bar chart that reads without colour: each
+ * bar's figure is written beside it, and the visitor's county (the one last chosen) is marked
+ * with a word and a thicker outlined bar, not a colour alone.
+ */
+export function RateChart({ counties, mine, lang }: { counties: CountyInfo[]; mine: string | null; lang: Lang }) {
+  const { t } = useTranslation();
+  const rated = counties.filter((c) => c.rate !== null).sort((a, b) => b.rate! - a.rate! || a.name.localeCompare(b.name));
+  if (rated.length < 2) return null;
+  const max = rated[0]!.rate!;
+  const own = rated.find((c) => c.name === mine);
+  return (
+    <details className="rate-chart" data-testid="rate-chart">
+      <summary>{t('directory.chartTitle', { count: rated.length })}</summary>
+      {own && <p className="help">{t('directory.chartYours', { county: countyName(own.name, t), rate: formatPercent(own.rate!, lang, 3) })}</p>}
+      <ol className="bars">
+        {rated.map((c) => {
+          const yours = c === own;
+          return (
+            <li key={c.slug} className={yours ? 'bar-row bar-yours' : 'bar-row'} data-testid={yours ? 'rate-chart-yours' : undefined} data-value={c.rate!}>
+              <span className="bar-name">
+                {countyName(c.name, t)}
+                {yours && <strong> {t('directory.chartMark')}</strong>}
+              </span>
+              <span className="bar-track" aria-hidden="true">
+                <span className="bar" style={{ width: `${(c.rate! / max) * 100}%` }} />
+              </span>
+              <span className="bar-figure">{formatPercent(c.rate!, lang, 3)}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </details>
   );
 }

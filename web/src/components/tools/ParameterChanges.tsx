@@ -10,6 +10,7 @@ import type { CalcResult, ParameterDef } from '../../../../engine/index.js';
 import { formatDate } from '../../lib/format.js';
 import type { Edition } from '../../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../../lib/format.js';
+import { citationTitle } from '../../lib/citations.js';
 
 export interface Change {
   id: string;
@@ -59,8 +60,8 @@ export function ParameterChanges({ edition, years, lang }: { edition: Edition; y
               <>
                 {' '}
                 ·{' '}
-                <a href={c.source.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>
-                  {c.source.title}
+                <a href={c.source.href} target="_blank" rel="noopener noreferrer" lang={citationTitle(c.source.title, lang, t).lang}>
+                  {citationTitle(c.source.title, lang, t).text}
                 </a>
               </>
             )}
@@ -109,8 +110,8 @@ export function Propositions({ edition, calculator, lang, result }: { edition: E
               <span key={r.href}>
                 {' '}
                 ·{' '}
-                <a href={r.href} target="_blank" rel="noopener noreferrer" lang={lang === 'es' ? 'en' : undefined}>
-                  {r.title}
+                <a href={r.href} target="_blank" rel="noopener noreferrer" lang={citationTitle(r.title, lang, t).lang}>
+                  {citationTitle(r.title, lang, t).text}
                 </a>
               </span>
             ))}

@@ -8,8 +8,7 @@ const text: StateText = {
     authority_CA: 'el tasador y el recaudador de impuestos de su condado',
   },
   directory: {
-    where_CA:
-      'Encuentre al tasador de su condado a través de la Junta Estatal de Ecualización de California (boe.ca.gov) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
+    where_CA: 'Encuentre al tasador de su condado a través de la Junta Estatal de Ecualización de California (boe.ca.gov).',
   },
 };
 

@@ -8,8 +8,7 @@ const text: StateText = {
     authority_FL: 'el tasador de propiedades y el recaudador de impuestos de su condado',
   },
   directory: {
-    where_FL:
-      'Encuentre a su tasador de propiedades en el directorio del Departamento de Ingresos de Florida (floridarevenue.com) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
+    where_FL: 'Encuentre a su tasador de propiedades en el directorio del Departamento de Ingresos de Florida (floridarevenue.com).',
   },
 };
 

@@ -8,8 +8,7 @@ const text: StateText = {
     authority_NY: 'el tasador de su condado o el Departamento de Finanzas de NYC',
   },
   directory: {
-    where_NY:
-      'Encuentre a su tasador a través del Departamento de Impuestos y Finanzas del Estado de Nueva York (tax.ny.gov) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
+    where_NY: 'Encuentre a su tasador a través del Departamento de Impuestos y Finanzas del Estado de Nueva York (tax.ny.gov).',
   },
 };
 

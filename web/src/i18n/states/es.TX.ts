@@ -8,8 +8,7 @@ const text: StateText = {
     authority_TX: 'el distrito de tasación y el recaudador de impuestos de su condado',
   },
   directory: {
-    where_TX:
-      'Encuentre su distrito de tasación en el directorio del Contralor de Texas (comptroller.texas.gov) y la población de los condados en Census QuickFacts (census.gov/quickfacts).',
+    where_TX: 'Encuentre su distrito de tasación en el directorio del Contralor de Texas (comptroller.texas.gov).',
   },
 };
 
