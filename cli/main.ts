@@ -26,7 +26,11 @@ function older(version: string, than: string): boolean {
 
 if (older(process.versions.node, SUPPORTED)) {
   process.stderr.write(
-    'ptax: Node ' + process.version + ' is too old: ptax needs Node ' + SUPPORTED + ' or later (in the repository, `npx ptax` uses the Node that `npm ci` installs)\n',
+    'ptax: Node ' +
+      process.version +
+      ' is too old: ptax needs Node ' +
+      SUPPORTED +
+      ' or later (in the repository, `npx ptax` uses the Node that `npm ci` installs)\n',
   );
   process.exit(2);
 }

@@ -26,7 +26,9 @@ const BASE = ['-e', '0'];
 /** CPU time (user + system, ms) of this process's waited-for children, from /proc (Linux); NaN elsewhere. */
 function childrenCpu(): number {
   if (!existsSync('/proc/self/stat')) return NaN;
-  const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync('/proc/self/stat', 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   // After the command name: field 3 is the state, so cutime and cstime (fields 16, 17) are at 13, 14.
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // clock ticks of 10 ms (USER_HZ = 100)
 }
@@ -84,6 +86,8 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const cb = sum(cpu.get(BASE)!.slice(1)) / rounds;
 const cc = sum(cpu.get(CALC)!.slice(2)) / rounds;
 if (Number.isFinite(cb)) {
-  console.log(`CPU time (user+sys, mean; less sensitive to other load): node -e 0 ${cb.toFixed(1)} ms, ptax calc ${cc.toFixed(1)} ms, ratio ${(cc / cb).toFixed(2)}`);
+  console.log(
+    `CPU time (user+sys, mean; less sensitive to other load): node -e 0 ${cb.toFixed(1)} ms, ptax calc ${cc.toFixed(1)} ms, ratio ${(cc / cb).toFixed(2)}`,
+  );
 }
 console.log(`wall: ratio of medians ${(mc / mb).toFixed(2)}, median of paired ratios ${median(ratios).toFixed(2)} (target <= 1.30)`);
