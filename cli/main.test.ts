@@ -41,6 +41,15 @@ describe('the entry point', () => {
     expect(lines[0]).toMatch(new RegExp(`^ptax: Node v[\\d.]+ is too old: ptax needs Node ${SUPPORTED!.replace('.', '\\.')} or later`));
   });
 
+  // As a user types it, with the machine's npm first on PATH (not node_modules/.bin): npx
+  // puts node_modules/.bin/node, the pinned Node, first for the `ptax` it starts.
+  const npx = ['/usr/bin/npx', '/usr/local/bin/npx'].find((f) => existsSync(f));
+  it.skipIf(!npx)('npx ptax --version runs on the pinned Node', () => {
+    const r = spawnSync(npx!, ['ptax', '--version'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: '/usr/bin:/bin:/usr/local/bin' } });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(`0.1.0 (node v${pkg.devDependencies.node})`);
+  });
+
   it('writes V8 compile cache entries for the modules it loads', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptax-cache-'));
     try {

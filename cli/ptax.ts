@@ -146,7 +146,7 @@ function checkChoices(o: Record<string, unknown>): void {
 export function buildProgram(): Command {
   const program = new Command('ptax')
     .description('Property-tax estimator: rules as data, explained step by step')
-    .version('0.1.0')
+    .version(`0.1.0 (node ${process.version})`)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
