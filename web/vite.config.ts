@@ -36,16 +36,22 @@ export default defineConfig({
         warn(warning);
       },
       output: {
-        // What every page loads first (React, i18next and the small shared modules of the page
-        // frame) as one chunk instead of some twenty small ones split out because lazy chunks
-        // share them: fewer requests and about 5-7 KB gzip less first-load JavaScript on every
-        // page type (TX /es 170.5 -> 163.6 KB). Lazy parts (calculator, site pages, guides,
-        // state data, PDF, telemetry) stay their own chunks.
+        // What every page loads first (React, i18next and the few small modules of the islands'
+        // entry) as one chunk instead of some twenty small ones split out because lazy chunks
+        // share them. Issue 28: only what every page runs before its islands; the engine, the
+        // forms, the consent banner, the site pages, the calculator, the guides and the state
+        // data are their own chunks, loaded by the islands (or the whole-page render) that use them.
         advancedChunks: {
           groups: [
             {
               name: 'first',
-              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](lib[\\/](storage|places|monitoring|config|editionText|routes|shareLink|report|guides)\.ts|components[\\/](Toaster|Skeletons|ErrorBoundary|ErrorScreens|MoneyInput|Forms|useSubmit|ConsentBanner)\.tsx?|i18n[\\/]index\.ts)/,
+              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](islands|hydrateIslands|lib[\\/](storage|monitoring|config|edition|routes|telemetry[\\/](consent|store))\.ts|components[\\/](Toaster|ErrorBoundary|ErrorScreens|ConsentBanner|Forms|useSubmit)\.tsx?|i18n[\\/]index\.ts)/,
+            },
+            {
+              // The calculator island and what it needs (the engine, the form, the results): one
+              // chunk instead of some fifteen small ones, each a round trip on a slow phone line.
+              name: 'calculator',
+              test: /node_modules[\\/](@tanstack|use-sync-external-store)[\\/]|engine[\\/](core|index|generated)|web[\\/]src[\\/](lib[\\/](model|format|places|report|shareLink|stateData|generated|parseValue|programChunks)\.ts|components[\\/](CalculatorSection|HomeParts|Calculator|PropertyForm|Fields|calculatorForm|MoneyInput|ResultsCard|Skeletons|StateExtras|RatesTimeline|PlainExplanation|Charts)\.tsx?)/,
             },
           ],
         },

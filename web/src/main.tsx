@@ -1,26 +1,18 @@
-/** Entry: language from the path, i18next, the page, optional monitoring. */
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import {
-  App,
-  CALCULATOR_PAGES_SET,
-  CORE_PAGES,
-  DATA_PAGES,
-  loadHomeParts,
-  loadSitePages,
-  type HomePartsModule,
-  type SitePagesModule,
-} from './components/App.js';
-import { ErrorBoundary } from './components/ErrorBoundary.js';
-import { AppError } from './components/ErrorScreens.js';
-import { ToastProvider } from './components/Toaster.js';
+/**
+ * Entry: language from the path, i18next, then the page. A page the build pre-rendered for
+ * this address has only its islands hydrated (hydrateIslands.tsx, issue 28): the static
+ * parts stay the build's HTML and their code is never loaded. Any other page (development,
+ * the not-found page) and the error screens' test hook (`?__throw=`) are rendered afresh as
+ * one React tree (renderPage.tsx, its own chunk). Then, later, optional monitoring.
+ */
 import { createI18n, langFromPath, loadResources } from './i18n/index.js';
 import { setTelemetry, taxLog } from './lib/monitoring.js';
-import { EDITION, loadStateData, type LoadedState } from './lib/stateData.js';
-import { normalPath, resolveRoute } from './lib/routes.js';
-import { loadGuides, type GuideData } from './lib/guides.js';
+import { EDITION } from './lib/edition.js';
+import { normalPath } from './lib/routes.js';
+import { hydrateIslands } from './hydrateIslands.js';
 import './styles.css';
+// The consent banner's style is the page's (it is pre-rendered open, styled before its island's code runs).
+import './lib/telemetry/consent.css';
 
 const lang = langFromPath(location.pathname);
 const i18n = createI18n(lang, await loadResources(lang, EDITION).catch(() => ({})));
@@ -28,40 +20,11 @@ document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;
 
-// The pages pre-rendered with the state data (DATA_PAGES) get it before they are hydrated,
-// so the first render gives the same markup.
-const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).page;
-const initial: LoadedState | undefined = DATA_PAGES.has(page) && EDITION !== 'HUB' ? await loadStateData(EDITION).catch(() => undefined) : undefined;
-// Guide pages (and any path not known without them) need the guide data to render.
-const guides: GuideData | undefined = ['tax-guides', 'faq', 'not-found'].includes(page) ? await loadGuides(EDITION, lang).catch(() => undefined) : undefined;
-
-// The site pages' code (one chunk) for any page but the calculator's and the contact form's.
-const pages: SitePagesModule | undefined = CORE_PAGES.has(page) ? undefined : await loadSitePages().catch(() => undefined);
-// The calculator's code (its own chunk) for the pages that show it.
-const home: HomePartsModule | undefined = CALCULATOR_PAGES_SET.has(page) && EDITION !== 'HUB' ? await loadHomeParts().catch(() => undefined) : undefined;
-
-// The page was pre-rendered (web/scripts/prerender.mjs) with what this first render shows:
-// hydrate it, so what a visitor typed or clicked before the script ran is kept (a fresh
-// render would replace the form). A page pre-rendered for another address (the not-found
-// page) or not at all (development) is rendered afresh.
 const root = document.getElementById('root')!;
-const tree = (
-  <StrictMode>
-    <I18nextProvider i18n={i18n}>
-      <ToastProvider>
-        <ErrorBoundary
-          component="app"
-          fallback={(_e, _reset, errorId) => <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={i18n.t(`states.${EDITION}`)} />}
-        >
-          <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} pages={pages} home={home} />
-        </ErrorBoundary>
-      </ToastProvider>
-    </I18nextProvider>
-  </StrictMode>
-);
-if (root.firstElementChild && root.dataset.renderedFor !== undefined && normalPath(root.dataset.renderedFor) === normalPath(location.pathname))
-  hydrateRoot(root, tree);
-else createRoot(root).render(tree);
+const prerendered =
+  !!root.firstElementChild && root.dataset.renderedFor !== undefined && normalPath(root.dataset.renderedFor) === normalPath(location.pathname);
+if (prerendered && !new URLSearchParams(location.search).has('__throw')) void hydrateIslands(root, i18n, lang);
+else void import('./renderPage.js').then(({ renderPage }) => renderPage(root, i18n, lang));
 
 // Analytics and error reporting (lib/telemetry) are their own chunk, started a few seconds
 // after the page has loaded, so they never compete with the calculator; their calls until

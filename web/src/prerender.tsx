@@ -23,6 +23,7 @@ import { formatUsd, type Lang } from './lib/format.js';
 import { DEFAULT_VALUE } from '../../engine/index.js';
 import { allRoutes, resolveRoute, type Route, type Site } from './lib/routes.js';
 import { faqOf, routedGuides, type GuideData } from './lib/guides.js';
+import { setIslandRenderer } from './islands.js';
 
 const never = () => new Promise<never>(() => {});
 const stateTexts = import.meta.glob('./i18n/states/es.*.ts', { eager: true, import: 'default' }) as Record<string, StateText>;
@@ -60,6 +61,8 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
   const i18n = createI18n(lang, { es });
   const t = i18n.t;
   const route = resolveRoute(pathname, site);
+  // Each island is rendered on its own, as the browser hydrates it (islands.tsx).
+  setIslandRenderer((content, identifierPrefix) => renderToString(<I18nextProvider i18n={i18n}>{content}</I18nextProvider>, { identifierPrefix }));
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <ToastProvider>
@@ -68,6 +71,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
           pathname={pathname}
           loaders={{ [EDITION]: never, TX: never }}
           initial={DATA_PAGES.has(route.page) ? loaded : undefined}
+          extras={route.page === 'home' || route.page === 'calculator' ? loaded : undefined}
           guides={guides}
           pages={sitePages}
           home={homeParts}
@@ -75,6 +79,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
       </ToastProvider>
     </I18nextProvider>,
   );
+  setIslandRenderer(null);
   const vars = { ...editionVars(t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), context: EDITION };
   const state = String(vars.state ?? '');
   const titled = (page: string) => t('site.pageTitle', { page, state, context: EDITION === 'HUB' ? 'HUB' : undefined });

@@ -1,91 +1,33 @@
 /** The site: every page of seed 001 §2 in the edition's frame (header, navigation, breadcrumbs, footer), the calculator on the home page. */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Hub } from './Hub.js';
-import type * as HomeParts from './HomeParts.js';
 import { editionVars } from '../lib/editionText.js';
 import { ErrorBoundary, ThrowProbe } from './ErrorBoundary.js';
-import { ErrorPanel, PageError } from './ErrorScreens.js';
-import { FormSkeleton, ResultsSkeleton } from './Skeletons.js';
+import { PageError } from './ErrorScreens.js';
 import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
-import { useToast } from './Toaster.js';
-import { loadStateData, EDITION, type LoadedState, type PackageLoaders } from '../lib/stateData.js';
-import { makeEdition, type Edition } from '../lib/model.js';
+import { EDITION, type LoadedState, type PackageLoaders } from '../lib/stateData.js';
+import { makeEdition } from '../lib/model.js';
 import { counterpartPath, resolveRoute, type Route, type Site } from '../lib/routes.js';
-import { reportError } from '../lib/monitoring.js';
+import { CalculatorSection, loadHomeParts, useLoaded, useStateData, type HomePartsModule } from './CalculatorSection.js';
 import type { Lang } from '../lib/format.js';
 import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
 import { ConsentBanner, ConsentSettingsButton } from './ConsentBanner.js';
 import { pathOf } from '../lib/routes.js';
+import { Island } from '../islands.js';
 import type * as SitePages from './site/SitePages.js';
 import { faqOf, loadGuides, routedGuides, type GuideData } from '../lib/guides.js';
 
-export { resolveRoute };
-
-type Data = { status: 'loading' } | { status: 'ready'; loaded: LoadedState; edition: Edition } | { status: 'error' };
-
-/** The state data: given at once when pre-rendering (`initial`), else loaded. */
-export function useStateData(loaders?: PackageLoaders, initial?: LoadedState) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const [data, setData] = useState<Data>(() => (initial ? { status: 'ready', loaded: initial, edition: makeEdition(initial.bundle) } : { status: 'loading' }));
-  const [attempt, setAttempt] = useState(0);
-  const toastRef = useRef({ toast, t });
-  toastRef.current = { toast, t };
-  useEffect(() => {
-    if (initial && attempt === 0) return;
-    let live = true;
-    setData({ status: 'loading' });
-    loadStateData(EDITION, loaders)
-      .then((loaded) => {
-        if (!live) return;
-        const edition = makeEdition(loaded.bundle);
-        setData({ status: 'ready', loaded, edition });
-        const { toast: push, t: tr } = toastRef.current;
-        if (loaded.fellBack) push({ type: 'warning', title: tr('toast.fallback', { state: loaded.requested, fallback: loaded.pkg.state.code }) });
-      })
-      .catch((e) => {
-        if (!live) return;
-        reportError(e, { where: 'state data' });
-        setData({ status: 'error' });
-        toastRef.current.toast({ type: 'error', title: toastRef.current.t('toast.loadFailed') });
-      });
-    return () => {
-      live = false;
-    };
-  }, [attempt, loaders, initial]);
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { data, retry };
-}
+export { resolveRoute, loadHomeParts, useStateData, type HomePartsModule };
 
 /** The pages that show the calculator. */
 const CALCULATOR_PAGES = new Set(['home', 'calculator']);
 
-/** Data or code a page needs: given when pre-rendering or pre-loaded by main.tsx, else loaded once when needed. */
-function useLoaded<T>(given: T | undefined, needed: boolean, load: () => Promise<T>, what: string): T | undefined {
-  const [value, setValue] = useState(given);
-  useEffect(() => {
-    if (value || !needed) return;
-    let live = true;
-    load()
-      .then((x) => {
-        if (live) setValue(x);
-      })
-      .catch((e) => reportError(e, { where: what }));
-    return () => {
-      live = false;
-    };
-  }, [value, needed, load, what]);
-  return value;
-}
-
 export type SitePagesModule = typeof SitePages;
-export type HomePartsModule = typeof HomeParts;
 /** The edition's guides in each language (stable functions, for useLoaded). */
 const loadGuidesIn: Record<Lang, () => Promise<GuideData>> = { en: () => loadGuides(EDITION, 'en'), es: () => loadGuides(EDITION, 'es') };
 /** The pages that show the calculator (its code is its own chunk). */
 export const CALCULATOR_PAGES_SET = new Set(['home', 'calculator']);
-export const loadHomeParts = (): Promise<HomePartsModule> => import('./HomeParts.js');
 /** The pages that show the calculator or the contact form; every other page is in the site pages chunk. */
 export const CORE_PAGES = new Set(['home', 'calculator', 'contact']);
 export const loadSitePages = (): Promise<SitePagesModule> => import('./site/SitePages.js');
@@ -104,11 +46,14 @@ export function App({
   guides: givenGuides,
   pages: givenPages,
   home: givenHome,
+  extras,
 }: {
   lang: Lang;
   pathname: string;
   loaders?: PackageLoaders;
   initial?: LoadedState;
+  /** The state data for the sections below the calculator when pre-rendering the calculator pages (the calculator itself is pre-rendered loading). */
+  extras?: LoadedState;
   guides?: GuideData;
   pages?: SitePagesModule;
   home?: HomePartsModule;
@@ -130,57 +75,18 @@ export function App({
   const hub = EDITION === 'HUB';
   const other: Lang = lang === 'es' ? 'en' : 'es';
   const switchHref = useMemo(() => counterpartPath(pathname, other, site), [pathname, other, site]);
-  const [boundaryKey, setBoundaryKey] = useState(0);
   const onCalculatorPage = CALCULATOR_PAGES.has(route.page);
   // The page's controls work from here on (tests and tools wait for this mark).
   useEffect(() => {
     document.documentElement.dataset.ready = '1';
   }, []);
+  const extrasEdition = useMemo(() => edition ?? (extras ? makeEdition(extras.bundle) : undefined), [edition, extras]);
+  const references = (data.status === 'ready' ? data.loaded : extras)?.pkg.state.countiesMeta?.reference;
 
   const calculator = (
-    <>
-      {(data.status === 'loading' || (edition && !H)) && (
-        <div className="calc-grid" id="calculator">
-          <FormSkeleton />
-          <section className="card">
-            <ResultsSkeleton />
-          </section>
-        </div>
-      )}
-      {data.status === 'error' && (
-        <ErrorPanel
-          testId="load-error"
-          id="calculator"
-          heading={<h2>{t('error.loadTitle')}</h2>}
-          text={t('toast.loadFailed')}
-          retry={t('error.tryAgain')}
-          onRetry={retry}
-        />
-      )}
-      {edition && H && (
-        <ErrorBoundary
-          key={boundaryKey}
-          fallback={(error, reset) => (
-            <ErrorPanel
-              testId="error-boundary"
-              id="calculator"
-              heading={<h2>{t('error.calculatorTitle')}</h2>}
-              text={error.message || t('error.generic')}
-              textTestId="error-message"
-              retry={t('error.tryAgain')}
-              onRetry={() => {
-                reset();
-                setBoundaryKey((k) => k + 1);
-              }}
-            />
-          )}
-        >
-          <div id="calculator">
-            <H.Calculator edition={edition} lang={lang} />
-          </div>
-        </ErrorBoundary>
-      )}
-    </>
+    <Island name="calculator" props={{ lang }}>
+      <CalculatorSection lang={lang} data={data} retry={retry} H={H} />
+    </Island>
   );
 
   let content: React.ReactNode;
@@ -193,16 +99,31 @@ export function App({
             <h1 data-testid="page-title">{hub ? t('hub.title') : t('header.title', vars)}</h1>
             <p className="subtitle">{t('header.subtitle')}</p>
           </div>
-          {hub && <Hub lang={lang} />}
+          {hub && (
+            <Island name="hub" props={{ lang }}>
+              <Hub lang={lang} />
+            </Island>
+          )}
           {/* The calculator comes first, so a phone's first screen is the calculator (issue 15). */}
           {!hub && calculator}
           <aside className="disclaimer" role="note" aria-labelledby="disclaimer-title" data-testid="disclaimer">
             <h2 id="disclaimer-title">{t('disclaimer.title')}</h2>
             <p>{t('disclaimer.text', vars)}</p>
           </aside>
-          {edition && !hub && H && <H.StateExtras edition={edition} lang={lang} />}
-          <NewsletterBanner stateCode={stateCode} stateName={hub ? '' : stateName} lang={lang} />
-          <NotifyForm stateCode={stateCode} lang={lang} year={edition && edition.latestYear ? edition.latestYear + 1 : undefined} />
+          {extrasEdition && !hub && H && (
+            <>
+              <Island name="tools" props={{ lang }}>
+                <H.StateExtras edition={extrasEdition} lang={lang} timeline={false} />
+              </Island>
+              <H.RatesTimeline lang={lang} />
+            </>
+          )}
+          <Island name="banner" props={{ stateCode, stateName: hub ? '' : stateName, lang }}>
+            <NewsletterBanner stateCode={stateCode} stateName={hub ? '' : stateName} lang={lang} />
+          </Island>
+          <Island name="notify" props={{ stateCode, lang, year: edition && edition.latestYear ? edition.latestYear + 1 : undefined }}>
+            <NotifyForm stateCode={stateCode} lang={lang} year={edition && edition.latestYear ? edition.latestYear + 1 : undefined} />
+          </Island>
         </>
       );
       break;
@@ -212,7 +133,9 @@ export function App({
           <Breadcrumbs lang={lang} site={site} trail={[]} current={t('contact.title')} />
           <h1 id="contact-title">{t('contact.title')}</h1>
           <p>{t('contact.intro')}</p>
-          <ContactForm stateCode={stateCode} lang={lang} />
+          <Island name="contact" props={{ stateCode, lang }}>
+            <ContactForm stateCode={stateCode} lang={lang} />
+          </Island>
         </section>
       );
       break;
@@ -260,17 +183,20 @@ export function App({
         </ErrorBoundary>
       </main>
       <SiteFooter lang={lang} site={site} hub={hub}>
-        {edition && !hub && data.status === 'ready' && (
+        {extrasEdition && !hub && references && (
           <p className="help">
-            {t('footer.ratesLabel')}{' '}
-            <cite lang={lang === 'es' ? 'en' : undefined}>{(data.loaded.pkg.state.countiesMeta?.reference ?? []).map((r) => r.title).join('; ')}</cite>
+            {t('footer.ratesLabel')} <cite lang={lang === 'es' ? 'en' : undefined}>{(references ?? []).map((r) => r.title).join('; ')}</cite>
           </p>
         )}
         <p>
-          <ConsentSettingsButton />
+          <Island name="consent-settings" props={{}} as="span">
+            <ConsentSettingsButton />
+          </Island>
         </p>
       </SiteFooter>
-      <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
+      <Island name="consent" props={{ privacyHref: pathOf({ page: 'privacy' }, lang, site) }}>
+        <ConsentBanner privacyHref={pathOf({ page: 'privacy' }, lang, site)} />
+      </Island>
     </>
   );
 }

@@ -15,7 +15,6 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import { useTranslation } from 'react-i18next';
 import { readConsent, writeConsent } from '../lib/telemetry/consent.js';
 import { safeLocalStorage, type KeyValueStore } from '../lib/telemetry/store.js';
-import '../lib/telemetry/consent.css';
 
 type Opener = (returnFocusTo: HTMLElement | null) => void;
 const openers = new Set<Opener>();

@@ -4,7 +4,7 @@
  * county directory; then the 2026 rates timeline. Each panel's code loads only when the
  * visitor opens it.
  */
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Edition } from '../lib/model.js';
 import type { Lang } from '../lib/format.js';
@@ -20,8 +20,14 @@ const HomeFaq = lazy(() => import('./site/HomeFaq.js'));
 export function LazyPanel({ title, testId, children }: { title: string; testId: string; children: () => ReactNode }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
+  // Opened before its island was hydrated (issue 28: the tools hydrate after the calculator): show it now.
+  const ref = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (ref.current?.open) setOpened(true);
+  }, []);
   return (
     <details
+      ref={ref}
       className="card panel"
       data-testid={testId}
       onToggle={(e) => {
@@ -49,7 +55,8 @@ export function LazyPanel({ title, testId, children }: { title: string; testId: 
   );
 }
 
-export function StateExtras({ edition, lang }: { edition: Edition; lang: Lang }) {
+/** The tools, the county directory and the FAQ block, then (unless `timeline` is false: the islands page renders it as static HTML) the rates timeline. */
+export function StateExtras({ edition, lang, timeline = true }: { edition: Edition; lang: Lang; timeline?: boolean }) {
   const { t } = useTranslation();
   const id = useId();
   const calculators = edition.state.calculators;
@@ -79,7 +86,7 @@ export function StateExtras({ edition, lang }: { edition: Edition; lang: Lang })
           {() => <HomeFaq edition={edition.code} lang={lang} />}
         </LazyPanel>
       </section>
-      <RatesTimeline lang={lang} />
+      {timeline && <RatesTimeline lang={lang} />}
     </>
   );
 }

@@ -1,7 +1,8 @@
 /** Toasts: bottom-right, at most 3 visible, 4000 ms by default (seed 000 §8, seed 001 §9). */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UI } from '../lib/config.js';
+import { Island } from '../islands.js';
 
 export type ToastType = 'success' | 'error' | 'warning' | 'info';
 export interface ToastInput {
@@ -19,10 +20,52 @@ interface Toast extends ToastInput {
 type Push = (t: ToastInput) => number;
 const ToastContext = createContext<{ push: Push; dismiss: (id: number) => void } | null>(null);
 
+/**
+ * The page's toasts when its parts are separate React roots (islands, main.tsx): one list for
+ * the page, shown by the `toasts` island (`ToastRegion`); a `ToastProvider` has its own.
+ */
+let pageToasts: Toast[] = [];
+let pageNext = 1;
+const pageListeners = new Set<() => void>();
+const pageTimers = new Map<number, ReturnType<typeof setTimeout>>();
+const setPageToasts = (list: Toast[]) => {
+  pageToasts = list;
+  pageListeners.forEach((l) => l());
+};
+const pageDismiss = (id: number) => {
+  setPageToasts(pageToasts.filter((t) => t.id !== id));
+  clearTimeout(pageTimers.get(id));
+  pageTimers.delete(id);
+};
+const pagePush: Push = (input) => {
+  const id = pageNext++;
+  setPageToasts([...pageToasts, { ...input, id, type: input.type ?? 'info' }].slice(-UI.toastsVisible));
+  pageTimers.set(
+    id,
+    setTimeout(() => pageDismiss(id), input.duration ?? UI.toastMs),
+  );
+  return id;
+};
+const subscribePage = (l: () => void) => {
+  pageListeners.add(l);
+  return () => pageListeners.delete(l);
+};
+const NO_TOASTS: Toast[] = [];
+
+/** Push a toast: the nearest ToastProvider's, else the page's list (islands). */
 export function useToast(): Push {
   const ctx = useContext(ToastContext);
-  if (!ctx) throw new Error('useToast must be used inside <ToastProvider>');
-  return ctx.push;
+  return ctx ? ctx.push : pagePush;
+}
+
+/** The page's toast region (the `toasts` island). */
+export function ToastRegion() {
+  const toasts = useSyncExternalStore(
+    subscribePage,
+    () => pageToasts,
+    () => NO_TOASTS,
+  );
+  return <Toasts toasts={toasts} dismiss={pageDismiss} />;
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -53,7 +96,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <Toasts toasts={toasts} dismiss={dismiss} />
+      <Island name="toasts" props={{}}>
+        <Toasts toasts={toasts} dismiss={dismiss} />
+      </Island>
     </ToastContext.Provider>
   );
 }

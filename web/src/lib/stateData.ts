@@ -24,8 +24,8 @@ export type PackageLoaders = Record<string, () => Promise<unknown>>;
 /** The state whose package is loaded when the edition's own fails (seed 000 §1). */
 export const FALLBACK_STATE = 'TX';
 
-/** The edition, fixed at build time (VITE_STATE, default NY for this edition). */
-export const EDITION: string = (import.meta.env.VITE_STATE || 'NY').toUpperCase();
+import { EDITION } from './edition.js';
+export { EDITION };
 
 const globbed = import.meta.glob('../generated/states/*.json', { import: 'default' });
 

@@ -3,19 +3,14 @@
  * category jump and search, and the FAQ with its search and five categories. The text is
  * the build's HTML from web/content, whose figures come from the rule files.
  */
-import { useDeferredValue, useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Island } from '../../islands.js';
+import { StaticSearch } from './StaticSearch.js';
 import type { Lang } from '../../lib/format.js';
 import type { FaqEntry, GlossaryEntry, GuidePage } from '../../lib/guides.js';
 import { pathOf, type Site } from '../../lib/routes.js';
 import { Breadcrumbs } from './Layout.js';
-
-const fold = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
-const plain = (html: string) => html.replace(/<[^>]+>/g, ' ');
 
 /** Build-time HTML of our own content (web/content, rendered by web/scripts/build-guides.mjs), never visitor input. */
 function Html({ html, className, testId }: { html: string; className?: string; testId?: string }) {
@@ -68,10 +63,8 @@ export function GuideView({ page, lang, site }: { page: GuidePage; lang: Lang; s
 function Glossary({ page, lang }: { page: GuidePage; lang: Lang }) {
   const { t } = useTranslation();
   const id = useId();
-  const [query, setQuery] = useState('');
-  const q = fold(useDeferredValue(query).trim());
-  const entries = (page.entries as Record<Lang, GlossaryEntry[]> | undefined)?.[lang] ?? [];
-  const found = entries.filter((e) => !q || fold(`${e.term} ${e.definition}`).includes(q));
+  // Every term is the build's HTML; the search (an island) filters them in the browser (StaticSearch).
+  const found = (page.entries as Record<Lang, GlossaryEntry[]> | undefined)?.[lang] ?? [];
   const categories = (page.categories ?? []).filter((c) => found.some((e) => e.category === c.id));
   return (
     <section className="glossary" data-testid="glossary">
@@ -84,14 +77,9 @@ function Glossary({ page, lang }: { page: GuidePage; lang: Lang }) {
           ))}
         </ul>
       </nav>
-      <div className="field">
-        <label htmlFor={`${id}-q`}>{t('site.glossary.search')}</label>
-        <input id={`${id}-q`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="glossary-search" />
-      </div>
-      <p role="status" className="sr-only">
-        {t('site.glossary.count', { count: found.length })}
-      </p>
-      {found.length === 0 && <p data-testid="glossary-empty">{t('site.glossary.none', { query })}</p>}
+      <Island name="search" props={{ kind: 'glossary', total: found.length }}>
+        <StaticSearch kind="glossary" total={found.length} />
+      </Island>
       {categories.map((c) => (
         <section key={c.id} aria-labelledby={`${id}-${c.id}`}>
           <h2 id={`${id}-${c.id}`} tabIndex={-1}>
@@ -116,24 +104,17 @@ function Glossary({ page, lang }: { page: GuidePage; lang: Lang }) {
 export function FaqPage({ page, lang, site }: { page: GuidePage | undefined; lang: Lang; site: Site }) {
   const { t } = useTranslation();
   const id = useId();
-  const [query, setQuery] = useState('');
-  const q = fold(useDeferredValue(query).trim());
-  const entries = (page?.entries as FaqEntry[] | undefined) ?? [];
-  const found = entries.filter((e) => !q || fold(`${e.q[lang]} ${plain(e.a[lang] ?? '')}`).includes(q));
+  // Every question is the build's HTML; the search (an island) filters them in the browser (StaticSearch).
+  const found = (page?.entries as FaqEntry[] | undefined) ?? [];
   const categories = (page?.categories ?? []).filter((c) => found.some((e) => e.category === c.id));
   return (
     <article className="page" data-testid="page-faq">
       <Breadcrumbs lang={lang} site={site} trail={[]} current={t('site.faq.title')} />
       <h1>{t('site.faq.title')}</h1>
       {page?.html[lang] && <Html html={page.html[lang]} className="guide-body" />}
-      <div className="field">
-        <label htmlFor={`${id}-q`}>{t('site.faq.search')}</label>
-        <input id={`${id}-q`} type="search" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="faq-search" />
-      </div>
-      <p role="status" className="sr-only">
-        {t('site.glossary.count', { count: found.length })}
-      </p>
-      {found.length === 0 && <p data-testid="faq-empty">{t('site.faq.none', { query })}</p>}
+      <Island name="search" props={{ kind: 'faq', total: found.length }}>
+        <StaticSearch kind="faq" total={found.length} />
+      </Island>
       {categories.map((c) => (
         <section key={c.id} aria-labelledby={`${id}-${c.id}`} data-testid={`faq-category-${c.id}`}>
           <h2 id={`${id}-${c.id}`}>{c.label[lang]}</h2>
