@@ -19,6 +19,7 @@ export default tseslint.config(
       'web/src/generated/**',
       'engine/generated/**',
       '.stryker-tmp/**',
+      '.runtime/**',
       'data/**',
     ],
   },

@@ -26,7 +26,7 @@ export * from './batch/csv-out.js';
 export * from './generated/inputs.js';
 export * from './generated/results.js';
 export * from './codegen/js.js';
-// Not re-exported: ./codegen/node.js, whose import makes the generated programs every Calculator's default (cli/main.ts imports it for that).
+// Not re-exported: ./codegen/node.js, whose import makes the generated programs every Calculator's default (cli/ptax.ts imports it for that).
 // The SQL room is loaded only when asked for (its runner loads DuckDB's native addon and the
 // PostgreSQL client): the generator (`ptax rules sql`) and the runner (`--engine duckdb|postgres`).
 export const loadSqlGenerator = () => import('./sql/generate.js');

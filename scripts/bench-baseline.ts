@@ -68,7 +68,10 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
   const vetNote = (program: string, fact: string, not: string) =>
     bundle.programs[program]!.notes.find((n) => JSON.stringify(n.when).includes(`"${fact}"`) && JSON.stringify(n.when).includes(`"${not}"`))!.text.en;
   const noWartime = { nyc: vetNote('ny.nyc', 'combatVeteran', 'wartimeVeteran'), outside: vetNote('ny.outside', 'combatVeteran', 'wartimeVeteran') };
-  const notBoth = { nyc: vetNote('ny.nyc', 'wartimeVeteranApplies', 'coldWarVeteran'), outside: vetNote('ny.outside', 'wartimeVeteranApplies', 'coldWarVeteran') };
+  const notBoth = {
+    nyc: vetNote('ny.nyc', 'wartimeVeteranApplies', 'coldWarVeteran'),
+    outside: vetNote('ny.outside', 'wartimeVeteranApplies', 'coldWarVeteran'),
+  };
   const localCaps = bundle.programs['ny.outside']!.notes.find((n) => {
     const w = JSON.stringify(n.when);
     return w.includes('"wartimeVeteranApplies"') && !w.includes('"coldWarVeteran"');
@@ -147,7 +150,13 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const afterStar = afterSenior - starSavings;
     const wartime = residential && i.wartimeVeteran;
     const capRatio = Math.min(1, ratio[cls]!);
-    const vetParts = wartime ? veterans(i, av, nycCaps.map((c) => c * capRatio)) : 0;
+    const vetParts = wartime
+      ? veterans(
+          i,
+          av,
+          nycCaps.map((c) => c * capRatio),
+        )
+      : 0;
     const coldPart = residential && i.coldWarVeteran && !wartime ? av * nycCold : 0;
     const vetValue = Math.min(av, vetParts + coldPart);
     const vetSavings = Math.min((vetValue * rate[cls]!) / 100, afterStar);

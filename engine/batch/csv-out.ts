@@ -98,9 +98,12 @@ export class CsvOut {
         b[--p] = PAIRS[r]!;
         m = q;
       }
+      // The digits are written right to left; the last decrement is not read again (ESLint 10's no-useless-assignment).
       if (m >= 10) {
         b[--p] = PAIRS[(m << 1) + 1]!;
+        // eslint-disable-next-line no-useless-assignment
         b[--p] = PAIRS[m << 1]!;
+        // eslint-disable-next-line no-useless-assignment
       } else b[--p] = 48 + m;
       return;
     }

@@ -3,7 +3,7 @@
  * `npm run build`) in Node, for the CLI and the batch path. A module is used only when the
  * hash in it is the hash of the program and parameters the calculator has (the bundle, or
  * the YAML when a rule file is newer than the build); otherwise the interpreter runs it.
- * Importing this module makes it the default for every Calculator (cli/main.ts does).
+ * Importing this module makes it the default for every Calculator (cli/ptax.ts does).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

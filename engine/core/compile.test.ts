@@ -477,7 +477,9 @@ describe('the real rules', () => {
     const c = compileProgram(bundle, 'ny.nyc', 2026);
     const cases = c.stepInfo.filter((s) => s.expression.includes('assessedValue * veteranWartimeShare'));
     expect(cases.length).toBe(1);
-    expect(cases[0]!.expression).toBe('if wartimeVeteranApplies = true: min(assessedValue * veteranWartimeShare, veteranWartimeCap * veteranCapRatio); otherwise: 0');
+    expect(cases[0]!.expression).toBe(
+      'if wartimeVeteranApplies = true: min(assessedValue * veteranWartimeShare, veteranWartimeCap * veteranCapRatio); otherwise: 0',
+    );
     expect(cases[0]!.params.map((p) => p.id).sort()).toEqual(['ny.nyc.veteran_wartime_cap', 'ny.veteran_wartime_share']);
   });
 });

@@ -32,7 +32,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // On a shared working tree a concurrent `npm run build` empties and rewrites web/dist
   // for a while. So: start, check that /, /es and the page's scripts load, else stop,
   // wait and start again (up to 2 minutes).
-  let baseURL = '';
+  let baseURL: string;
   const deadline = Date.now() + 120_000;
   for (let attempt = 1; ; attempt++) {
     baseURL = await startServer(dbPath);

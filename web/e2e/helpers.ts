@@ -100,6 +100,7 @@ export async function open(
       .slice(0, 300);
     throw new Error(
       `${path}: ${opts.waitFor ?? 'property-form'} did not appear (${e instanceof Error ? e.message.split('\n')[0] : e}); requests: ${failed.join(', ') || 'none failed'}; errors: ${errors.join(' | ') || 'none'}; page: ${body}`,
+      { cause: e },
     );
   }
   await ready(page);

@@ -39,8 +39,7 @@ function pageTexts(ed: string): Array<{ where: string; text: string }> {
 }
 
 /** A figure and a word within `gap` characters of each other, in either order. */
-const near = (figure: string, words: string, gap = 120) =>
-  new RegExp(`(${figure})[^]{0,${gap}}(${words})|(${words})[^]{0,${gap}}(${figure})`, 'i');
+const near = (figure: string, words: string, gap = 120) => new RegExp(`(${figure})[^]{0,${gap}}(${words})|(${words})[^]{0,${gap}}(${figure})`, 'i');
 
 const OLD: Array<{ editions: string[]; what: string; pattern: RegExp }> = [
   // "$500" alone (not $5,000, $2,500 or 500,000) next to disability or blindness.
@@ -49,13 +48,21 @@ const OLD: Array<{ editions: string[]; what: string; pattern: RegExp }> = [
   { editions: ['ca'], what: "California's veterans' exemption from a 10% rating", pattern: /(from|desde) (a|una) (rating|calificación)( of| del?)? 10\s?%/i },
   { editions: ['ny'], what: "New York's 1.5% per 10% of rating", pattern: near('1[.,]5\\s?%', 'veteran|rating|grado') },
   { editions: ['ny'], what: "New York City's veterans' multiplier by band", pattern: near('multiplier|multiplicador', 'veteran') },
-  { editions: ['ny'], what: 'a 2025-26 Enhanced STAR figure given for 2024-25', pattern: near('107,300|86,100', '2024-25|2024-2025|2024–25|FY ?2025|año fiscal 2025') },
+  {
+    editions: ['ny'],
+    what: 'a 2025-26 Enhanced STAR figure given for 2024-25',
+    pattern: near('107,300|86,100', '2024-25|2024-2025|2024–25|FY ?2025|año fiscal 2025'),
+  },
 ];
 
 describe('the built pages do not say a figure the law replaced (issue 22)', () => {
   for (const o of OLD) {
     it(`no page says ${o.what}`, () => {
-      const hits = o.editions.flatMap((ed) => pageTexts(ed).filter((p) => o.pattern.test(p.text)).map((p) => `${p.where}: …${p.text.match(o.pattern)![0]}…`));
+      const hits = o.editions.flatMap((ed) =>
+        pageTexts(ed)
+          .filter((p) => o.pattern.test(p.text))
+          .map((p) => `${p.where}: …${p.text.match(o.pattern)![0]}…`),
+      );
       expect(hits).toEqual([]);
     });
   }
@@ -90,6 +97,7 @@ describe('the state profiles quote their exemption figures from the parameters',
     for (const [code, state] of Object.entries(bundle.states))
       for (const e of state.profile?.exemptions ?? [])
         for (const lang of ['en', 'es'] as const)
-          if (e.description) expect(() => resolvePlaceholders(e.description![lang], lang, { bundle, state, where: `${code} ${e.id}`, edition: code })).not.toThrow();
+          if (e.description)
+            expect(() => resolvePlaceholders(e.description![lang], lang, { bundle, state, where: `${code} ${e.id}`, edition: code })).not.toThrow();
   });
 });

@@ -48,6 +48,6 @@ export function assertWritable(db: Database, path: string): void {
     );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`database ${path} does not accept writes (${message})`);
+    throw new Error(`database ${path} does not accept writes (${message})`, { cause: error });
   }
 }

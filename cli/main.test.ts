@@ -1,0 +1,75 @@
+/**
+ * The entry point (cli/main.ts → dist/cli/main.js): the Node version check that runs before
+ * the command line is imported, and the compile cache it turns on. Build first (npm run build).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve('.');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+const SUPPORTED = /const SUPPORTED = '([\d.]+)'/.exec(readFileSync(join(ROOT, 'cli/main.ts'), 'utf8'))?.[1];
+
+/** A Node older than the supported one, as on a fresh machine (Debian's /usr/bin/node is 20 here), if there is one. */
+function oldNode(): string | undefined {
+  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node']) {
+    if (!existsSync(candidate)) continue;
+    const v = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+    if (Number(v.split('.')[0]) < Number(SUPPORTED!.split('.')[0])) return candidate;
+  }
+  return undefined;
+}
+
+describe('the entry point', () => {
+  it('names the same oldest Node as package.json engines, and the pinned Node meets it', () => {
+    expect(SUPPORTED).toBeDefined();
+    expect(pkg.engines.node).toBe(`>=${SUPPORTED}`);
+    // The pinned Node (devDependencies.node, exact) is the one the tests run on.
+    expect(process.versions.node).toBe(pkg.devDependencies.node);
+  });
+
+  const old = oldNode();
+  it.skipIf(!old)(`an older Node (${old ?? 'none on this machine'}) gets one line naming Node ${SUPPORTED}, exit 2`, () => {
+    const r = spawnSync(old!, [MAIN, 'calc', '--state', 'NY', '--county', 'Kings', '--class', 'class1', '--value', '800000'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^ptax: Node v[\\d.]+ is too old: ptax needs Node ${SUPPORTED!.replace('.', '\\.')} or later`));
+  });
+
+  // As a user types it, with the machine's npm first on PATH (not node_modules/.bin): npx
+  // puts node_modules/.bin/node, the pinned Node, first for the `ptax` it starts.
+  const npx = ['/usr/bin/npx', '/usr/local/bin/npx'].find((f) => existsSync(f));
+  it.skipIf(!npx)('npx ptax --version runs on the pinned Node', () => {
+    const r = spawnSync(npx!, ['ptax', '--version'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: '/usr/bin:/bin:/usr/local/bin' } });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(`0.1.0 (node v${pkg.devDependencies.node})`);
+  });
+
+  it('writes V8 compile cache entries for the modules it loads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptax-cache-'));
+    try {
+      // No NODE_COMPILE_CACHE (which would turn the cache on by itself): the default folder,
+      // node-compile-cache in the temporary folder, is written only if main.js enables it.
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: dir };
+      delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      const out = execFileSync(process.execPath, [MAIN, 'calc', '--state', 'NY', '--county', 'Kings', '--class', 'class1', '--value', '800000', '--json'], {
+        encoding: 'utf8',
+        env,
+      });
+      expect(JSON.parse(out)).toBeTypeOf('object');
+      // One folder per Node/V8 version holding a file per compiled module.
+      const cache = join(dir, 'node-compile-cache');
+      expect(existsSync(cache)).toBe(true);
+      const entries = readdirSync(cache).flatMap((d) => readdirSync(join(cache, d)));
+      expect(entries.length).toBeGreaterThan(5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

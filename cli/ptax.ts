@@ -1,0 +1,457 @@
+/**
+ * The `ptax` command line, started by cli/main.ts (the entry: Node version check, compile
+ * cache). `calc` runs on the precompiled rules (dist/rules/bundle.json); validate, test and rules load the YAML themselves and are imported only when asked for.
+ * Every error is one line on stderr and exit code 2 (1 for failed checks); with --json
+ * an error object is printed on stdout as well. Never a stack trace.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Calculator, inputFromFlags } from '../engine/node.js';
+// The rules compiled ahead of time (dist/rules/js), used by every Calculator while they match the rules.
+import '../engine/codegen/node.js';
+import { BUNDLE_PATH, readBundle } from '../engine/node.js';
+import { PtaxError, isPtaxError } from '../engine/node.js';
+import { loadSqlGenerator, localized } from '../engine/node.js';
+import type { Bundle, Lang } from '../engine/node.js';
+import { numericFlags, parseDate, parseYear } from './parse.js';
+import { formatCalculator, formatExplanation, formatResult } from './format.js';
+import { INPUTS } from '../engine/node.js';
+
+/** The repository (or installed package) root: dist/cli/main.js → ../.. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let jsonErrors = false;
+/** The language of messages, as --lang asks (read from the arguments: an error can come before the command's options are parsed). */
+let messageLang: Lang = 'en';
+
+function fail(code: string, message: string, exit = 2): never {
+  if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
+  process.stderr.write(`ptax: ${message}\n`);
+  process.exit(exit);
+}
+
+/**
+ * `ptax validate <file>` for a rule file outside rules/ (a copy being edited, a file sent in):
+ * it is checked with the rules, as the build would check it (schema, rule language, every
+ * cross-reference), in a temporary copy of the repository's layout: in place of
+ * rules/<folder>/<name> when the file's folder and name match a rule file (an edited copy of
+ * rules/ny/calculation.yaml kept in some ny/ folder), else as a new file beside them. Its
+ * `$schema` comment is pointed at the schemas for the check (it was written for where the file
+ * lives); lines and columns are the file's own. Prints problems as file:line:col, or ok.
+ */
+async function validateOutside(file: string): Promise<boolean> {
+  const { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { listYaml, loadRules } = await import('../engine/node.js');
+  const { formatProblem } = await import('../engine/node.js');
+  const absolute = resolve(file);
+  const rules = listYaml(join(ROOT, 'rules'), ROOT);
+  const inPlaceOf = `rules/${basename(dirname(absolute))}/${basename(absolute)}`;
+  const target = rules.includes(inPlaceOf) ? inPlaceOf : `rules/checked/${basename(absolute)}`;
+  let text = '';
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (e) {
+    fail('UNREADABLE', `validate: ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'ptax-validate-'));
+  try {
+    symlinkSync(join(ROOT, 'schemas'), join(tmp, 'schemas'), 'dir');
+    for (const f of rules) {
+      if (f === target) continue;
+      mkdirSync(dirname(join(tmp, f)), { recursive: true });
+      symlinkSync(join(ROOT, f), join(tmp, f));
+    }
+    mkdirSync(dirname(join(tmp, target)), { recursive: true });
+    const lines = text.split('\n');
+    lines[0] = lines[0]!.replace(/^(# yaml-language-server: \$schema=)\S*\/([\w-]+\.schema\.json)(\s*)$/, '$1../../schemas/$2$3');
+    writeFileSync(join(tmp, target), lines.join('\n'));
+    const { problems, total } = loadRules('rules', { root: tmp });
+    for (const p of problems)
+      process.stderr.write(formatProblem({ ...p, file: p.file === target ? file : p.file, message: p.message.split(target).join(file) }) + '\n');
+    const how = target === inPlaceOf ? `in place of ${inPlaceOf}` : 'as a new file beside rules/';
+    if (total > 0) {
+      process.stderr.write(`${total} problem(s) (${file} checked with the rules, ${how})\n`);
+      return false;
+    }
+    process.stdout.write(`ok: ${file} (checked with the rules, ${how})\n`);
+    return true;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The precompiled bundle, or the YAML itself when a rule file changed after the build. */
+async function bundle(): Promise<Bundle> {
+  if (existsSync(BUNDLE_PATH) && !rulesNewerThan(statSync(BUNDLE_PATH).mtimeMs)) return readBundle();
+  const { loadRulesOrThrow } = await import('../engine/node.js');
+  return loadRulesOrThrow('rules', ROOT);
+}
+
+function rulesNewerThan(t: number): boolean {
+  const dir = join(ROOT, 'rules');
+  if (!existsSync(dir)) return false;
+  const walk = (d: string): boolean =>
+    readdirSync(d, { withFileTypes: true }).some((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.yaml') && statSync(join(d, e.name)).mtimeMs > t,
+    );
+  return walk(dir);
+}
+
+type Input = (typeof INPUTS)[number];
+
+/** An input's commander option, from rules/inputs.yaml: flag, value placeholder by type, help and default. */
+function inputOption(x: Input): Option {
+  const values = 'values' in x ? (x.values as ReadonlyArray<string | number>) : undefined;
+  const arg =
+    x.type === 'boolean'
+      ? ''
+      : x.type === 'date'
+        ? ' <yyyy-mm-dd>'
+        : x.type === 'choice'
+          ? ` <${values!.join('|')}>`
+          : values
+            ? ` <${values.length > 4 ? [values[0], values[1], '…', values.at(-1)].join('|') : values.join('|')}>`
+            : ` <${x.unit === 'usd' ? 'dollars' : x.unit === 'percent' ? 'percent' : x.unit === 'year' ? 'year' : 'n'}>`;
+  const shown = 'default' in x && typeof x.default === 'number' && x.id !== 'veteranDisability' ? ` (default ${x.default})` : '';
+  // No commander default: an option given is one the user wrote (batch mode refuses those).
+  return new Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
+}
+
+/** The inputs of `ptax calc`: those a state's main calculation reads. */
+const CALC_INPUTS = INPUTS.filter((x) => x.states.length > 0);
+/** States with specialised calculators (named by the inputs they read). */
+const CALCULATOR_STATES = new Set(INPUTS.flatMap((x) => x.calculators.map((k) => k.split('.')[0]!.toUpperCase())));
+/**
+ * The inputs of the calculator subcommands (every state's takes the same): those a
+ * calculator reads, and those the main calculation of a state with calculators reads (a
+ * comparison runs it; `--year` picks the rules' year).
+ */
+const CALCULATOR_INPUTS = INPUTS.filter((x) => x.calculators.length > 0 || x.states.some((s) => CALCULATOR_STATES.has(s)));
+/** Choices the rules do not check (`--star`): refused here, before anything is calculated. */
+const CHECKED_CHOICES = INPUTS.filter((x): x is Extract<Input, { type: 'choice' }> => x.type === 'choice' && !x.checkedByRules);
+
+function checkChoices(o: Record<string, unknown>): void {
+  for (const x of CHECKED_CHOICES) {
+    const v = o[x.key];
+    const values = x.values as readonly string[];
+    if (v !== undefined && !values.includes(v as string)) {
+      fail(`INVALID_${x.flag.replace(/-/g, '_').toUpperCase()}`, `--${x.flag} must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)} (got "${v}")`);
+    }
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command('ptax')
+    .description('Property-tax estimator: rules as data, explained step by step')
+    .version(`0.1.0 (node ${process.version})`)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      outputError: (str, write) => {
+        // Commander may add a suggestion on a second line: keep it, on the same line.
+        const line = str
+          .trim()
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .join(' ')
+          .replace(/^error: /, '');
+        if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code: 'USAGE', message: line } }) + '\n');
+        write(`ptax: ${line}\n`);
+      },
+    });
+
+  const calc = program
+    .command('calc')
+    .description('estimate the property tax of one property')
+    .option('--state <code>', 'NY, TX, CA or FL (required without --batch)')
+    .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)');
+  for (const x of CALC_INPUTS) calc.addOption(inputOption(x));
+  calc
+    .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
+    .option('--json', 'print the result as one JSON object')
+    .option('--explain', 'show each step with its rule and citation')
+    .option('--batch <file>', 'a CSV or NDJSON file (- for standard input): one property per row, columns named like the flags')
+    .addOption(new Option('--batch-format <format>', 'the batch format when the file name does not tell').choices(['csv', 'ndjson']))
+    .option('--out <file>', 'batch output file (default: standard output)')
+    .option('--strict', 'batch: exit 1 if any row is bad (every row is still written)')
+    .addOption(
+      new Option('--engine <engine>', 'batch: node (streaming, the default), duckdb (in process, CSV or Parquet, all cores) or postgres (--db)').choices([
+        'node',
+        'duckdb',
+        'postgres',
+      ]),
+    )
+    .option('--db <url>', 'batch with --engine postgres: the connection string (postgres://user@host:port/db)')
+    .option('--table <name>', 'batch with --engine postgres: read this table instead of loading the file')
+    .action(async (o) => {
+      jsonErrors = !!o.json;
+      if (
+        o.batch !== undefined ||
+        o.batchFormat !== undefined ||
+        o.out !== undefined ||
+        o.strict !== undefined ||
+        o.engine !== undefined ||
+        o.db !== undefined ||
+        o.table !== undefined
+      ) {
+        const { calcBatch } = await import('./batch.js');
+        return calcBatch(o, async () => new Calculator(await bundle()));
+      }
+      if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
+      if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
+      checkChoices(o);
+      const input = inputFromFlags({ ...o, ...numericFlags(o) }, o.year === undefined ? undefined : parseYear(o.year));
+      const calc = new Calculator(await bundle());
+      const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
+      if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+      else {
+        process.stdout.write(
+          formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program], calc.bundle.results, o.lang as Lang) +
+            '\n',
+        );
+        if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+      }
+    });
+
+  program
+    .command('counties')
+    .description('list the counties of a state with their rates')
+    .requiredOption('--state <code>', 'NY, TX, CA or FL')
+    .option('--json', 'print JSON')
+    .action(async (o) => {
+      jsonErrors = !!o.json;
+      const state = new Calculator(await bundle()).state(o.state);
+      const rows = state.counties.map((c) => ({ name: c.name, slug: c.slug, fips: c.fips, rate: c.rates.at(-1)?.value ?? null, flags: c.flags }));
+      if (o.json) {
+        process.stdout.write(JSON.stringify({ state: state.code, counties: rows, aliases: state.aliases.map((a) => a.name) }, null, 2) + '\n');
+        return;
+      }
+      const w = Math.max(...rows.map((r) => r.name.length));
+      for (const r of rows)
+        process.stdout.write(
+          `${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`,
+        );
+      process.stdout.write(`${rows.length} counties${state.aliases.length ? `; also: ${state.aliases.map((a) => a.name).join(', ')}` : ''}\n`);
+    });
+
+  program
+    .command('validate')
+    .description('check rule files against the schemas and the rule language; file:line:col for each problem')
+    .argument('[paths...]', 'rule files or folders to report on (all are loaded)')
+    .option('--stale <date>', 'also list every value last verified before this date (YYYY-MM-DD); exit 1 if any')
+    .option('--strict-sources', 'exit 1 when a citation is not a primary source (docs/sources.md), for CI')
+    .action(async (paths: string[], o: { stale?: string; strictSources?: boolean }) => {
+      // A path that does not exist, or a folder outside rules/, cannot be validated: say so
+      // (exit 2). A file outside rules/ is validated with the rules (validateOutside).
+      const outside: string[] = [];
+      for (const p of paths) {
+        if (!existsSync(p)) fail('NOT_FOUND', `validate: ${p}: no such file or folder`);
+        const rel = relative(join(ROOT, 'rules'), resolve(p));
+        if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) continue;
+        if (statSync(p).isDirectory()) fail('NOT_A_RULE_FILE', `validate: ${p} is a folder outside rules/; give its rule files one by one`);
+        outside.push(p);
+      }
+      if (outside.length) {
+        if (outside.length !== paths.length) fail('MIXED_PATHS', 'validate: give rule files under rules/, or files outside it, not both at once');
+        if (o.stale !== undefined) fail('STALE_OUTSIDE', 'validate: --stale reads the rules folder; it cannot be used with files outside rules/');
+        let failed = false;
+        for (const file of outside) failed = !(await validateOutside(file)) || failed;
+        process.exit(failed ? 1 : 0);
+      }
+      const stale = o.stale === undefined ? undefined : await import('./stale.js');
+      const before = stale?.parseDate(o.stale!);
+      const { loadRules } = await import('../engine/node.js');
+      const { formatProblem } = await import('../engine/node.js');
+      const loaded = loadRules('rules', { only: paths, root: ROOT });
+      const { bundle: b, warnings } = loaded;
+      // Descriptions repeating a figure (lint) are problems here, not for rules diff.
+      const problems = [...loaded.problems, ...loaded.lint];
+      const total = loaded.total + loaded.lint.length;
+      for (const p of problems) process.stderr.write(formatProblem(p) + '\n');
+      if (problems.length || !b) {
+        const elsewhere = total - problems.length;
+        process.stderr.write(`${problems.length} problem(s)${elsewhere ? `; ${elsewhere} more in other rule files (run ptax validate without paths)` : ''}\n`);
+        process.exit(1);
+      }
+      process.stdout.write(
+        `ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`,
+      );
+      // Citations that are not primary sources: warnings, an error with --strict-sources.
+      for (const w of warnings) process.stderr.write(formatProblem(w) + '\n');
+      if (warnings.length) process.stderr.write(`${warnings.length} warning(s)${o.strictSources ? '' : ' (--strict-sources makes them errors)'}\n`);
+      if (o.strictSources && warnings.length) process.exit(1);
+      if (stale && before) {
+        const list = stale.staleEntries(b, ROOT, before, paths);
+        process.stdout.write(stale.formatStale(list, before) + '\n');
+        if (list.length) process.exit(1);
+      }
+    });
+
+  program
+    .command('test')
+    .description('run golden fixtures; prints a diff for each failure and "N passed, N failed"')
+    .argument('[paths...]', 'fixture files or folders (default: fixtures/)')
+    .action(async (paths: string[]) => {
+      const { loadRulesOrThrow } = await import('../engine/node.js');
+      const { fixtureFiles, readFixtures, runCase } = await import('../engine/node.js');
+      const calc = new Calculator(loadRulesOrThrow('rules', ROOT));
+      let passed = 0,
+        failed = 0;
+      for (const file of fixtureFiles(paths, process.cwd())) {
+        const { cases, problems } = readFixtures(file, process.cwd());
+        for (const p of problems) {
+          process.stdout.write(`FAIL ${p}\n`);
+          failed++;
+        }
+        for (const c of cases) {
+          const r = runCase(calc, file, c);
+          if (r.ok) passed++;
+          else {
+            failed++;
+            process.stdout.write(`FAIL ${file}: ${c.name}\n${r.diffs.map((d) => `  - ${d}`).join('\n')}\n`);
+          }
+        }
+      }
+      process.stdout.write(`${passed} passed, ${failed} failed\n`);
+      if (failed) process.exit(1);
+    });
+
+  // Specialised calculators of each state (`ptax tx payment`, `ptax ca prop13`, `ptax fl tax-shock`, …):
+  // the state file lists them; every one takes the same flags and reads those it needs.
+  for (const code of ['ny', 'tx', 'ca', 'fl']) {
+    const sub = program
+      .command(code)
+      .description(`${code.toUpperCase()} calculators (run \`ptax ${code} list\` to see them)`)
+      .argument('<calculator>', 'calculator name, or "list"')
+      .option('--county <name>', 'county, where the calculator needs one');
+    for (const x of CALCULATOR_INPUTS) sub.addOption(inputOption(x));
+    sub
+      .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
+      .option('--json', 'print the result as one JSON object')
+      .option('--explain', 'show each step with its rule and citation')
+      .action(async (name: string, o) => {
+        jsonErrors = !!o.json;
+        const calc = new Calculator(await bundle());
+        const state = calc.state(code);
+        if (name === 'list') {
+          const list = state.calculators.map((k) => ({ name: k.name, label: k.label[o.lang as Lang], description: k.description, county: k.county }));
+          if (o.json) process.stdout.write(JSON.stringify(list, null, 2) + '\n');
+          else if (!list.length) process.stdout.write(`${state.code} has no specialised calculators\n`);
+          else
+            process.stdout.write(
+              list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? ' (needs --county)' : ''}\n    ${k.description}`).join('\n') + '\n',
+            );
+          return;
+        }
+        const k = calc.calculatorOf(code, name);
+        const today = new Date();
+        const date = o.date === undefined ? { year: today.getFullYear(), month: today.getMonth() + 1, day: today.getDate() } : parseDate(o.date);
+        const input = inputFromFlags(
+          {
+            ...o,
+            state: code,
+            county: o.county ?? '',
+            ...numericFlags(o),
+            paymentYear: date.year,
+            paymentMonth: date.month,
+            paymentDay: date.day,
+          },
+          o.year === undefined ? undefined : parseYear(o.year),
+        );
+        const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
+        if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+        else {
+          process.stdout.write(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang], calc.bundle.results, o.lang as Lang, k) + '\n');
+          if (o.explain && r.explanation) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+        }
+      });
+  }
+
+  const rules = program.command('rules').description('read the rules');
+  rules
+    .command('show')
+    .description(
+      "show a parameter (its value for a year and every dated value with citation and last_verified), a county's rate history, a counties file, a program or a step",
+    )
+    .argument('<id>', 'e.g. ny.nyc.tax_rate, ny.counties:kings (or NY:Kings), ny.counties, ny.nyc, ny.nyc.baseTax')
+    .option('--year <year>', 'the year whose value to show')
+    .option('--json', 'print JSON')
+    .action(async (id: string, o) => {
+      jsonErrors = !!o.json;
+      const { showRule } = await import('./show.js');
+      process.stdout.write(showRule(await bundle(), id, o.year === undefined ? undefined : parseYear(o.year), !!o.json) + '\n');
+    });
+  rules
+    .command('sql')
+    .description('the rules as one SQL query over a table ptax_input of batch columns, giving the batch output columns')
+    .option('--state <code>', 'only this state (default: every state)')
+    .option('--year <year>', 'only this rules year')
+    .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
+    .action(async (o) => {
+      const { generateSql } = await loadSqlGenerator();
+      process.stdout.write(
+        generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n',
+      );
+    });
+  rules
+    .command('diff')
+    .description(
+      'what a rule change does: every changed value with its citation, then the golden fixtures and a grid of sample properties computed under both sides',
+    )
+    .argument('<base>', 'git ref of the rules before (branch, tag, commit)')
+    .argument('[head]', 'git ref of the rules after (default: the working tree)')
+    .option('--format <format>', 'text, markdown (tables to paste in a pull request) or json', 'text')
+    .option('--json', 'same as --format json')
+    .option(
+      '--fields <paths>',
+      'result fields to report, comma-separated, or "all" (default: every field for fixtures; annualTax, year, program, notes for the grid)',
+    )
+    .option('--limit <n>', 'at most n rows per results table, 0 for all (default: 0 for text and json, 100 for markdown)')
+    .action(async (base: string, head: string | undefined, o) => {
+      jsonErrors = !!o.json || o.format === 'json';
+      const { diffCommand, DiffError } = await import('./diff.js');
+      try {
+        process.stdout.write((await diffCommand(base, head, o)) + '\n');
+      } catch (e) {
+        // Exit 1 on any error of the diff (bad ref, rules that do not load): the loader's problems first, then one line.
+        if (e instanceof DiffError) for (const l of e.lines) process.stderr.write(l + '\n');
+        fail(isPtaxError(e) ? e.code : 'INTERNAL', (e as Error).message, 1);
+      }
+    });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  jsonErrors = argv.includes('--json');
+  const at = argv.lastIndexOf('--lang');
+  messageLang = argv[at + 1] === 'es' || argv.includes('--lang=es') ? 'es' : 'en';
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exit(0);
+      process.exit(e.exitCode === 0 ? 0 : 2);
+    }
+    if (isPtaxError(e)) {
+      const m = localized(e, messageLang);
+      fail(m.code, m.message, e.code === 'RULES_INVALID' ? 1 : 2);
+    }
+    fail('INTERNAL', `internal error: ${(e as Error)?.message ?? String(e)}`, 1);
+  }
+}
+
+/** The command line as the entry (cli/main.ts) starts it, once the Node version is checked. */
+export async function run(): Promise<void> {
+  // A reader that stopped early (`ptax counties --state TX | head`): stop too, quietly, as other tools do.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    fail('UNWRITABLE', `Cannot write the output: ${e.message}`, 2);
+  });
+  await main(process.argv);
+}
+export { PtaxError };
