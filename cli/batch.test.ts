@@ -539,9 +539,9 @@ describe('bad rows keep their place; the run goes on', () => {
     expect(out[5]!.error).toBe('line 8: 5 fields, the header has 9');
     expect(out[5]!.County).toBe('Kings');
     expect(out[6]!['parcel note']).toBe('a "quoted", multi-line\r\nnote'); // the line break inside quotes is kept as written
-    // Albany 1.8937%: 300,000 × 1.8937% = 5,681.10, school half 2,840.55. Homestead (row g): Basic STAR =
-    // min(30,000 × 0.94685% = 284.06, 2,840.55) → 5,681.10 − 284.06 = 5,397.05. Row j: no exemption.
-    expect([out[6]!.annualTax, out[6]!.exemptionSavings, out[9]!.annualTax, out[9]!.exemptionSavings]).toEqual(['5397.05', '284.06', '5681.1', '0']);
+    // Albany 1.8937% (the Census rate, which already averages STAR): 300,000 × 1.8937% = 5,681.10. Homestead (row g):
+    // Basic STAR is shown beside, not subtracted (docs/conventions.md) → 5,681.10, no saving. Row j: no exemption.
+    expect([out[6]!.annualTax, out[6]!.exemptionSavings, out[9]!.annualTax, out[9]!.exemptionSavings]).toEqual(['5681.1', '0', '5681.1', '0']);
     // Kings class1 homestead: 9,524.64 − Basic STAR 293 = 9,231.64 (see the fixtures test above).
     expect(out[0]!.annualTax).toBe('9231.64');
     expect(r.stderr).toContain('ptax: columns passed through, not used by the calculation: id, parcel note');

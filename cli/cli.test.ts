@@ -293,12 +293,17 @@ describe("ptax calc --county-rate (a what-if rate instead of the county's own)",
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout);
     expect([o.annualTax, o.california.voterApprovedRate, o.california.voterApprovedTax, o.california.baseTax]).toEqual([9912.5, 0.25, 1982.5, 7930]);
-    expect(o.notes).toEqual(["County rate 1.25% used as given, instead of the county's 0.6942%"]);
+    // Los Angeles's own rate is the BOE average rate 1.181% (nominal_rates_ca_2024.csv); no purchase: a buyer's estimate.
+    expect(o.notes).toEqual([
+      "A buyer's estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit",
+      "County rate 1.25% used as given, instead of the county's 1.181%",
+    ]);
   });
 
   it('the note in Spanish', async () => {
     const r = await ptax('calc', '--state', 'CA', '--county', 'Kern', '--value', '400000', '--county-rate', '1', '--json', '--lang', 'es');
-    expect(JSON.parse(r.stdout).notes).toContain('Se usa la tasa del condado indicada, 1 %, en lugar de la del condado, 0.9121 %');
+    // Kern's own rate: the BOE average rate 1.248%.
+    expect(JSON.parse(r.stdout).notes).toContain('Se usa la tasa del condado indicada, 1 %, en lugar de la del condado, 1.248 %');
   });
 
   it('a rate below 0, above 100 or not a number: one line, exit 2', async () => {
@@ -325,8 +330,8 @@ describe("ptax calc --county-rate (a what-if rate instead of the county's own)",
       .split('\n')
       .slice(1)
       .map((l) => l.split(',')[8]);
-    // 793,000 × 1.25% = 9,912.50; × 0.6942% = 5,505.01 (Los Angeles' own); × 1.5% = 11,895.
-    expect(tax).toEqual(['9912.5', '5505.01', '11895']);
+    // 793,000 × 1.25% = 9,912.50; × 1.181% = 9,365.33 (Los Angeles' own BOE rate); × 1.5% = 11,895.
+    expect(tax).toEqual(['9912.5', '9365.33', '11895']);
   });
 });
 

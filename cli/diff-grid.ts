@@ -153,6 +153,18 @@ const COMBOS: Combo[] = [
   { name: 'homestead+veteran 50', needs: ['veteranDisability'], flags: () => ({ homestead: true, veteranDisability: 50 }) },
   { name: 'homestead+veteran 100', needs: ['veteranDisability'], flags: () => ({ homestead: true, veteranDisability: 100 }) },
   { name: 'cold war veteran', needs: ['coldWarVeteran'], flags: () => ({ coldWarVeteran: true }) },
+  { name: 'homestead+wartime veteran', needs: ['wartimeVeteran'], flags: () => ({ homestead: true, wartimeVeteran: true }) },
+  {
+    name: 'homestead+wartime+combat veteran 50',
+    needs: ['wartimeVeteran'],
+    flags: () => ({ homestead: true, wartimeVeteran: true, combatVeteran: true, veteranDisability: 50 }),
+  },
+  { name: 'homestead+disabled veteran (CA)', needs: ['totallyDisabledVeteran'], flags: () => ({ homestead: true, totallyDisabledVeteran: true }) },
+  {
+    name: `homestead+disabled veteran (CA) income ${money(LOW_INCOME)}`,
+    needs: ['veteranIncome'],
+    flags: () => ({ homestead: true, totallyDisabledVeteran: true, veteranIncome: LOW_INCOME }),
+  },
   { name: 'star basic', needs: ['starType'], flags: () => ({ star: 'basic' }) },
   { name: `star enhanced income ${money(LOW_INCOME)}`, needs: ['starType'], flags: () => ({ star: 'enhanced', seniorIncome: LOW_INCOME }) },
   { name: 'prior assessed 5% of value', needs: ['priorAssessed'], flags: (v) => ({ priorAssessed: v / 20 }) },
@@ -164,7 +176,7 @@ const COMBOS: Combo[] = [
   },
   {
     name: 'everything',
-    needs: ['homestead', 'over65', 'seniorCitizen', 'disabled', 'veteranDisability', 'coldWarVeteran'],
+    needs: ['homestead', 'over65', 'seniorCitizen', 'disabled', 'wartimeVeteran', 'veteranDisability', 'coldWarVeteran'],
     min: 2,
     flags: () => ({
       homestead: true,
@@ -172,6 +184,7 @@ const COMBOS: Combo[] = [
       seniorIncome: LOW_INCOME,
       seniorCitizen: true,
       disabled: true,
+      wartimeVeteran: true,
       veteranDisability: 50,
       coldWarVeteran: true,
     }),

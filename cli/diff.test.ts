@@ -137,14 +137,14 @@ describe('rules diff: the rule changes', () => {
 
   it('a last_verified date set by a person shows as checked, with the entry and both dates, and moves no figure', async () => {
     git('checkout', '-q', '-b', 'verify', 'base');
-    edit('rules/ny/star.yaml', 'last_verified: 2026-11-21', 'last_verified: 2026-12-01');
+    edit('rules/ny/star.yaml', 'last_verified: 2026-11-26', 'last_verified: 2026-12-01');
     git('commit', '-q', '-a', '-m', 'checked ny.star.exemption against its source');
     git('tag', 'verified');
     git('checkout', '-q', 'formula');
     const r = await rulesDiff('base', 'verified', { cwd: repo });
     expect(r.rules.values).toEqual([]);
-    expect(r.rules.meta).toEqual([{ id: 'ny.star.exemption', effective: '2024-07-01', what: 'last_verified', old: '2026-11-21', new: '2026-12-01' }]);
-    expect(formatText(r)).toContain('Checked against the source (last_verified)\n  ny.star.exemption 2024-07-01: last verified 2026-11-21 → 2026-12-01');
+    expect(r.rules.meta).toEqual([{ id: 'ny.star.exemption', effective: '2024-07-01', what: 'last_verified', old: '2026-11-26', new: '2026-12-01' }]);
+    expect(formatText(r)).toContain('Checked against the source (last_verified)\n  ny.star.exemption 2024-07-01: last verified 2026-11-26 → 2026-12-01');
     expect(r.fixtures.changes).toEqual([]);
   });
 

@@ -25,7 +25,7 @@ const pct = (x: unknown) => (typeof x === 'number' ? `${x.toFixed(2)}%` : '—')
 const TABLE = RESULT_FIELDS.filter((f): f is Extract<(typeof RESULT_FIELDS)[number], { cli: string }> => 'cli' in f);
 const EXEMPTION_ROWS = new Map<string, string>(TABLE.filter((f) => f.group === 'exemptions' && f.path[0] === 'exemptions').map((f) => [f.path[1]!, f.cli]));
 const SUB_ROWS = new Set(['breakdown', 'exemptions']);
-const DETAIL_GROUPS = new Set(['nyc', 'texas', 'california', 'florida']);
+const DETAIL_GROUPS = new Set(['nyc', 'texas', 'california', 'florida', 'newYork']);
 
 const at = (r: Record<string, unknown>, path: readonly string[]): unknown =>
   path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
@@ -125,7 +125,8 @@ function resultRows(
 }
 
 /** A state's detail object in the human table (`florida`, `california`, `texas`; NYC has its own lines). */
-export const DETAIL_KEYS = ['florida', 'california', 'texas'] as const;
+export const DETAIL_KEYS = ['florida', 'california', 'texas', 'newYork'] as const;
+const DETAIL_TITLES: Record<string, string> = { newYork: 'New York' };
 
 /** A declared field's value as the table prints it, by its unit. */
 function declaredCell(f: ResultFieldDecl, x: unknown, lang: Lang): string {
@@ -185,7 +186,8 @@ export function detailLines(r: CalcResult, program: ProgramDef | undefined, fiel
     const declared = fields.filter((f) => f.id.startsWith(`${k}.`));
     const rows = declared.length ? declaredRows(d as Record<string, unknown>, declared, k, lang, units) : resultRows(d as Record<string, unknown>, units, k, 0);
     const width = Math.max(0, ...rows.map(([x]) => x.length));
-    const title = lang === 'es' ? `Detalle de ${k[0]!.toUpperCase()}${k.slice(1)}:` : `${k[0]!.toUpperCase()}${k.slice(1)} detail:`;
+    const name = DETAIL_TITLES[k] ?? `${k[0]!.toUpperCase()}${k.slice(1)}`;
+    const title = lang === 'es' ? `Detalle de ${name}:` : `${name} detail:`;
     lines.push(title, ...rows.map(([x, v]) => `  ${x.padEnd(width)}  ${v}`.trimEnd()));
   }
   return lines;

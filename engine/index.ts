@@ -9,8 +9,8 @@ export type { CalcInput, CalcResult, ExplainStep, ProgramSource } from './core/c
 export { runtime, type GeneratedModuleExports, type GeneratedProgram, type Runtime } from './codegen/runtime.js';
 export { valueAt } from './core/params.js';
 export { parseMoney, type MoneyParse } from './core/money.js';
-export { countyKey, slugOf } from './core/counties.js';
+export { countyKey, countyRateAt, slugOf } from './core/counties.js';
 export { inputsFromQuery } from './core/share.js';
 export { INPUT_FACTS } from './core/types.js';
-export type { Band, Bundle, CountyDef, Label, ParameterDef, ProgramDef, StateDef } from './core/types.js';
+export type { Band, Bundle, CountyDef, CountyRate, Label, ParameterDef, ProgramDef, RateParts, StateDef } from './core/types.js';
 export { PtaxError } from './core/errors.js';

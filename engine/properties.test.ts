@@ -30,6 +30,8 @@ const flags = {
   seniorCitizen: fc.boolean(),
   disabled: fc.boolean(),
   coldWarVeteran: fc.boolean(),
+  wartimeVeteran: fc.boolean(),
+  combatVeteran: fc.boolean(),
   veteranDisability: fc.constantFrom(...LEVELS),
   seniorIncome: income,
 };
@@ -69,6 +71,8 @@ const noExemption = (i: CalcInput): CalcInput => ({
   seniorCitizen: false,
   disabled: false,
   coldWarVeteran: false,
+  wartimeVeteran: false,
+  combatVeteran: false,
   veteranDisability: 0,
   starType: null,
 });

@@ -1,5 +1,6 @@
 /**
- * API benchmark: durable newsletter subscriptions per second.
+ * API benchmark: durable newsletter sign-ups per second, and the confirmation mails per second
+ * the outbox sends for them.
  *
  * Starts the compiled server (dist/web/server/main.js) on a free loopback port with a fresh
  * temporary database and a rate limit high enough not to interfere, drives
@@ -10,8 +11,17 @@
  * timed run ends, which would make rows and answers disagree. A short warm-up measures the
  * rate, then the main run sends ~10 s worth of requests.
  *
- * Targets: >= 1,000 requests/s, p99 latency < 50 ms, no errors or non-2xx answers.
- * Usage (after a build): npm run bench:api. Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50);
+ * Every sign-up queues a confirmation mail (outbox row, same commit). After the warm-ups the
+ * outbox is left to drain; after the main run the script waits until it is empty again and
+ * reports mails/s (the main run's mails over the time from its start until the last was
+ * sent), the mails sent while the load ran, and how long the queue took to drain after it.
+ * The mails go to .eml files (the server's folder transport) or, with BENCH_MAIL=smtp, to an
+ * SMTP server in this process that accepts and discards them.
+ *
+ * Targets: >= 1,000 requests/s, p99 latency < 50 ms, no errors or non-2xx answers; every
+ * answered sign-up's mail sent.
+ * Usage (after a build): npm run bench:api. Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50),
+ * BENCH_MAIL (files | smtp);
  * PTAX_COMMIT_BATCH / PTAX_COMMIT_DELAY_MS pass through to the server to compare commit
  * strategies (PTAX_COMMIT_BATCH=1 commits every request alone).
  */
@@ -21,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { SMTPServer } from 'smtp-server';
 import { spawnServer, type SpawnedServer } from '../web/server/dev/spawn-server.js';
 
 const TARGET_REQUESTS_PER_SECOND = 1000;
@@ -78,13 +89,44 @@ function subscribeRequests(runId: string): AutocannonRequest[] {
   ];
 }
 
-function countRows(dbPath: string): number {
+function count(dbPath: string, sql: string): number {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return (db.prepare('SELECT count(*) AS n FROM subscribers').get() as { n: number }).n;
+    return (db.prepare(`SELECT count(*) AS n FROM ${sql}`).get() as { n: number }).n;
   } finally {
     db.close();
   }
+}
+
+const countRows = (dbPath: string) => count(dbPath, 'subscribers');
+const mailsSent = (dbPath: string) => count(dbPath, "mail_outbox WHERE status = 'sent'");
+const mailsWaiting = (dbPath: string) => count(dbPath, "mail_outbox WHERE status IN ('queued', 'sending')");
+
+/** Waits until the outbox has nothing queued or being sent; returns when that was seen (ms), or undefined after timeoutMs. */
+async function outboxDrained(dbPath: string, timeoutMs: number): Promise<number | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (mailsWaiting(dbPath) === 0) return Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}
+
+/** An SMTP server that accepts every mail and keeps nothing (BENCH_MAIL=smtp). */
+async function startSmtpSink(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => callback());
+    },
+  });
+  server.on('error', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = (server as unknown as { server: import('node:net').Server }).server.address() as import('node:net').AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 async function run(server: SpawnedServer, connections: number, amount: number, runId: string): Promise<AutocannonResult> {
@@ -104,10 +146,18 @@ async function benchmark(server: SpawnedServer, dbPath: string, seconds: number,
   let rate = answeredPerSecond(await run(server, connections, WARMUP_REQUESTS, 'warmup1'));
   rate = answeredPerSecond(await run(server, connections, Math.max(WARMUP_REQUESTS, Math.round(rate * 2)), 'warmup2'));
   const amount = Math.max(connections * 20, Math.round(rate * seconds));
+  // The warm-ups' mails are sent before the main run starts, so that it measures its own.
+  const warmupDrained = await outboxDrained(dbPath, 300_000);
   const rowsBefore = countRows(dbPath);
+  const sentBefore = mailsSent(dbPath);
   console.log(`warm-up: ${rate.toFixed(0)} req/s; main run: ${amount} requests, ${connections} connections`);
 
+  const started = Date.now();
   const result = await run(server, connections, amount, 'main');
+  const loadEnded = Date.now();
+  const sentDuringLoad = mailsSent(dbPath) - sentBefore;
+  const drained = await outboxDrained(dbPath, 300_000);
+  const mails = mailsSent(dbPath) - sentBefore;
   server.child.kill('SIGTERM');
   const exit = await server.exited;
   const newRows = countRows(dbPath) - rowsBefore;
@@ -115,16 +165,22 @@ async function benchmark(server: SpawnedServer, dbPath: string, seconds: number,
   const ok2xx = result['2xx'];
   const durableRate = ok2xx / result.duration;
   const failures = result.errors + result.timeouts + result.non2xx;
+  const mailSeconds = drained === undefined ? undefined : (drained - started) / 1000;
   const checks = [
-    { name: `durable subscriptions/s >= ${TARGET_REQUESTS_PER_SECOND}`, pass: durableRate >= TARGET_REQUESTS_PER_SECOND },
+    { name: `durable sign-ups/s >= ${TARGET_REQUESTS_PER_SECOND}`, pass: durableRate >= TARGET_REQUESTS_PER_SECOND },
     { name: `p99 latency < ${TARGET_P99_MS} ms`, pass: result.latency.p99 < TARGET_P99_MS },
     { name: 'no errors, timeouts or non-2xx', pass: failures === 0 },
     { name: 'rows in database = 2xx answers', pass: newRows === ok2xx },
+    { name: 'every answered sign-up had its mail sent', pass: warmupDrained !== undefined && drained !== undefined && mails === ok2xx },
     { name: 'graceful shutdown exit code 0', pass: exit.code === 0 },
   ];
   const lines = [
     `duration         ${result.duration.toFixed(2)} s`,
-    `requests/s       ${result.requests.average.toFixed(0)} (autocannon average); 2xx/s ${durableRate.toFixed(0)}`,
+    `requests/s       ${result.requests.average.toFixed(0)} (autocannon average)`,
+    `sign-ups/s       ${durableRate.toFixed(0)} (durable: 2xx answers over the run's duration)`,
+    `mails/s          ${mailSeconds === undefined ? 'outbox not drained within 300 s' : `${(mails / mailSeconds).toFixed(0)} (${mails} mails, from the run's start until the last was sent: ${mailSeconds.toFixed(2)} s)`}`,
+    `mails in load    ${sentDuringLoad} sent while the load ran (${(sentDuringLoad / result.duration).toFixed(0)}/s)`,
+    `outbox drained   ${drained === undefined ? 'no' : `${((drained - loadEnded) / 1000).toFixed(2)} s after the load stopped`}`,
     `latency          p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
     `2xx              ${ok2xx}`,
     `non-2xx          ${result.non2xx}`,
@@ -139,13 +195,22 @@ async function main(): Promise<number> {
   const connections = positiveIntFromEnv('BENCH_CONNECTIONS', 50);
   const dir = mkdtempSync(join(tmpdir(), 'ptax-bench-'));
   const dbPath = join(dir, 'bench.sqlite');
+  const mail = process.env.BENCH_MAIL ?? 'files';
+  if (mail !== 'files' && mail !== 'smtp') throw new Error('BENCH_MAIL must be files or smtp');
   let server: SpawnedServer | undefined;
+  const smtp = mail === 'smtp' ? await startSmtpSink() : undefined;
   try {
     server = await spawnServer({
       mainPath: fileURLToPath(new URL('../web/server/main.js', import.meta.url)),
-      env: { PTAX_DB: dbPath, PTAX_WEB_DIR: join(dir, 'no-web-build'), PTAX_RATE_LIMIT: String(Number.MAX_SAFE_INTEGER) },
+      env: {
+        PTAX_DB: dbPath,
+        PTAX_WEB_DIR: join(dir, 'no-web-build'),
+        PTAX_RATE_LIMIT: String(Number.MAX_SAFE_INTEGER),
+        // Every bench address is new; the per-address budget does not come into play.
+        ...(smtp ? { PTAX_SMTP_URL: smtp.url } : {}),
+      },
     });
-    console.log(`server ${server.url}, database ${dbPath}`);
+    console.log(`server ${server.url}, database ${dbPath}, mail ${smtp ? `SMTP ${smtp.url} (discarded)` : '.eml files'}`);
     const { lines, checks } = await benchmark(server, dbPath, seconds, connections);
     console.log([...lines, ...checks.map((check) => `${check.pass ? 'PASS' : 'FAIL'}  ${check.name}`)].join('\n'));
     const passed = checks.every((check) => check.pass);
@@ -153,6 +218,7 @@ async function main(): Promise<number> {
     return passed ? 0 : 1;
   } finally {
     if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    await smtp?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -19,6 +19,8 @@ export interface BaselineInput {
   seniorIncome: number | null;
   seniorCitizen: boolean;
   disabled: boolean;
+  wartimeVeteran: boolean;
+  combatVeteran: boolean;
   veteranDisability: number;
   coldWarVeteran: boolean;
   starType: string | null;
@@ -42,17 +44,20 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     senior = n('ny.senior_disabled_share').value as number;
   const starEx = n('ny.star.exemption').value as Table,
     starMax = n('ny.nyc.star_max_savings').value as Table;
-  const limit = n('ny.star.enhanced_income_limit').value as number,
-    vetShare = n('ny.nyc.veteran_share').value as number;
-  const vetBands = n('ny.nyc.veteran_multiplier').bands!,
-    vetFull = n('ny.nyc.veteran_full_level').value as number;
+  const limit = n('ny.star.enhanced_income_limit').value as number;
+  // RPTL §458-a(2): the three shares, the City's maximums and the outside ones.
+  const war = n('ny.veteran_wartime_share').value as number,
+    combat = n('ny.veteran_combat_share').value as number,
+    ratingShare = n('ny.veteran_rating_share').value as number;
+  const nycCaps = ['wartime', 'combat', 'rating'].map((k) => n(`ny.nyc.veteran_${k}_cap`).value as number);
+  const outCaps = ['wartime', 'combat', 'rating'].map((k) => o(`ny.outside.veteran_${k}_cap`).value as number);
+  const nycCold = n('ny.outside.cold_war_share').value as number;
   const abBands = n('ny.nyc.abatement_rate').bands!,
     hint = n('ny.savings_hint_share').value as number;
   const avg = n('ny.state_average_rate').value as number;
   const split = o('ny.default_split').value as Table,
     oSenior = o('ny.senior_disabled_share').value as number;
-  const oVet = o('ny.outside.veteran_share_per_level').value as number,
-    oCold = o('ny.outside.cold_war_share').value as number;
+  const oCold = o('ny.outside.cold_war_share').value as number;
   const oMax = o('ny.outside.max_exemption_share').value as number,
     oStarEx = o('ny.star.exemption').value as Table;
   const oLimit = o('ny.star.enhanced_income_limit').value as number,
@@ -60,6 +65,14 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
   // The notes' words come from the rule files too.
   const noteText = (program: string, fact: string) => bundle.programs[program]!.notes.find((n) => JSON.stringify(n.when).includes(`"${fact}"`))!.text.en;
   const fallbackNote = noteText('ny.nyc', 'starFallback');
+  const vetNote = (program: string, fact: string, not: string) =>
+    bundle.programs[program]!.notes.find((n) => JSON.stringify(n.when).includes(`"${fact}"`) && JSON.stringify(n.when).includes(`"${not}"`))!.text.en;
+  const noWartime = { nyc: vetNote('ny.nyc', 'combatVeteran', 'wartimeVeteran'), outside: vetNote('ny.outside', 'combatVeteran', 'wartimeVeteran') };
+  const notBoth = { nyc: vetNote('ny.nyc', 'wartimeVeteranApplies', 'coldWarVeteran'), outside: vetNote('ny.outside', 'wartimeVeteranApplies', 'coldWarVeteran') };
+  const localCaps = bundle.programs['ny.outside']!.notes.find((n) => {
+    const w = JSON.stringify(n.when);
+    return w.includes('"wartimeVeteranApplies"') && !w.includes('"coldWarVeteran"');
+  })!.text.en;
   const classNote = noteText('ny.nyc', 'exemptionRequested');
   const topCodedNote = noteText('ny.outside', 'topCoded');
   const requested = (i: BaselineInput) =>
@@ -69,6 +82,8 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     i.disabled ||
     i.veteranDisability > 0 ||
     i.coldWarVeteran ||
+    i.wartimeVeteran ||
+    i.combatVeteran ||
     i.starType === 'basic' ||
     i.starType === 'enhanced';
   /** exemptionBreakdown (entries with an amount) and the notes, as the rules give them. */
@@ -88,11 +103,20 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     if (r2(starSavings) !== 0) breakdown.star = { type: star, amount: r2(starSavings) };
     const notes: string[] = [];
     if (fallback) notes.push(fallbackNote);
+    const where = i.nyc ? 'nyc' : 'outside';
+    if (residential && (i.veteranDisability > 0 || i.combatVeteran) && !i.wartimeVeteran) notes.push(noWartime[where]);
+    if (!i.nyc && residential && i.wartimeVeteran) notes.push(localCaps);
+    if (residential && i.wartimeVeteran && i.coldWarVeteran) notes.push(notBoth[where]);
     if (!residential && requested(i)) notes.push(classNote);
     if (i.topCoded && !i.nyc) notes.push(topCodedNote); // the city taxes by class: no county-rate note
     return { breakdown, notes };
   };
-  const band = (bands: typeof vetBands, x: number) => {
+  /** §458-a(2)(a)-(c) on `base`, each part up to its cap. */
+  const veterans = (i: BaselineInput, base: number, caps: number[]) =>
+    Math.min(base * war, caps[0]!) +
+    (i.combatVeteran ? Math.min(base * combat, caps[1]!) : 0) +
+    (i.veteranDisability > 0 ? Math.min((base * ratingShare * i.veteranDisability) / 100, caps[2]!) : 0);
+  const band = (bands: typeof abBands, x: number) => {
     for (const b of bands)
       if ((b.below !== undefined && x < b.below) || (b.at_most !== undefined && x <= b.at_most) || (b.below === undefined && b.at_most === undefined))
         return b.value;
@@ -121,11 +145,12 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const starRate = rate[cls]! * school[cls]!;
     const starSavings = star === 'none' ? 0 : Math.min((starEx[star]! * starRate) / 100, schoolPortion, starMax[star]!, afterSenior);
     const afterStar = afterSenior - starSavings;
-    const vet = residential && (i.veteranDisability > 0 || i.coldWarVeteran);
-    const full = vet && i.veteranDisability >= vetFull;
-    const mult = vet ? band(vetBands, i.veteranDisability) : 0;
-    const vetValue = full ? av : av * vetShare * mult;
-    const vetSavings = full ? afterStar : Math.min((vetValue * rate[cls]!) / 100, afterStar);
+    const wartime = residential && i.wartimeVeteran;
+    const capRatio = Math.min(1, ratio[cls]!);
+    const vetParts = wartime ? veterans(i, av, nycCaps.map((c) => c * capRatio)) : 0;
+    const coldPart = residential && i.coldWarVeteran && !wartime ? av * nycCold : 0;
+    const vetValue = Math.min(av, vetParts + coldPart);
+    const vetSavings = Math.min((vetValue * rate[cls]!) / 100, afterStar);
     const afterVet = afterStar - vetSavings;
     const abPct = cls === 'class2' && i.homestead ? band(abBands, av) : 0;
     const abatement = (afterVet * abPct) / 100;
@@ -134,7 +159,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const schoolTax = finalTax * school[cls]!;
     const potential = !residential || (i.homestead && i.over65) ? 0 : Math.min((i.value * hint * (i.countyRate ?? avg)) / 100, finalTax);
     const seniorCitizen = i.seniorCitizen ? seniorSavings : 0;
-    const percentage = full ? 100 : vetShare * mult * 100;
+    const percentage = (vetValue / av) * 100;
     const exemptions: Record<string, number> = {};
     const put = (k: string, x: number) => {
       const r = r2(x);
@@ -189,11 +214,14 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const r = i.countyRate!;
     const residential = i.propertyClass === null || i.propertyClass === 'class1' || i.propertyClass === 'class2';
     const sd = residential && (i.seniorCitizen || i.disabled) ? Math.min(oSenior, oMax) : 0;
-    const vet = residential && i.veteranDisability > 0 ? Math.min((oVet * i.veteranDisability) / 100, oMax - sd) : 0;
-    const cold = residential && i.coldWarVeteran ? Math.min(oCold, oMax - sd - vet) : 0;
-    const taxable = Math.max(0, i.value * (1 - sd - vet - cold));
+    const wartime = residential && i.wartimeVeteran;
+    // In full value, off the county, city and special levies only (a school district must adopt it).
+    const vetValue = wartime ? Math.min(veterans(i, i.value, outCaps), i.value * (oMax - sd)) : 0;
+    const cold = residential && i.coldWarVeteran && !wartime ? Math.min(oCold, oMax - sd) : 0;
+    const schoolTaxable = Math.max(0, i.value * (1 - sd - cold));
+    const taxable = Math.max(0, schoolTaxable - vetValue);
     const schoolRate = r * split.school!;
-    const schoolBefore = (taxable * schoolRate) / 100,
+    const schoolBefore = (schoolTaxable * schoolRate) / 100,
       county = (taxable * r * split.county!) / 100;
     const city = (taxable * r * split.city!) / 100,
       special = (taxable * r * split.special!) / 100;
@@ -204,7 +232,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     const annual = Math.max(0, schoolBefore - starSavings + county + city + special);
     const full = (i.value * r) / 100;
     const seniorCitizen = i.seniorCitizen ? (i.value * sd * r) / 100 : 0;
-    const vetSavings = (i.value * vet * r) / 100;
+    const vetSavings = (vetValue * (r - schoolRate)) / 100;
     const exemptions: Record<string, number> = {};
     const put = (k: string, x: number) => {
       const y = r2(x);
@@ -215,7 +243,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
     put('veteran', vetSavings);
     put('coldWarVeteran', (i.value * cold * r) / 100);
     put('star', starSavings);
-    const { breakdown, notes } = breakdownAndNotes(i, residential, fallback, star, seniorCitizen, vetSavings, vet * 100, starSavings);
+    const { breakdown, notes } = breakdownAndNotes(i, residential, fallback, star, seniorCitizen, vetSavings, (vetValue / i.value) * 100, starSavings);
     return {
       annualTax: r2(annual),
       monthlyTax: r2(annual / 12),
@@ -224,7 +252,7 @@ export function baseline(bundle: Bundle, nycYear: number, outsideYear: number) {
       finalAssessedValue: r2(taxable),
       taxableValue: r2(taxable),
       taxableValues: {
-        school: r2(Math.max(0, taxable - (star === 'none' ? 0 : oStarEx[star]!))),
+        school: r2(Math.max(0, schoolTaxable - (star === 'none' ? 0 : oStarEx[star]!))),
         county: r2(taxable),
         city: r2(taxable),
         special: r2(taxable),

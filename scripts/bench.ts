@@ -51,6 +51,8 @@ for (let i = 0; i < N; i++) {
     seniorIncome: rand() < 0.5 ? Math.round(rand() * 200_000) : null,
     seniorCitizen: rand() < 0.1,
     disabled: rand() < 0.05,
+    wartimeVeteran: rand() < 0.1,
+    combatVeteran: rand() < 0.05,
     veteranDisability: pick(LEVELS),
     coldWarVeteran: rand() < 0.05,
     starType: null,

@@ -1,31 +1,63 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATA_DIR, SOURCE_FILE, countiesYaml, middleOfMedians, readCountyRows, slugOf, type CountyRow } from './gen-counties.js';
+import {
+  DATA_DIR,
+  NOMINAL_FILES,
+  SOURCE_FILE,
+  countiesYaml,
+  middleOfMedians,
+  readCountyRows,
+  readNominalRows,
+  slugOf,
+  type CountyRow,
+} from './gen-counties.js';
 
 const rows = readCountyRows(DATA_DIR);
+const nominal = readNominalRows(DATA_DIR);
 const SHARED = join('../shared/data', SOURCE_FILE);
 
 describe('county generator', () => {
   // The copy in rules/sources is the shared data's, unchanged (checked where the shared data is there).
-  it.runIf(existsSync(SHARED))('rules/sources holds the shared county table byte for byte', () => {
-    expect(readFileSync(join(DATA_DIR, SOURCE_FILE)).equals(readFileSync(SHARED))).toBe(true);
+  it.runIf(existsSync(SHARED))('rules/sources holds the shared county tables byte for byte', () => {
+    for (const f of [SOURCE_FILE, ...Object.values(NOMINAL_FILES)])
+      expect(readFileSync(join(DATA_DIR, f)).equals(readFileSync(join('../shared/data', f))), f).toBe(true);
   });
 
   it.each(['NY', 'TX', 'CA', 'FL'])('regenerates rules/%s/counties.yaml byte for byte from the county table', (state) => {
-    expect(countiesYaml(state, rows)).toBe(readFileSync(`rules/${state.toLowerCase()}/counties.yaml`, 'utf8'));
+    expect(countiesYaml(state, rows, nominal)).toBe(readFileSync(`rules/${state.toLowerCase()}/counties.yaml`, 'utf8'));
   });
 
-  it('reads every county of TX (254), CA (58) and FL (67); four TX counties have no rate and are flagged estimated', () => {
+  it('reads every county of TX (254), CA (58) and FL (67); the four TX counties without a Census rate have a nominal one and no typical rate', () => {
     const count = (s: string) => rows.filter((r) => r.state === s).length;
     expect([count('TX'), count('CA'), count('FL')]).toEqual([254, 58, 67]);
     expect(rows.filter((r) => r.rate === null).map((r) => r.name)).toEqual(['Kenedy County', 'King County', 'Loving County', 'Real County']);
-    const tx = countiesYaml('TX', rows);
-    expect(tx).toContain('  - name: "Loving County"\n    slug: loving\n    fips: "48301"\n    rates: []\n    flags: [noRate, estimated]\n');
-    // Alameda County, CA: 8061 / 1057400 = 0.7623% (CSV effective_rate_pct)
-    expect(countiesYaml('CA', rows)).toContain(
-      '  - name: "Alameda County"\n    slug: alameda\n    fips: "06001"\n    rates: [{effective: 2023-01-01, value: 0.7623}]\n',
+    const tx = countiesYaml('TX', rows, nominal);
+    // Loving County, nominal_rates_tx_2025.csv: county 0.47486 + Wink-Loving ISD 0.7942 + no city = 1.26906.
+    expect(tx).toContain(
+      '  - name: "Loving County"\n    slug: loving\n    fips: "48301"\n    rates: [{effective: 2025-01-01, value: 1.26906, parts: {school: 0.7942, county: 0.47486, city: 0, special: 0}, units: {school: "Wink-Loving ISD"}}]\n  - name',
     );
+    // Harris County: county 0.38096 + Houston ISD 0.8783 + Houston 0.51919 = 1.77845 (SOURCES.md §8).
+    expect(tx).toContain(
+      'rates: [{effective: 2025-01-01, value: 1.77845, parts: {school: 0.8783, county: 0.38096, city: 0.51919, special: 0}, units: {school: "Houston ISD", city: "Houston"}}]',
+    );
+    // Alameda County, CA: BOE rate 1.22; school 2,256,407,000 / 5,172,139,000 (sum of the four levies) x 1.22 = 0.532239;
+    // the Census effective rate 8061 / 1057400 = 0.7623% stays as the typical owner's rate.
+    expect(countiesYaml('CA', rows, nominal)).toContain(
+      '  - name: "Alameda County"\n    slug: alameda\n    fips: "06001"\n    rates: [{effective: 2024-01-01, value: 1.22, parts: {school: 0.532239, county: 0.1691, city: 0.215984, special: 0.302676}}]\n    typical_rate: {effective: 2023-01-01, value: 0.7623}\n',
+    );
+    // Miami-Dade, FL: 18.4893 mills; school 6.499 + 0.134 = 6.633 mills = 0.6633%.
+    expect(countiesYaml('FL', rows, nominal)).toContain(
+      'rates: [{effective: 2025-01-01, value: 1.84893, parts: {school: 0.6633, county: 0.70985, city: 0.40121, special: 0.07457}}]',
+    );
+  });
+
+  it("gives every nominal rate's parts summing to the rate (within the 6 decimals they are written to)", () => {
+    expect(nominal).toHaveLength(58 + 67 + 254);
+    for (const n of nominal) {
+      const p = n.parts;
+      expect(Math.abs(p.school + p.county + p.city + p.special - Number(n.rate)), `${n.state} ${n.fips}`).toBeLessThan(5e-6);
+    }
   });
 
   it('reads all 62 New York counties, five of them NYC boroughs, six top-coded', () => {
@@ -43,10 +75,8 @@ describe('county generator', () => {
     expect(middleOfMedians([row(400), row(100), row(300), row(200)])).toBe(200);
     expect(middleOfMedians([row(null)])).toBeNull();
     // Alameda County, CA: median value 1,057,400 (CSV median_home_value_usd).
-    const ca = countiesYaml('CA', rows);
-    expect(ca).toContain(
-      '  - name: "Alameda County"\n    slug: alameda\n    fips: "06001"\n    rates: [{effective: 2023-01-01, value: 0.7623}]\n    median_value: 1057400\n',
-    );
+    const ca = countiesYaml('CA', rows, nominal);
+    expect(ca).toContain('    typical_rate: {effective: 2023-01-01, value: 0.7623}\n    median_value: 1057400\n');
     // 58 California counties: the 29th smallest median.
     const sorted = rows
       .filter((r) => r.state === 'CA')

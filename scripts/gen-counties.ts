@@ -1,7 +1,11 @@
 /**
- * Generates rules/<state>/counties.yaml from the Tax Foundation county table, kept in
- * rules/sources (a copy of ../shared/data's; rules reference §1). The output is committed;
- * running this again on the same data rewrites it byte for byte (a test checks that).
+ * Generates rules/<state>/counties.yaml from the official tables kept in rules/sources
+ * (copies of ../shared/data's; rules reference §1): each county's rate is the state's official
+ * nominal rate where one is published (California: the BOE average rate, 2024-25; Florida:
+ * the DOR total millage, 2025; Texas: county + principal school district + principal city,
+ * 2025), with its parts by levy, else the Census effective rate; the Census effective rate
+ * is kept beside it as the county's typical owner's rate. The output is committed; running
+ * this again on the same data rewrites it byte for byte (a test checks that).
  *
  *   node dist/scripts/gen-counties.js [--data rules/sources] [--out rules] [--check] [STATE…]   (default: all four)
  */
@@ -14,11 +18,19 @@ import { slugOf } from '../engine/node.js';
 export { slugOf };
 
 export const SOURCE_FILE = 'county_effective_property_tax_rates_ca_fl_ny_tx.csv';
+/** The official nominal-rate tables, by state (../shared/data/SOURCES.md §6–§8). */
+export const NOMINAL_FILES: Record<string, string> = {
+  CA: 'nominal_rates_ca_2024.csv',
+  FL: 'nominal_rates_fl_2025.csv',
+  TX: 'nominal_rates_tx_2025.csv',
+};
 /** Where the table is kept in the repository (from its root). */
 export const DATA_DIR = 'rules/sources';
 /** The ACS 2019–2023 five-year table is labelled 2023 by the Tax Foundation. */
 const EFFECTIVE = '2023-01-01';
 const VERIFIED = '2026-11-21';
+/** When the nominal tables were read and checked against ../shared/data/SOURCES.md §6–§8. */
+const NOMINAL_VERIFIED = '2026-11-26';
 const NYC_NOTE = 'NYC borough';
 /** The state editions whose counties come from the table. */
 export const STATES = ['NY', 'TX', 'CA', 'FL'];
@@ -32,6 +44,74 @@ export interface CountyRow {
   medianValue: number | null;
   topCoded: boolean;
   nyc: boolean;
+}
+
+/** A county's official nominal rate (percent of taxable value) and its parts by levy, in percent. */
+export interface NominalRow {
+  state: string;
+  fips: string;
+  rate: string;
+  parts: { school: number; county: number; city: number; special: number };
+  /** Texas: the taxing units whose rates the parts are (the principal school district and city). */
+  units?: { school: string; city: string | null };
+}
+
+/** The year each state's nominal table is for: its first day is the rate's effective date. */
+const NOMINAL_EFFECTIVE: Record<string, string> = { CA: '2024-01-01', FL: '2025-01-01', TX: '2025-01-01' };
+
+/** A number of percent, at most 6 decimals, as text without trailing zeros. */
+const pct = (x: number): number => Number(x.toFixed(6));
+const num0 = (s: string | undefined): number => (s ? Number(s) : 0);
+
+export function readNominalRows(dataDir: string): NominalRow[] {
+  const out: NominalRow[] = [];
+  for (const [state, file] of Object.entries(NOMINAL_FILES)) {
+    const rows: Record<string, string>[] = parse(readFileSync(join(dataDir, file), 'utf8'), { columns: true, skip_empty_lines: true });
+    for (const r of rows) {
+      const fips = r['county_fips']!;
+      const rate = r['rate_pct']!;
+      if (!fips || !rate) throw new Error(`${file}: missing county_fips or rate_pct`);
+      if (state === 'CA') {
+        // The BOE's levies by kind (Table 14): each part is the rate times its levy's share.
+        const levies = ['school_levy_usd', 'county_levy_usd', 'city_levy_usd', 'other_districts_levy_usd'].map((k) => num0(r[k]));
+        const total = levies.reduce((a, b) => a + b, 0);
+        const [school, county, city, special] = levies.map((l) => pct((Number(rate) * l) / total)) as [number, number, number, number];
+        out.push({ state, fips, rate, parts: { school, county, city, special } });
+      } else if (state === 'FL') {
+        // DOR millage (mills ÷ 10 = percent): school board operating + debt service; county
+        // government, its dependent districts and MSTUs; municipal; independent special districts.
+        const mills = (...ks: string[]) => pct(ks.reduce((a, k) => a + num0(r[k]), 0) / 10);
+        out.push({
+          state,
+          fips,
+          rate,
+          parts: {
+            school: mills('school_board_operating_mills', 'school_board_debt_service_mills'),
+            county: mills(
+              'cw_county_gov_operating_mills',
+              'cw_county_gov_debt_service_mills',
+              'cw_county_dependent_special_district_mills',
+              'lcw_county_gov_operating_mills',
+              'lcw_county_dependent_special_district_mills',
+              'lcw_mstu_mills',
+            ),
+            city: mills('lcw_municipal_mills'),
+            special: mills('cw_independent_special_districts_mills', 'lcw_independent_special_districts_mills'),
+          },
+        });
+      } else {
+        const city = r['principal_city_name'] ? r['principal_city_name'].replace(/\s*\*$/, '') : null;
+        out.push({
+          state,
+          fips,
+          rate,
+          parts: { school: num0(r['principal_isd_rate_pct']), county: num0(r['county_rate_pct']), city: num0(r['principal_city_rate_pct']), special: 0 },
+          units: { school: r['principal_isd_name']!, city },
+        });
+      }
+    }
+  }
+  return out;
 }
 
 export function readCountyRows(dataDir: string): CountyRow[] {
@@ -69,26 +149,122 @@ export function middleOfMedians(rows: CountyRow[]): number | null {
   return values[Math.floor((values.length - 1) / 2)]!;
 }
 
-export function countiesYaml(state: string, rows: CountyRow[]): string {
+/** Each state's nominal source: what the rate is, its citation, and what each part sums. */
+const NOMINAL: Record<string, { description: string[]; reference: string[]; parts: Record<'school' | 'county' | 'city' | 'special', string> }> = {
+  CA: {
+    description: [
+      "  Each county's rate is the State Board of Equalization's average tax rate for the roll",
+      '  year 2024-25: the general property tax levies (the 1% Proposition 13 base plus the',
+      '  voter-approved rates) divided by the net taxable assessed value, a percent of assessed',
+      "  value before the homeowners' exemption. It is an average over the county's tax rate",
+      '  areas; fixed charges and Mello-Roos special taxes are not in it.',
+    ],
+    reference: [
+      '- title: "California State Board of Equalization, Property Tax Allocations (Annual Report Tables 14 and 15), data set PropTaxGenPropTaxLevies, roll year 2024-25: average tax rate and levies by county"',
+      '  href: https://www.boe.ca.gov/dataportal/dataset.htm?url=PropTaxGenPropTaxLevies',
+    ],
+    parts: {
+      school: 'the rate times school_levy_usd over the four levies (Table 14)',
+      county: 'the rate times county_levy_usd over the four levies',
+      city: 'the rate times city_levy_usd over the four levies',
+      special: 'the rate times other_districts_levy_usd over the four levies',
+    },
+  },
+  FL: {
+    description: [
+      "  Each county's rate is the Department of Revenue's 2025 total millage divided by ten",
+      '  (mills to percent): the average over the county of every levy (county, school board,',
+      '  special districts, MSTUs, cities), a percent of taxable value. Partial-area levies',
+      '  are spread over the whole county; non-ad-valorem assessments are not in it.',
+    ],
+    reference: [
+      '- title: "Florida Department of Revenue, Property Tax Oversight, Millage and Taxes Levied Report, sheet Millage Rates by County, 2025 (data extract November 2025)"',
+      '  href: https://floridarevenue.com/property/Documents/millage_taxes_levied.xlsx',
+    ],
+    parts: {
+      school: '(school_board_operating_mills + school_board_debt_service_mills) / 10, on the school taxable value',
+      county:
+        '(cw_county_gov_operating_mills + cw_county_gov_debt_service_mills + cw_county_dependent_special_district_mills + lcw_county_gov_operating_mills + lcw_county_dependent_special_district_mills + lcw_mstu_mills) / 10',
+      city: 'lcw_municipal_mills / 10',
+      special: '(cw_independent_special_districts_mills + lcw_independent_special_districts_mills) / 10',
+    },
+  },
+  TX: {
+    description: [
+      "  Each county's rate is the sum of three 2025 rates published by the Comptroller: the",
+      "  county's total rate, the total rate of its principal school district and that of its",
+      '  principal city (largest taxable value in the county), a percent of taxable value.',
+      '  Special districts (hospital, college, MUD, ESD and others) are not in it.',
+    ],
+    reference: [
+      '- title: "Texas Comptroller of Public Accounts, Property Tax Assistance Division, Tax Rates and Levies 2025: county, school district and city rates (Detail sheets, version Working of 01/28/2026)"',
+      '  href: https://comptroller.texas.gov/taxes/property-tax/rates/index.php',
+    ],
+    parts: {
+      school: 'principal_isd_rate_pct (the principal school district, units.school), on the school taxable value',
+      county: 'county_rate_pct (TOTAL COUNTY TAX RATE)',
+      city: 'principal_city_rate_pct (the principal city, units.city; 0 where the county has none)',
+      special: '0: special districts are not in the data',
+    },
+  },
+};
+
+/** The Census effective rate's citation, as a YAML list (the typical owner's rate, and New York's county rate). */
+const B25103 = [
+  '- title: "US Census Bureau, ACS 2019–2023 five-year table B25103, median real estate taxes paid, by county (the rates as compiled by the Tax Foundation, Property Taxes by State and County 2023)"',
+  '  href: https://data.census.gov/table/ACSDT5Y2023.B25103',
+];
+
+export function countiesYaml(state: string, rows: CountyRow[], nominal: NominalRow[] = []): string {
   const mine = rows.filter((r) => r.state === state);
+  const official = NOMINAL[state];
+  const byFips = new Map(nominal.filter((n) => n.state === state).map((n) => [n.fips, n]));
+  if (official && byFips.size !== mine.length) throw new Error(`${state}: ${byFips.size} nominal rows for ${mine.length} counties`);
+  const indent = (ls: string[], n: number) => ls.map((l) => ' '.repeat(n) + l);
   const lines = [
     '# yaml-language-server: $schema=../../schemas/counties.schema.json',
-    `# Generated by scripts/gen-counties.ts from shared/data/${SOURCE_FILE}; do not edit by hand.`,
+    `# Generated by scripts/gen-counties.ts from shared/data/${official ? `${NOMINAL_FILES[state]} and ` : ''}${SOURCE_FILE}; do not edit by hand.`,
     'kind: counties',
     `id: ${state.toLowerCase()}.counties`,
     `state: ${state}`,
     'description: >-',
-    '  Effective property tax rate of each county: median real estate taxes paid divided by',
-    '  the median value of owner-occupied homes (ACS 2019–2023 five-year estimates), as a',
-    '  percent of market value. It already reflects the typical exemptions and caps.',
-    'label: {en: County effective tax rate, es: Tasa efectiva del condado}',
+    ...(official
+      ? official.description
+      : [
+          "  Each county's rate is the Census effective rate: median real estate taxes paid divided",
+          '  by the median value of owner-occupied homes (ACS 2019–2023 five-year estimates), as a',
+          '  percent of market value. No official nominal rate by county is in the data: this rate',
+          '  already reflects the typical exemptions, so none that it averages is subtracted from it.',
+        ]),
+    'label: {en: County rate, es: Tasa del condado}',
     'unit: percent',
     'reference:',
-    '  - title: "US Census Bureau, ACS 2019–2023 five-year table B25103, median real estate taxes paid, by county (the rates as compiled by the Tax Foundation, Property Taxes by State and County 2023)"',
-    '    href: https://data.census.gov/table/ACSDT5Y2023.B25103',
-    ...B25077.map((l) => `  ${l}`),
-    `last_verified: ${VERIFIED}`,
+    ...indent(official ? official.reference : [...B25103, ...B25077], 2),
+    `last_verified: ${official ? NOMINAL_VERIFIED : VERIFIED}`,
   ];
+  if (official)
+    lines.push(
+      'parts:',
+      '  label: {en: County rate by levy, es: Tasa del condado por gravamen}',
+      '  description: >-',
+      "    The county rate's parts by levy, in percent of the taxable value of each levy; they",
+      '    add up to the rate. Each part is computed from the columns of the source table below.',
+      '  reference:',
+      ...indent(official.reference, 4),
+      '  columns:',
+      ...(['school', 'county', 'city', 'special'] as const).map((k) => `    ${k}: ${q(official.parts[k])}`),
+    );
+  lines.push(
+    'typical_rate:',
+    "  label: {en: Typical owner's rate, es: Tasa típica de los propietarios}",
+    '  description: >-',
+    '    Median real estate taxes paid divided by the median value of owner-occupied homes',
+    '    (ACS 2019–2023 five-year estimates), as a percent of market value: what a typical',
+    '    owner pays, after the exemptions and caps owners have. A comparison, never the rate',
+    '    an estimate subtracts exemptions from.',
+    '  reference:',
+    ...indent([...B25103, ...B25077], 4),
+  );
   const middle = middleOfMedians(mine);
   if (middle !== null)
     lines.push(
@@ -105,14 +281,24 @@ export function countiesYaml(state: string, rows: CountyRow[]): string {
     );
   lines.push('counties:');
   for (const r of mine) {
-    // A county without a rate is calculated with the state's average (a rule parameter),
+    const n = byFips.get(r.fips);
+    if (official && !n) throw new Error(`${state}: no nominal rate for ${r.name}`);
+    const hasRate = n !== undefined || r.rate !== null;
+    // A county without any rate is calculated with the state's average (a rule parameter),
     // flagged as estimated (rules reference §1).
-    const flags = [r.nyc ? 'nycClass' : '', r.topCoded ? 'topCoded' : '', r.rate === null ? 'noRate' : '', r.rate === null ? 'estimated' : ''].filter(Boolean);
+    const flags = [r.nyc ? 'nycClass' : '', r.topCoded ? 'topCoded' : '', hasRate ? '' : 'noRate', hasRate ? '' : 'estimated'].filter(Boolean);
     lines.push(`  - name: ${q(r.name)}`);
     lines.push(`    slug: ${slugOf(r.name)}`);
     lines.push(`    fips: ${q(r.fips)}`);
-    if (r.rate !== null) lines.push(`    rates: [{effective: ${EFFECTIVE}, value: ${r.rate.toFixed(4)}}]`);
+    if (n) {
+      const p = n.parts;
+      const units = n.units ? `, units: {school: ${q(n.units.school)}${n.units.city ? `, city: ${q(n.units.city)}` : ''}}` : '';
+      lines.push(
+        `    rates: [{effective: ${NOMINAL_EFFECTIVE[state]}, value: ${n.rate}, parts: {school: ${p.school}, county: ${p.county}, city: ${p.city}, special: ${p.special}}${units}}]`,
+      );
+    } else if (r.rate !== null) lines.push(`    rates: [{effective: ${EFFECTIVE}, value: ${r.rate.toFixed(4)}}]`);
     else lines.push('    rates: []');
+    if (r.rate !== null) lines.push(`    typical_rate: {effective: ${EFFECTIVE}, value: ${r.rate.toFixed(4)}}`);
     if (r.medianValue !== null) lines.push(`    median_value: ${r.medianValue}`);
     if (flags.length) lines.push(`    flags: [${flags.join(', ')}]`);
   }
@@ -132,10 +318,11 @@ function main(argv: string[]): void {
     else states.push(a.toUpperCase());
   }
   const rows = readCountyRows(resolve(dataDir));
+  const nominal = readNominalRows(resolve(dataDir));
   let stale = 0;
   for (const state of states.length ? states : STATES) {
     const file = join(outDir, state.toLowerCase(), 'counties.yaml');
-    const text = countiesYaml(state, rows);
+    const text = countiesYaml(state, rows, nominal);
     if (check) {
       let old = '';
       try {

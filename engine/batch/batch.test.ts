@@ -3,19 +3,22 @@
  * by hand, through both ways a row is evaluated (the generated program, and the
  * interpreter when no generated module matches), fresh and from the place cache:
  *
- * - Travis County, TX, 400,000 (rules/tx/counties.yaml: 1.5355%; rules/tx/split.yaml:
- *   school 55%, county 18%, city 22%, special 5%): tax 400,000 × 1.5355% = 6,142; a month
- *   6,142 / 12 = 511.83; school 3,378.10, county 1,105.56, city 1,351.24, special 307.10.
+ * - Travis County, TX, 400,000 (nominal_rates_tx_2025.csv: county 0.375845% + Austin ISD
+ *   0.9252% + Austin 0.574017% = 1.875062%): tax 400,000 × 1.875062% = 7,500.248 → 7,500.25;
+ *   a month 625.02; school 3,700.80, county 1,503.38, city 2,296.068 → 2,296.07, special 0.
  *   Potential savings of a homestead claim (2025: school exemption 140,000, county 3,000):
- *   140,000 × 0.844525% + 3,000 × 0.27639% = 1,182.34 + 8.29 = 1,190.63 (2024: school
- *   100,000: 844.53 + 8.29 = 852.82).
- * - The same with a county rate of 1.5% given in the row: 6,000; 500; school 3,300, county
- *   1,080, city 1,320, special 300; savings 140,000 × 0.825% + 3,000 × 0.27% = 1,163.10.
+ *   140,000 × 0.9252% + 3,000 × 0.375845% = 1,295.28 + 11.28 = 1,306.56 (2024: school
+ *   100,000: 925.20 + 11.28 = 936.48). Every Texas row has the units note first.
+ * - The same with a county rate of 1.5% given in the row: 6,000; 500; each part scaled by
+ *   1.5 / 1.875062: school 2,960.54, county 1,202.66, city 1,836.79; savings 1,045.21.
  * - With a homestead and over 65 (school exemption 140,000 + 60,000): school
- *   (400,000 − 200,000) × 0.844525% = 1,689.05, county (400,000 − 3,000) × 0.27639% =
- *   1,097.27; savings 1,689.05 + 8.29 = 1,697.34, tax 6,142 − 1,697.34 = 4,444.66.
- * - Orange County is in Florida (0.7801%: 300,000 → 2,340.30) and in California (0.6659%:
- *   500,000 → 3,329.50): one county text, two places.
+ *   (400,000 − 200,000) × 0.9252% = 1,850.40, county (400,000 − 3,000) × 0.375845% =
+ *   1,492.10; tax 1,850.40 + 1,492.10465 + 2,296.068 = 5,638.57; savings 1,861.68.
+ * - Orange County is in Florida (DOR 17.41 mills, 1.741%: 300,000 → 5,223) and in California
+ *   (BOE 1.064%: 500,000 → 5,320; by the BOE levy parts of rules/ca/counties.yaml, school
+ *   0.652325% → 3,261.625 → 3,261.63, county 0.056461% → 282.305 → 282.31, city 0.106422% →
+ *   532.11, other districts 0.248792% → 1,243.96; homeowners' claim 7,000 × 1.064% = 74.48):
+ *   one county text, two places.
  * - Kings County, NY class 1, 800,000: assessed 6% = 48,000 × 19.843% = 9,524.64.
  *
  * Under PTAX_MUTATION these tests are what the mutation run of engine/batch leans on: they
@@ -47,8 +50,13 @@ const csvOf = (b: BatchCalculator, x: CalcInput): string => {
   }
 };
 
-const TRAVIS_FIGURES = '6142,511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1';
-const TRAVIS = `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,`;
+const TRAVIS_FIGURES = '7500.25,625.02,1.875062,400000,400000,400000,0,3700.8,1503.38,2296.07,0';
+const UNITS =
+  "The rates used are the county's, its principal school district's and its principal city's (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate";
+/** A notes cell: the notes joined, quoted as CSV quotes a field. */
+const notesCell = (...notes: string[]) => csvEscape(notes.join(NOTE_SEPARATOR));
+const TRAVIS = `Travis County,tx,2025,${TRAVIS_FIGURES},1306.56,${notesCell(UNITS)}`;
+const CARRIED_BACK = "The county's 2025 rates are the earliest in the data; they stand in for 2024";
 const CARRIED = 'Rules for 2030 are not published yet; 2025 values are carried forward as the estimate';
 const OVER65_ALONE = 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied';
 const PURCHASE = "The purchase price and year apply to California's Proposition 13; Texas does not use them";
@@ -60,39 +68,53 @@ const ROWS: Array<[string, CalcInput, string]> = [
   [
     'Travis with a county rate of its own',
     row({ state: 'TX', county: 'Travis', value: 400_000, countyRate: 1.5 }),
-    `Travis County,tx,2025,6000,500,1.5,400000,400000,400000,0,3300,1080,1320,300,1163.1,"County rate 1.5% used as given, instead of the county's 1.5355%"`,
+    `Travis County,tx,2025,6000,500,1.5,400000,400000,400000,0,2960.54,1202.66,1836.79,0,1045.21,${notesCell(UNITS, "County rate 1.5% used as given, instead of the county's 1.8751%")}`,
   ],
   ['Travis after the county rate row: its own rate again', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
   [
     'Travis with a homestead, over 65',
     row({ state: 'TX', county: 'Travis', value: 400_000, homestead: true, over65: true }),
-    'Travis County,tx,2025,4444.66,370.39,1.111165,400000,400000,400000,1697.34,1689.05,1097.27,1351.24,307.1,0,' +
-      'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here',
+    'Travis County,tx,2025,5638.57,469.88,1.409643,400000,400000,400000,1861.68,1850.4,1492.1,2296.07,0,0,' +
+      notesCell(
+        UNITS,
+        'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here',
+        "A buyer's estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year's appraised value for the 10% cap",
+      ),
   ],
-  ['Travis, 2024 rules', row({ state: 'TX', county: 'Travis', value: 400_000 }, 2024), `Travis County,tx,2024,${TRAVIS_FIGURES},852.82,`],
+  [
+    'Travis, 2024 rules',
+    row({ state: 'TX', county: 'Travis', value: 400_000 }, 2024),
+    `Travis County,tx,2024,${TRAVIS_FIGURES},936.48,${notesCell(UNITS, CARRIED_BACK)}`,
+  ],
   [
     'Travis, 2030: 2025 carried forward',
     row({ state: 'TX', county: 'Travis', value: 400_000 }, 2030),
-    `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,${CARRIED}`,
+    `Travis County,tx,2025,${TRAVIS_FIGURES},1306.56,${notesCell(UNITS, CARRIED)}`,
   ],
   ['Travis, no year again', row({ state: 'TX', county: 'Travis', value: 400_000 }), TRAVIS],
   ['travis, lower case state and county', row({ state: 'tx', county: 'travis', value: 400_000 }), TRAVIS],
-  ['TRAVIS COUNTY, 2030', row({ state: ' TX', county: 'TRAVIS COUNTY', value: 400_000 }, 2030), `Travis County,tx,2025,${TRAVIS_FIGURES},1190.63,${CARRIED}`],
+  [
+    'TRAVIS COUNTY, 2030',
+    row({ state: ' TX', county: 'TRAVIS COUNTY', value: 400_000 }, 2030),
+    `Travis County,tx,2025,${TRAVIS_FIGURES},1306.56,${notesCell(UNITS, CARRIED)}`,
+  ],
   [
     'Orange, Florida',
     row({ state: 'FL', county: 'Orange', value: 300_000 }),
-    'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,',
+    'Orange County,fl,2025,5223,435.25,1.741,300000,300000,300000,0,1934.7,2085.78,767.16,435.36,717.19,',
   ],
   [
     'Orange, California',
     row({ state: 'CA', county: 'Orange', value: 500_000 }),
-    'Orange County,ca,2025,3329.5,277.46,0.6659,500000,500000,500000,0,1331.8,665.9,832.38,499.43,46.61,' +
-      "This county's effective rate is below the 1% Prop 13 base rate because assessed values under Prop 13 are below market value; the estimate applies the county's effective rate",
+    'Orange County,ca,2025,5320,443.33,1.064,500000,500000,500000,0,3261.63,282.31,532.11,1243.96,74.48,' +
+      notesCell(
+        "A buyer's estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit",
+      ),
   ],
   [
     'Orange, Florida again',
     row({ state: 'FL', county: 'Orange', value: 300_000 }),
-    'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,',
+    'Orange County,fl,2025,5223,435.25,1.741,300000,300000,300000,0,1934.7,2085.78,767.16,435.36,717.19,',
   ],
   [
     'Kings, class 1',
@@ -132,17 +154,19 @@ describe('BatchCalculator: rows worked out by hand', () => {
   }
 
   it('the cells are as many as RESULT_COLUMNS, the figures where their columns say', () => {
-    const cells = TRAVIS.split(',');
+    // The figures, then the notes cell (quoted: it holds commas).
+    const cut = TRAVIS.indexOf(',"');
+    const cells = [...TRAVIS.slice(0, cut).split(','), TRAVIS.slice(cut + 1)];
     expect(cells).toHaveLength(RESULT_COLUMNS.length);
     const at = (name: string) => cells[RESULT_COLUMNS.findIndex((c) => c.name === name)];
     expect([at('countyName'), at('program'), at('rulesYear'), at('annualTax'), at('monthlyTax'), at('potentialSavings'), at('notes')]).toEqual([
       'Travis County',
       'tx',
       '2025',
-      '6142',
-      '511.83',
-      '1190.63',
-      '',
+      '7500.25',
+      '625.02',
+      '1306.56',
+      `"${UNITS}"`,
     ]);
   });
 });
@@ -166,8 +190,9 @@ describe('the notes cell', () => {
       const b = new BatchCalculator(make());
       for (const [flags, year, notes] of cases) {
         const line = b.csv(row({ state: 'TX', county: 'Travis', value: 400_000, ...flags }, year));
-        const savings = flags.over65 ? '1697.34' : '1190.63';
-        expect([flags, year, line]).toEqual([flags, year, `Travis County,tx,2025,${TRAVIS_FIGURES},${savings},${notes.join(' | ')}`]);
+        // Over 65 without a homestead: the claim adds the over-65 school exemption, 60,000 × 0.9252% = 555.12 more.
+        const savings = flags.over65 ? '1861.68' : '1306.56';
+        expect([flags, year, line]).toEqual([flags, year, `Travis County,tx,2025,${TRAVIS_FIGURES},${savings},${notesCell(UNITS, ...notes)}`]);
       }
     });
 
@@ -176,10 +201,13 @@ describe('the notes cell', () => {
       expect(b.lang).toBe('es');
       const x = row({ state: 'TX', county: 'Travis', value: 400_000, over65: true, purchasePrice: 300_000 }, 2030);
       expect(b.csv(x)).toBe(
-        `Travis County,tx,2025,${TRAVIS_FIGURES},1697.34,` +
-          'Las exenciones para mayores de 65 y personas con discapacidad solo se aplican a la vivienda principal; no se aplicó ninguna | ' +
-          'El precio y el año de compra se usan para la Proposición 13 de California; Texas no los usa | ' +
-          'Las reglas de 2030 aún no se han publicado; se usan las de 2025 como estimación',
+        `Travis County,tx,2025,${TRAVIS_FIGURES},1861.68,` +
+          notesCell(
+            'Las tasas usadas son las del condado, su distrito escolar principal y su ciudad principal (nombrados en el resultado); los distritos especiales (MUD, hospital, colegio comunitario, servicios de emergencia y otros) no están incluidos y se suman a esta estimación',
+            'Las exenciones para mayores de 65 y personas con discapacidad solo se aplican a la vivienda principal; no se aplicó ninguna',
+            'El precio y el año de compra se usan para la Proposición 13 de California; Texas no los usa',
+            'Las reglas de 2030 aún no se han publicado; se usan las de 2025 como estimación',
+          ),
       );
       expect(new BatchCalculator(make()).lang).toBe('en');
     });
@@ -201,7 +229,7 @@ describe('the place cache', () => {
     expect(later === place).toBe(false);
     expect([later.compiled.year, later.notes]).toEqual([2025, [CARRIED]]);
     const earlier = b.placeOf(row({ state: 'TX', county: 'travis', value: 400_000 }, 2024))!;
-    expect([earlier.compiled.year, earlier.notes]).toEqual([2024, []]);
+    expect([earlier.compiled.year, earlier.notes]).toEqual([2024, [CARRIED_BACK]]);
     // Not a Florida county: prepare's error, and no place for Texas's Travis.
     expect(() => b.placeOf(row({ state: 'FL', county: 'Travis County', value: 1 }))).toThrow(expect.objectContaining({ code: 'UNKNOWN_COUNTY' }));
   });
@@ -256,7 +284,7 @@ describe('csvInto and csv', () => {
       expect(w.pos).toBe(at);
       b.csvInto(row({ state: 'FL', county: 'Orange', value: 300_000 }), w);
       expect(w.buf.toString('utf8', 0, w.pos)).toBe(
-        `a,b,${TRAVIS}\nOrange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,1053.14,585.08,468.06,234.03,305.39,`,
+        `a,b,${TRAVIS}\nOrange County,fl,2025,5223,435.25,1.741,300000,300000,300000,0,1934.7,2085.78,767.16,435.36,717.19,`,
       );
     }
   });
@@ -289,9 +317,9 @@ describe('result (NDJSON): the whole result object', () => {
         'Travis County',
         2025,
         'tx',
-        6142,
-        1697.34,
-        [OVER65_ALONE, CARRIED],
+        7500.25,
+        1861.68,
+        [UNITS, OVER65_ALONE, CARRIED],
       ]);
       expect(() => b.result(row({ state: 'TX', county: 'Travis', value: NaN }))).toThrow(expect.objectContaining({ code: 'INVALID_VALUE' }));
     });
@@ -321,8 +349,8 @@ describe("a generated row's cells that are not numbers", () => {
     };
     const b = new BatchCalculator(new Calculator(bundle, { generated: odd }));
     const x = row({ state: 'TX', county: 'Travis', value: 400_000 });
-    expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`);
-    expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",511.83,1.5355,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`);
+    expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",625.02,1.875062,400000,400000,400000,0,3700.8,1503.38,2296.07,0,,${notesCell(UNITS)}`);
+    expect(b.csv(x)).toBe(`Travis County,tx,2025,"n/a, see ""bill""",625.02,1.875062,400000,400000,400000,0,3700.8,1503.38,2296.07,0,,${notesCell(UNITS)}`);
   });
 });
 
@@ -341,7 +369,9 @@ describe('what the place cache must not change', () => {
           return 'no error';
         })()}`,
       );
-    expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }, 2024))).toBe(`Travis County,tx,2024,${TRAVIS_FIGURES},852.82,`);
+    expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }, 2024))).toBe(
+      `Travis County,tx,2024,${TRAVIS_FIGURES},936.48,${notesCell(UNITS, CARRIED_BACK)}`,
+    );
   });
 
   it("the program's template is left as compiled (each row works in a copy)", () => {
@@ -370,8 +400,8 @@ describe('what the place cache must not change', () => {
     const x = row({ state: 'TX', county: 'Travis', value: 400_000, countyRate: 1.5 });
     const r = b.result(x);
     expect(r).toEqual(calc.calculate(x, { lang: 'es' }));
-    expect([r.annualTax, r.notes.length]).toEqual([6000, 1]);
-    expect(r.notes[0]).not.toBe(calc.calculate(x).notes[0]);
+    expect([r.annualTax, r.notes.length]).toEqual([6000, 2]);
+    expect(r.notes[1]).not.toBe(calc.calculate(x).notes[1]);
   });
 });
 
@@ -389,9 +419,9 @@ describe('when prepare and the place cache disagree, the cache turns itself off'
     const b = new BatchCalculator(new OffByOne(bundle, { generated: source }));
     expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBeUndefined();
     expect(b.fastOff).toBe("the facts filled for TX Travis County differ from prepare's");
-    // 400,001 × 1.5355% = 6,142.02 (what prepare's facts give), each time.
+    // 400,001 × 1.875062% = 7,500.27 (what prepare's facts give), each time.
     for (let i = 0; i < 2; i++)
-      expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 })).slice(0, 41)).toBe('Travis County,tx,2025,6142.02,511.83,1.53');
+      expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 })).slice(0, 41)).toBe('Travis County,tx,2025,7500.27,625.02,1.87');
     expect(b.placeOf(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBeUndefined();
   });
 });
@@ -412,14 +442,14 @@ describe('columns whose leaf a program does not have, or whose unit is a count o
     ['interpreter', new Calculator(changed, { generated: false })],
   ] as const;
   for (const [way, calc] of ways)
-    it(`${way}: a count and text as String prints them (unrounded: 6,142 / 12 as computed in binary), a missing leaf an empty cell`, () => {
+    it(`${way}: a count and text as String prints them (unrounded: 7,500.248 / 12 as computed in binary), a missing leaf an empty cell`, () => {
       const b = new BatchCalculator(calc);
       for (let i = 0; i < 2; i++) {
         expect(b.csv(row({ state: 'TX', county: 'Travis', value: 400_000 }))).toBe(
-          `Travis County,tx,2025,6142,511.8333333333334,1.5355000000000003,400000,400000,400000,0,3378.1,1105.56,1351.24,307.1,,`,
+          `Travis County,tx,2025,7500.25,625.0206666666667,1.875062,400000,400000,400000,0,3700.8,1503.38,2296.07,0,,${notesCell(UNITS)}`,
         );
         expect(b.csv(row({ state: 'FL', county: 'Orange', value: 300_000 }))).toBe(
-          'Orange County,fl,2025,2340.3,195.03,0.7801,300000,300000,300000,0,,,,,305.39,',
+          'Orange County,fl,2025,5223,435.25,1.741,300000,300000,300000,0,,,,,717.19,',
         );
       }
     });

@@ -9,6 +9,7 @@ import { exprNames } from '../core/expr.js';
 import { periodStart, valueAt } from '../core/params.js';
 import {
   COUNTY_FACTS,
+  COUNTY_FLAGS,
   INPUT_FACTS,
   type Bundle,
   type Condition,
@@ -83,8 +84,8 @@ export function checkInputs(src: YamlSource, d: { inputs: any[] }, states: State
     if (x.requires !== undefined && !d.inputs.some((o: any) => o.id === x.requires && o.type === 'boolean'))
       fail(src, [...at, 'requires'], `requires names no boolean input: ${x.requires}`);
     for (const [s, flag] of Object.entries<string>(x.county_flag ?? {})) {
-      if (flag === 'countyRate' || !(COUNTY_FACTS as readonly string[]).includes(flag))
-        fail(src, [...at, 'county_flag', s], `${flag} is not a county flag (${COUNTY_FACTS.filter((f) => f !== 'countyRate').join(', ')})`);
+      if (!(COUNTY_FLAGS as readonly string[]).includes(flag))
+        fail(src, [...at, 'county_flag', s], `${flag} is not a county flag (${COUNTY_FLAGS.join(', ')})`);
     }
   });
   const missing = INPUT_FACTS.filter((f) => !facts.has(f));

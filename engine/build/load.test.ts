@@ -106,15 +106,15 @@ describe('schema problems, with file:line:col', () => {
 
   it('a string where a number is meant in a band bound', () => {
     const f = 'rules/ny/nyc/relief.yaml';
-    const { texts, lines } = broken([f, '{below: 20, value: 1}', '{below: "20", value: 1}']);
-    expect(lines).toEqual([`${f}:${at(texts[f]!, '"20"')}: parameters.veteran_multiplier.values.0.bands.0.below must be number`]);
+    const { texts, lines } = broken([f, '{at_most: 50000, value: 28.1}', '{at_most: "50000", value: 28.1}']);
+    expect(lines).toEqual([`${f}:${at(texts[f]!, '"50000"')}: parameters.abatement_rate.values.0.bands.0.at_most must be number`]);
   });
 
   it('a string where a scalar parameter value is meant is rejected at the value (generic oneOf message)', () => {
-    const { texts, lines } = broken([STAR, 'value: 107300', 'value: "107300"']);
+    const { texts, lines } = broken([STAR, 'value: 98700', 'value: "98700"']);
     // The value is a oneOf (number or map), so ajv reports the oneOf, not "must be number".
     expect(lines).toEqual([
-      `${STAR}:${at(texts[STAR]!, '"107300"')}: parameters.enhanced_income_limit.values.0.value must have exactly one of the allowed forms (check the keys)`,
+      `${STAR}:${at(texts[STAR]!, '"98700"')}: parameters.enhanced_income_limit.values.0.value must have exactly one of the allowed forms (check the keys)`,
     ]);
   });
 
@@ -233,7 +233,7 @@ describe('checks a schema cannot express', () => {
 
   it('a parameter with no value in force for a covered year', () => {
     // The income limit now starts 2025-01-01; NYC FY2025 starts 2024-07-01.
-    const { texts, lines, result } = broken([STAR, 'effective: 2024-07-01\n        value: 107300', 'effective: 2025-01-01\n        value: 107300']);
+    const { texts, lines, result } = broken([STAR, 'effective: 2024-07-01\n        value: 98700', 'effective: 2025-01-01\n        value: 98700']);
     expect(lines).toEqual([
       `${NYC}:${at(readFileSync(join(REPO, NYC), 'utf8'), 'ny.star.enhanced_income_limit')}: ny.star.enhanced_income_limit has no value in force on 2024-07-01 (year 2025)`,
     ]);
@@ -261,15 +261,15 @@ describe('more rule-language checks', () => {
 
   it('the last band must be open', () => {
     const f = 'rules/ny/nyc/relief.yaml';
-    const { texts, lines } = broken([f, '          - {value: 5}\n', '          - {below: 100, value: 5}\n']);
-    expect(lines).toEqual([`${f}:${at(texts[f]!, '{below: 100, value: 5}')}: the last band must have no bound: it takes every larger value`]);
+    const { texts, lines } = broken([f, '          - {value: 17.5}\n', '          - {at_most: 100000, value: 17.5}\n']);
+    expect(lines).toEqual([`${f}:${at(texts[f]!, '{at_most: 100000, value: 17.5}')}: the last band must have no bound: it takes every larger value`]);
   });
 
   it('a state chooses its program by county facts only', () => {
     const f = 'rules/ny/state.yaml';
     const { texts, lines } = broken([f, 'when: nycClass\n', 'when: value > 0\n']);
     expect(lines).toEqual([
-      `${f}:${at(texts[f]!, 'value > 0')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated), not value`,
+      `${f}:${at(texts[f]!, 'value > 0')}: a program is chosen by county facts only (countyRate, nycClass, topCoded, estimated, typicalRate, schoolPart, countyPart, cityPart, specialPart, schoolUnit, cityUnit), not value`,
     ]);
   });
 
@@ -289,7 +289,7 @@ describe('more rule-language checks', () => {
   });
 
   it('a date that is not YYYY-MM-DD fails the schema pattern', () => {
-    const { texts, lines } = broken([STAR, 'effective: 2024-07-01\n        value: 107300', 'effective: 2024-7-1\n        value: 107300']);
+    const { texts, lines } = broken([STAR, 'effective: 2024-07-01\n        value: 98700', 'effective: 2024-7-1\n        value: 98700']);
     expect(lines).toEqual([
       `${STAR}:${at(texts[STAR]!, '2024-7-1')}: parameters.enhanced_income_limit.values.0.effective must match pattern "^(19|20)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"`,
     ]);

@@ -268,6 +268,7 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
             slug: x.slug,
             fips: x.fips,
             rates: x.rates,
+            ...(x.typical_rate !== undefined ? { typicalRate: x.typical_rate } : {}),
             flags: x.flags ?? [],
             ...(x.median_value !== undefined ? { medianValue: x.median_value } : {}),
           }))
@@ -305,6 +306,25 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         description: c.data.description,
         reference: refs(c.src, ['reference'], c.data.reference),
         last_verified: c.data.last_verified,
+        ...(c.data.parts
+          ? {
+              parts: {
+                label: c.data.parts.label,
+                description: c.data.parts.description,
+                reference: refs(c.src, ['parts', 'reference'], c.data.parts.reference),
+                columns: c.data.parts.columns,
+              },
+            }
+          : {}),
+        ...(c.data.typical_rate
+          ? {
+              typicalRate: {
+                label: c.data.typical_rate.label,
+                description: c.data.typical_rate.description,
+                reference: refs(c.src, ['typical_rate', 'reference'], c.data.typical_rate.reference),
+              },
+            }
+          : {}),
         ...(c.data.median_value
           ? {
               medianValue: {

@@ -83,7 +83,7 @@ function thresholds(bundleProgram: Bundle['programs'][string]): Map<string, Set<
 }
 
 const ODD: unknown[] = [null, Number.NaN, -0, 0, -1, 0.5, 1e15, -5e6, '', 'class1', 'basic', '12abc', true, false, Infinity];
-const BOOLS = new Set(['homestead', 'over65', 'seniorCitizen', 'disabled', 'coldWarVeteran', 'nycClass', 'topCoded', 'estimated']);
+const BOOLS = new Set(['homestead', 'over65', 'seniorCitizen', 'disabled', 'wartimeVeteran', 'combatVeteran', 'totallyDisabledVeteran', 'coldWarVeteran', 'nycClass', 'topCoded', 'estimated']);
 
 /** A random value of each input and county fact (INPUT_FACTS then COUNTY_FACTS order). */
 function factArbs(p: Bundle['programs'][string]): fc.Arbitrary<unknown>[] {

@@ -75,7 +75,11 @@ describe('prepare: the fact array', () => {
       seniorIncome: 50000,
       seniorCitizen: true,
       disabled: true,
+      wartimeVeteran: true,
+      combatVeteran: true,
       veteranDisability: 40,
+      totallyDisabledVeteran: true,
+      veteranIncome: 60000,
       coldWarVeteran: true,
       starType: 'enhanced',
       priorAssessed: 250000,
@@ -90,7 +94,11 @@ describe('prepare: the fact array', () => {
       seniorIncome: 50000,
       seniorCitizen: true,
       disabled: true,
+      wartimeVeteran: true,
+      combatVeteran: true,
       veteranDisability: 40,
+      totallyDisabledVeteran: true,
+      veteranIncome: 60000,
       coldWarVeteran: true,
       starType: 'enhanced',
       priorAssessed: 250000,
@@ -108,6 +116,14 @@ describe('prepare: the fact array', () => {
       nycClass: false,
       topCoded: false,
       estimated: false,
+      // Albany's typical owner's rate is its county rate (no nominal table for New York outside NYC): no parts, no units.
+      typicalRate: 1.8937,
+      schoolPart: null,
+      countyPart: null,
+      cityPart: null,
+      specialPart: null,
+      schoolUnit: null,
+      cityUnit: null,
     });
     expect([p.state, p.county, p.compiled.program.id, p.compiled.year, p.notes]).toEqual(['NY', 'Albany County', 'ny.outside', 2025, []]);
   });
@@ -121,7 +137,11 @@ describe('prepare: the fact array', () => {
       seniorIncome: null,
       seniorCitizen: false,
       disabled: false,
+      wartimeVeteran: false,
+      combatVeteran: false,
       veteranDisability: 0,
+      totallyDisabledVeteran: false,
+      veteranIncome: null,
       coldWarVeteran: false,
       starType: null,
       priorAssessed: null,
@@ -139,6 +159,14 @@ describe('prepare: the fact array', () => {
       nycClass: false,
       topCoded: false,
       estimated: false,
+      // Albany's typical owner's rate is its county rate (no nominal table for New York outside NYC): no parts, no units.
+      typicalRate: 1.8937,
+      schoolPart: null,
+      countyPart: null,
+      cityPart: null,
+      specialPart: null,
+      schoolUnit: null,
+      cityUnit: null,
     });
   });
 
@@ -155,7 +183,7 @@ describe('prepare: the fact array', () => {
   });
 
   it('a county rate given (--county-rate) is the rate fact, and a note says so, in English and Spanish', () => {
-    // Albany's own rate is 1.8937%; Kenedy (TX) has none of its own (flagged estimated).
+    // Albany's own rate is 1.8937%; Kenedy (TX) has its 2025 nominal rate 1.7022% (nominal_rates_tx_2025.csv) but no Census rate.
     const albany = calc.prepare({ ...ALBANY, countyRate: 1.5 });
     expect(named(albany.facts).countyRate).toBe(1.5);
     expect(albany.notes).toEqual(["County rate 1.5% used as given, instead of the county's 1.8937%"]);
@@ -163,10 +191,22 @@ describe('prepare: the fact array', () => {
       'Se usa la tasa del condado indicada, 1.2346 %, en lugar de la del condado, 1.8937 %',
     ]);
     const kenedy = { state: 'TX', county: 'Kenedy', value: 300000 };
-    expect(named(calc.prepare(kenedy).facts).countyRate).toBeNull();
+    // County 0.8 + Kenedy County-Wide CSD 0.9022 = 1.7022; no city.
+    expect(named(calc.prepare(kenedy).facts)).toMatchObject({
+      countyRate: 1.7022,
+      typicalRate: null,
+      schoolPart: 0.9022,
+      countyPart: 0.8,
+      cityPart: 0,
+      cityUnit: null,
+    });
     expect(calc.prepare(kenedy).notes).toEqual([]);
-    expect(calc.prepare({ ...kenedy, countyRate: 0 }).notes).toEqual(['County rate 0% used as given (the county has no rate of its own)']);
-    expect(calc.prepare({ ...kenedy, countyRate: 2 }, 'es').notes).toEqual(['Se usa la tasa del condado indicada, 2 % (el condado no tiene tasa propia)']);
+    expect(calc.prepare({ ...kenedy, countyRate: 0 }).notes).toEqual(["County rate 0% used as given, instead of the county's 1.7022%"]);
+    expect(calc.prepare({ ...kenedy, countyRate: 2 }, 'es').notes).toEqual(['Se usa la tasa del condado indicada, 2 %, en lugar de la del condado, 1.7022 %']);
+    // A place without a rate of its own (the "New York City" alias) keeps the other note.
+    expect(calc.prepare({ ...KINGS, county: 'New York City', countyRate: 1 }).notes).toEqual([
+      'County rate 1% used as given (the county has no rate of its own)',
+    ]);
     // Kept as the county's flags: they choose the program (Kings stays NYC).
     expect(named(calc.prepare({ ...KINGS, countyRate: 1 }).facts)).toMatchObject({ countyRate: 1, nycClass: true });
     expect(calc.prepare({ ...KINGS, countyRate: 1 }).compiled.program.id).toBe('ny.nyc');
@@ -201,8 +241,8 @@ describe('prepare: the fact array', () => {
     expect(named(a.facts).homestead).toBe(false);
     // Evaluating the first after the second still gives 300,000 × 1.8937% = 5,681.10.
     expect(evaluate(a.compiled, a.facts).annualTax).toBe(5681.1);
-    // 500,000 × 1.8937% = 9,468.50, less Basic STAR 30,000 × 0.94685% (school rate) = 284.055: 9,184.445 → 9,184.45.
-    expect(evaluate(b.compiled, b.facts).annualTax).toBe(9184.45);
+    // 500,000 × 1.8937% = 9,468.50; Basic STAR is not subtracted from the Census rate (docs/conventions.md).
+    expect(evaluate(b.compiled, b.facts).annualTax).toBe(9468.5);
   });
 });
 

@@ -267,14 +267,15 @@ describe('explanation', () => {
     expect(star.params.map((p) => p.id)).toEqual(['ny.nyc.star_max_savings']);
     const exemption = step(r, 'ny.nyc.starExemptionValue');
     expect(exemption.value).toBe(30000); // Basic STAR
-    expect(exemption.params.map((p) => [p.id, p.effective])).toEqual([['ny.star.exemption', '2024-07-01']]);
+    // FY2026 reads the 2025-26 STAR entry (effective 2025-07-01; NYS Tax, Types of STAR).
+    expect(exemption.params.map((p) => [p.id, p.effective])).toEqual([['ny.star.exemption', '2025-07-01']]);
     // school tax portion unrounded: 9,524.64 × 0.584 = 5,562.38976.
     expect(step(r, 'ny.nyc.schoolTaxPortion').value as number).toBeCloseTo(5562.38976, 6);
   });
 
-  it('outside NYC: the split step cites ny.default_split', () => {
+  it('outside NYC: the split step cites ny.default_split (no parts in the county data)', () => {
     const s = step(calc.calculate(ALBANY, { explain: true }), 'ny.outside.schoolRate');
-    expect(s.expression).toBe('rate * split.school');
+    expect(s.expression).toBe('if hasParts = true: rate * schoolPart / partsTotal; otherwise: rate * split.school');
     expect(s.value as number).toBeCloseTo(0.94685, 12); // 1.8937 × 50%
     expect(s.params).toMatchObject([{ id: 'ny.default_split', effective: '2023-01-01', file: 'rules/ny/split.yaml' }]);
   });

@@ -1,8 +1,7 @@
 /** The calculation: state and county look-up, year selection, validation, steps, result. */
 import { compileProgram, type CompiledProgram, type StepInfo } from './compile.js';
 import { compileCondition, type Facts } from './conditions.js';
-import { findCounty } from './counties.js';
-import { valueAt } from './params.js';
+import { countyRateAt, findCounty } from './counties.js';
 import { PtaxError } from './errors.js';
 import { inputError, localized, message, percent } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
@@ -12,9 +11,9 @@ import {
   type Bundle,
   type CalculatorDef,
   type CountyDef,
+  type CountyRate,
   type FactValue,
   type Lang,
-  type ParamEntry,
   type StateDef,
 } from './types.js';
 import { INPUTS } from '../generated/inputs.js';
@@ -50,7 +49,11 @@ export interface CalcInput {
   seniorIncome?: number | null;
   seniorCitizen?: boolean;
   disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
   veteranDisability?: number;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
   coldWarVeteran?: boolean;
   starType?: string | null;
   priorAssessed?: number | null;
@@ -82,7 +85,11 @@ export interface FlagInput {
   seniorIncome?: number | null;
   seniorCitizen?: boolean;
   disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
   veteranDisability?: number | null;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
   coldWarVeteran?: boolean;
   star?: string | null;
   priorAssessed?: number | null;
@@ -139,7 +146,11 @@ export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
     seniorIncome: f.seniorIncome ?? null,
     seniorCitizen: f.seniorCitizen,
     disabled: f.disabled,
+    wartimeVeteran: f.wartimeVeteran,
+    combatVeteran: f.combatVeteran,
     veteranDisability: f.veteranDisability ?? DEFAULT_VETERAN,
+    totallyDisabledVeteran: f.totallyDisabledVeteran,
+    veteranIncome: f.veteranIncome ?? null,
     coldWarVeteran: f.coldWarVeteran,
     starType: f.star ?? null,
     priorAssessed: f.priorAssessed ?? null,
@@ -286,13 +297,16 @@ export class Calculator {
           : match.alias.program);
     const { year, note } = this.year(programId, input.year, lang);
     const c = this.compiled(programId, year);
-    const own = match?.county ? valueAt({ values: match.county.rates as ParamEntry[] }, c.date) : undefined;
-    const rate = input.countyRate ?? (own ? (own.value as number) : null);
+    const inForce = match?.county ? countyRateAt(match.county, c.date) : undefined;
+    const own = inForce?.rate;
+    const rate = input.countyRate ?? own?.value ?? null;
     // Inputs and county facts fill the first slots of a copy of the program's template.
-    const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match?.county, rate)]);
+    const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match?.county, rate, own)]);
     v[YEAR_SLOT] = input.year ?? year;
     const county = !match ? '' : match.county ? match.county.name : match.alias.name;
     const notes = note === undefined ? [] : [note];
+    if (inForce?.carried && (input.countyRate === null || input.countyRate === undefined))
+      notes.push(message('rateCarriedBack', { first: inForce.rate.effective.slice(0, 4), year: c.date.slice(0, 4) }, lang));
     if (input.countyRate !== null && input.countyRate !== undefined) {
       notes.push(
         own
@@ -398,10 +412,36 @@ function checkNumbers(input: CalcInput): void {
   if (r !== undefined && r !== null && !(r >= 0 && r <= 100)) throw inputError('INVALID_RATE', 'rateRange', { rate: r });
 }
 
-/** The county facts in COUNTY_FACTS order: the rate in force, then whether each flag is set. */
-function countyFacts(county: CountyDef | undefined, rate: number | null): FactValue[] {
+/**
+ * The county facts in COUNTY_FACTS order: the rate used, whether each flag is set, the
+ * typical owner's rate, the parts of the county's own rate in force and its units' names
+ * (null where the data has none).
+ */
+export function countyFacts(county: CountyDef | undefined, rate: number | null, own?: CountyRate): FactValue[] {
   const flags = new Set(county?.flags);
-  return COUNTY_FACTS.map((f) => (f === 'countyRate' ? rate : flags.has(f)));
+  const parts = own?.parts;
+  return COUNTY_FACTS.map((f): FactValue => {
+    switch (f) {
+      case 'countyRate':
+        return rate;
+      case 'typicalRate':
+        return county?.typicalRate?.value ?? null;
+      case 'schoolPart':
+        return parts ? parts.school : null;
+      case 'countyPart':
+        return parts ? parts.county : null;
+      case 'cityPart':
+        return parts ? parts.city : null;
+      case 'specialPart':
+        return parts ? parts.special : null;
+      case 'schoolUnit':
+        return own?.units?.school ?? null;
+      case 'cityUnit':
+        return own?.units?.city ?? null;
+      default:
+        return flags.has(f);
+    }
+  });
 }
 
 /**
@@ -430,8 +470,16 @@ function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue
       return !!input.seniorCitizen;
     case 'disabled':
       return !!input.disabled;
+    case 'wartimeVeteran':
+      return !!input.wartimeVeteran;
+    case 'combatVeteran':
+      return !!input.combatVeteran;
     case 'veteranDisability':
       return input.veteranDisability ?? DEFAULT_VETERAN;
+    case 'totallyDisabledVeteran':
+      return !!input.totallyDisabledVeteran;
+    case 'veteranIncome':
+      return input.veteranIncome ?? null;
     case 'coldWarVeteran':
       return !!input.coldWarVeteran;
     case 'starType':

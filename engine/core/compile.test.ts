@@ -473,12 +473,12 @@ describe('the real rules', () => {
     }
   });
 
-  it('NYC FY2026: the veteran multiplier step names its band parameter', () => {
+  it("NYC FY2026: the wartime veterans' step (RPTL §458-a(2)(a)) names its share and the City's maximum", () => {
     const c = compileProgram(bundle, 'ny.nyc', 2026);
-    const cases = c.stepInfo.filter((s) => s.expression.includes('band(veteranMultiplierBands, veteranDisability)'));
+    const cases = c.stepInfo.filter((s) => s.expression.includes('assessedValue * veteranWartimeShare'));
     expect(cases.length).toBe(1);
-    expect(cases[0]!.expression).toMatch(/^if isVeteran = true: band\(veteranMultiplierBands, veteranDisability\); otherwise: 0$/);
-    expect(cases[0]!.params.map((p) => p.id)).toContain(bundle.programs['ny.nyc']!.parameters.veteranMultiplierBands);
+    expect(cases[0]!.expression).toBe('if wartimeVeteranApplies = true: min(assessedValue * veteranWartimeShare, veteranWartimeCap * veteranCapRatio); otherwise: 0');
+    expect(cases[0]!.params.map((p) => p.id).sort()).toEqual(['ny.nyc.veteran_wartime_cap', 'ny.veteran_wartime_share']);
   });
 });
 

@@ -1,6 +1,6 @@
 /** County look-up by name, "X County" or slug, with the nearest names suggested. */
 import { distance } from 'fastest-levenshtein';
-import type { CountyDef, StateDef } from './types.js';
+import type { CountyDef, CountyRate, StateDef } from './types.js';
 import { inputError } from './messages.js';
 
 export function slugOf(name: string): string {
@@ -96,4 +96,18 @@ export function suggest(query: string, names: string[]): string[] {
     .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n))
     .slice(0, 3)
     .map((x) => x.n);
+}
+
+/**
+ * A county's rate in force on `date` (YYYY-MM-DD): the latest dated rate not after it. Before
+ * the first one, the first one stands in (`carried`: the calculation says so in a note),
+ * so a year the rules cover but the official table does not (Texas and Florida 2024, with
+ * 2025 tables) uses the rates of the nearest year rather than none.
+ */
+export function countyRateAt(county: CountyDef, date: string): { rate: CountyRate; carried: boolean } | undefined {
+  const rates = county.rates;
+  if (!rates.length) return undefined;
+  let found: CountyRate | undefined;
+  for (const r of rates) if (r.effective <= date) found = r;
+  return found ? { rate: found, carried: false } : { rate: rates[0]!, carried: true };
 }

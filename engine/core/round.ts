@@ -9,6 +9,8 @@ const NUDGE = 2 ** -40;
 const MAX_NUDGE = 2 ** -12;
 
 export function roundTo(x: number, decimals: number): number {
+  // A figure the data does not have (a county without a typical owner's rate) stays null.
+  if (x === null) return x;
   const f = POW[decimals] ?? 10 ** decimals;
   const r = roundedUnits(x, f) / f;
   return x < 0 && r !== 0 ? -r : r; // no negative zero

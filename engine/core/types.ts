@@ -88,11 +88,29 @@ export interface ProgramDef {
   result: ResultGroup;
 }
 
+/** A county rate's parts by levy, in percent of each levy's taxable value (they add up to the rate). */
+export interface RateParts {
+  school: number;
+  county: number;
+  city: number;
+  special: number;
+}
+/** A dated county rate: the official nominal rate with its parts by levy where the data has them, else the Census effective rate. */
+export interface CountyRate {
+  effective: string;
+  value: number;
+  parts?: RateParts;
+  /** Texas: the taxing units the parts are the rates of. */
+  units?: { school: string; city?: string };
+}
+
 export interface CountyDef {
   name: string;
   slug: string;
   fips: string;
-  rates: Array<{ effective: string; value: number }>;
+  rates: CountyRate[];
+  /** The typical owner's rate: the Census effective rate (median taxes paid ÷ median value), a comparison. */
+  typicalRate?: { effective: string; value: number };
   flags: string[];
   /** Median value of the county's owner-occupied homes, in dollars (counties file `median_value`). */
   medianValue?: number;
@@ -137,6 +155,10 @@ export interface StateDef {
     description: string;
     reference: Reference[];
     last_verified: string;
+    /** The counties file's `parts`: what the rate's parts are and the source columns of each. */
+    parts?: { label: Label; description: string; reference: Reference[]; columns: Record<keyof RateParts, string> };
+    /** The counties file's `typical_rate`: what the typical owner's rate is and its source. */
+    typicalRate?: { label: Label; description: string; reference: Reference[] };
     /** The counties file's `median_value`: the state's figure, with what it is and its source. */
     medianValue?: { label: Label; description: string; reference: Reference[]; state: number };
   };
@@ -268,7 +290,11 @@ export const INPUT_FACTS = [
   'seniorIncome',
   'seniorCitizen',
   'disabled',
+  'wartimeVeteran',
+  'combatVeteran',
   'veteranDisability',
+  'totallyDisabledVeteran',
+  'veteranIncome',
   'coldWarVeteran',
   'starType',
   'priorAssessed',
@@ -286,6 +312,25 @@ export const INPUT_FACTS = [
   // The year calculated: the year asked for, else the rules' year (NYC: the fiscal year).
   'year',
 ] as const;
-export const COUNTY_FACTS = ['countyRate', 'nycClass', 'topCoded', 'estimated'] as const;
+/**
+ * The county facts: the rate in force (or the what-if rate), the flags, the typical owner's
+ * rate, the rate's parts by levy (null where the data has none) and, in Texas, the names
+ * of the school district and city whose rates they are (null elsewhere).
+ */
+export const COUNTY_FACTS = [
+  'countyRate',
+  'nycClass',
+  'topCoded',
+  'estimated',
+  'typicalRate',
+  'schoolPart',
+  'countyPart',
+  'cityPart',
+  'specialPart',
+  'schoolUnit',
+  'cityUnit',
+] as const;
+/** The county facts that are flags (the rest are numbers or names). */
+export const COUNTY_FLAGS = ['nycClass', 'topCoded', 'estimated'] as const;
 export type InputFact = (typeof INPUT_FACTS)[number];
 export type FactValue = number | string | boolean | null;

@@ -57,12 +57,13 @@
  *   tried, not proven).
  */
 import { compileCondition } from '../core/conditions.js';
-import { slugOf } from '../core/counties.js';
+import { countyRateAt, slugOf } from '../core/counties.js';
 import { message } from '../core/messages.js';
 import { periodStart, valueAt } from '../core/params.js';
 import { PtaxError } from '../core/errors.js';
 import {
   COUNTY_FACTS,
+  COUNTY_FLAGS,
   INPUT_FACTS,
   type Bundle,
   type Condition,
@@ -353,7 +354,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     const facts = (c: CountyDef | undefined): unknown[] => {
       const v: unknown[] = new Array(INPUT_FACTS.length).fill(null);
       const flags = new Set(c?.flags);
-      for (const f of COUNTY_FACTS) v.push(f === 'countyRate' ? null : flags.has(f));
+      for (const f of COUNTY_FACTS) v.push((COUNTY_FLAGS as readonly string[]).includes(f) ? flags.has(f) : null);
       return v;
     };
     for (const p of s.programs)
@@ -368,8 +369,15 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       places.push(`(${str(s.code)}, ${str(slug)}, ${str(name)}, ${str(program)}, ${flag(c, 'nycClass')}, ${flag(c, 'topCoded')}, ${flag(c, 'estimated')})`);
       if (c)
         for (const y of bundle.programs[program]!.years) {
-          const e = valueAt({ values: c.rates as ParamEntry[] }, periodStart(bundle.programs[program]!.period, y));
-          if (e) rates.push(`(${str(s.code)}, ${str(slug)}, ${y}, ${num(e.value as number)})`);
+          // The rate in force, or the earliest carried back (countyRateAt; the note says so).
+          const e = countyRateAt(c, periodStart(bundle.programs[program]!.period, y));
+          if (!e) continue;
+          const n = (x: number | undefined) => (x === undefined ? 'NULL' : num(x));
+          const t = (x: string | undefined) => (x === undefined ? 'CAST(NULL AS TEXT)' : str(x));
+          const p = e.rate.parts;
+          rates.push(
+            `(${str(s.code)}, ${str(slug)}, ${y}, ${num(e.rate.value)}, ${n(c.typicalRate?.value)}, ${n(p?.school)}, ${n(p?.county)}, ${n(p?.city)}, ${n(p?.special)}, ${t(e.rate.units?.school)}, ${t(e.rate.units?.city)}, ${t(e.carried ? e.rate.effective.slice(0, 4) : undefined)})`,
+          );
         }
     };
     if (!s.counties.length) row('', '', pick(undefined), undefined);
@@ -402,8 +410,10 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     lines.push(`${name} AS ${dialect === 'postgres' && materialized ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
   cte('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated)', `  VALUES\n  ${places.join(',\n  ')}`);
   cte(
-    'ptax_rates(r_state, r_slug, r_year, r_rate)',
-    rates.length ? `  VALUES\n  ${rates.join(',\n  ')}` : `  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, ${num(0)} WHERE FALSE`,
+    'ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried)',
+    rates.length
+      ? `  VALUES\n  ${rates.join(',\n  ')}`
+      : `  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, ${num(0)}, ${num(0)}, ${num(0)}, ${num(0)}, ${num(0)}, ${num(0)}, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT) WHERE FALSE`,
   );
   cte(
     'ptax_years(y_program, y_years, y_last)',
@@ -524,7 +534,8 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   );
   cte(
     'ptax_krated',
-    `  SELECT r.*, t.r_rate AS p_rate,
+    `  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+    t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
       WHEN 'NOT_SUPPORTED' THEN ${template('notSupported', { covered }, { code: 'r.p_in_state' })}
       WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state_read, '')` })}
@@ -533,7 +544,8 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
       WHEN 'INVALID_YEAR' THEN ${template('yearWhole', {}, { last: intText('r.y_last') })}
       WHEN 'YEAR_NOT_COVERED' THEN ${template('yearNotCovered', {}, { year: intText('r.p_in_year'), years: 'r.y_years' })}
     END AS p_message,
-    CASE WHEN r.p_in_year > r.y_last THEN ${template('rulesCarried', {}, { year: intText('r.p_in_year'), last: intText('r.y_last') })} END AS p_note,
+    CASE WHEN r.p_in_year > r.y_last THEN ${template('rulesCarried', {}, { year: intText('r.p_in_year'), last: intText('r.y_last') })}
+      WHEN t.r_carried IS NOT NULL THEN ${template('rateCarriedBack', {}, { first: 't.r_carried', year: intText('r.p_year') })} END AS p_note,
     CASE WHEN r.p_error IS NULL THEN (CASE ${programYears.map(({ program, year }, k) => `WHEN r.p_program = ${str(program.id)} AND r.p_year = ${year} THEN ${k}`).join(' ')} END) END AS p_py
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year`,
@@ -569,7 +581,8 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   cte(
     'ptax_in',
     `  SELECT i.*, ${typed.join(',\n    ')},
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
+    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py${
       order.length ? `, ${cellError} AS c_error,\n    CASE ${cellError} ${cellWhens('message').join(' ')} END AS c_message` : ''
     }
@@ -847,6 +860,13 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
   names.set('nycClass', { sql: 'COALESCE(f_nycclass, FALSE)', ty: 'bool', nn: true });
   names.set('topCoded', { sql: 'COALESCE(f_topcoded, FALSE)', ty: 'bool', nn: true });
   names.set('estimated', { sql: 'COALESCE(f_estimated, FALSE)', ty: 'bool', nn: true });
+  names.set('typicalRate', { sql: 'p_typical', ty: 'num', nn: false });
+  names.set('schoolPart', { sql: 'p_school', ty: 'num', nn: false });
+  names.set('countyPart', { sql: 'p_countypart', ty: 'num', nn: false });
+  names.set('cityPart', { sql: 'p_city', ty: 'num', nn: false });
+  names.set('specialPart', { sql: 'p_special', ty: 'num', nn: false });
+  names.set('schoolUnit', { sql: 'p_school_unit', ty: 'text', nn: false });
+  names.set('cityUnit', { sql: 'p_city_unit', ty: 'text', nn: false });
   const level = new Map<string, number>();
 
   const div = (a: string, b: string): string =>

@@ -48,6 +48,9 @@ const TYPES: Record<string, string> = {
   over65: 'BOOLEAN',
   seniorCitizen: 'BOOLEAN',
   disabled: 'BOOLEAN',
+  wartimeVeteran: 'BOOLEAN',
+  combatVeteran: 'BOOLEAN',
+  totallyDisabledVeteran: 'BOOLEAN',
   coldWarVeteran: 'BOOLEAN',
 };
 const COLUMNS = ['id', ...BATCH_INPUT_COLUMNS];
@@ -149,7 +152,11 @@ function fixtureRows(): Row[] {
         seniorIncome: i.seniorIncome ?? null,
         seniorCitizen: !!i.seniorCitizen,
         disabled: !!i.disabled,
+        wartimeVeteran: !!i.wartimeVeteran,
+        combatVeteran: !!i.combatVeteran,
         veteranDisability: (c.input.veteranDisability as number | undefined) ?? null,
+        totallyDisabledVeteran: !!i.totallyDisabledVeteran,
+        veteranIncome: i.veteranIncome ?? null,
         coldWarVeteran: !!i.coldWarVeteran,
         star: i.starType ?? null,
         priorAssessed: i.priorAssessed ?? null,
@@ -200,6 +207,10 @@ function randomRows(program: string, year: number, n: number, seed: number): Row
     seniorCitizen: fc.boolean(),
     disabled: fc.boolean(),
     coldWarVeteran: fc.boolean(),
+    wartimeVeteran: fc.boolean(),
+    combatVeteran: fc.boolean(),
+    totallyDisabledVeteran: fc.boolean(),
+    veteranIncome: fc.oneof(fc.constant(null), money, fc.constantFrom(76_235, 78_718, 78_719)),
     seniorIncome: fc.oneof(money, fc.constantFrom(107_299, 107_300, 107_301, -1)),
     veteranDisability: fc.constantFrom(null, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 15),
     star: fc.constantFrom(null, 'none', 'basic', 'enhanced'),
@@ -439,7 +450,7 @@ function textCsv(name: string, rows: Row[], seed: number, bad = 0.05, raw: Array
     return r < 0.1 ? `$${n.toLocaleString('en-US')}` : r < 0.15 ? `${n} USD` : r < 0.2 ? ` ${n} ` : String(n);
   };
   const cell = (c: string, x: unknown): string => {
-    if (['value', 'seniorIncome', 'priorAssessed', 'purchasePrice', 'melloRoos', 'veteranDisability'].includes(c)) return money(x);
+    if (['value', 'seniorIncome', 'veteranIncome', 'priorAssessed', 'purchasePrice', 'melloRoos', 'veteranDisability'].includes(c)) return money(x);
     if (TYPES[c] === 'BOOLEAN') return rand() < bad ? pick(BOOL_ANY) : x ? pick(['true', 'yes', '1']) : pick(['false', 'no', '0', '']);
     if (c === 'year' || c === 'purchaseYear') return rand() < bad / 2 ? pick(YEAR_ANY) : x === null || x === undefined ? '' : String(x);
     if (c === 'star') return rand() < bad / 2 ? pick(STAR_ANY) : String(x ?? '');
@@ -470,7 +481,7 @@ function malformedRows(): Array<Record<string, string>> {
   const rows: Array<Record<string, string>> = [];
   const add = (column: string, values: readonly string[]) =>
     values.forEach((v, i) => rows.push({ ...bases[(rows.length + i) % bases.length]!, id: `M${rows.length}`, [column]: v }));
-  for (const c of ['value', 'seniorIncome', 'priorAssessed', 'purchasePrice', 'melloRoos', 'veteranDisability']) add(c, MONEY_BAD);
+  for (const c of ['value', 'seniorIncome', 'veteranIncome', 'priorAssessed', 'purchasePrice', 'melloRoos', 'veteranDisability']) add(c, MONEY_BAD);
   for (const c of Object.keys(TYPES).filter((c) => TYPES[c] === 'BOOLEAN')) add(c, BOOL_ANY);
   for (const c of ['year', 'purchaseYear']) add(c, YEAR_ANY);
   add('star', STAR_ANY);

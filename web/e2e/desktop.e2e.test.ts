@@ -60,8 +60,8 @@ describe('desktop form', () => {
     await context.close();
   });
 
-  it('New York County class2 co-op with homestead and a 20% disabled veteran: every figure equals ptax calc --json', async () => {
-    const input: Input = { county: 'New York County', value: 900_000, cls: 'class2', homestead: true, veteran: 20 };
+  it('New York County class2 co-op with homestead and a wartime veteran rated 20%: every figure equals ptax calc --json', async () => {
+    const input: Input = { county: 'New York County', value: 900_000, cls: 'class2', homestead: true, wartime: true, veteran: 20 };
     const r = cli(input);
     // The input really exercises the exemptions and the co-op abatement.
     expect(r.exemptions.star).toBeGreaterThan(0);

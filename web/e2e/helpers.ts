@@ -117,6 +117,9 @@ export interface Input {
   seniorIncome?: number;
   disabled?: boolean;
   veteran?: number;
+  /** New York's alternative veterans' exemption needs wartime service (RPTL §458-a); combat zone on top. */
+  wartime?: boolean;
+  combat?: boolean;
   seniorCitizen?: boolean;
   coldWar?: boolean;
 }
@@ -129,6 +132,8 @@ export function cliArgs(i: Input): string[] {
   if (i.seniorIncome !== undefined) a.push('--senior-income', String(i.seniorIncome));
   if (i.disabled) a.push('--disabled');
   if (i.veteran) a.push('--veteran-disability', String(i.veteran));
+  if (i.wartime) a.push('--wartime-veteran');
+  if (i.combat) a.push('--combat-veteran');
   if (i.seniorCitizen) a.push('--senior-citizen');
   if (i.coldWar) a.push('--cold-war-veteran');
   return a;
@@ -237,6 +242,8 @@ export async function fillExemptions(page: Page, i: Input): Promise<void> {
   if (i.over65) await page.getByTestId('over65').check();
   if (i.seniorIncome !== undefined) await page.getByTestId('senior-income').fill(String(i.seniorIncome));
   if (i.disabled) await page.getByTestId('disabled-person').check();
+  if (i.wartime) await page.getByTestId('wartime-veteran').check();
+  if (i.combat) await page.getByTestId('combat-veteran').check();
   if (i.veteran) await page.getByTestId('veteran-level').selectOption(String(i.veteran));
   if (i.seniorCitizen) await page.getByTestId('senior-citizen').check();
   if (i.coldWar) await page.getByTestId('cold-war-veteran').check();

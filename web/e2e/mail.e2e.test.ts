@@ -147,7 +147,13 @@ describe('the newsletter keeps its promise', () => {
     // The link from the mail, opened in the browser, on the New York edition's host.
     const confirm = links.get('/confirm')!;
     expect(confirm.origin).toBe(origin('NY'));
+    // Opening the link shows a button (a mail scanner's GET or HEAD confirms nothing); the click confirms.
     await page.goto(confirm.toString());
+    expect(await page.locator('h1').innerText()).toBe('Confirm your subscription');
+    await expectAccessible(page);
+    expect(rows('SELECT status FROM subscribers WHERE email = ?', email)).toEqual([{ status: 'pending' }]);
+    await page.getByRole('button', { name: 'Confirm my subscription' }).click();
+    await page.locator('h1', { hasText: 'Subscription confirmed' }).waitFor();
     expect(await page.locator('h1').innerText()).toBe('Subscription confirmed');
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     expect(await page.locator('main').innerText()).toContain('you will receive the New York property tax newsletter');

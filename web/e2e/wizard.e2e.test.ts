@@ -75,6 +75,7 @@ describe('wizard at 390 px', () => {
     expect(await disabled(page, 'wizard-next')).toBe(false);
     expect(await wizard.locator('optgroup').count()).toBe(3);
     await wizard.getByTestId('homestead').check();
+    await wizard.getByTestId('wartime-veteran').check();
     await wizard.getByTestId('veteran-level').selectOption('20');
     await page.getByTestId('wizard-next').click();
 
@@ -105,7 +106,7 @@ describe('wizard at 390 px', () => {
     await calc.click();
     await wizard.waitFor({ state: 'detached' });
     await page.getByTestId('results').waitFor();
-    const input: Input = { county: 'New York County', value: 900_000, cls: 'class2', homestead: true, veteran: 20 };
+    const input: Input = { county: 'New York County', value: 900_000, cls: 'class2', homestead: true, wartime: true, veteran: 20 };
     const expected = expectedFigures(cli(input), { usd: (n) => usd(n), pct: (n) => pct(n) });
     expect(await shownFigures(page, Object.keys(expected))).toEqual(expected);
     // The wizard edited the same state as the desktop form.

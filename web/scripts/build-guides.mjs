@@ -19,7 +19,7 @@
  *   {{date:due.full-payment-due}}                 a profile due date
  *   {{count:stat.county_count}}                   254
  *   {{plain:ca.assessment.base_year}}             1975     (no grouping)
- *   {{rating:ca.exemptions.veteran_min_level}}    10%      (a disability rating held as a count)
+ *   {{rating:ca.exemptions.veteran_full_level}}   100%     (a disability rating held as a count)
  *
  * "In force": the value for the latest year of the programs that use the parameter
  * (their period start, so New York City's fiscal years work), else the latest value.

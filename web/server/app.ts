@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Database } from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { BODY_LIMIT_BYTES, resolveServerOptions, type ServerOptions } from './config.js';
@@ -6,9 +7,9 @@ import { openDatabase } from './db/database.js';
 import { GroupCommitWriter } from './db/group-commit.js';
 import { Store } from './db/store.js';
 import { requestLanguage, sendAnswer } from './http/answers.js';
-import { answerClientError, answerError, registerErrorHandler, RETRY_AFTER_SECONDS } from './http/errors.js';
+import { answerClientError, answerError, answerOnSocket, registerErrorHandler, RETRY_AFTER_SECONDS } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
-import { openSideConnection, RateLimiter } from './http/rate-limit.js';
+import { openSideConnection, RateLimiter, rememberPeers } from './http/rate-limit.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStaticSite } from './http/static-site.js';
 import { LinkBuilder } from './mail/links.js';
@@ -26,6 +27,8 @@ export type { ServerOptions } from './config.js';
 export interface PtaxInternals {
   config: ServerOptions;
   db: Database;
+  /** The second connection (rate-limit counters, the outbox's claims and marks). */
+  side: Database;
   store: Store;
   worker: MailWorker;
   transport: MailTransport;
@@ -55,7 +58,7 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
   let transport: MailTransport;
   let side: Database;
   try {
-    transport = createTransport({ smtpUrl: config.smtpUrl, mailDir: config.mailDir!, timeoutMs: config.mailTimeoutMs });
+    transport = createTransport({ smtpUrl: config.smtpUrl, mailDir: config.mailDir!, timeoutMs: config.mailTimeoutMs, concurrency: MailWorker.CONCURRENCY });
     side = openSideConnection(config.dbPath);
   } catch (error) {
     writer.close();
@@ -76,6 +79,10 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     onConstructorPoisoning: 'error',
     // During shutdown new requests get the API's own 503 (hook below), not Fastify's body.
     return503OnClosing: false,
+    // Idle keep-alive connections are not cut when the server closes: they end at their
+    // keep-alive timeout, which the client was told (Keep-Alive: timeout=…), so a client that
+    // reuses one in that instant is answered 503, not reset (issue 25). See preClose below.
+    forceCloseConnections: false,
     // Undecodable URLs and malformed HTTP get the same JSON error shape as everything else.
     frameworkErrors: answerError,
     clientErrorHandler: answerClientError,
@@ -93,6 +100,9 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
       requestTimeout: config.requestTimeoutMs,
       headersTimeout,
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4))),
+      // Node answers a request without Host with a bare 400 of its own; the hook below
+      // answers it in the JSON shape with the security headers.
+      requireHostHeader: false,
     },
   });
 
@@ -132,13 +142,20 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     if (Object.values(counts).some((n) => n > 0)) app.log.info({ purged: counts }, 'retention purge');
     return counts;
   };
-  app.decorate('ptax', { config, db, store, worker, transport, purge });
+  app.decorate('ptax', { config, db, side, store, worker, transport, purge });
+  answerRawSocketEvents(app.server);
 
   let closing = false;
   // eslint-disable-next-line prefer-const -- the preClose hook above its assignment reads it
   let purgeTimer: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     closing = true;
+    // server.close() (Fastify calls it next) would close the idle keep-alive connections at
+    // once (Node 19+), and a client sending its next request in that instant gets a reset.
+    // They are left to their keep-alive timeout instead; a request on one is answered 503 with
+    // Connection: close (hook below). main.ts closes whatever is still open near the end of
+    // the grace period.
+    app.server.closeIdleConnections = () => undefined;
   });
   app.addHook('onClose', async () => {
     if (purgeTimer) clearInterval(purgeTimer);
@@ -154,12 +171,17 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
     registerSecurityHeaders(app);
     registerErrorHandler(app);
     app.addHook('onRequest', async (request, reply) => {
+      // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check is off (requireHostHeader).
+      if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+        reply.header('connection', 'close');
+        return sendAnswer(reply, 400, 'host_required', requestLanguage(request));
+      }
       if (!closing) return undefined;
       reply.header('retry-after', String(RETRY_AFTER_SECONDS)).header('connection', 'close');
       return sendAnswer(reply, 503, 'unavailable', requestLanguage(request));
     });
     registerHealthRoute(app, store);
-    registerSitesRoute(app, config.sites);
+    registerSitesRoute(app, config.sites, config.publicUrl);
     await app.register(formRoutes, { store, limiter, worker, sites: config.sites });
     await app.register(pageRoutes, { store, worker, limiter, tokenDays: config.tokenDays });
     await registerStaticSite(app, config.webDir, config.sites);
@@ -176,6 +198,49 @@ export async function buildServer(options: Partial<ServerOptions> = {}): Promise
   }, PURGE_EVERY_MS);
   purgeTimer.unref();
   return app;
+}
+
+const CURRENT = Symbol('ptax.currentRequest');
+const READ_WHEN_IDLE = Symbol('ptax.bytesReadWhenIdle');
+type TrackedSocket = Socket & {
+  [CURRENT]?: { req: IncomingMessage; res: ServerResponse } | undefined;
+  [READ_WHEN_IDLE]?: number;
+};
+
+/**
+ * What the HTTP server would otherwise answer without a word, answered in the JSON shape
+ * with the security headers (issue 25):
+ * - the peer's address is remembered as the connection opens (the rate limit needs it even
+ *   after the client reset the connection);
+ * - a socket idle for PTAX_SOCKET_TIMEOUT_MS in the middle of a request (headers or body
+ *   stopped arriving) gets 408, as the request timeout gives, instead of a silent close; an
+ *   idle keep-alive connection is just closed;
+ * - CONNECT (a proxy request) gets 405.
+ */
+function answerRawSocketEvents(server: import('node:http').Server): void {
+  rememberPeers(server);
+  server.on('connection', (socket: TrackedSocket) => {
+    socket[READ_WHEN_IDLE] = 0;
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as TrackedSocket;
+    socket[CURRENT] = { req, res };
+    res.once('finish', () => {
+      if (socket[CURRENT]?.res === res) socket[CURRENT] = undefined;
+      socket[READ_WHEN_IDLE] = socket.bytesRead;
+    });
+  });
+  // With a listener here, Node leaves the timed-out socket to it.
+  server.on('timeout', (socket: TrackedSocket) => {
+    const current = socket[CURRENT];
+    const midRequest = current === undefined ? socket.bytesRead > (socket[READ_WHEN_IDLE] ?? 0) : !current.req.complete && !current.res.headersSent;
+    if (midRequest) answerOnSocket(socket, 408, 'request_timeout');
+    else socket.destroy();
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => undefined);
+    answerOnSocket(socket, 405, 'method_not_allowed', { allow: 'GET, HEAD, POST' });
+  });
 }
 
 /** `Name <a@example.org>` -> `example.org` (for Message-IDs). */

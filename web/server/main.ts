@@ -21,11 +21,14 @@ async function main(): Promise<void> {
 }
 
 /**
- * SIGTERM/SIGINT: stop accepting connections, answer new requests on open connections 503,
- * let in-flight requests finish (their writes commit), close the database, exit 0. Connections
- * still open at half the grace period (a slow client, an idle keep-alive) are closed then, so
- * that one slow client does not hold the shutdown; a shutdown that still hangs at the end of
- * the grace period is cut short with exit 1.
+ * SIGTERM/SIGINT: stop accepting connections; requests arriving on open connections are
+ * answered 503 with Retry-After and Connection: close; in-flight requests finish (their writes
+ * commit); idle keep-alive connections are not cut (a client reusing one in that instant
+ * would get a reset) but end at their keep-alive timeout, which the client was told; then the
+ * database closes and the process exits 0. Connections still open one second before the end
+ * of the grace period (a slow client) are closed then, so that one slow client does not hold
+ * the shutdown; a shutdown that still hangs at the end of the grace period is cut short with
+ * exit 1.
  */
 function stopOnSignals(app: FastifyInstance, graceMs: number): void {
   let stopping = false;
@@ -38,7 +41,7 @@ function stopOnSignals(app: FastifyInstance, graceMs: number): void {
         app.log.warn('closing the connections still open');
         app.server.closeAllConnections();
       },
-      Math.floor(graceMs / 2),
+      Math.max(Math.floor(graceMs / 2), graceMs - 1_000),
     ).unref();
     setTimeout(() => {
       app.log.error('shutdown took too long, exiting');

@@ -7,8 +7,8 @@ ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_esti
   VALUES
   ('HUB', '', '', 'hub', FALSE, FALSE, FALSE)
 ),
-ptax_rates(r_state, r_slug, r_year, r_rate) AS MATERIALIZED (
-  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, CAST('0' AS FLOAT8) WHERE FALSE
+ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS MATERIALIZED (
+  SELECT CAST(NULL AS TEXT), CAST(NULL AS TEXT), 0, CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT) WHERE FALSE
 ),
 ptax_years(y_program, y_years, y_last) AS MATERIALIZED (
   VALUES
@@ -37,7 +37,8 @@ ptax_placed AS MATERIALIZED (
   LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
 ),
 ptax_krated AS MATERIALIZED (
-  SELECT r.*, t.r_rate AS p_rate,
+  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+    t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
       WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
       WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
@@ -46,7 +47,8 @@ ptax_krated AS MATERIALIZED (
       WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
       WHEN 'YEAR_NOT_COVERED' THEN ('No rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || '; years available: ' || CAST(r.y_years AS TEXT))
     END AS p_message,
-    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate') END AS p_note,
+    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate')
+      WHEN t.r_carried IS NOT NULL THEN ('The county''s ' || CAST(t.r_carried AS TEXT) || ' rates are the earliest in the data; they stand in for ' || CAST(CAST(CAST(r.p_year AS BIGINT) AS TEXT) AS TEXT)) END AS p_note,
     CASE WHEN r.p_error IS NULL THEN (CASE WHEN r.p_program = 'hub' AND r.p_year = 2025 THEN 0 END) END AS p_py
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
@@ -73,7 +75,8 @@ ptax_in AS MATERIALIZED (
     CAST(NULL AS FLOAT8) AS f18,
     CAST(NULL AS FLOAT8) AS f19,
     k.p_in_year AS f20,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
+    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
   FROM ptax_input AS i
   JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county

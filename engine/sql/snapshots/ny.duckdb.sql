@@ -70,75 +70,75 @@ ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_esti
   ('NY', 'wyoming', 'Wyoming County', 'ny.outside', FALSE, FALSE, FALSE),
   ('NY', 'yates', 'Yates County', 'ny.outside', FALSE, FALSE, FALSE)
 ),
-ptax_rates(r_state, r_slug, r_year, r_rate) AS (
+ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
   VALUES
-  ('NY', 'albany', 2025, CAST('1.8937' AS FLOAT8)),
-  ('NY', 'allegany', 2025, CAST('2.9428' AS FLOAT8)),
-  ('NY', 'bronx', 2025, CAST('1.0271' AS FLOAT8)),
-  ('NY', 'bronx', 2026, CAST('1.0271' AS FLOAT8)),
-  ('NY', 'broome', 2025, CAST('2.6354' AS FLOAT8)),
-  ('NY', 'cattaraugus', 2025, CAST('2.6929' AS FLOAT8)),
-  ('NY', 'cayuga', 2025, CAST('2.282' AS FLOAT8)),
-  ('NY', 'chautauqua', 2025, CAST('2.3856' AS FLOAT8)),
-  ('NY', 'chemung', 2025, CAST('2.5223' AS FLOAT8)),
-  ('NY', 'chenango', 2025, CAST('2.3895' AS FLOAT8)),
-  ('NY', 'clinton', 2025, CAST('1.9766' AS FLOAT8)),
-  ('NY', 'columbia', 2025, CAST('1.5478' AS FLOAT8)),
-  ('NY', 'cortland', 2025, CAST('2.6464' AS FLOAT8)),
-  ('NY', 'delaware', 2025, CAST('1.7361' AS FLOAT8)),
-  ('NY', 'dutchess', 2025, CAST('1.9631' AS FLOAT8)),
-  ('NY', 'erie', 2025, CAST('2.0814' AS FLOAT8)),
-  ('NY', 'essex', 2025, CAST('1.5555' AS FLOAT8)),
-  ('NY', 'franklin', 2025, CAST('1.8802' AS FLOAT8)),
-  ('NY', 'fulton', 2025, CAST('2.13' AS FLOAT8)),
-  ('NY', 'genesee', 2025, CAST('2.5082' AS FLOAT8)),
-  ('NY', 'greene', 2025, CAST('1.6577' AS FLOAT8)),
-  ('NY', 'hamilton', 2025, CAST('0.9789' AS FLOAT8)),
-  ('NY', 'herkimer', 2025, CAST('2.2719' AS FLOAT8)),
-  ('NY', 'jefferson', 2025, CAST('1.5751' AS FLOAT8)),
-  ('NY', 'kings', 2025, CAST('0.6879' AS FLOAT8)),
-  ('NY', 'kings', 2026, CAST('0.6879' AS FLOAT8)),
-  ('NY', 'lewis', 2025, CAST('1.6975' AS FLOAT8)),
-  ('NY', 'livingston', 2025, CAST('2.4658' AS FLOAT8)),
-  ('NY', 'madison', 2025, CAST('2.2952' AS FLOAT8)),
-  ('NY', 'monroe', 2025, CAST('2.7879' AS FLOAT8)),
-  ('NY', 'montgomery', 2025, CAST('2.5636' AS FLOAT8)),
-  ('NY', 'nassau', 2025, CAST('1.5183' AS FLOAT8)),
-  ('NY', 'new-york', 2025, CAST('0.9019' AS FLOAT8)),
-  ('NY', 'new-york', 2026, CAST('0.9019' AS FLOAT8)),
-  ('NY', 'niagara', 2025, CAST('2.2841' AS FLOAT8)),
-  ('NY', 'oneida', 2025, CAST('2.1309' AS FLOAT8)),
-  ('NY', 'onondaga', 2025, CAST('2.5931' AS FLOAT8)),
-  ('NY', 'ontario', 2025, CAST('2.1981' AS FLOAT8)),
-  ('NY', 'orange', 2025, CAST('2.3437' AS FLOAT8)),
-  ('NY', 'orleans', 2025, CAST('2.996' AS FLOAT8)),
-  ('NY', 'oswego', 2025, CAST('2.5752' AS FLOAT8)),
-  ('NY', 'otsego', 2025, CAST('1.6549' AS FLOAT8)),
-  ('NY', 'putnam', 2025, CAST('2.2324' AS FLOAT8)),
-  ('NY', 'queens', 2025, CAST('0.8767' AS FLOAT8)),
-  ('NY', 'queens', 2026, CAST('0.8767' AS FLOAT8)),
-  ('NY', 'rensselaer', 2025, CAST('2.1928' AS FLOAT8)),
-  ('NY', 'richmond', 2025, CAST('0.9224' AS FLOAT8)),
-  ('NY', 'richmond', 2026, CAST('0.9224' AS FLOAT8)),
-  ('NY', 'rockland', 2025, CAST('1.7726' AS FLOAT8)),
-  ('NY', 'st-lawrence', 2025, CAST('2.283' AS FLOAT8)),
-  ('NY', 'saratoga', 2025, CAST('1.4911' AS FLOAT8)),
-  ('NY', 'schenectady', 2025, CAST('2.459' AS FLOAT8)),
-  ('NY', 'schoharie', 2025, CAST('2.1852' AS FLOAT8)),
-  ('NY', 'schuyler', 2025, CAST('1.9382' AS FLOAT8)),
-  ('NY', 'seneca', 2025, CAST('2.2894' AS FLOAT8)),
-  ('NY', 'steuben', 2025, CAST('2.5233' AS FLOAT8)),
-  ('NY', 'suffolk', 2025, CAST('1.8538' AS FLOAT8)),
-  ('NY', 'sullivan', 2025, CAST('2.1644' AS FLOAT8)),
-  ('NY', 'tioga', 2025, CAST('2.4478' AS FLOAT8)),
-  ('NY', 'tompkins', 2025, CAST('2.3477' AS FLOAT8)),
-  ('NY', 'ulster', 2025, CAST('1.9435' AS FLOAT8)),
-  ('NY', 'warren', 2025, CAST('1.5303' AS FLOAT8)),
-  ('NY', 'washington', 2025, CAST('2.0822' AS FLOAT8)),
-  ('NY', 'wayne', 2025, CAST('2.5508' AS FLOAT8)),
-  ('NY', 'westchester', 2025, CAST('1.5666' AS FLOAT8)),
-  ('NY', 'wyoming', 2025, CAST('2.2993' AS FLOAT8)),
-  ('NY', 'yates', 2025, CAST('1.9197' AS FLOAT8))
+  ('NY', 'albany', 2025, CAST('1.8937' AS FLOAT8), CAST('1.8937' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'allegany', 2025, CAST('2.9428' AS FLOAT8), CAST('2.9428' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'bronx', 2025, CAST('1.0271' AS FLOAT8), CAST('1.0271' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'bronx', 2026, CAST('1.0271' AS FLOAT8), CAST('1.0271' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'broome', 2025, CAST('2.6354' AS FLOAT8), CAST('2.6354' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'cattaraugus', 2025, CAST('2.6929' AS FLOAT8), CAST('2.6929' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'cayuga', 2025, CAST('2.282' AS FLOAT8), CAST('2.282' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'chautauqua', 2025, CAST('2.3856' AS FLOAT8), CAST('2.3856' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'chemung', 2025, CAST('2.5223' AS FLOAT8), CAST('2.5223' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'chenango', 2025, CAST('2.3895' AS FLOAT8), CAST('2.3895' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'clinton', 2025, CAST('1.9766' AS FLOAT8), CAST('1.9766' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'columbia', 2025, CAST('1.5478' AS FLOAT8), CAST('1.5478' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'cortland', 2025, CAST('2.6464' AS FLOAT8), CAST('2.6464' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'delaware', 2025, CAST('1.7361' AS FLOAT8), CAST('1.7361' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'dutchess', 2025, CAST('1.9631' AS FLOAT8), CAST('1.9631' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'erie', 2025, CAST('2.0814' AS FLOAT8), CAST('2.0814' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'essex', 2025, CAST('1.5555' AS FLOAT8), CAST('1.5555' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'franklin', 2025, CAST('1.8802' AS FLOAT8), CAST('1.8802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'fulton', 2025, CAST('2.13' AS FLOAT8), CAST('2.13' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'genesee', 2025, CAST('2.5082' AS FLOAT8), CAST('2.5082' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'greene', 2025, CAST('1.6577' AS FLOAT8), CAST('1.6577' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'hamilton', 2025, CAST('0.9789' AS FLOAT8), CAST('0.9789' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'herkimer', 2025, CAST('2.2719' AS FLOAT8), CAST('2.2719' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'jefferson', 2025, CAST('1.5751' AS FLOAT8), CAST('1.5751' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'kings', 2025, CAST('0.6879' AS FLOAT8), CAST('0.6879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'kings', 2026, CAST('0.6879' AS FLOAT8), CAST('0.6879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'lewis', 2025, CAST('1.6975' AS FLOAT8), CAST('1.6975' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'livingston', 2025, CAST('2.4658' AS FLOAT8), CAST('2.4658' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'madison', 2025, CAST('2.2952' AS FLOAT8), CAST('2.2952' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'monroe', 2025, CAST('2.7879' AS FLOAT8), CAST('2.7879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'montgomery', 2025, CAST('2.5636' AS FLOAT8), CAST('2.5636' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'nassau', 2025, CAST('1.5183' AS FLOAT8), CAST('1.5183' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'new-york', 2025, CAST('0.9019' AS FLOAT8), CAST('0.9019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'new-york', 2026, CAST('0.9019' AS FLOAT8), CAST('0.9019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'niagara', 2025, CAST('2.2841' AS FLOAT8), CAST('2.2841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'oneida', 2025, CAST('2.1309' AS FLOAT8), CAST('2.1309' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'onondaga', 2025, CAST('2.5931' AS FLOAT8), CAST('2.5931' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'ontario', 2025, CAST('2.1981' AS FLOAT8), CAST('2.1981' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'orange', 2025, CAST('2.3437' AS FLOAT8), CAST('2.3437' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'orleans', 2025, CAST('2.996' AS FLOAT8), CAST('2.996' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'oswego', 2025, CAST('2.5752' AS FLOAT8), CAST('2.5752' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'otsego', 2025, CAST('1.6549' AS FLOAT8), CAST('1.6549' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'putnam', 2025, CAST('2.2324' AS FLOAT8), CAST('2.2324' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'queens', 2025, CAST('0.8767' AS FLOAT8), CAST('0.8767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'queens', 2026, CAST('0.8767' AS FLOAT8), CAST('0.8767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'rensselaer', 2025, CAST('2.1928' AS FLOAT8), CAST('2.1928' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'richmond', 2025, CAST('0.9224' AS FLOAT8), CAST('0.9224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'richmond', 2026, CAST('0.9224' AS FLOAT8), CAST('0.9224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'rockland', 2025, CAST('1.7726' AS FLOAT8), CAST('1.7726' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'st-lawrence', 2025, CAST('2.283' AS FLOAT8), CAST('2.283' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'saratoga', 2025, CAST('1.4911' AS FLOAT8), CAST('1.4911' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'schenectady', 2025, CAST('2.459' AS FLOAT8), CAST('2.459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'schoharie', 2025, CAST('2.1852' AS FLOAT8), CAST('2.1852' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'schuyler', 2025, CAST('1.9382' AS FLOAT8), CAST('1.9382' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'seneca', 2025, CAST('2.2894' AS FLOAT8), CAST('2.2894' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'steuben', 2025, CAST('2.5233' AS FLOAT8), CAST('2.5233' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'suffolk', 2025, CAST('1.8538' AS FLOAT8), CAST('1.8538' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'sullivan', 2025, CAST('2.1644' AS FLOAT8), CAST('2.1644' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'tioga', 2025, CAST('2.4478' AS FLOAT8), CAST('2.4478' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'tompkins', 2025, CAST('2.3477' AS FLOAT8), CAST('2.3477' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'ulster', 2025, CAST('1.9435' AS FLOAT8), CAST('1.9435' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'warren', 2025, CAST('1.5303' AS FLOAT8), CAST('1.5303' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'washington', 2025, CAST('2.0822' AS FLOAT8), CAST('2.0822' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'wayne', 2025, CAST('2.5508' AS FLOAT8), CAST('2.5508' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'westchester', 2025, CAST('1.5666' AS FLOAT8), CAST('1.5666' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'wyoming', 2025, CAST('2.2993' AS FLOAT8), CAST('2.2993' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
+  ('NY', 'yates', 2025, CAST('1.9197' AS FLOAT8), CAST('1.9197' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -168,7 +168,8 @@ ptax_placed AS (
   LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
 ),
 ptax_krated AS (
-  SELECT r.*, t.r_rate AS p_rate,
+  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+    t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
       WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
       WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
@@ -177,7 +178,8 @@ ptax_krated AS (
       WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
       WHEN 'YEAR_NOT_COVERED' THEN ('No rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || '; years available: ' || CAST(r.y_years AS TEXT))
     END AS p_message,
-    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate') END AS p_note,
+    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate')
+      WHEN t.r_carried IS NOT NULL THEN ('The county''s ' || CAST(t.r_carried AS TEXT) || ' rates are the earliest in the data; they stand in for ' || CAST(CAST(CAST(r.p_year AS BIGINT) AS TEXT) AS TEXT)) END AS p_note,
     CASE WHEN r.p_error IS NULL THEN (CASE WHEN r.p_program = 'ny.nyc' AND r.p_year = 2025 THEN 0 WHEN r.p_program = 'ny.nyc' AND r.p_year = 2026 THEN 1 WHEN r.p_program = 'ny.outside' AND r.p_year = 2025 THEN 2 END) END AS p_py
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
@@ -204,7 +206,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f18,
     CAST(NULL AS FLOAT8) AS f19,
     k.p_in_year AS f20,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_note,
+    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
   FROM ptax_input AS i
   JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
@@ -224,7 +227,8 @@ ptax_l1 AS (
     CASE WHEN py IN (0, 1) THEN ((COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) END AS py0_s6,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT (f9 IS NULL))) THEN f9 WHEN (f3) THEN 'enhanced' WHEN (f2) THEN 'basic' ELSE 'none' END) END AS py0_s11,
     CASE WHEN py = 2 THEN ((f1 IS NULL) OR (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) END AS py2_s0,
-    CASE WHEN py = 2 THEN p_rate END AS py2_s2
+    CASE WHEN py = 2 THEN p_rate END AS py2_s2,
+    CASE WHEN py = 2 THEN ((NOT (p_school IS NULL))) END AS py2_s3
   FROM ptax_rated
 ),
 ptax_l2 AS (
@@ -235,9 +239,9 @@ ptax_l2 AS (
     CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s2, CAST('0' AS FLOAT8)) * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s15,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py0_e15,
     CASE WHEN py IN (0, 1) THEN (py0_s6 AND ((f7 > CAST('0' AS FLOAT8)) OR f8)) END AS py0_s19,
-    CASE WHEN py = 2 THEN (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.5' AS FLOAT8)) END AS py2_s3,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f5 OR f6)) THEN CAST('0.5' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py2_s7,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f3) THEN 'enhanced' WHEN (py2_s0 AND f2) THEN 'basic' ELSE 'none' END) END AS py2_s15
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN (((COALESCE(p_school, CAST('0' AS FLOAT8)) + COALESCE(p_countypart, CAST('0' AS FLOAT8))) + COALESCE(p_city, CAST('0' AS FLOAT8))) + COALESCE(p_special, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py2_s4,
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f5 OR f6)) THEN CAST('0.5' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py2_s9,
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f3) THEN 'enhanced' WHEN (py2_s0 AND f2) THEN 'basic' ELSE 'none' END) END AS py2_s17
   FROM ptax_l1
 ),
 ptax_l3 AS (
@@ -245,9 +249,10 @@ ptax_l3 AS (
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT py0_s6)) THEN 'none' WHEN (py0_s13) THEN 'basic' ELSE py0_s11 END) END AS py0_s14,
     CASE WHEN py IN (0, 1) THEN (py0_s19 AND (f7 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s20,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s19) THEN (CASE WHEN f7 < CAST('20' AS FLOAT8) THEN CAST('1' AS FLOAT8) WHEN f7 < CAST('40' AS FLOAT8) THEN CAST('2' AS FLOAT8) WHEN f7 < CAST('60' AS FLOAT8) THEN CAST('3' AS FLOAT8) WHEN f7 < CAST('80' AS FLOAT8) THEN CAST('4' AS FLOAT8) WHEN TRUE THEN CAST('5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s21,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f7 > CAST('0' AS FLOAT8))) THEN LEAST(((CAST('0.15' AS FLOAT8) * f7) / CAST('100' AS FLOAT8)), (CAST('1' AS FLOAT8) - py2_s7)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s8,
-    CASE WHEN py = 2 THEN ((py2_s15 = 'enhanced') AND (NOT (((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py2_s17,
-    CASE WHEN py = 2 THEN (CASE WHEN (f5) THEN (((f0 * py2_s7) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s24
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_school, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.5' AS FLOAT8)) END) END AS py2_s5,
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f7 > CAST('0' AS FLOAT8))) THEN LEAST(((CAST('0.15' AS FLOAT8) * f7) / CAST('100' AS FLOAT8)), (CAST('1' AS FLOAT8) - py2_s9)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s10,
+    CASE WHEN py = 2 THEN ((py2_s17 = 'enhanced') AND (NOT (((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('107300' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py2_s19,
+    CASE WHEN py = 2 THEN (CASE WHEN (f5) THEN (((f0 * py2_s9) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s26
   FROM ptax_l2
 ),
 ptax_l4 AS (
@@ -257,42 +262,42 @@ ptax_l4 AS (
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE py0_s14 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('86100' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s16,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e16,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s20) THEN py0_s1 ELSE ((py0_s1 * CAST('0.15' AS FLOAT8)) * py0_s21) END) END AS py0_s22,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f8) THEN LEAST(CAST('0.15' AS FLOAT8), ((CAST('1' AS FLOAT8) - py2_s7) - py2_s8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s9,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s17) THEN 'basic' ELSE py2_s15 END) END AS py2_s18,
-    CASE WHEN py = 2 THEN (((f0 * py2_s8) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py2_s26
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f8) THEN LEAST(CAST('0.15' AS FLOAT8), ((CAST('1' AS FLOAT8) - py2_s9) - py2_s10)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s11,
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s19) THEN 'basic' ELSE py2_s17 END) END AS py2_s20,
+    CASE WHEN py = 2 THEN (((f0 * py2_s10) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py2_s28
   FROM ptax_l3
 ),
 ptax_l5 AS (
   SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s9) END AS py0_s10,
     CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s1 - ((CASE WHEN (py0_s8) THEN (py0_s1 * CAST('0.5' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) - py0_s22)) END AS py0_s30,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (f5) THEN py0_s9 ELSE CAST('0' AS FLOAT8) END) END AS py0_s33,
-    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (f0 * (((CAST('1' AS FLOAT8) - py2_s7) - py2_s8) - py2_s9))) END AS py2_s10,
-    CASE WHEN py = 2 THEN (CASE WHEN (((py2_s18 = 'basic') OR (py2_s18 = 'enhanced'))) THEN (CASE py2_s18 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('86100' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py2_s19,
-    CASE WHEN py = 2 THEN (CASE WHEN (((py2_s18 = 'basic') OR (py2_s18 = 'enhanced'))) THEN (CASE WHEN py2_s18 IS NULL OR py2_s18 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py2_s18, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py2_e19
+    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (f0 * (((CAST('1' AS FLOAT8) - py2_s9) - py2_s10) - py2_s11))) END AS py2_s12,
+    CASE WHEN py = 2 THEN (CASE WHEN (((py2_s20 = 'basic') OR (py2_s20 = 'enhanced'))) THEN (CASE py2_s20 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('86100' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py2_s21,
+    CASE WHEN py = 2 THEN (CASE WHEN (((py2_s20 = 'basic') OR (py2_s20 = 'enhanced'))) THEN (CASE WHEN py2_s20 IS NULL OR py2_s20 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py2_s20, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py2_e21
   FROM ptax_l4
 ),
 ptax_l6 AS (
   SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN LEAST(LEAST(LEAST(((COALESCE(py0_s16, CAST('0' AS FLOAT8)) * py0_s15) / CAST('100' AS FLOAT8)), py0_s4), COALESCE((CASE py0_s14 WHEN 'basic' THEN CAST('293' AS FLOAT8) WHEN 'enhanced' THEN CAST('650' AS FLOAT8) END), CAST('0' AS FLOAT8))), py0_s10) ELSE CAST('0' AS FLOAT8) END) END AS py0_s17,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.nyc.star_max_savings has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e17,
-    CASE WHEN py = 2 THEN ((py2_s10 * py2_s3) / CAST('100' AS FLOAT8)) END AS py2_s11,
-    CASE WHEN py = 2 THEN ((py2_s10 * ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.3' AS FLOAT8)))) / CAST('100' AS FLOAT8)) END AS py2_s12,
-    CASE WHEN py = 2 THEN ((py2_s10 * ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.15' AS FLOAT8)))) / CAST('100' AS FLOAT8)) END AS py2_s13,
-    CASE WHEN py = 2 THEN ((py2_s10 * ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)))) / CAST('100' AS FLOAT8)) END AS py2_s14
+    CASE WHEN py = 2 THEN ((py2_s12 * py2_s5) / CAST('100' AS FLOAT8)) END AS py2_s13,
+    CASE WHEN py = 2 THEN ((py2_s12 * ((CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_countypart, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.3' AS FLOAT8)) END))) / CAST('100' AS FLOAT8)) END AS py2_s14,
+    CASE WHEN py = 2 THEN ((py2_s12 * ((CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_city, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.15' AS FLOAT8)) END))) / CAST('100' AS FLOAT8)) END AS py2_s15,
+    CASE WHEN py = 2 THEN ((py2_s12 * ((CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_special, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)) END))) / CAST('100' AS FLOAT8)) END AS py2_s16
   FROM ptax_l5
 ),
 ptax_l7 AS (
   SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s10 - py0_s17) END AS py0_s18,
-    CASE WHEN py = 2 THEN LEAST(((COALESCE(py2_s19, CAST('0' AS FLOAT8)) * py2_s3) / CAST('100' AS FLOAT8)), py2_s11) END AS py2_s20
+    CASE WHEN py = 2 THEN LEAST(((COALESCE(py2_s21, CAST('0' AS FLOAT8)) * py2_s5) / CAST('100' AS FLOAT8)), py2_s13) END AS py2_s22,
+    CASE WHEN py = 2 THEN py2_s13 END AS py2_s23
   FROM ptax_l6
 ),
 ptax_l8 AS (
   SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s20) THEN py0_s18 ELSE LEAST(((py0_s22 * COALESCE(py0_s2, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s18) END) END AS py0_s23,
-    CASE WHEN py = 2 THEN (py2_s11 - py2_s20) END AS py2_s21
+    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (((py2_s23 + py2_s14) + py2_s15) + py2_s16)) END AS py2_s24
   FROM ptax_l7
 ),
 ptax_l9 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s18 - py0_s23) END AS py0_s25,
-    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (((py2_s21 + py2_s12) + py2_s13) + py2_s14)) END AS py2_s22
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s18 - py0_s23) END AS py0_s25
   FROM ptax_l8
 ),
 ptax_l10 AS (
@@ -316,32 +321,33 @@ ptax_note_texts(n_py, n_bit, n_text) AS (
   (1, 0, 'Income too high for Enhanced STAR - Basic STAR applied instead'),
   (1, 1, 'Residential exemptions do not apply to class3 or class4 property; none were applied'),
   (1, 2, 'The purchase price and year apply to California''s Proposition 13; New York does not use them'),
-  (2, 0, 'Income too high for Enhanced STAR - Basic STAR applied instead'),
-  (2, 1, 'Residential exemptions do not apply to class3 or class4 property; none were applied'),
-  (2, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
-  (2, 3, 'The prior assessed value is used only for the NYC transitional caps; it was not used here'),
-  (2, 4, 'The purchase price and year apply to California''s Proposition 13; New York does not use them')
+  (2, 0, 'STAR is not subtracted: the county rate is the typical owner''s rate, which already averages in the STAR exemption most homeowners have; its value for this home is shown beside the estimate'),
+  (2, 1, 'Income too high for Enhanced STAR - Basic STAR applied instead'),
+  (2, 2, 'Residential exemptions do not apply to class3 or class4 property; none were applied'),
+  (2, 3, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
+  (2, 4, 'The prior assessed value is used only for the NYC transitional caps; it was not used here'),
+  (2, 5, 'The purchase price and year apply to California''s Proposition 13; New York does not use them')
 ),
 ptax_note_sets AS (
   SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8), (1, 8), (2, 32)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8), (1, 8), (2, 64)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
   LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f1 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f7 = CAST('0' AS FLOAT8)) OR (f7 = CAST('10' AS FLOAT8)) OR (f7 = CAST('20' AS FLOAT8)) OR (f7 = CAST('30' AS FLOAT8)) OR (f7 = CAST('40' AS FLOAT8)) OR (f7 = CAST('50' AS FLOAT8)) OR (f7 = CAST('60' AS FLOAT8)) OR (f7 = CAST('70' AS FLOAT8)) OR (f7 = CAST('80' AS FLOAT8)) OR (f7 = CAST('90' AS FLOAT8)) OR (f7 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f9 = 'enhanced', FALSE) AND (f4 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f1 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f7 = CAST('0' AS FLOAT8)) OR (f7 = CAST('10' AS FLOAT8)) OR (f7 = CAST('20' AS FLOAT8)) OR (f7 = CAST('30' AS FLOAT8)) OR (f7 = CAST('40' AS FLOAT8)) OR (f7 = CAST('50' AS FLOAT8)) OR (f7 = CAST('60' AS FLOAT8)) OR (f7 = CAST('70' AS FLOAT8)) OR (f7 = CAST('80' AS FLOAT8)) OR (f7 = CAST('90' AS FLOAT8)) OR (f7 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f9 = 'enhanced', FALSE) AND (f4 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) IS NOT NULL THEN 0 END) WHEN 2 THEN 128 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((NOT (f1 IS NULL)) AND (NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 2 WHEN ((NOT ((f7 = CAST('0' AS FLOAT8)) OR (f7 = CAST('10' AS FLOAT8)) OR (f7 = CAST('20' AS FLOAT8)) OR (f7 = CAST('30' AS FLOAT8)) OR (f7 = CAST('40' AS FLOAT8)) OR (f7 = CAST('50' AS FLOAT8)) OR (f7 = CAST('60' AS FLOAT8)) OR (f7 = CAST('70' AS FLOAT8)) OR (f7 = CAST('80' AS FLOAT8)) OR (f7 = CAST('90' AS FLOAT8)) OR (f7 = CAST('100' AS FLOAT8))))) THEN 3 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 4 WHEN ((NOT (f9 IS NULL))) THEN 5 WHEN ((p_rate IS NULL)) THEN 6 WHEN py2_e19 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s13) THEN 1 ELSE 0 END) + (CASE WHEN ((NOT py0_s6) AND ((f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8 OR (COALESCE(f9 = 'basic', FALSE) OR COALESCE(f9 = 'enhanced', FALSE))))) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL))) THEN 4 ELSE 0 END)) WHEN py = 2 THEN ((CASE WHEN (py2_s17) THEN 1 ELSE 0 END) + (CASE WHEN ((NOT py2_s0) AND ((f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8))) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE)) THEN 4 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL))) THEN 16 ELSE 0 END)) END) AS p_nmask,
-    (CASE WHEN py IN (0, 1) THEN py0_s28 WHEN py = 2 THEN py2_s22 END) AS l0_0,
-    (CASE WHEN py IN (0, 1) THEN (py0_s28 / CAST('12' AS FLOAT8)) WHEN py = 2 THEN (py2_s22 / CAST('12' AS FLOAT8)) END) AS l1_0,
-    (CASE WHEN py IN (0, 1) THEN ((py0_s28 / f0) * CAST('100' AS FLOAT8)) WHEN py = 2 THEN ((py2_s22 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f1 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f7 = CAST('0' AS FLOAT8)) OR (f7 = CAST('10' AS FLOAT8)) OR (f7 = CAST('20' AS FLOAT8)) OR (f7 = CAST('30' AS FLOAT8)) OR (f7 = CAST('40' AS FLOAT8)) OR (f7 = CAST('50' AS FLOAT8)) OR (f7 = CAST('60' AS FLOAT8)) OR (f7 = CAST('70' AS FLOAT8)) OR (f7 = CAST('80' AS FLOAT8)) OR (f7 = CAST('90' AS FLOAT8)) OR (f7 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f9 = 'enhanced', FALSE) AND (f4 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f1 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f7 = CAST('0' AS FLOAT8)) OR (f7 = CAST('10' AS FLOAT8)) OR (f7 = CAST('20' AS FLOAT8)) OR (f7 = CAST('30' AS FLOAT8)) OR (f7 = CAST('40' AS FLOAT8)) OR (f7 = CAST('50' AS FLOAT8)) OR (f7 = CAST('60' AS FLOAT8)) OR (f7 = CAST('70' AS FLOAT8)) OR (f7 = CAST('80' AS FLOAT8)) OR (f7 = CAST('90' AS FLOAT8)) OR (f7 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f9 = 'enhanced', FALSE) AND (f4 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) IS NOT NULL THEN 0 END) WHEN 2 THEN 128 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((NOT (f1 IS NULL)) AND (NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 2 WHEN ((NOT ((f7 = CAST('0' AS FLOAT8)) OR (f7 = CAST('10' AS FLOAT8)) OR (f7 = CAST('20' AS FLOAT8)) OR (f7 = CAST('30' AS FLOAT8)) OR (f7 = CAST('40' AS FLOAT8)) OR (f7 = CAST('50' AS FLOAT8)) OR (f7 = CAST('60' AS FLOAT8)) OR (f7 = CAST('70' AS FLOAT8)) OR (f7 = CAST('80' AS FLOAT8)) OR (f7 = CAST('90' AS FLOAT8)) OR (f7 = CAST('100' AS FLOAT8))))) THEN 3 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 4 WHEN ((NOT (f9 IS NULL))) THEN 5 WHEN ((p_rate IS NULL)) THEN 6 WHEN py2_e21 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s13) THEN 1 ELSE 0 END) + (CASE WHEN ((NOT py0_s6) AND ((f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8 OR (COALESCE(f9 = 'basic', FALSE) OR COALESCE(f9 = 'enhanced', FALSE))))) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL))) THEN 4 ELSE 0 END)) WHEN py = 2 THEN ((CASE WHEN ((py2_s22 > CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END) + (CASE WHEN (py2_s19) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT py2_s0) AND ((f2 OR f3 OR f5 OR f6 OR (f7 > CAST('0' AS FLOAT8)) OR f8))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f10 IS NULL))) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f11 IS NULL))) THEN 32 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py IN (0, 1) THEN py0_s28 WHEN py = 2 THEN py2_s24 END) AS l0_0,
+    (CASE WHEN py IN (0, 1) THEN (py0_s28 / CAST('12' AS FLOAT8)) WHEN py = 2 THEN (py2_s24 / CAST('12' AS FLOAT8)) END) AS l1_0,
+    (CASE WHEN py IN (0, 1) THEN ((py0_s28 / f0) * CAST('100' AS FLOAT8)) WHEN py = 2 THEN ((py2_s24 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
     (CASE WHEN py IN (0, 1) THEN py0_s1 WHEN py = 2 THEN f0 END) AS l3_0,
-    (CASE WHEN py IN (0, 1) THEN py0_s30 WHEN py = 2 THEN py2_s10 END) AS l4_0,
-    (CASE WHEN py IN (0, 1) THEN py0_s30 WHEN py = 2 THEN py2_s10 END) AS l5_0,
-    (CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s28) WHEN py = 2 THEN ((((f0 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py2_s22) END) AS l6_0,
-    (CASE WHEN py IN (0, 1) THEN py0_s32 WHEN py = 2 THEN py2_s21 END) AS l7_0,
-    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s12 END) AS l8_0,
-    (CASE WHEN py IN (0, 1) THEN (py0_s28 - py0_s32) WHEN py = 2 THEN py2_s13 END) AS l9_0,
-    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s14 END) AS l10_0,
-    (CASE WHEN py IN (0, 1) THEN ((CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s28) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s28) END)) WHEN py = 2 THEN ((CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s22) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s22) END)) END) AS l11_0
+    (CASE WHEN py IN (0, 1) THEN py0_s30 WHEN py = 2 THEN py2_s12 END) AS l4_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s30 WHEN py = 2 THEN py2_s12 END) AS l5_0,
+    (CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s28) WHEN py = 2 THEN ((((f0 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py2_s24) END) AS l6_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s32 WHEN py = 2 THEN py2_s23 END) AS l7_0,
+    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s14 END) AS l8_0,
+    (CASE WHEN py IN (0, 1) THEN (py0_s28 - py0_s32) WHEN py = 2 THEN py2_s15 END) AS l9_0,
+    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s16 END) AS l10_0,
+    (CASE WHEN py IN (0, 1) THEN ((CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s28) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s28) END)) WHEN py = 2 THEN ((CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s24) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s24) END)) END) AS l11_0
   FROM ptax_l12
 ),
 ptax_a AS (
@@ -353,7 +359,7 @@ ptax_t AS (
   FROM ptax_a
 ),
 ptax_out AS (
-  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'VALUE_TOO_HIGH' WHEN 3 THEN 'CLASS_REQUIRED' WHEN 4 THEN 'INVALID_CLASS' WHEN 5 THEN 'INVALID_VETERAN_LEVEL' WHEN 6 THEN 'NEGATIVE_INCOME' WHEN 7 THEN 'INCOME_REQUIRED' WHEN 0 THEN 'NO_VALUE' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'VALUE_TOO_HIGH' WHEN 67 THEN 'CLASS_REQUIRED' WHEN 68 THEN 'INVALID_CLASS' WHEN 69 THEN 'INVALID_VETERAN_LEVEL' WHEN 70 THEN 'NEGATIVE_INCOME' WHEN 71 THEN 'INCOME_REQUIRED' WHEN 64 THEN 'NO_VALUE' WHEN 129 THEN 'INVALID_VALUE' WHEN 130 THEN 'INVALID_CLASS' WHEN 131 THEN 'INVALID_VETERAN_LEVEL' WHEN 132 THEN 'NEGATIVE_INCOME' WHEN 133 THEN 'STAR_NYC_ONLY' WHEN 134 THEN 'NO_COUNTY_RATE' WHEN 128 THEN 'NO_VALUE' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Market value seems unreasonably high' WHEN 3 THEN 'NYC properties require property type selection for accurate calculation' WHEN 4 THEN 'Invalid property class' WHEN 5 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 6 THEN 'Senior income cannot be negative' WHEN 7 THEN 'Senior income required for Enhanced STAR' WHEN 0 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Market value seems unreasonably high' WHEN 67 THEN 'NYC properties require property type selection for accurate calculation' WHEN 68 THEN 'Invalid property class' WHEN 69 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 70 THEN 'Senior income cannot be negative' WHEN 71 THEN 'Senior income required for Enhanced STAR' WHEN 64 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) WHEN 129 THEN 'Market value must be greater than 0' WHEN 130 THEN 'Invalid property class' WHEN 131 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 132 THEN 'Senior income cannot be negative' WHEN 133 THEN 'The STAR type can be chosen only for New York City; outside it STAR follows homestead and over-65' WHEN 134 THEN 'No tax rate is known for this county' WHEN 128 THEN py2_e19 END) END)) AS o_msg,
+  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'VALUE_TOO_HIGH' WHEN 3 THEN 'CLASS_REQUIRED' WHEN 4 THEN 'INVALID_CLASS' WHEN 5 THEN 'INVALID_VETERAN_LEVEL' WHEN 6 THEN 'NEGATIVE_INCOME' WHEN 7 THEN 'INCOME_REQUIRED' WHEN 0 THEN 'NO_VALUE' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'VALUE_TOO_HIGH' WHEN 67 THEN 'CLASS_REQUIRED' WHEN 68 THEN 'INVALID_CLASS' WHEN 69 THEN 'INVALID_VETERAN_LEVEL' WHEN 70 THEN 'NEGATIVE_INCOME' WHEN 71 THEN 'INCOME_REQUIRED' WHEN 64 THEN 'NO_VALUE' WHEN 129 THEN 'INVALID_VALUE' WHEN 130 THEN 'INVALID_CLASS' WHEN 131 THEN 'INVALID_VETERAN_LEVEL' WHEN 132 THEN 'NEGATIVE_INCOME' WHEN 133 THEN 'STAR_NYC_ONLY' WHEN 134 THEN 'NO_COUNTY_RATE' WHEN 128 THEN 'NO_VALUE' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Market value seems unreasonably high' WHEN 3 THEN 'NYC properties require property type selection for accurate calculation' WHEN 4 THEN 'Invalid property class' WHEN 5 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 6 THEN 'Senior income cannot be negative' WHEN 7 THEN 'Senior income required for Enhanced STAR' WHEN 0 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Market value seems unreasonably high' WHEN 67 THEN 'NYC properties require property type selection for accurate calculation' WHEN 68 THEN 'Invalid property class' WHEN 69 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 70 THEN 'Senior income cannot be negative' WHEN 71 THEN 'Senior income required for Enhanced STAR' WHEN 64 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e32) WHEN 129 THEN 'Market value must be greater than 0' WHEN 130 THEN 'Invalid property class' WHEN 131 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 132 THEN 'Senior income cannot be negative' WHEN 133 THEN 'The STAR type can be chosen only for New York City; outside it STAR follows homestead and over-65' WHEN 134 THEN 'No tax rate is known for this county' WHEN 128 THEN py2_e21 END) END)) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",

@@ -178,14 +178,18 @@ export class Store {
 
   /**
    * A deletion request: when the address is known (any subscription, notify request or
-   * contact message), a mail with a deletion link is queued; else nothing happens. The caller
-   * answers the same either way.
+   * contact message) and within its mail budget, a mail with a deletion link is queued; else
+   * nothing is kept. The caller answers the same either way, and so that the time taken does
+   * not tell either (issue 25), the work is the same: the same statements in the same order,
+   * the token and the mail written in both cases and, for an unknown address, deleted again in
+   * the same transaction (so both commits write, and wait for, the WAL; nothing about the
+   * unknown address is committed).
    */
   requestDeletion(email: string, language: Language): Promise<{ mailQueued: boolean }> {
     return this.writer.write(() => {
       const now = new Date();
-      if (this.sql.isKnown.get(email, email, email) === undefined) return { mailQueued: false };
-      if (!this.withinMailBudget(email, now)) return { mailQueued: false };
+      const known = this.sql.isKnown.get(email, email, email) !== undefined;
+      const withinBudget = this.withinMailBudget(email, now);
       const token = this.insertToken('delete', null, null, email, { language }, now);
       const message = deletionMail({
         language,
@@ -193,12 +197,28 @@ export class Store {
         confirmUrl: this.mail.links.link('deleteConfirm', language, null, token),
         tokenDays: Math.round(this.mail.tokenTtlMs / DAY_MS),
       });
-      this.mail.outbox.enqueue('delete_request', message, now);
-      return { mailQueued: true };
+      const mailId = this.mail.outbox.enqueue('delete_request', message, now);
+      const drop = known && withinBudget ? 0 : 1;
+      this.sql.dropToken.run({ hash: hashToken(token), drop });
+      this.sql.dropMail.run({ id: mailId, drop });
+      return { mailQueued: drop === 0 };
     });
   }
 
-  /** Follows a confirmation link: single use, before it expires. */
+  /**
+   * What a confirmation link is about, in the language it will confirm in (a read: the page
+   * with the button changes nothing; link scanners and HEAD requests open links).
+   */
+  confirmTarget(token: string): UnsubscribeTarget | undefined {
+    const found = this.liveToken(token, 'confirm', new Date());
+    if (found?.list == null || found.row_id === null) return undefined;
+    const row = (found.list === 'newsletter' ? this.sql.subscriberById : this.sql.notifyById).get(found.row_id);
+    if (row === undefined || row.email !== found.email) return undefined;
+    const changes = found.changes === null ? undefined : (JSON.parse(found.changes) as PendingChanges);
+    return { list: found.list, state: row.state, language: changes?.language ?? row.language, email: row.email };
+  }
+
+  /** Follows a confirmation link (its page's button): single use, before it expires. */
   confirm(token: string): Promise<ConfirmOutcome> {
     return this.writer.write((): ConfirmOutcome => {
       const now = new Date();
@@ -410,6 +430,8 @@ function prepare(db: Database) {
       SELECT 1 FROM subscribers WHERE email = ?
       UNION ALL SELECT 1 FROM notify_requests WHERE email = ?
       UNION ALL SELECT 1 FROM contact_messages WHERE email = ? LIMIT 1`),
+    dropToken: db.prepare('DELETE FROM tokens WHERE hash = @hash AND @drop = 1'),
+    dropMail: db.prepare('DELETE FROM mail_outbox WHERE id = @id AND @drop = 1'),
     deleteSubscribers: db.prepare('DELETE FROM subscribers WHERE email = ?'),
     deleteNotify: db.prepare('DELETE FROM notify_requests WHERE email = ?'),
     deleteContacts: db.prepare('DELETE FROM contact_messages WHERE email = ?'),

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { WriterClosedError } from '../db/group-commit.js';
 import { apiAnswer, requestLanguage, sendAnswer } from './answers.js';
-import type { MessageKey } from './messages.js';
+import type { Language, MessageKey } from './messages.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 
 /** A refusal decided by a handler (a rule the schema cannot express). */
 export class ApiError extends Error {
@@ -79,6 +80,9 @@ export function classifyError(error: Partial<FastifyError> & Error): { status: n
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status === 400 && error instanceof SyntaxError) return { status, key: 'invalid_json' }; // JSON.parse, proto poisoning
   if (status === 404) return { status, key: 'not_found' };
+  if (status === 405) return { status, key: 'method_not_allowed' };
+  if (status === 408) return { status, key: 'request_timeout' };
+  if (status === 431) return { status, key: 'headers_too_large' };
   if (status === 413) return { status, key: 'body_too_large' };
   if (status === 415) return { status, key: 'unsupported_media_type' };
   if (status === 429) return { status, key: 'rate_limited' };
@@ -93,6 +97,8 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ status, code: key }, 'request refused');
   if (status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  // Framework errors (an undecodable URL…) come before the onRequest hook that sets these.
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
   return sendAnswer(reply, status, key, requestLanguage(request));
 }
 
@@ -101,19 +107,41 @@ export function registerErrorHandler(app: FastifyInstance): void {
 }
 
 /**
+ * An answer written on the raw socket (by this module, not by Fastify), for what never becomes
+ * a Fastify request: the JSON shape and the same security headers as every other answer, and
+ * `Connection: close` (the connection is closed after it).
+ */
+export function rawAnswer(status: number, key: MessageKey, language: Language = 'en', extraHeaders: Record<string, string> = {}): string {
+  const body = JSON.stringify(apiAnswer(status, key, language));
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    ...extraHeaders,
+    'cache-control': 'no-store',
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    date: new Date().toUTCString(),
+    connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${body}`;
+}
+
+/** Writes a raw answer (when the socket can still take it) and closes the connection. */
+export function answerOnSocket(socket: Socket, status: number, key: MessageKey, extraHeaders: Record<string, string> = {}): void {
+  if (socket.destroyed) return;
+  if (socket.writable) socket.end(rawAnswer(status, key, 'en', extraHeaders));
+  // end() lets the answer go out; a peer that never reads it does not hold the socket.
+  setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
+/**
  * Requests too broken to reach Fastify's routing (malformed HTTP, oversized headers, header
- * timeouts) are answered on the raw socket, still in the JSON shape, then the connection is
- * closed, as Node and Fastify do by default.
+ * and request timeouts) are answered on the raw socket, in the JSON shape with the security
+ * headers, then the connection is closed, as Node and Fastify do by default.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify(apiAnswer(status, 'bad_request', 'en'));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
+  if (error.code === 'HPE_HEADER_OVERFLOW') return answerOnSocket(socket, 431, 'headers_too_large');
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return answerOnSocket(socket, 408, 'request_timeout');
+  return answerOnSocket(socket, 400, 'bad_request');
 }

@@ -130,6 +130,22 @@ export const MESSAGES = {
     en: 'Not found.',
     es: 'No encontrado.',
   },
+  request_timeout: {
+    en: 'The request took too long to arrive. Please try again.',
+    es: 'La solicitud tardó demasiado en llegar. Inténtalo de nuevo.',
+  },
+  headers_too_large: {
+    en: 'The request headers are too large.',
+    es: 'Los encabezados de la solicitud son demasiado grandes.',
+  },
+  method_not_allowed: {
+    en: 'This method is not allowed here.',
+    es: 'Este método no está permitido aquí.',
+  },
+  host_required: {
+    en: 'The request has no Host header.',
+    es: 'La solicitud no tiene encabezado Host.',
+  },
   bad_request: {
     en: 'Something went wrong, please try again.',
     es: 'Algo salió mal, por favor inténtalo de nuevo.',

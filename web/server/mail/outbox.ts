@@ -9,20 +9,25 @@ import type { MailTransport } from './transport.js';
  * The durable outbox: a mail is a row of mail_outbox, inserted in the same transaction as
  * the subscription (or deletion request) it belongs to, so there is never a row without its
  * mail nor a mail about a row that was rolled back. A worker in every server process sends
- * the due rows one at a time:
+ * the due rows, up to MailWorker.CONCURRENCY at a time (the SMTP transport keeps a pool of as
+ * many connections; the folder transport writes as many files at once):
  *
- * 1. claim: one UPDATE (committed) sets the row to `sending` with a lease, counting the
- *    attempt; processes sharing the file never claim the same row;
+ * 1. claim: one UPDATE (committed) sets up to as many rows as there are free slots to
+ *    `sending` with a lease, counting the attempt; processes sharing the file never claim the
+ *    same row;
  * 2. hand the mail to the transport (SMTP relay or .eml file);
- * 3. on success, at once (one synchronous write, nothing awaited in between) mark it `sent`
- *    and drop its body (it holds live links); a sent row is never claimed again;
+ * 3. on success, mark it `sent` and drop its body (it holds live links); a sent row is never
+ *    claimed again. The marks of the mails accepted during one turn of the event loop are
+ *    committed together at the end of that turn (one transaction, setImmediate), so nothing
+ *    but that turn lies between the relay's acceptance and the commit;
  *    on failure, back to `queued` with the next attempt after an exponential backoff
  *    (retryBaseMs × 2^(attempts−1), at most retryMaxMs).
  *
  * A crash after the claim leaves the row `sending`: once its lease runs out (the SMTP
  * timeout plus a margin) any process claims it again. So a mail is never dropped; it goes
- * out twice only if the process dies in the instant between the relay's acceptance and the
- * commit of step 3, and then with the same Message-ID. A mail whose links expired before it
+ * out twice only if the process dies between the relay's acceptance and the commit of step 3
+ * (the rest of that event-loop turn), and then with the same Message-ID (an .eml file is
+ * written again under the same name). A mail whose links expired before it
  * could be sent (tokenTtlMs after it was queued) is marked `failed` and logged.
  */
 export interface OutboxOptions {
@@ -81,12 +86,17 @@ export class Outbox {
 }
 
 export class MailWorker {
+  /** Most mails in flight at once (and SMTP connections in the pool). */
+  static readonly CONCURRENCY = 8;
   private readonly sql: {
-    claim: Statement<{ now: string; lease: string }, OutboxRow>;
+    claim: Statement<{ now: string; lease: string; slots: number }, OutboxRow>;
     sent: Statement;
     retry: Statement;
     failed: Statement;
   };
+  private readonly markAllSent: (rows: OutboxRow[], now: string) => void;
+  /** The marks of this event-loop turn, committed together by setImmediate. */
+  private marks: { rows: OutboxRow[]; committed: Promise<void> } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -101,18 +111,22 @@ export class MailWorker {
     private readonly log: FastifyBaseLogger,
   ) {
     this.sql = {
-      // The oldest due row: queued and due, or claimed by someone whose lease ran out.
+      // The oldest due rows, as many as there are free slots: queued and due, or claimed by
+      // someone whose lease ran out.
       claim: db.prepare(`
         UPDATE mail_outbox SET status = 'sending', lease_until = @lease, attempts = attempts + 1
-        WHERE id = (
+        WHERE id IN (
           SELECT id FROM mail_outbox
           WHERE (status = 'queued' AND next_attempt_at <= @now) OR (status = 'sending' AND lease_until <= @now)
-          ORDER BY id LIMIT 1)
+          ORDER BY id LIMIT @slots)
         RETURNING id, kind, message_id, message, attempts, created_at`),
       sent: db.prepare(`UPDATE mail_outbox SET status = 'sent', sent_at = @now, message = NULL, lease_until = NULL, last_error = NULL WHERE id = @id`),
       retry: db.prepare(`UPDATE mail_outbox SET status = 'queued', next_attempt_at = @next, lease_until = NULL, last_error = @error WHERE id = @id`),
       failed: db.prepare(`UPDATE mail_outbox SET status = 'failed', message = NULL, lease_until = NULL, last_error = @error WHERE id = @id`),
     };
+    this.markAllSent = db.transaction((rows: OutboxRow[], now: string) => {
+      for (const row of rows) this.sql.sent.run({ id: row.id, now });
+    });
   }
 
   start(): void {
@@ -120,7 +134,10 @@ export class MailWorker {
     this.wake();
   }
 
-  /** Looks for due mail now (called after a commit that queued one). */
+  /**
+   * Looks for due mail (called after a commit that queued one): on the next turn of the event
+   * loop, so that the request that woke it is answered first and does no work of the worker's.
+   */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -129,17 +146,19 @@ export class MailWorker {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.options.pollMs);
-        this.timer.unref();
-      }
-    });
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        } else {
+          this.timer = setTimeout(() => this.wake(), this.options.pollMs);
+          this.timer.unref();
+        }
+      });
   }
 
   /** Stops looking for mail; a send in progress is left to finish or to its lease. */
@@ -150,19 +169,26 @@ export class MailWorker {
     await this.running;
   }
 
-  /** Sends every due row, one at a time, until none is due. */
+  /** Sends every due row, CONCURRENCY at a time, until none is due and none is in flight. */
   private async drain(): Promise<void> {
-    while (!this.stopped) {
-      let row: OutboxRow | undefined;
-      const now = new Date();
-      try {
-        row = this.sql.claim.get({ now: now.toISOString(), lease: new Date(now.getTime() + this.options.leaseMs).toISOString() });
-      } catch (error) {
-        this.log.error({ err: error }, 'mail outbox: could not claim a mail');
-        return;
+    const inFlight = new Set<Promise<void>>();
+    for (;;) {
+      const slots = MailWorker.CONCURRENCY - inFlight.size;
+      let rows: OutboxRow[] = [];
+      if (!this.stopped && slots > 0) {
+        const now = new Date();
+        try {
+          rows = this.sql.claim.all({ now: now.toISOString(), lease: new Date(now.getTime() + this.options.leaseMs).toISOString(), slots });
+        } catch (error) {
+          this.log.error({ err: error }, 'mail outbox: could not claim mail');
+        }
       }
-      if (row === undefined) return;
-      await this.sendOne(row);
+      for (const row of rows.sort((a, b) => a.id - b.id)) {
+        const sending: Promise<void> = this.sendOne(row).finally(() => inFlight.delete(sending));
+        inFlight.add(sending);
+      }
+      if (inFlight.size === 0) return;
+      await Promise.race(inFlight);
     }
   }
 
@@ -191,14 +217,36 @@ export class MailWorker {
       this.log.warn({ mailId: row.id, kind: row.kind, attempts: row.attempts, retryInMs: delay, error: message }, 'mail not sent, will retry');
       return;
     }
-    // Nothing awaited between the relay's acceptance and this commit.
+    await this.markSent(row);
+  }
+
+  /** Marks a mail sent, with the others accepted in this event-loop turn; settles once committed. */
+  private markSent(row: OutboxRow): Promise<void> {
+    if (this.marks === undefined) {
+      const rows: OutboxRow[] = [];
+      const committed = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          this.marks = undefined;
+          this.commitMarks(rows);
+          resolve();
+        }),
+      );
+      this.marks = { rows, committed };
+    }
+    this.marks.rows.push(row);
+    return this.marks.committed;
+  }
+
+  private commitMarks(rows: OutboxRow[]): void {
     try {
-      this.sql.sent.run({ id: row.id, now: now().toISOString() });
+      this.markAllSent(rows, new Date().toISOString());
     } catch (error) {
-      this.log.error({ err: error, mailId: row.id }, 'mail sent but not marked sent: it may go out again with the same Message-ID');
+      for (const row of rows) this.log.error({ err: error, mailId: row.id }, 'mail sent but not marked sent: it may go out again with the same Message-ID');
       return;
     }
-    this.stats.sent += 1;
-    this.log.info({ mailId: row.id, kind: row.kind, attempts: row.attempts }, 'mail sent');
+    for (const row of rows) {
+      this.stats.sent += 1;
+      this.log.info({ mailId: row.id, kind: row.kind, attempts: row.attempts }, 'mail sent');
+    }
   }
 }

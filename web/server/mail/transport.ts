@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions, type TransportOptions as NodemailerOptions, type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailMessage } from './templates.js';
 
 /**
@@ -19,10 +20,12 @@ export interface TransportOptions {
   mailDir: string;
   /** Connection, greeting and socket timeouts of one SMTP attempt. */
   timeoutMs: number;
+  /** Most mails sent at once: the SMTP pool's connections. */
+  concurrency?: number;
 }
 
 export function createTransport(options: TransportOptions): MailTransport {
-  return options.smtpUrl ? new SmtpTransport(options.smtpUrl, options.timeoutMs) : new FileTransport(options.mailDir);
+  return options.smtpUrl ? new SmtpTransport(options.smtpUrl, options.timeoutMs, options.concurrency ?? 1) : new FileTransport(options.mailDir);
 }
 
 function mailOptions(messageId: string, from: string, message: MailMessage): SendMailOptions {
@@ -48,7 +51,7 @@ class SmtpTransport implements MailTransport {
   readonly description: string;
   private readonly transporter: Transporter;
 
-  constructor(url: string, timeoutMs: number) {
+  constructor(url: string, timeoutMs: number, connections: number) {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -60,9 +63,13 @@ class SmtpTransport implements MailTransport {
     }
     // No password in logs: the description keeps the host and port only.
     this.description = `SMTP ${parsed.protocol}//${parsed.host}`;
-    // One connection per mail (no pool): the outbox sends one mail at a time anyway.
+    // A pool of connections, one per mail the outbox sends at once, each reused for up to
+    // 100 mails: no new connection, greeting and STARTTLS per mail.
     this.transporter = nodemailer.createTransport({
       url,
+      pool: true,
+      maxConnections: connections,
+      maxMessages: 100,
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
@@ -80,23 +87,58 @@ class SmtpTransport implements MailTransport {
 
 class FileTransport implements MailTransport {
   readonly description: string;
-  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  private dirMade = false;
+  /** Files composed during this event-loop turn, written together at its end. */
+  private batch: Array<{ name: string; content: Buffer; done: (error?: unknown) => void }> = [];
 
   constructor(private readonly dir: string) {
     this.description = `.eml files in ${dir}`;
   }
 
-  /** `<dir>/<job id>.eml`, written whole (temporary file, then rename): a retry rewrites the same file. */
+  /**
+   * `<dir>/<job id>.eml`, written whole (temporary file, then rename): a retry rewrites the same
+   * file, with Unix line ends. The message is built by nodemailer's MailComposer itself, the
+   * same bytes as its stream transport gave, for about a third of the CPU (0.86 against 2.4 ms
+   * a mail, measured). The mails in flight are composed side by side; the files composed in one event-loop
+   * turn are written together, synchronously, at its end (setImmediate): small writes that
+   * take microseconds, where asynchronous ones each waited for the thread pool and for a turn
+   * of a loop busy with requests (measured: 9 mails/s during a bench:api load, against 75/s
+   * for the SMTP transport).
+   */
   async send(jobId: number, messageId: string, from: string, message: MailMessage): Promise<void> {
-    const info = await this.composer.sendMail(mailOptions(messageId, from, message));
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const built = await new Promise<Buffer>((resolve, reject) =>
+      new MailComposer(mailOptions(messageId, from, message)).compile().build((error, buffer) => (error ? reject(error) : resolve(buffer))),
+    );
+    // CRLF -> LF byte for byte (latin1 maps each byte to one character and back).
+    const content = Buffer.from(built.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
     const name = `${String(jobId).padStart(6, '0')}.eml`;
-    const temporary = join(this.dir, `.${name}.tmp`);
-    writeFileSync(temporary, info.message as Buffer, { mode: 0o600 });
-    renameSync(temporary, join(this.dir, name));
+    await new Promise<void>((resolve, reject) => {
+      if (this.batch.length === 0) setImmediate(() => this.writeBatch());
+      this.batch.push({ name, content, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+  }
+
+  private writeBatch(): void {
+    const batch = this.batch;
+    this.batch = [];
+    for (const file of batch) {
+      try {
+        if (!this.dirMade) {
+          mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+          this.dirMade = true;
+        }
+        const temporary = join(this.dir, `.${file.name}.tmp`);
+        writeFileSync(temporary, file.content, { mode: 0o600 });
+        renameSync(temporary, join(this.dir, file.name));
+        file.done();
+      } catch (error) {
+        this.dirMade = false; // the folder may have been removed: made again on the next attempt
+        file.done(error);
+      }
+    }
   }
 
   close(): void {
-    this.composer.close();
+    // Nothing to close: no connection, no composer.
   }
 }

@@ -13,10 +13,10 @@ import { renderPage, type PageContent } from './html.js';
  * The pages the mails link to, in English (/confirm, /unsubscribe, /delete-my-data,
  * /delete-my-data/confirm) and Spanish (/es/confirmar, /es/cancelar-suscripcion,
  * /es/borrar-mis-datos, /es/borrar-mis-datos/confirmar):
- * - GET confirm?token=…: confirms the subscription (the link in the confirmation mail);
- * - GET unsubscribe?token=…: a page with a button, which changes nothing (link scanners
- *   open links); POST (the button, or a mail client's RFC 8058 one-click POST of
- *   `List-Unsubscribe=One-Click`) unsubscribes;
+ * - GET confirm?token=…: a page with a button, which changes nothing (link scanners open
+ *   links, HEAD included: Fastify's HEAD runs this GET handler); POST (the button) confirms;
+ * - GET unsubscribe?token=…: a page with a button, which changes nothing; POST (the button,
+ *   or a mail client's RFC 8058 one-click POST of `List-Unsubscribe=One-Click`) unsubscribes;
  * - GET delete-my-data: a form asking for the address; POST sends a deletion link when the
  *   address is known, and answers the same page whether or not it is;
  * - GET delete-my-data/confirm?token=…: a page with a button; POST deletes every row about
@@ -42,6 +42,9 @@ const T = {
     badLinkTitle: 'This link has expired or was already used',
     badConfirm: (days: number) =>
       `Confirmation links work once, for ${days} days. To subscribe, sign up again on the calculator's page: we will send you a new link.`,
+    confirmTitle: 'Confirm your subscription',
+    confirmAsk: (title: string, address: string) => `Send ${title} to ${address}? Press the button to confirm.`,
+    confirmButton: 'Confirm my subscription',
     confirmedTitle: 'Subscription confirmed',
     confirmed: (title: string) => `Thank you: you will receive ${title}. Every mail has a link to unsubscribe.`,
     unsubscribeTitle: 'Unsubscribe',
@@ -76,6 +79,9 @@ const T = {
     badLinkTitle: 'Este enlace caducó o ya se usó',
     badConfirm: (days: number) =>
       `Los enlaces de confirmación sirven una vez, durante ${days} días. Para suscribirte, vuelve a registrarte en la página de la calculadora: te enviaremos un enlace nuevo.`,
+    confirmTitle: 'Confirma tu suscripción',
+    confirmAsk: (title: string, address: string) => `¿Enviar ${title} a ${address}? Pulsa el botón para confirmar.`,
+    confirmButton: 'Confirmar mi suscripción',
     confirmedTitle: 'Suscripción confirmada',
     confirmed: (title: string) => `Gracias: recibirás ${title}. Cada correo trae un enlace para cancelar la suscripción.`,
     unsubscribeTitle: 'Cancelar la suscripción',
@@ -145,12 +151,23 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { s
       deleteConfirm: PAGE_PATHS.deleteConfirm[language],
     };
 
-    // Confirmation (double opt-in).
+    // Confirmation (double opt-in): the page with the button (a read), and the POST that confirms.
+    const badConfirm = (): PageContent => ({ language, title: t.badLinkTitle, paragraphs: [t.badConfirm(tokenDays)], links: [[t.home, home(language)]] });
     app.get<{ Querystring: TokenQuery }>(paths.confirm, async (request, reply) => {
+      const token = tokenOf(request);
+      const target = store.confirmTarget(token);
+      if (target === undefined) return sendPage(reply, 200, badConfirm());
+      const l = T[target.language];
+      return sendPage(reply, 200, {
+        language: target.language,
+        title: l.confirmTitle,
+        paragraphs: [l.confirmAsk(listTitle(target.list, target.state, target.language), displayEmail(target.email))],
+        form: { action: withToken(PAGE_PATHS.confirm[target.language], token), button: l.confirmButton },
+      });
+    });
+    app.post<{ Querystring: TokenQuery }>(paths.confirm, async (request, reply) => {
       const outcome = await store.confirm(tokenOf(request));
-      if (!outcome.ok) {
-        return sendPage(reply, 200, { language, title: t.badLinkTitle, paragraphs: [t.badConfirm(tokenDays)], links: [[t.home, home(language)]] });
-      }
+      if (!outcome.ok) return sendPage(reply, 200, badConfirm());
       const l = T[outcome.language];
       return sendPage(reply, 200, {
         language: outcome.language,
@@ -212,8 +229,8 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { s
       const raw = typeof request.body?.email === 'string' ? request.body.email.trim() : '';
       if (!isValidEmail(raw)) return sendPage(reply, 400, requestForm(raw.slice(0, 254), t.emailError));
       const email = normalizeEmail(raw);
-      const { mailQueued } = await store.requestDeletion(email, language);
-      if (mailQueued) worker.wake();
+      await store.requestDeletion(email, language);
+      worker.wake(); // known or not: the same work (the worker looks after the answer is sent)
       return sendPage(reply, 200, {
         language,
         title: t.deleteSentTitle,

@@ -14,8 +14,8 @@ import { deletionBodySchema, type DeletionBody } from '../validation/schemas.js'
 export function registerDeletionRoute(app: FastifyInstance, store: Store, worker: MailWorker): void {
   app.post<{ Body: DeletionBody }>('/api/data-deletion', { schema: { body: deletionBodySchema } }, async (request, reply) => {
     const language = requestLanguage(request);
-    const { mailQueued } = await store.requestDeletion(normalizeEmail(request.body.email), language);
-    if (mailQueued) worker.wake();
+    await store.requestDeletion(normalizeEmail(request.body.email), language);
+    worker.wake(); // known or not: the same work (the worker looks after the answer is sent)
     return sendAnswer(reply, 200, 'deletion_requested', language);
   });
 }

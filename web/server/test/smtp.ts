@@ -27,6 +27,8 @@ export interface TestSmtp {
   stall: boolean;
   /** Mails whose DATA arrived (accepted, refused or stalled). */
   attempts: number;
+  /** Connections accepted so far. */
+  connections: number;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     dropNext: 0,
     stall: false,
     attempts: 0,
+    connections: 0,
     waitFor: async (count, timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
       while (state.received.length < count) {
@@ -86,6 +89,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
   const net = (server as unknown as { server: import('node:net').Server }).server;
   net.on('connection', (socket: Socket) => {
     sockets.add(socket);
+    state.connections += 1;
     socket.on('close', () => sockets.delete(socket));
     if (state.dropNext > 0) {
       state.dropNext -= 1;

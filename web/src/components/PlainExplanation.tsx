@@ -52,8 +52,9 @@ export function PlainExplanation({ r, lang, stateAverage, stateName }: { r: Resu
     <section className="plain-explain" data-testid="plain-explanation" aria-labelledby="plain-explain-title">
       <h4 id="plain-explain-title">{t('results.explain')}</h4>
       <ol>
-        <li data-testid="plain-value">{t('explain.value', { value: usd(r.baseAssessedValue) })}</li>
-        {r.finalAssessedValue !== r.baseAssessedValue && <li data-testid="plain-assessed">{t('explain.assessed', { value: usd(r.finalAssessedValue) })}</li>}
+        <li data-testid="plain-value">{t('explain.value', { value: usd(r.marketValue) })}</li>
+        {r.baseAssessedValue !== r.marketValue && <li data-testid="plain-assessed">{t('explain.assessed', { value: usd(r.baseAssessedValue) })}</li>}
+        {r.countyRate !== null && <li data-testid="plain-county-rate">{t('explain.countyRate', { rate: formatPercent(r.countyRate, lang, 3) })}</li>}
         {r.exemptions.map((e) => (
           <li key={e.key} data-testid="plain-exemption">
             {t('explain.exemption', { name: exemptionLabel(t, e), amount: usd(e.amount) })}

@@ -150,10 +150,20 @@ describe('PropertyForm', () => {
     fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
     fireEvent.click(screen.getByLabelText('Senior citizen exemption (SCHE)'));
     fireEvent.click(screen.getByLabelText('Cold War veteran'));
+    fireEvent.click(screen.getByLabelText('Veteran who served during a period of war'));
+    fireEvent.click(screen.getByLabelText('Combat-zone veteran'));
     fireEvent.click(screen.getByLabelText('Person with a disability (DHE)'));
     fireEvent.change(screen.getByLabelText('Disabled veteran: disability rating'), { target: { value: '40' } });
     fireEvent.click(screen.getByLabelText('Show school tax breakdown'));
-    expect(current!.values).toMatchObject({ homestead: true, over65: true, seniorCitizen: true, coldWarVeteran: true, veteranDisability: 40 });
+    expect(current!.values).toMatchObject({
+      homestead: true,
+      over65: true,
+      seniorCitizen: true,
+      coldWarVeteran: true,
+      wartimeVeteran: true,
+      combatVeteran: true,
+      veteranDisability: 40,
+    });
 
     fireEvent.change(screen.getByLabelText('Property type'), { target: { value: 'class4' } });
     expect(current!.values).toMatchObject({
@@ -161,6 +171,8 @@ describe('PropertyForm', () => {
       over65: false,
       seniorCitizen: false,
       coldWarVeteran: false,
+      wartimeVeteran: false,
+      combatVeteran: false,
       veteranDisability: 0,
       disabled: false,
       showSchoolTaxBreakdown: true,
@@ -170,6 +182,7 @@ describe('PropertyForm', () => {
       'Owner 65 or older (Enhanced STAR)',
       'Senior citizen exemption (SCHE)',
       'Cold War veteran',
+      'Veteran who served during a period of war',
       'Disabled veteran: disability rating',
     ]) {
       expect((screen.getByLabelText(label) as HTMLInputElement).disabled).toBe(true);
@@ -186,12 +199,13 @@ describe('PropertyForm', () => {
     expect(screen.queryByLabelText(/Combined household income/)).toBeNull();
     fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
     const income = screen.getByLabelText(/Combined household income/) as HTMLInputElement;
-    expect(screen.getByText(/Enhanced STAR income limit: \$107,300/)).toBeTruthy();
-    fireEvent.change(income, { target: { value: '107300' } });
+    // Albany (outside NYC, tax year 2025) reads the 2024-25 limit, 98,700 (NYS Tax, benefit year 2024).
+    expect(screen.getByText(/Enhanced STAR income limit: \$98,700/)).toBeTruthy();
+    fireEvent.change(income, { target: { value: '98700' } });
     expect(screen.queryByTestId('income-limit-message')).toBeNull();
-    fireEvent.change(income, { target: { value: '107301' } });
+    fireEvent.change(income, { target: { value: '98701' } });
     expect(screen.getByTestId('income-limit-message').textContent).toBe('Income exceeds Enhanced STAR limit. You may qualify for Basic STAR instead.');
-    expect(current!.values.seniorIncome).toBe(107301);
+    expect(current!.values.seniorIncome).toBe(98701);
     fireEvent.click(screen.getByLabelText('Owner 65 or older (Enhanced STAR)'));
     expect(current!.values.seniorIncome).toBeNull();
   });

@@ -54,7 +54,14 @@ export function ResultsCard({
         <Figure big label={t('results.annualTax')} value={r.annualTax} display={usd(r.annualTax)} testId="annual-tax" />
         <Figure label={t('results.monthlyTax')} value={r.monthlyTax} display={usd(r.monthlyTax)} testId="monthly-tax" />
         <Figure label={t('results.effectiveRate')} value={r.effectiveRate} display={formatPercent(r.effectiveRate, lang)} testId="effective-rate" />
+        {r.countyRate !== null && (
+          <Figure label={t('results.countyRate')} value={r.countyRate} display={formatPercent(r.countyRate, lang, 3)} testId="county-rate-used" />
+        )}
+        {r.typicalRate !== null && (
+          <Figure label={t('results.typicalRate')} value={r.typicalRate} display={formatPercent(r.typicalRate, lang, 3)} testId="typical-rate" />
+        )}
       </dl>
+      {r.typicalRate !== null && <p className="help">{t('results.typicalRateHelp')}</p>}
       {edition.stateAverageRate !== null && (
         <p className="compare" data-testid="average-compare" data-value={edition.stateAverageRate}>
           {t(

@@ -84,7 +84,7 @@ const en = {
     count: '{{count}} counties shown',
     none: 'No counties found matching "{{query}}".',
     noRate: 'No published rate: the state average is used',
-    rate: 'Effective rate {{rate}}',
+    rate: 'County rate {{rate}}',
     monthly: '{{amount}} a month on a {{value}} home (no exemptions)',
     majorTitle: 'Major counties: rate and estimated tax on a {{value}} home',
     county: 'County',
@@ -206,6 +206,7 @@ const en = {
   explain: {
     value: 'You entered a market value of {{value}}.',
     assessed: 'The rules assess it at {{value}}: the value the tax rates apply to before exemptions.',
+    countyRate: 'The county rate used is {{rate}}, applied to each levy’s taxable value.',
     exemption: '{{name}} lowers your tax by {{amount}}.',
     taxable: 'Taxable value after exemptions: {{value}}.',
     taxableByLevy:
@@ -234,7 +235,11 @@ const en = {
     heading: '{{county}}, tax year {{year}}',
     annualTax: 'Annual property tax',
     monthlyTax: 'Monthly',
-    effectiveRate: 'Effective rate',
+    effectiveRate: 'Your effective rate',
+    countyRate: 'County rate',
+    typicalRate: "Typical owner's rate",
+    typicalRateHelp: 'What owners in the county pay on average after their exemptions and caps (Census), for comparison.',
+    details_newYork: 'New York: STAR',
     baseAssessedValue: 'Base assessed value',
     finalAssessedValue: 'Final assessed value',
     taxableValue: 'Taxable value',
@@ -309,7 +314,7 @@ const en = {
     copied: 'Report details copied to clipboard!',
     copyFailed: 'Could not copy. Please copy the details manually.',
     subject: 'My property tax estimate for {{county}}',
-    text: 'Estimated property tax for a {{value}} home in {{county}}: {{annual}} a year ({{monthly}} a month, effective rate {{rate}}).',
+    text: 'Estimated property tax for a {{value}} home in {{county}}: {{annual}} a year ({{monthly}} a month, your effective rate {{rate}}).',
     newTab: '(opens in a new tab)',
   },
   wizard: {

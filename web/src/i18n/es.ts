@@ -74,7 +74,7 @@ const es: SpanishBase = {
     count: '{{count}} condados mostrados',
     none: 'No se encontraron condados que coincidan con "{{query}}".',
     noRate: 'Sin tasa publicada: se usa el promedio del estado',
-    rate: 'Tasa efectiva {{rate}}',
+    rate: 'Tasa del condado {{rate}}',
     monthly: '{{amount}} al mes en una vivienda de {{value}} (sin exenciones)',
     majorTitle: 'Condados principales: tasa e impuesto estimado en una vivienda de {{value}}',
     county: 'Condado',
@@ -188,6 +188,7 @@ const es: SpanishBase = {
   explain: {
     value: 'Usted indicó un valor de mercado de {{value}}.',
     assessed: 'Las reglas lo tasan en {{value}}: el valor al que se aplican las tasas antes de las exenciones.',
+    countyRate: 'La tasa del condado usada es {{rate}}, aplicada al valor imponible de cada gravamen.',
     exemption: '{{name}} reduce su impuesto en {{amount}}.',
     taxable: 'Valor imponible tras las exenciones: {{value}}.',
     taxableByLevy:
@@ -216,7 +217,11 @@ const es: SpanishBase = {
     heading: '{{county}}, año fiscal {{year}}',
     annualTax: 'Impuesto a la propiedad anual',
     monthlyTax: 'Mensual',
-    effectiveRate: 'Tasa efectiva',
+    effectiveRate: 'Su tasa efectiva',
+    countyRate: 'Tasa del condado',
+    typicalRate: 'Tasa típica de los propietarios',
+    typicalRateHelp: 'Lo que pagan en promedio los propietarios del condado después de sus exenciones y topes (Censo), como comparación.',
+    details_newYork: 'Nueva York: STAR',
     baseAssessedValue: 'Valor tasado base',
     finalAssessedValue: 'Valor tasado final',
     taxableValue: 'Valor imponible',
@@ -291,7 +296,7 @@ const es: SpanishBase = {
     copied: '¡Detalles del informe copiados al portapapeles!',
     copyFailed: 'No se puede copiar. Por favor copie los detalles manualmente.',
     subject: 'Mi estimación del impuesto a la propiedad en {{county}}',
-    text: 'Impuesto a la propiedad estimado para una vivienda de {{value}} en {{county}}: {{annual}} al año ({{monthly}} al mes, tasa efectiva {{rate}}).',
+    text: 'Impuesto a la propiedad estimado para una vivienda de {{value}} en {{county}}: {{annual}} al año ({{monthly}} al mes, su tasa efectiva {{rate}}).',
     newTab: '(se abre en una pestaña nueva)',
   },
   wizard: {

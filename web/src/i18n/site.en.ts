@@ -37,7 +37,9 @@ const siteEn = {
       title: 'Property tax in {{county}}, {{state}}',
       description:
         'The property tax rate in {{county}}, {{state}}, how it splits between schools, the county, cities and special districts, the estimated tax on a {{value}} home, and the exemptions that apply.',
-      rate: 'Effective tax rate',
+      rate: 'County rate',
+      typicalRate: "Typical owner's rate",
+      typicalRateHelp: 'What owners here pay on average, after the exemptions and caps they have (Census): a comparison, not the rate of your estimate.',
       noRate: 'No rate is published for this county: the state average is used.',
       byClass: 'Taxed by property class: choose the class in the calculator.',
       split: 'Where the tax goes',

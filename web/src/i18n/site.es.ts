@@ -40,7 +40,10 @@ const siteEs: SiteText = {
       title: 'Impuesto a la propiedad en {{county}}, {{state}}',
       description:
         'La tasa del impuesto a la propiedad en {{county}}, {{state}}, cómo se reparte entre escuelas, condado, ciudades y distritos especiales, el impuesto estimado de una vivienda de {{value}} y las exenciones que se aplican.',
-      rate: 'Tasa efectiva del impuesto',
+      rate: 'Tasa del condado',
+      typicalRate: 'Tasa típica de los propietarios',
+      typicalRateHelp:
+        'Lo que pagan en promedio los propietarios de aquí, después de sus exenciones y topes (Censo): una comparación, no la tasa de su estimación.',
       noRate: 'No se publica una tasa para este condado: se usa el promedio estatal.',
       byClass: 'Grava por clase de propiedad: elija la clase en la calculadora.',
       split: 'A dónde va el impuesto',

@@ -53,8 +53,9 @@ describe('data from the rules', () => {
     const rates = edition.classRates(edition.county('Kings County')!);
     expect(rates).toMatchObject({ class1: 19.843, class2: 12.439, class4: 10.848 });
   });
-  it('reads the Enhanced STAR income limit from the rules (107,300)', () => {
-    expect(edition.incomeLimit(edition.county('Albany County'))).toBe(107300);
+  it('reads the Enhanced STAR income limit from the rules for the county program year (outside NYC 2025: the 2024-25 limit 98,700; NYC FY2026: 107,300)', () => {
+    expect(edition.incomeLimit(edition.county('Albany County'))).toBe(98700);
+    expect(edition.incomeLimit(edition.county('Kings County'))).toBe(107300);
   });
 });
 

@@ -5,7 +5,7 @@
  * No tax figure lives here: every rate, amount and limit is read from the data package.
  */
 import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/index.js';
-import { slugOf, valueAt } from '../../../engine/index.js';
+import { countyRateAt, slugOf, valueAt } from '../../../engine/index.js';
 import type { Bundle, CountyDef, ParameterDef, StateDef } from '../../../engine/index.js';
 import { at, declarationsOf, type Declarations, type InputDecl, type ResultFieldDecl } from './declarations.js';
 import { PtaxError } from '../../../engine/index.js';
@@ -74,8 +74,10 @@ export interface CountyInfo {
   name: string;
   slug: string;
   flags: string[];
-  /** Combined rate in percent (the county's effective rate in force). */
+  /** The county rate in percent: the official nominal rate in force, else the Census effective rate (rules reference §1). */
   rate: number | null;
+  /** The typical owner's rate in percent (the Census effective rate), a comparison; null where the data has none. */
+  typicalRate: number | null;
   needsPropertyType: boolean;
   program: string;
   /** Median value of the county's owner-occupied homes (counties file), if the data gives one. */
@@ -152,7 +154,7 @@ export function makeEdition(bundle: Bundle): Edition {
   };
   const countyOf = (c: CountyDef): CountyInfo => {
     const program = programOf(c);
-    const rate = valueAt({ values: c.rates as ParameterDef['values'] }, dateOf(program))?.value;
+    const rate = countyRateAt(c, dateOf(program))?.rate.value;
     return {
       name: c.name,
       slug: c.slug,
@@ -161,6 +163,7 @@ export function makeEdition(bundle: Bundle): Edition {
       needsPropertyType: c.flags.includes('nycClass'),
       program,
       medianValue: c.medianValue ?? null,
+      typicalRate: c.typicalRate?.value ?? null,
     };
   };
   const counties = state.counties.map(countyOf);
@@ -175,6 +178,7 @@ export function makeEdition(bundle: Bundle): Edition {
       slug: slugOf(a.name),
       flags,
       rate: null,
+      typicalRate: null,
       needsPropertyType: flags.length > 0,
       program: a.program,
       medianValue: null,
@@ -295,7 +299,12 @@ export interface ResultView {
   year: number;
   annualTax: number;
   monthlyTax: number;
-  effectiveRate: number; // percent
+  effectiveRate: number; // percent: your tax ÷ your value
+  /** The value the visitor typed (the market value), before any assessment rule. */
+  marketValue: number;
+  /** The county rate used (percent), and the county's typical owner's rate (Census), where the result gives them. */
+  countyRate: number | null;
+  typicalRate: number | null;
   baseAssessedValue: number;
   finalAssessedValue: number;
   taxableValue: number;
@@ -326,7 +335,7 @@ export interface DetailView {
 }
 
 /** Detail objects of a state's result, in the engine's words. */
-export const DETAIL_KEYS = ['nyc', 'texas', 'california', 'florida'] as const;
+export const DETAIL_KEYS = ['nyc', 'texas', 'california', 'florida', 'newYork'] as const;
 
 /** The declared fields of `group` that the result has, with their labels in `lang`. */
 export function fieldsOf(decl: Declarations, r: unknown, group: string, lang: Lang, calculator?: string): FieldView[] {
@@ -343,7 +352,13 @@ const breakdownOf = (x: unknown): Breakdown => {
 };
 
 /** What the results card shows, straight from the engine's (already rounded) result. */
-export function toResultView(r: CalcResult, countySlug: string, decl: Declarations = { inputs: [], results: [] }, lang: Lang = 'en'): ResultView {
+export function toResultView(
+  r: CalcResult,
+  countySlug: string,
+  decl: Declarations = { inputs: [], results: [] },
+  lang: Lang = 'en',
+  marketValue?: number,
+): ResultView {
   const exemptions = Object.entries((r.exemptions ?? {}) as Record<string, unknown>)
     .filter(([, a]) => num(a) > 0)
     .map(([key, amount]) => ({
@@ -360,6 +375,9 @@ export function toResultView(r: CalcResult, countySlug: string, decl: Declaratio
     annualTax: num(r.annualTax),
     monthlyTax: num(r.monthlyTax),
     effectiveRate: num(r.effectiveRate),
+    marketValue: marketValue ?? (nyc ? num(nyc.marketValue) : num(r.baseAssessedValue)),
+    countyRate: typeof r.countyRate === 'number' ? r.countyRate : null,
+    typicalRate: typeof r.typicalRate === 'number' ? r.typicalRate : null,
     baseAssessedValue: num(r.baseAssessedValue),
     finalAssessedValue: num(r.finalAssessedValue),
     taxableValue: num(r.taxableValue),
@@ -381,6 +399,7 @@ export function toResultView(r: CalcResult, countySlug: string, decl: Declaratio
 export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultView {
   const county = edition.county(v.county);
   if (!county) throw new PtaxError('MISSING_COUNTY', 'County not found');
-  const r = edition.calculator.calculate(toCalcInput(v, edition, county), { explain: true, lang });
-  return toResultView(r, county.slug, edition.decl, lang);
+  const input = toCalcInput(v, edition, county);
+  const r = edition.calculator.calculate(input, { explain: true, lang });
+  return toResultView(r, county.slug, edition.decl, lang, input.value);
 }

@@ -108,6 +108,8 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
     [t('results.annualTax'), usd(r.annualTax)],
     [t('results.monthlyTax'), usd(r.monthlyTax)],
     [t('results.effectiveRate'), formatPercent(r.effectiveRate, lang)],
+    ...(r.countyRate !== null ? [[t('results.countyRate'), formatPercent(r.countyRate, lang, 3)] as [string, string]] : []),
+    ...(r.typicalRate !== null ? [[t('results.typicalRate'), formatPercent(r.typicalRate, lang, 3)] as [string, string]] : []),
     [t('results.baseAssessedValue'), usd(r.baseAssessedValue)],
     [t('results.finalAssessedValue'), usd(r.finalAssessedValue)],
     [t('results.taxableValue'), usd(r.taxableValue)],
@@ -125,6 +127,8 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
   ];
   if (r.quarterlyPayment !== undefined) figures.push([t('results.quarterlyPayment'), usd(r.quarterlyPayment)]);
   figures.push([t('results.effectiveRate'), formatPercent(r.effectiveRate, lang)]);
+  if (r.countyRate !== null) figures.push([t('results.countyRate'), formatPercent(r.countyRate, lang, 3)]);
+  if (r.typicalRate !== null) figures.push([t('results.typicalRate'), formatPercent(r.typicalRate, lang, 3)]);
   const average = stateAverageRate(edition, r.year);
   if (average !== null) {
     figures.push([pdfT(t, lang, 'stateAverage', { state: vars.state }), formatPercent(average, lang)]);

@@ -145,6 +145,16 @@ export function CountyPage({ edition, slug, lang, site }: { edition: Edition; sl
             {county.needsPropertyType ? t('site.county.byClass') : county.rate === null ? t('site.county.noRate') : formatPercent(county.rate, lang, 3)}
           </dd>
         </div>
+        {county.typicalRate !== null && !county.needsPropertyType && (
+          <div className="row">
+            <dt>
+              {t('site.county.typicalRate')} <span className="help">{t('site.county.typicalRateHelp')}</span>
+            </dt>
+            <dd data-testid="county-typical-rate" data-value={county.typicalRate}>
+              {formatPercent(county.typicalRate, lang, 3)}
+            </dd>
+          </div>
+        )}
         <div className="row">
           <dt>
             {t('site.county.estimateTitle')} · {t('site.county.atValue', { value: formatUsd(DEFAULT_VALUE, lang) })}

@@ -18,7 +18,7 @@ import { countyName } from '../../lib/places.js';
 import { formatField } from '../ResultsCard.js';
 import { inputLabel, testIdOf } from '../Fields.js';
 import { ParameterChanges, Propositions } from './ParameterChanges.js';
-import { Schedule } from './Schedule.js';
+import { Schedule, monthOffset } from './Schedule.js';
 
 type Value = string | number | boolean | null;
 
@@ -100,7 +100,15 @@ export default function ToolPanel({ edition, calculatorName, lang }: { edition: 
         Object.values(edition.bundle.programs[k.program]?.parameters ?? {})
           .map((pid) => edition.bundle.parameters[pid])
           .filter((p) => p && p.type === 'bands' && p.unit === 'percent')
-          .map((p) => <Schedule key={p!.id} p={p!} date={today()} lang={lang} />)}
+          .map((p) => (
+            <Schedule
+              key={p!.id}
+              p={p!}
+              date={today()}
+              lang={lang}
+              offset={monthOffset(edition.bundle, edition.bundle.programs[k.program!]!, p!.id, today())}
+            />
+          ))}
       <form
         noValidate
         onSubmit={(e) => {
