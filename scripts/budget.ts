@@ -288,27 +288,37 @@ async function measureLighthouse(url: string, times = LH_RUNS): Promise<{ rows: 
   const flags = { output: 'json' as const, logLevel: 'error' as const, onlyCategories: Object.keys(LH_BUDGETS) };
   for (let i = 0; i < times; i++) {
     const before = loadavg();
-    const chrome = await launchChrome({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
-    try {
-      let result = await lighthouse(url, { port: chrome.port, ...flags });
-      // A trace Lighthouse could not record (NO_NAVSTART on a busy machine) is run again, once.
-      if (result?.lhr.runtimeError) result = await lighthouse(url, { port: chrome.port, ...flags });
-      if (!result) throw new Error('Lighthouse returned no result');
-      if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    // A trace Lighthouse could not record (NO_NAVSTART on a busy machine) is run again in a
+    // fresh browser, up to three times; a run that still fails is reported and left out.
+    let result: Awaited<ReturnType<typeof lighthouse>> | undefined;
+    for (let attempt = 0; attempt < 3 && !(result && !result.lhr.runtimeError); attempt++) {
+      const chrome = await launchChrome({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
+      try {
+        result = await lighthouse(url, { port: chrome.port, ...flags });
+      } finally {
+        await chrome.kill();
+      }
+    }
+    if (!result || result.lhr.runtimeError) {
+      console.log(`lighthouse ${url} run ${i + 1}/${times}: no result (${result?.lhr.runtimeError?.code ?? 'none'}), left out`);
+      continue;
+    }
+    {
+      const res = result;
       const scores: Record<string, number> = {};
-      for (const id of Object.keys(LH_BUDGETS)) scores[id] = Math.round((result.lhr.categories[id]?.score ?? 0) * 100);
-      const ms = (id: string) => Math.round(result.lhr.audits[id]?.numericValue ?? NaN);
+      for (const id of Object.keys(LH_BUDGETS)) scores[id] = Math.round((res.lhr.categories[id]?.score ?? 0) * 100);
+      const ms = (id: string) => Math.round(res.lhr.audits[id]?.numericValue ?? NaN);
       const run: LhRun = {
         scores,
         tbtMs: ms('total-blocking-time'),
-        cpuTbtMs: cpuTbtMs(result.artifacts.Trace as unknown as Parameters<typeof cpuTbtMs>[0]),
+        cpuTbtMs: cpuTbtMs(res.artifacts.Trace as unknown as Parameters<typeof cpuTbtMs>[0]),
         fcpMs: ms('first-contentful-paint'),
         lcpMs: ms('largest-contentful-paint'),
         load: before,
-        benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
+        benchmarkIndex: Math.round(res.lhr.environment.benchmarkIndex),
       };
       runs.push(run);
-      const failing = Object.values(result.lhr.audits).filter(
+      const failing = Object.values(res.lhr.audits).filter(
         (a) =>
           a.score !== null &&
           a.score < 0.9 &&
@@ -320,14 +330,13 @@ async function measureLighthouse(url: string, times = LH_RUNS): Promise<{ rows: 
         `lighthouse ${new URL(url).host}${new URL(url).pathname} run ${i + 1}/${times}: ${Object.entries(scores)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}` +
-          ` · FCP ${run.fcpMs} ms, LCP ${run.lcpMs} ms, TBT ${run.tbtMs} ms (by CPU time ${run.cpuTbtMs} ms), CLS ${result.lhr.audits['cumulative-layout-shift']?.displayValue ?? '?'}` +
+          ` · FCP ${run.fcpMs} ms, LCP ${run.lcpMs} ms, TBT ${run.tbtMs} ms (by CPU time ${run.cpuTbtMs} ms), CLS ${res.lhr.audits['cumulative-layout-shift']?.displayValue ?? '?'}` +
           ` · load average ${before.map((x) => x.toFixed(2)).join(' ')}, benchmarkIndex ${run.benchmarkIndex}` +
           (failing.length ? ` · audits below 0.9: ${failing.map((a) => a.id).join(', ')}` : ''),
       );
-    } finally {
-      await chrome.kill();
     }
   }
+  if (!runs.length) throw new Error(`Lighthouse gave no result for ${url}`);
   const fewer = runs.length < 3 ? ', fewer than 3 runs: not the method' : '';
   const loads = runs.map((r) => r.load[0]!);
   const loadRange = `load ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`;
@@ -475,6 +484,12 @@ async function main(): Promise<number> {
       }
       entry.pages = pages;
       report[e.code] = entry;
+      // What is measured so far, after each edition (a later failure keeps it).
+      mkdirSync(join(REPO, 'reports'), { recursive: true });
+      writeFileSync(
+        join(REPO, 'reports/budget.json'),
+        `${JSON.stringify({ started, partial: true, runsPerPage: LH_RUNS, editions: report, rows }, null, 2)}\n`,
+      );
     }
     console.log(`\n${table(rows.map(({ budget, measured, limit, ok }) => ({ budget, measured, limit, ok })))}`);
     console.log(`\nMedians per page (mobile preset), with the load average during the runs:\n${pageTable(lines)}`);
