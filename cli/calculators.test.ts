@@ -53,10 +53,10 @@ describe('ptax <state> <calculator>', () => {
     expect(await json('fl', 'early-payment', '--tax', '4000', '--date', '2025-12-10')).toMatchObject({ discountRate: 3, discount: 120, amountDue: 3880 });
   });
 
-  it('tx vote: the 2024 and 2025 rules for the same input; Harris 1.7184%, 400,000, homestead + over-65: school exemption 110,000 → 200,000 saves 90,000 × 55% × 1.7184% = 850.61', async () => {
+  it('tx vote: the 2024 and 2025 rules for the same input; Harris, 400,000, homestead + over-65: school exemption 110,000 → 200,000 saves 90,000 × Houston ISD 0.8783% = 790.47', async () => {
     const o = await json('tx', 'vote', '--county', 'Harris', '--value', '400000', '--homestead', '--over65');
-    expect(o).toMatchObject({ calculator: 'vote', years: [2024, 2025], savings: 850.61 });
-    expect(o.taxBefore - o.taxAfter).toBeCloseTo(850.61, 2);
+    expect(o).toMatchObject({ calculator: 'vote', years: [2024, 2025], savings: 790.47 });
+    expect(o.taxBefore - o.taxAfter).toBeCloseTo(790.47, 2);
   });
 
   it('the human table labels each figure as rules/results.yaml does and formats it by its unit', async () => {
@@ -83,10 +83,12 @@ describe('ptax <state> <calculator>', () => {
   });
 
   it('the vote lists what each proposition saves (their sum is the whole saving)', async () => {
+    // Houston ISD 0.8783%: Prop 13 (homestead 100,000 -> 140,000) 40,000 x 0.8783% = 351.32;
+    // Prop 11 (over-65 10,000 -> 60,000) 50,000 x 0.8783% = 439.15; together 790.47.
     const r = await ptax('tx', 'vote', '--county', 'Harris', '--value', '400000', '--homestead', '--over65');
-    expect(r.stdout).toMatch(/^ {2}Savings +\$850\.61$/m);
-    expect(r.stdout).toMatch(/^ {2}Proposition 13 \(SJR 2\) saves +\$378\.05$/m);
-    expect(r.stdout).toMatch(/^ {2}Proposition 11 \(SJR 85\) saves +\$472\.56$/m);
+    expect(r.stdout).toMatch(/^ {2}Savings +\$790\.47$/m);
+    expect(r.stdout).toMatch(/^ {2}Proposition 13 \(SJR 2\) saves +\$351\.32$/m);
+    expect(r.stdout).toMatch(/^ {2}Proposition 11 \(SJR 85\) saves +\$439\.15$/m);
   });
 
   it("a state's detail block is labelled by rules/results.yaml", async () => {

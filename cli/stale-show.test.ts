@@ -233,13 +233,16 @@ describe('ptax rules show', () => {
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout);
     expect(o).toMatchObject({ id: 'tx.counties:anderson', state: 'TX', name: 'Anderson County', fips: '48001', file: 'rules/tx/counties.yaml' });
+    // nominal_rates_tx_2025.csv, Anderson County: county 0.493907 + Palestine ISD 1.0378 +
+    // Palestine 0.614285 = 2.145992 (Comptroller 2025).
     expect(o.rates).toEqual([
-      {
-        effective: '2023-01-01',
-        value: 0.9735,
-        last_verified: '2026-11-21',
-        reference: expect.arrayContaining([expect.objectContaining({ href: 'https://data.census.gov/table/ACSDT5Y2023.B25103' })]),
-      },
+      expect.objectContaining({
+        effective: '2025-01-01',
+        value: 2.145992,
+        parts: { school: 1.0378, county: 0.493907, city: 0.614285, special: 0 },
+        units: { school: 'Palestine ISD', city: 'Palestine' },
+        reference: expect.arrayContaining([expect.objectContaining({ href: 'https://comptroller.texas.gov/taxes/property-tax/rates/index.php' })]),
+      }),
     ]);
   });
 

@@ -115,7 +115,9 @@ describe('properties of every calculation', () => {
         }),
         { ...RUNS, seed: 202 },
       );
-      expect(lowered, 'the flag lowered the tax on some inputs').toBeGreaterThan(10);
+      // over65 lowers the tax only with a homestead in Texas and Florida and through Enhanced STAR in New York
+      // City (outside the city STAR is shown, not subtracted): fewer of the 300 random inputs than the other flags.
+      expect(lowered, 'the flag lowered the tax on some inputs').toBeGreaterThan(flag === 'over65' ? 2 : 10);
     });
   }
 

@@ -336,9 +336,10 @@ describe('App', () => {
     fireEvent.change(screen.getByLabelText('Ingreso combinado del hogar (para STAR mejorado)'), { target: { value: '120000' } });
     fireEvent.click(screen.getByTestId('calculate'));
     await flush(500);
-    // README: Albany, 300,000, over 65, income 120,000 → 5,397.05 (Basic STAR 284.06).
-    expect(screen.getByTestId('annual-tax').getAttribute('data-value')).toBe('5397.05');
-    expect(screen.getByTestId('annual-tax').textContent?.replace(/\s/g, '')).toMatch(/^(USD|\$)5,397$/);
+    // Albany, 300,000 × the Census rate 1.8937% = 5,681.10: STAR (Basic, income above the Enhanced limit) is shown
+    // beside the estimate, not subtracted (docs/conventions.md, county rates).
+    expect(screen.getByTestId('annual-tax').getAttribute('data-value')).toBe('5681.1');
+    expect(screen.getByTestId('annual-tax').textContent?.replace(/\s/g, '')).toMatch(/^(USD|\$)5,681$/);
     const notes = screen.getAllByTestId('note').map((n) => n.textContent);
     expect(notes.join(' ')).not.toContain('Income too high');
     expect(notes.length).toBeGreaterThan(0);

@@ -213,14 +213,16 @@ describe('Florida: the two-tier detail object (fixtures/fl/fl-homestead.yaml, Mi
   it('has the Florida header, the Florida average and the florida rows by hand', () => {
     expectInside(l);
     expect(lines).toContain('Florida Property Tax Calculator for Floridians');
-    // Annual 2,479.50 (written $2,480); effective 0.8265% against Florida's 0.80% (rules/fl/split.yaml): 0.03 points above.
-    for (const s of ['$2,480', 'Florida average effective rate', '0.80%', '0.03 percentage points above', 'Florida details: school and non-school taxes'])
+    // Miami-Dade, DOR 2025 millage (nominal_rates_fl_2025.csv): school 6.499 + 0.134 = 6.633 mills, the rest 11.8563.
+    // Annual 300,000 × 1.84893% = 5,546.79 (written $5,547); against Florida's 0.80% (rules/fl/split.yaml): 1.05 points above.
+    for (const s of ['$5,547', 'Florida average effective rate', '0.80%', '1.05 percentage points above', 'Florida details: school and non-school taxes'])
       expect(
         lines.some((x) => x === s || x.startsWith(`${s}`)),
         s,
       ).toBe(true);
-    // School 300,000 × 0.371925% = 1,115.78; non-school 300,000 × 0.454575% = 1,363.73; potential savings 323.55.
-    for (const s of ['0.37%', '$1,116', '0.45%', '$1,364', '$324']) expect(lines).toContain(s);
+    // School 300,000 × 0.6633% = 1,989.90; non-school 300,000 × 1.18563% = 3,556.89; potential savings (homestead):
+    // 25,000 × 0.6633% + 50,722 × 1.18563% = 165.83 + 601.38 = 767.20.
+    for (const s of ['0.66%', '$1,990', '1.19%', '$3,557', '$767']) expect(lines).toContain(s);
   });
 
   it('draws no before/after chart without exemption savings, and says no exemptions were applied', () => {
