@@ -105,7 +105,8 @@ describe.each(STATES)('%s: properties of every calculation', (code) => {
         const full = calc.calculate({ ...i, year: undefined, veteranDisability: 100 });
         if (code !== 'CA') expect(num(full, 'annualTax')).toBe(0);
         else {
-          const basic = bundle.parameters['ca.exemptions.veteran_basic']!.values.filter((v) => v.effective <= `${String(full.year)}-01-01`).at(-1)!.value as number;
+          const basic = bundle.parameters['ca.exemptions.veteran_basic']!.values.filter((v) => v.effective <= `${String(full.year)}-01-01`).at(-1)!
+            .value as number;
           const ca = full.california as Record<string, number>;
           expect(ca.veteranExemption).toBeCloseTo(Math.min(num(full, 'baseAssessedValue'), basic), 2);
         }
