@@ -29,7 +29,7 @@ export const DATA_DIR = 'rules/sources';
 /** The ACS 2019–2023 five-year table is labelled 2023 by the Tax Foundation. */
 const EFFECTIVE = '2023-01-01';
 const VERIFIED = '2026-11-21';
-/** When the nominal tables were read and checked against ../shared/data/SOURCES.md §6–§8. */
+/** When every county of the nominal tables was compared with the official tables themselves (docs/verification.md, rows ca/fl/tx.counties). */
 const NOMINAL_VERIFIED = '2026-11-26';
 const NYC_NOTE = 'NYC borough';
 /** The state editions whose counties come from the table. */
