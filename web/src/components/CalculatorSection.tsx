@@ -64,7 +64,11 @@ export function useStateData(loaders?: PackageLoaders, initial?: LoadedState, pr
       live = false;
     };
   }, [attempt, loaders, initial, preload]);
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  // With the build's own loaders the package is a dynamic import, and a failed one stays failed
+  // in the page's module map (Chromium keeps the error for that address): loading it again in
+  // the same page cannot succeed, so "Try Again" loads the page again. Given loaders (tests,
+  // pre-rendering) are simply called again.
+  const retry = useCallback(() => (loaders ? setAttempt((n) => n + 1) : window.location.reload()), [loaders]);
   return { data, retry };
 }
 
