@@ -215,6 +215,8 @@ export interface InputDecl {
   requires?: string;
   /** By state: the web form shows the input only for counties with this county flag. */
   county_flag?: Record<string, string>;
+  /** The web form asks it only of a visitor who has owned the home for a while (not of a buyer). */
+  owner_only?: boolean;
 }
 
 export type ResultFieldUnit = 'usd' | 'percent' | 'fraction' | 'count' | 'text';

@@ -11,6 +11,8 @@ import {
   incomeExceedsLimit,
   inputShown,
   isCommercial,
+  ownerInputs,
+  type Ownership,
   isResidentialInput,
   type Edition,
   type InputValue,
@@ -28,7 +30,25 @@ interface FieldProps {
   idPrefix?: string;
 }
 
-export function HomeValueField({ form, lang, inputRef }: FieldProps & { inputRef?: React.Ref<HTMLInputElement> }) {
+export const NYC_PROPERTY_LOOKUP_URL = 'https://www.nyc.gov/site/finance/property/property-search-property-information.page';
+
+/** Issue 21: a class 2 value at or above the rules' threshold looks like a sale price, not the City's market value. */
+function Class2SalePriceWarning({ form, edition }: Pick<FieldProps, 'form' | 'edition'>) {
+  const { t } = useTranslation();
+  const v = useFormValues(form);
+  const limit = edition.class2SalePriceWarning(edition.county(v.county));
+  if (v.propertyType !== 'class2' || limit === null || !(v.homeValue >= limit)) return null;
+  return (
+    <p className="warning" role="status" data-testid="class2-sale-price-warning">
+      {t('form.class2SalePrice')}{' '}
+      <a href={NYC_PROPERTY_LOOKUP_URL} target="_blank" rel="noopener noreferrer">
+        {t('form.class2Link')}
+      </a>
+    </p>
+  );
+}
+
+export function HomeValueField({ form, edition, lang, inputRef }: FieldProps & { inputRef?: React.Ref<HTMLInputElement> }) {
   const { t } = useTranslation();
   const id = useId();
   const value = useFormValues(form).homeValue;
@@ -66,6 +86,7 @@ export function HomeValueField({ form, lang, inputRef }: FieldProps & { inputRef
           {t(value > UI.veryHighValue ? 'toast.veryHigh' : 'toast.veryLow')}. {t('toast.verify')}
         </p>
       )}
+      {!problem && <Class2SalePriceWarning form={form} edition={edition} />}
     </div>
   );
 }
@@ -117,7 +138,8 @@ export function CountyField({ form, edition, lang, rateDigits = 3, inputRef }: F
   );
 }
 
-export function PropertyTypeField({ form, edition, lang }: FieldProps) {
+/** `valueWarning`: the class 2 sale-price warning here too (the wizard, where the value was typed a step before). */
+export function PropertyTypeField({ form, edition, lang, valueWarning = false }: FieldProps & { valueWarning?: boolean }) {
   const { t } = useTranslation();
   const id = useId();
   const v = useFormValues(form);
@@ -147,11 +169,12 @@ export function PropertyTypeField({ form, edition, lang }: FieldProps) {
       {v.propertyType === 'class2' && (
         <p className="help" data-testid="class2-help">
           {t('form.class2Help')}{' '}
-          <a href="https://www.nyc.gov/site/finance/property/property-search-property-information.page" target="_blank" rel="noopener noreferrer">
+          <a href={NYC_PROPERTY_LOOKUP_URL} target="_blank" rel="noopener noreferrer">
             {t('form.class2Link')}
           </a>
         </p>
       )}
+      {valueWarning && <Class2SalePriceWarning form={form} edition={edition} />}
     </div>
   );
 }
@@ -269,6 +292,57 @@ function AmountInput({
   );
 }
 
+/**
+ * Issue 21: "buying, or owned a while?", asked where the law needs an owner's figure (California's
+ * purchase year and price, Florida's and New York City's last assessed value, Texas's last
+ * appraised value). Buying: those fields stay hidden and are not used (a buyer's estimate).
+ */
+export function OwnershipFields({ form, edition, lang }: FieldProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const v = useFormValues(form);
+  const county = edition.county(v.county);
+  const asked = ownerInputs(edition, county);
+  if (!asked.length) return null;
+  const owned = v.ownership === 'owned';
+  const choice = (value: Ownership, label: string) => (
+    <div className="check">
+      <input
+        id={`${id}-${value}`}
+        type="radio"
+        name={`${id}-ownership`}
+        value={value}
+        checked={v.ownership === value}
+        data-testid={`ownership-${value}`}
+        onChange={() => form.setFieldValue('ownership', value)}
+      />
+      <label htmlFor={`${id}-${value}`}>{label}</label>
+    </div>
+  );
+  return (
+    <fieldset className="exemptions" data-testid="ownership" aria-describedby={`${id}-help`}>
+      <legend>{t('form.ownership')}</legend>
+      {choice('buying', t('form.ownershipBuying'))}
+      {choice('owned', t('form.ownershipOwned'))}
+      <p id={`${id}-help`} className="help" data-testid="ownership-help">
+        {t(owned ? 'form.ownershipOwnedHelp' : 'form.ownershipBuyingHelp')}
+      </p>
+      {owned &&
+        asked.map((d) => (
+          <AmountInput
+            key={d.id}
+            d={d}
+            value={(v[d.id] as number | null) ?? null}
+            onChange={(x) => form.setFieldValue(d.id, x as never)}
+            lang={lang}
+            state={edition.code}
+            year={d.type === 'year'}
+          />
+        ))}
+    </fieldset>
+  );
+}
+
 export function ExemptionFields({ form, edition, lang, grouped = false }: FieldProps & { grouped?: boolean }) {
   const { t } = useTranslation();
   const id = useId();
@@ -278,7 +352,8 @@ export function ExemptionFields({ form, edition, lang, grouped = false }: FieldP
   const limit = edition.incomeLimit(county);
   const set = (k: string) => (x: InputValue) => form.setFieldValue(k, x as never);
   const over = incomeExceedsLimit(v, limit) && v.seniorIncome !== null && v.seniorIncome !== undefined;
-  const shown = edition.formInputs.filter((d) => inputShown(d, v, county, edition.code));
+  // The owner-only inputs are asked under the buyer-or-owner question (OwnershipFields).
+  const shown = edition.formInputs.filter((d) => !d.owner_only && inputShown(d, v, county, edition.code));
   const state = edition.code;
   return (
     <fieldset className="exemptions" data-testid="exemptions">

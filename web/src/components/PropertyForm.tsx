@@ -1,7 +1,7 @@
 /** The property-information form (seed 000 §2): value, county, property type, exemptions, calculate. */
 import { useId, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CountyField, ExemptionFields, HomeValueField, PropertyTypeField, YearField } from './Fields.js';
+import { CountyField, ExemptionFields, HomeValueField, OwnershipFields, PropertyTypeField, YearField } from './Fields.js';
 import { useFormValues, type CalculatorForm } from './calculatorForm.js';
 import { canCalculate, type Edition } from '../lib/model.js';
 import type { Lang } from '../lib/format.js';
@@ -51,6 +51,7 @@ export function PropertyForm({
         <CountyField form={form} edition={edition} lang={lang} />
         <PropertyTypeField form={form} edition={edition} lang={lang} />
         <YearField form={form} edition={edition} lang={lang} />
+        <OwnershipFields form={form} edition={edition} lang={lang} />
         <ExemptionFields form={form} edition={edition} lang={lang} />
         <button type="submit" className="btn btn-primary btn-block" data-testid="calculate" disabled={button.disabled} aria-busy={calculating}>
           {button.label}

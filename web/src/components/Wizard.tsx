@@ -3,7 +3,7 @@ import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { events } from '../lib/monitoring.js';
-import { CountyField, ExemptionFields, HomeValueField, PropertyTypeField, YearField } from './Fields.js';
+import { CountyField, ExemptionFields, HomeValueField, OwnershipFields, PropertyTypeField, YearField } from './Fields.js';
 import { useFormValues, type CalculatorForm } from './calculatorForm.js';
 import { useDialog } from './useDialog.js';
 import { canCalculate, isCommercial, type Edition } from '../lib/model.js';
@@ -98,11 +98,16 @@ export function Wizard({
         {step === 1 && (
           <>
             <CountyField form={form} edition={edition} lang={lang} rateDigits={3} />
-            {v.county && <PropertyTypeField form={form} edition={edition} lang={lang} />}
+            {v.county && <PropertyTypeField form={form} edition={edition} lang={lang} valueWarning />}
             {v.county && <YearField form={form} edition={edition} lang={lang} />}
           </>
         )}
-        {step === 2 && <ExemptionFields form={form} edition={edition} lang={lang} grouped />}
+        {step === 2 && (
+          <>
+            <OwnershipFields form={form} edition={edition} lang={lang} />
+            <ExemptionFields form={form} edition={edition} lang={lang} grouped />
+          </>
+        )}
         {step === 3 && (
           <dl className="rows review" data-testid="wizard-review">
             <div className="row">

@@ -147,6 +147,10 @@ export const CITATIONS_ES: Array<[string, string]> = [
     'RPTL §1805, límite al aumento del valor tasado de cada parcela: clase uno (subd. 1) y parcelas de clase dos con menos de once unidades (subd. 2), Senado de Nueva York, Open Legislation',
   ],
   [
+    'RPTL §581, assessment of residential cooperative, condominium and rental property: assessed at a sum not exceeding the assessment of the parcel were it not owned on a cooperative or condominium basis, NY Senate Open Legislation',
+    'RPTL §581, tasación de cooperativas, condominios y propiedades de alquiler residenciales: se tasan por una suma no mayor que la tasación de la parcela si no fuera propiedad en régimen de cooperativa o de condominio, Senado de Nueva York, Open Legislation',
+  ],
+  [
     'RPTL §425(2)(b), STAR base figures: the basic figure, and the enhanced figure raised each school year by the CPI-W (NY Senate Open Legislation)',
     'RPTL §425(2)(b), cifras base de STAR: la cifra básica y la mejorada, que sube cada año escolar con el CPI-W (Senado de Nueva York, Open Legislation)',
   ],

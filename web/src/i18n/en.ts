@@ -166,6 +166,13 @@ const en = {
     propertyTypePlaceholder: 'Select a property type',
     nycHelp: 'New York City taxes property by class.',
     exemptions: 'Exemptions',
+    ownership: 'Are you buying (or did you buy this year), or have you owned the home for a while?',
+    ownershipBuying: 'Buying, or bought this year',
+    ownershipOwned: 'Owned it for a while',
+    ownershipBuyingHelp: "The estimate is a buyer's: the tax on the full value, with no cap from earlier years.",
+    ownershipOwnedHelp: 'The law limits how fast an owner’s assessed value rises: give the figure below from your bill or notice.',
+    class2SalePrice:
+      'This looks like a sale price. The Department of Finance values a class 2 home far below it: enter the market value from your Notice of Property Value.',
     homestead: 'Primary residence (homestead / STAR)',
     over65: 'Owner 65 or older (Enhanced STAR)',
     seniorIncome: 'Combined household income (for Enhanced STAR)',

@@ -154,6 +154,13 @@ const es: SpanishBase = {
     propertyTypePlaceholder: 'Seleccione un tipo de propiedad',
     nycHelp: 'La Ciudad de Nueva York grava la propiedad por clase.',
     exemptions: 'Exenciones',
+    ownership: '¿Está comprando (o compró este año) la vivienda, o es su dueño desde hace tiempo?',
+    ownershipBuying: 'Estoy comprando, o compré este año',
+    ownershipOwned: 'Soy dueño desde hace tiempo',
+    ownershipBuyingHelp: 'La estimación es la de un comprador: el impuesto sobre el valor completo, sin el límite de años anteriores.',
+    ownershipOwnedHelp: 'La ley limita cuánto sube el valor tasado de un propietario: indique abajo la cifra de su factura o aviso.',
+    class2SalePrice:
+      'Esto parece un precio de venta. El Departamento de Finanzas valora una vivienda de clase 2 muy por debajo: ingrese el valor de mercado de su Aviso de Valor de la Propiedad.',
     homestead: 'Residencia principal (homestead / STAR)',
     over65: 'Propietario de 65 años o más (STAR mejorado)',
     seniorIncome: 'Ingreso combinado del hogar (para STAR mejorado)',

@@ -26,6 +26,8 @@ export interface InputDecl {
   requires?: string;
   /** By state: shown only for counties with this flag (New York: nycClass). */
   county_flag?: Record<string, string>;
+  /** Asked only of a visitor who has owned the home for a while (not of a buyer). */
+  owner_only?: boolean;
   /** Not offered in the web form (analysts' inputs such as a what-if rate). */
   web?: boolean;
   /** A date input: the facts its year, month and day fill. */

@@ -43,7 +43,8 @@ function combinations(edition: Edition): Array<Partial<FormValues>> {
   const levels: Record<string, number> = { seniorIncome: 50000, priorAssessed: 200000, purchasePrice: 250000, purchaseYear: 2015, melloRoos: 1200 };
   for (const [id, x] of Object.entries(levels)) if (has(id)) numbers[id] = x;
   const all = Object.fromEntries(booleans.map((b) => [b, true]));
-  const list: Array<Partial<FormValues>> = [{}, ...booleans.map((b) => ({ [b]: true })), { ...all, ...numbers }];
+  // The owner's figures count only for an owner of a while (issue 21): the last combination is one.
+  const list: Array<Partial<FormValues>> = [{}, ...booleans.map((b) => ({ [b]: true })), { ...all, ...numbers, ownership: 'owned' }];
   if (has('veteranDisability')) list.push({ veteranDisability: 30 }, { homestead: true, veteranDisability: 100 }, { ...all, veteranDisability: 70 });
   if (has('seniorIncome')) list.push({ over65: true, seniorIncome: 100000 }, { over65: true, seniorIncome: 1 });
   return list;

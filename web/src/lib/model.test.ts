@@ -167,6 +167,7 @@ describe('California with Mello-Roos (issue 24)', () => {
       county: 'Los Angeles County',
       homeValue: 900000,
       homestead: true,
+      ownership: 'owned',
       purchasePrice: 500000,
       purchaseYear: 2015,
       melloRoos: 2000,

@@ -17,6 +17,7 @@ import type { CountyFactsPackage } from './stateData.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
+export type Ownership = 'buying' | 'owned';
 
 /**
  * Client state of the calculator (seed 000 §3, "Calculator input"): the value, county,
@@ -30,6 +31,8 @@ export interface FormValues {
   /** The tax year asked for, '' for the latest the rules cover. */
   year: string;
   showSchoolTaxBreakdown: boolean;
+  /** Issue 21: buying (or bought this year), or owned the home for a while; owner_only inputs are asked and used only when owned. */
+  ownership: Ownership;
   [input: string]: InputValue;
 }
 
@@ -48,6 +51,7 @@ export const DEFAULT_FORM: FormValues = {
   propertyType: '',
   year: '',
   showSchoolTaxBreakdown: false,
+  ownership: 'buying',
 };
 
 /** The form's starting values for an edition: every declared input at its empty value. */
@@ -127,6 +131,8 @@ export interface Edition {
   classRates(county: CountyInfo): Record<string, number>;
   /** The Enhanced STAR income limit for a county's program, if the rules have one. */
   incomeLimit(county: CountyInfo | undefined): number | null;
+  /** New York City: the class 2 value from which the form warns that it looks like a sale price (rules ny.nyc.class2_sale_price_warning), or null. */
+  class2SalePriceWarning(county: CountyInfo | undefined): number | null;
 }
 
 const whenIdle = (f: () => void): void => {
@@ -240,14 +246,20 @@ export function makeEdition(bundle: Bundle): Edition {
       return v && typeof v === 'object' ? (v as Record<string, number>) : {};
     },
     incomeLimit(county) {
-      const program = county?.program ?? counties[0]?.program;
-      if (!program) return null;
-      const id = bundle.programs[program]?.parameters.enhancedIncomeLimit;
-      const p = id ? bundle.parameters[id] : undefined;
-      const v = p && valueAt(p, dateOf(program))?.value;
-      return typeof v === 'number' ? v : null;
+      return programScalar(county?.program ?? counties[0]?.program, 'enhancedIncomeLimit');
+    },
+    class2SalePriceWarning(county) {
+      return county?.needsPropertyType ? programScalar(county.program, 'class2SalePriceWarning') : null;
     },
   };
+  /** A scalar parameter of a program, by its name in the program, at the program's date. */
+  function programScalar(program: string | undefined, name: string): number | null {
+    if (!program) return null;
+    const id = bundle.programs[program]?.parameters[name];
+    const p = id ? bundle.parameters[id] : undefined;
+    const v = p && valueAt(p, dateOf(program))?.value;
+    return typeof v === 'number' ? v : null;
+  }
   return edition;
 }
 
@@ -264,9 +276,16 @@ export function incomeExceedsLimit(v: FormValues, limit: number | null): boolean
   return v.seniorIncome === null || v.seniorIncome === undefined || (v.seniorIncome as number) > limit;
 }
 
+/** The owner-only inputs that apply to this county (the buyer-or-owner question is asked only where there are some). */
+export function ownerInputs(edition: Pick<Edition, 'code' | 'formInputs'>, county: CountyInfo | undefined): InputDecl[] {
+  return edition.formInputs.filter((d) => d.owner_only && inputShown(d, { ...DEFAULT_FORM, ownership: 'owned' }, county, edition.code));
+}
+
 /** Whether a declared input is shown for these values and this county (its `requires` and `county_flag`). */
 export function inputShown(d: InputDecl, v: FormValues, county: CountyInfo | undefined, state: string): boolean {
   if (d.requires && !v[d.requires]) return false;
+  // A buyer is not asked what only an owner of a while knows, and a value typed before switching back is not used.
+  if (d.owner_only && v.ownership !== 'owned') return false;
   const flag = d.county_flag?.[state];
   if (flag && !county?.flags.includes(flag)) return false;
   return true;

@@ -3,7 +3,7 @@
  * county slug, the value and every declared input the visitor gave, under the public
  * names the batch columns use (rules/inputs.yaml `column`), e.g.
  * `/?county=kings&value=800000&class=class1&homestead=true`. Opening it fills the form and
- * shows the same result. Unknown names and values that are not valid are ignored.
+ * shows the same result (an owner's figure in it opens the form as "owned a while"). Unknown names and values that are not valid are ignored.
  */
 import { inputsFromQuery } from '../../../engine/index.js';
 import type { InputDecl } from './declarations.js';
@@ -54,5 +54,7 @@ export function readShare(search: string, edition: Edition): FormValues | null {
   const year = r.inputs.year;
   if (typeof year === 'number' && edition.years(county).includes(year)) v.year = String(year);
   for (const d of edition.formInputs) if (r.inputs[d.id] !== undefined) v[d.id] = r.inputs[d.id] as InputValue;
+  // An owner's figure in the address (last year's value, the purchase year or price) answers "owned a while".
+  if (edition.formInputs.some((d) => d.owner_only && r.inputs[d.id] !== undefined)) v.ownership = 'owned';
   return v;
 }
