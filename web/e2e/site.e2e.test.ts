@@ -243,6 +243,34 @@ describe('in the browser', () => {
     await sec.context.close();
   });
 
+  it('the Texas payment guide has the quick payment calculator (seed 001 §2, issue 24): the figures of ptax tx payment, in both languages', async () => {
+    // $5,000 of 2026 tax paid 2027-03-15: delinquent from February 1, 2027 (Tax Code §31.02), March is its 2nd month:
+    // penalty 6% + 1% = 7% and interest 2 × 1% = 2% (§33.01), 9% of 5,000 = 450.00; total 5,450.00.
+    const r = JSON.parse(
+      execFileSync(process.execPath, ['dist/cli/main.js', 'tx', 'payment', '--tax', '5000', '--date', '2027-03-15', '--bill-year', '2026', '--json'], {
+        cwd: REPO,
+        encoding: 'utf8',
+      }),
+    ) as { penalty: number; totalDue: number; penaltyRate: number };
+    expect([r.penaltyRate, r.penalty, r.totalDue]).toEqual([9, 450, 5450]);
+    for (const path of ['/guides/texas-property-tax-payment', '/es/guias/pago-impuestos-propiedad-texas']) {
+      // Pre-rendered: the panel is in the build's HTML, not added by a script.
+      expect((await get('TX', path)).body).toContain('data-testid="tool-payment"');
+      const { page, context } = await open(browser, path, { edition: 'TX', popup: false, waitFor: 'page-guide' });
+      await ready(page);
+      await page.getByTestId('guide-tool').getByTestId('tool-payment').locator('summary').click();
+      await page.getByTestId('tool-payment-form').waitFor();
+      await page.getByTestId('tool-input-tax-amount').fill('5000');
+      await page.getByTestId('tool-input-payment-date').fill('2027-03-15');
+      await page.getByTestId('tool-input-bill-year').fill('2026');
+      await page.getByTestId('tool-payment-run').click();
+      await page.getByTestId('tool-payment-result').waitFor();
+      expect([path, Number(await page.getByTestId('tool-penalty').getAttribute('data-value'))]).toEqual([path, r.penalty]);
+      expect([path, Number(await page.getByTestId('tool-totalDue').getAttribute('data-value'))]).toEqual([path, r.totalDue]);
+      await context.close();
+    }
+  });
+
   it('axe-core finds no violations on each page type', async () => {
     for (const [path, testId] of [
       ['/how-it-works', 'page-how-it-works'],
@@ -250,6 +278,7 @@ describe('in the browser', () => {
       ['/county/harris', 'page-county'],
       ['/tax-guides', 'page-tax-guides'],
       ['/guides/texas-property-tax-exemptions', 'page-guide'],
+      ['/guides/texas-property-tax-payment', 'page-guide'],
       ['/guides/texas-glossary', 'page-guide'],
       ['/faq', 'page-faq'],
       ['/about', 'page-about'],

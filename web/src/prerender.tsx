@@ -7,7 +7,7 @@
  */
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { App, DATA_PAGES } from './components/App.js';
+import { App, DATA_PAGES, GUIDE_TOOLS } from './components/App.js';
 import * as sitePages from './components/site/SitePages.js';
 import * as homeParts from './components/HomeParts.js';
 import { ToastProvider } from './components/Toaster.js';
@@ -57,6 +57,12 @@ export function aliasPaths(): Array<{ alias: string; en: string; es: string }> {
   return routedGuides(guides).flatMap((g) => (g.aliases ?? []).map((alias) => ({ alias, en: g.paths.en, es: g.paths.es })));
 }
 
+/** A guide that shows one of the state's calculators (App's GUIDE_TOOLS): pre-rendered with the state data. */
+function guideTool(route: Route): boolean {
+  const g = route.page === 'guide' ? guides.pages.find((x) => x.id === route.param) : undefined;
+  return !!g?.topic && g.topic in GUIDE_TOOLS;
+}
+
 export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
   const i18n = createI18n(lang, { es });
   const t = i18n.t;
@@ -71,7 +77,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
           pathname={pathname}
           loaders={{ [EDITION]: never, TX: never }}
           initial={DATA_PAGES.has(route.page) ? loaded : undefined}
-          extras={route.page === 'home' || route.page === 'calculator' ? loaded : undefined}
+          extras={route.page === 'home' || route.page === 'calculator' || guideTool(route) ? loaded : undefined}
           guides={guides}
           pages={sitePages}
           home={homeParts}

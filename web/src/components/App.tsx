@@ -37,6 +37,9 @@ export const loadSitePages = (): Promise<SitePagesModule> => import('./site/Site
  * before hydrating them). Every other page is pre-rendered, and first rendered in the
  * browser, with the data still loading, so both give the same markup.
  */
+/** A guide topic → the state calculator shown on that guide (when the state has it). */
+export const GUIDE_TOOLS: Readonly<Record<string, string>> = { payment: 'payment' };
+
 export const DATA_PAGES = new Set(['county', 'counties', 'how-it-works']);
 
 export function App({
@@ -168,7 +171,15 @@ export function App({
       break;
     case 'guide': {
       const page = guides?.pages.find((g) => g.id === route.param);
-      content = !P ? null : page ? <P.GuideView page={page} lang={lang} site={site} /> : <P.NotFound lang={lang} site={site} />;
+      // The payment guide carries the state's payment calculator (seed 001 §2, issue 24), an island like the calculator page's tools.
+      const toolName = page?.topic ? GUIDE_TOOLS[page.topic] : undefined;
+      const tool =
+        toolName && extrasEdition && H && !hub && extrasEdition.state.calculators.some((k) => k.name === toolName) ? (
+          <Island name="tools" props={{ lang, tool: toolName }}>
+            <H.GuideTool edition={extrasEdition} lang={lang} name={toolName} />
+          </Island>
+        ) : undefined;
+      content = !P ? null : page ? <P.GuideView page={page} lang={lang} site={site} tool={tool} /> : <P.NotFound lang={lang} site={site} />;
       break;
     }
     default:
