@@ -36,6 +36,9 @@ const pkg = Object.entries(packages).find(([path]) => path.endsWith(`/${EDITION}
 const loaded: LoadedState | undefined = pkg && EDITION !== 'HUB' ? { pkg, bundle: toBundle(pkg), fellBack: false, requested: EDITION } : undefined;
 const edition = loaded ? makeEdition(loaded.bundle) : undefined;
 
+/** The year whose rates the estimates use (issue 24), from the bundle: the edition's, or on the hub the latest of its programs. */
+const RATES_YEAR = edition ? edition.ratesYear : Math.max(0, ...Object.values(pkg?.programs ?? {}).map((p) => p.years.at(-1) ?? 0));
+
 const guideFiles = import.meta.glob('./generated/guides/*.json', { eager: true, import: 'default' }) as Record<string, GuideData>;
 const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsWith(`/${EDITION.toLowerCase()}.json`))?.[1] ?? {
   format: 1,
@@ -86,7 +89,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
     </I18nextProvider>,
   );
   setIslandRenderer(null);
-  const vars = { ...editionVars(t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), context: EDITION };
+  const vars = { ...editionVars(t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), year: RATES_YEAR, context: EDITION };
   const state = String(vars.state ?? '');
   const titled = (page: string) => t('site.pageTitle', { page, state, context: EDITION === 'HUB' ? 'HUB' : undefined });
   let title = t('meta.title', vars);
