@@ -46,7 +46,11 @@ const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsW
   pages: [],
 };
 
-export const site: Site = { counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : [], guides: routedGuides(guides) };
+export const site: Site = {
+  counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : [],
+  guides: routedGuides(guides),
+  edition: EDITION,
+};
 
 /** Every page path of the edition: [English path, Spanish path]; the hub has no county pages. */
 export function pagePaths(): Array<{ en: string; es: string; page: Route['page'] }> {
@@ -112,6 +116,10 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
       description = t('site.county.description', { county, state, value: formatUsd(DEFAULT_VALUE, lang) });
       break;
     }
+    case 'timeline':
+      title = titled(t('site.timeline.title', { state }));
+      description = t('site.timeline.description', { state });
+      break;
     case 'counties':
       title = titled(t('site.counties.title', { state }));
       description = t('site.counties.description', { state, count: edition?.counties.length ?? 0 });

@@ -40,7 +40,7 @@ export const loadSitePages = (): Promise<SitePagesModule> => import('./site/Site
 /** A guide topic → the state calculator shown on that guide (when the state has it). */
 export const GUIDE_TOOLS: Readonly<Record<string, string>> = { payment: 'payment' };
 
-export const DATA_PAGES = new Set(['county', 'counties', 'how-it-works']);
+export const DATA_PAGES = new Set(['county', 'counties', 'how-it-works', 'timeline']);
 
 export function App({
   lang,
@@ -72,7 +72,7 @@ export function App({
   const { i18n } = useTranslation();
   if (P) P.addSiteText(i18n);
   const site: Site = useMemo(
-    () => ({ counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : 'any', guides: routedGuides(guides) }),
+    () => ({ counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : 'any', guides: routedGuides(guides), edition: EDITION }),
     [edition, guides],
   );
   const route: Route = resolveRoute(pathname, site);
@@ -162,6 +162,9 @@ export function App({
       break;
     case 'county':
       content = !P ? null : edition ? <P.CountyPage edition={edition} slug={route.param!} lang={lang} site={site} /> : calculator;
+      break;
+    case 'timeline':
+      content = !P ? null : edition ? <P.TimelinePage edition={edition} lang={lang} site={site} /> : null;
       break;
     case 'tax-guides':
       content = guides && P ? <P.GuidesHub guides={guides.pages} lang={lang} site={site} /> : null;

@@ -466,6 +466,7 @@ const en = {
     breadcrumbs: 'Breadcrumb',
     home: 'Home',
     taxGuides: 'Tax guides',
+    timeline: 'Timeline',
   },
   site: {
     deleteData: 'Delete my data',

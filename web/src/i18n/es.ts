@@ -451,6 +451,7 @@ const es: SpanishBase = {
     breadcrumbs: 'Ruta de navegación',
     home: 'Inicio',
     taxGuides: 'Guías de impuestos',
+    timeline: 'Calendario',
   },
   site: {
     deleteData: 'Borrar mis datos',
