@@ -172,6 +172,11 @@ describe("California's timeline page (seed 001 §2, issue 24)", () => {
     const tx = await get('TX', '/guides/california-property-tax-timeline');
     expect(tx.status).toBe(404);
     expect((await get('TX', '/about')).body).not.toContain('data-testid="nav-timeline"');
+    // axe-core on the page in the browser.
+    const { page, context } = await open(browser, '/guides/california-property-tax-timeline', { edition: 'CA', popup: false, waitFor: 'page-timeline' });
+    const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(r.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+    await context.close();
   });
 });
 
