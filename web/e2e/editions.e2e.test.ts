@@ -6,6 +6,8 @@
  * the Spanish pages, the hub's links, and axe-core on every edition with its tools open.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
@@ -239,7 +241,11 @@ describe('Florida edition (fl.localhost)', () => {
 describe('the hub (any other host)', () => {
   it('introduces the product and links to the four editions on their hosts', async () => {
     const { page, context, errors } = await open(browser, '/', { edition: 'HUB', waitFor: 'hub' });
-    expect(await page.title()).toBe('Property Tax Calculator 2026 | New York, Texas, California and Florida');
+    // The year of the rates from the bundle (issue 24): the hub's program's latest year.
+    const hubYear = (
+      JSON.parse(readFileSync(join(REPO, 'dist/rules/bundle.json'), 'utf8')) as { programs: Record<string, { years: number[] }> }
+    ).programs.hub!.years.at(-1);
+    expect(await page.title()).toBe(`Property Tax Calculator, ${hubYear} rates | New York, Texas, California and Florida`);
     for (const code of ['ny', 'tx', 'ca', 'fl']) {
       expect(await page.getByTestId(`hub-link-${code}`).getAttribute('href')).toBe(`${editionURL(code.toUpperCase())}/`);
     }

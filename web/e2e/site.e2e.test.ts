@@ -144,6 +144,42 @@ describe('figures on the pages come from the engine and the rules', () => {
   });
 });
 
+describe("California's timeline page (seed 001 §2, issue 24)", () => {
+  it('lists every date of rules/ca/state.yaml in calendar order, in both languages; only California has it, linked from its navigation', async () => {
+    const ca = (
+      JSON.parse(readFileSync(join(REPO, 'dist/rules/bundle.json'), 'utf8')) as {
+        states: Record<string, { profile: Record<'deadlines' | 'due_dates', Array<{ date: string; label: { en: string; es: string } }>> }>;
+      }
+    ).states.CA!.profile;
+    const dates = [...ca.deadlines, ...ca.due_dates].map((e) => e.date).sort();
+    // The lien date (R&T §2192), the first installment delinquent after December 10 (§2617), the second after April 10 (§2618).
+    expect(dates).toEqual(expect.arrayContaining(['01-01', '12-10', '04-10']));
+    const en = await get('CA', '/guides/california-property-tax-timeline');
+    expect(en.status).toBe(200);
+    expect([...en.body.matchAll(/data-testid="timeline-entry" data-date="([^"]+)"/g)].map((m) => m[1])).toEqual(dates);
+    expect(en.body).toContain('December 10');
+    expect(en.body).toContain('April 10');
+    expect(attr(en.body, /<title>([^<]+)<\/title>/)).toContain('California property tax timeline');
+    expect(en.body).toContain('<link rel="canonical"');
+    const es = await get('CA', '/es/guias/calendario-impuestos-california');
+    expect(es.status).toBe(200);
+    expect([...es.body.matchAll(/data-testid="timeline-entry" data-date="([^"]+)"/g)].map((m) => m[1])).toEqual(dates);
+    expect(es.body).toContain('10 de diciembre');
+    for (const e of ca.due_dates) expect(es.body).toContain(e.label.es);
+    // In the sitemap, and in the header navigation of California's pages only.
+    expect((await get('CA', '/sitemap.xml')).body).toContain('/guides/california-property-tax-timeline');
+    expect((await get('CA', '/about')).body).toContain('href="/guides/california-property-tax-timeline"');
+    const tx = await get('TX', '/guides/california-property-tax-timeline');
+    expect(tx.status).toBe(404);
+    expect((await get('TX', '/about')).body).not.toContain('data-testid="nav-timeline"');
+    // axe-core on the page in the browser.
+    const { page, context } = await open(browser, '/guides/california-property-tax-timeline', { edition: 'CA', popup: false, waitFor: 'page-timeline' });
+    const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(r.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('link previews of share links', () => {
   it('the home page of a share address carries the figure in its Open Graph tags (ptax calc --json), in both languages', async () => {
     const r = JSON.parse(
@@ -151,18 +187,23 @@ describe('link previews of share links', () => {
         cwd: REPO,
         encoding: 'utf8',
       }),
-    ) as { annualTax: number; monthlyTax: number };
+    ) as { annualTax: number; monthlyTax: number; year: number };
     const usd = (n: number, locale: string) =>
       new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(n);
     const en = await get('TX', '/?county=harris&value=400000&homestead=true');
     expect(en.status).toBe(200);
-    expect(attr(en.body, /<meta property="og:title" content="([^"]+)"/)).toBe(`Harris County: ${usd(r.annualTax, 'en-US')} a year in property tax`);
+    expect(attr(en.body, /<meta property="og:title" content="([^"]+)"/)).toBe(
+      `Harris County: ${usd(r.annualTax, 'en-US')} a year in property tax (${r.year} rates)`,
+    );
     expect(attr(en.body, /<meta property="og:description" content="([^"]+)"/)).toContain(`${usd(r.monthlyTax, 'en-US')} a month`);
     expect(decode(attr(en.body, /<meta property="og:url" content="([^"]+)"/))).toMatch(/\/\?county=harris&value=400000&homestead=true$/);
     const es = await get('TX', '/es?county=harris&value=400000&homestead=true');
     expect(attr(es.body, /<meta property="og:title" content="([^"]+)"/)).toBe(
-      `Condado de Harris: ${usd(r.annualTax, 'es-MX')} al año de impuesto a la propiedad`,
+      `Condado de Harris: ${usd(r.annualTax, 'es-MX')} al año de impuesto a la propiedad (tarifas de ${r.year})`,
     );
+    // The page's title names the same year (issue 24): the year ptax calc uses by default, from the rules.
+    expect(attr(en.body, /<title>([^<]+)<\/title>/)).toBe(`Texas Property Tax Calculator, ${r.year} rates | Free estimate for Texans`);
+    expect(attr(es.body, /<title>([^<]+)<\/title>/)).toContain(`, tarifas de ${r.year} |`);
     // An address that computes nothing gets the page as built.
     const plain = await get('TX', '/?county=atlantis&value=400000');
     expect(attr(plain.body, /<meta property="og:title" content="([^"]+)"/)).not.toContain('a year in property tax');
@@ -243,6 +284,34 @@ describe('in the browser', () => {
     await sec.context.close();
   });
 
+  it('the Texas payment guide has the quick payment calculator (seed 001 §2, issue 24): the figures of ptax tx payment, in both languages', async () => {
+    // $5,000 of 2026 tax paid 2027-03-15: delinquent from February 1, 2027 (Tax Code §31.02), March is its 2nd month:
+    // penalty 6% + 1% = 7% and interest 2 × 1% = 2% (§33.01), 9% of 5,000 = 450.00; total 5,450.00.
+    const r = JSON.parse(
+      execFileSync(process.execPath, ['dist/cli/main.js', 'tx', 'payment', '--tax', '5000', '--date', '2027-03-15', '--bill-year', '2026', '--json'], {
+        cwd: REPO,
+        encoding: 'utf8',
+      }),
+    ) as { penalty: number; totalDue: number; penaltyRate: number };
+    expect([r.penaltyRate, r.penalty, r.totalDue]).toEqual([9, 450, 5450]);
+    for (const path of ['/guides/texas-property-tax-payment', '/es/guias/pago-impuestos-propiedad-texas']) {
+      // Pre-rendered: the panel is in the build's HTML, not added by a script.
+      expect((await get('TX', path)).body).toContain('data-testid="tool-payment"');
+      const { page, context } = await open(browser, path, { edition: 'TX', popup: false, waitFor: 'page-guide' });
+      await ready(page);
+      await page.getByTestId('guide-tool').getByTestId('tool-payment').locator('summary').click();
+      await page.getByTestId('tool-payment-form').waitFor();
+      await page.getByTestId('tool-input-tax-amount').fill('5000');
+      await page.getByTestId('tool-input-payment-date').fill('2027-03-15');
+      await page.getByTestId('tool-input-bill-year').fill('2026');
+      await page.getByTestId('tool-payment-run').click();
+      await page.getByTestId('tool-payment-result').waitFor();
+      expect([path, Number(await page.getByTestId('tool-penalty').getAttribute('data-value'))]).toEqual([path, r.penalty]);
+      expect([path, Number(await page.getByTestId('tool-totalDue').getAttribute('data-value'))]).toEqual([path, r.totalDue]);
+      await context.close();
+    }
+  });
+
   it('axe-core finds no violations on each page type', async () => {
     for (const [path, testId] of [
       ['/how-it-works', 'page-how-it-works'],
@@ -250,6 +319,7 @@ describe('in the browser', () => {
       ['/county/harris', 'page-county'],
       ['/tax-guides', 'page-tax-guides'],
       ['/guides/texas-property-tax-exemptions', 'page-guide'],
+      ['/guides/texas-property-tax-payment', 'page-guide'],
       ['/guides/texas-glossary', 'page-guide'],
       ['/faq', 'page-faq'],
       ['/about', 'page-about'],

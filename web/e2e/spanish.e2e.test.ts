@@ -35,7 +35,7 @@ describe('Spanish page (/es)', () => {
     await page.getByTestId('home-value').blur();
     expect(await page.getByTestId('home-value').inputValue()).toBe('300,000');
     await calculate(page);
-    expect(await page.getByTestId('results-heading').innerText()).toMatch(/^Condado de Albany, año fiscal \d{4}$/);
+    expect(await page.getByTestId('results-heading').innerText()).toMatch(/^Condado de Albany, tarifas de \d{4}$/);
     // Hand-checked: 300,000 × 1.8937% = 5,681.10; es-MX groups thousands with ",".
     expect(await page.getByTestId('annual-tax').innerText()).toBe('$5,681'); // USD with the narrow "$", no decimals
     expect(await page.getByTestId('effective-rate').innerText()).toMatch(/^1\.89\s?%$/);

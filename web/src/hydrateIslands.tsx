@@ -42,6 +42,8 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
   },
   tools: async (p, needs) => {
     const [loaded, H, { editionOf }] = await Promise.all([needs.state(), needs.home(), import('./components/CalculatorSection.js')]);
+    // A guide's island names its one calculator (`tool`); the calculator pages' island shows them all.
+    if (p.tool) return <H.GuideTool edition={editionOf(loaded)} lang={p.lang} name={p.tool} />;
     return <H.StateExtras edition={editionOf(loaded)} lang={p.lang} timeline={false} />;
   },
   hub: async (p) => {

@@ -7,7 +7,7 @@
  */
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { App, DATA_PAGES } from './components/App.js';
+import { App, DATA_PAGES, GUIDE_TOOLS } from './components/App.js';
 import * as sitePages from './components/site/SitePages.js';
 import * as homeParts from './components/HomeParts.js';
 import { ToastProvider } from './components/Toaster.js';
@@ -36,6 +36,9 @@ const pkg = Object.entries(packages).find(([path]) => path.endsWith(`/${EDITION}
 const loaded: LoadedState | undefined = pkg && EDITION !== 'HUB' ? { pkg, bundle: toBundle(pkg), fellBack: false, requested: EDITION } : undefined;
 const edition = loaded ? makeEdition(loaded.bundle) : undefined;
 
+/** The year whose rates the estimates use (issue 24), from the bundle: the edition's, or on the hub the latest of its programs. */
+const RATES_YEAR = edition ? edition.ratesYear : Math.max(0, ...Object.values(pkg?.programs ?? {}).map((p) => p.years.at(-1) ?? 0));
+
 const guideFiles = import.meta.glob('./generated/guides/*.json', { eager: true, import: 'default' }) as Record<string, GuideData>;
 const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsWith(`/${EDITION.toLowerCase()}.json`))?.[1] ?? {
   format: 1,
@@ -43,7 +46,11 @@ const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsW
   pages: [],
 };
 
-export const site: Site = { counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : [], guides: routedGuides(guides) };
+export const site: Site = {
+  counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : [],
+  guides: routedGuides(guides),
+  edition: EDITION,
+};
 
 /** Every page path of the edition: [English path, Spanish path]; the hub has no county pages. */
 export function pagePaths(): Array<{ en: string; es: string; page: Route['page'] }> {
@@ -55,6 +62,12 @@ export function pagePaths(): Array<{ en: string; es: string; page: Route['page']
 /** The generic guide aliases of seed 001 §2 (English paths that show a state's guide): [alias, the guide's paths]. */
 export function aliasPaths(): Array<{ alias: string; en: string; es: string }> {
   return routedGuides(guides).flatMap((g) => (g.aliases ?? []).map((alias) => ({ alias, en: g.paths.en, es: g.paths.es })));
+}
+
+/** A guide that shows one of the state's calculators (App's GUIDE_TOOLS): pre-rendered with the state data. */
+function guideTool(route: Route): boolean {
+  const g = route.page === 'guide' ? guides.pages.find((x) => x.id === route.param) : undefined;
+  return !!g?.topic && g.topic in GUIDE_TOOLS;
 }
 
 export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
@@ -71,7 +84,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
           pathname={pathname}
           loaders={{ [EDITION]: never, TX: never }}
           initial={DATA_PAGES.has(route.page) ? loaded : undefined}
-          extras={route.page === 'home' || route.page === 'calculator' ? loaded : undefined}
+          extras={route.page === 'home' || route.page === 'calculator' || guideTool(route) ? loaded : undefined}
           guides={guides}
           pages={sitePages}
           home={homeParts}
@@ -80,7 +93,7 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
     </I18nextProvider>,
   );
   setIslandRenderer(null);
-  const vars = { ...editionVars(t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), context: EDITION };
+  const vars = { ...editionVars(t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), year: RATES_YEAR, context: EDITION };
   const state = String(vars.state ?? '');
   const titled = (page: string) => t('site.pageTitle', { page, state, context: EDITION === 'HUB' ? 'HUB' : undefined });
   let title = t('meta.title', vars);
@@ -103,6 +116,10 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
       description = t('site.county.description', { county, state, value: formatUsd(DEFAULT_VALUE, lang) });
       break;
     }
+    case 'timeline':
+      title = titled(t('site.timeline.title', { state }));
+      description = t('site.timeline.description', { state });
+      break;
     case 'counties':
       title = titled(t('site.counties.title', { state }));
       description = t('site.counties.description', { state, count: edition?.counties.length ?? 0 });

@@ -51,11 +51,11 @@ export function shareMeta(query: string, state: string, lang: 'en' | 'es'): Shar
     const county = countyName(String(x.county), lang);
     return lang === 'es'
       ? {
-          title: `${county}: ${annual} al año de impuesto a la propiedad`,
+          title: `${county}: ${annual} al año de impuesto a la propiedad (tarifas de ${x.year})`,
           description: `Estimación para una vivienda de ${money(Number(r.inputs.value), lang)}: ${money(Number(x.monthlyTax), lang)} al mes, tasa efectiva ${percent(Number(x.effectiveRate), lang)}. Calcule la suya con ptax.`,
         }
       : {
-          title: `${county}: ${annual} a year in property tax`,
+          title: `${county}: ${annual} a year in property tax (${x.year} rates)`,
           description: `Estimate for a ${money(Number(r.inputs.value), lang)} home: ${money(Number(x.monthlyTax), lang)} a month, ${percent(Number(x.effectiveRate), lang)} effective rate. Work out yours with ptax.`,
         };
   } catch {

@@ -195,7 +195,7 @@ describe('App', () => {
     await flush(500);
     const r = new Engine(fullBundle).calculate({ state: 'NY', county: 'Kings', value: 800000, propertyClass: 'class1', homestead: true });
     expect(Number(screen.getByTestId('annual-tax').getAttribute('data-value'))).toBe(r.annualTax);
-    expect(screen.getByTestId('results-heading').textContent).toBe(`Condado de Kings, año fiscal ${r.year}`);
+    expect(screen.getByTestId('results-heading').textContent).toBe(`Condado de Kings, tarifas de ${r.year}`);
     const twitter = new URL(screen.getByTestId('share-twitter').getAttribute('href')!);
     expect(twitter.searchParams.get('url')).toBe(`${location.origin}/es?county=kings&value=800000&class=class1&homestead=true`);
     expect(twitter.searchParams.get('text')).toContain(formatUsd(r.annualTax, 'es'));

@@ -37,7 +37,10 @@ export const loadSitePages = (): Promise<SitePagesModule> => import('./site/Site
  * before hydrating them). Every other page is pre-rendered, and first rendered in the
  * browser, with the data still loading, so both give the same markup.
  */
-export const DATA_PAGES = new Set(['county', 'counties', 'how-it-works']);
+/** A guide topic → the state calculator shown on that guide (when the state has it). */
+export const GUIDE_TOOLS: Readonly<Record<string, string>> = { payment: 'payment' };
+
+export const DATA_PAGES = new Set(['county', 'counties', 'how-it-works', 'timeline']);
 
 export function App({
   lang,
@@ -69,7 +72,7 @@ export function App({
   const { i18n } = useTranslation();
   if (P) P.addSiteText(i18n);
   const site: Site = useMemo(
-    () => ({ counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : 'any', guides: routedGuides(guides) }),
+    () => ({ counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : 'any', guides: routedGuides(guides), edition: EDITION }),
     [edition, guides],
   );
   const route: Route = resolveRoute(pathname, site);
@@ -160,6 +163,9 @@ export function App({
     case 'county':
       content = !P ? null : edition ? <P.CountyPage edition={edition} slug={route.param!} lang={lang} site={site} /> : calculator;
       break;
+    case 'timeline':
+      content = !P ? null : edition ? <P.TimelinePage edition={edition} lang={lang} site={site} /> : null;
+      break;
     case 'tax-guides':
       content = guides && P ? <P.GuidesHub guides={guides.pages} lang={lang} site={site} /> : null;
       break;
@@ -168,7 +174,15 @@ export function App({
       break;
     case 'guide': {
       const page = guides?.pages.find((g) => g.id === route.param);
-      content = !P ? null : page ? <P.GuideView page={page} lang={lang} site={site} /> : <P.NotFound lang={lang} site={site} />;
+      // The payment guide carries the state's payment calculator (seed 001 §2, issue 24), an island like the calculator page's tools.
+      const toolName = page?.topic ? GUIDE_TOOLS[page.topic] : undefined;
+      const tool =
+        toolName && extrasEdition && H && !hub && extrasEdition.state.calculators.some((k) => k.name === toolName) ? (
+          <Island name="tools" props={{ lang, tool: toolName }}>
+            <H.GuideTool edition={extrasEdition} lang={lang} name={toolName} />
+          </Island>
+        ) : undefined;
+      content = !P ? null : page ? <P.GuideView page={page} lang={lang} site={site} tool={tool} /> : <P.NotFound lang={lang} site={site} />;
       break;
     }
     default:

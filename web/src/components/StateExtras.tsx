@@ -55,6 +55,25 @@ export function LazyPanel({ title, testId, children }: { title: string; testId: 
   );
 }
 
+/**
+ * One of the state's calculators on its own, in a guide (issue 24: the Texas payment guide has
+ * the quick payment calculator, seed 001 §2): the same panel and engine as below the calculator.
+ */
+export function GuideTool({ edition, lang, name }: { edition: Edition; lang: Lang; name: string }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const k = edition.state.calculators.find((c) => c.name === name);
+  if (!k) return null;
+  return (
+    <section className="tools" aria-labelledby={`${id}-tool`} data-testid="guide-tool">
+      <h2 id={`${id}-tool`}>{t('tools.title', { state: edition.stateName[lang] })}</h2>
+      <LazyPanel title={k.label[lang] ?? k.label.en} testId={`tool-${k.name}`}>
+        {() => <ToolPanel edition={edition} calculatorName={k.name} lang={lang} />}
+      </LazyPanel>
+    </section>
+  );
+}
+
 /** The tools, the county directory and the FAQ block, then (unless `timeline` is false: the islands page renders it as static HTML) the rates timeline. */
 export function StateExtras({ edition, lang, timeline = true }: { edition: Edition; lang: Lang; timeline?: boolean }) {
   const { t } = useTranslation();

@@ -3,9 +3,9 @@ import { consentText } from '../lib/telemetry/i18n.js';
 
 const en = {
   meta: {
-    title: '{{state}} Property Tax Calculator 2026 | Free estimate for {{people}}',
+    title: '{{state}} Property Tax Calculator, {{year}} rates | Free estimate for {{people}}',
     description: 'Free, anonymous {{state}} property tax calculator: estimate annual and monthly tax for any of the {{count}} counties, with {{exemptions}}.',
-    title_HUB: 'Property Tax Calculator 2026 | New York, Texas, California and Florida',
+    title_HUB: 'Property Tax Calculator, {{year}} rates | New York, Texas, California and Florida',
     description_HUB:
       'Free, anonymous property tax calculators for New York, Texas, California and Florida: annual and monthly tax, exemptions and the tools of each state.',
   },
@@ -283,7 +283,7 @@ const en = {
     title: 'Your estimate',
     empty: 'Enter your home value, pick a county and press Calculate to see your estimate.',
     loading: 'Calculating your estimate...',
-    heading: '{{county}}, tax year {{year}}',
+    heading: '{{county}}, {{year}} rates',
     annualTax: 'Annual property tax',
     monthlyTax: 'Monthly',
     effectiveRate: 'Your effective rate',
@@ -360,7 +360,7 @@ const en = {
   },
   share: {
     textMelloRoos:
-      'Estimated property tax bill for a {{value}} home in {{county}}: {{total}} a year with Mello-Roos ({{monthly}} a month): property tax {{annual}} plus Mello-Roos {{melloRoos}}.',
+      'Estimated property tax bill ({{year}} rates) for a {{value}} home in {{county}}: {{total}} a year with Mello-Roos ({{monthly}} a month): property tax {{annual}} plus Mello-Roos {{melloRoos}}.',
     copyLink: 'Copy link',
     linkCopied: 'Link copied',
     linkCopyFailed: 'Cannot copy',
@@ -374,7 +374,7 @@ const en = {
     copied: 'Report details copied to clipboard!',
     copyFailed: 'Could not copy. Please copy the details manually.',
     subject: 'My property tax estimate for {{county}}',
-    text: 'Estimated property tax for a {{value}} home in {{county}}: {{annual}} a year ({{monthly}} a month, your effective rate {{rate}}).',
+    text: 'Estimated property tax ({{year}} rates) for a {{value}} home in {{county}}: {{annual}} a year ({{monthly}} a month, your effective rate {{rate}}).',
     newTab: '(opens in a new tab)',
   },
   wizard: {
@@ -473,6 +473,7 @@ const en = {
     breadcrumbs: 'Breadcrumb',
     home: 'Home',
     taxGuides: 'Tax guides',
+    timeline: 'Timeline',
   },
   site: {
     deleteData: 'Delete my data',

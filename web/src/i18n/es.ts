@@ -6,10 +6,10 @@ import { CITATIONS_ES } from './citations.es.js';
 /** The base Spanish text; each edition's own text is in states/es.<CODE>.ts, loaded with it. */
 const es: SpanishBase = {
   meta: {
-    title: 'Calculadora de impuestos a la propiedad de {{state}} 2026 | Estimación gratuita para {{people}}',
+    title: 'Calculadora de impuestos a la propiedad de {{state}}, tarifas de {{year}} | Estimación gratuita para {{people}}',
     description:
       'Calculadora gratuita y anónima de impuestos a la propiedad de {{state}}: estime el impuesto anual y mensual en cualquiera de los {{count}} condados, con {{exemptions}}.',
-    title_HUB: 'Calculadora de impuestos a la propiedad 2026 | Nueva York, Texas, California y Florida',
+    title_HUB: 'Calculadora de impuestos a la propiedad, tarifas de {{year}} | Nueva York, Texas, California y Florida',
     description_HUB:
       'Calculadoras gratuitas y anónimas de impuestos a la propiedad para Nueva York, Texas, California y Florida: impuesto anual y mensual, exenciones y las herramientas de cada estado.',
   },
@@ -271,7 +271,7 @@ const es: SpanishBase = {
     title: 'Su estimación',
     empty: 'Ingrese el valor de su vivienda, elija un condado y pulse Calcular para ver su estimación.',
     loading: 'Calculando su estimación...',
-    heading: '{{county}}, año fiscal {{year}}',
+    heading: '{{county}}, tarifas de {{year}}',
     annualTax: 'Impuesto a la propiedad anual',
     monthlyTax: 'Mensual',
     effectiveRate: 'Su tasa efectiva',
@@ -345,7 +345,7 @@ const es: SpanishBase = {
   },
   share: {
     textMelloRoos:
-      'Factura estimada del impuesto a la propiedad para una vivienda de {{value}} en {{county}}: {{total}} al año con Mello-Roos ({{monthly}} al mes): impuesto a la propiedad {{annual}} más Mello-Roos {{melloRoos}}.',
+      'Factura estimada del impuesto a la propiedad (tarifas de {{year}}) para una vivienda de {{value}} en {{county}}: {{total}} al año con Mello-Roos ({{monthly}} al mes): impuesto a la propiedad {{annual}} más Mello-Roos {{melloRoos}}.',
     copyLink: 'Copiar enlace',
     linkCopied: 'Enlace copiado',
     linkCopyFailed: 'No se puede copiar',
@@ -359,7 +359,7 @@ const es: SpanishBase = {
     copied: '¡Detalles del informe copiados al portapapeles!',
     copyFailed: 'No se puede copiar. Por favor copie los detalles manualmente.',
     subject: 'Mi estimación del impuesto a la propiedad en {{county}}',
-    text: 'Impuesto a la propiedad estimado para una vivienda de {{value}} en {{county}}: {{annual}} al año ({{monthly}} al mes, su tasa efectiva {{rate}}).',
+    text: 'Impuesto a la propiedad estimado (tarifas de {{year}}) para una vivienda de {{value}} en {{county}}: {{annual}} al año ({{monthly}} al mes, su tasa efectiva {{rate}}).',
     newTab: '(se abre en una pestaña nueva)',
   },
   wizard: {
@@ -458,6 +458,7 @@ const es: SpanishBase = {
     breadcrumbs: 'Ruta de navegación',
     home: 'Inicio',
     taxGuides: 'Guías de impuestos',
+    timeline: 'Calendario',
   },
   site: {
     deleteData: 'Borrar mis datos',

@@ -33,6 +33,14 @@ const siteEn = {
       intro:
         'Choose a county to see its rate, how the tax splits between schools, the county, cities and special districts, and an estimate for a typical home.',
     },
+    timeline: {
+      title: '{{state}} property tax timeline',
+      description: 'The dates of the {{state}} property tax year from the rules: the lien date, exemption claims, assessment appeals and the two installments.',
+      intro: 'The dates of the {{state}} property tax year, in calendar order, as the rules of this calculator hold them.',
+      due: 'Payment date',
+      deadline: 'Deadline',
+      verify: 'The dates as the rules hold them; check the dates on your bill and notices with your county.',
+    },
     county: {
       title: 'Property tax in {{county}}, {{state}}',
       description:

@@ -36,6 +36,15 @@ const siteEs: SiteText = {
       intro:
         'Elija un condado para ver su tasa, cómo se reparte el impuesto entre escuelas, condado, ciudades y distritos especiales, y una estimación para una vivienda típica.',
     },
+    timeline: {
+      title: 'Calendario del impuesto a la propiedad de {{state}}',
+      description:
+        'Las fechas del año del impuesto a la propiedad de {{state}} según las reglas: la fecha de gravamen, las solicitudes de exención, las apelaciones de tasación y los dos plazos.',
+      intro: 'Las fechas del año del impuesto a la propiedad de {{state}}, en orden del calendario, tal como las tienen las reglas de esta calculadora.',
+      due: 'Fecha de pago',
+      deadline: 'Fecha límite',
+      verify: 'Las fechas tal como las tienen las reglas; verifique las fechas de su factura y de sus avisos con su condado.',
+    },
     county: {
       title: 'Impuesto a la propiedad en {{county}}, {{state}}',
       description:

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Calculator } from '../../../engine/index.js';
 import { nyEdition, fullBundle } from '../test/edition.js';
-import { calculate, canCalculate, defaultForm, incomeExceedsLimit, toCalcInput, type FormValues } from './model.js';
+import { calculate, canCalculate, defaultForm, incomeExceedsLimit, ratesYearOf, toCalcInput, type FormValues } from './model.js';
 import { clampValue, parseOptionalAmount } from './parseValue.js';
 import { formatPercent, formatUsd } from './format.js';
 
@@ -36,6 +36,14 @@ describe('data from the rules', () => {
   it('knows the latest tax year the rules hold (New York City FY2026), so the notify card announces 2027, not a year already shown', () => {
     expect(edition.years(edition.county('Kings County'))).toEqual([2025, 2026]);
     expect(edition.latestYear).toBe(2026);
+  });
+  it('says which year of rates the estimates use (issue 24): 2025, the year of the program of 57 of the 62 counties (outside NYC), not NYC FY2026', () => {
+    // 57 counties on ny.outside (years [2025]) against 5 on ny.nyc ([2025, 2026]): the outside program's latest year.
+    expect(edition.counties.filter((c) => c.program === 'ny.outside')).toHaveLength(57);
+    expect(edition.ratesYear).toBe(2025);
+    // A tie goes to the later year; no counties, no year.
+    expect(ratesYearOf(['a', 'b'], (p) => (p === 'a' ? [2024] : [2025, 2026]))).toBe(2026);
+    expect(ratesYearOf([], () => [2025])).toBe(0);
   });
   it('lists the 62 counties with their combined rate, NYC counties asking for a property type', () => {
     expect(edition.counties).toHaveLength(62);

@@ -117,6 +117,12 @@ export interface Edition {
   formInputs: InputDecl[];
   /** The tax years a county's rules hold (a choice is offered when there are two or more). */
   years(county: CountyInfo | undefined): number[];
+  /**
+   * The year whose rates the edition's estimates use by default (issue 24: one year in titles,
+   * result, share text and PDF): the latest year of the program most of its counties use (New
+   * York: the counties outside New York City, whose fiscal years are their own program's).
+   */
+  ratesYear: number;
   /** The latest tax year any of the edition's programs holds. */
   latestYear: number;
   /** The state's average effective rate (percent; profile.stats.average_rate), or null. */
@@ -237,6 +243,10 @@ export function makeEdition(bundle: Bundle): Edition {
       return typeof v === 'number' ? v : null;
     })(),
     latestYear: Math.max(0, ...counties.map((c) => bundle.programs[c.program]?.years.at(-1) ?? 0)),
+    ratesYear: ratesYearOf(
+      counties.map((c) => c.program),
+      (id) => bundle.programs[id]?.years ?? [],
+    ),
     counties,
     places,
     county: (name) => (name ? byName.get(name.toLowerCase()) : undefined),
@@ -458,4 +468,17 @@ export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultVi
   const input = toCalcInput(v, edition, county);
   const r = edition.calculator.calculate(input, { explain: true, lang });
   return toResultView(r, county.slug, edition.decl, lang, input.value);
+}
+
+/** The latest year of the program most counties use (the later one on a tie); 0 without counties. */
+export function ratesYearOf(programs: readonly string[], years: (program: string) => readonly number[]): number {
+  const count = new Map<string, number>();
+  for (const p of programs) count.set(p, (count.get(p) ?? 0) + 1);
+  let best = 0;
+  let most = 0;
+  for (const [p, n] of count) {
+    const y = years(p).at(-1) ?? 0;
+    if (n > most || (n === most && y > best)) [best, most] = [y, n];
+  }
+  return best;
 }

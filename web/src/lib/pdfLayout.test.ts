@@ -86,7 +86,7 @@ describe('the report laid out (Albany County, $300,000, senior citizen exemption
   const v = form({ county: 'Albany County', homeValue: 300000, seniorCitizen: true });
   const en = layoutReport(report('en', v), measure);
 
-  it('opens with the header band: product, edition, county and tax year, date', () => {
+  it('opens with the header band: product, edition, county and the year of its rates, date', () => {
     const band = en.pages[0]![0] as RectOp;
     expect(band).toMatchObject({ op: 'rect', x: 0, y: 0, w: PAGE.width, fill: [11, 61, 145] });
     const inBand = texts({ ...en, pages: [en.pages[0]!] })
@@ -94,7 +94,7 @@ describe('the report laid out (Albany County, $300,000, senior citizen exemption
       .map((o) => o.text);
     expect(inBand).toContain('ptax');
     expect(inBand).toContain('New York Property Tax Calculator for New Yorkers');
-    expect(inBand.join(' ')).toMatch(/Albany County, tax year 202\d/);
+    expect(inBand.join(' ')).toMatch(/Albany County, 202\d rates/);
     expect(inBand.join(' ')).toMatch(/^.*Date: \w+ \d+, \d{4}/m);
   });
 
@@ -290,5 +290,24 @@ describe('pdfSafe and bar lengths', () => {
   it('scales bars to the largest, at least 1% for a figure above 0', () => {
     expect(barPercents([200, 100, 0, 0.5])).toEqual([100, 50, 0, 1]);
     expect(barPercents([0, 0])).toEqual([0, 0]);
+  });
+});
+
+describe('the year of the rates, said one way (issue 24)', () => {
+  it('the PDF header and the share text name the same year as the edition: "2025 rates" / "tarifas de 2025" for Albany', async () => {
+    const { shareText } = await import('./report.js');
+    const v = form({ county: 'Albany County', homeValue: 300000 });
+    // Albany is on ny.outside, whose latest year in the rules is 2025: the edition's rates year too.
+    expect(edition.ratesYear).toBe(2025);
+    for (const [lang, words] of [
+      ['en', '2025 rates'],
+      ['es', 'tarifas de 2025'],
+    ] as const) {
+      const i18n = createI18n(lang, lang === 'es' ? { es } : {});
+      const r = calculate(edition, v, lang);
+      expect(r.year).toBe(2025);
+      expect(report(lang, v).header.place).toBe(lang === 'en' ? `Albany County, ${words}` : `Condado de Albany, ${words}`);
+      expect(shareText(i18n.t, r, v, lang)).toContain(`(${words})`);
+    }
   });
 });

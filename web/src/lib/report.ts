@@ -36,6 +36,7 @@ export function shareText(t: TFunction, r: ResultView, v: FormValues, lang: Lang
   // California with Mello-Roos: the total a buyer budgets for, then its parts (issue 24).
   if (r.withMelloRoos)
     return t('share.textMelloRoos', {
+      year: r.year,
       value: formatUsd(v.homeValue, lang),
       county: countyName(r.county, t),
       total: formatUsd(r.withMelloRoos.total, lang),
@@ -44,6 +45,7 @@ export function shareText(t: TFunction, r: ResultView, v: FormValues, lang: Lang
       melloRoos: formatUsd(r.withMelloRoos.melloRoos, lang),
     });
   return t('share.text', {
+    year: r.year,
     value: formatUsd(v.homeValue, lang),
     county: countyName(r.county, t),
     annual: formatUsd(r.annualTax, lang),

@@ -1,6 +1,6 @@
 /** Language routing (seed 001 §2): the whole path table walked both ways. */
 import { describe, expect, it } from 'vitest';
-import { allRoutes, counterpartPath, langOf, PAGE_PATHS, resolveRoute, type Site } from './routes.js';
+import { allRoutes, counterpartPath, hasPage, langOf, PAGE_PATHS, resolveRoute, type Site } from './routes.js';
 
 const site: Site = {
   counties: ['los-angeles', 'miami-dade', 'st-lucie', 'fort-bend'],
@@ -72,5 +72,19 @@ describe('language routing', () => {
     expect(resolveRoute('/no-such-page', site)).toEqual({ page: 'not-found', lang: 'en' });
     expect(langOf('/espana')).toBe('en');
     expect(langOf('/es/x')).toBe('es');
+  });
+});
+
+describe("pages of one edition (California's timeline, seed 001 §2)", () => {
+  it('the timeline resolves and is listed on the California site only, both languages', () => {
+    const ca: Site = { ...site, edition: 'CA' };
+    const tx: Site = { ...site, edition: 'TX' };
+    expect(resolveRoute('/guides/california-property-tax-timeline', ca)).toEqual({ page: 'timeline', lang: 'en' });
+    expect(resolveRoute('/es/guias/calendario-impuestos-california', ca)).toEqual({ page: 'timeline', lang: 'es' });
+    expect(counterpartPath('/guides/california-property-tax-timeline', 'es', ca)).toBe('/es/guias/calendario-impuestos-california');
+    expect(resolveRoute('/guides/california-property-tax-timeline', tx).page).toBe('not-found');
+    expect(allRoutes(ca).some((r) => r.route.page === 'timeline')).toBe(true);
+    expect(allRoutes(tx).some((r) => r.route.page === 'timeline')).toBe(false);
+    expect([hasPage('timeline', ca), hasPage('timeline', tx), hasPage('about', tx)]).toEqual([true, false, true]);
   });
 });

@@ -20,6 +20,7 @@ export type PageId =
   | 'privacy'
   | 'terms'
   | 'affiliate'
+  | 'timeline'
   | 'county'
   | 'guide'
   | 'not-found';
@@ -38,7 +39,14 @@ export const PAGE_PATHS: ReadonlyArray<readonly [Exclude<PageId, 'county' | 'gui
   ['affiliate', '/affiliate-disclosure', '/es/divulgacion-afiliados'],
   ['calculator', '/calculator', '/es/calculadora'],
   ['counties', '/counties', '/es/condados'],
+  ['timeline', '/guides/california-property-tax-timeline', '/es/guias/calendario-impuestos-california'],
 ];
+
+/** Pages only some editions have (seed 001 §2: California's timeline page); the others have every page. */
+export const PAGE_EDITIONS: Readonly<Partial<Record<PageId, readonly string[]>>> = { timeline: ['CA'] };
+
+/** Whether a fixed page is part of a site (a site whose edition is not known has them all). */
+export const hasPage = (page: PageId, site: Site): boolean => !site.edition || !PAGE_EDITIONS[page] || PAGE_EDITIONS[page]!.includes(site.edition);
 
 /** A guide page's paths as the guide data gives them. */
 export interface GuidePaths {
@@ -58,6 +66,8 @@ export interface Site {
   /** County slugs of the edition (its county pages); 'any' before the county list is known. */
   counties: readonly string[] | 'any';
   guides: readonly GuidePaths[];
+  /** The edition (NY, TX, CA, FL, HUB): pages of PAGE_EDITIONS belong only to theirs. */
+  edition?: string;
 }
 
 const EMPTY: Site = { counties: [], guides: [] };
@@ -78,7 +88,7 @@ const COUNTY = { en: '/county/', es: '/es/condado/' } as const;
 export function resolveRoute(pathname: string, site: Site = EMPTY): Route {
   const p = normalPath(pathname);
   const lang = langOf(p);
-  for (const [page, en, es] of PAGE_PATHS) if (p === en || p === es) return { page, lang };
+  for (const [page, en, es] of PAGE_PATHS) if ((p === en || p === es) && hasPage(page, site)) return { page, lang };
   const prefix = COUNTY[lang];
   if (p.startsWith(prefix)) {
     const slug = p.slice(prefix.length);
@@ -119,7 +129,7 @@ export function counterpartPath(pathname: string, to: Lang, site: Site = EMPTY):
 /** Every page path of a site in both languages (for pre-rendering and the sitemap). */
 export function allRoutes(site: Site): Array<{ route: Omit<Route, 'lang'>; en: string; es: string }> {
   const out: Array<{ route: Omit<Route, 'lang'>; en: string; es: string }> = [];
-  for (const [page, en, es] of PAGE_PATHS) out.push({ route: { page }, en, es });
+  for (const [page, en, es] of PAGE_PATHS) if (hasPage(page, site)) out.push({ route: { page }, en, es });
   for (const slug of site.counties === 'any' ? [] : site.counties)
     out.push({ route: { page: 'county', param: slug }, en: `${COUNTY.en}${slug}`, es: `${COUNTY.es}${slug}` });
   for (const g of site.guides) out.push({ route: { page: 'guide', param: g.id }, en: g.paths.en, es: g.paths.es });

@@ -3,7 +3,7 @@
  * category jump and search, and the FAQ with its search and five categories. The text is
  * the build's HTML from web/content, whose figures come from the rule files.
  */
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Island } from '../../islands.js';
 import { StaticSearch } from './StaticSearch.js';
@@ -43,7 +43,7 @@ export function GuidesHub({ guides, lang, site }: { guides: GuidePage[]; lang: L
   );
 }
 
-export function GuideView({ page, lang, site }: { page: GuidePage; lang: Lang; site: Site }) {
+export function GuideView({ page, lang, site, tool }: { page: GuidePage; lang: Lang; site: Site; tool?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <article className="page guide" data-testid="page-guide" data-guide={page.id}>
@@ -51,6 +51,7 @@ export function GuideView({ page, lang, site }: { page: GuidePage; lang: Lang; s
       <h1>{page.title[lang]}</h1>
       <Html html={page.html[lang]} className="guide-body" testId="guide-body" />
       {page.kind === 'glossary' && <Glossary page={page} lang={lang} />}
+      {tool}
       <p>
         <a className="btn btn-primary" href={pathOf({ page: 'home' }, lang, site)}>
           {t('nav.calculator')}

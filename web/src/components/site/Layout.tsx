@@ -5,7 +5,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pathOf, type PageId, type Site } from '../../lib/routes.js';
+import { hasPage, pathOf, type PageId, type Site } from '../../lib/routes.js';
 import { KEYS, setItem } from '../../lib/storage.js';
 import type { Lang } from '../../lib/format.js';
 
@@ -13,6 +13,7 @@ const NAV: Array<[PageId, string]> = [
   ['home', 'nav.calculator'],
   ['how-it-works', 'nav.howItWorks'],
   ['tax-guides', 'nav.guides'],
+  ['timeline', 'nav.timeline'],
   ['faq', 'nav.faq'],
   ['about', 'nav.about'],
   ['contact', 'nav.contact'],
@@ -76,7 +77,7 @@ export function SiteHeader({
           <Brand href={home} />
           <nav aria-label={t('header.nav')} id="site-nav" tabIndex={-1}>
             <ul>
-              {NAV.map(([id, key]) => (
+              {NAV.filter(([id]) => hasPage(id, site)).map(([id, key]) => (
                 <li key={id}>
                   <a
                     href={hub && id === 'home' ? `${pathOf({ page: id }, lang, site)}#hub-editions` : pathOf({ page: id }, lang, site)}
