@@ -277,6 +277,8 @@ describe('the small rule set', () => {
       file: STATE,
       name: { en: 'New York', es: 'Nueva York' },
       description: 'The state for the tests.',
+      // No tier in the file: a state other than HUB is an edition.
+      tier: 'edition',
       countiesId: 't.counties',
       counties: [
         {

@@ -262,6 +262,10 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
       file: src.file,
       name: d.name,
       description: d.description,
+      ...(d.slug ? { slug: d.slug } : {}),
+      tier: d.tier ?? (d.code === 'HUB' ? 'hub' : 'edition'),
+      ...(d.detail ? { detail: d.detail } : {}),
+      ...(d.phrases ? { phrases: d.phrases } : {}),
       counties: c
         ? c.data.counties.map((x: any) => ({
             name: x.name,

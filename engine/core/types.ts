@@ -146,6 +146,14 @@ export interface StateDef {
   file: string;
   name: Label;
   description: string;
+  /** The state's path segment on the national hub (/ohio); absent for the hub. */
+  slug?: string;
+  /** edition: a full edition with its own site; county: county level on the hub; hub: the national entry. */
+  tier: 'edition' | 'county' | 'hub';
+  /** The result's detail objects this state's programs give. */
+  detail?: string[];
+  /** The state's own phrases for the pages (people, authority, exemptions, offers, where), in both languages. */
+  phrases?: Record<string, Label>;
   /** Absent for the hub, which has no counties. */
   countiesId?: string;
   counties: CountyDef[];
