@@ -1,44 +1,11 @@
-/** Parsing of command-line values: numbers with thousands separators, booleans, levels. */
-import { inputError, type MessageKey } from '../engine/node.js';
-import { INPUTS } from '../engine/node.js';
-import { parseMoney } from '../engine/node.js';
-
-/** The numbers read from flags and batch cells, by the name messages give them (engine/core/messages.ts `field.*`): the declared money, number and integer inputs. */
-export type AmountField = Extract<(typeof INPUTS)[number], { type: 'money' | 'number' | 'integer' }>['id'];
-/** Every amount has its name in engine/core/messages.ts (`field.<id>`): this fails to compile when one is missing. */
-const amountNames: `field.${AmountField}` extends MessageKey ? true : false = true;
-void amountNames;
-
 /**
- * "1,250,000", "$350,000.00", "-5000" → number, read by the same function as the web's
- * fields (engine/core/money.ts); anything else is a clear error.
+ * Parsing of command-line values. Money, numbers, years and dates are read by the engine's
+ * one reading of input text (engine/batch/cells.ts), the same as batch cells, share links
+ * and the web's fields; this file maps commander's options onto it.
  */
-export function parseAmount(raw: string, field: AmountField): number {
-  const r = parseMoney(String(raw));
-  const params = () => ({ field: { key: `field.${field}` as MessageKey }, raw: String(raw) });
-  if (!r.ok) throw inputError('INVALID_NUMBER', r.reason === 'tooLarge' ? 'amountTooLarge' : 'notNumberLike', params());
-  if (r.value < 0 && NEGATIVE_REFUSED.has(field)) throw inputError('NEGATIVE_AMOUNT', 'amountNegative', params());
-  return r.value;
-}
+import { INPUTS, parseAmount, parseDate, parseYear, type AmountField } from '../engine/node.js';
 
-/**
- * Amounts that the engine would otherwise take below zero without a word: the money inputs
- * declared `min: 0` (rules/inputs.yaml) that no rule checks. The value and the senior income
- * reach the engine's own validation (its messages: "Market value must be greater than 0",
- * "Senior income cannot be negative"), as the README says.
- */
-const REACH_VALIDATION: ReadonlySet<string> = new Set(['value', 'seniorIncome']);
-const NEGATIVE_REFUSED: ReadonlySet<string> = new Set(
-  INPUTS.flatMap((x) => (x.type === 'money' && 'min' in x && x.min === 0 && !x.checkedByRules && !REACH_VALIDATION.has(x.id) ? [x.id] : [])),
-);
-
-/** "2026-03-15" → its year, month and day; a date that does not exist is an error. */
-export function parseDate(raw: string): { year: number; month: number; day: number } {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(raw).trim());
-  const d = m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : null;
-  if (!m || !d || d.getUTCMonth() !== +m[2]! - 1 || d.getUTCDate() !== +m[3]!) throw inputError('INVALID_DATE', 'badDate', { raw: String(raw) });
-  return { year: +m[1]!, month: +m[2]!, day: +m[3]! };
-}
+export { parseAmount, parseDate, parseYear, type AmountField };
 
 type NumericFlag = Extract<(typeof INPUTS)[number], { type: 'money' | 'number' | 'integer' | 'year' }>;
 /**
@@ -64,9 +31,4 @@ export function numericFlags(o: Record<string, unknown>): Record<Exclude<Numeric
     (out as Record<string, number | null>)[k] = raw === undefined ? null : what === null ? parseYear(raw as string) : parseAmount(raw as string, what);
   }
   return out;
-}
-
-export function parseYear(raw: string): number {
-  if (!/^\d{4}$/.test(String(raw).trim())) throw inputError('INVALID_YEAR', 'yearFourDigits', { raw: String(raw) });
-  return Number(raw);
 }

@@ -17,7 +17,7 @@ import { loadSqlGenerator, localized } from '../engine/node.js';
 import type { Bundle, Lang } from '../engine/node.js';
 import { numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
-import { INPUTS } from '../engine/node.js';
+import { INPUTS, cellSpec, parseStar } from '../engine/node.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -137,8 +137,12 @@ function checkChoices(o: Record<string, unknown>): void {
   for (const x of CHECKED_CHOICES) {
     const v = o[x.key];
     const values = x.values as readonly string[];
-    if (v !== undefined && !values.includes(v as string)) {
-      fail(`INVALID_${x.flag.replace(/-/g, '_').toUpperCase()}`, `--${x.flag} must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)} (got "${v}")`);
+    if (v === undefined) continue;
+    // The one reading of a choice (engine/batch/cells.ts, as batch cells read it); the message names the flag.
+    try {
+      parseStar(cellSpec(x), v as string);
+    } catch (e) {
+      fail((e as PtaxError).code, `--${x.flag} must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)} (got "${v}")`);
     }
   }
 }

@@ -23,6 +23,8 @@ export * from './build/load.js';
 export * from './build/yaml-source.js';
 export * from './batch/batch.js';
 export * from './batch/csv-out.js';
+export * from './batch/cells.js';
+export * from './batch/reader.js';
 export * from './generated/inputs.js';
 export * from './generated/results.js';
 export * from './codegen/js.js';

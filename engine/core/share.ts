@@ -2,11 +2,12 @@
  * A calculation's inputs in an address (`?county=kings&value=800000&class=class1&homestead=true`):
  * the share links of the web calculator, read the same way by the web page that opens one
  * and by the site server that describes it to link previews. Names are the batch columns of
- * rules/inputs.yaml; only inputs of the state's main calculator are read; a value that is
- * not valid for its input is left out (the page then shows its default).
+ * rules/inputs.yaml; only inputs of the state's main calculator are read, each by the one
+ * reading of input text (engine/batch/cells.ts); a value that is not valid for its input is
+ * left out (the page then shows its default).
  */
 import { INPUTS } from '../generated/inputs.js';
-import { parseMoney } from './money.js';
+import { cellSpec, tryCell } from '../batch/cells.js';
 
 export type ShareValue = boolean | number | string;
 
@@ -27,16 +28,16 @@ export function inputsFromQuery(query: URLSearchParams, state: string): { county
   return { county, inputs };
 }
 
+/**
+ * One parameter's text as its input's value, by the one reading of input text
+ * (engine/batch/cells.ts, as the CLI's flags and batch cells read it); a value that reading
+ * refuses, one outside the input's `values`, or a negative amount is left out.
+ */
 function readOne(d: (typeof INPUTS)[number], raw: string): ShareValue | undefined {
-  if (d.type === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined;
-  if ('values' in d && d.values) {
-    const v = (d.values as readonly (string | number)[]).find((x) => String(x) === raw);
-    return v;
-  }
-  if (d.type === 'year' || d.type === 'integer') return /^\d{1,6}$/.test(raw) ? Number(raw) : undefined;
-  if (d.type === 'money' || d.type === 'number') {
-    const m = parseMoney(raw);
-    return m.ok && m.value >= 0 ? m.value : undefined;
-  }
-  return undefined;
+  const r = tryCell(cellSpec(d), raw);
+  if (!r.ok || r.value === undefined) return undefined;
+  const x = r.value as ShareValue;
+  if ('values' in d && d.values) return (d.values as readonly (string | number)[]).includes(x as string | number) ? x : undefined;
+  if (typeof x === 'number' && x < 0) return undefined;
+  return x;
 }

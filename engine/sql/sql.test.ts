@@ -6,7 +6,7 @@
  *   unknown county's, whose suggestions SQL does not make).
  * - The same CSV file of text cells (fixtures, and random rows with malformed cells: money
  *   as people write it and as they should not, booleans, years, star) through `--engine
- *   duckdb` and through the streaming Node path (cli/batch.ts): the same output, byte for
+ *   duckdb` and through the streaming Node path (engine/batch/reader.ts): the same output, byte for
  *   byte (the figures, notes, error and errorCode cells, the input as written, the order).
  * - PostgreSQL: the same fixtures through a real server, started here from Debian's
  *   packages in a temporary folder on a free port (skipped with a message when there is no
@@ -31,7 +31,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { BATCH_INPUT_COLUMNS, SQL_RESULT_COLUMNS, generateSql } from './generate.js';
 import { runSqlBatch } from './run.js';
 import { startPostgres, type Postgres } from './pg-server.js';
-import { runBatch } from '../../cli/batch.js';
+import { readBatch } from '../batch/reader.js';
 
 const bundle: Bundle = readBundle('dist/rules/bundle.json');
 const calc = new Calculator(bundle);
@@ -488,11 +488,9 @@ function malformedRows(): Array<Record<string, string>> {
   return rows;
 }
 
-/** The streaming Node path's CSV output for a file (cli/batch.ts, `ptax calc --batch file.csv`). */
+/** The streaming Node path's CSV output for a file (engine/batch/reader.ts, the reader of `ptax calc --batch file.csv`). */
 async function nodeCsv(file: string): Promise<string> {
-  const out = `${file}.node.csv`;
-  await runBatch(calc, { file, out }, { stderr: () => {} });
-  return readFileSync(out, 'utf8');
+  return readBatch(calc, readFileSync(file), { format: 'csv' }).out;
 }
 
 /** Line by line differences of two CSV texts (at most 5), and how many rows have an error. */

@@ -8,38 +8,26 @@
  * mark, bad cells, short and long rows, unknown places; fed whole and in small chunks
  * that cut records (and UTF-8 characters) anywhere.
  */
-import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBundle } from '../engine/node.js';
-import { Calculator } from '../engine/node.js';
-import { GEN_COLUMNS, csvLine, rng, rowGenerator } from '../scripts/gen-batch.js';
-import { runBatch, type BatchSummary } from './batch.js';
+import { readBundle } from '../node.js';
+import { Calculator } from '../core/calculate.js';
+import { GEN_COLUMNS, csvLine, rng, rowGenerator } from '../../scripts/gen-batch.js';
+import { readBatch } from './reader.js';
 
 const bundle = readBundle('dist/rules/bundle.json');
 
-/** Runs a batch on `text` split into chunks of the given sizes (cycled); the output and summary. */
-async function run(text: Buffer, fast: boolean, sizes: number[] = [1 << 20]): Promise<{ out: string; summary: BatchSummary; warnings: string[] }> {
-  const chunks: Buffer[] = [];
-  for (let p = 0, i = 0; p < text.length; i++) {
-    const n = sizes[i % sizes.length]!;
-    chunks.push(text.subarray(p, p + n));
-    p += n;
-  }
-  const parts: Buffer[] = [];
-  const stdout = new Writable({
-    write(chunk, _enc, done) {
-      parts.push(Buffer.from(chunk));
-      done();
-    },
-  });
+interface Summary {
+  rows: number;
+  ok: number;
+  errors: number;
+  inPlace: number;
+}
+/** Reads `text` as CSV split into chunks of the given sizes (cycled); the output, counts and warnings. */
+async function run(text: Buffer, fast: boolean, sizes: number[] = [1 << 20]): Promise<{ out: string; summary: Summary; warnings: string[] }> {
   const warnings: string[] = [];
   // A fresh calculator each run: no place learnt by one run helps the other.
-  const summary = await runBatch(
-    new Calculator(bundle),
-    { file: '-', format: 'csv', fast },
-    { stdin: Readable.from(chunks), stdout, stderr: (s) => warnings.push(s) },
-  );
-  return { out: Buffer.concat(parts).toString('utf8'), summary, warnings: warnings.filter((w) => !w.startsWith('ptax batch:')) };
+  const r = readBatch(new Calculator(bundle), text, { format: 'csv', fast, chunks: sizes, warn: (s) => warnings.push(s) });
+  return { out: r.out, summary: r, warnings };
 }
 
 async function expectSame(text: Buffer, sizes?: number[]): Promise<string> {

@@ -5,8 +5,8 @@
  * table starts again (bounded) past its limit.
  */
 import { describe, expect, it } from 'vitest';
-import { PlaceKeys } from './batch.js';
-import type { Place } from '../engine/node.js';
+import { PlaceKeys } from './reader.js';
+import type { Place } from './batch.js';
 
 /** A line "state,county,year" as bytes with the cells' bounds, as fastRow passes them. */
 function cells(state: string, county: string, year: string): [Buffer, number, number, number, number, number, number] {

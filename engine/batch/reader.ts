@@ -1,0 +1,827 @@
+/**
+ * The batch row reader: CSV records and NDJSON lines in, one result row out per row, for
+ * `ptax calc --batch` (cli/batch.ts opens the files and streams, and gives this reader the
+ * bytes) and for every test and tool that reads a roll. No file or stream here: bytes in
+ * (`push`, `end`), bytes out (a CsvOut the caller drains).
+ *
+ * - Columns (CSV header names, NDJSON keys) are state, county and the `column` of each
+ *   input rules/inputs.yaml declares (the calc flags), kebab or camel case
+ *   (`senior-income`, `seniorIncome`; case, `-` and `_` are ignored). Other columns are
+ *   passed through untouched (named once by `warn`, so a misspelt flag is noticed).
+ *   An empty cell is a flag not given (an empty `value` is the default 350,000, as in
+ *   `ptax calc`).
+ * - CSV out: the input row as it was, then RESULT_COLUMNS (engine/batch/batch.ts, from
+ *   rules/results.yaml), then `error` and `errorCode`. NDJSON out: the input object's keys,
+ *   then `result` (the object `ptax calc --json` prints) or `error` ({code, message}).
+ * - A bad row gets its error and the run goes on; output rows = input rows (blank lines
+ *   are not rows). A bad header or a record that never ends throws a PtaxError.
+ *
+ * The CSV reader is our own: csv-parse's streaming API, only parsing the 1,000,000-row
+ * benchmark file (records counted, nothing else), measured 210,000 to 235,000 rows/s on
+ * this machine, under half the 500,000 rows/s target before any calculation. Ours is
+ * RFC 4180: quoted fields with "" and line breaks, CRLF, LF or a lone CR, a UTF-8 byte
+ * order mark. One reader, one coercion, one printer: every record is split as bytes
+ * (`split`); every cell is read by engine/batch/cells.ts `readCell` (the one reading of
+ * money, booleans, years and choices, shared with the CLI flags, share links and the web),
+ * the commonest ones (digits, true/false, plain text) straight from the bytes (`cell`),
+ * giving what `readCell` gives; every row is printed by CsvOut. A row's place is found by
+ * the bytes of its state, county and year cells (`PlaceKeys`) and its facts written by slot
+ * (`fastColumns`), or, with `fast: false`, the row goes to the engine as an input
+ * (`Calculator.prepare`'s way); the two give the same output (engine/batch/reader.test.ts
+ * compares them byte for byte).
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../core/calculate.js';
+import { PtaxError, isPtaxError } from '../core/errors.js';
+import { localized } from '../core/messages.js';
+import { INPUT_FACTS, type Lang } from '../core/types.js';
+import { BatchCalculator, RESULT_COLUMNS, type Place } from './batch.js';
+import { CsvOut, csvEscape } from './csv-out.js';
+import { INPUT_COLUMNS, normalize, readCell, readJsonValue, type CellSpec } from './cells.js';
+
+export type BatchFormat = 'csv' | 'ndjson';
+type Spec = CellSpec;
+
+const SPEC_BY_NAME = new Map(INPUT_COLUMNS.map((s) => [normalize(s.name), s]));
+/** The batch column a header name (or NDJSON key) reads, whatever its case and separators; undefined: passed through. */
+export const columnOf = (name: string): CellSpec | undefined => SPEC_BY_NAME.get(normalize(name));
+export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
+const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
+const NDJSON_RESERVED = ['result', 'error'];
+
+/** The longest record (a line, or a quoted field's lines): longer is a broken file. */
+export const MAX_RECORD = 8 << 20;
+/** Room for a row's result cells: a dozen numbers, names and the notes (rule texts). */
+const ROW_ROOM = 1 << 16;
+
+/**
+ * A row reader for one header: read cells (by position) → the flags object → the
+ * input, as `inputFromFlags` makes it.
+ */
+function rowReader(specs: Array<Spec | undefined>): (vals: unknown[]) => CalcInput {
+  const cols = specs.flatMap((spec, i): Array<[string, number]> => (spec && spec.key !== 'year' ? [[spec.key, i]] : []));
+  const yearAt = specs.findIndex((spec) => spec?.key === 'year');
+  return (v) => {
+    const flags: Record<string, unknown> = {};
+    for (const [key, i] of cols) flags[key] = v[i];
+    return inputFromFlags(flags as unknown as FlagInput, yearAt === -1 ? undefined : (v[yearAt] as number | undefined));
+  };
+}
+
+export interface BatchReaderOptions {
+  format?: BatchFormat;
+  lang?: Lang;
+  /** Places by the bytes of their cells and facts by slot (default); false: every row to the engine as an input (for tests comparing the two). */
+  fast?: boolean;
+  /** Where the passed-through columns are named (default: nowhere). */
+  warn?: (line: string) => void;
+  /** The input's name in messages (default "the input"). */
+  name?: string;
+}
+
+/**
+ * Reads a roll pushed as bytes (any chunking: a record or a UTF-8 character may straddle
+ * two chunks) and writes each row's result into `out` (the caller takes the bytes with
+ * `out.take()` after each push). The format is `format`, else sniffed from the first
+ * non-blank character (`{`: NDJSON).
+ */
+export class BatchReader {
+  rows = 0;
+  /** Rows whose place was found by the bytes of their cells and facts written by slot; the others went to the engine as an input. */
+  inPlace = 0;
+  errors = 0;
+  readonly out = new CsvOut();
+  private readonly engine: BatchCalculator;
+  private format: BatchFormat | undefined;
+  private readonly warn: (s: string) => void;
+  private readonly fast: boolean;
+  private readonly name: string;
+  private header: Array<Spec | undefined> | null = null;
+  private headerLen = 0;
+  private readonly emptyResult = ','.repeat(RESULT_COLUMNS.length - 1);
+  private line = 0; // physical lines read, for messages
+  private unused: string[] = [];
+  private ndjsonUnused = new Set<string>();
+  private pending: Buffer = EMPTY; // bytes not handled yet: an incomplete CSV record, or all of it before the format is known
+  private ndText = ''; // NDJSON text not handled yet
+  private readonly decoder = new StringDecoder('utf8');
+  private sniffed: boolean;
+  private bomChecked = false;
+
+  constructor(calc: Calculator, o: BatchReaderOptions = {}) {
+    this.engine = new BatchCalculator(calc, { lang: o.lang ?? 'en' });
+    this.format = o.format;
+    this.sniffed = o.format !== undefined;
+    this.warn = o.warn ?? (() => {});
+    this.fast = o.fast ?? true;
+    this.name = o.name ?? 'the input';
+  }
+
+  get fastOff(): string | null {
+    return this.engine.fastOff;
+  }
+
+  /** Reads every complete record of the bytes pushed so far; keeps the rest for the next push. CSV is read as bytes (`feedCsvBytes`); NDJSON as text. */
+  push(chunk: Buffer | string): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let pending = this.pending.length ? Buffer.concat([this.pending, bytes]) : bytes;
+    this.pending = pending;
+    if (!this.bomChecked) {
+      if (pending.length < 3) return;
+      this.bomChecked = true;
+      if (pending[0] === 0xef && pending[1] === 0xbb && pending[2] === 0xbf) this.pending = pending = pending.subarray(3);
+    }
+    if (!this.sniffed) {
+      const m = /\S/.exec(pending.toString('utf8', 0, Math.min(pending.length, 1 << 16)));
+      if (!m) return;
+      this.format = m[0] === '{' ? 'ndjson' : 'csv';
+      this.sniffed = true;
+    }
+    if (this.format === 'ndjson') {
+      this.ndText = this.feedNdjson(this.ndText + this.decoder.write(pending), false);
+      this.pending = EMPTY;
+    } else this.pending = this.feedCsvBytes(pending, false);
+    if (this.ndText.length > MAX_RECORD || this.pending.length > MAX_RECORD)
+      throw new PtaxError('RECORD_TOO_LONG', `${this.name}: line ${this.line + 1}: a record longer than ${MAX_RECORD >> 20} MiB (an unclosed quote?)`);
+  }
+
+  /** The input has ended: reads what is left (a last record without a line break). */
+  end(): void {
+    let pending = this.pending;
+    if (!this.bomChecked && pending.length === 3 && pending[0] === 0xef && pending[1] === 0xbb && pending[2] === 0xbf) pending = EMPTY;
+    if (!this.sniffed) this.format = /^\s*\{/.test(pending.toString('utf8')) ? 'ndjson' : 'csv';
+    this.pending = EMPTY;
+    if (this.format === 'ndjson') this.feedNdjson(this.ndText + this.decoder.write(pending) + this.decoder.end(), true);
+    else this.feedCsvBytes(pending, true);
+    this.ndText = '';
+    if (this.format === 'csv' && !this.header)
+      throw new PtaxError('BAD_HEADER', `${this.name} is empty: a CSV batch needs a header line (state,county,value,…)`);
+  }
+
+  /** Writes text (a whole row or header). */
+  private write(s: string): void {
+    this.out.ensure(s.length * 3);
+    this.out.str(s);
+  }
+
+  private feedNdjson(buf: string, final: boolean): string {
+    let p = 0;
+    const n = buf.length;
+    while (p < n) {
+      let nl = buf.indexOf('\n', p);
+      if (nl === -1) {
+        if (!final) break;
+        nl = n;
+      }
+      this.line++;
+      const text = buf.slice(p, nl).trim();
+      p = nl + 1;
+      if (text) this.ndjsonRow(text);
+    }
+    return p >= n ? '' : buf.slice(p);
+  }
+
+  /**
+   * Handles every complete CSV record of `buf` (bytes); returns what is left (an
+   * incomplete record). Each record is split once (`split`), then read (`csvRow`).
+   */
+  private feedCsvBytes(buf: Buffer, final: boolean): Buffer {
+    let p = 0;
+    const n = buf.length;
+    while (p < n) {
+      const next = this.split(buf, p, final);
+      if (next === -1) break; // the record goes on in the next chunk
+      this.line += this.lines;
+      this.csvRecord(buf, p);
+      p = next;
+    }
+    return p >= n ? EMPTY : buf.subarray(p);
+  }
+
+  /**
+   * The CSV reader (RFC 4180): splits the record that starts at `p` into its fields'
+   * bounds (`fs`, `fe`: a quoted field's text without its quotes; `fq`: 0 plain, 1 quoted,
+   * 2 quoted with "" inside, 3 a problem field whose text is in `texts`), sets `recEnd`
+   * (before the line break), `lines` and `problem`; returns where the next record starts,
+   * or -1 when the buffer ends inside the record and more input may come. A record ends at
+   * a line feed, a carriage return and line feed, or a lone carriage return, outside quotes.
+   * Bytes: quotes, commas and line breaks are ASCII, and UTF-8 never uses ASCII bytes
+   * inside a character, so fields are cut where a reader of characters cuts them.
+   */
+  private split(buf: Buffer, p: number, final: boolean): number {
+    const n = buf.length;
+    let i = p;
+    let nf = 0;
+    let lines = 1;
+    this.problem = undefined;
+    for (;;) {
+      if (nf === this.fs.length) this.growFields();
+      if (i < n && buf[i] === 34) {
+        // A quoted field: to its closing quote ("" is a quote inside it).
+        let from = i + 1;
+        let kind = 1;
+        let q: number;
+        for (;;) {
+          q = buf.indexOf(34, from);
+          if (q === -1) {
+            if (!final) return -1;
+            this.problem ??= 'a quoted field is not closed';
+            q = n;
+            break;
+          }
+          if (q + 1 < n && buf[q + 1] === 34) {
+            kind = 2;
+            from = q + 2;
+            continue;
+          }
+          if (q + 1 >= n && !final) return -1; // a "" may straddle the chunk boundary
+          break;
+        }
+        lines += count10(buf, i + 1, q);
+        this.fs[nf] = i + 1;
+        this.fe[nf] = q;
+        i = Math.min(q + 1, n);
+        let j = i;
+        while (j < n && ENDS_FIELD[buf[j]!] === 0) j++;
+        if (j > i) {
+          this.problem ??= `text after the closing quote of field ${nf + 1}`;
+          this.texts[nf] = unquote(buf, this.fs[nf]!, q, kind) + buf.toString('utf8', i, j);
+          kind = 3;
+          i = j;
+        }
+        this.fq[nf++] = kind;
+      } else {
+        let j = i;
+        while (j < n && ENDS_FIELD[buf[j]!] === 0) j++;
+        this.fs[nf] = i;
+        this.fe[nf] = j;
+        this.fq[nf++] = 0;
+        i = j;
+      }
+      this.nf = nf;
+      this.lines = lines;
+      if (i >= n) {
+        if (!final) return -1;
+        this.recEnd = n;
+        return n;
+      }
+      const c = buf[i];
+      if (c === 44) {
+        i++;
+        continue;
+      }
+      this.recEnd = i;
+      if (c === 13) {
+        if (i + 1 >= n && !final) return -1;
+        return i + 1 < n && buf[i + 1] === 10 ? i + 2 : i + 1;
+      }
+      return i + 1;
+    }
+  }
+  private growFields(): void {
+    const m = this.fs.length * 2;
+    const grow = (a: Int32Array) => {
+      const b = new Int32Array(m);
+      b.set(a);
+      return b;
+    };
+    this.fs = grow(this.fs);
+    this.fe = grow(this.fe);
+    const q = new Uint8Array(m);
+    q.set(this.fq);
+    this.fq = q;
+  }
+  /** The current record's fields: where each starts and ends, and how it was written (see `split`). */
+  private fs = new Int32Array(64);
+  private fe = new Int32Array(64);
+  private fq = new Uint8Array(64);
+  private texts: string[] = [];
+  private nf = 0;
+  private recEnd = 0;
+  private lines = 0;
+  private problem: string | undefined;
+
+  /** Field k of the current record as text. */
+  private text(buf: Buffer, k: number): string {
+    const kind = this.fq[k]!;
+    return kind === 3 ? this.texts[k]! : unquote(buf, this.fs[k]!, this.fe[k]!, kind);
+  }
+
+  /**
+   * A cell read as `readCell` (engine/batch/cells.ts) reads it: the commonest cells (empty, plain digits, true,
+   * false, a four-digit year, text with nothing to trim) straight from the bytes, any
+   * other through `readCell`.
+   */
+  private cell(spec: Spec, buf: Buffer, k: number): unknown {
+    const s = this.fs[k]!,
+      e = this.fe[k]!,
+      n = e - s;
+    if (this.fq[k]! < 2) {
+      if (n === 0) return undefined;
+      const kind = spec.kind;
+      if ((kind === 'amount' && n <= 13) || (kind === 'year' && n === 4)) {
+        // Up to 13 digits: below parseMoney's largest amount, exact, the same number.
+        let x = 0;
+        let i = s;
+        for (; i < e; i++) {
+          const d = buf[i]! - 48;
+          if (d < 0 || d > 9) break;
+          x = x * 10 + d;
+        }
+        if (i === e) return x;
+      } else if (kind === 'bool') {
+        const b = buf[s];
+        if (n === 4 && b === 116 && buf[s + 1] === 114 && buf[s + 2] === 117 && buf[s + 3] === 101) return true;
+        if (n === 5 && b === 102 && buf[s + 1] === 97 && buf[s + 2] === 108 && buf[s + 3] === 115 && buf[s + 4] === 101) return false;
+      } else if (kind === 'text' || kind === 'star') {
+        // ASCII with no space at either end: nothing for trim() to remove.
+        const a = buf[s]!,
+          z = buf[e - 1]!;
+        if (a > 32 && z > 32 && a < 128 && z < 128) {
+          const t = this.intern(buf, s, e);
+          if (kind === 'text' || spec.values!.includes(t)) return t;
+        }
+      }
+    }
+    return readCell(spec, this.text(buf, k));
+  }
+
+  /**
+   * One CSV record: the header, a blank line (not a row), or a row. A row's cells are read
+   * in column order (the first bad one is the row's error); its place is found by the bytes
+   * of its state, county and year cells (`placeOfBytes`) and its facts written by slot
+   * when the header allows it (`fastColumns`), else the row goes to the engine as an input.
+   */
+  private csvRecord(buf: Buffer, p: number): void {
+    const nf = this.nf;
+    if (nf === 1 && this.fq[0] === 0 && this.fe[0] === this.fs[0]) return; // a blank line
+    if (!this.header) {
+      const fields = Array.from({ length: nf }, (_, k) => this.text(buf, k));
+      this.readHeader(fields, buf.toString('utf8', p, this.recEnd), this.problem);
+      return;
+    }
+    this.rows++;
+    let problem = this.problem;
+    if (nf !== this.headerLen || problem) {
+      // Keep the output rectangular: pad or cut the row to the header's width.
+      let input = buf.toString('utf8', p, this.recEnd);
+      if (nf !== this.headerLen) {
+        const f = Array.from({ length: Math.min(nf, this.headerLen) }, (_, k) => this.text(buf, k));
+        while (f.length < this.headerLen) f.push('');
+        input = f.map(csvEscape).join(',');
+        problem ??= `line ${this.line}: ${nf} fields, the header has ${this.headerLen}`;
+      }
+      return this.csvError(input, 'INVALID_ROW', problem!);
+    }
+    const h = this.eager!;
+    const vals = this.vals;
+    let err: unknown;
+    for (let k = 0; k < nf; k++) {
+      const spec = h[k];
+      if (spec === undefined) continue;
+      try {
+        vals[k] = this.cell(spec, buf, k);
+      } catch (x) {
+        err = x;
+        break;
+      }
+    }
+    const e = this.recEnd;
+    const w = this.out;
+    w.ensure(e - p + ROW_ROOM);
+    const at = w.pos;
+    w.range(buf, p, e);
+    w.byte(44);
+    try {
+      if (err !== undefined) throw err;
+      const cols = this.cols;
+      let place: Place | PtaxError | null = null;
+      if (cols && !this.engine.fastOff) {
+        const { slots, empties } = cols;
+        const facts = this.facts;
+        for (let k = 0; k < nf; k++) {
+          const slot = slots[k]!;
+          if (slot !== -1) facts[slot] = vals[k] === undefined ? empties[k] : vals[k];
+        }
+        place = this.placeOfBytes(buf);
+      }
+      if (place instanceof Error) throw place;
+      if (place) {
+        this.inPlace++;
+        this.engine.csvFacts(place, this.facts, w);
+      } else {
+        this.readPlace(buf);
+        this.engine.csvInto(this.rowInput!(vals), w);
+      }
+    } catch (x) {
+      w.pos = at;
+      this.rowFailed(x, (code, message) => this.csvError(buf.toString('utf8', p, e), code, message));
+      return;
+    }
+    w.byte(44);
+    w.byte(44);
+    w.byte(10);
+  }
+
+  /**
+   * The place of the current row by the bytes of its state, county and year cells:
+   * remembered (hash, then the bytes compared), or asked of the engine with the row's
+   * values (the engine's own cache, or `prepare`). The error `prepare` gave for those
+   * cells, or null when the row must go to the engine as an input (a cell with "" inside,
+   * or a state that chooses its program by input facts).
+   */
+  private placeOfBytes(buf: Buffer): Place | PtaxError | null {
+    const { state, county, year } = this.cols!;
+    const fq = this.fq;
+    if (fq[state]! > 1 || fq[county]! > 1 || (year !== -1 && fq[year]! > 1)) return null;
+    const fs = this.fs,
+      fe = this.fe;
+    const ys = year === -1 ? 0 : fs[year]!,
+      ye = year === -1 ? 0 : fe[year]!;
+    const keys = this.placeKeys;
+    const found = keys.find(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye);
+    if (found !== -1) return keys.places[found]!;
+    // First row with these cells: the engine decides, from the row's input.
+    this.readPlace(buf);
+    const vals = this.vals;
+    const input: Record<string, unknown> = { state: vals[state], county: vals[county], year: year === -1 ? undefined : vals[year] };
+    INPUT_FACTS.forEach((f, i) => {
+      if (f !== 'year') input[f] = this.facts[i];
+    });
+    let place: Place | PtaxError | null;
+    try {
+      place = this.engine.placeOf(input as unknown as CalcInput) ?? null;
+    } catch (x) {
+      if (!isPtaxError(x)) throw x;
+      place = x as PtaxError;
+    }
+    keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place);
+    return place;
+  }
+  private placeKeys = new PlaceKeys();
+
+  /** A short text cell as a string, the same string for the same bytes (a few dozen remembered). */
+  private intern(buf: Buffer, s: number, e: number): string {
+    const n = e - s;
+    const keys = this.internKeys;
+    next: for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k.length !== n) continue;
+      for (let j = 0; j < n; j++) if (k[j] !== buf[s + j]) continue next;
+      return this.internTexts[i]!;
+    }
+    const t = buf.toString('utf8', s, e);
+    if (keys.length < 64) {
+      keys.push(Buffer.from(buf.subarray(s, e)));
+      this.internTexts.push(t);
+    }
+    return t;
+  }
+  private internKeys: Buffer[] = [];
+  private internTexts: string[] = [];
+
+  /** How the header's columns map to fact slots, or null: every row goes to the engine as an input. */
+  private cols: FastColumns | null = null;
+  /** The current row's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
+  private facts: unknown[] = EMPTY_FACTS.slice();
+
+  private csvError(input: string, code: string, message: string): void {
+    this.errors++;
+    this.write(input + ',' + this.emptyResult + ',' + csvEscape(message) + ',' + code + '\n');
+  }
+
+  /** A bad row's error, its message in the output's language. */
+  private rowFailed(err: unknown, write: (code: string, message: string) => void): void {
+    if (isPtaxError(err)) {
+      const e = localized(err, this.engine.lang);
+      write(e.code, e.message);
+    } else write('INTERNAL', `internal error: ${(err as Error)?.message ?? String(err)}`);
+  }
+
+  /**
+   * The state and county cells of the current row, read when they are needed: a row whose
+   * place is found by their bytes needs them not (text cells: reading them cannot fail).
+   */
+  private readPlace(buf: Buffer): void {
+    if (!this.cols) return;
+    const { state, county } = this.cols;
+    this.vals[state] = this.cell(this.header![state]!, buf, state);
+    this.vals[county] = this.cell(this.header![county]!, buf, county);
+  }
+  /** The header's columns read as a row is read: all, but the state and county with `cols` (see `readPlace`). */
+  private eager: Array<Spec | undefined> | null = null;
+
+  /** The read cells of the current row, by position (reused from row to row). */
+  private vals: unknown[] = [];
+  /** The header's row reader: read cells → CalcInput (made once per header, see `rowReader`). */
+  private rowInput: ((vals: unknown[]) => CalcInput) | null = null;
+
+  private readHeader(fields: string[], raw: string, problem?: string): void {
+    if (problem) throw new PtaxError('BAD_HEADER', `header: ${problem}`);
+    const seen = new Map<string, string>();
+    const specs = fields.map((f) => {
+      const name = f.trim();
+      if (!name) throw new PtaxError('BAD_HEADER', `header: column ${fields.indexOf(f) + 1} has no name`);
+      const k = normalize(name);
+      if (seen.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" and "${seen.get(k)}" are the same column`);
+      if (OUTPUT_NAMES.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" is an output column of ptax; rename it`);
+      seen.set(k, name);
+      const spec = SPEC_BY_NAME.get(k);
+      if (!spec) this.unused.push(name);
+      return spec;
+    });
+    for (const need of ['state', 'county']) {
+      if (!seen.has(need))
+        throw new PtaxError('BAD_HEADER', `header: no "${need}" column (the header is: ${raw.length > 200 ? raw.slice(0, 200) + '…' : raw})`);
+    }
+    this.header = specs;
+    this.headerLen = fields.length;
+    this.rowInput = rowReader(specs);
+    this.cols = this.fast ? fastColumns(specs) : null;
+    const cols = this.cols;
+    this.eager = cols ? specs.map((x, k) => (k === cols.state || k === cols.county ? undefined : x)) : specs;
+    if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
+    this.write(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
+  }
+
+  private ndjsonRow(text: string): void {
+    this.rows++;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      return this.ndjsonError(`{"input":${JSON.stringify(text)}`, 'INVALID_JSON', `line ${this.line}: not JSON (${(e as Error).message})`);
+    }
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+      return this.ndjsonError(`{"input":${JSON.stringify(obj)}`, 'INVALID_ROW', `line ${this.line}: a row must be a JSON object`);
+    }
+    const o = obj as Record<string, unknown>;
+    const head = JSON.stringify(o).slice(0, -1); // the input's keys, then ours
+    const open = head.length > 1 ? head + ',' : head;
+    const reserved = NDJSON_RESERVED.find((k) => Object.hasOwn(o, k));
+    if (reserved) return this.ndjsonError(open.slice(0, -1) || '{', 'INVALID_ROW', `line ${this.line}: the key "${reserved}" is ptax's output; rename it`);
+    let input: CalcInput;
+    try {
+      const flags: Record<string, unknown> = {};
+      let year: number | undefined;
+      const seen = new Map<string, string>();
+      for (const [key, x] of Object.entries(o)) {
+        const k = normalize(key);
+        const spec = SPEC_BY_NAME.get(k);
+        if (!spec) {
+          if (this.ndjsonUnused.size < 20 && !this.ndjsonUnused.has(key)) {
+            this.ndjsonUnused.add(key);
+            this.warn(`ptax: key passed through, not used by the calculation: ${key}`);
+          }
+          continue;
+        }
+        if (seen.has(k)) throw new PtaxError('INVALID_ROW', `"${key}" and "${seen.get(k)}" are the same field`);
+        seen.set(k, key);
+        const v = readJsonValue(spec, x);
+        if (spec.key === 'year') year = v as number | undefined;
+        else flags[spec.key] = v;
+      }
+      input = inputFromFlags(flags as unknown as FlagInput, year);
+      const result = this.engine.result(input);
+      this.write(open + '"result":' + JSON.stringify(result) + '}\n');
+    } catch (err) {
+      this.rowFailed(err, (code, message) => this.ndjsonError(open.slice(0, -1) || '{', code, message));
+    }
+  }
+
+  private ndjsonError(head: string, code: string, message: string): void {
+    this.errors++;
+    this.write((head.length > 1 ? head + ',' : head) + '"error":' + JSON.stringify({ code, message }) + '}\n');
+  }
+}
+
+/**
+ * A roll read whole (tests and tools): its output as text and the counts. The same reader
+ * as `ptax calc --batch` (which pushes the file's chunks as they come); `chunks` cuts the
+ * input in pieces of these sizes (cycled) to test records cut anywhere.
+ */
+export function readBatch(
+  calc: Calculator,
+  input: Buffer | string,
+  o: BatchReaderOptions & { chunks?: number[] } = {},
+): { out: string; rows: number; ok: number; errors: number; inPlace: number; fastOff: string | null } {
+  const reader = new BatchReader(calc, o);
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  const sizes = o.chunks ?? [bytes.length || 1];
+  const parts: Buffer[] = [];
+  for (let p = 0, i = 0; p < bytes.length; i++) {
+    const n = sizes[i % sizes.length]!;
+    reader.push(bytes.subarray(p, p + n));
+    parts.push(...reader.out.take());
+    p += n;
+  }
+  reader.end();
+  parts.push(...reader.out.take());
+  return {
+    out: Buffer.concat(parts).toString('utf8'),
+    rows: reader.rows,
+    ok: reader.rows - reader.errors,
+    errors: reader.errors,
+    inPlace: reader.inPlace,
+    fastOff: reader.fastOff,
+  };
+}
+
+const EMPTY = Buffer.alloc(0);
+/** A byte with ASCII upper-case letters lowered (PlaceKeys: "NY" and "ny" are one state). */
+const FOLD = Uint8Array.from({ length: 256 }, (_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
+/** 1 for the bytes that end an unquoted field: comma, line feed, carriage return. */
+const ENDS_FIELD = Uint8Array.from({ length: 256 }, (_, c) => (c === 44 || c === 10 || c === 13 ? 1 : 0));
+
+/** By header position: each column's fact slot (-1: none, or the state, county or year) and its empty value; where the place's cells are. */
+interface FastColumns {
+  slots: Int32Array;
+  empties: unknown[];
+  state: number;
+  county: number;
+  /** The year asked for (-1: no such column). */
+  year: number;
+}
+
+/** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
+const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
+
+/**
+ * Which input fact each column of a header sets, found by asking `inputFromFlags` and
+ * `inputFacts` (the one mapping from flags to facts) which fact probe values of the flag
+ * change. Null if a column's fact cannot be found that way: every row then goes to the
+ * engine as an input.
+ */
+function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
+  const n = specs.length;
+  const cols: FastColumns = {
+    slots: new Int32Array(n).fill(-1),
+    empties: new Array<unknown>(n).fill(undefined),
+    state: specs.findIndex((x) => x?.key === 'state'),
+    county: specs.findIndex((x) => x?.key === 'county'),
+    year: specs.findIndex((x) => x?.key === 'year'),
+  };
+  for (let i = 0; i < n; i++) {
+    const spec = specs[i];
+    if (!spec || spec.key === 'state' || spec.key === 'county' || spec.key === 'year') continue;
+    const probes = spec.kind === 'bool' ? [true, false] : spec.kind === 'text' || spec.kind === 'star' ? ['\u0001'] : [7_777_777];
+    let slot = -1;
+    for (const probe of probes) {
+      const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
+      const changed = facts.flatMap((x, j) => (Object.is(x, EMPTY_FACTS[j]) ? [] : [j]));
+      // One fact, the same for every probe, holding the probe (false may be the empty value itself).
+      const j = changed.length === 1 ? changed[0]! : changed.length === 0 ? slot : -1;
+      if (j === -1 || facts[j] !== probe || (slot !== -1 && j !== slot)) return null;
+      slot = j;
+    }
+    if (slot === -1) return null;
+    cols.slots[i] = slot;
+    cols.empties[i] = EMPTY_FACTS[slot];
+  }
+  return cols;
+}
+
+/** A quoted field's text (without its quotes; kind 2: "" inside, each a quote). */
+function unquote(buf: Buffer, s: number, e: number, kind: number): string {
+  const t = buf.toString('utf8', s, e);
+  return kind === 2 ? t.replace(/""/g, '"') : t;
+}
+
+function count10(buf: Buffer, s: number, e: number): number {
+  let k = 0;
+  for (let i = buf.indexOf(10, s); i !== -1 && i < e; i = buf.indexOf(10, i + 1)) k++;
+  return k;
+}
+
+/**
+ * Places by the bytes of a row's state, county and year cells: an open-addressed table
+ * of hashes (FNV-1a) and entry numbers, the cells' bytes kept one after another in one
+ * arena. A look-up reads a few adjacent bytes, not a map, a list, an object and a buffer
+ * (a million look-ups of scattered objects cost about twice as much). Bounded: past
+ * MAX_KEYS entries it starts again.
+ *
+ * The state and county cells match whatever the case of their ASCII letters ("NY" and
+ * "ny", "Kings" and "KINGS"): the engine reads a state upper-cased and a county through
+ * countyKey, which lower-cases it, so such cells give one place (a roll that spells its
+ * places several ways makes a third as many first rows). An entry that is not a place
+ * (an error, whose message quotes the cell as written, or null) matches its own bytes only.
+ */
+export class PlaceKeys {
+  static readonly MAX_KEYS = 1 << 16;
+  /** The table starts small and doubles (a roll has a few thousand places: a small table stays in the processor's cache). */
+  private hashes = new Int32Array(1 << 10);
+  /** Entry number + 1 per table place (0: empty). */
+  private index = new Int32Array(1 << 10);
+  private arena = new Uint8Array(1 << 16);
+  private used = 0;
+  /** Per entry: where its bytes start in the arena, its state and county cells' lengths (`shapeOf`), and the length of all three. */
+  private readonly starts: number[] = [];
+  private readonly shapes: number[] = [];
+  private readonly lens: number[] = [];
+  private readonly entryHashes: number[] = [];
+  readonly places: Array<Place | PtaxError | null> = [];
+  /** Per entry: 1 when it is not a place (an error or null) and matches its own bytes only. */
+  private readonly exact: number[] = [];
+
+  private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
+    let h = 0x811c9dc5;
+    // Bytes with bit 5 set: "A" and "a" hash alike (so do a few other pairs: a hash may collide).
+    for (let k = ss; k < se; k++) h = Math.imul(h ^ (buf[k]! | 32), 0x01000193);
+    h = Math.imul(h ^ 256, 0x01000193); // a separator no byte equals
+    for (let k = cs; k < ce; k++) h = Math.imul(h ^ (buf[k]! | 32), 0x01000193);
+    h = Math.imul(h ^ 256, 0x01000193);
+    for (let k = ys; k < ye; k++) h = Math.imul(h ^ buf[k]!, 0x01000193);
+    return h;
+  }
+
+  /** The lengths of the state and county cells in one number (each below 2^15: a line is shorter). */
+  private static shapeOf(ss: number, se: number, cs: number, ce: number): number {
+    return ((se - ss) << 15) | (ce - cs);
+  }
+
+  /** Where a hash's probe starts in the table. */
+  private first(h: number): number {
+    return (Math.imul(h, 0x9e3779b1) >>> 0) & (this.index.length - 1);
+  }
+
+  /** The entry of these cells, or -1. */
+  find(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
+    const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
+    const mask = this.index.length - 1;
+    const arena = this.arena;
+    const shape = PlaceKeys.shapeOf(ss, se, cs, ce);
+    const len = se - ss + ce - cs + ye - ys;
+    next: for (let i = this.first(h); ; i = (i + 1) & mask) {
+      const e = this.index[i]! - 1;
+      if (e === -1) return -1;
+      if (this.hashes[i] !== h || this.lens[e] !== len || this.shapes[e] !== shape) continue;
+      let q = this.starts[e]!;
+      for (let k = ss; k < se; k++) {
+        const a = arena[q++]!,
+          b = buf[k]!;
+        if (a !== b && FOLD[a] !== FOLD[b]) continue next;
+      }
+      for (let k = cs; k < ce; k++) {
+        const a = arena[q++]!,
+          b = buf[k]!;
+        if (a !== b && FOLD[a] !== FOLD[b]) continue next;
+      }
+      for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
+      if (this.exact[e] === 1) {
+        // Not a place: the cells as written, byte for byte.
+        q = this.starts[e]!;
+        for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
+        for (let k = cs; k < ce; k++) if (arena[q++] !== buf[k]) continue next;
+      }
+      return e;
+    }
+  }
+
+  add(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number, place: Place | PtaxError | null): void {
+    if (this.places.length >= PlaceKeys.MAX_KEYS) this.clear(); // bounded memory, whatever the input
+    const len = se - ss + ce - cs + ye - ys;
+    if (this.used + len > this.arena.length) {
+      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + len));
+      a.set(this.arena.subarray(0, this.used));
+      this.arena = a;
+    }
+    const e = this.places.length;
+    this.starts.push(this.used);
+    this.lens.push(len);
+    this.shapes.push(PlaceKeys.shapeOf(ss, se, cs, ce));
+    this.places.push(place);
+    this.exact.push(place === null || place instanceof Error ? 1 : 0);
+    const arena = this.arena;
+    let q = this.used;
+    for (let k = ss; k < se; k++) arena[q++] = buf[k]!;
+    for (let k = cs; k < ce; k++) arena[q++] = buf[k]!;
+    for (let k = ys; k < ye; k++) arena[q++] = buf[k]!;
+    this.used = q;
+    // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
+    const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
+    this.entryHashes.push(h);
+    if (this.places.length * 2 > this.index.length) this.grow();
+    else this.put(h, e);
+  }
+
+  private put(h: number, e: number): void {
+    const mask = this.index.length - 1;
+    let i = this.first(h);
+    while (this.index[i] !== 0) i = (i + 1) & mask;
+    this.hashes[i] = h;
+    this.index[i] = e + 1;
+  }
+
+  /** Twice the table, every entry put again. */
+  private grow(): void {
+    this.hashes = new Int32Array(this.index.length * 2);
+    this.index = new Int32Array(this.index.length * 2);
+    this.entryHashes.forEach((h, e) => this.put(h, e));
+  }
+
+  private clear(): void {
+    this.index.fill(0);
+    this.starts.length = this.lens.length = this.shapes.length = this.places.length = this.exact.length = this.entryHashes.length = 0;
+    this.used = 0;
+  }
+}
