@@ -3,7 +3,7 @@
  * one reading of input text (engine/batch/cells.ts), the same as batch cells, share links
  * and the web's fields; this file maps commander's options onto it.
  */
-import { INPUTS, parseAmount, parseDate, parseYear, type AmountField } from '../engine/node.js';
+import { INPUTS, PtaxError, cellSpec, parseAmount, parseDate, parseStar, parseYear, type AmountField } from '../engine/node.js';
 
 export { parseAmount, parseDate, parseYear, type AmountField };
 
@@ -29,6 +29,30 @@ export function numericFlags(o: Record<string, unknown>): Record<Exclude<Numeric
   for (const [k, what] of NUMERIC_FLAGS) {
     const raw = o[k];
     (out as Record<string, number | null>)[k] = raw === undefined ? null : what === null ? parseYear(raw as string) : parseAmount(raw as string, what);
+  }
+  return out;
+}
+
+type Input = (typeof INPUTS)[number];
+/** Choices the rules do not check (`--star`): refused here, before anything is calculated. */
+const CHECKED_CHOICES = INPUTS.filter((x): x is Extract<Input, { type: 'choice' }> => x.type === 'choice' && !x.checkedByRules);
+
+/**
+ * Commander's choice options (`--star`) read by the one reading of a choice
+ * (engine/batch/cells.ts `parseStar`, as batch cells and share links read it): the values
+ * read (trimmed), or the reader's error code with a message that names the flag.
+ */
+export function choiceFlags(o: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const x of CHECKED_CHOICES) {
+    const v = o[x.key];
+    if (v === undefined) continue;
+    const values = x.values as readonly string[];
+    try {
+      out[x.key] = parseStar(cellSpec(x), v as string);
+    } catch (e) {
+      throw new PtaxError((e as PtaxError).code, `--${x.flag} must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)} (got "${v}")`);
+    }
   }
   return out;
 }

@@ -15,9 +15,9 @@ import { BUNDLE_PATH, readBundle } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
 import { loadSqlGenerator, localized } from '../engine/node.js';
 import type { Bundle, Lang } from '../engine/node.js';
-import { numericFlags, parseDate, parseYear } from './parse.js';
+import { choiceFlags, numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
-import { INPUTS, cellSpec, parseStar } from '../engine/node.js';
+import { INPUTS } from '../engine/node.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -130,23 +130,6 @@ const CALCULATOR_STATES = new Set(INPUTS.flatMap((x) => x.calculators.map((k) =>
  * comparison runs it; `--year` picks the rules' year).
  */
 const CALCULATOR_INPUTS = INPUTS.filter((x) => x.calculators.length > 0 || x.states.some((s) => CALCULATOR_STATES.has(s)));
-/** Choices the rules do not check (`--star`): refused here, before anything is calculated. */
-const CHECKED_CHOICES = INPUTS.filter((x): x is Extract<Input, { type: 'choice' }> => x.type === 'choice' && !x.checkedByRules);
-
-function checkChoices(o: Record<string, unknown>): void {
-  for (const x of CHECKED_CHOICES) {
-    const v = o[x.key];
-    const values = x.values as readonly string[];
-    if (v === undefined) continue;
-    // The one reading of a choice (engine/batch/cells.ts, as batch cells read it); the message names the flag.
-    try {
-      parseStar(cellSpec(x), v as string);
-    } catch (e) {
-      fail((e as PtaxError).code, `--${x.flag} must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)} (got "${v}")`);
-    }
-  }
-}
-
 export function buildProgram(): Command {
   const program = new Command('ptax')
     .description('Property-tax estimator: rules as data, explained step by step')
@@ -207,8 +190,7 @@ export function buildProgram(): Command {
       }
       if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
       if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
-      checkChoices(o);
-      const input = inputFromFlags({ ...o, ...numericFlags(o) }, o.year === undefined ? undefined : parseYear(o.year));
+      const input = inputFromFlags({ ...o, ...choiceFlags(o), ...numericFlags(o) }, o.year === undefined ? undefined : parseYear(o.year));
       const calc = new Calculator(await bundle());
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');

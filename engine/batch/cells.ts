@@ -202,14 +202,17 @@ export const normalize = (name: string): string =>
     .toLowerCase()
     .replace(/[-_\s]/g, '');
 
-/** A cell read without throwing: its value (undefined: empty), or the error code of a bad cell. */
-export type CellRead = { ok: true; value: unknown } | { ok: false; code: string };
+/** A cell read without throwing: its value (undefined: empty), or the code and message key of a bad cell. */
+export type CellRead = { ok: true; value: unknown } | { ok: false; code: string; key?: string };
 export function tryCell(spec: CellSpec, raw: string): CellRead {
   try {
     return { ok: true, value: readCell(spec, raw) };
   } catch (e) {
-    const code = (e as { code?: unknown })?.code;
+    const { code, key } = (e ?? {}) as { code?: unknown; key?: unknown };
     if (typeof code !== 'string') throw e;
-    return { ok: false, code };
+    return typeof key === 'string' ? { ok: false, code, key } : { ok: false, code };
   }
 }
+
+/** A dollar amount typed in a form (the web's money fields): read as the `value` column's cells are (a negative one is read, not refused). */
+export const MONEY_CELL: CellSpec = INPUT_COLUMNS.find((c) => c.key === 'value')!;

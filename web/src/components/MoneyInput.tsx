@@ -1,6 +1,6 @@
 /**
  * A dollar amount as people type or paste it ("$450,000.00", "450 000", "1.250.000"):
- * read by the engine's parseMoney, the same function as the CLI's flags, so a pasted price
+ * read by the engine's one reading of input text (web/src/lib/parseValue.ts readMoneyText), as the CLI's flags are, so a pasted price
  * never becomes 100 times larger. While the field has focus it keeps the visitor's text;
  * on leaving it shows the amount with the page's separators. Text that is not an amount
  * gets the field's message and counts as no value (the calculation will not use a stale
@@ -8,9 +8,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { parseMoney } from '../../../engine/index.js';
 import { formatNumber, type Lang } from '../lib/format.js';
-import { parseOptionalAmount } from '../lib/parseValue.js';
+import { parseOptionalAmount, readMoneyText } from '../lib/parseValue.js';
 
 export interface MoneyInputProps {
   id: string;
@@ -27,9 +26,8 @@ export interface MoneyInputProps {
 
 /** The message for text that is not an amount ('' when it is one or is empty). */
 export function moneyProblem(text: string, t: (k: string) => string): string {
-  const r = parseMoney(text);
-  if (r.ok || r.reason === 'empty') return '';
-  return r.reason === 'tooLarge' ? t('form.amountTooLarge') : t('form.amountInvalid');
+  const { problem } = readMoneyText(text);
+  return problem ? t(problem) : '';
 }
 
 export function MoneyInput({ id, value, onChange, lang, testId, describedBy, invalid, disabled, inputRef }: MoneyInputProps) {
@@ -56,8 +54,8 @@ export function MoneyInput({ id, value, onChange, lang, testId, describedBy, inv
       onChange={(e) => {
         const raw = e.target.value;
         setText(raw);
-        const r = parseMoney(raw);
-        onChange(r.ok ? Math.max(0, r.value) : null, moneyProblem(raw, t));
+        const r = readMoneyText(raw);
+        onChange(r.value, r.problem ? t(r.problem) : '');
       }}
     />
   );

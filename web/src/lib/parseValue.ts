@@ -1,15 +1,36 @@
 /**
- * Values reaching the calculation. Money typed or pasted by the visitor is read by the
- * engine's parseMoney (engine/core/money.ts, shared with the CLI) in MoneyInput; this file keeps
- * the clamp of seed 000 §5 and the year fields' reading.
+ * Values reaching the calculation from what the visitor types. Money is read by the
+ * engine's one reading of input text (engine/batch/cells.ts, as the CLI's flags, batch
+ * cells and share links read it: engine/core/money.ts parseMoney's amounts, "425k" and
+ * "1.2m" included), then clamped as seed 000 §5 asks; a year field is read as it is typed.
  */
+import { MONEY_CELL, tryCell } from '../../../engine/index.js';
 
 /** Clamp for any amount reaching the calculation (negative, NaN → 0); cents are kept. */
 export function clampValue(n: number): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** A year field: empty → null (not given), otherwise the digits typed as a whole number. */
+/** The i18n key of a money field's problem ('' when there is none). */
+export type MoneyProblem = '' | 'form.amountInvalid' | 'form.amountTooLarge';
+
+/**
+ * A money field's text: the amount (negative amounts become 0), or null when empty or not
+ * an amount, and the field's problem. Read by the engine's reader (`tryCell` on the value
+ * column's spec), so a pasted price is read as `ptax calc --value` and a batch cell read it.
+ */
+export function readMoneyText(text: string): { value: number | null; problem: MoneyProblem } {
+  const r = tryCell(MONEY_CELL, String(text ?? ''));
+  if (r.ok) return { value: r.value === undefined ? null : clampValue(r.value as number), problem: '' };
+  return { value: null, problem: r.key === 'amountTooLarge' ? 'form.amountTooLarge' : 'form.amountInvalid' };
+}
+
+/**
+ * A year field, read on every key stroke: empty → null (not given), otherwise the digits
+ * typed as a whole number. Not the engine's parseYear (four digits or an error): "20" is a
+ * year being typed, and the field must keep it; the caller checks the bounds before the
+ * value is used (a year the engine's reader refuses never reaches the calculation).
+ */
 export function parseOptionalAmount(text: string): number | null {
   const s = String(text ?? '').trim();
   if (!s) return null;

@@ -1,5 +1,6 @@
+/** The one reading of input text (engine/batch/cells.ts): dates, amounts, years and the refused negatives; cli/readers.test.ts reads one table of cells through every path that uses it. */
 import { describe, expect, it } from 'vitest';
-import { parseAmount, parseDate, parseYear } from './parse.js';
+import { parseAmount, parseDate, parseYear } from './cells.js';
 
 const err = (f: () => unknown) => {
   try {
