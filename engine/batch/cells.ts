@@ -39,6 +39,9 @@ const NEGATIVE_REFUSED: ReadonlySet<string> = new Set(
   INPUTS.flatMap((x) => (x.type === 'money' && 'min' in x && x.min === 0 && !x.checkedByRules && !REACH_VALIDATION.has(x.id) ? [x.id] : [])),
 );
 
+/** Whether the reader refuses a negative amount of this input (NEGATIVE_AMOUNT): the SQL reader asks too (engine/sql/generate.ts). */
+export const refusesNegative = (id: string): boolean => NEGATIVE_REFUSED.has(id);
+
 /**
  * "1,250,000", "$350,000.00", "425k", "-5000" → number, read by engine/core/money.ts
  * parseMoney (the web's money fields read the same function); anything else is an error

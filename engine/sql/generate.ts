@@ -38,12 +38,15 @@
  * - NaN and infinities (only from a division by zero) print as empty cells, as JSON prints
  *   them null.
  * - Cells written as text (a CSV file, VARCHAR columns: SqlOptions.text) are read as the
- *   streaming path reads them (cli/batch.ts parseCell): trimmed as JS trims, empty is not
- *   given, money by parseMoney's rules (sign, $, USD, groups of three between commas or
- *   spaces, a decimal point; the largest amount), the refused negative amounts, years of four
- *   digits, true/false/yes/no/1/0, the star's values; the first unreadable cell in the input's
- *   column order is the row's error, with the streaming path's code and message (readCell,
- *   moneyRegex). Typed cells (Parquet numbers and booleans) are read as they are, as the
+ *   engine's one reader of input text reads them (engine/batch/cells.ts `readCell`, which
+ *   the streaming batch, the CLI's flags, share links and the web's money fields use):
+ *   trimmed as JS trims, empty is not given, money by parseMoney's rules (sign, $, USD,
+ *   groups of three between commas or spaces, a decimal point, a k or m after the number;
+ *   the largest amount), the refused negative amounts, years of four digits,
+ *   true/false/yes/no/1/0 in any case, the star's values; the first unreadable cell in the
+ *   input's column order is the row's error, with the reader's code and message (readCell,
+ *   moneyRegex here). The kinds of cells, the refused negatives and the boolean words are
+ *   taken from engine/batch/cells.ts, not copied. Typed cells (Parquet numbers and booleans) are read as they are, as the
  *   streaming path reads NDJSON numbers. DuckDB's CSV output prints numbers as JS does
  *   (jsNumberText); PostgreSQL's numbers come to run.ts as JS numbers.
  * - Not covered by SQL (the row gets an error cell, or the generator refuses): the
@@ -77,6 +80,7 @@ import {
 } from '../core/types.js';
 import { INPUTS } from '../generated/inputs.js';
 import { RESULT_FIELDS } from '../generated/results.js';
+import { FALSE_WORDS, TRUE_WORDS, kindOf, refusesNegative, type CellKind } from '../batch/cells.js';
 
 export type Dialect = 'duckdb' | 'postgres';
 export interface SqlOptions {
@@ -90,7 +94,7 @@ export interface SqlOptions {
   headers?: readonly string[];
   /**
    * The batch columns whose cells are text as written (a CSV file, a VARCHAR column): read as
-   * the streaming path reads them (cli/batch.ts parseCell: trimmed, empty is not given, money
+   * the engine reads them (engine/batch/cells.ts readCell: trimmed, empty is not given, money
    * by parseMoney's rules, years of four digits, true/false/yes/no/1/0, the star's values),
    * a cell that cannot be read being the row's error (the first in `columns` order). The
    * other batch columns are typed (numbers, booleans) and read as they are.
@@ -159,45 +163,33 @@ function template(key: Parameters<typeof message>[0], values: Record<string, str
 const intText = (sql: string): string => `CAST(CAST(${sql} AS BIGINT) AS TEXT)`;
 
 /**
- * The cells written as text, read as the streaming path reads them (cli/batch.ts parseCell,
- * cli/parse.ts parseAmount and parseYear, engine/core/money.ts parseMoney), in SQL. One place
- * for both dialects: only the regular expressions' spelling differs (DuckDB's RE2 and
+ * The cells written as text, read as the engine reads them (engine/batch/cells.ts readCell,
+ * parseAmount, parseYear, parseBool, parseStar; engine/core/money.ts parseMoney), in SQL. One
+ * place for both dialects: only the regular expressions' spelling differs (DuckDB's RE2 and
  * regexp_full_match, PostgreSQL's ~).
  */
-type CellKind = 'text' | 'amount' | 'year' | 'bool' | 'star';
 interface CellSpec {
   kind: CellKind;
   /** The column's name in its messages: an amount's field name (messages `field.<id>`), else the flag. */
   field: string;
-  /** A money input that the engine would take below zero without a word (cli/parse.ts NEGATIVE_REFUSED). */
+  /** A money input whose negative amounts the reader refuses (engine/batch/cells.ts refusesNegative). */
   noNegative: boolean;
   values?: readonly string[];
 }
-const REACH_VALIDATION = new Set(['value', 'seniorIncome']);
-/** How each batch column's cell is read (cli/batch.ts kindOf). */
+/** How each batch column's cell is read (engine/batch/cells.ts INPUT_COLUMNS and kindOf). */
 export const BATCH_CELLS: ReadonlyMap<string, CellSpec> = new Map<string, CellSpec>([
   ['state', { kind: 'text', field: 'state', noNegative: false }],
   ['county', { kind: 'text', field: 'county', noNegative: false }],
   ...INPUTS.flatMap((x): Array<[string, CellSpec]> => {
     if (!('column' in x) || x.id === 'countyRate') return [];
-    const checked = (x as { checkedByRules?: boolean }).checkedByRules;
-    const kind: CellKind =
-      x.type === 'money' || (x.type as string) === 'number' || x.type === 'integer'
-        ? 'amount'
-        : x.type === 'year'
-          ? 'year'
-          : x.type === 'boolean'
-            ? 'bool'
-            : x.type === 'choice' && !checked
-              ? 'star'
-              : 'text';
+    const kind = kindOf(x);
     return [
       [
         x.column as string,
         {
           kind,
           field: kind === 'amount' ? message(`field.${x.id}` as Parameters<typeof message>[0], {}, 'en') : x.flag,
-          noNegative: x.type === 'money' && (x as { min?: number }).min === 0 && !checked && !REACH_VALIDATION.has(x.id),
+          noNegative: refusesNegative(x.id),
           ...(kind === 'star' ? { values: (x as { values?: readonly string[] }).values } : {}),
         },
       ],
@@ -278,8 +270,8 @@ function readCell(
     case 'bool': {
       const l = `LOWER(${t})`;
       return {
-        value: `(CASE WHEN ${l} IN ('true', 'yes', '1') THEN TRUE WHEN ${l} IN ('false', 'no', '0') THEN FALSE END)`,
-        error: `(CASE WHEN ${t} IS NOT NULL AND ${l} NOT IN ('true', 'yes', '1', 'false', 'no', '0') THEN 5 END)`,
+        value: `(CASE WHEN ${l} IN (${TRUE_WORDS.map(str).join(', ')}) THEN TRUE WHEN ${l} IN (${FALSE_WORDS.map(str).join(', ')}) THEN FALSE END)`,
+        error: `(CASE WHEN ${t} IS NOT NULL AND ${l} NOT IN (${[...TRUE_WORDS, ...FALSE_WORDS].map(str).join(', ')}) THEN 5 END)`,
       };
     }
     case 'star': {
