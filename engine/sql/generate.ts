@@ -236,14 +236,31 @@ const jsonText = (x: string): string =>
  * parseMoney's grammar (engine/core/money.ts) as one regular expression over the trimmed
  * cell without its " USD": a sign and dollar signs before the digits in the orders its loop
  * takes ($, $$, -, -$, -$$, $-, $-$), white space after each, then digits in groups of
- * three separated by commas, or by single spaces, or not at all, then a decimal point and
- * digits. The sign is the cell's only minus.
+ * three separated by single spaces, then a decimal point and digits; or digits in groups of
+ * three separated by commas, or not at all, then a decimal point and digits, then white
+ * space and a k or m (thousand, million: "425k", "1.2m", "$1.5 M") or nothing. The sign is
+ * the cell's only minus.
  */
 function moneyRegex(d: Dialect): string {
   const ws = `[${spaceClass(d)}]`;
   const m = `[-${d === 'postgres' ? '\\u2212' : '\\x{2212}'}]${ws}*`;
   const dl = `\\$${ws}*`;
-  return `(?:(?:${dl})?(?:${m})?(?:${dl})?|${m}${dl}${dl})(?:[0-9]{1,3}(?:${ws}[0-9]{3})+|[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\\.[0-9]+)?`;
+  return `(?:(?:${dl})?(?:${m})?(?:${dl})?|${m}${dl}${dl})(?:[0-9]{1,3}(?:${ws}[0-9]{3})+(?:\\.[0-9]+)?|(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\\.[0-9]+)?(?:${ws}*[kKmM])?)`;
+}
+
+/**
+ * The digits of a money cell that matched moneyRegex (`raw`: its digits and decimal point),
+ * times a thousand or a million for a k or m (`u`: the cell), moved as parseMoney moves them,
+ * in decimal text ("1.2" and m: "1200000"; "1.2345" and k: "1234.5"), so the amount is not
+ * rounded twice.
+ */
+function shiftedDigits(u: string, raw: string): string {
+  const shift = (places: number) => {
+    const frac = `SPLIT_PART(${raw}, '.', 2)`;
+    return `(SPLIT_PART(${raw}, '.', 1) || RPAD(${frac}, ${places}, '0') || (CASE WHEN LENGTH(${frac}) > ${places} THEN '.' || SUBSTR(${frac}, ${places + 1}) ELSE '' END))`;
+  };
+  const last = `RIGHT(${u}, 1)`;
+  return `(CASE WHEN ${last} IN ('k', 'K') THEN ${shift(3)} WHEN ${last} IN ('m', 'M') THEN ${shift(6)} ELSE ${raw} END)`;
 }
 
 /**
@@ -288,7 +305,7 @@ function readCell(
         `(CASE WHEN ${fast ? `${fast} IS NULL AND ` : ''}${t} IS NOT NULL THEN REGEXP_REPLACE(${t}, ${str(`[${spaceClass(d)}]*[uU][sS][dD]$`)}, '') END)`,
       );
       const ok = stage(1, 'ok', matches(d, u, moneyRegex(d)));
-      const digits = stage(2, 'd', `(CASE WHEN ${ok} THEN REGEXP_REPLACE(${u}, '[^0-9.]', '', 'g') END)`);
+      const digits = stage(2, 'd', `(CASE WHEN ${ok} THEN ${shiftedDigits(u, `REGEXP_REPLACE(${u}, '[^0-9.]', '', 'g')`)} END)`);
       const neg = stage(2, 'neg', `(CASE WHEN ${ok} THEN STRPOS(${u}, '-') > 0 OR STRPOS(${u}, CHR(8722)) > 0 END)`);
       const whole = `COALESCE(NULLIF(LTRIM(SPLIT_PART(${digits}, '.', 1), '0'), ''), '0')`;
       const big = `(CASE WHEN LENGTH(${whole}) > ${String(LARGEST).length} THEN TRUE ELSE CAST(${whole} AS FLOAT8) > ${num(LARGEST)} END)`;

@@ -418,6 +418,21 @@ const MONEY_BAD = [
   'NaN',
   'Infinity',
   '1_000',
+  // Thousands and millions (parseMoney, issue 24): read alike by both paths, or refused alike.
+  '425k',
+  '1.2m',
+  '$1.5 M',
+  '1.2345k',
+  '-5k',
+  '425,000k',
+  '1.5K USD',
+  '0.0001m',
+  '1 000 k',
+  '.5k',
+  '5kk',
+  'k',
+  '5 thousand',
+  '99999999999999k',
 ];
 const BOOL_ANY = ['true', 'false', 'yes', 'no', '1', '0', 'TRUE', ' Yes ', 'No', 'maybe', '2', 'y', 'truee', 'say "no"', 'tab\tx'];
 const YEAR_ANY = ['2025', ' 2025 ', '25', '2025.0', '2.5', 'abcd', '02025', '1999'];
@@ -425,7 +440,7 @@ const STAR_ANY = ['gold', ' basic ', 'BASIC', 'none '];
 
 /**
  * Rows as a CSV file of text cells, written in the ways people write them and with cells
- * neither path can read: money with $, commas, spaces between groups, USD, signs, a decimal
+ * neither path can read: money with $, commas, spaces between groups, USD, signs, k or m, a decimal
  * comma, 14 to 17 digits, words; booleans as yes/no/1/0/TRUE or not at all; years of two
  * digits or with a fraction; a star that is none of its values; spaces around cells. Cells
  * are quoted only when they must be (the streaming path echoes the line as written; DuckDB
@@ -447,7 +462,7 @@ function textCsv(name: string, rows: Row[], seed: number, bad = 0.05, raw: Array
     if (x === null || x === undefined) return '';
     const n = Number(x);
     const r = rand();
-    return r < 0.1 ? `$${n.toLocaleString('en-US')}` : r < 0.15 ? `${n} USD` : r < 0.2 ? ` ${n} ` : String(n);
+    return r < 0.1 ? `$${n.toLocaleString('en-US')}` : r < 0.15 ? `${n} USD` : r < 0.2 ? ` ${n} ` : r < 0.25 ? `${n / 1000}k` : String(n);
   };
   const cell = (c: string, x: unknown): string => {
     if (['value', 'seniorIncome', 'veteranIncome', 'priorAssessed', 'purchasePrice', 'melloRoos', 'veteranDisability'].includes(c)) return money(x);
