@@ -3,7 +3,7 @@
  * engine/generated/inputs.ts): money and numbers, booleans, years and choices, for every
  * path that reads an input written as text:
  *
- * - `ptax calc`'s flags (cli/parse.ts `numericFlags`, cli/ptax.ts `checkChoices`),
+ * - `ptax calc`'s flags (cli/parse.ts `numericFlags`, `choiceFlags`),
  * - batch cells, CSV and NDJSON (engine/batch/reader.ts, which reads the commonest cells
  *   straight from the bytes and gives what `readCell` gives),
  * - share links (engine/core/share.ts `inputsFromQuery`, the web page and the site server),

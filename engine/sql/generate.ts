@@ -218,7 +218,7 @@ const spaceClass = (d: Dialect): string => {
 };
 /** Whether text matches a regular expression whole. */
 const matches = (d: Dialect, x: string, re: string): string => (d === 'postgres' ? `(${x} ~ ${str(`^(?:${re})$`)})` : `REGEXP_FULL_MATCH(${x}, ${str(re)})`);
-/** A cell as parseCell sees it: trimmed as JS trims, NULL when empty (not given). */
+/** A cell as the engine's readCell (engine/batch/cells.ts) sees it: trimmed as JS trims, NULL when empty (not given). */
 const jsTrim = (d: Dialect, x: string): string => `NULLIF(${d === 'postgres' ? 'BTRIM' : 'TRIM'}(${x}, ${JS_SPACES.map((c) => `CHR(${c})`).join(' || ')}), '')`;
 /** JSON.stringify of a text (the bad boolean's message), for the escapes a cell can need. */
 const jsonText = (x: string): string =>

@@ -18,6 +18,8 @@ import { PtaxError } from '../core/errors.js';
 import type { Bundle } from '../core/types.js';
 import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, jsNumberText, q, str as lit, type Dialect } from './generate.js';
 import { csvEscape } from '../batch/csv-out.js';
+// Header names match batch columns as the streaming reader matches them (case, `-`, `_` and spaces ignored).
+import { normalize } from '../batch/cells.js';
 
 export interface SqlBatchOptions {
   engine: Dialect;
@@ -36,11 +38,6 @@ export interface SqlBatchSummary {
   seconds: number;
 }
 
-const normalize = (name: string): string =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[-_\s]/g, '');
 const TYPE: Record<string, string> = Object.fromEntries([
   ['state', 'TEXT'],
   ['county', 'TEXT'],
