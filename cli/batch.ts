@@ -7,7 +7,7 @@
  * hands the file to the SQL runner (engine/sql/run.ts).
  *
  * The reading is the engine's (engine/batch/reader.ts): CSV and NDJSON records, header
- * mapping, the cells (engine/batch/cells.ts, the one reading of money, booleans, years and
+ * mapping, the cells (engine/core/cells.ts, the one reading of money, booleans, years and
  * choices that the CLI flags and share links use too), the place cache and slot probing.
  *
  * - A bad row gets its error and the run goes on; output rows = input rows. A summary

@@ -1,6 +1,6 @@
 /**
  * Parsing of command-line values. Money, numbers, years and dates are read by the engine's
- * one reading of input text (engine/batch/cells.ts), the same as batch cells, share links
+ * one reading of input text (engine/core/cells.ts), the same as batch cells, share links
  * and the web's fields; this file maps commander's options onto it.
  */
 import { INPUTS, PtaxError, cellSpec, parseAmount, parseDate, parseStar, parseYear, type AmountField } from '../engine/node.js';
@@ -39,7 +39,7 @@ const CHECKED_CHOICES = INPUTS.filter((x): x is Extract<Input, { type: 'choice' 
 
 /**
  * Commander's choice options (`--star`) read by the one reading of a choice
- * (engine/batch/cells.ts `parseStar`, as batch cells and share links read it): the values
+ * (engine/core/cells.ts `parseStar`, as batch cells and share links read it): the values
  * read (trimmed), or the reader's error code with a message that names the flag.
  */
 export function choiceFlags(o: Record<string, unknown>): Record<string, string> {

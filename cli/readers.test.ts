@@ -4,7 +4,7 @@
  * row, its cells read from the bytes where they can be), share links
  * (engine/core/share.ts, the web page's and the site server's) and the web form's money
  * field (web/src/lib/parseValue.ts readMoneyText) give the same value, or the same error
- * code, because all of them read it with engine/batch/cells.ts.
+ * code, because all of them read it with engine/core/cells.ts.
  *
  * What each path does with what it read is its own and is written out below: a share link
  * leaves out a bad value (no code) and needs a value above 0; the web form clamps a negative
@@ -45,7 +45,7 @@ function batchRow(cells: Partial<typeof BASE>): { result: string; code: string }
   const [rec] = parseCsv(readBatch(calc, text, { format: 'csv' }).out, { columns: true }) as Array<Record<string, string>>;
   return { result: RESULT_COLUMNS.map((c) => rec![c.name]).join('|'), code: rec!.errorCode! };
 }
-/** The codes of a cell that cannot be read (engine/batch/cells.ts). */
+/** The codes of a cell that cannot be read (engine/core/cells.ts). */
 const READING_CODES = ['INVALID_NUMBER', 'NEGATIVE_AMOUNT', 'INVALID_YEAR', 'INVALID_BOOLEAN', 'INVALID_STAR', 'INVALID_FIELD'];
 /** The batch's reading of a cell, seen through its row: the same row as the canonical text of `want` (read without error), or want's error code. */
 function expectBatch(column: keyof typeof BASE, raw: string, want: Read): void {

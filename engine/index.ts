@@ -11,7 +11,7 @@ export { valueAt } from './core/params.js';
 export { parseMoney, type MoneyParse } from './core/money.js';
 export { countyKey, countyRateAt, slugOf } from './core/counties.js';
 export { inputsFromQuery } from './core/share.js';
-export { MONEY_CELL, cellSpec, tryCell, type CellRead, type CellSpec } from './batch/cells.js';
+export { MONEY_CELL, cellSpec, tryCell, type CellRead, type CellSpec } from './core/cells.js';
 export { INPUT_FACTS } from './core/types.js';
 export type { Band, Bundle, CountyDef, CountyRate, Label, ParameterDef, ProgramDef, RateParts, StateDef } from './core/types.js';
 export { PtaxError } from './core/errors.js';

@@ -5,6 +5,7 @@
  * Code outside engine/ imports the engine from here or from ./index.ts only.
  */
 export * from './core/calculate.js';
+export * from './core/cells.js';
 export * from './core/compile.js';
 export * from './core/conditions.js';
 export * from './core/counties.js';
@@ -23,7 +24,6 @@ export * from './build/load.js';
 export * from './build/yaml-source.js';
 export * from './batch/batch.js';
 export * from './batch/csv-out.js';
-export * from './batch/cells.js';
 export * from './batch/reader.js';
 export * from './generated/inputs.js';
 export * from './generated/results.js';

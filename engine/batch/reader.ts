@@ -21,7 +21,7 @@
  * this machine, under half the 500,000 rows/s target before any calculation. Ours is
  * RFC 4180: quoted fields with "" and line breaks, CRLF, LF or a lone CR, a UTF-8 byte
  * order mark. One reader, one coercion, one printer: every record is split as bytes
- * (`split`); every cell is read by engine/batch/cells.ts `readCell` (the one reading of
+ * (`split`); every cell is read by engine/core/cells.ts `readCell` (the one reading of
  * money, booleans, years and choices, shared with the CLI flags, share links and the web),
  * the commonest ones (digits, true/false, plain text) straight from the bytes (`cell`),
  * giving what `readCell` gives; every row is printed by CsvOut. A row's place is found by
@@ -37,7 +37,7 @@ import { localized } from '../core/messages.js';
 import { INPUT_FACTS, type Lang } from '../core/types.js';
 import { BatchCalculator, RESULT_COLUMNS, type Place } from './batch.js';
 import { CsvOut, csvEscape } from './csv-out.js';
-import { INPUT_COLUMNS, normalize, readCell, readJsonValue, type CellSpec } from './cells.js';
+import { INPUT_COLUMNS, normalize, readCell, readJsonValue, type CellSpec } from '../core/cells.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 type Spec = CellSpec;
@@ -308,7 +308,7 @@ export class BatchReader {
   }
 
   /**
-   * A cell read as `readCell` (engine/batch/cells.ts) reads it: the commonest cells (empty, plain digits, true,
+   * A cell read as `readCell` (engine/core/cells.ts) reads it: the commonest cells (empty, plain digits, true,
    * false, a four-digit year, text with nothing to trim) straight from the bytes, any
    * other through `readCell`.
    */

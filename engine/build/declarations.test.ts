@@ -13,7 +13,7 @@ import { readYaml, formatProblem } from './yaml-source.js';
 import { inputFacts, inputFromFlags } from '../core/calculate.js';
 import { COUNTY_FACTS, INPUT_FACTS, type ResultGroup } from '../core/types.js';
 import { generatedInputs, generatedSources } from './declarations.js';
-import { INPUT_COLUMNS } from '../batch/cells.js';
+import { INPUT_COLUMNS } from '../core/cells.js';
 
 const bundle = loadRules('rules').bundle!;
 

@@ -3,11 +3,11 @@
  * the share links of the web calculator, read the same way by the web page that opens one
  * and by the site server that describes it to link previews. Names are the batch columns of
  * rules/inputs.yaml; only inputs of the state's main calculator are read, each by the one
- * reading of input text (engine/batch/cells.ts); a value that is not valid for its input is
+ * reading of input text (engine/core/cells.ts); a value that is not valid for its input is
  * left out (the page then shows its default).
  */
 import { INPUTS } from '../generated/inputs.js';
-import { cellSpec, tryCell } from '../batch/cells.js';
+import { cellSpec, tryCell } from './cells.js';
 
 export type ShareValue = boolean | number | string;
 
@@ -30,7 +30,7 @@ export function inputsFromQuery(query: URLSearchParams, state: string): { county
 
 /**
  * One parameter's text as its input's value, by the one reading of input text
- * (engine/batch/cells.ts, as the CLI's flags and batch cells read it); a value that reading
+ * (engine/core/cells.ts, as the CLI's flags and batch cells read it); a value that reading
  * refuses, one outside the input's `values`, or a negative amount is left out.
  */
 function readOne(d: (typeof INPUTS)[number], raw: string): ShareValue | undefined {

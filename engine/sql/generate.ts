@@ -38,7 +38,7 @@
  * - NaN and infinities (only from a division by zero) print as empty cells, as JSON prints
  *   them null.
  * - Cells written as text (a CSV file, VARCHAR columns: SqlOptions.text) are read as the
- *   engine's one reader of input text reads them (engine/batch/cells.ts `readCell`, which
+ *   engine's one reader of input text reads them (engine/core/cells.ts `readCell`, which
  *   the streaming batch, the CLI's flags, share links and the web's money fields use):
  *   trimmed as JS trims, empty is not given, money by parseMoney's rules (sign, $, USD,
  *   groups of three between commas or spaces, a decimal point, a k or m after the number;
@@ -46,7 +46,7 @@
  *   true/false/yes/no/1/0 in any case, the star's values; the first unreadable cell in the
  *   input's column order is the row's error, with the reader's code and message (readCell,
  *   moneyRegex here). The kinds of cells, the refused negatives and the boolean words are
- *   taken from engine/batch/cells.ts, not copied. Typed cells (Parquet numbers and booleans) are read as they are, as the
+ *   taken from engine/core/cells.ts, not copied. Typed cells (Parquet numbers and booleans) are read as they are, as the
  *   streaming path reads NDJSON numbers. DuckDB's CSV output prints numbers as JS does
  *   (jsNumberText); PostgreSQL's numbers come to run.ts as JS numbers.
  * - Not covered by SQL (the row gets an error cell, or the generator refuses): the
@@ -80,7 +80,7 @@ import {
 } from '../core/types.js';
 import { INPUTS } from '../generated/inputs.js';
 import { RESULT_FIELDS } from '../generated/results.js';
-import { FALSE_WORDS, TRUE_WORDS, kindOf, refusesNegative, type CellKind } from '../batch/cells.js';
+import { FALSE_WORDS, TRUE_WORDS, kindOf, refusesNegative, type CellKind } from '../core/cells.js';
 
 export type Dialect = 'duckdb' | 'postgres';
 export interface SqlOptions {
@@ -94,7 +94,7 @@ export interface SqlOptions {
   headers?: readonly string[];
   /**
    * The batch columns whose cells are text as written (a CSV file, a VARCHAR column): read as
-   * the engine reads them (engine/batch/cells.ts readCell: trimmed, empty is not given, money
+   * the engine reads them (engine/core/cells.ts readCell: trimmed, empty is not given, money
    * by parseMoney's rules, years of four digits, true/false/yes/no/1/0, the star's values),
    * a cell that cannot be read being the row's error (the first in `columns` order). The
    * other batch columns are typed (numbers, booleans) and read as they are.
@@ -163,7 +163,7 @@ function template(key: Parameters<typeof message>[0], values: Record<string, str
 const intText = (sql: string): string => `CAST(CAST(${sql} AS BIGINT) AS TEXT)`;
 
 /**
- * The cells written as text, read as the engine reads them (engine/batch/cells.ts readCell,
+ * The cells written as text, read as the engine reads them (engine/core/cells.ts readCell,
  * parseAmount, parseYear, parseBool, parseStar; engine/core/money.ts parseMoney), in SQL. One
  * place for both dialects: only the regular expressions' spelling differs (DuckDB's RE2 and
  * regexp_full_match, PostgreSQL's ~).
@@ -172,11 +172,11 @@ interface CellSpec {
   kind: CellKind;
   /** The column's name in its messages: an amount's field name (messages `field.<id>`), else the flag. */
   field: string;
-  /** A money input whose negative amounts the reader refuses (engine/batch/cells.ts refusesNegative). */
+  /** A money input whose negative amounts the reader refuses (engine/core/cells.ts refusesNegative). */
   noNegative: boolean;
   values?: readonly string[];
 }
-/** How each batch column's cell is read (engine/batch/cells.ts INPUT_COLUMNS and kindOf). */
+/** How each batch column's cell is read (engine/core/cells.ts INPUT_COLUMNS and kindOf). */
 export const BATCH_CELLS: ReadonlyMap<string, CellSpec> = new Map<string, CellSpec>([
   ['state', { kind: 'text', field: 'state', noNegative: false }],
   ['county', { kind: 'text', field: 'county', noNegative: false }],
@@ -218,7 +218,7 @@ const spaceClass = (d: Dialect): string => {
 };
 /** Whether text matches a regular expression whole. */
 const matches = (d: Dialect, x: string, re: string): string => (d === 'postgres' ? `(${x} ~ ${str(`^(?:${re})$`)})` : `REGEXP_FULL_MATCH(${x}, ${str(re)})`);
-/** A cell as the engine's readCell (engine/batch/cells.ts) sees it: trimmed as JS trims, NULL when empty (not given). */
+/** A cell as the engine's readCell (engine/core/cells.ts) sees it: trimmed as JS trims, NULL when empty (not given). */
 const jsTrim = (d: Dialect, x: string): string => `NULLIF(${d === 'postgres' ? 'BTRIM' : 'TRIM'}(${x}, ${JS_SPACES.map((c) => `CHR(${c})`).join(' || ')}), '')`;
 /** JSON.stringify of a text (the bad boolean's message), for the escapes a cell can need. */
 const jsonText = (x: string): string =>

@@ -19,7 +19,7 @@ import type { Bundle } from '../core/types.js';
 import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, jsNumberText, q, str as lit, type Dialect } from './generate.js';
 import { csvEscape } from '../batch/csv-out.js';
 // Header names match batch columns as the streaming reader matches them (case, `-`, `_` and spaces ignored).
-import { normalize } from '../batch/cells.js';
+import { normalize } from '../core/cells.js';
 
 export interface SqlBatchOptions {
   engine: Dialect;

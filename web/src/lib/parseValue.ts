@@ -1,6 +1,6 @@
 /**
  * Values reaching the calculation from what the visitor types. Money is read by the
- * engine's one reading of input text (engine/batch/cells.ts, as the CLI's flags, batch
+ * engine's one reading of input text (engine/core/cells.ts, as the CLI's flags, batch
  * cells and share links read it: engine/core/money.ts parseMoney's amounts, "425k" and
  * "1.2m" included), then clamped as seed 000 §5 asks; a year field is read as it is typed.
  */

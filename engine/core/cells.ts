@@ -11,9 +11,10 @@
  * - and, as generated SQL, the SQL batch (engine/sql/generate.ts `readCell`, which
  *   documents itself against this file).
  *
- * No Node API here: the web bundles it. Readers differ only in what they do with a bad
+ * In engine/core (no Node API, imports nothing from engine/batch): share links and the web
+ * read with it, and the batch row reader (engine/batch/reader.ts) imports it. Readers differ only in what they do with a bad
  * value (the CLI and the batch report it, a share link leaves it out, the web form shows
- * its field's message), never in how a text is read: engine/batch/cells.test.ts reads one
+ * its field's message), never in how a text is read: cli/readers.test.ts reads one
  * table of cells through all four.
  */
 import { INPUTS } from '../generated/inputs.js';

@@ -1,4 +1,4 @@
-/** The one reading of input text (engine/batch/cells.ts): dates, amounts, years and the refused negatives; cli/readers.test.ts reads one table of cells through every path that uses it. */
+/** The one reading of input text (engine/core/cells.ts): dates, amounts, years and the refused negatives; cli/readers.test.ts reads one table of cells through every path that uses it. */
 import { describe, expect, it } from 'vitest';
 import { parseAmount, parseDate, parseYear } from './cells.js';
 
