@@ -12,7 +12,8 @@
  * - A changed rule changes the hash: the module is then not used.
  *
  * PTAX_CODEGEN_RUNS sets the random inputs per program and year: default 5,000 in `npm
- * test`, 500 under mutation testing; PTAX_CODEGEN_RUNS=100000 is the benchmark-sized run
+ * test`, 500 under mutation testing; PTAX_FULL=1 (`npm run test:full`) or
+ * PTAX_CODEGEN_RUNS=100000 is the benchmark-sized run
  * (the former default: 18 programs and years, 30 s on a quiet 2-core machine, minutes on a
  * busy one). Checked 2026-11-26 by putting bugs back into a generated module
  * (ny.nyc@2026): `>=` emitted as `>` for a number fact, and a rate rounded to 7 places
@@ -36,7 +37,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const bundle: Bundle = readBundle('dist/rules/bundle.json');
-const RUNS = Number(process.env.PTAX_CODEGEN_RUNS ?? (process.env.PTAX_MUTATION ? 500 : 5_000));
+const RUNS = Number(process.env.PTAX_CODEGEN_RUNS ?? (process.env.PTAX_MUTATION ? 500 : process.env.PTAX_FULL ? 100_000 : 5_000));
 const BATCH_ROWS = process.env.PTAX_MUTATION ? 2_000 : 20_000;
 const source = nodeProgramSource();
 const generated = new Calculator(bundle, { generated: source });

@@ -1,9 +1,10 @@
 /**
  * The rules as SQL (engine/sql/generate.ts) against the engine:
  * - DuckDB: every golden fixture of a state's own calculation and PTAX_SQL_RUNS (default
- *   50,000) random inputs per program and year give the engine's figures to the cent (the
- *   same doubles), the same notes and the same error cells (code; message too, except an
- *   unknown county's, whose suggestions SQL does not make).
+ *   10,000; 50,000 with PTAX_FULL=1, `npm run test:full`) random inputs per program and
+ *   year give the engine's figures to the cent (the same doubles), the same notes and the
+ *   same error cells (code; message too, except an unknown county's, whose suggestions SQL
+ *   does not make).
  * - The same CSV file of text cells (fixtures, and random rows with malformed cells: money
  *   as people write it and as they should not, booleans, years, star) through `--engine
  *   duckdb` and through the streaming Node path (engine/batch/reader.ts): the same output, byte for
@@ -35,7 +36,14 @@ import { readBatch } from '../batch/reader.js';
 
 const bundle: Bundle = readBundle('dist/rules/bundle.json');
 const calc = new Calculator(bundle);
-const RUNS = Number(process.env.PTAX_SQL_RUNS ?? (process.env.PTAX_MUTATION ? 200 : 50_000));
+// 10,000 in `npm test` (was 50,000: 62 s of the file's 87 s in a clean-clone run, and past
+// the test's 300 s timeout at load 13-16). Bugs put back into engine/sql/generate.ts on
+// 2026-11-27 fail at 2,000 already: the rounding nudge left out (ca@2024),
+// greaterThanInclusive emitted as `>` (hub@2025), lessThanInclusive emitted as `<`. A half
+// rounded down (`> 0.5` for `>= 0.5`) is not found at 1,000, and whether 50,000 finds it
+// was not measured (that run timed out at load 16): after the nudge the fraction is
+// exactly one half only for rare doubles, so a sample of any size rarely reaches it.
+const RUNS = Number(process.env.PTAX_SQL_RUNS ?? (process.env.PTAX_MUTATION ? 200 : process.env.PTAX_FULL ? 50_000 : 10_000));
 const tmp = mkdtempSync(join(tmpdir(), 'ptax-sql-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -251,17 +259,26 @@ describe('the rules as SQL, run by DuckDB, equal the engine', () => {
 
   it(`${RUNS} random inputs per program and year, ${programYears.length} programs and years`, async () => {
     expect(programYears.length).toBeGreaterThanOrEqual(10);
-    // One program and year at a time: memory stays that of RUNS rows.
-    for (const [k, { id, year }] of programYears.entries()) {
-      const rows = randomRows(id, year, RUNS, 20261124 + k);
-      const got = await duckdb(csvFile('random.csv', rows), sql);
-      expect(got.length).toBe(rows.length);
-      const { diffs, errors } = compare(rows, got);
-      expect(diffs, `${id}@${year}`).toEqual([]);
-      // Both outcomes are reached: figures and error cells; and the rows land on this program and year.
-      expect(errors, `${id}@${year}`).toBeGreaterThan(0);
-      expect(errors, `${id}@${year}`).toBeLessThan(rows.length * 0.95);
-      expect(got.filter((g) => g.program === id && g.rulesYear === year).length, `${id}@${year}`).toBeGreaterThan(rows.length / 20);
+    // Several programs and years per DuckDB query, up to 50,000 rows (the memory of the
+    // former one at a time at 50,000): DuckDB plans the generated SQL (300 KB) for seconds
+    // per query whatever its rows (10 rows: 13 s at load 13), ten plans were most of the test.
+    const perQuery = Math.max(1, Math.floor(50_000 / RUNS));
+    for (let k0 = 0; k0 < programYears.length; k0 += perQuery) {
+      const group = programYears.slice(k0, k0 + perQuery).map((py, j) => ({ ...py, rows: randomRows(py.id, py.year, RUNS, 20261124 + k0 + j) }));
+      const input = group.flatMap((g) => g.rows);
+      const all = await duckdb(csvFile('random.csv', input), sql);
+      expect(all.length).toBe(input.length);
+      const byId = new Map(all.map((g) => [String(g.id), g]));
+      for (const { id, year, rows } of group) {
+        const got = rows.flatMap((r) => byId.get(String(r.id)) ?? []);
+        expect(got.length).toBe(rows.length);
+        const { diffs, errors } = compare(rows, got);
+        expect(diffs, `${id}@${year}`).toEqual([]);
+        // Both outcomes are reached: figures and error cells; and the rows land on this program and year.
+        expect(errors, `${id}@${year}`).toBeGreaterThan(0);
+        expect(errors, `${id}@${year}`).toBeLessThan(rows.length * 0.95);
+        expect(got.filter((g) => g.program === id && g.rulesYear === year).length, `${id}@${year}`).toBeGreaterThan(rows.length / 20);
+      }
     }
   }, 300_000);
 });

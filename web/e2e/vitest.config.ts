@@ -3,7 +3,8 @@
  * production build (web/dist) served by the real site server (dist/web/server/main.js) on a
  * free loopback port with a temporary SQLite database. Run after `npm run build`:
  *   npx vitest run -c web/e2e/vitest.config.ts
- * One fork, files one after the other (the machine has 2 shared cores), long timeouts.
+ * One fork, files one after the other (the machine has 2 shared cores), long timeouts;
+ * scripts/test runs it beside the unit tests (vitest.config.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -12,6 +13,10 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 
 export default defineConfig({
   root: repo,
+  // Its own cache folder (vitest's results.json: the files' durations and failures):
+  // scripts/test runs this suite beside the unit tests, and two vitest processes writing
+  // one results.json at the same time could leave it half written.
+  cacheDir: 'node_modules/.vite-e2e',
   test: {
     include: ['web/e2e/**/*.e2e.test.ts'],
     environment: 'node',
