@@ -38,7 +38,7 @@ import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagI
 import { BatchCalculator, RESULT_COLUMNS, csvEscape, type Place } from '../engine/node.js';
 import { CsvOut, loadSqlRunner } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
-import { INPUT_FACTS, type Lang } from '../engine/node.js';
+import { declaredInputs, inputFactsOf, type Bundle, type GeneratedInput, type Lang } from '../engine/node.js';
 import { INPUTS } from '../engine/node.js';
 import { parseAmount, parseYear, type AmountField } from './parse.js';
 import { inputError, localized, type MessageKey, type MessageValue } from '../engine/node.js';
@@ -85,7 +85,7 @@ interface Spec {
   values?: readonly string[];
 }
 /** The kind of cell a declared input reads (rules/inputs.yaml). */
-function kindOf(x: (typeof INPUTS)[number]): Kind {
+function kindOf(x: GeneratedInput): Kind {
   switch (x.type) {
     case 'money':
     case 'number':
@@ -106,11 +106,11 @@ function kindOf(x: (typeof INPUTS)[number]): Kind {
  * in its order. The county rate is not an input fact but the county's: with that column,
  * every row goes to the engine as an input (fastColumns).
  */
-export const INPUT_COLUMNS: readonly Spec[] = [
+const columnsOf = (inputs: readonly GeneratedInput[]): readonly Spec[] => [
   { key: 'state', name: 'state', kind: 'text', what: 'state' },
   { key: 'county', name: 'county', kind: 'text', what: 'county' },
-  ...INPUTS.flatMap((x): Spec[] => {
-    if (!('column' in x)) return [];
+  ...inputs.flatMap((x): Spec[] => {
+    if (x.column === undefined) return [];
     const kind = kindOf(x);
     return [
       {
@@ -129,7 +129,15 @@ export const normalize = (name: string): string =>
     .trim()
     .toLowerCase()
     .replace(/[-_\s]/g, '');
-const SPEC_BY_NAME = new Map(INPUT_COLUMNS.map((s) => [normalize(s.name), s]));
+/** The columns of the rules the code was built with (engine/generated/inputs.ts). */
+export const INPUT_COLUMNS: readonly Spec[] = columnsOf(INPUTS as unknown as GeneratedInput[]);
+/** A bundle's own columns by normalized name (its declarations: a rules folder may declare more inputs). */
+const specsCache = new WeakMap<Bundle, Map<string, Spec>>();
+function specsOf(bundle: Bundle): Map<string, Spec> {
+  let m = specsCache.get(bundle);
+  if (!m) specsCache.set(bundle, (m = new Map(columnsOf(declaredInputs(bundle)).map((s) => [normalize(s.name), s]))));
+  return m;
+}
 export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
 const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
 const NDJSON_RESERVED = ['result', 'error'];
@@ -180,13 +188,13 @@ function parseBool(spec: Spec, s: string, raw: unknown): boolean {
  * A row reader for one header: parsed cells (by position) → the flags object → the
  * input, as `inputFromFlags` makes it.
  */
-function rowReader(specs: Array<Spec | undefined>): (vals: unknown[]) => CalcInput {
+function rowReader(specs: Array<Spec | undefined>, bundle: Bundle): (vals: unknown[]) => CalcInput {
   const cols = specs.flatMap((spec, i): Array<[string, number]> => (spec && spec.key !== 'year' ? [[spec.key, i]] : []));
   const yearAt = specs.findIndex((spec) => spec?.key === 'year');
   return (v) => {
     const flags: Record<string, unknown> = {};
     for (const [key, i] of cols) flags[key] = v[i];
-    return inputFromFlags(flags as unknown as FlagInput, yearAt === -1 ? undefined : (v[yearAt] as number | undefined));
+    return inputFromFlags(flags as unknown as FlagInput, yearAt === -1 ? undefined : (v[yearAt] as number | undefined), bundle);
   };
 }
 
@@ -261,6 +269,8 @@ export class BatchRun {
   private ndjsonUnused = new Set<string>();
 
   /** fast: places by the bytes of their cells and facts by slot (off: every row to the engine as an input; the tests compare the two). */
+  private readonly bundle: Bundle;
+  private readonly specByName: Map<string, Spec>;
   constructor(
     calc: Calculator,
     private readonly out: Output,
@@ -271,6 +281,9 @@ export class BatchRun {
   ) {
     this.engine = new BatchCalculator(calc, { lang });
     this.format = format;
+    this.bundle = calc.bundle;
+    this.specByName = specsOf(calc.bundle);
+    this.facts = emptyFacts(calc.bundle).slice();
   }
 
   get fastOff(): string | null {
@@ -603,7 +616,7 @@ export class BatchRun {
     this.readPlace(buf);
     const vals = this.vals;
     const input: Record<string, unknown> = { state: vals[state], county: vals[county], year: year === -1 ? undefined : vals[year] };
-    INPUT_FACTS.forEach((f, i) => {
+    inputFactsOf(this.bundle).forEach((f, i) => {
       if (f !== 'year') input[f] = this.facts[i];
     });
     let place: Place | PtaxError | null;
@@ -641,7 +654,7 @@ export class BatchRun {
   /** How the header's columns map to fact slots, or null: every row goes to the engine as an input. */
   private cols: FastColumns | null = null;
   /** The current row's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
-  private facts: unknown[] = EMPTY_FACTS.slice();
+  private facts: unknown[];
 
   private csvError(input: string, code: string, message: string): void {
     this.errors++;
@@ -684,7 +697,7 @@ export class BatchRun {
       if (seen.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" and "${seen.get(k)}" are the same column`);
       if (OUTPUT_NAMES.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" is an output column of ptax; rename it`);
       seen.set(k, name);
-      const spec = SPEC_BY_NAME.get(k);
+      const spec = this.specByName.get(k);
       if (!spec) this.unused.push(name);
       return spec;
     });
@@ -694,8 +707,8 @@ export class BatchRun {
     }
     this.header = specs;
     this.headerLen = fields.length;
-    this.rowInput = rowReader(specs);
-    this.cols = this.fast ? fastColumns(specs) : null;
+    this.rowInput = rowReader(specs, this.bundle);
+    this.cols = this.fast ? fastColumns(specs, this.bundle) : null;
     const cols = this.cols;
     this.eager = cols ? specs.map((x, k) => (k === cols.state || k === cols.county ? undefined : x)) : specs;
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
@@ -725,7 +738,7 @@ export class BatchRun {
       const seen = new Map<string, string>();
       for (const [key, x] of Object.entries(o)) {
         const k = normalize(key);
-        const spec = SPEC_BY_NAME.get(k);
+        const spec = this.specByName.get(k);
         if (!spec) {
           if (this.ndjsonUnused.size < 20 && !this.ndjsonUnused.has(key)) {
             this.ndjsonUnused.add(key);
@@ -739,7 +752,7 @@ export class BatchRun {
         if (spec.key === 'year') year = v as number | undefined;
         else flags[spec.key] = v;
       }
-      input = inputFromFlags(flags as unknown as FlagInput, year);
+      input = inputFromFlags(flags as unknown as FlagInput, year, this.bundle);
       const result = this.engine.result(input);
       this.out.text(open + '"result":' + JSON.stringify(result) + '}\n');
     } catch (err) {
@@ -769,8 +782,13 @@ interface FastColumns {
   year: number;
 }
 
-/** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
-const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
+/** The input facts of a row whose cells are all empty (the bundle's input fact order). */
+const emptyCache = new WeakMap<Bundle, unknown[]>();
+function emptyFacts(bundle: Bundle): unknown[] {
+  let e = emptyCache.get(bundle);
+  if (!e) emptyCache.set(bundle, (e = inputFacts(inputFromFlags({ state: '', county: '' }, undefined, bundle), bundle)));
+  return e;
+}
 
 /**
  * Which input fact each column of a header sets, found by asking `inputFromFlags` and
@@ -778,7 +796,8 @@ const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: ''
  * change. Null if a column's fact cannot be found that way: every row then goes to the
  * engine as an input.
  */
-function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
+function fastColumns(specs: Array<Spec | undefined>, bundle: Bundle): FastColumns | null {
+  const EMPTY_FACTS = emptyFacts(bundle);
   const n = specs.length;
   const cols: FastColumns = {
     slots: new Int32Array(n).fill(-1),
@@ -793,7 +812,7 @@ function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
     const probes = spec.kind === 'bool' ? [true, false] : spec.kind === 'text' || spec.kind === 'star' ? ['\u0001'] : [7_777_777];
     let slot = -1;
     for (const probe of probes) {
-      const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
+      const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput, undefined, bundle), bundle);
       const changed = facts.flatMap((x, j) => (Object.is(x, EMPTY_FACTS[j]) ? [] : [j]));
       // One fact, the same for every probe, holding the probe (false may be the empty value itself).
       const j = changed.length === 1 ? changed[0]! : changed.length === 0 ? slot : -1;

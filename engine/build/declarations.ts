@@ -5,13 +5,12 @@
  * data compiled with the code, so nothing is read or parsed at run time for them.
  * engine/declarations.test.ts checks that the files are up to date.
  */
-import { camelFlag, declaredInputs, factTable } from '../core/registry.js';
+import { declaredInputs, factTable } from '../core/registry.js';
 import { COUNTY_FACTS, type Bundle, type FactEntry, type GeneratedInput, type GeneratedResultField } from '../core/types.js';
 
 export const GENERATED_INPUTS = 'engine/generated/inputs.ts';
 export const GENERATED_RESULTS = 'engine/generated/results.ts';
 
-export { camelFlag };
 
 /** The inputs as the CLI, the batch reader and the engine read them (engine/core/registry.ts declaredInputs). */
 export function generatedInputs(bundle: Bundle): GeneratedInput[] {
