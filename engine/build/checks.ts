@@ -61,6 +61,10 @@ export function checkInputs(src: YamlSource, d: { inputs: any[] }, states: State
     (x.states as string[]).forEach((s, j) => {
       if (!codes.has(s) && !failing.has(s)) fail(src, [...at, 'states', j], `no state ${s}`);
     });
+    // The schemas take any state code: the states are the state files'.
+    for (const key of ['help_by_state', 'state_labels', 'county_flag'] as const) {
+      for (const s of Object.keys(x[key] ?? {})) if (!codes.has(s) && !failing.has(s)) fail(src, [...at, key, s], `no state ${s}`);
+    }
     (x.calculators ?? []).forEach((k: string, j: number) => {
       if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`);
     });

@@ -11,7 +11,6 @@ import { COUNTY_FACTS, type Bundle, type FactEntry, type GeneratedInput, type Ge
 export const GENERATED_INPUTS = 'engine/generated/inputs.ts';
 export const GENERATED_RESULTS = 'engine/generated/results.ts';
 
-
 /** The inputs as the CLI, the batch reader and the engine read them (engine/core/registry.ts declaredInputs). */
 export function generatedInputs(bundle: Bundle): GeneratedInput[] {
   return declaredInputs(bundle);

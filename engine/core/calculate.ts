@@ -5,16 +5,7 @@ import { countyRateAt, findCounty } from './counties.js';
 import { PtaxError } from './errors.js';
 import { inputError, localized, message, percent, type MessageKey } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
-import {
-  COUNTY_FACTS,
-  type Bundle,
-  type CalculatorDef,
-  type CountyDef,
-  type CountyRate,
-  type FactValue,
-  type Lang,
-  type StateDef,
-} from './types.js';
+import { COUNTY_FACTS, type Bundle, type CalculatorDef, type CountyDef, type CountyRate, type FactValue, type Lang, type StateDef } from './types.js';
 import { INPUTS, type DeclaredCalcInput, type DeclaredFlagInput } from '../generated/inputs.js';
 import { factTable, registryOf } from './registry.js';
 import { SentenceBuilder } from './sentence.js';

@@ -121,7 +121,11 @@ function sqlInputsOf(inputs: readonly GeneratedInput[], facts: readonly string[]
 /** The input columns of the rules the code was built with (engine/generated/inputs.ts); generateSql reads the bundle's own. */
 export const SQL_INPUTS = sqlInputsOf(INPUTS, INPUT_FACTS);
 /** The batch input columns: state, county, then each input with a column (rules/inputs.yaml). */
-const batchColumnsOf = (inputs: ReturnType<typeof sqlInputsOf>): readonly string[] => ['state', 'county', ...inputs.flatMap((x) => (x.column ? [x.column] : []))];
+const batchColumnsOf = (inputs: ReturnType<typeof sqlInputsOf>): readonly string[] => [
+  'state',
+  'county',
+  ...inputs.flatMap((x) => (x.column ? [x.column] : [])),
+];
 export const BATCH_INPUT_COLUMNS: readonly string[] = batchColumnsOf(SQL_INPUTS);
 /** The result columns after the place's: path and column name (rules/results.yaml). */
 export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? [{ name: f.column as string, path: f.path as readonly string[] }] : [])).slice(
@@ -179,38 +183,42 @@ interface CellSpec {
 }
 const REACH_VALIDATION = new Set(['value', 'seniorIncome']);
 /** How each batch column's cell is read (cli/batch.ts kindOf). */
-const batchCellsOf = (inputs: readonly GeneratedInput[]): ReadonlyMap<string, CellSpec> => new Map<string, CellSpec>([
-  ['state', { kind: 'text', field: 'state', noNegative: false }],
-  ['county', { kind: 'text', field: 'county', noNegative: false }],
-  ...inputs.flatMap((x): Array<[string, CellSpec]> => {
-    if (!('column' in x) || x.id === 'countyRate') return [];
-    const checked = (x as { checkedByRules?: boolean }).checkedByRules;
-    const kind: CellKind =
-      x.type === 'money' || (x.type as string) === 'number' || x.type === 'integer'
-        ? 'amount'
-        : x.type === 'year'
-          ? 'year'
-          : x.type === 'boolean'
-            ? 'bool'
-            : x.type === 'choice' && !checked
-              ? 'star'
-              : 'text';
-    return [
-      [
-        x.column as string,
-        {
-          kind,
-          field: kind === 'amount' ? message(`field.${x.id}` as Parameters<typeof message>[0], {}, 'en') : x.flag,
-          noNegative: x.type === 'money' && (x as { min?: number }).min === 0 && !checked && !REACH_VALIDATION.has(x.id),
-          ...(kind === 'star' ? { values: (x as { values?: readonly string[] }).values } : {}),
-        },
-      ],
-    ];
-  }),
-]);
+const batchCellsOf = (inputs: readonly GeneratedInput[]): ReadonlyMap<string, CellSpec> =>
+  new Map<string, CellSpec>([
+    ['state', { kind: 'text', field: 'state', noNegative: false }],
+    ['county', { kind: 'text', field: 'county', noNegative: false }],
+    ...inputs.flatMap((x): Array<[string, CellSpec]> => {
+      if (!('column' in x) || x.id === 'countyRate') return [];
+      const checked = (x as { checkedByRules?: boolean }).checkedByRules;
+      const kind: CellKind =
+        x.type === 'money' || (x.type as string) === 'number' || x.type === 'integer'
+          ? 'amount'
+          : x.type === 'year'
+            ? 'year'
+            : x.type === 'boolean'
+              ? 'bool'
+              : x.type === 'choice' && !checked
+                ? 'star'
+                : 'text';
+      return [
+        [
+          x.column as string,
+          {
+            kind,
+            field: kind === 'amount' ? message(`field.${x.id}` as Parameters<typeof message>[0], {}, 'en') : x.flag,
+            noNegative: x.type === 'money' && (x as { min?: number }).min === 0 && !checked && !REACH_VALIDATION.has(x.id),
+            ...(kind === 'star' ? { values: (x as { values?: readonly string[] }).values } : {}),
+          },
+        ],
+      ];
+    }),
+  ]);
 export const BATCH_CELLS = batchCellsOf(INPUTS);
 
-const sqlCache = new WeakMap<Bundle, { SQL_INPUTS: ReturnType<typeof sqlInputsOf>; BATCH_INPUT_COLUMNS: readonly string[]; BATCH_CELLS: ReadonlyMap<string, CellSpec> }>();
+const sqlCache = new WeakMap<
+  Bundle,
+  { SQL_INPUTS: ReturnType<typeof sqlInputsOf>; BATCH_INPUT_COLUMNS: readonly string[]; BATCH_CELLS: ReadonlyMap<string, CellSpec> }
+>();
 /** A bundle's own input columns, batch columns and cell readings (its declarations, engine/core/registry.ts). */
 export function sqlDeclarationsOf(bundle: Bundle) {
   let d = sqlCache.get(bundle);
