@@ -304,5 +304,8 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       db.pragma(`user_version = ${Math.trunc(migration.version)}`);
     })();
   }
+  // A migration that rebuilt tables leaves their old pages free: given back to the file (and
+  // a full disk stays full, as the hardening tests expect, instead of hiding free pages).
+  if (pending.length && (db.pragma('freelist_count', { simple: true }) as number) > 0 && !db.inTransaction) db.exec('VACUUM');
   return { from, to: schemaVersion(db) };
 }
