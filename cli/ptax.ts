@@ -14,7 +14,7 @@ import '../engine/codegen/node.js';
 import { BUNDLE_PATH, readBundle } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
 import { loadSqlGenerator, localized } from '../engine/node.js';
-import type { Bundle, Lang } from '../engine/node.js';
+import { declaredInputs, type Bundle, type GeneratedInput, type Lang } from '../engine/node.js';
 import { choiceFlags, numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
 import { INPUTS } from '../engine/node.js';
@@ -83,8 +83,33 @@ async function validateOutside(file: string): Promise<boolean> {
   }
 }
 
-/** The precompiled bundle, or the YAML itself when a rule file changed after the build. */
+/**
+ * `--rules <path>` (any command): the rules to use instead of the repository's: a built
+ * bundle (a bundle.json file, or a folder holding one, with its generated programs in js/
+ * beside it), or a rules folder (its YAML, checked as the build checks it; the schemas are
+ * read from the folder beside it, ../schemas, as the files' $schema lines say).
+ */
+let rulesPath: string | undefined;
+let rulesBundle: Bundle | undefined;
+
+async function loadRulesAt(path: string): Promise<Bundle> {
+  const abs = resolve(path);
+  if (!existsSync(abs)) fail('UNREADABLE', `--rules: ${path}: no such file or folder`);
+  const file = statSync(abs).isDirectory() ? join(abs, 'bundle.json') : abs;
+  if (existsSync(file)) {
+    const js = join(dirname(file), 'js');
+    const { nodeProgramSource } = await import('../engine/codegen/node.js');
+    const { setProgramSource } = await import('../engine/node.js');
+    setProgramSource(existsSync(js) ? nodeProgramSource(js) : undefined);
+    return readBundle(file);
+  }
+  const { loadRulesOrThrow } = await import('../engine/node.js');
+  return loadRulesOrThrow(basename(abs), dirname(abs));
+}
+
+/** The precompiled bundle, or the YAML itself when a rule file changed after the build (or the rules --rules names). */
 async function bundle(): Promise<Bundle> {
+  if (rulesPath !== undefined) return (rulesBundle ??= await loadRulesAt(rulesPath));
   if (existsSync(BUNDLE_PATH) && !rulesNewerThan(statSync(BUNDLE_PATH).mtimeMs)) return readBundle();
   const { loadRulesOrThrow } = await import('../engine/node.js');
   return loadRulesOrThrow('rules', ROOT);
@@ -100,7 +125,7 @@ function rulesNewerThan(t: number): boolean {
   return walk(dir);
 }
 
-type Input = (typeof INPUTS)[number];
+type Input = GeneratedInput;
 
 /** An input's commander option, from rules/inputs.yaml: flag, value placeholder by type, help and default. */
 function inputOption(x: Input): Option {
@@ -120,17 +145,20 @@ function inputOption(x: Input): Option {
   return new Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
 }
 
-/** The inputs of `ptax calc`: those a state's main calculation reads. */
-const CALC_INPUTS = INPUTS.filter((x) => x.states.length > 0);
-/** States with specialised calculators (named by the inputs they read). */
-const CALCULATOR_STATES = new Set(INPUTS.flatMap((x) => x.calculators.map((k) => k.split('.')[0]!.toUpperCase())));
-/**
- * The inputs of the calculator subcommands (every state's takes the same): those a
- * calculator reads, and those the main calculation of a state with calculators reads (a
- * comparison runs it; `--year` picks the rules' year).
- */
-const CALCULATOR_INPUTS = INPUTS.filter((x) => x.calculators.length > 0 || x.states.some((s) => CALCULATOR_STATES.has(s)));
+/** The declarations the flags are made from: the built-in ones (engine/generated/inputs.ts), or those of the rules --rules names. */
+let INPUT_DECLS: readonly Input[] = INPUTS as unknown as readonly Input[];
+
 export function buildProgram(): Command {
+  /** The inputs of `ptax calc`: those a state's main calculation reads. */
+  const CALC_INPUTS = INPUT_DECLS.filter((x) => x.states.length > 0);
+  /** States with specialised calculators (named by the inputs they read). */
+  const CALCULATOR_STATES = new Set(INPUT_DECLS.flatMap((x) => x.calculators.map((k) => k.split('.')[0]!.toUpperCase())));
+  /**
+   * The inputs of the calculator subcommands (every state's takes the same): those a
+   * calculator reads, and those the main calculation of a state with calculators reads (a
+   * comparison runs it; `--year` picks the rules' year).
+   */
+  const CALCULATOR_INPUTS = INPUT_DECLS.filter((x) => x.calculators.length > 0 || x.states.some((s) => CALCULATOR_STATES.has(s)));
   const program = new Command('ptax')
     .description('Property-tax estimator: rules as data, explained step by step')
     .version(`0.1.0 (node ${process.version})`)
@@ -154,7 +182,7 @@ export function buildProgram(): Command {
   const calc = program
     .command('calc')
     .description('estimate the property tax of one property')
-    .option('--state <code>', 'NY, TX, CA or FL (required without --batch)')
+    .option('--state <code>', "the state's two-letter code (required without --batch)")
     .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)');
   for (const x of CALC_INPUTS) calc.addOption(inputOption(x));
   calc
@@ -190,8 +218,8 @@ export function buildProgram(): Command {
       }
       if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
       if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
-      const input = inputFromFlags({ ...o, ...choiceFlags(o), ...numericFlags(o) }, o.year === undefined ? undefined : parseYear(o.year));
       const calc = new Calculator(await bundle());
+      const input = inputFromFlags({ ...o, ...choiceFlags(o), ...numericFlags(o) }, o.year === undefined ? undefined : parseYear(o.year), calc.bundle);
       const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
       else {
@@ -284,7 +312,7 @@ export function buildProgram(): Command {
     .action(async (paths: string[]) => {
       const { loadRulesOrThrow } = await import('../engine/node.js');
       const { fixtureFiles, readFixtures, runCase } = await import('../engine/node.js');
-      const calc = new Calculator(loadRulesOrThrow('rules', ROOT));
+      const calc = new Calculator(rulesPath !== undefined ? await bundle() : loadRulesOrThrow('rules', ROOT));
       let passed = 0,
         failed = 0;
       for (const file of fixtureFiles(paths, process.cwd())) {
@@ -347,6 +375,7 @@ export function buildProgram(): Command {
             paymentDay: date.day,
           },
           o.year === undefined ? undefined : parseYear(o.year),
+          calc.bundle,
         );
         const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
         if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
@@ -415,6 +444,21 @@ export async function main(argv: string[]): Promise<void> {
   jsonErrors = argv.includes('--json');
   const at = argv.lastIndexOf('--lang');
   messageLang = argv[at + 1] === 'es' || argv.includes('--lang=es') ? 'es' : 'en';
+  // --rules <path>, for any command: taken out before commander reads the rest, whose flags
+  // are then made from those rules' declarations.
+  const r = argv.findIndex((a, i) => i >= 2 && (a === '--rules' || a.startsWith('--rules=')));
+  if (r !== -1) {
+    const given = argv[r]!.startsWith('--rules=') ? argv[r]!.slice('--rules='.length) : argv[r + 1];
+    if (given === undefined || given === '') fail('USAGE', "option '--rules <path>' argument missing");
+    argv = [...argv.slice(0, r), ...argv.slice(argv[r]!.startsWith('--rules=') ? r + 1 : r + 2)];
+    rulesPath = given;
+  }
+  try {
+    if (rulesPath !== undefined) INPUT_DECLS = declaredInputs(await bundle());
+  } catch (e) {
+    if (isPtaxError(e)) fail(e.code, `--rules: ${e.message.split('\n')[0]}`, e.code === 'RULES_INVALID' ? 1 : 2);
+    throw e;
+  }
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

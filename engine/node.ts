@@ -14,6 +14,7 @@ export * from './core/expr.js';
 export * from './core/messages.js';
 export * from './core/money.js';
 export * from './core/params.js';
+export * from './core/registry.js';
 export * from './core/round.js';
 export * from './core/share.js';
 export * from './core/types.js';

@@ -6,27 +6,35 @@
  * in dist/.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { loadRules } from '../engine/node.js';
 import { formatProblem } from '../engine/node.js';
 import { BUNDLE_PATH } from '../engine/node.js';
 import { generatedSources } from '../engine/node.js';
 import { generateAll } from '../engine/node.js';
 
-const { bundle, problems } = loadRules('rules');
+// Arguments (both optional): a rules folder other than rules/ (its schemas beside it, in
+// ../schemas, as its files' $schema lines say) and the folder to write bundle.json and js/
+// into. Another folder's bundle leaves engine/generated/ alone: the run time reads the
+// declarations from the bundle.
+const [rulesArg, outArg] = process.argv.slice(2);
+const rulesAbs = resolve(rulesArg ?? 'rules');
+const own = rulesArg === undefined || rulesAbs === resolve('rules');
+const { bundle, problems } = own ? loadRules('rules') : loadRules(basename(rulesAbs), { root: dirname(rulesAbs) });
 if (!bundle) {
   for (const p of problems) console.error(formatProblem(p));
   console.error(`${problems.length} problem(s) in the rule files; nothing was built`);
   process.exit(1);
 }
-mkdirSync(dirname(BUNDLE_PATH), { recursive: true });
-writeFileSync(BUNDLE_PATH, JSON.stringify(bundle));
+const bundlePath = outArg === undefined ? BUNDLE_PATH : join(resolve(outArg), 'bundle.json');
+mkdirSync(dirname(bundlePath), { recursive: true });
+writeFileSync(bundlePath, JSON.stringify(bundle));
 const n = Object.keys(bundle.parameters).length;
-console.log(`rules: ${n} parameters, ${Object.keys(bundle.programs).length} programs, ${Object.keys(bundle.states).length} state(s) → ${BUNDLE_PATH}`);
+console.log(`rules: ${n} parameters, ${Object.keys(bundle.programs).length} programs, ${Object.keys(bundle.states).length} state(s) → ${bundlePath}`);
 
 // dist/rules/bundle.json → the repository (or package) root is two folders up.
 const root = join(dirname(BUNDLE_PATH), '..', '..');
-for (const g of generatedSources(bundle)) {
+for (const g of own ? generatedSources(bundle) : []) {
   const src = join(root, g.path);
   if (!existsSync(src) || readFileSync(src, 'utf8') !== g.ts) {
     writeFileSync(src, g.ts);
@@ -40,7 +48,7 @@ for (const g of generatedSources(bundle)) {
 // The rules compiled ahead of time: one JavaScript module per program and year
 // (engine/codegen/js.ts), next to the bundle, each with the hash of the rules it was made
 // from; the engine uses a module only while that hash matches (engine/codegen/node.ts).
-const jsDir = join(dirname(BUNDLE_PATH), 'js');
+const jsDir = join(dirname(bundlePath), 'js');
 rmSync(jsDir, { recursive: true, force: true });
 mkdirSync(jsDir, { recursive: true });
 const { modules, skipped } = generateAll(bundle);

@@ -26,7 +26,8 @@ import type { CompiledProgram } from '../core/compile.js';
 import { conditionFacts, type Facts } from '../core/conditions.js';
 import { countyKey, slugOf } from '../core/counties.js';
 import { DECIMALS } from '../core/round.js';
-import { COUNTY_FACTS, INPUT_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from '../core/types.js';
+import { inputFactsOf } from '../core/registry.js';
+import { COUNTY_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from '../core/types.js';
 import { CsvOut, csvEscape } from './csv-out.js';
 import { BATCH_COLUMNS } from '../codegen/js.js';
 import { RESULT_FIELDS } from '../generated/results.js';
@@ -147,7 +148,7 @@ export class BatchCalculator {
   fastOff: string | null = null;
   /** States whose program choice reads input facts: their rows always go through `prepare`. */
   private inputChosen = new Set<string>();
-  private readonly nIn = INPUT_FACTS.length;
+  private readonly nIn: number;
   private readonly nCounty = COUNTY_FACTS.length;
   readonly lang: Lang;
 
@@ -156,10 +157,12 @@ export class BatchCalculator {
     options: BatchCalculatorOptions = {},
   ) {
     this.lang = options.lang ?? 'en';
-    const kinds: Kind[] = INPUT_FACTS.map((f) => (PLACE_FACTS.has(f) ? 3 : 0));
+    const ownFacts = inputFactsOf(calc.bundle);
+    this.nIn = ownFacts.length;
+    const kinds: Kind[] = ownFacts.map((f) => (PLACE_FACTS.has(f) ? 3 : 0));
     this.kinds = kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
-    this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => INPUT_FACTS.length + j)]);
+    this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => ownFacts.length + j)]);
     const countyOnly = new Set<string>(COUNTY_FACTS);
     for (const s of Object.values(calc.bundle.states)) {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
@@ -189,7 +192,7 @@ export class BatchCalculator {
   csvInto(input: CalcInput, w: CsvOut): void {
     const place = this.fastOff ? undefined : this.placeOf(input);
     if (place) {
-      this.csvFacts(place, inputFacts(input), w);
+      this.csvFacts(place, inputFacts(input, this.calc.bundle), w);
       return;
     }
     const prep = this.calc.prepare(input, this.lang);
@@ -367,7 +370,7 @@ export class BatchCalculator {
    */
   private fill(place: Place, input: CalcInput): Facts {
     const v = place.compiled.template.slice();
-    const facts = inputFacts(input);
+    const facts = inputFacts(input, this.calc.bundle);
     const kinds = this.kinds;
     for (let i = 0; i < this.nIn; i++) v[i] = kinds[i] === 3 ? place.inputs[i] : facts[i];
     const county = place.county;

@@ -34,15 +34,23 @@ import { StringDecoder } from 'node:string_decoder';
 import { inputFacts, inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../core/calculate.js';
 import { PtaxError, isPtaxError } from '../core/errors.js';
 import { localized } from '../core/messages.js';
-import { INPUT_FACTS, type Lang } from '../core/types.js';
+import { type Bundle, type Lang } from '../core/types.js';
+import { declaredInputs, inputFactsOf } from '../core/registry.js';
 import { BatchCalculator, RESULT_COLUMNS, type Place } from './batch.js';
 import { CsvOut, csvEscape } from './csv-out.js';
-import { INPUT_COLUMNS, normalize, readCell, readJsonValue, type CellSpec } from '../core/cells.js';
+import { INPUT_COLUMNS, columnsOf, normalize, readCell, readJsonValue, type CellSpec } from '../core/cells.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
 type Spec = CellSpec;
 
 const SPEC_BY_NAME = new Map(INPUT_COLUMNS.map((s) => [normalize(s.name), s]));
+/** A bundle's own columns by normalized name (its declarations: a rules folder may declare more inputs). */
+const specsCache = new WeakMap<Bundle, Map<string, CellSpec>>();
+function specsOf(bundle: Bundle): Map<string, CellSpec> {
+  let m = specsCache.get(bundle);
+  if (!m) specsCache.set(bundle, (m = new Map(columnsOf(declaredInputs(bundle)).map((s) => [normalize(s.name), s]))));
+  return m;
+}
 /** The batch column a header name (or NDJSON key) reads, whatever its case and separators; undefined: passed through. */
 export const columnOf = (name: string): CellSpec | undefined => SPEC_BY_NAME.get(normalize(name));
 export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
@@ -58,13 +66,13 @@ const ROW_ROOM = 1 << 16;
  * A row reader for one header: read cells (by position) → the flags object → the
  * input, as `inputFromFlags` makes it.
  */
-function rowReader(specs: Array<Spec | undefined>): (vals: unknown[]) => CalcInput {
+function rowReader(specs: Array<Spec | undefined>, bundle: Bundle): (vals: unknown[]) => CalcInput {
   const cols = specs.flatMap((spec, i): Array<[string, number]> => (spec && spec.key !== 'year' ? [[spec.key, i]] : []));
   const yearAt = specs.findIndex((spec) => spec?.key === 'year');
   return (v) => {
     const flags: Record<string, unknown> = {};
     for (const [key, i] of cols) flags[key] = v[i];
-    return inputFromFlags(flags as unknown as FlagInput, yearAt === -1 ? undefined : (v[yearAt] as number | undefined));
+    return inputFromFlags(flags as unknown as FlagInput, yearAt === -1 ? undefined : (v[yearAt] as number | undefined), bundle);
   };
 }
 
@@ -110,6 +118,9 @@ export class BatchReader {
 
   constructor(calc: Calculator, o: BatchReaderOptions = {}) {
     this.engine = new BatchCalculator(calc, { lang: o.lang ?? 'en' });
+    this.bundle = calc.bundle;
+    this.specByName = specsOf(calc.bundle);
+    this.facts = emptyFacts(calc.bundle).slice();
     this.format = o.format;
     this.sniffed = o.format !== undefined;
     this.warn = o.warn ?? (() => {});
@@ -445,7 +456,7 @@ export class BatchReader {
     this.readPlace(buf);
     const vals = this.vals;
     const input: Record<string, unknown> = { state: vals[state], county: vals[county], year: year === -1 ? undefined : vals[year] };
-    INPUT_FACTS.forEach((f, i) => {
+    inputFactsOf(this.bundle).forEach((f, i) => {
       if (f !== 'year') input[f] = this.facts[i];
     });
     let place: Place | PtaxError | null;
@@ -483,7 +494,10 @@ export class BatchReader {
   /** How the header's columns map to fact slots, or null: every row goes to the engine as an input. */
   private cols: FastColumns | null = null;
   /** The current row's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
-  private facts: unknown[] = EMPTY_FACTS.slice();
+  private facts: unknown[];
+  private readonly bundle: Bundle;
+  /** The bundle's columns by normalized name. */
+  private readonly specByName: Map<string, CellSpec>;
 
   private csvError(input: string, code: string, message: string): void {
     this.errors++;
@@ -526,7 +540,7 @@ export class BatchReader {
       if (seen.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" and "${seen.get(k)}" are the same column`);
       if (OUTPUT_NAMES.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" is an output column of ptax; rename it`);
       seen.set(k, name);
-      const spec = SPEC_BY_NAME.get(k);
+      const spec = this.specByName.get(k);
       if (!spec) this.unused.push(name);
       return spec;
     });
@@ -536,8 +550,8 @@ export class BatchReader {
     }
     this.header = specs;
     this.headerLen = fields.length;
-    this.rowInput = rowReader(specs);
-    this.cols = this.fast ? fastColumns(specs) : null;
+    this.rowInput = rowReader(specs, this.bundle);
+    this.cols = this.fast ? fastColumns(specs, this.bundle) : null;
     const cols = this.cols;
     this.eager = cols ? specs.map((x, k) => (k === cols.state || k === cols.county ? undefined : x)) : specs;
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
@@ -567,7 +581,7 @@ export class BatchReader {
       const seen = new Map<string, string>();
       for (const [key, x] of Object.entries(o)) {
         const k = normalize(key);
-        const spec = SPEC_BY_NAME.get(k);
+        const spec = this.specByName.get(k);
         if (!spec) {
           if (this.ndjsonUnused.size < 20 && !this.ndjsonUnused.has(key)) {
             this.ndjsonUnused.add(key);
@@ -581,7 +595,7 @@ export class BatchReader {
         if (spec.key === 'year') year = v as number | undefined;
         else flags[spec.key] = v;
       }
-      input = inputFromFlags(flags as unknown as FlagInput, year);
+      input = inputFromFlags(flags as unknown as FlagInput, year, this.bundle);
       const result = this.engine.result(input);
       this.write(open + '"result":' + JSON.stringify(result) + '}\n');
     } catch (err) {
@@ -643,8 +657,13 @@ interface FastColumns {
   year: number;
 }
 
-/** The input facts of a row whose cells are all empty (INPUT_FACTS order). */
-const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: '' }));
+/** The input facts of a row whose cells are all empty (the bundle's input fact order). */
+const emptyCache = new WeakMap<Bundle, unknown[]>();
+function emptyFacts(bundle: Bundle): unknown[] {
+  let e = emptyCache.get(bundle);
+  if (!e) emptyCache.set(bundle, (e = inputFacts(inputFromFlags({ state: '', county: '' }, undefined, bundle), bundle)));
+  return e;
+}
 
 /**
  * Which input fact each column of a header sets, found by asking `inputFromFlags` and
@@ -652,7 +671,8 @@ const EMPTY_FACTS: unknown[] = inputFacts(inputFromFlags({ state: '', county: ''
  * change. Null if a column's fact cannot be found that way: every row then goes to the
  * engine as an input.
  */
-function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
+function fastColumns(specs: Array<Spec | undefined>, bundle: Bundle): FastColumns | null {
+  const EMPTY_FACTS = emptyFacts(bundle);
   const n = specs.length;
   const cols: FastColumns = {
     slots: new Int32Array(n).fill(-1),
@@ -667,7 +687,7 @@ function fastColumns(specs: Array<Spec | undefined>): FastColumns | null {
     const probes = spec.kind === 'bool' ? [true, false] : spec.kind === 'text' || spec.kind === 'star' ? ['\u0001'] : [7_777_777];
     let slot = -1;
     for (const probe of probes) {
-      const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput));
+      const facts = inputFacts(inputFromFlags({ state: '', county: '', [spec.key]: probe } as FlagInput, undefined, bundle), bundle);
       const changed = facts.flatMap((x, j) => (Object.is(x, EMPTY_FACTS[j]) ? [] : [j]));
       // One fact, the same for every probe, holding the probe (false may be the empty value itself).
       const j = changed.length === 1 ? changed[0]! : changed.length === 0 ? slot : -1;

@@ -10,7 +10,6 @@ import { periodStart, valueAt } from '../core/params.js';
 import {
   COUNTY_FACTS,
   COUNTY_FLAGS,
-  INPUT_FACTS,
   type Bundle,
   type Condition,
   type Formula,
@@ -21,7 +20,11 @@ import {
   type ResultGroup,
 } from '../core/types.js';
 
+import { inputFactsOf } from '../core/registry.js';
 import { checkOperators, kindProblems, parseFormula } from './formulas.js';
+
+/** The inputs the engine reads itself, besides the programs: every rules folder declares them. */
+const ENGINE_INPUTS = ['value', 'year', 'countyRate'];
 
 export type StateFile = { code: string; calculators?: Array<{ name: string }> };
 /** "<state lowercase>.<name>" of every specialised calculator. */
@@ -45,8 +48,8 @@ export function checkInputs(src: YamlSource, d: { inputs: any[] }, states: State
     for (const f of x.type === 'date' ? Object.values<string>(x.facts) : [x.id]) {
       if (facts.has(f)) fail(src, [...at, 'id'], `${f} is declared twice (also input ${facts.get(f)! + 1})`);
       facts.set(f, i);
-      if (!(INPUT_FACTS as readonly string[]).includes(f) && f !== 'countyRate')
-        fail(src, [...at, 'id'], `${f} is not an input fact of the engine (engine/core/types.ts INPUT_FACTS: ${INPUT_FACTS.join(', ')})`);
+      if ((COUNTY_FACTS as readonly string[]).includes(f) && f !== 'countyRate')
+        fail(src, [...at, 'id'], `${f} is a county fact (${COUNTY_FACTS.join(', ')}): an input cannot fill it`);
     }
     if (flags.has(x.flag)) fail(src, [...at, 'flag'], `flag --${x.flag} is declared twice`);
     flags.add(x.flag);
@@ -58,6 +61,10 @@ export function checkInputs(src: YamlSource, d: { inputs: any[] }, states: State
     (x.states as string[]).forEach((s, j) => {
       if (!codes.has(s) && !failing.has(s)) fail(src, [...at, 'states', j], `no state ${s}`);
     });
+    // The schemas take any state code: the states are the state files'.
+    for (const key of ['help_by_state', 'state_labels', 'county_flag'] as const) {
+      for (const s of Object.keys(x[key] ?? {})) if (!codes.has(s) && !failing.has(s)) fail(src, [...at, key, s], `no state ${s}`);
+    }
     (x.calculators ?? []).forEach((k: string, j: number) => {
       if (!calculators.has(k)) fail(src, [...at, 'calculators', j], `no calculator ${k} (calculators: ${[...calculators].join(', ')})`);
     });
@@ -88,7 +95,8 @@ export function checkInputs(src: YamlSource, d: { inputs: any[] }, states: State
         fail(src, [...at, 'county_flag', s], `${flag} is not a county flag (${COUNTY_FLAGS.join(', ')})`);
     }
   });
-  const missing = INPUT_FACTS.filter((f) => !facts.has(f));
+  // The engine itself reads these (the home value, the year whose rules apply, the what-if rate).
+  const missing = ENGINE_INPUTS.filter((f) => !facts.has(f));
   if (missing.length) fail(src, ['inputs'], `input facts not declared: ${missing.join(', ')}`);
   return d.inputs as InputDecl[];
 }
@@ -198,7 +206,7 @@ export function descriptionFigures(p: {
 export function checkProgram(src: YamlSource, d: any, bundle: Bundle, fail: Fail, failing: Set<string>): ProgramDef {
   const known = new Map<string, string>(); // name → what it is
   const tables = new Map<string, ParameterDef>();
-  for (const f of INPUT_FACTS) known.set(f, 'input');
+  for (const f of inputFactsOf(bundle)) known.set(f, 'input');
   for (const f of COUNTY_FACTS) known.set(f, 'county');
   for (const [alias, pid] of Object.entries<string>(d.parameters)) {
     const p = bundle.parameters[pid];

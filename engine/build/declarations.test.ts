@@ -11,8 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { listYaml, loadRules } from './load.js';
 import { readYaml, formatProblem } from './yaml-source.js';
 import { inputFacts, inputFromFlags } from '../core/calculate.js';
-import { COUNTY_FACTS, INPUT_FACTS, type ResultGroup } from '../core/types.js';
+import { INPUT_FACTS, type ResultGroup } from '../core/types.js';
 import { generatedInputs, generatedSources } from './declarations.js';
+import { fixtureInputProblems } from './fixtures.js';
 import { INPUT_COLUMNS } from '../core/cells.js';
 
 const bundle = loadRules('rules').bundle!;
@@ -26,14 +27,7 @@ describe('rules/inputs.yaml', () => {
     expect(bundle.inputs[0]!.id).toBe('value');
   });
 
-  it('declares every input fact of the engine once, and nothing else but the county-rate what-if', () => {
-    const facts = declaredFacts();
-    expect(new Set(facts).size).toBe(facts.length);
-    expect(facts.filter((f) => f !== 'countyRate').sort()).toEqual([...INPUT_FACTS].sort());
-    expect(COUNTY_FACTS as readonly string[]).toContain('countyRate');
-  });
-
-  it('inputFromFlags and inputFacts (written out, for speed) read each input as declared: its flag, its default, booleans as !!x', () => {
+  it('inputFromFlags and inputFacts (driven by the declarations) read each input as declared: its flag, its default, booleans as !!x', () => {
     const none = inputFromFlags({ state: 'NY', county: 'Kings' }) as unknown as Record<string, unknown>;
     const noneFacts = inputFacts(none as never);
     const slot = (f: string) => (INPUT_FACTS as readonly string[]).indexOf(f);
@@ -149,11 +143,19 @@ describe('the loader checks the declarations', () => {
     return loadRules('rules', { root }).problems.map(formatProblem);
   };
 
-  it('an undeclared input fact', () => {
-    expect(broken('rules/inputs.yaml', '  - id: sellerTax\n', '  - id: sellerTaxes\n')).toEqual([
-      expect.stringMatching(/^rules\/inputs.yaml:\d+:\d+: sellerTaxes is not an input fact of the engine/),
-      expect.stringMatching(/^rules\/inputs.yaml:\d+:\d+: input facts not declared: sellerTax$/),
-    ]);
+  it('an input renamed: the programs that read the old name fail (the declarations are the facts)', () => {
+    const problems = broken('rules/inputs.yaml', '  - id: sellerTax\n', '  - id: sellerTaxes\n');
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.every((p) => /^rules\/fl\/tax-shock.yaml:\d+:\d+: .*(unknown fact|unknown name) sellerTax/.test(p))).toBe(true);
+  });
+
+  it('an input the engine reads itself cannot be left out; an input cannot fill a county fact', () => {
+    expect(broken('rules/inputs.yaml', '  - id: value\n', '  - id: homeValue\n')).toContainEqual(
+      expect.stringMatching(/^rules\/inputs.yaml:\d+:\d+: input facts not declared: value$/),
+    );
+    expect(broken('rules/inputs.yaml', '  - id: sellerTax\n', '  - id: nycClass\n')).toContainEqual(
+      expect.stringMatching(/^rules\/inputs.yaml:\d+:\d+: nycClass is a county fact/),
+    );
   });
 
   it('a flag twice, an unknown calculator, a default outside the values', () => {
@@ -177,31 +179,14 @@ describe('what is made from the declarations', () => {
     for (const g of generatedSources(bundle)) expect(readFileSync(g.path, 'utf8'), g.path).toBe(g.ts);
   });
 
-  it("the golden fixtures' input keys are the flags in camelCase, typed as the declarations say", () => {
-    const schema = JSON.parse(readFileSync('schemas/fixture.schema.json', 'utf8'));
-    const props = schema.items.properties.input.properties as Record<string, { type?: string; enum?: string[] }>;
-    const want: Record<string, { type?: string; enum?: readonly (string | number)[] }> = {};
-    for (const x of generatedInputs(bundle)) {
-      if (x.id === 'year') continue; // a case's `year`, beside its input
-      want[x.key] =
-        x.type === 'boolean'
-          ? { type: 'boolean' }
-          : x.type === 'year'
-            ? { type: 'integer' }
-            : x.type === 'choice'
-              ? x.checkedByRules
-                ? { type: 'string' }
-                : { enum: x.values! }
-              : x.type === 'date'
-                ? { type: 'string' }
-                : { type: 'number' };
-    }
-    const got = Object.fromEntries(
-      Object.entries(props)
-        .filter(([k]) => k !== 'state' && k !== 'county')
-        .map(([k, v]) => [k, v.enum ? { enum: v.enum } : { type: v.type }]),
-    );
-    expect(got).toEqual(want);
+  it("a golden fixture's input keys are checked against the declarations (the schema leaves them open)", () => {
+    expect(fixtureInputProblems(bundle, { state: 'NY', homestead: true, veteranDisability: 10, star: 'basic', date: '2026-01-31' })).toEqual([]);
+    expect(fixtureInputProblems(bundle, { state: 'NY', homesteed: true })[0]).toMatch(/^input homesteed: not a declared input/);
+    expect(fixtureInputProblems(bundle, { state: 'NY', homestead: 'yes', star: 'gold', purchaseYear: 2001.5 })).toEqual([
+      'input homestead: "yes" is not a value of a boolean input',
+      'input star: "gold" is not a value of a choice input',
+      'input purchaseYear: 2001.5 is not a value of a year input',
+    ]);
   });
 
   it('the batch columns are the declared ones, and the CLI checks only the choices the rules do not (--star, with its own message)', () => {

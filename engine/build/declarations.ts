@@ -5,47 +5,15 @@
  * data compiled with the code, so nothing is read or parsed at run time for them.
  * engine/declarations.test.ts checks that the files are up to date.
  */
-import type { Bundle, Condition, GeneratedInput, GeneratedResultField } from '../core/types.js';
+import { declaredInputs, factTable } from '../core/registry.js';
+import { COUNTY_FACTS, type Bundle, type FactEntry, type GeneratedInput, type GeneratedResultField } from '../core/types.js';
 
 export const GENERATED_INPUTS = 'engine/generated/inputs.ts';
 export const GENERATED_RESULTS = 'engine/generated/results.ts';
 
-/** `veteran-disability` → `veteranDisability`. */
-export const camelFlag = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** Every fact a program's validations check against a list of values (`notIn`): the rules refuse other values. */
-function validatedFacts(bundle: Bundle): Set<string> {
-  const out = new Set<string>();
-  const walk = (c: Condition): void => {
-    if ('all' in c) c.all.forEach(walk);
-    else if ('any' in c) c.any.forEach(walk);
-    else if ('not' in c) walk(c.not);
-    else if (c.operator === 'notIn') out.add(c.fact);
-  };
-  for (const p of Object.values(bundle.programs)) for (const v of p.validations) walk(v.when);
-  return out;
-}
-
+/** The inputs as the CLI, the batch reader and the engine read them (engine/core/registry.ts declaredInputs). */
 export function generatedInputs(bundle: Bundle): GeneratedInput[] {
-  const validated = validatedFacts(bundle);
-  return bundle.inputs.map((x) => ({
-    id: x.id,
-    type: x.type,
-    unit: x.unit,
-    label: x.label.en,
-    help: x.help.en,
-    ...(x.default !== undefined ? { default: x.default } : {}),
-    ...(x.min !== undefined ? { min: x.min } : {}),
-    ...(x.max !== undefined ? { max: x.max } : {}),
-    ...(x.values ? { values: x.values.map((v) => v.value) } : {}),
-    ...(x.facts ? { facts: x.facts } : {}),
-    states: x.states,
-    calculators: x.calculators ?? [],
-    flag: x.flag,
-    key: camelFlag(x.flag),
-    ...(x.column !== undefined ? { column: x.column } : {}),
-    checkedByRules: (x.facts ? Object.values(x.facts) : [x.id]).some((f) => validated.has(f)),
-  }));
+  return declaredInputs(bundle);
 }
 
 /** The fields of the CLI table and the batch output, in the declaration's order. */
@@ -65,15 +33,38 @@ export function generatedResults(bundle: Bundle): GeneratedResultField[] {
 const HEADER = (from: string) => `// Generated from ${from} by the rules build (scripts/build-rules.ts): do not edit.\n`;
 const lines = (list: unknown[]) => `[\n${list.map((x) => `  ${JSON.stringify(x)},`).join('\n')}\n]`;
 
+const TS_TYPE = { boolean: 'boolean', number: 'number | null', text: 'string | null' } as const;
+/** An interface of optional fields, one per fact table entry, keyed by `key` (a fact or a flag). */
+const fields = (name: string, doc: string, entries: FactEntry[], key: (e: FactEntry) => string): string =>
+  `/** ${doc} */\nexport interface ${name} {\n${entries.map((e) => `  ${key(e)}?: ${TS_TYPE[e.type]};`).join('\n')}\n}\n`;
+
 /** The TypeScript sources of the two generated files, and their JavaScript (what tsc makes of them). */
 export function generatedSources(bundle: Bundle): Array<{ path: string; ts: string; js: string }> {
   const inputs = lines(generatedInputs(bundle));
   const results = lines(generatedResults(bundle));
+  const table = factTable(bundle.inputs);
+  const factList = `export const INPUT_FACTS = ${JSON.stringify(table.filter((e) => !(COUNTY_FACTS as readonly string[]).includes(e.fact)).map((e) => e.fact))}`;
+  const factsDoc = `\n/** The input facts in slot order: each input's id (a date input: its three facts), the county facts (the what-if rate) left out. */\n`;
+  const types =
+    '\n' +
+    fields(
+      'DeclaredCalcInput',
+      "CalcInput's inputs besides the value and the year: each fact by its type.",
+      table.filter((e) => e.fact !== 'value' && e.fact !== 'year'),
+      (e) => e.fact,
+    ) +
+    '\n' +
+    fields(
+      'DeclaredFlagInput',
+      "FlagInput's flags in camelCase (a date: its facts, split by the caller), the year left out.",
+      table.filter((e) => e.fact !== 'year'),
+      (e) => e.key,
+    );
   return [
     {
       path: GENERATED_INPUTS,
-      ts: `${HEADER('rules/inputs.yaml')}import type { GeneratedInput } from '../core/types.js';\n\nexport const INPUTS = ${inputs} as const satisfies readonly GeneratedInput[];\n`,
-      js: `${HEADER('rules/inputs.yaml')}export const INPUTS = ${inputs};\n`,
+      ts: `${HEADER('rules/inputs.yaml')}import type { GeneratedInput } from '../core/types.js';\n\nexport const INPUTS = ${inputs} as const satisfies readonly GeneratedInput[];\n${factsDoc}${factList} as const;\n${types}`,
+      js: `${HEADER('rules/inputs.yaml')}export const INPUTS = ${inputs};\n${factsDoc}${factList};\n`,
     },
     {
       path: GENERATED_RESULTS,

@@ -73,7 +73,7 @@ describe('readFixtures', () => {
     expect({ cases, problems }).toEqual({ cases: [], problems: [`${file}:3:1: Flow map in block collection must be sufficiently indented and end with a }`] });
   });
 
-  it('a case that breaks the schema gives a problem naming the key, and no case', () => {
+  it("a case that breaks the schema gives a problem naming the key, and no case (an unknown input is the runner's: the declarations decide)", () => {
     const file = join(dir, 'schema.yaml');
     writeFileSync(
       file,
@@ -81,9 +81,8 @@ describe('readFixtures', () => {
     );
     const { cases, problems } = readFixtures(file);
     expect(cases).toEqual([]);
-    expect(problems).toHaveLength(2);
+    expect(problems).toHaveLength(1);
     expect(problems.join('\n')).toContain("0 missing 'source'");
-    expect(problems.join('\n')).toContain("0.input unknown key 'colour'");
     expect(problems.every((p) => p.includes(file))).toBe(true);
   });
 });

@@ -4,7 +4,9 @@ import { relative, resolve, sep } from 'node:path';
 import { listYaml, schemaProblems, schemaValidators } from './load.js';
 import { readYaml, formatProblem } from './yaml-source.js';
 import { inputFromFlags, type Calculator, type CalcInput, type FlagInput } from '../core/calculate.js';
-import type { Lang } from '../core/types.js';
+import type { Bundle, GeneratedInput, Lang } from '../core/types.js';
+import { INPUTS } from '../generated/inputs.js';
+import { declaredInputs } from '../core/registry.js';
 
 export interface FixtureCase {
   name: string;
@@ -26,14 +28,49 @@ export interface CaseOutcome {
   diffs: string[];
 }
 
-/** Fixture input keys are the CLI's flag names; these map them to the engine's facts. */
-export function fixtureInput(c: FixtureCase): CalcInput {
-  const { date, ...flags } = c.input as Record<string, unknown>;
-  const d = typeof date === 'string' ? date.split('-').map(Number) : [];
-  return inputFromFlags(
-    { county: '', ...flags, paymentYear: d[0] ?? null, paymentMonth: d[1] ?? null, paymentDay: d[2] ?? null } as unknown as FlagInput,
-    c.year,
-  );
+/**
+ * Fixture input keys are the CLI's flag names in camelCase (rules/inputs.yaml, as the
+ * bundle declares them); these map them to the engine's facts. A date input's key holds
+ * YYYY-MM-DD, split into its three facts.
+ */
+export function fixtureInput(c: FixtureCase, bundle?: Bundle): CalcInput {
+  const flags: Record<string, unknown> = { county: '', ...c.input };
+  for (const x of bundle ? declaredInputs(bundle) : (INPUTS as unknown as GeneratedInput[])) {
+    if (x.type !== 'date' || !x.facts) continue;
+    const raw = flags[x.key];
+    delete flags[x.key];
+    const d = typeof raw === 'string' ? raw.split('-').map(Number) : [];
+    flags[x.facts.year] = d[0] ?? null;
+    flags[x.facts.month] = d[1] ?? null;
+    flags[x.facts.day] = d[2] ?? null;
+  }
+  return inputFromFlags(flags as unknown as FlagInput, c.year, bundle);
+}
+
+/** A fixture's input keys and value types against the bundle's declarations (the schema leaves them open). */
+export function fixtureInputProblems(bundle: Bundle, input: Record<string, unknown>): string[] {
+  const byKey = new Map(declaredInputs(bundle).map((x) => [x.key, x]));
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (k === 'state' || k === 'county') continue;
+    const x = byKey.get(k);
+    if (!x || x.id === 'year') {
+      out.push(`input ${k}: not a declared input (rules/inputs.yaml flags in camelCase: ${[...byKey.keys()].filter((f) => f !== 'year').join(', ')})`);
+      continue;
+    }
+    const ok =
+      x.type === 'boolean'
+        ? typeof v === 'boolean'
+        : x.type === 'date' || x.type === 'text'
+          ? typeof v === 'string'
+          : x.type === 'choice'
+            ? typeof v === 'string' && (x.checkedByRules || (x.values ?? []).includes(v))
+            : x.type === 'year' || x.type === 'integer'
+              ? Number.isInteger(v)
+              : typeof v === 'number';
+    if (!ok) out.push(`input ${k}: ${JSON.stringify(v)} is not a value of a ${x.type} input`);
+  }
+  return out;
 }
 
 export function fixtureFiles(paths: string[], root = process.cwd()): string[] {
@@ -64,7 +101,10 @@ export function runCase(calc: Calculator, file: string, c: FixtureCase): CaseOut
   let result: Record<string, unknown> | undefined;
   try {
     const options = { lang: c.lang ?? 'en' };
-    result = c.calculator ? calc.run(c.calculator, fixtureInput(c), options) : calc.calculate(fixtureInput(c), options);
+    const bad = fixtureInputProblems(calc.bundle, c.input);
+    if (bad.length) return { file, name: c.name, ok: false, diffs: bad };
+    const input = fixtureInput(c, calc.bundle);
+    result = c.calculator ? calc.run(c.calculator, input, options) : calc.calculate(input, options);
   } catch (e) {
     const msg = (e as Error).message;
     if (c.error === undefined) diffs.push(`error: ${msg}`);

@@ -14,6 +14,7 @@ import { COUNTY_FACTS, type Bundle, type ParameterDef, type Reference, type Stat
 import { PtaxError } from '../core/errors.js';
 
 import { KINDS, SCHEMA_LINE, listYaml, schemaProblems, schemaValidators, type Kind } from './schema.js';
+import { factTable } from '../core/registry.js';
 import { checkAscending, checkInputs, checkParameter, checkProgram, checkResults, descriptionFigures } from './checks.js';
 
 /**
@@ -176,6 +177,20 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
   }
   // The programs' short forms (engine/build/sugar.ts) are compiled to the long form first.
   const sugar: SugarContext = { parameters: bundle.parameters, pieces: new Map(), failing };
+  // The declarations first: a program may read any input they declare. The states and
+  // calculators the declarations may name: those of every state file that passed its schema.
+  const stateFiles = sources.filter((x) => x.kind === 'state').map((x) => x.src.data as { code: string; calculators?: Array<{ name: string }> });
+  for (const { src, kind } of sources) {
+    if (kind !== 'inputs' && kind !== 'results') continue;
+    if (kind === 'inputs' ? bundle.inputs.length : bundle.results.length) {
+      fail(src, ['kind'], `a second ${kind} file: the ${kind} are declared in one file`);
+      continue;
+    }
+    if (kind === 'inputs') bundle.inputs = checkInputs(src, src.data as any, stateFiles, fail, failing);
+    else bundle.results = checkResults(src, src.data as any, stateFiles, fail);
+  }
+  // The run time's input facts (engine/core/registry.ts), kept whole where a web package cuts `inputs` down.
+  if (bundle.inputs.length) bundle.facts = factTable(bundle.inputs);
   for (const { src, kind } of sources) {
     if (kind !== 'pieces') continue;
     for (const name of Object.keys((src.data as any).pieces)) {
@@ -342,17 +357,6 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
       };
     }
     bundle.states[d.code] = state;
-  }
-  // The states and calculators the declarations may name: those of every state file that passed its schema.
-  const stateFiles = sources.filter((x) => x.kind === 'state').map((x) => x.src.data as { code: string; calculators?: Array<{ name: string }> });
-  for (const { src, kind } of sources) {
-    if (kind !== 'inputs' && kind !== 'results') continue;
-    if (kind === 'inputs' ? bundle.inputs.length : bundle.results.length) {
-      fail(src, ['kind'], `a second ${kind} file: the ${kind} are declared in one file`);
-      continue;
-    }
-    if (kind === 'inputs') bundle.inputs = checkInputs(src, src.data as any, stateFiles, fail, failing);
-    else bundle.results = checkResults(src, src.data as any, stateFiles, fail);
   }
   return bundle;
 }

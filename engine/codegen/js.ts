@@ -17,9 +17,9 @@ import { periodStart, valueAt } from '../core/params.js';
 import { DECIMALS } from '../core/round.js';
 import { PtaxError } from '../core/errors.js';
 import { RESULT_FIELDS } from '../generated/results.js';
+import { factsOf, inputFactsOf } from '../core/registry.js';
 import {
   COUNTY_FACTS,
-  INPUT_FACTS,
   type Band,
   type Bundle,
   type Condition,
@@ -54,7 +54,7 @@ export function programHash(bundle: Bundle, programId: string, year: number): st
     const e = p ? valueAt(p, date) : undefined;
     return [alias, pid, p?.type, e?.effective ?? null, e?.value ?? null, e?.bands ?? null];
   });
-  const text = JSON.stringify([CODEGEN_VERSION, INPUT_FACTS, COUNTY_FACTS, BATCH_COLUMNS, year, date, program, params]);
+  const text = JSON.stringify([CODEGEN_VERSION, inputFactsOf(bundle), COUNTY_FACTS, BATCH_COLUMNS, year, date, program, params]);
   return createHash('sha256').update(text).digest('hex');
 }
 
@@ -103,11 +103,12 @@ export function generateProgram(bundle: Bundle, programId: string, year: number)
   // Names: input and county facts and steps are locals; scalar parameters are constants.
   const local = new Map<string, string>();
   const slotOfFact = new Map<string, number>();
-  [...INPUT_FACTS, ...COUNTY_FACTS].forEach((f, i) => {
+  const allFacts = factsOf(bundle);
+  allFacts.forEach((f, i) => {
     local.set(f, `f${i}`);
     slotOfFact.set(f, i);
   });
-  const nFacts = INPUT_FACTS.length + COUNTY_FACTS.length;
+  const nFacts = allFacts.length;
   // Slots as compileProgram numbers them: facts, then scalar parameters, then steps.
   let slot = nFacts;
   for (const b of bindings.values()) if (b.kind === 'scalar') slot++;

@@ -286,14 +286,14 @@ describe('state look-up messages', () => {
   it('a missing state is an unknown state', () => {
     expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: undefined as unknown as string }))).toEqual([
       'UNKNOWN_STATE',
-      'Unknown state "undefined": choose one of NY, TX, CA, FL, HUB',
+      'Unknown state "undefined": choose one of CA, FL, HUB, NY, TX',
     ]);
-    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: '' }))).toEqual(['UNKNOWN_STATE', 'Unknown state "": choose one of NY, TX, CA, FL, HUB']);
+    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: '' }))).toEqual(['UNKNOWN_STATE', 'Unknown state "": choose one of CA, FL, HUB, NY, TX']);
   });
 
-  it('a planned state lists every state covered, separated by commas', () => {
+  it('an unknown state lists every state of the rules, separated by commas', () => {
     const two: Bundle = { ...bundle, states: { NY: bundle.states.NY!, CA: { ...bundle.states.NY!, code: 'CA' } } };
-    expect(codeAndMessage(() => new Calculator(two).state('tx'))).toEqual(['NOT_SUPPORTED', 'TX is not yet supported: ptax covers NY, CA for now']);
+    expect(codeAndMessage(() => new Calculator(two).state('tx'))).toEqual(['UNKNOWN_STATE', 'Unknown state "tx": choose one of NY, CA']);
   });
 });
 

@@ -4,7 +4,7 @@
  * the rules reference §3 (NYC) and §4 (outside NYC).
  */
 import { describe, expect, it } from 'vitest';
-import { Calculator, PLANNED_STATES, type CalcInput, type CalcResult } from './calculate.js';
+import { Calculator, type CalcInput, type CalcResult } from './calculate.js';
 import { readBundle } from '../build/bundle.js';
 import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
@@ -169,22 +169,20 @@ describe('county look-up', () => {
 });
 
 describe('state look-up', () => {
-  it('NY in any case; the planned states are TX, CA, FL', () => {
+  it('NY in any case', () => {
     expect(calc.calculate({ ...KINGS, state: 'ny' }).state).toBe('NY');
     expect(calc.calculate({ ...KINGS, state: ' Ny ' }).state).toBe('NY');
-    expect([...PLANNED_STATES]).toEqual(['NY', 'TX', 'CA', 'FL']);
   });
 
-  it('a planned state missing from the rules is not yet supported', () => {
+  it("a state the rules do not have is unknown, whatever the code knows: the list is the bundle's", () => {
     const nyOnly = new Calculator({ ...calc.bundle, states: { NY: calc.bundle.states.NY! } });
     const e = error(() => nyOnly.calculate({ ...KINGS, state: 'TX' }));
-    expect([e.code, e.message]).toEqual(['NOT_SUPPORTED', 'TX is not yet supported: ptax covers NY for now']);
-    expect(error(() => nyOnly.calculate({ ...KINGS, state: 'fl' })).message).toBe('FL is not yet supported: ptax covers NY for now');
+    expect([e.code, e.message]).toEqual(['UNKNOWN_STATE', 'Unknown state "TX": choose one of NY']);
   });
 
   it('an unknown state lists the states', () => {
     const e = error(() => calc.calculate({ ...KINGS, state: 'ZZ' }));
-    expect([e.code, e.message]).toEqual(['UNKNOWN_STATE', 'Unknown state "ZZ": choose one of NY, TX, CA, FL, HUB']);
+    expect([e.code, e.message]).toEqual(['UNKNOWN_STATE', 'Unknown state "ZZ": choose one of CA, FL, HUB, NY, TX']);
   });
 });
 

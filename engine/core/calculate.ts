@@ -3,20 +3,11 @@ import { compileProgram, type CompiledProgram, type StepInfo } from './compile.j
 import { compileCondition, type Facts } from './conditions.js';
 import { countyRateAt, findCounty } from './counties.js';
 import { PtaxError } from './errors.js';
-import { inputError, localized, message, percent } from './messages.js';
+import { inputError, localized, message, percent, type MessageKey } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
-import {
-  COUNTY_FACTS,
-  INPUT_FACTS,
-  type Bundle,
-  type CalculatorDef,
-  type CountyDef,
-  type CountyRate,
-  type FactValue,
-  type Lang,
-  type StateDef,
-} from './types.js';
-import { INPUTS } from '../generated/inputs.js';
+import { COUNTY_FACTS, type Bundle, type CalculatorDef, type CountyDef, type CountyRate, type FactValue, type Lang, type StateDef } from './types.js';
+import { INPUTS, type DeclaredCalcInput, type DeclaredFlagInput } from '../generated/inputs.js';
+import { factTable, registryOf } from './registry.js';
 import { SentenceBuilder } from './sentence.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
 
@@ -36,136 +27,44 @@ export interface CalculatorOptions {
   generated?: ProgramSource | false;
 }
 
-/** States the product will cover; those without rules yet answer "not yet supported". */
-export const PLANNED_STATES = ['NY', 'TX', 'CA', 'FL'] as const;
-
-export interface CalcInput {
+/**
+ * The input of a calculation: the state, the county, the home value and the year asked for,
+ * then every input rules/inputs.yaml declares, by its fact (engine/generated/inputs.ts).
+ * A rules folder may declare more: those are read by name from the same object.
+ */
+export interface CalcInput extends DeclaredCalcInput {
   state: string;
   county: string;
   value: number;
   year?: number;
-  propertyClass?: string | null;
-  homestead?: boolean;
-  over65?: boolean;
-  seniorIncome?: number | null;
-  seniorCitizen?: boolean;
-  disabled?: boolean;
-  wartimeVeteran?: boolean;
-  combatVeteran?: boolean;
-  veteranDisability?: number;
-  totallyDisabledVeteran?: boolean;
-  veteranIncome?: number | null;
-  coldWarVeteran?: boolean;
-  starType?: string | null;
-  priorAssessed?: number | null;
-  purchasePrice?: number | null;
-  purchaseYear?: number | null;
-  melloRoos?: number | null;
-  taxAmount?: number | null;
-  paymentYear?: number | null;
-  paymentMonth?: number | null;
-  paymentDay?: number | null;
-  sellerTax?: number | null;
-  /** The year of the bill being paid (payment calculator). */
-  billYear?: number | null;
-  /** A county rate (percent) to use instead of the county's own: a what-if. */
-  countyRate?: number | null;
 }
 
 /**
  * The command line's flags, by their camelCase names (the golden fixtures' input keys are
  * the same names), with numbers already parsed. `null` and absent mean "not given".
  */
-export interface FlagInput {
+export interface FlagInput extends DeclaredFlagInput {
   state: string;
   county: string;
-  value?: number | null;
-  class?: string | null;
-  homestead?: boolean;
-  over65?: boolean;
-  seniorIncome?: number | null;
-  seniorCitizen?: boolean;
-  disabled?: boolean;
-  wartimeVeteran?: boolean;
-  combatVeteran?: boolean;
-  veteranDisability?: number | null;
-  totallyDisabledVeteran?: boolean;
-  veteranIncome?: number | null;
-  coldWarVeteran?: boolean;
-  star?: string | null;
-  priorAssessed?: number | null;
-  purchasePrice?: number | null;
-  purchaseYear?: number | null;
-  melloRoos?: number | null;
-  /** The payment calculator's tax amount and date (ISO date already split by the caller). */
-  tax?: number | null;
-  paymentYear?: number | null;
-  paymentMonth?: number | null;
-  paymentDay?: number | null;
-  sellerTax?: number | null;
-  billYear?: number | null;
-  countyRate?: number | null;
 }
-
-const YEAR_SLOT = INPUT_FACTS.indexOf('year');
-
-type Decl = (typeof INPUTS)[number];
-/** The facts the declarations fill (rules/inputs.yaml): an input's id, or a date input's three facts. */
-type DeclaredFact = Exclude<Decl, { type: 'date' }>['id'] | Extract<Decl, { type: 'date' }>['facts'][keyof Extract<Decl, { type: 'date' }>['facts']];
-/** The FlagInput keys the declarations give (the flags in camelCase; a date is split by the caller into its facts). */
-type DeclaredFlag = Exclude<Decl, { type: 'date' }>['key'] | Extract<Decl, { type: 'date' }>['facts'][keyof Extract<Decl, { type: 'date' }>['facts']];
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/**
- * CalcInput and FlagInput list each declared input (rules/inputs.yaml) by name, with its
- * type; these fail to compile when a key is added to one but not the other.
- */
-const calcInputKeys: Same<Exclude<keyof CalcInput, 'state' | 'county'>, DeclaredFact> = true;
-const flagInputKeys: Same<Exclude<keyof FlagInput, 'state' | 'county'>, Exclude<DeclaredFlag, 'year'>> = true;
-void calcInputKeys;
-void flagInputKeys;
 
 /** The home value when none is given (seed 000 §3: default 350000; rules/inputs.yaml). */
 export const DEFAULT_VALUE: number = INPUTS.find((x) => x.id === 'value')!.default;
-/** The veteran's disability level when none is given (rules/inputs.yaml). */
-const DEFAULT_VETERAN: number = INPUTS.find((x) => x.id === 'veteranDisability')!.default;
 
 /**
- * The flags → CalcInput, as rules/inputs.yaml says (a value not given: its default, or
- * null; booleans as given, their facts read !!x). Written out, not looped over the
- * declarations: a keyed loop made a batch row's input about ten times slower;
- * engine/declarations.test.ts checks this against the declarations.
+ * The flags → CalcInput, as the bundle's declarations say (rules/inputs.yaml): each flag
+ * key to its fact; a value not given is left out (inputFacts then reads its default, or
+ * null; booleans are read !!x). Without a bundle, the declarations the code was built with.
  */
-export function inputFromFlags(f: FlagInput, year?: number): CalcInput {
-  return {
-    state: f.state,
-    county: f.county,
-    value: f.value ?? DEFAULT_VALUE,
-    year,
-    propertyClass: f.class ?? null,
-    homestead: f.homestead,
-    over65: f.over65,
-    seniorIncome: f.seniorIncome ?? null,
-    seniorCitizen: f.seniorCitizen,
-    disabled: f.disabled,
-    wartimeVeteran: f.wartimeVeteran,
-    combatVeteran: f.combatVeteran,
-    veteranDisability: f.veteranDisability ?? DEFAULT_VETERAN,
-    totallyDisabledVeteran: f.totallyDisabledVeteran,
-    veteranIncome: f.veteranIncome ?? null,
-    coldWarVeteran: f.coldWarVeteran,
-    starType: f.star ?? null,
-    priorAssessed: f.priorAssessed ?? null,
-    purchasePrice: f.purchasePrice ?? null,
-    purchaseYear: f.purchaseYear ?? null,
-    melloRoos: f.melloRoos ?? null,
-    taxAmount: f.tax ?? null,
-    paymentYear: f.paymentYear ?? null,
-    paymentMonth: f.paymentMonth ?? null,
-    paymentDay: f.paymentDay ?? null,
-    sellerTax: f.sellerTax ?? null,
-    billYear: f.billYear ?? null,
-    countyRate: f.countyRate ?? null,
-  };
+export function inputFromFlags(f: FlagInput, year?: number, bundle?: Bundle): CalcInput {
+  const flags = f as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { state: f.state, county: f.county, value: flags.value ?? DEFAULT_VALUE, year };
+  for (const e of bundle ? registryOf(bundle).table : BUILT_IN_TABLE) {
+    if (e.fact === 'year' || e.fact === 'value') continue;
+    const x = flags[e.key];
+    out[e.fact] = x === undefined || x === null ? (e.type === 'boolean' ? x : (e.default ?? null)) : x;
+  }
+  return out as unknown as CalcInput;
 }
 
 export interface ExplainStep extends StepInfo {
@@ -212,9 +111,7 @@ export class Calculator {
     const c = String(code).trim().toUpperCase();
     const s = this.bundle.states[c];
     if (s) return s;
-    if ((PLANNED_STATES as readonly string[]).includes(c))
-      throw inputError('NOT_SUPPORTED', 'notSupported', { code: c, covered: Object.keys(this.bundle.states).join(', ') });
-    throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: [...PLANNED_STATES, 'HUB'].join(', ') });
+    throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: Object.keys(this.bundle.states).join(', ') });
   }
 
   compiled(programId: string, year: number): CompiledProgram {
@@ -243,7 +140,8 @@ export class Calculator {
   private programFor(state: StateDef, facts: Facts): string {
     let list = this.chooser.get(state.code);
     if (!list) {
-      const slot = (f: string) => COUNTY_FACTS.indexOf(f as (typeof COUNTY_FACTS)[number]) + INPUT_FACTS.length;
+      const facts = registryOf(this.bundle).facts;
+      const slot = (f: string) => facts.indexOf(f);
       list = state.programs.map((p) => ({ test: p.when ? compileCondition(p.when, slot) : undefined, program: p.program }));
       this.chooser.set(state.code, list);
     }
@@ -287,9 +185,10 @@ export class Calculator {
     // The hub has no counties, and some calculators need none: a county is then not read.
     const needsCounty = state.counties.length > 0 && (calculator ? calculator.county : true);
     if (needsCounty && !given) throw inputError('MISSING_COUNTY', 'missingCounty');
-    checkNumbers(input);
+    checkNumbers(input, this.bundle);
     const match = needsCounty ? findCounty(state, input.county) : undefined;
-    const inputs = inputFacts(input);
+    const reg = registryOf(this.bundle);
+    const inputs = inputFacts(input, this.bundle);
     // A county's program is chosen by its flags (the rate in force waits for the year);
     // an alias names its program; a calculator names its own.
     const programId =
@@ -306,7 +205,7 @@ export class Calculator {
     const rate = input.countyRate ?? own?.value ?? null;
     // Inputs and county facts fill the first slots of a copy of the program's template.
     const v = Object.assign(c.template.slice(), [...inputs, ...countyFacts(match?.county, rate, own)]);
-    v[YEAR_SLOT] = input.year ?? year;
+    v[reg.yearSlot] = input.year ?? year;
     const county = !match ? '' : match.county ? match.county.name : match.alias.name;
     const notes = note === undefined ? [] : [note];
     if (inForce?.carried && (input.countyRate === null || input.countyRate === undefined))
@@ -394,6 +293,10 @@ export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en', keepSt
   return result;
 }
 
+/** The declarations the code was built with (engine/generated/inputs.ts), for callers without a bundle. */
+const BUILT_IN_TABLE = factTable(INPUTS);
+const BUILT_IN_READERS = registryOf({ format: 1, parameters: {}, programs: {}, states: {}, inputs: [], results: [], facts: BUILT_IN_TABLE }).readers;
+
 const NUMERIC_TYPES = new Set<string>(['money', 'number', 'integer', 'year']);
 /**
  * The numeric inputs besides the value and the year (the year is checked as the rules'
@@ -406,11 +309,12 @@ export const OPTIONAL_NUMBERS = INPUTS.flatMap((x): string[] =>
 type NumericFact = { [K in keyof CalcInput]-?: NonNullable<CalcInput[K]> extends number ? K : never }[keyof CalcInput];
 
 /** Numbers must be numbers (Number.isFinite is false for anything else): NaN or Infinity would slip past every comparison. */
-function checkNumbers(input: CalcInput): void {
+function checkNumbers(input: CalcInput, bundle: Bundle): void {
   if (!Number.isFinite(input.value)) throw inputError('INVALID_VALUE', 'valueNotNumber');
-  for (const k of OPTIONAL_NUMBERS) {
-    const x = input[k];
-    if (x !== undefined && x !== null && !Number.isFinite(x)) throw inputError('INVALID_NUMBER', 'notNumber', { field: { key: `field.${k}` } });
+  const given = input as unknown as Record<string, unknown>;
+  for (const k of registryOf(bundle).numbers) {
+    const x = given[k];
+    if (x !== undefined && x !== null && !Number.isFinite(x)) throw inputError('INVALID_NUMBER', 'notNumber', { field: { key: `field.${k}` as MessageKey } });
   }
   const r = input.countyRate;
   if (r !== undefined && r !== null && !(r >= 0 && r <= 100)) throw inputError('INVALID_RATE', 'rateRange', { rate: r });
@@ -449,66 +353,14 @@ export function countyFacts(county: CountyDef | undefined, rate: number | null, 
 }
 
 /**
- * An input's facts in INPUT_FACTS order, read as rules/inputs.yaml says: a boolean as
- * !!x, anything else as given, else its default (the veteran's level), else null (`year`:
- * the year asked for; prepare puts the rules' year when none). Written out, as
- * inputFromFlags; engine/declarations.test.ts checks it against the declarations.
+ * An input's facts in the bundle's slot order (engine/core/registry.ts), read as its
+ * declarations say: a boolean as !!x, anything else as given, else its default, else null
+ * (`year`: the year asked for; prepare puts the rules' year when none).
  */
-export function inputFacts(input: CalcInput): FactValue[] {
-  return INPUT_FACTS.map((f) => inputFact(input, f));
-}
-
-function inputFact(input: CalcInput, f: (typeof INPUT_FACTS)[number]): FactValue {
-  switch (f) {
-    case 'value':
-      return input.value;
-    case 'propertyClass':
-      return input.propertyClass ?? null;
-    case 'homestead':
-      return !!input.homestead;
-    case 'over65':
-      return !!input.over65;
-    case 'seniorIncome':
-      return input.seniorIncome ?? null;
-    case 'seniorCitizen':
-      return !!input.seniorCitizen;
-    case 'disabled':
-      return !!input.disabled;
-    case 'wartimeVeteran':
-      return !!input.wartimeVeteran;
-    case 'combatVeteran':
-      return !!input.combatVeteran;
-    case 'veteranDisability':
-      return input.veteranDisability ?? DEFAULT_VETERAN;
-    case 'totallyDisabledVeteran':
-      return !!input.totallyDisabledVeteran;
-    case 'veteranIncome':
-      return input.veteranIncome ?? null;
-    case 'coldWarVeteran':
-      return !!input.coldWarVeteran;
-    case 'starType':
-      return input.starType ?? null;
-    case 'priorAssessed':
-      return input.priorAssessed ?? null;
-    case 'purchasePrice':
-      return input.purchasePrice ?? null;
-    case 'purchaseYear':
-      return input.purchaseYear ?? null;
-    case 'melloRoos':
-      return input.melloRoos ?? null;
-    case 'taxAmount':
-      return input.taxAmount ?? null;
-    case 'paymentYear':
-      return input.paymentYear ?? null;
-    case 'paymentMonth':
-      return input.paymentMonth ?? null;
-    case 'paymentDay':
-      return input.paymentDay ?? null;
-    case 'sellerTax':
-      return input.sellerTax ?? null;
-    case 'billYear':
-      return input.billYear ?? null;
-    case 'year':
-      return input.year ?? null; // filled in by prepare once the rules' year is known
-  }
+export function inputFacts(input: CalcInput, bundle?: Bundle): FactValue[] {
+  const readers = bundle ? registryOf(bundle).readers : BUILT_IN_READERS;
+  const x = input as unknown as Record<string, unknown>;
+  const out = new Array<FactValue>(readers.length);
+  for (let i = 0; i < readers.length; i++) out[i] = readers[i]!(x);
+  return out;
 }

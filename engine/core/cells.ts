@@ -18,6 +18,7 @@
  * table of cells through all four.
  */
 import { INPUTS } from '../generated/inputs.js';
+import type { GeneratedInput } from './types.js';
 import { parseMoney } from '../core/money.js';
 import { inputError, type MessageKey, type MessageValue } from '../core/messages.js';
 
@@ -99,7 +100,7 @@ export function parseBool(raw: string, field: MessageValue): boolean {
 export type CellKind = 'text' | 'amount' | 'year' | 'bool' | 'star';
 
 /** The kind of cell a declared input reads (rules/inputs.yaml). */
-export function kindOf(x: Input): CellKind {
+export function kindOf(x: Input | GeneratedInput): CellKind {
   switch (x.type) {
     case 'money':
     case 'number':
@@ -131,11 +132,11 @@ export interface CellSpec {
 }
 
 /** The cell spec of one declared input (with or without a batch column: flags have no column). */
-export function cellSpec(x: Input): CellSpec {
+export function cellSpec(x: Input | GeneratedInput): CellSpec {
   const kind = kindOf(x);
   return {
     key: x.key,
-    name: 'column' in x ? x.column : x.key,
+    name: 'column' in x && x.column !== undefined ? x.column : x.key,
     kind,
     what: kind === 'amount' ? x.id : x.flag,
     ...(kind === 'star' && 'values' in x ? { values: x.values as readonly string[] } : {}),
@@ -146,11 +147,13 @@ export function cellSpec(x: Input): CellSpec {
  * The batch columns: state and county, then every input rules/inputs.yaml gives a column,
  * in its order.
  */
-export const INPUT_COLUMNS: readonly CellSpec[] = [
+export const columnsOf = (inputs: ReadonlyArray<Input | GeneratedInput>): readonly CellSpec[] => [
   { key: 'state', name: 'state', kind: 'text', what: 'state' },
   { key: 'county', name: 'county', kind: 'text', what: 'county' },
-  ...INPUTS.flatMap((x): CellSpec[] => ('column' in x ? [cellSpec(x)] : [])),
+  ...inputs.flatMap((x): CellSpec[] => ('column' in x && x.column !== undefined ? [cellSpec(x)] : [])),
 ];
+/** The columns of the rules the code was built with (engine/generated/inputs.ts); a bundle's own: `columnsOf(declaredInputs(bundle))` (a rules folder may declare more inputs). */
+export const INPUT_COLUMNS: readonly CellSpec[] = columnsOf(INPUTS);
 
 /** A column's name in a message: an amount's name (in the output's language), else the column's own name. */
 export const fieldName = (spec: CellSpec): MessageValue => (spec.kind === 'amount' ? { key: `field.${spec.what}` as MessageKey } : spec.what);

@@ -10,9 +10,8 @@ import { DECIMALS, roundTo } from './round.js';
 import { PtaxError } from './errors.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
 import type { SentenceNames } from './sentence.js';
+import { factsOf } from './registry.js';
 import {
-  COUNTY_FACTS,
-  INPUT_FACTS,
   type Bundle,
   type Condition,
   type Expr,
@@ -44,7 +43,7 @@ export interface CompiledProgram {
   program: ProgramDef;
   year: number;
   date: string;
-  /** Fact slots: INPUT_FACTS first, then COUNTY_FACTS, then scalar parameters, then steps. */
+  /** Fact slots: the bundle's input facts first (registry.ts), then COUNTY_FACTS, then scalar parameters, then steps. */
   template: unknown[];
   validations: Array<{ test: Predicate; code: string; message: Label }>;
   steps: Array<{ slot: number; run: Fn }>;
@@ -69,7 +68,7 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
     slots.set(name, template.length);
     template.push(value);
   };
-  for (const f of [...INPUT_FACTS, ...COUNTY_FACTS]) addSlot(f, null);
+  for (const f of factsOf(bundle)) addSlot(f, null);
   const used = new Map<string, ParamUse>();
   for (const [alias, pid] of Object.entries(program.parameters)) {
     const p = bundle.parameters[pid]!;

@@ -80,8 +80,8 @@ describe('input errors in the output language', () => {
       [
         { ...ALBANY, state: 'XX' },
         'UNKNOWN_STATE',
-        'Unknown state "XX": choose one of NY, TX, CA, FL, HUB',
-        'Estado desconocido "XX": elija uno de NY, TX, CA, FL, HUB',
+        'Unknown state "XX": choose one of CA, FL, HUB, NY, TX',
+        'Estado desconocido "XX": elija uno de CA, FL, HUB, NY, TX',
       ],
       [
         { ...ALBANY, county: 'Albny' },

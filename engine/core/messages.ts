@@ -14,7 +14,6 @@ import type { Lang } from './types.js';
 
 const en = {
   unknownState: 'Unknown state "{{code}}": choose one of {{choices}}',
-  notSupported: '{{code}} is not yet supported: ptax covers {{covered}} for now',
   missingCounty: 'A county is required',
   unknownCounty: 'Unknown county "{{county}}" in {{state}}. (see: ptax counties --state {{state}})',
   unknownCountyHint: 'Unknown county "{{county}}" in {{state}}. Did you mean {{hint}}? (see: ptax counties --state {{state}})',
@@ -63,7 +62,6 @@ export type MessageKey = keyof typeof en;
 
 const es: Record<MessageKey, string> = {
   unknownState: 'Estado desconocido "{{code}}": elija uno de {{choices}}',
-  notSupported: '{{code}} aún no está disponible: por ahora ptax cubre {{covered}}',
   missingCounty: 'Se necesita un condado',
   unknownCounty: 'Condado desconocido "{{county}}" en {{state}}. (vea: ptax counties --state {{state}})',
   unknownCountyHint: 'Condado desconocido "{{county}}" en {{state}}. ¿Quiso decir {{hint}}? (vea: ptax counties --state {{state}})',

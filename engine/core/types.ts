@@ -199,7 +199,7 @@ export interface InputDecl {
   label: Label;
   help: Label;
   /** An edition's own help where `help` speaks of other states (the web shows it on that state's site). */
-  help_by_state?: Partial<Record<'NY' | 'TX' | 'CA' | 'FL' | 'HUB', Label>>;
+  help_by_state?: Record<string, Label>;
   default?: number | string | boolean;
   min?: number;
   max?: number;
@@ -291,39 +291,33 @@ export interface Bundle {
   inputs: InputDecl[];
   /** rules/results.yaml: every result field, in the declaration's order (empty when the rules have no results file). */
   results: ResultFieldDecl[];
+  /**
+   * The fact table made from `inputs` by the loader (engine/core/registry.ts factTable): the
+   * run time's input facts, their order and defaults. Kept whole where `inputs` is cut down
+   * (a web package), so that slots and program hashes stay those of the full rules.
+   */
+  facts?: FactEntry[];
 }
 
-/** The facts every program may read, besides its parameters and its own steps. */
-export const INPUT_FACTS = [
-  'value',
-  'propertyClass',
-  'homestead',
-  'over65',
-  'seniorIncome',
-  'seniorCitizen',
-  'disabled',
-  'wartimeVeteran',
-  'combatVeteran',
-  'veteranDisability',
-  'totallyDisabledVeteran',
-  'veteranIncome',
-  'coldWarVeteran',
-  'starType',
-  'priorAssessed',
-  'purchasePrice',
-  'purchaseYear',
-  // California's Mello-Roos special tax; the payment and tax-shock calculators' inputs.
-  'melloRoos',
-  'taxAmount',
-  'paymentYear',
-  'paymentMonth',
-  'paymentDay',
-  'sellerTax',
-  // The payment calculator's bill year, when given (else the date decides).
-  'billYear',
-  // The year calculated: the year asked for, else the rules' year (NYC: the fiscal year).
-  'year',
-] as const;
+/** One fact of a declared input (engine/core/registry.ts). */
+export interface FactEntry {
+  /** The fact (a date input's year, month or day fact, else the input's id). */
+  fact: string;
+  /** The declaring input's id. */
+  input: string;
+  /** The flag in camelCase (FlagInput key); a date's facts: the fact. */
+  key: string;
+  type: 'boolean' | 'number' | 'text';
+  default?: number | string | boolean;
+}
+
+/**
+ * The facts every program may read, besides its parameters and its own steps: generated
+ * from rules/inputs.yaml (engine/generated/inputs.ts). The run time reads a bundle's own
+ * list (engine/core/registry.ts inputFactsOf); this one types the code built with rules/.
+ */
+export { INPUT_FACTS } from '../generated/inputs.js';
+import type { INPUT_FACTS as GeneratedFacts } from '../generated/inputs.js';
 /**
  * The county facts: the rate in force (or the what-if rate), the flags, the typical owner's
  * rate, the rate's parts by levy (null where the data has none) and, in Texas, the names
@@ -344,5 +338,5 @@ export const COUNTY_FACTS = [
 ] as const;
 /** The county facts that are flags (the rest are numbers or names). */
 export const COUNTY_FLAGS = ['nycClass', 'topCoded', 'estimated'] as const;
-export type InputFact = (typeof INPUT_FACTS)[number];
+export type InputFact = (typeof GeneratedFacts)[number];
 export type FactValue = number | string | boolean | null;

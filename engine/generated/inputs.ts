@@ -27,3 +27,63 @@ export const INPUTS = [
   {"id":"billYear","type":"year","unit":"year","label":"Tax year of the bill","help":"The bill's tax year (default: read from the payment date)","states":[],"calculators":["tx.payment"],"flag":"bill-year","key":"billYear","checkedByRules":false},
   {"id":"countyRate","type":"number","unit":"percent","label":"County rate (what-if)","help":"What-if: this county rate, in percent (e.g. 1.25), instead of the county's own (its parts by levy keep their proportions)","min":0,"max":100,"states":["NY","TX","CA","FL"],"calculators":[],"flag":"county-rate","key":"countyRate","column":"countyRate","checkedByRules":false},
 ] as const satisfies readonly GeneratedInput[];
+
+/** The input facts in slot order: each input's id (a date input: its three facts), the county facts (the what-if rate) left out. */
+export const INPUT_FACTS = ["value","year","propertyClass","homestead","over65","seniorIncome","seniorCitizen","disabled","wartimeVeteran","combatVeteran","veteranDisability","totallyDisabledVeteran","veteranIncome","coldWarVeteran","starType","priorAssessed","purchasePrice","purchaseYear","melloRoos","taxAmount","paymentYear","paymentMonth","paymentDay","sellerTax","billYear"] as const;
+
+/** CalcInput's inputs besides the value and the year: each fact by its type. */
+export interface DeclaredCalcInput {
+  propertyClass?: string | null;
+  homestead?: boolean;
+  over65?: boolean;
+  seniorIncome?: number | null;
+  seniorCitizen?: boolean;
+  disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
+  veteranDisability?: number | null;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
+  coldWarVeteran?: boolean;
+  starType?: string | null;
+  priorAssessed?: number | null;
+  purchasePrice?: number | null;
+  purchaseYear?: number | null;
+  melloRoos?: number | null;
+  taxAmount?: number | null;
+  paymentYear?: number | null;
+  paymentMonth?: number | null;
+  paymentDay?: number | null;
+  sellerTax?: number | null;
+  billYear?: number | null;
+  countyRate?: number | null;
+}
+
+/** FlagInput's flags in camelCase (a date: its facts, split by the caller), the year left out. */
+export interface DeclaredFlagInput {
+  value?: number | null;
+  class?: string | null;
+  homestead?: boolean;
+  over65?: boolean;
+  seniorIncome?: number | null;
+  seniorCitizen?: boolean;
+  disabled?: boolean;
+  wartimeVeteran?: boolean;
+  combatVeteran?: boolean;
+  veteranDisability?: number | null;
+  totallyDisabledVeteran?: boolean;
+  veteranIncome?: number | null;
+  coldWarVeteran?: boolean;
+  star?: string | null;
+  priorAssessed?: number | null;
+  purchasePrice?: number | null;
+  purchaseYear?: number | null;
+  melloRoos?: number | null;
+  tax?: number | null;
+  paymentYear?: number | null;
+  paymentMonth?: number | null;
+  paymentDay?: number | null;
+  sellerTax?: number | null;
+  billYear?: number | null;
+  countyRate?: number | null;
+}

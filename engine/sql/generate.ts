@@ -69,6 +69,7 @@ import {
   COUNTY_FLAGS,
   INPUT_FACTS,
   type Bundle,
+  type GeneratedInput,
   type Condition,
   type CountyDef,
   type Expr,
@@ -79,6 +80,7 @@ import {
   type StateDef,
 } from '../core/types.js';
 import { INPUTS } from '../generated/inputs.js';
+import { declaredInputs, inputFactsOf } from '../core/registry.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 import { FALSE_WORDS, TRUE_WORDS, kindOf, refusesNegative, type CellKind } from '../core/cells.js';
 
@@ -105,24 +107,30 @@ export interface SqlOptions {
 }
 
 type Ty = 'num' | 'bool' | 'text';
-const DEFAULT_VALUE = INPUTS.find((x) => x.id === 'value')!.default as number;
-const DEFAULT_VETERAN = INPUTS.find((x) => x.id === 'veteranDisability')!.default as number;
 const NOTE_SEPARATOR = ' | ';
 
-/** The input columns the query reads: fact, column name, type (inputs without a batch column are NULL). */
-export const SQL_INPUTS = INPUT_FACTS.map((fact) => {
-  const d = INPUTS.find((x) => x.id === fact);
-  const ty: Ty = !d
-    ? 'num'
-    : d.type === 'boolean'
-      ? 'bool'
-      : d.type === 'choice' && typeof (d.values?.[0] as { value?: unknown } | undefined)?.value !== 'number'
-        ? 'text'
-        : 'num';
-  return { fact, column: d && 'column' in d && d.id !== 'countyRate' ? (d.column as string) : undefined, ty };
-});
+/** The input columns the query reads: fact, column name, type (inputs without a batch column are NULL), default. */
+function sqlInputsOf(inputs: readonly GeneratedInput[], facts: readonly string[]) {
+  return facts.map((fact) => {
+    const d = inputs.find((x) => x.id === fact);
+    const ty: Ty = !d ? 'num' : d.type === 'boolean' ? 'bool' : (d.type === 'choice' || d.type === 'text') && typeof d.default !== 'number' ? 'text' : 'num';
+    return {
+      fact,
+      column: d && d.column !== undefined && d.id !== 'countyRate' ? d.column : undefined,
+      ty,
+      ...(typeof d?.default === 'number' ? { default: d.default } : {}),
+    };
+  });
+}
+/** The input columns of the rules the code was built with (engine/generated/inputs.ts); generateSql reads the bundle's own. */
+export const SQL_INPUTS = sqlInputsOf(INPUTS, INPUT_FACTS);
 /** The batch input columns: state, county, then each input with a column (rules/inputs.yaml). */
-export const BATCH_INPUT_COLUMNS: readonly string[] = ['state', 'county', ...SQL_INPUTS.flatMap((x) => (x.column ? [x.column] : []))];
+const batchColumnsOf = (inputs: ReturnType<typeof sqlInputsOf>): readonly string[] => [
+  'state',
+  'county',
+  ...inputs.flatMap((x) => (x.column ? [x.column] : [])),
+];
+export const BATCH_INPUT_COLUMNS: readonly string[] = batchColumnsOf(SQL_INPUTS);
 /** The result columns after the place's: path and column name (rules/results.yaml). */
 export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? [{ name: f.column as string, path: f.path as readonly string[] }] : [])).slice(
   3,
@@ -176,26 +184,45 @@ interface CellSpec {
   noNegative: boolean;
   values?: readonly string[];
 }
-/** How each batch column's cell is read (engine/core/cells.ts INPUT_COLUMNS and kindOf). */
-export const BATCH_CELLS: ReadonlyMap<string, CellSpec> = new Map<string, CellSpec>([
-  ['state', { kind: 'text', field: 'state', noNegative: false }],
-  ['county', { kind: 'text', field: 'county', noNegative: false }],
-  ...INPUTS.flatMap((x): Array<[string, CellSpec]> => {
-    if (!('column' in x) || x.id === 'countyRate') return [];
-    const kind = kindOf(x);
-    return [
-      [
-        x.column as string,
-        {
-          kind,
-          field: kind === 'amount' ? message(`field.${x.id}` as Parameters<typeof message>[0], {}, 'en') : x.flag,
-          noNegative: refusesNegative(x.id),
-          ...(kind === 'star' ? { values: (x as { values?: readonly string[] }).values } : {}),
-        },
-      ],
-    ];
-  }),
-]);
+/** How each batch column's cell is read (engine/core/cells.ts kindOf and refusesNegative: the one reading). */
+const batchCellsOf = (inputs: readonly GeneratedInput[]): ReadonlyMap<string, CellSpec> =>
+  new Map<string, CellSpec>([
+    ['state', { kind: 'text', field: 'state', noNegative: false }],
+    ['county', { kind: 'text', field: 'county', noNegative: false }],
+    ...inputs.flatMap((x): Array<[string, CellSpec]> => {
+      if (!('column' in x) || x.id === 'countyRate') return [];
+      const kind: CellKind = kindOf(x);
+      return [
+        [
+          x.column as string,
+          {
+            kind,
+            field: kind === 'amount' ? message(`field.${x.id}` as Parameters<typeof message>[0], {}, 'en') : x.flag,
+            noNegative: refusesNegative(x.id),
+            ...(kind === 'star' ? { values: (x as { values?: readonly string[] }).values } : {}),
+          },
+        ],
+      ];
+    }),
+  ]);
+export const BATCH_CELLS = batchCellsOf(INPUTS);
+
+const sqlCache = new WeakMap<
+  Bundle,
+  { SQL_INPUTS: ReturnType<typeof sqlInputsOf>; BATCH_INPUT_COLUMNS: readonly string[]; BATCH_CELLS: ReadonlyMap<string, CellSpec> }
+>();
+/** A bundle's own input columns, batch columns and cell readings (its declarations, engine/core/registry.ts). */
+export function sqlDeclarationsOf(bundle: Bundle) {
+  let d = sqlCache.get(bundle);
+  if (!d) {
+    const inputs = declaredInputs(bundle);
+    const sqlInputs = sqlInputsOf(inputs, inputFactsOf(bundle));
+    d = { SQL_INPUTS: sqlInputs, BATCH_INPUT_COLUMNS: batchColumnsOf(sqlInputs), BATCH_CELLS: batchCellsOf(inputs) };
+    sqlCache.set(bundle, d);
+  }
+  return d;
+}
+
 /** A cell that cannot be read: its code and message, by the number the query gives it. */
 const CELL_ERRORS = {
   1: { code: 'INVALID_NUMBER', key: 'notNumberLike' },
@@ -348,6 +375,8 @@ interface ProgramYear {
 }
 
 export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
+  const { SQL_INPUTS, BATCH_INPUT_COLUMNS, BATCH_CELLS } = sqlDeclarationsOf(bundle);
+  const nInputs = SQL_INPUTS.length;
   const dialect = o.dialect ?? 'duckdb';
   const table = o.table ?? 'ptax_input';
   const states = Object.values(bundle.states).filter((s) => !o.state || s.code === o.state.trim().toUpperCase());
@@ -358,10 +387,10 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const rates: string[] = [];
   const used = new Set<string>();
   for (const s of states) {
-    const slot = (f: string) => COUNTY_FACTS.indexOf(f as (typeof COUNTY_FACTS)[number]) + INPUT_FACTS.length;
+    const slot = (f: string) => COUNTY_FACTS.indexOf(f as (typeof COUNTY_FACTS)[number]) + nInputs;
     const choose = s.programs.map((p) => ({ test: p.when ? compileCondition(p.when, slot) : undefined, program: p.program }));
     const facts = (c: CountyDef | undefined): unknown[] => {
-      const v: unknown[] = new Array(INPUT_FACTS.length).fill(null);
+      const v: unknown[] = new Array(nInputs).fill(null);
       const flags = new Set(c?.flags);
       for (const f of COUNTY_FACTS) v.push((COUNTY_FLAGS as readonly string[]).includes(f) ? flags.has(f) : null);
       return v;
@@ -438,11 +467,10 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const sqlType = (ty: Ty) => (ty === 'num' ? 'FLOAT8' : ty === 'bool' ? 'BOOLEAN' : 'TEXT');
   const col = (c: string | undefined, ty: Ty) =>
     c === undefined ? `CAST(NULL AS ${sqlType(ty)})` : isText(c) ? `i.ptax_v_${cellNo(c)}` : `CAST(i.${q(c)} AS ${sqlType(ty)})`;
-  const yearIdx = INPUT_FACTS.indexOf('year');
+  const yearIdx = SQL_INPUTS.findIndex((x) => x.fact === 'year');
   const typed = SQL_INPUTS.map((x, i) => {
     let v = x.fact === 'year' ? 'k.p_in_year' : col(x.column, x.ty);
-    if (x.fact === 'value') v = `COALESCE(${v}, ${num(DEFAULT_VALUE)})`;
-    else if (x.fact === 'veteranDisability') v = `COALESCE(${v}, ${num(DEFAULT_VETERAN)})`;
+    if (x.default !== undefined) v = `COALESCE(${v}, ${num(x.default)})`;
     else if (x.ty === 'bool') v = `COALESCE(${v}, FALSE)`;
     return `${v} AS f${i}`;
   });
@@ -508,8 +536,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   FROM (SELECT *, ${jsTrim(dialect, 'k_state')} AS k_state_read, ${jsTrim(dialect, 'k_county')} AS p_in_county
     FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${yearKey} AS k_year FROM ${table} AS i) AS d) AS d`,
   );
-  const covered = Object.keys(bundle.states).join(', ');
-  const choices = ['NY', 'TX', 'CA', 'FL', 'HUB'].join(', ');
+  const choices = Object.keys(bundle.states).join(', ');
   const needsCounty = `p_in_state IN (${
     Object.values(bundle.states)
       .filter((s) => s.counties.length)
@@ -522,7 +549,6 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
     p.f_nycclass, p.f_topcoded, p.f_estimated,
     CASE
-      WHEN r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
       WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN (${Object.keys(bundle.states).map(str).join(', ')}) THEN 'UNKNOWN_STATE'
       WHEN ${needsCounty} AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
@@ -546,7 +572,6 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     `  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
-      WHEN 'NOT_SUPPORTED' THEN ${template('notSupported', { covered }, { code: 'r.p_in_state' })}
       WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state_read, '')` })}
       WHEN 'MISSING_COUNTY' THEN ${str(message('missingCounty', {}, 'en'))}
       WHEN 'UNKNOWN_COUNTY' THEN ${template('unknownCounty', {}, { county: 'r.p_in_county', state: 'r.p_in_state' })}
@@ -585,7 +610,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     });
   // The rows: typed facts, their place's columns, and the value's own error (prepare checks
   // the numbers after the state and the county's presence, before the county itself).
-  const early = `k.p_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY')`;
+  const early = `k.p_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY')`;
   const badValue = `f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8))`;
   cte(
     'ptax_in',
@@ -858,11 +883,11 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
   // nn: never NULL (the typed input gives a default, or the expression cannot give NULL), so
   // no COALESCE is needed around it: most of a row's arithmetic, written without them.
   const names = new Map<string, { sql: string; ty: Ty; nn: boolean }>();
-  SQL_INPUTS.forEach((x, i) =>
+  sqlDeclarationsOf(bundle).SQL_INPUTS.forEach((x, i) =>
     names.set(x.fact, {
       sql: x.fact === 'year' ? 'COALESCE(p_in_year, p_year)' : `f${i}`,
       ty: x.ty,
-      nn: x.fact === 'year' || x.fact === 'value' || x.fact === 'veteranDisability' || x.ty === 'bool',
+      nn: x.fact === 'year' || x.default !== undefined || x.ty === 'bool',
     }),
   );
   names.set('countyRate', { sql: 'p_rate', ty: 'num', nn: false });

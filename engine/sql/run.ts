@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PtaxError } from '../core/errors.js';
 import type { Bundle } from '../core/types.js';
-import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, jsNumberText, q, str as lit, type Dialect } from './generate.js';
+import { BATCH_INPUT_COLUMNS as BATCH_DEFAULT, SQL_INPUTS, generateSql, sqlDeclarationsOf, jsNumberText, q, str as lit, type Dialect } from './generate.js';
 import { csvEscape } from '../batch/csv-out.js';
 // Header names match batch columns as the streaming reader matches them (case, `-`, `_` and spaces ignored).
 import { normalize } from '../core/cells.js';
@@ -38,11 +38,13 @@ export interface SqlBatchSummary {
   seconds: number;
 }
 
-const TYPE: Record<string, string> = Object.fromEntries([
-  ['state', 'TEXT'],
-  ['county', 'TEXT'],
-  ...SQL_INPUTS.flatMap((x) => (x.column ? [[x.column, x.ty === 'num' ? 'FLOAT8' : x.ty === 'bool' ? 'BOOLEAN' : 'TEXT']] : [])),
-]);
+/** The SQL type of each batch column of a bundle's declarations. */
+const typesOf = (sqlInputs: typeof SQL_INPUTS): Record<string, string> =>
+  Object.fromEntries([
+    ['state', 'TEXT'],
+    ['county', 'TEXT'],
+    ...sqlInputs.flatMap((x) => (x.column ? [[x.column, x.ty === 'num' ? 'FLOAT8' : x.ty === 'bool' ? 'BOOLEAN' : 'TEXT']] : [])),
+  ]);
 
 /**
  * A SELECT list giving the batch columns from a table's own columns, in the table's order:
@@ -51,7 +53,12 @@ const TYPE: Record<string, string> = Object.fromEntries([
  * path does (generate.ts, SqlOptions.text) and echoes it as written. `columns` and `headers`:
  * the output's input columns (the view's names, the table's names), in the table's order.
  */
-export function inputView(columns: Array<{ name: string; text: boolean }>): { select: string; columns: string[]; headers: string[]; text: string[] } {
+export function inputView(
+  columns: Array<{ name: string; text: boolean }>,
+  bundle?: Bundle,
+): { select: string; columns: string[]; headers: string[]; text: string[] } {
+  const { SQL_INPUTS: sqlInputs, BATCH_INPUT_COLUMNS } = bundle ? sqlDeclarationsOf(bundle) : { SQL_INPUTS, BATCH_INPUT_COLUMNS: BATCH_DEFAULT };
+  const TYPE = typesOf(sqlInputs);
   const batchOf = new Map(BATCH_INPUT_COLUMNS.map((b) => [normalize(b), b]));
   const seen = new Set<string>();
   const parts: string[] = [];
@@ -124,7 +131,7 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
     } catch (e) {
       throw new PtaxError('UNREADABLE', `Cannot read ${o.file}: ${(e as Error).message.split('\n')[0]}`);
     }
-    const view = inputView(columns);
+    const view = inputView(columns, bundle);
     const outExt = o.out ? extname(o.out).toLowerCase() : '.csv';
     // CSV out: the rows in the roll's order, as the streaming path writes them. DuckDB's hash
     // join does not keep the order of a large roll (a million rows: 17 came out last, even on
@@ -201,7 +208,7 @@ async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatch
       text: r.data_type === 'text' || r.data_type === 'character varying',
     }));
     if (!cols.length) throw new PtaxError('UNREADABLE', `no table ${table}`);
-    const view = inputView(cols);
+    const view = inputView(cols, bundle);
     await client.query(`CREATE TEMP VIEW ptax_input AS SELECT ${view.select} FROM ${table.split('.').map(q).join('.')}`);
     const sql = generateSql(bundle, { dialect: 'postgres', columns: view.columns, headers: view.headers, text: view.text });
     const res = await client.query(sql);

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_GROUP_COMMIT, type GroupCommitOptions } from './db/group-commit.js';
 import type { LogStream } from './http/logging.js';
-import { isStateCode, STATE_CODES, type StateCode } from './validation/states.js';
+import { EDITION_CODES, isEditionCode, STATES, type StateCode } from './validation/states.js';
 
 /**
  * Which edition a host name serves: lower-case host names without port. Hosts not in the map
@@ -9,16 +9,13 @@ import { isStateCode, STATE_CODES, type StateCode } from './validation/states.js
  */
 export type SiteMap = ReadonlyMap<string, StateCode>;
 
-/** The development map: one `*.localhost` name per state; 127.0.0.1, localhost and the rest get the hub. */
-export const DEFAULT_SITES: SiteMap = new Map<string, StateCode>([
-  ['ny.localhost', 'NY'],
-  ['tx.localhost', 'TX'],
-  ['ca.localhost', 'CA'],
-  ['fl.localhost', 'FL'],
-]);
+/** The development map: one `*.localhost` name per edition (the bundle's states of tier edition); 127.0.0.1, localhost and the rest get the hub. */
+export const DEFAULT_SITES: SiteMap = new Map<string, StateCode>(
+  EDITION_CODES.filter((code) => code !== STATES.hub).map((code) => [`${code.toLowerCase()}.localhost`, code]),
+);
 
 /** The edition every host that is not in the map gets. */
-export const FALLBACK_EDITION: StateCode = 'HUB';
+export const FALLBACK_EDITION: StateCode = STATES.hub;
 
 /** What buildServer needs. Relative paths are relative to process.cwd() (the repo root). */
 export interface ServerOptions {
@@ -201,13 +198,8 @@ export function hostName(host: string): string {
   return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
-const EDITION_NAMES: Readonly<Record<StateCode, string>> = {
-  NY: 'New York',
-  TX: 'Texas',
-  CA: 'California',
-  FL: 'Florida',
-  HUB: 'Hub',
-};
+/** An edition's name in the listing (the state file's English name; the hub: Hub). */
+const editionName = (code: StateCode): string => (code === STATES.hub ? 'Hub' : (STATES.names[code]?.en ?? code));
 
 /**
  * The lines main.ts prints once it listens: one URL per host of the map, in edition order,
@@ -218,10 +210,10 @@ export function siteLines(sites: SiteMap, address: string): string[] {
   const listening = new URL(address);
   const port = listening.port === '' ? '' : `:${listening.port}`;
   const rows: [string, string][] = [];
-  for (const code of STATE_CODES) {
+  for (const code of EDITION_CODES) {
     const hosts = [...sites].filter(([, edition]) => edition === code).map(([host]) => host);
     if (code === FALLBACK_EDITION && hosts.length === 0) hosts.push(listening.hostname);
-    for (const host of hosts) rows.push([EDITION_NAMES[code], `${listening.protocol}//${host}${port}/`]);
+    for (const host of hosts) rows.push([editionName(code), `${listening.protocol}//${host}${port}/`]);
   }
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
   return ['The calculators (Spanish under /es; API under /api; Ctrl-C to stop):', ...rows.map(([name, url]) => `  ${name.padEnd(width)}${url}`)];
@@ -232,12 +224,12 @@ const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-
 /**
  * PTAX_SITES: `host=CODE` entries separated by commas (spaces around them ignored), e.g.
  * `ny.example.org=NY,tx.example.org=TX,www.example.org=HUB`. Host names are matched without
- * case and without port; CODE is NY, TX, CA, FL or HUB (any case). The map replaces the
+ * case and without port; CODE is an edition's code (a state of tier edition in the rules, or the hub; any case). The map replaces the
  * default one; hosts it does not list get the hub. Throws a one-line RangeError on a bad entry.
  */
 export function parseSites(raw: string, name = 'PTAX_SITES'): SiteMap {
   const sites = new Map<string, StateCode>();
-  const expected = `host=CODE entries separated by commas, CODE one of ${STATE_CODES.join(', ')}`;
+  const expected = `host=CODE entries separated by commas, CODE one of ${EDITION_CODES.join(', ')}`;
   for (const entry of raw.split(',').map((part) => part.trim())) {
     if (entry === '') continue; // a trailing comma
     const equals = entry.indexOf('=');
@@ -250,7 +242,7 @@ export function parseSites(raw: string, name = 'PTAX_SITES'): SiteMap {
     if (!HOST_NAME.test(host) || host.length > 253) {
       throw new RangeError(`${name} must be ${expected}; "${entry}": "${host}" is not a host name (no scheme, port or path)`);
     }
-    if (!isStateCode(code)) throw new RangeError(`${name} must be ${expected}; "${entry}": unknown edition "${code}"`);
+    if (!isEditionCode(code)) throw new RangeError(`${name} must be ${expected}; "${entry}": unknown edition "${code}"`);
     if (sites.has(host)) throw new RangeError(`${name} must be ${expected}; "${host}" is listed twice`);
     sites.set(host, code);
   }

@@ -225,7 +225,6 @@ ptax_placed AS MATERIALIZED (
     CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
     p.f_nycclass, p.f_topcoded, p.f_estimated,
     CASE
-      WHEN r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
       WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') THEN 'UNKNOWN_STATE'
       WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
@@ -240,8 +239,7 @@ ptax_krated AS MATERIALIZED (
   SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
-      WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
-      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
+      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of CA, FL, HUB, NY, TX')
       WHEN 'MISSING_COUNTY' THEN 'A county is required'
       WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
       WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
@@ -255,30 +253,30 @@ ptax_krated AS MATERIALIZED (
 ),
 ptax_in AS MATERIALIZED (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    CAST(i."class" AS TEXT) AS f1,
-    COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f2,
-    COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f3,
-    CAST(i."seniorIncome" AS FLOAT8) AS f4,
-    COALESCE(CAST(i."seniorCitizen" AS BOOLEAN), FALSE) AS f5,
-    COALESCE(CAST(i."disabled" AS BOOLEAN), FALSE) AS f6,
-    COALESCE(CAST(i."wartimeVeteran" AS BOOLEAN), FALSE) AS f7,
-    COALESCE(CAST(i."combatVeteran" AS BOOLEAN), FALSE) AS f8,
-    COALESCE(CAST(i."veteranDisability" AS FLOAT8), CAST('0' AS FLOAT8)) AS f9,
-    COALESCE(CAST(i."totallyDisabledVeteran" AS BOOLEAN), FALSE) AS f10,
-    CAST(i."veteranIncome" AS FLOAT8) AS f11,
-    COALESCE(CAST(i."coldWarVeteran" AS BOOLEAN), FALSE) AS f12,
-    CAST(i."star" AS TEXT) AS f13,
-    CAST(i."priorAssessed" AS FLOAT8) AS f14,
-    CAST(i."purchasePrice" AS FLOAT8) AS f15,
-    CAST(i."purchaseYear" AS FLOAT8) AS f16,
-    CAST(i."melloRoos" AS FLOAT8) AS f17,
-    CAST(NULL AS FLOAT8) AS f18,
+    k.p_in_year AS f1,
+    CAST(i."class" AS TEXT) AS f2,
+    COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
+    COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
+    CAST(i."seniorIncome" AS FLOAT8) AS f5,
+    COALESCE(CAST(i."seniorCitizen" AS BOOLEAN), FALSE) AS f6,
+    COALESCE(CAST(i."disabled" AS BOOLEAN), FALSE) AS f7,
+    COALESCE(CAST(i."wartimeVeteran" AS BOOLEAN), FALSE) AS f8,
+    COALESCE(CAST(i."combatVeteran" AS BOOLEAN), FALSE) AS f9,
+    COALESCE(CAST(i."veteranDisability" AS FLOAT8), CAST('0' AS FLOAT8)) AS f10,
+    COALESCE(CAST(i."totallyDisabledVeteran" AS BOOLEAN), FALSE) AS f11,
+    CAST(i."veteranIncome" AS FLOAT8) AS f12,
+    COALESCE(CAST(i."coldWarVeteran" AS BOOLEAN), FALSE) AS f13,
+    CAST(i."star" AS TEXT) AS f14,
+    CAST(i."priorAssessed" AS FLOAT8) AS f15,
+    CAST(i."purchasePrice" AS FLOAT8) AS f16,
+    CAST(i."purchaseYear" AS FLOAT8) AS f17,
+    CAST(i."melloRoos" AS FLOAT8) AS f18,
     CAST(NULL AS FLOAT8) AS f19,
     CAST(NULL AS FLOAT8) AS f20,
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    k.p_in_year AS f24,
+    CAST(NULL AS FLOAT8) AS f24,
     k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
     k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
@@ -287,36 +285,36 @@ ptax_in AS MATERIALIZED (
     AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
 ),
 ptax_rated AS MATERIALIZED (
-  SELECT *, CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
-    CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
+  SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
     CASE WHEN k_error IS NULL AND NOT f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN k_py END AS py
   FROM ptax_in
 ),
 ptax_l1 AS MATERIALIZED (
   SELECT *, CASE WHEN py IN (0, 1) THEN p_rate END AS py0_s0,
     CASE WHEN py IN (0, 1) THEN ((NOT (p_school IS NULL))) END AS py0_s1,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (((f2 AND COALESCE(f14 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f14, CAST('0' AS FLOAT8)) * (CASE py WHEN 0 THEN CAST('1.03' AS FLOAT8) WHEN 1 THEN CAST('1.029' AS FLOAT8) END))) ELSE f0 END) END AS py0_s9,
-    CASE WHEN py IN (0, 1) THEN (f2 AND f3) END AS py0_s16,
-    CASE WHEN py IN (0, 1) THEN ((f9 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s23,
-    CASE WHEN py IN (0, 1) THEN ((f9 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s24
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (((f3 AND COALESCE(f15 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f15, CAST('0' AS FLOAT8)) * (CASE py WHEN 0 THEN CAST('1.03' AS FLOAT8) WHEN 1 THEN CAST('1.029' AS FLOAT8) END))) ELSE f0 END) END AS py0_s9,
+    CASE WHEN py IN (0, 1) THEN (f3 AND f4) END AS py0_s16,
+    CASE WHEN py IN (0, 1) THEN ((f10 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s23,
+    CASE WHEN py IN (0, 1) THEN ((f10 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s24
   FROM ptax_rated
 ),
 ptax_l2 AS MATERIALIZED (
   SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s1) THEN (((COALESCE(p_school, CAST('0' AS FLOAT8)) + COALESCE(p_countypart, CAST('0' AS FLOAT8))) + COALESCE(p_city, CAST('0' AS FLOAT8))) + COALESCE(p_special, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py0_s2,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f2) THEN LEAST(py0_s9, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s11
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f3) THEN LEAST(py0_s9, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py0_s11
   FROM ptax_l1
 ),
 ptax_l3 AS MATERIALIZED (
   SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s1) THEN (CASE WHEN py0_s2 = 0 THEN (CASE WHEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * COALESCE(p_school, CAST('0' AS FLOAT8))) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * COALESCE(p_school, CAST('0' AS FLOAT8))) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * COALESCE(p_school, CAST('0' AS FLOAT8))) / py0_s2 END) ELSE (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.45' AS FLOAT8)) END) END AS py0_s3,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s1) THEN (CASE WHEN py0_s2 = 0 THEN (CASE WHEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * COALESCE(p_special, CAST('0' AS FLOAT8))) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * COALESCE(p_special, CAST('0' AS FLOAT8))) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * COALESCE(p_special, CAST('0' AS FLOAT8))) / py0_s2 END) ELSE (COALESCE(py0_s0, CAST('0' AS FLOAT8)) * CAST('0.1' AS FLOAT8)) END) END AS py0_s6,
-    CASE WHEN py IN (0, 1) THEN (py0_s11 + ((CASE WHEN (f2) THEN LEAST(GREATEST((py0_s9 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), (CASE py WHEN 0 THEN CAST('25000' AS FLOAT8) WHEN 1 THEN CAST('25722' AS FLOAT8) END)) ELSE CAST('0' AS FLOAT8) END))) END AS py0_s13,
+    CASE WHEN py IN (0, 1) THEN (py0_s11 + ((CASE WHEN (f3) THEN LEAST(GREATEST((py0_s9 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), (CASE py WHEN 0 THEN CAST('25000' AS FLOAT8) WHEN 1 THEN CAST('25722' AS FLOAT8) END)) ELSE CAST('0' AS FLOAT8) END))) END AS py0_s13,
     CASE WHEN py IN (0, 1) THEN (py0_s9 - py0_s11) END AS py0_s14
   FROM ptax_l2
 ),
 ptax_l4 AS MATERIALIZED (
   SELECT *, CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s0, CAST('0' AS FLOAT8)) - py0_s3) END AS py0_s7,
     CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (py0_s9 - py0_s13)) END AS py0_s15,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f6) THEN LEAST(CAST('5000' AS FLOAT8), py0_s14) ELSE CAST('0' AS FLOAT8) END) END AS py0_s19,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f7) THEN LEAST(CAST('5000' AS FLOAT8), py0_s14) ELSE CAST('0' AS FLOAT8) END) END AS py0_s19,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN (py0_s11 * py0_s3) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN (py0_s11 * py0_s3) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE (py0_s11 * py0_s3) / CAST('100' AS FLOAT8) END) END AS py0_s36
   FROM ptax_l3
 ),
@@ -333,7 +331,7 @@ ptax_l6 AS MATERIALIZED (
   FROM ptax_l5
 ),
 ptax_l7 AS MATERIALIZED (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (f6) THEN LEAST(CAST('5000' AS FLOAT8), py0_s18) ELSE CAST('0' AS FLOAT8) END) END AS py0_s20,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (f7) THEN LEAST(CAST('5000' AS FLOAT8), py0_s18) ELSE CAST('0' AS FLOAT8) END) END AS py0_s20,
     CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (py0_s21 - py0_s25)) END AS py0_s27
   FROM ptax_l6
 ),
@@ -392,7 +390,7 @@ ptax_note_sets AS MATERIALIZED (
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS MATERIALIZED (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f14 IS NULL)) AND COALESCE(f14 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f9 < CAST('0' AS FLOAT8)) OR (f9 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f14 IS NULL)) AND COALESCE(f14 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (f3 AND (NOT f2)) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s16) THEN 2 ELSE 0 END) + (CASE WHEN (f2 AND (f14 IS NULL)) THEN 4 ELSE 0 END) + (CASE WHEN ((((py0_s9 < f0)))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f14 IS NULL)) AND (NOT f2)) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f4 IS NULL))) THEN 32 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL)) OR (NOT (f16 IS NULL))) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f1 IS NULL)) OR (NOT (f13 IS NULL)) OR f5 OR f12 OR f7 OR f8) THEN 256 ELSE 0 END) + (CASE WHEN (f10 OR (NOT (f11 IS NULL))) THEN 512 ELSE 0 END)) END) AS p_nmask,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f15 IS NULL)) AND COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f15 IS NULL)) AND COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (f4 AND (NOT f3)) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s16) THEN 2 ELSE 0 END) + (CASE WHEN (f3 AND (f15 IS NULL)) THEN 4 ELSE 0 END) + (CASE WHEN ((((py0_s9 < f0)))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL)) AND (NOT f3)) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f5 IS NULL))) THEN 32 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL)) OR (NOT (f17 IS NULL))) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f2 IS NULL)) OR (NOT (f14 IS NULL)) OR f6 OR f13 OR f8 OR f9) THEN 256 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 512 ELSE 0 END)) END) AS p_nmask,
     (CASE WHEN py IN (0, 1) THEN py0_s34 END) AS l0_0,
     (CASE WHEN py IN (0, 1) THEN (CASE WHEN CAST('12' AS FLOAT8) = 0 THEN (CASE WHEN py0_s34 > 0 THEN CAST('Infinity' AS FLOAT8) WHEN py0_s34 < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE py0_s34 / CAST('12' AS FLOAT8) END) END) AS l1_0,
     (CASE WHEN py IN (0, 1) THEN ((CASE WHEN f0 = 0 THEN (CASE WHEN py0_s34 > 0 THEN CAST('Infinity' AS FLOAT8) WHEN py0_s34 < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE py0_s34 / f0 END) * CAST('100' AS FLOAT8)) END) AS l2_0,
@@ -404,7 +402,7 @@ ptax_raw AS MATERIALIZED (
     (CASE WHEN py IN (0, 1) THEN py0_s31 END) AS l8_0,
     (CASE WHEN py IN (0, 1) THEN py0_s32 END) AS l9_0,
     (CASE WHEN py IN (0, 1) THEN (((py0_s30 - py0_s31) - py0_s32)) END) AS l10_0,
-    (CASE WHEN py = 0 THEN ((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) / CAST('100' AS FLOAT8) END)) WHEN py = 1 THEN ((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(((CASE WHEN ((NOT f2)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f2) AND f3) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f2)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) / CAST('100' AS FLOAT8) END)) END) AS l11_0
+    (CASE WHEN py = 0 THEN ((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(((CASE WHEN ((NOT f3)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f3) AND f4) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f3)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(((CASE WHEN ((NOT f3)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f3) AND f4) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f3)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(((CASE WHEN ((NOT f3)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f3) AND f4) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f3)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25000' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) / CAST('100' AS FLOAT8) END)) WHEN py = 1 THEN ((CASE WHEN CAST('100' AS FLOAT8) = 0 THEN (CASE WHEN ((LEAST(((CASE WHEN ((NOT f3)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f3) AND f4) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f3)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ((LEAST(((CASE WHEN ((NOT f3)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f3) AND f4) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f3)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ((LEAST(((CASE WHEN ((NOT f3)) THEN LEAST(f0, CAST('25000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)), py0_s27) * py0_s3) + (LEAST(((CASE WHEN ((NOT f3) AND f4) THEN ((LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) + CAST('25000' AS FLOAT8)) WHEN ((NOT f3)) THEN (LEAST(f0, CAST('25000' AS FLOAT8)) + LEAST(GREATEST((f0 - CAST('50000' AS FLOAT8)), CAST('0' AS FLOAT8)), CAST('25722' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END)), py0_s28) * py0_s7)) / CAST('100' AS FLOAT8) END)) END) AS l11_0
   FROM ptax_l12
 ),
 ptax_a AS MATERIALIZED (
@@ -433,4 +431,4 @@ ptax_out AS MATERIALIZED (
   FROM ptax_t
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

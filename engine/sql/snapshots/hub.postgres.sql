@@ -25,7 +25,6 @@ ptax_placed AS MATERIALIZED (
     CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
     p.f_nycclass, p.f_topcoded, p.f_estimated,
     CASE
-      WHEN r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
       WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') THEN 'UNKNOWN_STATE'
       WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
@@ -40,8 +39,7 @@ ptax_krated AS MATERIALIZED (
   SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
-      WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
-      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
+      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of CA, FL, HUB, NY, TX')
       WHEN 'MISSING_COUNTY' THEN 'A county is required'
       WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
       WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
@@ -55,30 +53,30 @@ ptax_krated AS MATERIALIZED (
 ),
 ptax_in AS MATERIALIZED (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    CAST(i."class" AS TEXT) AS f1,
-    COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f2,
-    COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f3,
-    CAST(i."seniorIncome" AS FLOAT8) AS f4,
-    COALESCE(CAST(i."seniorCitizen" AS BOOLEAN), FALSE) AS f5,
-    COALESCE(CAST(i."disabled" AS BOOLEAN), FALSE) AS f6,
-    COALESCE(CAST(i."wartimeVeteran" AS BOOLEAN), FALSE) AS f7,
-    COALESCE(CAST(i."combatVeteran" AS BOOLEAN), FALSE) AS f8,
-    COALESCE(CAST(i."veteranDisability" AS FLOAT8), CAST('0' AS FLOAT8)) AS f9,
-    COALESCE(CAST(i."totallyDisabledVeteran" AS BOOLEAN), FALSE) AS f10,
-    CAST(i."veteranIncome" AS FLOAT8) AS f11,
-    COALESCE(CAST(i."coldWarVeteran" AS BOOLEAN), FALSE) AS f12,
-    CAST(i."star" AS TEXT) AS f13,
-    CAST(i."priorAssessed" AS FLOAT8) AS f14,
-    CAST(i."purchasePrice" AS FLOAT8) AS f15,
-    CAST(i."purchaseYear" AS FLOAT8) AS f16,
-    CAST(i."melloRoos" AS FLOAT8) AS f17,
-    CAST(NULL AS FLOAT8) AS f18,
+    k.p_in_year AS f1,
+    CAST(i."class" AS TEXT) AS f2,
+    COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
+    COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
+    CAST(i."seniorIncome" AS FLOAT8) AS f5,
+    COALESCE(CAST(i."seniorCitizen" AS BOOLEAN), FALSE) AS f6,
+    COALESCE(CAST(i."disabled" AS BOOLEAN), FALSE) AS f7,
+    COALESCE(CAST(i."wartimeVeteran" AS BOOLEAN), FALSE) AS f8,
+    COALESCE(CAST(i."combatVeteran" AS BOOLEAN), FALSE) AS f9,
+    COALESCE(CAST(i."veteranDisability" AS FLOAT8), CAST('0' AS FLOAT8)) AS f10,
+    COALESCE(CAST(i."totallyDisabledVeteran" AS BOOLEAN), FALSE) AS f11,
+    CAST(i."veteranIncome" AS FLOAT8) AS f12,
+    COALESCE(CAST(i."coldWarVeteran" AS BOOLEAN), FALSE) AS f13,
+    CAST(i."star" AS TEXT) AS f14,
+    CAST(i."priorAssessed" AS FLOAT8) AS f15,
+    CAST(i."purchasePrice" AS FLOAT8) AS f16,
+    CAST(i."purchaseYear" AS FLOAT8) AS f17,
+    CAST(i."melloRoos" AS FLOAT8) AS f18,
     CAST(NULL AS FLOAT8) AS f19,
     CAST(NULL AS FLOAT8) AS f20,
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    k.p_in_year AS f24,
+    CAST(NULL AS FLOAT8) AS f24,
     k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
     k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
@@ -87,8 +85,8 @@ ptax_in AS MATERIALIZED (
     AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
 ),
 ptax_rated AS MATERIALIZED (
-  SELECT *, CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
-    CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
+  SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
     CASE WHEN k_error IS NULL AND NOT f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN k_py END AS py
   FROM ptax_in
 ),
@@ -144,4 +142,4 @@ ptax_out AS MATERIALIZED (
   FROM ptax_t
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

@@ -156,7 +156,6 @@ ptax_placed AS (
     CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
     p.f_nycclass, p.f_topcoded, p.f_estimated,
     CASE
-      WHEN r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
       WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') THEN 'UNKNOWN_STATE'
       WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
@@ -171,8 +170,7 @@ ptax_krated AS (
   SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
-      WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
-      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
+      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of CA, FL, HUB, NY, TX')
       WHEN 'MISSING_COUNTY' THEN 'A county is required'
       WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
       WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
@@ -186,30 +184,30 @@ ptax_krated AS (
 ),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    CAST(i."class" AS TEXT) AS f1,
-    COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f2,
-    COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f3,
-    CAST(i."seniorIncome" AS FLOAT8) AS f4,
-    COALESCE(CAST(i."seniorCitizen" AS BOOLEAN), FALSE) AS f5,
-    COALESCE(CAST(i."disabled" AS BOOLEAN), FALSE) AS f6,
-    COALESCE(CAST(i."wartimeVeteran" AS BOOLEAN), FALSE) AS f7,
-    COALESCE(CAST(i."combatVeteran" AS BOOLEAN), FALSE) AS f8,
-    COALESCE(CAST(i."veteranDisability" AS FLOAT8), CAST('0' AS FLOAT8)) AS f9,
-    COALESCE(CAST(i."totallyDisabledVeteran" AS BOOLEAN), FALSE) AS f10,
-    CAST(i."veteranIncome" AS FLOAT8) AS f11,
-    COALESCE(CAST(i."coldWarVeteran" AS BOOLEAN), FALSE) AS f12,
-    CAST(i."star" AS TEXT) AS f13,
-    CAST(i."priorAssessed" AS FLOAT8) AS f14,
-    CAST(i."purchasePrice" AS FLOAT8) AS f15,
-    CAST(i."purchaseYear" AS FLOAT8) AS f16,
-    CAST(i."melloRoos" AS FLOAT8) AS f17,
-    CAST(NULL AS FLOAT8) AS f18,
+    k.p_in_year AS f1,
+    CAST(i."class" AS TEXT) AS f2,
+    COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
+    COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
+    CAST(i."seniorIncome" AS FLOAT8) AS f5,
+    COALESCE(CAST(i."seniorCitizen" AS BOOLEAN), FALSE) AS f6,
+    COALESCE(CAST(i."disabled" AS BOOLEAN), FALSE) AS f7,
+    COALESCE(CAST(i."wartimeVeteran" AS BOOLEAN), FALSE) AS f8,
+    COALESCE(CAST(i."combatVeteran" AS BOOLEAN), FALSE) AS f9,
+    COALESCE(CAST(i."veteranDisability" AS FLOAT8), CAST('0' AS FLOAT8)) AS f10,
+    COALESCE(CAST(i."totallyDisabledVeteran" AS BOOLEAN), FALSE) AS f11,
+    CAST(i."veteranIncome" AS FLOAT8) AS f12,
+    COALESCE(CAST(i."coldWarVeteran" AS BOOLEAN), FALSE) AS f13,
+    CAST(i."star" AS TEXT) AS f14,
+    CAST(i."priorAssessed" AS FLOAT8) AS f15,
+    CAST(i."purchasePrice" AS FLOAT8) AS f16,
+    CAST(i."purchaseYear" AS FLOAT8) AS f17,
+    CAST(i."melloRoos" AS FLOAT8) AS f18,
     CAST(NULL AS FLOAT8) AS f19,
     CAST(NULL AS FLOAT8) AS f20,
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    k.p_in_year AS f24,
+    CAST(NULL AS FLOAT8) AS f24,
     k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
     k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
@@ -218,53 +216,53 @@ ptax_in AS (
     AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
 ),
 ptax_rated AS (
-  SELECT *, CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
-    CASE WHEN k_error IN ('NOT_SUPPORTED', 'UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
+  SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
     CASE WHEN k_error IS NULL AND NOT f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN k_py END AS py
   FROM ptax_in
 ),
 ptax_l1 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (f0 * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s0,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f1, 'null') END) END AS py0_e0,
-    CASE WHEN py IN (0, 1) THEN (CASE f1 WHEN 'class1' THEN (CASE py WHEN 0 THEN CAST('20.085' AS FLOAT8) WHEN 1 THEN CAST('19.843' AS FLOAT8) END) WHEN 'class2' THEN (CASE py WHEN 0 THEN CAST('12.5' AS FLOAT8) WHEN 1 THEN CAST('12.439' AS FLOAT8) END) WHEN 'class3' THEN (CASE py WHEN 0 THEN CAST('11.181' AS FLOAT8) WHEN 1 THEN CAST('11.108' AS FLOAT8) END) WHEN 'class4' THEN (CASE py WHEN 0 THEN CAST('10.762' AS FLOAT8) WHEN 1 THEN CAST('10.848' AS FLOAT8) END) END) END AS py0_s2,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.tax_rate has no value for ' || COALESCE(f1, 'null') END) END AS py0_e2,
-    CASE WHEN py IN (0, 1) THEN ((COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) END AS py0_s6,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT (f13 IS NULL))) THEN f13 WHEN (f3) THEN 'enhanced' WHEN (f2) THEN 'basic' ELSE 'none' END) END AS py0_s11,
-    CASE WHEN py IN (0, 1) THEN LEAST(CAST('1' AS FLOAT8), COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s20,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f1, 'null') END) END AS py0_e20,
-    CASE WHEN py = 2 THEN ((f1 IS NULL) OR (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) END AS py2_s0,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (f0 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s0,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f2, 'null') END) END AS py0_e0,
+    CASE WHEN py IN (0, 1) THEN (CASE f2 WHEN 'class1' THEN (CASE py WHEN 0 THEN CAST('20.085' AS FLOAT8) WHEN 1 THEN CAST('19.843' AS FLOAT8) END) WHEN 'class2' THEN (CASE py WHEN 0 THEN CAST('12.5' AS FLOAT8) WHEN 1 THEN CAST('12.439' AS FLOAT8) END) WHEN 'class3' THEN (CASE py WHEN 0 THEN CAST('11.181' AS FLOAT8) WHEN 1 THEN CAST('11.108' AS FLOAT8) END) WHEN 'class4' THEN (CASE py WHEN 0 THEN CAST('10.762' AS FLOAT8) WHEN 1 THEN CAST('10.848' AS FLOAT8) END) END) END AS py0_s2,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.tax_rate has no value for ' || COALESCE(f2, 'null') END) END AS py0_e2,
+    CASE WHEN py IN (0, 1) THEN ((COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) END AS py0_s6,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT (f14 IS NULL))) THEN f14 WHEN (f4) THEN 'enhanced' WHEN (f3) THEN 'basic' ELSE 'none' END) END AS py0_s11,
+    CASE WHEN py IN (0, 1) THEN LEAST(CAST('1' AS FLOAT8), COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s20,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f2, 'null') END) END AS py0_e20,
+    CASE WHEN py = 2 THEN ((f2 IS NULL) OR (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) END AS py2_s0,
     CASE WHEN py = 2 THEN p_rate END AS py2_s2,
     CASE WHEN py = 2 THEN ((NOT (p_school IS NULL))) END AS py2_s3
   FROM ptax_rated
 ),
 ptax_l2 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f14 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) THEN LEAST(py0_s0, (COALESCE(f14, CAST('0' AS FLOAT8)) * (CAST('1' AS FLOAT8) + COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.08' AS FLOAT8) END), CAST('0' AS FLOAT8))))) ELSE py0_s0 END) END AS py0_s1,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f14 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE))) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2') THEN 'ny.nyc.transitional_cap has no value for ' || COALESCE(f1, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e1,
-    CASE WHEN py IN (0, 1) THEN (py0_s6 AND (f5 OR f6)) END AS py0_s8,
-    CASE WHEN py IN (0, 1) THEN (py0_s6 AND COALESCE(py0_s11 = 'enhanced', FALSE) AND (NOT (((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE((CASE py WHEN 0 THEN CAST('98700' AS FLOAT8) WHEN 1 THEN CAST('107300' AS FLOAT8) END), CAST('0' AS FLOAT8)), FALSE))))) END AS py0_s13,
-    CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s2, CAST('0' AS FLOAT8)) * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s15,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py0_e15,
-    CASE WHEN py IN (0, 1) THEN (py0_s6 AND f7) END AS py0_s19,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f15 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) THEN LEAST(py0_s0, (COALESCE(f15, CAST('0' AS FLOAT8)) * (CAST('1' AS FLOAT8) + COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.08' AS FLOAT8) END), CAST('0' AS FLOAT8))))) ELSE py0_s0 END) END AS py0_s1,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f15 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2') THEN 'ny.nyc.transitional_cap has no value for ' || COALESCE(f2, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e1,
+    CASE WHEN py IN (0, 1) THEN (py0_s6 AND (f6 OR f7)) END AS py0_s8,
+    CASE WHEN py IN (0, 1) THEN (py0_s6 AND COALESCE(py0_s11 = 'enhanced', FALSE) AND (NOT (((NOT (f5 IS NULL)) AND COALESCE(f5 <= COALESCE((CASE py WHEN 0 THEN CAST('98700' AS FLOAT8) WHEN 1 THEN CAST('107300' AS FLOAT8) END), CAST('0' AS FLOAT8)), FALSE))))) END AS py0_s13,
+    CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s2, CAST('0' AS FLOAT8)) * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s15,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e15,
+    CASE WHEN py IN (0, 1) THEN (py0_s6 AND f8) END AS py0_s19,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN (((COALESCE(p_school, CAST('0' AS FLOAT8)) + COALESCE(p_countypart, CAST('0' AS FLOAT8))) + COALESCE(p_city, CAST('0' AS FLOAT8))) + COALESCE(p_special, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py2_s4,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f5 OR f6)) THEN CAST('0.5' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py2_s9,
-    CASE WHEN py = 2 THEN (py2_s0 AND f7) END AS py2_s10,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f3) THEN 'enhanced' WHEN (py2_s0 AND f2) THEN 'basic' ELSE 'none' END) END AS py2_s22
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f6 OR f7)) THEN CAST('0.5' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py2_s9,
+    CASE WHEN py = 2 THEN (py2_s0 AND f8) END AS py2_s10,
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f4) THEN 'enhanced' WHEN (py2_s0 AND f3) THEN 'basic' ELSE 'none' END) END AS py2_s22
   FROM ptax_l1
 ),
 ptax_l3 AS (
   SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s1 * COALESCE(py0_s2, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s3,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT py0_s6)) THEN 'none' WHEN (py0_s13) THEN 'basic' ELSE py0_s11 END) END AS py0_s14,
-    CASE WHEN py IN (0, 1) THEN LEAST(py0_s1, (((((CASE WHEN (py0_s19) THEN LEAST((py0_s1 * CAST('0.15' AS FLOAT8)), (CAST('54000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END)) + ((CASE WHEN (py0_s19 AND f8) THEN LEAST((py0_s1 * CAST('0.1' AS FLOAT8)), (CAST('36000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s19 AND (f9 > CAST('0' AS FLOAT8))) THEN LEAST((((py0_s1 * CAST('0.5' AS FLOAT8)) * f9) / CAST('100' AS FLOAT8)), (CAST('180000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s6 AND f12 AND (NOT py0_s19)) THEN (py0_s1 * CAST('0.15' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)))) END AS py0_s25,
+    CASE WHEN py IN (0, 1) THEN LEAST(py0_s1, (((((CASE WHEN (py0_s19) THEN LEAST((py0_s1 * CAST('0.15' AS FLOAT8)), (CAST('54000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END)) + ((CASE WHEN (py0_s19 AND f9) THEN LEAST((py0_s1 * CAST('0.1' AS FLOAT8)), (CAST('36000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s19 AND (f10 > CAST('0' AS FLOAT8))) THEN LEAST((((py0_s1 * CAST('0.5' AS FLOAT8)) * f10) / CAST('100' AS FLOAT8)), (CAST('180000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s6 AND f13 AND (NOT py0_s19)) THEN (py0_s1 * CAST('0.15' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)))) END AS py0_s25,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_school, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.5' AS FLOAT8)) END) END AS py2_s5,
-    CASE WHEN py = 2 THEN LEAST(((((CASE WHEN (py2_s10) THEN LEAST((f0 * CAST('0.15' AS FLOAT8)), CAST('12000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)) + ((CASE WHEN (py2_s10 AND f8) THEN LEAST((f0 * CAST('0.1' AS FLOAT8)), CAST('8000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py2_s10 AND (f9 > CAST('0' AS FLOAT8))) THEN LEAST((((f0 * CAST('0.5' AS FLOAT8)) * f9) / CAST('100' AS FLOAT8)), CAST('40000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))), (f0 * (CAST('1' AS FLOAT8) - py2_s9))) END AS py2_s14,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f12 AND (NOT py2_s10)) THEN LEAST(CAST('0.15' AS FLOAT8), (CAST('1' AS FLOAT8) - py2_s9)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s15,
-    CASE WHEN py = 2 THEN ((py2_s22 = 'enhanced') AND (NOT (((NOT (f4 IS NULL)) AND COALESCE(f4 <= COALESCE(CAST('98700' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py2_s24,
-    CASE WHEN py = 2 THEN (CASE WHEN (f5) THEN (((f0 * py2_s9) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s31
+    CASE WHEN py = 2 THEN LEAST(((((CASE WHEN (py2_s10) THEN LEAST((f0 * CAST('0.15' AS FLOAT8)), CAST('12000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)) + ((CASE WHEN (py2_s10 AND f9) THEN LEAST((f0 * CAST('0.1' AS FLOAT8)), CAST('8000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py2_s10 AND (f10 > CAST('0' AS FLOAT8))) THEN LEAST((((f0 * CAST('0.5' AS FLOAT8)) * f10) / CAST('100' AS FLOAT8)), CAST('40000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))), (f0 * (CAST('1' AS FLOAT8) - py2_s9))) END AS py2_s14,
+    CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f13 AND (NOT py2_s10)) THEN LEAST(CAST('0.15' AS FLOAT8), (CAST('1' AS FLOAT8) - py2_s9)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s15,
+    CASE WHEN py = 2 THEN ((py2_s22 = 'enhanced') AND (NOT (((NOT (f5 IS NULL)) AND COALESCE(f5 <= COALESCE(CAST('98700' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py2_s24,
+    CASE WHEN py = 2 THEN (CASE WHEN (f6) THEN (((f0 * py2_s9) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s31
   FROM ptax_l2
 ),
 ptax_l4 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s4,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py0_e4,
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s4,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e4,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s8) THEN LEAST((py0_s3 * CAST('0.5' AS FLOAT8)), py0_s3) ELSE CAST('0' AS FLOAT8) END) END AS py0_s9,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE py0_s14 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN (CASE py WHEN 0 THEN CAST('84000' AS FLOAT8) WHEN 1 THEN CAST('86100' AS FLOAT8) END) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s16,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e16,
@@ -276,7 +274,7 @@ ptax_l4 AS (
 ),
 ptax_l5 AS (
   SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s9) END AS py0_s10,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f5) THEN py0_s9 ELSE CAST('0' AS FLOAT8) END) END AS py0_s36,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f6) THEN py0_s9 ELSE CAST('0' AS FLOAT8) END) END AS py0_s36,
     CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (py2_s16 - py2_s14)) END AS py2_s17,
     CASE WHEN py = 2 THEN ((py2_s16 * py2_s5) / CAST('100' AS FLOAT8)) END AS py2_s18,
     CASE WHEN py = 2 THEN (CASE WHEN (((py2_s25 = 'basic') OR (py2_s25 = 'enhanced'))) THEN (CASE py2_s25 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('84000' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py2_s26,
@@ -307,7 +305,7 @@ ptax_l9 AS (
   FROM ptax_l8
 ),
 ptax_l10 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s28 * ((CASE WHEN (COALESCE(f1 = 'class2', FALSE) AND f2) THEN (CASE WHEN py0_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py0_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py0_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN TRUE THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END))) / CAST('100' AS FLOAT8)) END AS py0_s30
+  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s28 * ((CASE WHEN (COALESCE(f2 = 'class2', FALSE) AND f3) THEN (CASE WHEN py0_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py0_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py0_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN TRUE THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END))) / CAST('100' AS FLOAT8)) END AS py0_s30
   FROM ptax_l9
 ),
 ptax_l11 AS (
@@ -315,8 +313,8 @@ ptax_l11 AS (
   FROM ptax_l10
 ),
 ptax_l12 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s31 * COALESCE((CASE f1 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s35,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f1 IS NULL OR f1 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f1, 'null') END) END AS py0_e35
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s31 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s35,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e35
   FROM ptax_l11
 ),
 ptax_note_texts(n_py, n_bit, n_text) AS (
@@ -351,7 +349,7 @@ ptax_note_sets AS (
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f1 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f9 = CAST('0' AS FLOAT8)) OR (f9 = CAST('10' AS FLOAT8)) OR (f9 = CAST('20' AS FLOAT8)) OR (f9 = CAST('30' AS FLOAT8)) OR (f9 = CAST('40' AS FLOAT8)) OR (f9 = CAST('50' AS FLOAT8)) OR (f9 = CAST('60' AS FLOAT8)) OR (f9 = CAST('70' AS FLOAT8)) OR (f9 = CAST('80' AS FLOAT8)) OR (f9 = CAST('90' AS FLOAT8)) OR (f9 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f13 = 'enhanced', FALSE) AND (f4 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e35) IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f1 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f9 = CAST('0' AS FLOAT8)) OR (f9 = CAST('10' AS FLOAT8)) OR (f9 = CAST('20' AS FLOAT8)) OR (f9 = CAST('30' AS FLOAT8)) OR (f9 = CAST('40' AS FLOAT8)) OR (f9 = CAST('50' AS FLOAT8)) OR (f9 = CAST('60' AS FLOAT8)) OR (f9 = CAST('70' AS FLOAT8)) OR (f9 = CAST('80' AS FLOAT8)) OR (f9 = CAST('90' AS FLOAT8)) OR (f9 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f13 = 'enhanced', FALSE) AND (f4 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e35) IS NOT NULL THEN 0 END) WHEN 2 THEN 128 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((NOT (f1 IS NULL)) AND (NOT (COALESCE(f1 = 'class1', FALSE) OR COALESCE(f1 = 'class2', FALSE) OR COALESCE(f1 = 'class3', FALSE) OR COALESCE(f1 = 'class4', FALSE)))) THEN 2 WHEN ((NOT ((f9 = CAST('0' AS FLOAT8)) OR (f9 = CAST('10' AS FLOAT8)) OR (f9 = CAST('20' AS FLOAT8)) OR (f9 = CAST('30' AS FLOAT8)) OR (f9 = CAST('40' AS FLOAT8)) OR (f9 = CAST('50' AS FLOAT8)) OR (f9 = CAST('60' AS FLOAT8)) OR (f9 = CAST('70' AS FLOAT8)) OR (f9 = CAST('80' AS FLOAT8)) OR (f9 = CAST('90' AS FLOAT8)) OR (f9 = CAST('100' AS FLOAT8))))) THEN 3 WHEN (COALESCE(f4 < CAST('0' AS FLOAT8), FALSE)) THEN 4 WHEN ((NOT (f13 IS NULL))) THEN 5 WHEN ((p_rate IS NULL)) THEN 6 WHEN py2_e26 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s13) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s6 AND ((f9 > CAST('0' AS FLOAT8)) OR f8) AND (NOT f7)) THEN 2 ELSE 0 END) + (CASE WHEN (py0_s19 AND f12) THEN 4 ELSE 0 END) + (CASE WHEN (f10 OR (NOT (f11 IS NULL))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT py0_s6) AND ((f2 OR f3 OR f5 OR f6 OR (f9 > CAST('0' AS FLOAT8)) OR f12 OR f7 OR f8 OR (COALESCE(f13 = 'basic', FALSE) OR COALESCE(f13 = 'enhanced', FALSE))))) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 32 ELSE 0 END)) WHEN py = 2 THEN ((CASE WHEN ((py2_s27 > CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END) + (CASE WHEN (py2_s24) THEN 2 ELSE 0 END) + (CASE WHEN (py2_s0 AND ((f9 > CAST('0' AS FLOAT8)) OR f8) AND (NOT f7)) THEN 4 ELSE 0 END) + (CASE WHEN (py2_s10) THEN 8 ELSE 0 END) + (CASE WHEN (py2_s10 AND f12) THEN 16 ELSE 0 END) + (CASE WHEN (f10 OR (NOT (f11 IS NULL))) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT py2_s0) AND ((f2 OR f3 OR f5 OR f6 OR (f9 > CAST('0' AS FLOAT8)) OR f12 OR f7 OR f8))) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f14 IS NULL))) THEN 256 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 512 ELSE 0 END)) END) AS p_nmask,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f2 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f14 = 'enhanced', FALSE) AND (f5 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e35) IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f2 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f14 = 'enhanced', FALSE) AND (f5 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e35) IS NOT NULL THEN 0 END) WHEN 2 THEN 128 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((NOT (f2 IS NULL)) AND (NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 2 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 3 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 4 WHEN ((NOT (f14 IS NULL))) THEN 5 WHEN ((p_rate IS NULL)) THEN 6 WHEN py2_e26 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s13) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s6 AND ((f10 > CAST('0' AS FLOAT8)) OR f9) AND (NOT f8)) THEN 2 ELSE 0 END) + (CASE WHEN (py0_s19 AND f13) THEN 4 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT py0_s6) AND ((f3 OR f4 OR f6 OR f7 OR (f10 > CAST('0' AS FLOAT8)) OR f13 OR f8 OR f9 OR (COALESCE(f14 = 'basic', FALSE) OR COALESCE(f14 = 'enhanced', FALSE))))) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 32 ELSE 0 END)) WHEN py = 2 THEN ((CASE WHEN ((py2_s27 > CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END) + (CASE WHEN (py2_s24) THEN 2 ELSE 0 END) + (CASE WHEN (py2_s0 AND ((f10 > CAST('0' AS FLOAT8)) OR f9) AND (NOT f8)) THEN 4 ELSE 0 END) + (CASE WHEN (py2_s10) THEN 8 ELSE 0 END) + (CASE WHEN (py2_s10 AND f13) THEN 16 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT py2_s0) AND ((f3 OR f4 OR f6 OR f7 OR (f10 > CAST('0' AS FLOAT8)) OR f13 OR f8 OR f9))) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 256 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 512 ELSE 0 END)) END) AS p_nmask,
     (CASE WHEN py IN (0, 1) THEN py0_s31 WHEN py = 2 THEN py2_s29 END) AS l0_0,
     (CASE WHEN py IN (0, 1) THEN (py0_s31 / CAST('12' AS FLOAT8)) WHEN py = 2 THEN (py2_s29 / CAST('12' AS FLOAT8)) END) AS l1_0,
     (CASE WHEN py IN (0, 1) THEN ((py0_s31 / f0) * CAST('100' AS FLOAT8)) WHEN py = 2 THEN ((py2_s29 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
@@ -363,7 +361,7 @@ ptax_raw AS (
     (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s19 END) AS l8_0,
     (CASE WHEN py IN (0, 1) THEN (py0_s31 - py0_s35) WHEN py = 2 THEN py2_s20 END) AS l9_0,
     (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s21 END) AS l10_0,
-    (CASE WHEN py IN (0, 1) THEN ((CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s31) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s31) END)) WHEN py = 2 THEN ((CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f2 AND f3) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s29) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s29) END)) END) AS l11_0
+    (CASE WHEN py IN (0, 1) THEN ((CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f3 AND f4) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s31) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s31) END)) WHEN py = 2 THEN ((CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f3 AND f4) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s29) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s29) END)) END) AS l11_0
   FROM ptax_l12
 ),
 ptax_a AS (
@@ -392,4 +390,4 @@ ptax_out AS (
   FROM ptax_t
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", r."year", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

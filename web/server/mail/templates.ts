@@ -1,6 +1,6 @@
 import type { Language } from '../http/messages.js';
 import { displayEmail } from '../validation/email.js';
-import type { StateCode } from '../validation/states.js';
+import { STATES, type StateCode } from '../validation/states.js';
 
 /**
  * The mails the site sends, in English and Spanish, plain text and HTML. Nothing a visitor
@@ -20,13 +20,9 @@ export interface MailMessage {
 
 export type ListName = 'newsletter' | 'notify';
 
-const EDITION_NAMES: Readonly<Record<Language, Readonly<Record<StateCode, string>>>> = {
-  en: { NY: 'New York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: '' },
-  es: { NY: 'Nueva York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: '' },
-};
-
 export function listTitle(list: ListName, state: StateCode | '', language: Language): string {
-  const name = state === '' ? '' : EDITION_NAMES[language][state];
+  // The state's name in the mail's language, from its state file (the hub has none to give).
+  const name = state === '' || state === STATES.hub ? '' : (STATES.names[state]?.[language] ?? '');
   if (language === 'es') {
     if (list === 'newsletter') return name ? `el boletín de impuestos a la propiedad de ${name}` : 'el boletín de impuestos a la propiedad';
     return name ? `el aviso de nuevas tasas de ${name}` : 'el aviso de nuevas tasas';

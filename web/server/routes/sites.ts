@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SiteMap } from '../config.js';
-import { STATE_CODES } from '../validation/states.js';
+import { EDITION_CODES } from '../validation/states.js';
 
 /**
  * GET /api/sites — where each edition is served, for the hub's links: the first host the
@@ -25,7 +25,7 @@ export function registerSitesRoute(app: FastifyInstance, sites: SiteMap, publicU
       port = portOf(request.headers.host ?? '');
     }
     const out: Record<string, string> = {};
-    for (const code of STATE_CODES) {
+    for (const code of EDITION_CODES) {
       const name = [...sites].find(([, edition]) => edition === code)?.[0];
       if (name) out[code] = `${protocol}://${name}${port ? `:${port}` : ''}/`;
     }

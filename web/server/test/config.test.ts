@@ -61,7 +61,7 @@ describe('parseSites (PTAX_SITES)', () => {
   ])('refuses %j', (raw, message) => {
     expect(() => parseSites(raw)).toThrow(RangeError);
     expect(() => parseSites(raw)).toThrow(message);
-    expect(() => parseSites(raw)).toThrow(/^PTAX_SITES must be host=CODE entries separated by commas, CODE one of NY, TX, CA, FL, HUB/);
+    expect(() => parseSites(raw)).toThrow(/^PTAX_SITES must be host=CODE entries separated by commas, CODE one of CA, FL, NY, TX, HUB/);
   });
 });
 
@@ -86,10 +86,10 @@ describe('siteLines', () => {
   it('lists the default editions on the port the server listens on, the hub at its address', () => {
     expect(siteLines(DEFAULT_SITES, 'http://127.0.0.1:8080')).toEqual([
       'The calculators (Spanish under /es; API under /api; Ctrl-C to stop):',
-      '  New York    http://ny.localhost:8080/',
-      '  Texas       http://tx.localhost:8080/',
       '  California  http://ca.localhost:8080/',
       '  Florida     http://fl.localhost:8080/',
+      '  New York    http://ny.localhost:8080/',
+      '  Texas       http://tx.localhost:8080/',
       '  Hub         http://127.0.0.1:8080/',
     ]);
   });

@@ -77,6 +77,55 @@ describe('openDatabase', () => {
   });
 });
 
+describe('migration 4 (the states are data: no CHECK listing them)', () => {
+  it('keeps every row of every table of a version-3 file, ids and indexes included, then takes any state the server accepts', () => {
+    const db = new BetterSqlite3(':memory:');
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 3),
+    );
+    const now = '2026-01-01T00:00:00.000Z';
+    db.prepare(
+      `INSERT INTO subscribers (id, email, state, first_name, language, tags, source, status, created_at, updated_at, confirmed_at)
+      VALUES (4, 'ann@example.com', 'TX', 'Ann', 'es', '["county-harris"]', 'popup', 'confirmed', ?, ?, ?)`,
+    ).run(now, now, now);
+    db.prepare(
+      `INSERT INTO notify_requests (id, email, state, language, status, created_at, updated_at) VALUES (9, 'bob@example.com', '', 'en', 'pending', ?, ?)`,
+    ).run(now, now);
+    db.prepare(
+      `INSERT INTO contact_messages (id, name, email, subject, message, state, language, created_at) VALUES (3, 'Cy', 'cy@example.com', 'Hi', 'Hello', 'HUB', 'en', ?)`,
+    ).run(now);
+    db.prepare(`INSERT INTO tokens (hash, purpose, list, row_id, email, created_at) VALUES (?, 'unsubscribe', 'newsletter', 4, 'ann@example.com', ?)`).run(
+      'a'.repeat(64),
+      now,
+    );
+    db.prepare(
+      `INSERT INTO mail_outbox (id, kind, recipient, message_id, message, next_attempt_at, created_at) VALUES (7, 'confirm', 'ann@example.com', 'm1', '{}', ?, ?)`,
+    ).run(now, now);
+    db.prepare(`INSERT INTO rate_limits (client, minute, count) VALUES ('1.2.3.4', 42, 3)`).run();
+    db.prepare(`INSERT INTO health (id, checked_at) VALUES (1, ?)`).run(now);
+    const tables = ['subscribers', 'notify_requests', 'contact_messages', 'tokens', 'mail_outbox', 'rate_limits', 'health'];
+    const rows = () => Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1`).all()]));
+    const before = rows();
+    expect(tables.every((t) => before[t]!.length === 1)).toBe(true);
+    // Before: a state the CHECK does not list is refused.
+    const insertOhio = () =>
+      db
+        .prepare(`INSERT INTO subscribers (email, state, language, source, created_at, updated_at) VALUES ('dee@example.com', 'OH', 'en', 'banner', ?, ?)`)
+        .run(now, now);
+    expect(insertOhio).toThrow(/CHECK constraint/);
+    expect(migrate(db)).toEqual({ from: 3, to: LATEST_VERSION });
+    expect(rows()).toEqual(before);
+    const schema = (db.prepare(`SELECT group_concat(sql, ' ') AS s FROM sqlite_master`).get() as { s: string }).s;
+    expect(schema).not.toMatch(/state\s+IN/i);
+    expect(schema).toContain('contact_messages_email');
+    expect(schema).toContain('UNIQUE (email, state)');
+    insertOhio();
+    expect(db.prepare(`SELECT state FROM subscribers WHERE email = 'dee@example.com'`).get()).toEqual({ state: 'OH' });
+    db.close();
+  });
+});
+
 describe('migration 3 (tokens, outbox, bounded tags)', () => {
   it('keeps the rows of a version-2 file, drops the plaintext tokens and cuts tag lists to 20', () => {
     const db = new BetterSqlite3(':memory:');
