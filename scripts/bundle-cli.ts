@@ -27,7 +27,8 @@
  */
 import { builtinModules } from 'node:module';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { writeSplit } from '../cli/lazy-bundle.js';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
@@ -37,6 +38,8 @@ const ENTRY = join(ROOT, 'dist', 'cli', 'ptax.js');
 export const FAST_DIR = join(ROOT, 'dist', 'cli', 'fast');
 
 const SHA256 = join(ROOT, 'dist', 'cli', 'sha256.js');
+const LAZY_BUNDLE = join(ROOT, 'dist', 'cli', 'lazy-bundle.js');
+const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine', 'build', 'bundle.js');
 /** Loaded by Node from node_modules as before: native addons, database clients, and what the engine requires lazily. */
 const EXTERNAL = ['@duckdb/node-api', 'pg', 'pg-copy-streams', 'better-sqlite3', 'yaml', 'ajv', 'csv-parse', 'nodemailer', 'fastify'];
 
@@ -59,6 +62,15 @@ export async function bundleCli(): Promise<string[]> {
         resolveId(source, importer) {
           if (source !== 'node:crypto' && source !== 'crypto') return null;
           return importer?.endsWith(`${sep}engine${sep}codegen${sep}js.js`) ? SHA256 : { id: source, external: true };
+        },
+      },
+      {
+        // The rule bundle read a state and a program at a time (cli/lazy-bundle.ts, from
+        // dist/rules/split written below): start-up does not grow with the number of states.
+        name: 'ptax-lazy-bundle',
+        resolveId(source, importer) {
+          if (!importer || importer === LAZY_BUNDLE || !/^\.\.?\//.test(source) || !source.endsWith('/bundle.js')) return null;
+          return resolve(dirname(importer), source) === ENGINE_BUNDLE ? LAZY_BUNDLE : null;
         },
       },
       {
@@ -96,8 +108,11 @@ export async function bundleCli(): Promise<string[]> {
   // The entry last and newest: cli/main.ts uses the bundle only while its entry is newer than dist/cli/ptax.js.
   const now = new Date();
   utimesSync(join(FAST_DIR, 'ptax.js'), now, now);
+  const split = writeSplit(join(ROOT, 'dist', 'rules', 'bundle.json'));
   const files = output.map((o) => o.fileName);
-  console.log(`bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} (${Math.round(performance.now() - t0)} ms)`);
+  console.log(
+    `bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} ; dist/rules/split: ${split.states} states, ${split.programs} programs (${Math.round(performance.now() - t0)} ms)`,
+  );
   return files;
 }
 
