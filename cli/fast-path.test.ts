@@ -1,8 +1,9 @@
 /**
  * The CLI's fast path (issue 23: start-up) gives what the unbundled code gives. `npm run
- * build` bundles the command line into dist/cli/fast/ (scripts/bundle-cli.ts) and
- * dist/cli/main.js imports that bundle while it is newer than dist/cli/ptax.js;
- * PTAX_NO_BUNDLE=1 makes it import dist/cli/ptax.js. For every state of the built rules:
+ * build` bundles the command line into dist/cli/fast/ (scripts/bundle-cli.ts), and the
+ * command (dist/cli/start.cjs, which dist/cli/main.js hands over to) requires that bundle
+ * while it is not older than dist/cli/ptax.js; PTAX_NO_BUNDLE=1 makes it import
+ * dist/cli/ptax.js. For every state of the built rules:
  * `ptax calc` on a few properties (first, middle and last county; a modest and a large
  * value, homestead or not), as a table with its explanation and as JSON (through a batch of
  * all of them), prints the same bytes on both paths, errors included. Build first (npm run
@@ -18,7 +19,7 @@ import { readBundle } from '../engine/node.js';
 
 const ROOT = resolve('.');
 const MAIN = join(ROOT, 'dist/cli/main.js');
-const FAST = join(ROOT, 'dist/cli/fast/ptax.js');
+const FAST = join(ROOT, 'dist/cli/fast/ptax.cjs');
 const SLOW = join(ROOT, 'dist/cli/ptax.js');
 const bundle = readBundle('dist/rules/bundle.json');
 const tmp = mkdtempSync(join(tmpdir(), 'ptax-fast-'));
@@ -49,17 +50,18 @@ const properties = Object.entries(bundle.states).flatMap(([code, s]) => {
 
 /** The bundle is there and not older than dist/cli/ptax.js, so main.js takes it: else both sides below would run the slow path. */
 function expectFreshBundle(): void {
-  expect(existsSync(FAST), 'dist/cli/fast/ptax.js: run npm run build').toBe(true);
-  expect(statSync(FAST).mtimeMs, 'dist/cli/fast/ptax.js is older than dist/cli/ptax.js: run npm run build').toBeGreaterThanOrEqual(statSync(SLOW).mtimeMs);
+  expect(existsSync(FAST), 'dist/cli/fast/ptax.cjs: run npm run build').toBe(true);
+  expect(statSync(FAST).mtimeMs, 'dist/cli/fast/ptax.cjs is older than dist/cli/ptax.js: run npm run build').toBeGreaterThanOrEqual(statSync(SLOW).mtimeMs);
 }
 
 describe('ptax calc: the bundle (fast path) and the unbundled code (slow path) agree', () => {
   it('the build wrote the bundle, newer than the code it was made from, and main.js loads it (PTAX_NO_BUNDLE=1: not)', async () => {
     expectFreshBundle();
-    // Node's own module log (NODE_DEBUG=esm) names each module it translates.
-    const fast = await ptax(['--version'], { NODE_DEBUG: 'esm' });
-    expect(fast.stderr).toContain('dist/cli/fast/ptax.js');
-    const plain = await ptax(['--version'], { NODE_DEBUG: 'esm', PTAX_NO_BUNDLE: '1' });
+    // Node's own module logs (NODE_DEBUG=module,esm) name each module it loads.
+    const fast = await ptax(['--version'], { NODE_DEBUG: 'module,esm' });
+    expect(fast.stderr).toContain('dist/cli/fast/ptax.cjs');
+    expect(fast.stderr).not.toContain('dist/cli/ptax.js');
+    const plain = await ptax(['--version'], { NODE_DEBUG: 'module,esm', PTAX_NO_BUNDLE: '1' });
     expect(plain.stderr).not.toContain('dist/cli/fast/');
     expect(plain.stderr).toContain('dist/cli/ptax.js');
   });

@@ -1,7 +1,7 @@
 /**
  * Bundles the command line for a fast start (issue 23): dist/cli/ptax.js and everything it
- * imports from the engine and from commander become a few files in dist/cli/fast/, which
- * cli/main.ts imports instead of dist/cli/ptax.js while they are newer than it. Run by
+ * imports from the engine and from commander become a few CommonJS files in dist/cli/fast/,
+ * which cli/start.cts requires instead of dist/cli/ptax.js while they are not older than it. Run by
  * `npm run build` after tsc and build-rules (so always regenerated with the code it bundles).
  *
  * Why a bundle (and not a V8 startup snapshot, which was tried; see the README's start-up
@@ -26,7 +26,7 @@
  *   node dist/scripts/bundle-cli.js
  */
 import { builtinModules } from 'node:module';
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, utimesSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeSplit } from '../cli/lazy-bundle.js';
 import { fileURLToPath } from 'node:url';
@@ -95,19 +95,20 @@ export async function bundleCli(): Promise<string[]> {
         transform(code, id) {
           if (!code.includes('import.meta.url')) return null;
           const rel = relative(FAST_DIR, id).split(sep).join('/');
-          return { code: code.split('import.meta.url').join(`new URL(${JSON.stringify(rel)}, import.meta.url).href`), map: null };
+          // The bundle is CommonJS: the chunk's own URL is its __filename's.
+          // (Imported under a name of its own: a module may have a `require` of its own, as engine/codegen/node.ts has.)
+          const url = `new URL(${JSON.stringify(rel)}, __ptaxFileUrl(__filename)).href`;
+          return { code: `import { pathToFileURL as __ptaxFileUrl } from 'node:url';\n${code.split('import.meta.url').join(url)}`, map: null };
         },
       },
     ],
   });
-  const { output } = await build.write({ dir: FAST_DIR, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
+  // CommonJS: Node's built-ins are then plain require()s, not ES module facades (~8 ms at each start).
+  const { output } = await build.write({ dir: FAST_DIR, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' });
   await build.close();
-  // dist/ is "type": "module" through the root package.json; say so here too, for a copy of dist/ on its own.
-  mkdirSync(FAST_DIR, { recursive: true });
-  writeFileSync(join(FAST_DIR, 'package.json'), '{ "type": "module" }\n');
-  // The entry last and newest: cli/main.ts uses the bundle only while its entry is newer than dist/cli/ptax.js.
+  // The entry last and newest: cli/start.cts uses the bundle only while its entry is not older than dist/cli/ptax.js.
   const now = new Date();
-  utimesSync(join(FAST_DIR, 'ptax.js'), now, now);
+  utimesSync(join(FAST_DIR, 'ptax.cjs'), now, now);
   const split = writeSplit(join(ROOT, 'dist', 'rules', 'bundle.json'));
   const files = output.map((o) => o.fileName);
   console.log(
