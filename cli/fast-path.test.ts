@@ -11,7 +11,7 @@
  * No timings are asserted (scripts/bench-startup.ts measures them).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,5 +105,36 @@ describe('ptax calc: the bundle (fast path) and the unbundled code (slow path) a
     expect(f.stdout).toBe(s.stdout);
     expect(f.status).toBe(s.status);
     expect(lines.filter((l) => 'result' in JSON.parse(l)).length).toBeGreaterThan(properties.length / 2);
+  });
+});
+
+describe('ptax calc after a rule file changed (a built bundle older than the YAML)', () => {
+  it("reads the YAML when the state's own rules or the shared ones changed, not for another state's folder", async () => {
+    // A copy of what `calc` reads (the built CLI and rules, the YAML, the schemas), times kept.
+    const root = join(tmp, 'copy');
+    for (const d of ['dist/cli', 'dist/engine', 'dist/rules', 'rules']) cpSync(join(ROOT, d), join(root, d), { recursive: true, preserveTimestamps: true });
+    symlinkSync(join(ROOT, 'schemas'), join(root, 'schemas'), 'dir');
+    symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+    writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
+    const calc = (state: string, county: string) =>
+      new Promise<Run>((done) => {
+        const child = spawn(process.execPath, [join(root, 'dist/cli/start.cjs'), 'calc', '--state', state, '--county', county, '--value', '400000']);
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (status) => done({ status, stdout, stderr }));
+      });
+    const before = await calc('TX', 'Harris');
+    expect(before.status).toBe(0);
+    // Another state's file broken after the build: Texas is still calculated, from the built rules; California reads its YAML and says so.
+    appendFileSync(join(root, 'rules/ca/state.yaml'), '\n: : not yaml [\n');
+    expect(await calc('TX', 'Harris')).toEqual(before);
+    const ca = await calc('CA', 'Los Angeles');
+    expect(ca.status).toBe(1);
+    expect(ca.stderr).toMatch(/rules\/ca\/state\.yaml/);
+    // Texas's own file: Texas reads the YAML too (as it does for rules/shared and the files at the top of rules/).
+    appendFileSync(join(root, 'rules/tx/state.yaml'), '\n: : not yaml [\n');
+    expect((await calc('TX', 'Harris')).status).toBe(1);
   });
 });

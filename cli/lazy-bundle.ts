@@ -24,11 +24,35 @@ export * from '../engine/build/bundle.js';
 export type SplitIndex = Omit<Bundle, 'states' | 'programs'> & {
   states: string[];
   programs: string[];
-  split: { size: number; mtimeMs: number };
+  split: { size: number; mtimeMs: number; hashes: Record<string, string> };
 };
 
-/** Writes the split of the bundle at `bundlePath` (scripts/bundle-cli.ts, in `npm run build`). */
-export function writeSplit(bundlePath: string): { states: number; programs: number } {
+/** The program hashes written with a split, by the bundle object read from it, and the objects they were computed on. */
+const KNOWN = new WeakMap<Bundle, { hashes: Record<string, string>; parameters: Bundle['parameters'] }>();
+/** The objects parsed from a split's files (a program replaced by another object is not among them). */
+const FROM_SPLIT = new WeakSet<object>();
+
+/**
+ * engine/codegen/js.ts programHash(bundle, programId, year) as written with the split, for a
+ * bundle that readSplit gave and whose parameters and program are the objects read from the
+ * split (nothing in the CLI replaces them); undefined otherwise (the caller then computes it).
+ * The CLI bundle's programHash asks here first (scripts/bundle-cli.ts).
+ */
+export function knownProgramHash(bundle: Bundle, programId: string, year: number): string | undefined {
+  const k = KNOWN.get(bundle);
+  if (!k || bundle.parameters !== k.parameters) return undefined;
+  const h = k.hashes[`${programId}@${year}`];
+  const program = bundle.programs[programId];
+  return h !== undefined && program && FROM_SPLIT.has(program) ? h : undefined;
+}
+
+/**
+ * Writes the split of the bundle at `bundlePath` (scripts/bundle-cli.ts, in `npm run build`),
+ * with `hash` (engine/codegen/js.ts programHash) of every program and year, so that the CLI
+ * need not hash the program it runs to know its generated module matches: that costs ~9 ms of
+ * every start (the program's text through SHA-256, node:crypto's loading or plain JS's).
+ */
+export function writeSplit(bundlePath: string, hash?: (b: Bundle, programId: string, year: number) => string): { states: number; programs: number } {
   const text = readFileSync(bundlePath, 'utf8');
   const { size, mtimeMs } = statSync(bundlePath);
   const bundle = JSON.parse(text) as Bundle;
@@ -40,7 +64,9 @@ export function writeSplit(bundlePath: string): { states: number; programs: numb
   }
   const index: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(bundle)) index[k] = k === 'states' || k === 'programs' ? Object.keys(v as object) : v;
-  index.split = { size, mtimeMs };
+  const hashes: Record<string, string> = {};
+  if (hash) for (const [id, p] of Object.entries(bundle.programs)) for (const y of p.years) hashes[`${id}@${y}`] = hash(bundle, id, y);
+  index.split = { size, mtimeMs, hashes };
   // The index last: a split cut short has none, and is not used.
   writeFileSync(join(dir, 'index.json'), JSON.stringify(index));
   return { states: Object.keys(bundle.states).length, programs: Object.keys(bundle.programs).length };
@@ -58,7 +84,13 @@ function lazy<T>(dir: string, kind: 'states' | 'programs', ids: string[]): Recor
     Object.defineProperty(out, id, {
       enumerable: true,
       configurable: true,
-      get: () => (value ??= JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8')) as T),
+      get: () => {
+        if (value === undefined) {
+          value = JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8')) as T;
+          FROM_SPLIT.add(value as object);
+        }
+        return value;
+      },
       set: (v: T) => {
         value = v;
       },
@@ -83,7 +115,9 @@ export function readSplit(bundlePath: string): Bundle | undefined {
     if (k === 'split') continue;
     out[k] = k === 'states' || k === 'programs' ? lazy(dir, k, v as string[]) : v;
   }
-  return out as unknown as Bundle;
+  const bundle = out as unknown as Bundle;
+  KNOWN.set(bundle, { hashes: index.split.hashes ?? {}, parameters: bundle.parameters });
+  return bundle;
 }
 
 /** engine/build/bundle.ts's readBundle, reading dist/rules/bundle.json through its split when that is up to date. */

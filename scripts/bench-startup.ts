@@ -74,6 +74,9 @@ function scaledCopy(states: number, per: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'ptax-bench-startup-'));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   for (const d of ['cli', 'engine', 'rules']) cpSync(join(ROOT, 'dist', d), join(dir, 'dist', d), { recursive: true, preserveTimestamps: true });
+  // rules/ too, with a folder per added state (TX's files): `ptax calc` looks at every rule
+  // file's time to know whether the built bundle is still up to date (cli/ptax.ts rulesNewerThan).
+  cpSync(join(ROOT, 'rules'), join(dir, 'rules'), { recursive: true, preserveTimestamps: true });
   const bundle = JSON.parse(readFileSync(join(ROOT, 'dist', 'rules', 'bundle.json'), 'utf8'));
   const tx = bundle.states.TX;
   const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -86,6 +89,7 @@ function scaledCopy(states: number, per: number): string {
       return { ...c, name: `${c.name} ${code}${j}`, slug: `${c.slug}-${code.toLowerCase()}${j}`, fips: `${90000 + i * 100 + j}` };
     });
     bundle.states[code] = { ...tx, code, name: `State ${code}`, counties };
+    cpSync(join(ROOT, 'rules', 'tx'), join(dir, 'rules', code.toLowerCase()), { recursive: true, preserveTimestamps: true });
   }
   const text = JSON.stringify(bundle);
   writeFileSync(join(dir, 'dist', 'rules', 'bundle.json'), text);

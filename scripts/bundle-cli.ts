@@ -29,6 +29,7 @@ import { builtinModules } from 'node:module';
 import { rmSync, utimesSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeSplit } from '../cli/lazy-bundle.js';
+import { programHash } from '../engine/codegen/js.js';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
@@ -40,6 +41,7 @@ export const FAST_DIR = join(ROOT, 'dist', 'cli', 'fast');
 const SHA256 = join(ROOT, 'dist', 'cli', 'sha256.js');
 const LAZY_BUNDLE = join(ROOT, 'dist', 'cli', 'lazy-bundle.js');
 const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine', 'build', 'bundle.js');
+const CODEGEN_JS = join(ROOT, 'dist', 'engine', 'codegen', 'js.js');
 /** Loaded by Node from node_modules as before: native addons, database clients, and what the engine requires lazily. */
 const EXTERNAL = ['@duckdb/node-api', 'pg', 'pg-copy-streams', 'better-sqlite3', 'yaml', 'ajv', 'csv-parse', 'nodemailer', 'fastify'];
 
@@ -71,6 +73,26 @@ export async function bundleCli(): Promise<string[]> {
         resolveId(source, importer) {
           if (!importer || importer === LAZY_BUNDLE || !/^\.\.?\//.test(source) || !source.endsWith('/bundle.js')) return null;
           return resolve(dirname(importer), source) === ENGINE_BUNDLE ? LAZY_BUNDLE : null;
+        },
+      },
+      {
+        // The generated program's hash check (engine/codegen/node.ts) asks cli/lazy-bundle.ts
+        // first: the hashes written with the split, for the objects read from it; else computed.
+        name: 'ptax-known-hash',
+        transform(code, id) {
+          if (id !== CODEGEN_JS) return null;
+          const head = 'export function programHash(bundle, programId, year) {';
+          if (!code.includes(head)) {
+            this.warn('engine/codegen/js.ts programHash changed shape: the CLI hashes programs at start-up again (slower, not wrong)');
+            return null;
+          }
+          return {
+            code:
+              `import { knownProgramHash as __ptaxKnownHash } from ${JSON.stringify(LAZY_BUNDLE)};\n` +
+              code.replace(head, 'function computedProgramHash(bundle, programId, year) {') +
+              '\nexport function programHash(bundle, programId, year) {\n  const known = __ptaxKnownHash(bundle, programId, year);\n  return known === undefined ? computedProgramHash(bundle, programId, year) : known;\n}\n',
+            map: null,
+          };
         },
       },
       {
@@ -109,7 +131,7 @@ export async function bundleCli(): Promise<string[]> {
   // The entry last and newest: cli/start.cts uses the bundle only while its entry is not older than dist/cli/ptax.js.
   const now = new Date();
   utimesSync(join(FAST_DIR, 'ptax.cjs'), now, now);
-  const split = writeSplit(join(ROOT, 'dist', 'rules', 'bundle.json'));
+  const split = writeSplit(join(ROOT, 'dist', 'rules', 'bundle.json'), programHash);
   const files = output.map((o) => o.fileName);
   console.log(
     `bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} ; dist/rules/split: ${split.states} states, ${split.programs} programs (${Math.round(performance.now() - t0)} ms)`,
