@@ -27,6 +27,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSplit } from '../cli/lazy-bundle.js';
+import { programHash } from '../engine/codegen/js.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'dist', 'cli', 'start.cjs');
@@ -93,7 +94,7 @@ function scaledCopy(states: number, per: number): string {
   }
   const text = JSON.stringify(bundle);
   writeFileSync(join(dir, 'dist', 'rules', 'bundle.json'), text);
-  writeSplit(join(dir, 'dist', 'rules', 'bundle.json')); // as npm run build does (scripts/bundle-cli.ts)
+  writeSplit(join(dir, 'dist', 'rules', 'bundle.json'), programHash); // as npm run build does (scripts/bundle-cli.ts)
   console.log(
     `+${states * per} counties: ${Object.keys(bundle.states).length} states, bundle.json ${(text.length / 1e6).toFixed(2)} MB (was ${(readFileSync(join(ROOT, 'dist', 'rules', 'bundle.json')).length / 1e6).toFixed(2)} MB)`,
   );
@@ -153,5 +154,6 @@ try {
     );
   }
 } finally {
-  if (scaled) rmSync(scaled, { recursive: true, force: true });
+  if (scaled && !process.env.PTAX_BENCH_KEEP) rmSync(scaled, { recursive: true, force: true });
+  else if (scaled) console.log(`kept: ${scaled}`);
 }
