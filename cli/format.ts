@@ -2,16 +2,12 @@
 import type { CalcResult } from '../engine/node.js';
 import type { CalculatorDef, Lang, ProgramDef, Reference, ResultFieldDecl, ResultGroup, ResultLeaf } from '../engine/node.js';
 import { RESULT_FIELDS } from '../engine/node.js';
+import { formatNumber, formatUsd } from './en-number.js';
 
-// Number formats made on first use: making them costs several milliseconds of every start,
-// and a batch run never formats a table.
-let usdFormat: Intl.NumberFormat | undefined;
-let numFormat: Intl.NumberFormat | undefined;
-const usd = {
-  format: (x: number): string =>
-    (usdFormat ??= new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(x),
-};
-const num = { format: (x: number): string => (numFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 })).format(x) };
+// Dollars and numbers as Intl.NumberFormat('en-US') writes them, without loading ICU
+// (cli/en-number.ts: its first use costs more than the CLI's whole start-up budget).
+const usd = { format: formatUsd };
+const num = { format: formatNumber };
 const money = (x: unknown) => (typeof x === 'number' ? usd.format(x) : '—');
 const pct = (x: unknown) => (typeof x === 'number' ? `${x.toFixed(2)}%` : '—');
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve('.');
 const MAIN = join(ROOT, 'dist/cli/main.js');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
-const SUPPORTED = /const SUPPORTED = '([\d.]+)'/.exec(readFileSync(join(ROOT, 'cli/main.ts'), 'utf8'))?.[1];
+const SUPPORTED = /const SUPPORTED = '([\d.]+)'/.exec(readFileSync(join(ROOT, 'cli/start.cts'), 'utf8'))?.[1];
 
 /** A Node older than the supported one, as on a fresh machine (Debian's /usr/bin/node is 20 here), if there is one. */
 function oldNode(): string | undefined {

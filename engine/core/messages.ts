@@ -106,18 +106,26 @@ const es: Record<MessageKey, string> = {
 };
 
 // Keys hold dots ("field.value") but are flat: no key separator; texts are not HTML.
-const i18n = i18next.createInstance();
-void i18n.init({
-  resources: { en: { engine: en }, es: { engine: es } },
-  lng: 'en',
-  fallbackLng: 'en',
-  ns: ['engine'],
-  defaultNS: 'engine',
-  keySeparator: false,
-  nsSeparator: false,
-  initAsync: false,
-  interpolation: { escapeValue: false },
-});
+// Made on the first message, not at load: initialising i18next costs ~4 ms of CPU, and
+// most `ptax calc` runs make no message at all (issue 23: CLI start-up).
+let i18n: ReturnType<typeof i18next.createInstance> | undefined;
+function texts(): ReturnType<typeof i18next.createInstance> {
+  if (!i18n) {
+    i18n = i18next.createInstance();
+    void i18n.init({
+      resources: { en: { engine: en }, es: { engine: es } },
+      lng: 'en',
+      fallbackLng: 'en',
+      ns: ['engine'],
+      defaultNS: 'engine',
+      keySeparator: false,
+      nsSeparator: false,
+      initAsync: false,
+      interpolation: { escapeValue: false },
+    });
+  }
+  return i18n;
+}
 
 /** A value in a message: as it is, or (`{ key }`) another message, such as a field's name, in the same language. */
 export type MessageValue = string | number | { key: MessageKey };
@@ -134,7 +142,7 @@ export function message(key: MessageKey, values: MessageValues = {}, lang: Lang 
   if (known !== undefined) return known;
   const v: Record<string, string | number> = {};
   for (const [k, x] of Object.entries(values)) v[k] = typeof x === 'object' ? message(x.key, {}, lang) : x;
-  const text = i18n.t(key, { ...v, lng: lang });
+  const text = texts().t(key, { ...v, lng: lang });
   if (made.size >= 4096) made.clear();
   made.set(id, text);
   return text;

@@ -1,0 +1,140 @@
+/**
+ * The CLI's fast path (issue 23: start-up) gives what the unbundled code gives. `npm run
+ * build` bundles the command line into dist/cli/fast/ (scripts/bundle-cli.ts), and the
+ * command (dist/cli/start.cjs, which dist/cli/main.js hands over to) requires that bundle
+ * while it is not older than dist/cli/ptax.js; PTAX_NO_BUNDLE=1 makes it import
+ * dist/cli/ptax.js. For every state of the built rules:
+ * `ptax calc` on a few properties (first, middle and last county; a modest and a large
+ * value, homestead or not), as a table with its explanation and as JSON (through a batch of
+ * all of them), prints the same bytes on both paths, errors included. Build first (npm run
+ * build): a missing or older bundle fails here rather than passing on the slow path twice.
+ * No timings are asserted (scripts/bench-startup.ts measures them).
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readBundle } from '../engine/node.js';
+
+const ROOT = resolve('.');
+const MAIN = join(ROOT, 'dist/cli/main.js');
+const FAST = join(ROOT, 'dist/cli/fast/ptax.cjs');
+const SLOW = join(ROOT, 'dist/cli/ptax.js');
+const bundle = readBundle('dist/rules/bundle.json');
+const tmp = mkdtempSync(join(tmpdir(), 'ptax-fast-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+function ptax(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+const slow = (args: string[]) => ptax(args, { PTAX_NO_BUNDLE: '1' });
+
+/** A few properties of every state: the first, middle and last county (none for a state without counties). */
+const properties = Object.entries(bundle.states).flatMap(([code, s]) => {
+  const names = s.counties.length ? [...new Set([0, s.counties.length >> 1, s.counties.length - 1].map((i) => s.counties[i]!.name))] : ['none'];
+  return names.flatMap((county, i) => [
+    { state: code, county, value: 185000, homestead: i % 2 === 0, ...(code === 'NY' ? { class: 'class1' } : {}) },
+    { state: code, county, value: 1250000, homestead: i % 2 === 1, ...(code === 'NY' ? { class: 'class2' } : {}) },
+  ]);
+});
+
+/** The bundle is there and not older than dist/cli/ptax.js, so main.js takes it: else both sides below would run the slow path. */
+function expectFreshBundle(): void {
+  expect(existsSync(FAST), 'dist/cli/fast/ptax.cjs: run npm run build').toBe(true);
+  expect(statSync(FAST).mtimeMs, 'dist/cli/fast/ptax.cjs is older than dist/cli/ptax.js: run npm run build').toBeGreaterThanOrEqual(statSync(SLOW).mtimeMs);
+}
+
+describe('ptax calc: the bundle (fast path) and the unbundled code (slow path) agree', () => {
+  it('the build wrote the bundle, newer than the code it was made from, and main.js loads it (PTAX_NO_BUNDLE=1: not)', async () => {
+    expectFreshBundle();
+    // Node's own module logs (NODE_DEBUG=module,esm) name each module it loads.
+    const fast = await ptax(['--version'], { NODE_DEBUG: 'module,esm' });
+    expect(fast.stderr).toContain('dist/cli/fast/ptax.cjs');
+    expect(fast.stderr).not.toContain('dist/cli/ptax.js');
+    const plain = await ptax(['--version'], { NODE_DEBUG: 'module,esm', PTAX_NO_BUNDLE: '1' });
+    expect(plain.stderr).not.toContain('dist/cli/fast/');
+    expect(plain.stderr).toContain('dist/cli/ptax.js');
+  });
+
+  it(`every state (${Object.keys(bundle.states).join(', ')}): the table and its explanation of its first property, byte for byte`, async () => {
+    expectFreshBundle();
+    const cases = Object.keys(bundle.states).map((code) => properties.find((p) => p.state === code)!);
+    const flags = (p: (typeof properties)[number]) => [
+      'calc',
+      '--state',
+      p.state,
+      '--county',
+      p.county,
+      '--value',
+      String(p.value),
+      ...(p.homestead ? ['--homestead'] : []),
+      ...('class' in p ? ['--class', p.class] : []),
+      '--explain',
+    ];
+    // Two at a time: the machine has two cores.
+    for (let i = 0; i < cases.length; i += 2) {
+      const pair = cases.slice(i, i + 2);
+      const runs = await Promise.all(pair.flatMap((p) => [ptax(flags(p)), slow(flags(p))]));
+      pair.forEach((p, j) => {
+        const [f, s] = [runs[2 * j]!, runs[2 * j + 1]!];
+        expect(f, JSON.stringify(p)).toEqual(s);
+        expect(f.stdout.length, JSON.stringify(p)).toBeGreaterThan(0);
+      });
+    }
+  });
+
+  it(`every state: each property's JSON result (${properties.length} properties), through both paths`, async () => {
+    expectFreshBundle();
+    const file = join(tmp, 'properties.ndjson');
+    writeFileSync(file, properties.map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const [f, s] = await Promise.all([ptax(['calc', '--batch', file]), slow(['calc', '--batch', file])]);
+    expect(f.status).toBe(0);
+    const lines = f.stdout.trim().split('\n');
+    expect(lines).toHaveLength(properties.length);
+    // Each row carries a result (not an error) where the slow path has one too; the figures are the same bytes.
+    expect(f.stdout).toBe(s.stdout);
+    expect(f.status).toBe(s.status);
+    expect(lines.filter((l) => 'result' in JSON.parse(l)).length).toBeGreaterThan(properties.length / 2);
+  });
+});
+
+describe('ptax calc after a rule file changed (a built bundle older than the YAML)', () => {
+  it("reads the YAML when the state's own rules or the shared ones changed, not for another state's folder", async () => {
+    // A copy of what `calc` reads (the built CLI and rules, the YAML, the schemas), times kept.
+    const root = join(tmp, 'copy');
+    for (const d of ['dist/cli', 'dist/engine', 'dist/rules', 'rules']) cpSync(join(ROOT, d), join(root, d), { recursive: true, preserveTimestamps: true });
+    symlinkSync(join(ROOT, 'schemas'), join(root, 'schemas'), 'dir');
+    symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+    writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
+    const calc = (state: string, county: string) =>
+      new Promise<Run>((done) => {
+        const child = spawn(process.execPath, [join(root, 'dist/cli/start.cjs'), 'calc', '--state', state, '--county', county, '--value', '400000']);
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (status) => done({ status, stdout, stderr }));
+      });
+    const before = await calc('TX', 'Harris');
+    expect(before.status).toBe(0);
+    // Another state's file broken after the build: Texas is still calculated, from the built rules; California reads its YAML and says so.
+    appendFileSync(join(root, 'rules/ca/state.yaml'), '\n: : not yaml [\n');
+    expect(await calc('TX', 'Harris')).toEqual(before);
+    const ca = await calc('CA', 'Los Angeles');
+    expect(ca.status).toBe(1);
+    expect(ca.stderr).toMatch(/rules\/ca\/state\.yaml/);
+    // Texas's own file: Texas reads the YAML too (as it does for rules/shared and the files at the top of rules/).
+    appendFileSync(join(root, 'rules/tx/state.yaml'), '\n: : not yaml [\n');
+    expect((await calc('TX', 'Harris')).status).toBe(1);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * cli/lazy-bundle.ts, the CLI bundle's rule reader (issue 23: start-up that does not grow with
+ * the number of states): the split it writes reads back as the same bundle, key order
+ * included, a state or program parsed only when it is read; a split that was not made from
+ * the bundle.json beside it (rebuilt since, or edited) is not used.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readSplit, splitFile, writeSplit } from './lazy-bundle.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'ptax-split-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const file = join(tmp, 'bundle.json');
+copyFileSync('dist/rules/bundle.json', file);
+const whole = JSON.parse(readFileSync(file, 'utf8'));
+
+describe('the split rule bundle', () => {
+  it('reads back as the bundle: the same objects, the same JSON text (key order), every state and program', () => {
+    const counts = writeSplit(file);
+    expect(counts).toEqual({ states: Object.keys(whole.states).length, programs: Object.keys(whole.programs).length });
+    const split = readSplit(file)!;
+    expect(split).toBeDefined();
+    expect(Object.keys(split)).toEqual(Object.keys(whole));
+    expect(Object.keys(split.states)).toEqual(Object.keys(whole.states));
+    expect(JSON.stringify(split)).toBe(JSON.stringify(whole));
+    expect(split).toEqual(whole);
+  });
+
+  it('parses a state only when it is read, and once', () => {
+    writeSplit(file);
+    const split = readSplit(file)!;
+    // A state file replaced after the split was read: what is read first is what counts.
+    const tx = splitFile(join(tmp, 'split'), 'states', 'TX');
+    const text = readFileSync(tx, 'utf8');
+    writeFileSync(tx, JSON.stringify({ ...whole.states.TX, name: 'Read late' }));
+    expect(split.states.TX!.name).toBe('Read late');
+    writeFileSync(tx, text);
+    expect(split.states.TX!.name).toBe('Read late');
+    expect(split.states.CA).toEqual(whole.states.CA);
+  });
+
+  it('is not used once the bundle beside it changed (a rebuild without the split, an edit)', () => {
+    writeSplit(file);
+    expect(readSplit(file)).toBeDefined();
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    expect(readSplit(file)).toBeUndefined();
+    writeSplit(file);
+    writeFileSync(file, JSON.stringify(whole) + ' ');
+    expect(readSplit(file)).toBeUndefined();
+    rmSync(join(tmp, 'split', 'index.json'));
+    expect(readSplit(file)).toBeUndefined();
+  });
+});

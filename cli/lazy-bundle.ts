@@ -1,0 +1,126 @@
+/**
+ * The CLI bundle's rule reader (issue 23: start-up that does not grow with the number of
+ * states). scripts/bundle-cli.ts puts this module in place of engine/build/bundle.ts in
+ * dist/cli/fast, and writes dist/rules/split/ beside dist/rules/bundle.json: index.json (the
+ * bundle without its states' and programs' bodies) and one file per state and per program.
+ * readBundle() then parses the index, and a state or program the first time it is read:
+ * `ptax calc --state TX` parses TX and its program, whatever the other states weigh
+ * (dist/rules/bundle.json is ~350 B a county; 3,200 more counties would add ~36 ms of
+ * parsing to every start). The states and programs are enumerable getters, so listing,
+ * spreading or printing the bundle reads them all and gives the same objects as the JSON.
+ * The split is used only while it was made from the bundle.json that is there (its size and
+ * modification time are recorded in the index); otherwise, or for any other path, the whole
+ * JSON is read, as engine/build/bundle.ts does. cli/fast-path.test.ts compares the two paths
+ * for every state; cli/lazy-bundle.test.ts compares the bundles.
+ */
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { BUNDLE_PATH } from '../engine/build/bundle.js';
+import type { Bundle } from '../engine/core/types.js';
+
+export * from '../engine/build/bundle.js';
+
+/** The index of a split bundle: the bundle's keys in its order, `states` and `programs` listing their ids only, and what it was made from. */
+export type SplitIndex = Omit<Bundle, 'states' | 'programs'> & {
+  states: string[];
+  programs: string[];
+  split: { size: number; mtimeMs: number; hashes: Record<string, string> };
+};
+
+/** The program hashes written with a split, by the bundle object read from it, and the objects they were computed on. */
+const KNOWN = new WeakMap<Bundle, { hashes: Record<string, string>; parameters: Bundle['parameters'] }>();
+/** The objects parsed from a split's files (a program replaced by another object is not among them). */
+const FROM_SPLIT = new WeakSet<object>();
+
+/**
+ * engine/codegen/js.ts programHash(bundle, programId, year) as written with the split, for a
+ * bundle that readSplit gave and whose parameters and program are the objects read from the
+ * split (nothing in the CLI replaces them); undefined otherwise (the caller then computes it).
+ * The CLI bundle's programHash asks here first (scripts/bundle-cli.ts).
+ */
+export function knownProgramHash(bundle: Bundle, programId: string, year: number): string | undefined {
+  const k = KNOWN.get(bundle);
+  if (!k || bundle.parameters !== k.parameters) return undefined;
+  const h = k.hashes[`${programId}@${year}`];
+  const program = bundle.programs[programId];
+  return h !== undefined && program && FROM_SPLIT.has(program) ? h : undefined;
+}
+
+/**
+ * Writes the split of the bundle at `bundlePath` (scripts/bundle-cli.ts, in `npm run build`),
+ * with `hash` (engine/codegen/js.ts programHash) of every program and year, so that the CLI
+ * need not hash the program it runs to know its generated module matches: that costs ~9 ms of
+ * every start (the program's text through SHA-256, node:crypto's loading or plain JS's).
+ */
+export function writeSplit(bundlePath: string, hash?: (b: Bundle, programId: string, year: number) => string): { states: number; programs: number } {
+  const text = readFileSync(bundlePath, 'utf8');
+  const { size, mtimeMs } = statSync(bundlePath);
+  const bundle = JSON.parse(text) as Bundle;
+  const dir = splitDir(bundlePath);
+  rmSync(dir, { recursive: true, force: true });
+  for (const kind of ['states', 'programs'] as const) {
+    mkdirSync(join(dir, kind), { recursive: true });
+    for (const [id, v] of Object.entries(bundle[kind])) writeFileSync(splitFile(dir, kind, id), JSON.stringify(v));
+  }
+  const index: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(bundle)) index[k] = k === 'states' || k === 'programs' ? Object.keys(v as object) : v;
+  const hashes: Record<string, string> = {};
+  if (hash) for (const [id, p] of Object.entries(bundle.programs)) for (const y of p.years) hashes[`${id}@${y}`] = hash(bundle, id, y);
+  index.split = { size, mtimeMs, hashes };
+  // The index last: a split cut short has none, and is not used.
+  writeFileSync(join(dir, 'index.json'), JSON.stringify(index));
+  return { states: Object.keys(bundle.states).length, programs: Object.keys(bundle.programs).length };
+}
+
+/** dist/rules/split, beside the bundle it splits. */
+export const splitDir = (bundlePath: string) => join(dirname(bundlePath), 'split');
+/** A state's or program's file in the split (ids are rule ids or two-letter codes: safe as file names). */
+export const splitFile = (dir: string, kind: 'states' | 'programs', id: string) => join(dir, kind, `${id}.json`);
+
+function lazy<T>(dir: string, kind: 'states' | 'programs', ids: string[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const id of ids) {
+    let value: T | undefined;
+    Object.defineProperty(out, id, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (value === undefined) {
+          value = JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8')) as T;
+          FROM_SPLIT.add(value as object);
+        }
+        return value;
+      },
+      set: (v: T) => {
+        value = v;
+      },
+    });
+  }
+  return out;
+}
+
+/** The split bundle beside `bundlePath`, while it was made from that very file; else undefined. */
+export function readSplit(bundlePath: string): Bundle | undefined {
+  const dir = splitDir(bundlePath);
+  let index: SplitIndex;
+  try {
+    index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as SplitIndex;
+  } catch {
+    return undefined;
+  }
+  const now = statSync(bundlePath, { throwIfNoEntry: false });
+  if (!now || now.size !== index.split.size || now.mtimeMs !== index.split.mtimeMs) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(index)) {
+    if (k === 'split') continue;
+    out[k] = k === 'states' || k === 'programs' ? lazy(dir, k, v as string[]) : v;
+  }
+  const bundle = out as unknown as Bundle;
+  KNOWN.set(bundle, { hashes: index.split.hashes ?? {}, parameters: bundle.parameters });
+  return bundle;
+}
+
+/** engine/build/bundle.ts's readBundle, reading dist/rules/bundle.json through its split when that is up to date. */
+export function readBundle(path = BUNDLE_PATH): Bundle {
+  return (path === BUNDLE_PATH ? readSplit(path) : undefined) ?? (JSON.parse(readFileSync(path, 'utf8')) as Bundle);
+}

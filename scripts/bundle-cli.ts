@@ -1,0 +1,142 @@
+/**
+ * Bundles the command line for a fast start (issue 23): dist/cli/ptax.js and everything it
+ * imports from the engine and from commander become a few CommonJS files in dist/cli/fast/,
+ * which cli/start.cts requires instead of dist/cli/ptax.js while they are not older than it. Run by
+ * `npm run build` after tsc and build-rules (so always regenerated with the code it bundles).
+ *
+ * Why a bundle (and not a V8 startup snapshot, which was tried; see the README's start-up
+ * section): resolving and loading ~60 separate modules (the engine/node.js barrel re-exports
+ * everything, and commander's own files) costs more than compiling them, which the compile
+ * cache already saves. A snapshot would also hold them, but it needs `node --snapshot-blob`
+ * on the command line, so `npx ptax` and `node dist/cli/main.js` could not use it without a
+ * second process, and it cannot hold Intl or the rule files without going stale.
+ *
+ * What is bundled: our own modules and pure-JS dependencies. What stays outside, loaded only
+ * by the commands that need them: Node's built-ins, the database clients and native addons
+ * (DuckDB, PostgreSQL, SQLite), and yaml / ajv, which the engine requires lazily itself. The
+ * code reached only by a dynamic import (`rules diff`, `rules sql`, batch, validate, …) goes to
+ * chunks of its own that `ptax calc` never reads. The rules are not in the bundle: the
+ * compiled rule bundle (dist/rules/bundle.json) and the generated programs (dist/rules/js) are
+ * read at run time as before, so a rule change needs no new bundle.
+ *
+ * Every `import.meta.url` in a bundled module is rewritten to the URL that module had in
+ * dist/ (relative to the chunk), so the paths computed from it (the repository root, the
+ * rule bundle, the generated programs) are the same as without the bundle.
+ *
+ *   node dist/scripts/bundle-cli.js
+ */
+import { builtinModules } from 'node:module';
+import { rmSync, utimesSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { writeSplit } from '../cli/lazy-bundle.js';
+import { programHash } from '../engine/codegen/js.js';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ENTRY = join(ROOT, 'dist', 'cli', 'ptax.js');
+/** The bundle's folder: every chunk is directly in it, so one relative path serves them all. */
+export const FAST_DIR = join(ROOT, 'dist', 'cli', 'fast');
+
+const SHA256 = join(ROOT, 'dist', 'cli', 'sha256.js');
+const LAZY_BUNDLE = join(ROOT, 'dist', 'cli', 'lazy-bundle.js');
+const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine', 'build', 'bundle.js');
+const CODEGEN_JS = join(ROOT, 'dist', 'engine', 'codegen', 'js.js');
+/** Loaded by Node from node_modules as before: native addons, database clients, and what the engine requires lazily. */
+const EXTERNAL = ['@duckdb/node-api', 'pg', 'pg-copy-streams', 'better-sqlite3', 'yaml', 'ajv', 'csv-parse', 'nodemailer', 'fastify'];
+
+export async function bundleCli(): Promise<string[]> {
+  const t0 = performance.now();
+  rmSync(FAST_DIR, { recursive: true, force: true });
+  const build = await rolldown({
+    input: { ptax: ENTRY },
+    platform: 'node',
+    logLevel: 'warn',
+    // node:crypto is resolved by the ptax-sha256 plugin below.
+    external: (id) =>
+      (id.startsWith('node:') && id !== 'node:crypto') || builtinModules.includes(id) || EXTERNAL.some((x) => id === x || id.startsWith(`${x}/`)),
+    plugins: [
+      {
+        // The engine's codegen hashes programs with node:crypto's createHash('sha256'), and
+        // loading node:crypto costs ~9 ms of CPU per start: here it gets the same digest from
+        // cli/sha256.ts (plain JS; cli/sha256.test.ts compares them).
+        name: 'ptax-sha256',
+        resolveId(source, importer) {
+          if (source !== 'node:crypto' && source !== 'crypto') return null;
+          return importer?.endsWith(`${sep}engine${sep}codegen${sep}js.js`) ? SHA256 : { id: source, external: true };
+        },
+      },
+      {
+        // The rule bundle read a state and a program at a time (cli/lazy-bundle.ts, from
+        // dist/rules/split written below): start-up does not grow with the number of states.
+        name: 'ptax-lazy-bundle',
+        resolveId(source, importer) {
+          if (!importer || importer === LAZY_BUNDLE || !/^\.\.?\//.test(source) || !source.endsWith('/bundle.js')) return null;
+          return resolve(dirname(importer), source) === ENGINE_BUNDLE ? LAZY_BUNDLE : null;
+        },
+      },
+      {
+        // The generated program's hash check (engine/codegen/node.ts) asks cli/lazy-bundle.ts
+        // first: the hashes written with the split, for the objects read from it; else computed.
+        name: 'ptax-known-hash',
+        transform(code, id) {
+          if (id !== CODEGEN_JS) return null;
+          const head = 'export function programHash(bundle, programId, year) {';
+          if (!code.includes(head)) {
+            this.warn('engine/codegen/js.ts programHash changed shape: the CLI hashes programs at start-up again (slower, not wrong)');
+            return null;
+          }
+          return {
+            code:
+              `import { knownProgramHash as __ptaxKnownHash } from ${JSON.stringify(LAZY_BUNDLE)};\n` +
+              code.replace(head, 'function computedProgramHash(bundle, programId, year) {') +
+              '\nexport function programHash(bundle, programId, year) {\n  const known = __ptaxKnownHash(bundle, programId, year);\n  return known === undefined ? computedProgramHash(bundle, programId, year) : known;\n}\n',
+            map: null,
+          };
+        },
+      },
+      {
+        // commander requires node:child_process at load time (~6 ms) for the executable
+        // subcommands that ptax does not have: required on first use instead.
+        name: 'ptax-lazy-child-process',
+        transform(code, id) {
+          if (!id.endsWith(`${sep}commander${sep}lib${sep}command.js`)) return null;
+          const eager = "const childProcess = require('node:child_process');";
+          if (!code.includes(eager)) {
+            this.warn('commander no longer requires node:child_process as expected: it is loaded at start-up again (slower, not wrong)');
+            return null;
+          }
+          return {
+            code: code.replace(eager, "const childProcess = { get spawn() { return require('node:child_process').spawn; } };"),
+            map: null,
+          };
+        },
+      },
+      {
+        name: 'ptax-import-meta-url',
+        transform(code, id) {
+          if (!code.includes('import.meta.url')) return null;
+          const rel = relative(FAST_DIR, id).split(sep).join('/');
+          // The bundle is CommonJS: the chunk's own URL is its __filename's.
+          // (Imported under a name of its own: a module may have a `require` of its own, as engine/codegen/node.ts has.)
+          const url = `new URL(${JSON.stringify(rel)}, __ptaxFileUrl(__filename)).href`;
+          return { code: `import { pathToFileURL as __ptaxFileUrl } from 'node:url';\n${code.split('import.meta.url').join(url)}`, map: null };
+        },
+      },
+    ],
+  });
+  // CommonJS: Node's built-ins are then plain require()s, not ES module facades (~8 ms at each start).
+  const { output } = await build.write({ dir: FAST_DIR, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' });
+  await build.close();
+  // The entry last and newest: cli/start.cts uses the bundle only while its entry is not older than dist/cli/ptax.js.
+  const now = new Date();
+  utimesSync(join(FAST_DIR, 'ptax.cjs'), now, now);
+  const split = writeSplit(join(ROOT, 'dist', 'rules', 'bundle.json'), programHash);
+  const files = output.map((o) => o.fileName);
+  console.log(
+    `bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} ; dist/rules/split: ${split.states} states, ${split.programs} programs (${Math.round(performance.now() - t0)} ms)`,
+  );
+  return files;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundleCli();
