@@ -12,7 +12,7 @@
  * When every island has hydrated, `<html data-ready="1">` says the page's controls work.
  */
 import { StrictMode, startTransition, useEffect, type ReactElement, type ReactNode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
@@ -21,7 +21,7 @@ import { islandPrefix, type IslandName } from './islands.js';
 import { EDITION } from './lib/edition.js';
 import type { LoadedState } from './lib/stateData.js';
 import type { HomePartsModule } from './components/CalculatorSection.js';
-import { KEYS, setItem } from './lib/storage.js';
+import { getItem, KEYS, setItem } from './lib/storage.js';
 import { reportError } from './lib/monitoring.js';
 import type { Lang } from './lib/format.js';
 
@@ -34,11 +34,25 @@ interface Needs {
   home: () => Promise<HomePartsModule>;
 }
 
+/** An island's content that is rendered afresh over the build's markup instead of hydrating it. */
+const FRESH = new WeakSet<ReactElement>();
+const fresh = (content: ReactElement): ReactElement => (FRESH.add(content), content);
+
 /** Each island's content from its props, with its own code. */
 const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactElement>> = {
   calculator: async (p, needs) => {
-    const { CalculatorIsland } = await import('./components/CalculatorSection.js');
-    return <CalculatorIsland lang={p.lang} preload={needs.state} />;
+    // The build wrote the real form (issue 28): it is hydrated once the state data and the
+    // calculator's code are there, so the first render in the browser is the build's.
+    const [{ CalculatorIsland }, loaded, H] = await Promise.all([
+      import('./components/CalculatorSection.js'),
+      needs.state().catch(() => undefined),
+      needs.home().catch(() => undefined),
+    ]);
+    const content = <CalculatorIsland lang={p.lang} preload={needs.state} initial={loaded} home={H} />;
+    // Rendered afresh where its first render would not be the build's: the data or the code did
+    // not load (it shows the load error), or the form opens on other inputs than the build's
+    // (a share link, a county remembered from an earlier visit).
+    return !loaded || !H || location.search.length > 1 || getItem(KEYS.county) ? fresh(content) : content;
   },
   tools: async (p, needs) => {
     const [loaded, H, { editionOf }] = await Promise.all([needs.state(), needs.home(), import('./components/CalculatorSection.js')]);
@@ -98,28 +112,66 @@ const yieldToMain = (): Promise<void> => {
 function hydrateOne(el: HTMLElement, content: ReactElement, i18n: I18n): Promise<void> {
   const name = el.dataset.island!;
   return new Promise<void>((resolve) => {
+    const tree = (
+      <StrictMode>
+        <I18nextProvider i18n={i18n}>
+          {/* Outside the boundary: an island that fails shows its error panel and the others go on. */}
+          <Committed done={resolve}>
+            <ErrorBoundary component={`island:${name}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
+              {content}
+            </ErrorBoundary>
+          </Committed>
+        </I18nextProvider>
+      </StrictMode>
+    );
+    const identifierPrefix = islandPrefix(el.dataset.islandId ?? name);
+    if (FRESH.has(content)) {
+      el.replaceChildren();
+      createRoot(el, { identifierPrefix }).render(tree);
+      return;
+    }
     startTransition(() => {
-      hydrateRoot(
-        el,
-        <StrictMode>
-          <I18nextProvider i18n={i18n}>
-            {/* Outside the boundary: an island that fails shows its error panel and the others go on. */}
-            <Committed done={resolve}>
-              <ErrorBoundary component={`island:${name}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
-                {content}
-              </ErrorBoundary>
-            </Committed>
-          </I18nextProvider>
-        </StrictMode>,
-        {
-          identifierPrefix: islandPrefix(el.dataset.islandId ?? name),
-          // A pre-render that does not match (another state in storage than at build time) is
-          // rendered afresh by React; it is reported, not shown.
-          onRecoverableError: (error) => reportError(error, { where: `hydration of island ${name}` }),
-        },
-      );
+      hydrateRoot(el, tree, {
+        identifierPrefix,
+        // A pre-render that does not match (another state in storage than at build time) is
+        // rendered afresh by React; it is reported, not shown.
+        onRecoverableError: (error) => reportError(error, { where: `hydration of island ${name}` }),
+      });
     });
   });
+}
+
+/**
+ * What a visitor typed or chose in an island's pre-rendered form before its script ran
+ * stays in the page (React keeps the fields' values when it hydrates) but React's state does
+ * not know it: each field whose value is not the one React rendered (`defaultValue`,
+ * `defaultChecked`, the option rendered selected) is given to React again as the visitor's
+ * own input or change event, so the form state takes it.
+ */
+export function replayEarlyInput(el: HTMLElement): void {
+  const valueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  const areaSetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+  for (const field of el.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>('input, textarea, select')) {
+    if (field instanceof HTMLSelectElement) {
+      const rendered = [...field.options].find((o) => o.defaultSelected) ?? field.options[0];
+      if (rendered && field.value !== rendered.value) field.dispatchEvent(new Event('change', { bubbles: true }));
+    } else if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
+      if (field.checked !== field.defaultChecked && field.checked) {
+        // React's tracker learns the rendered state, then the visitor's click is given again.
+        field.checked = false;
+        field.click();
+      } else if (field.checked !== field.defaultChecked && field.type === 'checkbox') {
+        field.checked = true;
+        field.click();
+      }
+    } else if (field.value !== field.defaultValue) {
+      const typed = field.value;
+      // Through the element (React's value tracker records the rendered value), then past it.
+      field.value = field.defaultValue;
+      (field instanceof HTMLTextAreaElement ? areaSetter : valueSetter).call(field, typed);
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  }
 }
 
 /** The header's behaviours without React: the text logo when the image fails, the language switch remembered. */
@@ -164,7 +216,9 @@ export async function hydrateIslands(root: HTMLElement, i18n: I18n, lang: Lang):
   });
   for (const [i, el] of islands.entries()) {
     try {
-      await hydrateOne(el, await contents[i]!, i18n);
+      const content = await contents[i]!;
+      await hydrateOne(el, content, i18n);
+      if (!FRESH.has(content)) replayEarlyInput(el);
     } catch (e) {
       // The island stays the build's HTML (its links and text work); the others go on.
       reportError(e, { where: `island ${el.dataset.island}` });
