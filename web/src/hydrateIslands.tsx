@@ -3,8 +3,9 @@
  * (islands.tsx: `data-island`, `data-island-id`, `data-props`) becomes its own React root,
  * hydrated from its props with the code of that island only (one dynamic import each), in a
  * transition (React renders it in slices and yields to the browser between them) and one
- * island per task: the calculator first, then the forms, the consent banner and the toasts,
- * then the state's tools, which wait for the state data and the calculator's code. The rest
+ * island per task: the consent banner, the forms and the toasts first, then the calculator,
+ * whose pre-rendered form is hydrated once the state data and its code are there, then the
+ * state's tools, which need them too. The rest
  * of the page (header, hero, disclaimer, timeline, guide and FAQ text, footer) stays the
  * build's HTML; React never renders it on load. The header's two behaviours (the text logo
  * when the image fails, the remembered language) are plain listeners here.
@@ -94,8 +95,12 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
   },
 };
 
-/** Hydration order: what a visitor sees and uses first. */
-const ORDER: IslandName[] = ['calculator', 'search', 'consent', 'banner', 'contact', 'hub', 'notify', 'toasts', 'consent-settings', 'tools'];
+/**
+ * Hydration order. The calculator waits for the state data (its form is the build's HTML
+ * until then), so the islands whose code is already there (the consent banner at the top of
+ * a first visit, the forms, the toasts) hydrate first, while the data downloads; the tools last.
+ */
+const ORDER: IslandName[] = ['consent', 'search', 'banner', 'contact', 'hub', 'toasts', 'notify', 'consent-settings', 'calculator', 'tools'];
 
 /** Calls `done` once the island's hydration has committed. */
 function Committed({ done, children }: { done: () => void; children: ReactNode }) {
@@ -190,22 +195,32 @@ function headerBehaviours(lang: Lang, i18n: I18n): void {
   else img.addEventListener('error', fail, { once: true });
 }
 
+// The state data and the calculator's code: loaded once, shared by the calculator and tools islands.
+let state: Promise<LoadedState> | undefined;
+let home: Promise<HomePartsModule> | undefined;
+const needs: Needs = {
+  state: () => (state ??= import('./lib/stateData.js').then((m) => m.loadStateData(EDITION))),
+  home: () => (home ??= import('./components/HomeParts.js')),
+};
+
+/**
+ * Starts loading what the page's calculator or tools island needs (the state data, the
+ * calculator's code) at once: main.tsx calls it before it waits for the page's text, so the
+ * downloads run beside that one instead of after it.
+ */
+export function preloadIslands(root: HTMLElement): void {
+  if (EDITION === 'HUB' || !root.querySelector('[data-island="calculator"], [data-island="tools"]')) return;
+  void needs.state().catch(() => undefined);
+  void needs.home().catch(() => undefined);
+  void import('./components/CalculatorSection.js').catch(() => undefined);
+}
+
 export async function hydrateIslands(root: HTMLElement, i18n: I18n, lang: Lang): Promise<void> {
   headerBehaviours(lang, i18n);
   const islands = [...root.querySelectorAll<HTMLElement>('[data-island]')].sort(
     (a, b) => ORDER.indexOf(a.dataset.island as IslandName) - ORDER.indexOf(b.dataset.island as IslandName),
   );
-  // The state data and the calculator's code start loading now, beside the islands' own code.
-  let state: Promise<LoadedState> | undefined;
-  let home: Promise<HomePartsModule> | undefined;
-  const needs: Needs = {
-    state: () => (state ??= import('./lib/stateData.js').then((m) => m.loadStateData(EDITION))),
-    home: () => (home ??= import('./components/HomeParts.js')),
-  };
-  if (EDITION !== 'HUB' && islands.some((el) => el.dataset.island === 'calculator' || el.dataset.island === 'tools')) {
-    void needs.state().catch(() => undefined);
-    void needs.home().catch(() => undefined);
-  }
+  preloadIslands(root);
   // Every island's code is asked for at once; they are hydrated in order, one per task.
   const contents = islands.map((el) => {
     const make = ISLANDS[el.dataset.island as IslandName];
