@@ -146,34 +146,47 @@ function hydrateOne(el: HTMLElement, content: ReactElement, i18n: I18n): Promise
   });
 }
 
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+type Early = { field: Field; value: string; checked: boolean };
+
 /**
- * What a visitor typed or chose in an island's pre-rendered form before its script ran
- * stays in the page (React keeps the fields' values when it hydrates) but React's state does
- * not know it: each field whose value is not the one React rendered (`defaultValue`,
- * `defaultChecked`, the option rendered selected) is given to React again as the visitor's
- * own input or change event, so the form state takes it.
+ * What a visitor typed or chose in an island's pre-rendered form before its script ran: each
+ * field whose value is not the build's (its `defaultValue`, `defaultChecked`, the option the
+ * build marked selected). Read before hydrating: React keeps a typed text or a ticked box in
+ * the page but not its own state, and it sets a select back to the option it renders.
  */
-export function replayEarlyInput(el: HTMLElement): void {
+export function earlyInput(el: HTMLElement): Early[] {
+  const early: Early[] = [];
+  for (const field of el.querySelectorAll<Field>('input, textarea, select')) {
+    const changed =
+      field instanceof HTMLSelectElement
+        ? field.value !== (([...field.options].find((o) => o.defaultSelected) ?? field.options[0])?.value ?? '')
+        : field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')
+          ? field.checked !== field.defaultChecked
+          : field.value !== field.defaultValue;
+    if (changed) early.push({ field, value: field.value, checked: field instanceof HTMLInputElement && field.checked });
+  }
+  return early;
+}
+
+/** Gives React each early choice again, once the island is hydrated, as the visitor's own input or change event. */
+export function replayEarlyInput(early: Early[]): void {
   const valueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
   const areaSetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
-  for (const field of el.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>('input, textarea, select')) {
+  for (const { field, value, checked } of early) {
+    if (!field.isConnected) continue;
     if (field instanceof HTMLSelectElement) {
-      const rendered = [...field.options].find((o) => o.defaultSelected) ?? field.options[0];
-      if (rendered && field.value !== rendered.value) field.dispatchEvent(new Event('change', { bubbles: true }));
+      field.value = value;
+      field.dispatchEvent(new Event('change', { bubbles: true }));
     } else if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
-      if (field.checked !== field.defaultChecked && field.checked) {
-        // React's tracker learns the rendered state, then the visitor's click is given again.
-        field.checked = false;
-        field.click();
-      } else if (field.checked !== field.defaultChecked && field.type === 'checkbox') {
-        field.checked = true;
-        field.click();
-      }
-    } else if (field.value !== field.defaultValue) {
-      const typed = field.value;
-      // Through the element (React's value tracker records the rendered value), then past it.
+      if (field.type === 'radio' && !checked) continue;
+      // Through the element (React's tracker learns the other state), then the visitor's click again.
+      field.checked = !checked;
+      field.click();
+    } else {
+      // Through the element (React's value tracker records the build's value), then past it.
       field.value = field.defaultValue;
-      (field instanceof HTMLTextAreaElement ? areaSetter : valueSetter).call(field, typed);
+      (field instanceof HTMLTextAreaElement ? areaSetter : valueSetter).call(field, value);
       field.dispatchEvent(new Event('input', { bubbles: true }));
     }
   }
@@ -232,8 +245,9 @@ export async function hydrateIslands(root: HTMLElement, i18n: I18n, lang: Lang):
   for (const [i, el] of islands.entries()) {
     try {
       const content = await contents[i]!;
+      const early = FRESH.has(content) ? [] : earlyInput(el);
       await hydrateOne(el, content, i18n);
-      if (!FRESH.has(content)) replayEarlyInput(el);
+      replayEarlyInput(early);
     } catch (e) {
       // The island stays the build's HTML (its links and text work); the others go on.
       reportError(e, { where: `island ${el.dataset.island}` });
