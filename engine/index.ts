@@ -7,7 +7,7 @@ export { Calculator, DEFAULT_VALUE } from './core/calculate.js';
 export type { CalcInput, CalcResult, ExplainStep, ProgramSource } from './core/calculate.js';
 // The generated programs' run-time support (no Node API): the web runs them when they match its rules.
 export { runtime, type GeneratedModuleExports, type GeneratedProgram, type Runtime } from './codegen/runtime.js';
-export { valueAt } from './core/params.js';
+export { periodStart, valueAt } from './core/params.js';
 export { parseMoney, type MoneyParse } from './core/money.js';
 export { countyKey, countyRateAt, slugOf } from './core/counties.js';
 export { inputsFromQuery } from './core/share.js';

@@ -29,7 +29,8 @@
  * default 3; fewer is flagged as not the method), PTAX_BUDGET_EDITIONS (e.g. TX,NY),
  * PTAX_BUDGET_PAGES (page kinds to measure: default home,calculator,county,guide,faq,state;
  * `all` for every kind; or e.g. home,county),
- * PTAX_BUDGET_NO_JS=1 (Lighthouse only, for iterating).
+ * PTAX_BUDGET_NO_JS=1 (Lighthouse only, for iterating), PTAX_WEB_DIST (the build to measure,
+ * default web/dist).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -42,7 +43,8 @@ import { chromium } from 'playwright';
 import { startSiteServer } from './site-server.js';
 
 const REPO = fileURLToPath(new URL(import.meta.url.includes('/dist/scripts/') ? '../..' : '..', import.meta.url));
-const WEB_DIST = join(REPO, 'web/dist');
+/** The build measured: web/dist, or PTAX_WEB_DIST (another build, e.g. a copy of main's, to compare at the same moment). */
+const WEB_DIST = process.env.PTAX_WEB_DIST ? normalize(process.env.PTAX_WEB_DIST) : join(REPO, 'web/dist');
 const CHROMIUM = process.env.PTAX_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -422,8 +424,8 @@ function table(rows: Row[]): string {
 }
 
 async function main(): Promise<number> {
-  for (const f of ['web/dist/ny/index.html', 'web/dist/hub/index.html', 'dist/web/server/main.js']) {
-    if (!existsSync(join(REPO, f))) throw new Error(`${f} is missing: run \`npm run build\` first`);
+  for (const f of [join(WEB_DIST, 'ny/index.html'), join(WEB_DIST, 'hub/index.html'), join(REPO, 'dist/web/server/main.js')]) {
+    if (!existsSync(f)) throw new Error(`${f} is missing: run \`npm run build\` first`);
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   const started = { at: new Date().toISOString(), load: load() };

@@ -137,6 +137,19 @@ export class Calculator {
     throw inputError('YEAR_NOT_COVERED', 'yearNotCovered', { year: requested, years: years.join(', ') });
   }
 
+  /**
+   * The program `prepare` chooses for a county or alias of a state with no other input than a
+   * value (by the county's flags), without compiling it: the web's county list reads it on
+   * load, before any calculation (issue 28).
+   */
+  countyProgram(stateCode: string, county: string): string {
+    const state = this.state(stateCode);
+    const match = findCounty(state, county);
+    const inputs = inputFacts({ state: stateCode, county, value: 1 });
+    if (match && !match.county) return match.alias.program;
+    return this.programFor(state, [...inputs, ...countyFacts(match?.county, null)]);
+  }
+
   private programFor(state: StateDef, facts: Facts): string {
     let list = this.chooser.get(state.code);
     if (!list) {

@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editionURL, launch, ready } from './helpers.js';
+import { calculate, cli, editionURL, launch, ready, usd } from './helpers.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -101,6 +101,39 @@ describe('pre-rendered pages are hydrated', () => {
     await ready(contact);
     expect(await form.getByLabel('Name').inputValue()).toBe('Ana Early');
     expect(await form.getByLabel('Message').inputValue()).toBe('Typed before the script ran.');
+    await context.close();
+  });
+
+  it('the calculator is pre-rendered as the real form (issue 28): a value, a county and a box chosen before the script ran are the ones calculated', async () => {
+    const context = await browser.newContext({ baseURL: editionURL('TX') });
+    await context.addInitScript(() => {
+      localStorage.setItem('analytics_consent', '{"analytics":false,"marketing":false}');
+      localStorage.setItem('ptax.newsletterPopupShown', '1');
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await context.route(/\/assets\/.*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    const navigation = page.goto('/', { waitUntil: 'commit' });
+    // No skeleton: the build's form, with every county, before any script has run.
+    await page.getByTestId('property-form').waitFor();
+    expect(await page.getByTestId('form-skeleton').count()).toBe(0);
+    await page.getByTestId('home-value').fill('250000');
+    await page.getByTestId('county-select').selectOption('Harris County');
+    await page.getByTestId('homestead').check();
+    expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBeUndefined();
+    release();
+    await navigation;
+    await ready(page);
+    expect(await page.getByTestId('county-select').inputValue()).toBe('Harris County');
+    expect(await page.getByTestId('homestead').isChecked()).toBe(true);
+    await calculate(page);
+    // What ptax calc gives for the same input (Harris County, $250,000, homestead).
+    const r = cli({ state: 'TX', county: 'Harris County', value: 250_000, homestead: true });
+    expect(await page.getByTestId('annual-tax').innerText()).toContain(usd(r.annualTax));
     await context.close();
   });
 });

@@ -3,8 +3,9 @@
  * (islands.tsx: `data-island`, `data-island-id`, `data-props`) becomes its own React root,
  * hydrated from its props with the code of that island only (one dynamic import each), in a
  * transition (React renders it in slices and yields to the browser between them) and one
- * island per task: the calculator first, then the forms, the consent banner and the toasts,
- * then the state's tools, which wait for the state data and the calculator's code. The rest
+ * island per task: the consent banner, the forms and the toasts first, then the calculator,
+ * whose pre-rendered form is hydrated once the state data and its code are there, then the
+ * state's tools, which need them too. The rest
  * of the page (header, hero, disclaimer, timeline, guide and FAQ text, footer) stays the
  * build's HTML; React never renders it on load. The header's two behaviours (the text logo
  * when the image fails, the remembered language) are plain listeners here.
@@ -12,7 +13,7 @@
  * When every island has hydrated, `<html data-ready="1">` says the page's controls work.
  */
 import { StrictMode, startTransition, useEffect, type ReactElement, type ReactNode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
@@ -21,7 +22,7 @@ import { islandPrefix, type IslandName } from './islands.js';
 import { EDITION } from './lib/edition.js';
 import type { LoadedState } from './lib/stateData.js';
 import type { HomePartsModule } from './components/CalculatorSection.js';
-import { KEYS, setItem } from './lib/storage.js';
+import { getItem, KEYS, setItem } from './lib/storage.js';
 import { reportError } from './lib/monitoring.js';
 import type { Lang } from './lib/format.js';
 
@@ -34,11 +35,25 @@ interface Needs {
   home: () => Promise<HomePartsModule>;
 }
 
+/** An island's content that is rendered afresh over the build's markup instead of hydrating it. */
+const FRESH = new WeakSet<ReactElement>();
+const fresh = (content: ReactElement): ReactElement => (FRESH.add(content), content);
+
 /** Each island's content from its props, with its own code. */
 const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactElement>> = {
   calculator: async (p, needs) => {
-    const { CalculatorIsland } = await import('./components/CalculatorSection.js');
-    return <CalculatorIsland lang={p.lang} preload={needs.state} />;
+    // The build wrote the real form (issue 28): it is hydrated once the state data and the
+    // calculator's code are there, so the first render in the browser is the build's.
+    const [{ CalculatorIsland }, loaded, H] = await Promise.all([
+      import('./components/CalculatorSection.js'),
+      needs.state().catch(() => undefined),
+      needs.home().catch(() => undefined),
+    ]);
+    const content = <CalculatorIsland lang={p.lang} preload={needs.state} initial={loaded} home={H} />;
+    // Rendered afresh where its first render would not be the build's: the data or the code did
+    // not load (it shows the load error), or the form opens on other inputs than the build's
+    // (a share link, a county remembered from an earlier visit).
+    return !loaded || !H || location.search.length > 1 || getItem(KEYS.county) ? fresh(content) : content;
   },
   tools: async (p, needs) => {
     const [loaded, H, { editionOf }] = await Promise.all([needs.state(), needs.home(), import('./components/CalculatorSection.js')]);
@@ -80,8 +95,12 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
   },
 };
 
-/** Hydration order: what a visitor sees and uses first. */
-const ORDER: IslandName[] = ['calculator', 'search', 'consent', 'banner', 'contact', 'hub', 'notify', 'toasts', 'consent-settings', 'tools'];
+/**
+ * Hydration order. The calculator waits for the state data (its form is the build's HTML
+ * until then), so the islands whose code is already there (the consent banner at the top of
+ * a first visit, the forms, the toasts) hydrate first, while the data downloads; the tools last.
+ */
+const ORDER: IslandName[] = ['consent', 'search', 'banner', 'contact', 'hub', 'toasts', 'notify', 'consent-settings', 'calculator', 'tools'];
 
 /** Calls `done` once the island's hydration has committed. */
 function Committed({ done, children }: { done: () => void; children: ReactNode }) {
@@ -98,28 +117,79 @@ const yieldToMain = (): Promise<void> => {
 function hydrateOne(el: HTMLElement, content: ReactElement, i18n: I18n): Promise<void> {
   const name = el.dataset.island!;
   return new Promise<void>((resolve) => {
+    const tree = (
+      <StrictMode>
+        <I18nextProvider i18n={i18n}>
+          {/* Outside the boundary: an island that fails shows its error panel and the others go on. */}
+          <Committed done={resolve}>
+            <ErrorBoundary component={`island:${name}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
+              {content}
+            </ErrorBoundary>
+          </Committed>
+        </I18nextProvider>
+      </StrictMode>
+    );
+    const identifierPrefix = islandPrefix(el.dataset.islandId ?? name);
+    if (FRESH.has(content)) {
+      el.replaceChildren();
+      createRoot(el, { identifierPrefix }).render(tree);
+      return;
+    }
     startTransition(() => {
-      hydrateRoot(
-        el,
-        <StrictMode>
-          <I18nextProvider i18n={i18n}>
-            {/* Outside the boundary: an island that fails shows its error panel and the others go on. */}
-            <Committed done={resolve}>
-              <ErrorBoundary component={`island:${name}`} fallback={(_e, reset) => <SectionError reset={reset} />}>
-                {content}
-              </ErrorBoundary>
-            </Committed>
-          </I18nextProvider>
-        </StrictMode>,
-        {
-          identifierPrefix: islandPrefix(el.dataset.islandId ?? name),
-          // A pre-render that does not match (another state in storage than at build time) is
-          // rendered afresh by React; it is reported, not shown.
-          onRecoverableError: (error) => reportError(error, { where: `hydration of island ${name}` }),
-        },
-      );
+      hydrateRoot(el, tree, {
+        identifierPrefix,
+        // A pre-render that does not match (another state in storage than at build time) is
+        // rendered afresh by React; it is reported, not shown.
+        onRecoverableError: (error) => reportError(error, { where: `hydration of island ${name}` }),
+      });
     });
   });
+}
+
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+type Early = { field: Field; value: string; checked: boolean };
+
+/**
+ * What a visitor typed or chose in an island's pre-rendered form before its script ran: each
+ * field whose value is not the build's (its `defaultValue`, `defaultChecked`, the option the
+ * build marked selected). Read before hydrating: React keeps a typed text or a ticked box in
+ * the page but not its own state, and it sets a select back to the option it renders.
+ */
+export function earlyInput(el: HTMLElement): Early[] {
+  const early: Early[] = [];
+  for (const field of el.querySelectorAll<Field>('input, textarea, select')) {
+    const changed =
+      field instanceof HTMLSelectElement
+        ? field.value !== (([...field.options].find((o) => o.defaultSelected) ?? field.options[0])?.value ?? '')
+        : field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')
+          ? field.checked !== field.defaultChecked
+          : field.value !== field.defaultValue;
+    if (changed) early.push({ field, value: field.value, checked: field instanceof HTMLInputElement && field.checked });
+  }
+  return early;
+}
+
+/** Gives React each early choice again, once the island is hydrated, as the visitor's own input or change event. */
+export function replayEarlyInput(early: Early[]): void {
+  const valueSetter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  const areaSetter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+  for (const { field, value, checked } of early) {
+    if (!field.isConnected) continue;
+    if (field instanceof HTMLSelectElement) {
+      field.value = value;
+      field.dispatchEvent(new Event('change', { bubbles: true }));
+    } else if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
+      if (field.type === 'radio' && !checked) continue;
+      // Through the element (React's tracker learns the other state), then the visitor's click again.
+      field.checked = !checked;
+      field.click();
+    } else {
+      // Through the element (React's value tracker records the build's value), then past it.
+      field.value = field.defaultValue;
+      (field instanceof HTMLTextAreaElement ? areaSetter : valueSetter).call(field, value);
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  }
 }
 
 /** The header's behaviours without React: the text logo when the image fails, the language switch remembered. */
@@ -138,22 +208,32 @@ function headerBehaviours(lang: Lang, i18n: I18n): void {
   else img.addEventListener('error', fail, { once: true });
 }
 
+// The state data and the calculator's code: loaded once, shared by the calculator and tools islands.
+let state: Promise<LoadedState> | undefined;
+let home: Promise<HomePartsModule> | undefined;
+const needs: Needs = {
+  state: () => (state ??= import('./lib/stateData.js').then((m) => m.loadStateData(EDITION))),
+  home: () => (home ??= import('./components/HomeParts.js')),
+};
+
+/**
+ * Starts loading what the page's calculator or tools island needs (the state data, the
+ * calculator's code) at once: main.tsx calls it before it waits for the page's text, so the
+ * downloads run beside that one instead of after it.
+ */
+export function preloadIslands(root: HTMLElement): void {
+  if (EDITION === 'HUB' || !root.querySelector('[data-island="calculator"], [data-island="tools"]')) return;
+  void needs.state().catch(() => undefined);
+  void needs.home().catch(() => undefined);
+  void import('./components/CalculatorSection.js').catch(() => undefined);
+}
+
 export async function hydrateIslands(root: HTMLElement, i18n: I18n, lang: Lang): Promise<void> {
   headerBehaviours(lang, i18n);
   const islands = [...root.querySelectorAll<HTMLElement>('[data-island]')].sort(
     (a, b) => ORDER.indexOf(a.dataset.island as IslandName) - ORDER.indexOf(b.dataset.island as IslandName),
   );
-  // The state data and the calculator's code start loading now, beside the islands' own code.
-  let state: Promise<LoadedState> | undefined;
-  let home: Promise<HomePartsModule> | undefined;
-  const needs: Needs = {
-    state: () => (state ??= import('./lib/stateData.js').then((m) => m.loadStateData(EDITION))),
-    home: () => (home ??= import('./components/HomeParts.js')),
-  };
-  if (EDITION !== 'HUB' && islands.some((el) => el.dataset.island === 'calculator' || el.dataset.island === 'tools')) {
-    void needs.state().catch(() => undefined);
-    void needs.home().catch(() => undefined);
-  }
+  preloadIslands(root);
   // Every island's code is asked for at once; they are hydrated in order, one per task.
   const contents = islands.map((el) => {
     const make = ISLANDS[el.dataset.island as IslandName];
@@ -164,7 +244,10 @@ export async function hydrateIslands(root: HTMLElement, i18n: I18n, lang: Lang):
   });
   for (const [i, el] of islands.entries()) {
     try {
-      await hydrateOne(el, await contents[i]!, i18n);
+      const content = await contents[i]!;
+      const early = FRESH.has(content) ? [] : earlyInput(el);
+      await hydrateOne(el, content, i18n);
+      replayEarlyInput(early);
     } catch (e) {
       // The island stays the build's HTML (its links and text work); the others go on.
       reportError(e, { where: `island ${el.dataset.island}` });

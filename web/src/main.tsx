@@ -9,20 +9,21 @@ import { createI18n, langFromPath, loadResources } from './i18n/index.js';
 import { setTelemetry, taxLog } from './lib/monitoring.js';
 import { EDITION } from './lib/edition.js';
 import { normalPath } from './lib/routes.js';
-import { hydrateIslands } from './hydrateIslands.js';
+import { hydrateIslands, preloadIslands } from './hydrateIslands.js';
 import './styles.css';
 // The consent banner's style is the page's (it is pre-rendered open, styled before its island's code runs).
 import './lib/telemetry/consent.css';
 
+const root = document.getElementById('root')!;
+const prerendered =
+  !!root.firstElementChild && root.dataset.renderedFor !== undefined && normalPath(root.dataset.renderedFor) === normalPath(location.pathname);
+// The state data and the calculator's code download beside the page's text (issue 28).
+if (prerendered) preloadIslands(root);
 const lang = langFromPath(location.pathname);
 const i18n = createI18n(lang, await loadResources(lang, EDITION).catch(() => ({})));
 document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;
-
-const root = document.getElementById('root')!;
-const prerendered =
-  !!root.firstElementChild && root.dataset.renderedFor !== undefined && normalPath(root.dataset.renderedFor) === normalPath(location.pathname);
 if (prerendered && !new URLSearchParams(location.search).has('__throw')) void hydrateIslands(root, i18n, lang);
 else void import('./renderPage.js').then(({ renderPage }) => renderPage(root, i18n, lang));
 

@@ -7,9 +7,8 @@ import { ErrorBoundary, ThrowProbe } from './ErrorBoundary.js';
 import { PageError } from './ErrorScreens.js';
 import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
 import { EDITION, type LoadedState, type PackageLoaders } from '../lib/stateData.js';
-import { makeEdition } from '../lib/model.js';
 import { counterpartPath, resolveRoute, type Route, type Site } from '../lib/routes.js';
-import { CalculatorSection, loadHomeParts, useLoaded, useStateData, type HomePartsModule } from './CalculatorSection.js';
+import { CalculatorSection, editionOf, loadHomeParts, useLoaded, useStateData, type Data, type HomePartsModule } from './CalculatorSection.js';
 import type { Lang } from '../lib/format.js';
 import { Breadcrumbs, SiteFooter, SiteHeader } from './site/Layout.js';
 import { ConsentBanner, ConsentSettingsButton } from './ConsentBanner.js';
@@ -87,12 +86,16 @@ export function App({
   useEffect(() => {
     document.documentElement.dataset.ready = '1';
   }, []);
-  const extrasEdition = useMemo(() => edition ?? (extras ? makeEdition(extras.bundle) : undefined), [edition, extras]);
+  const extrasEdition = useMemo(() => edition ?? (extras ? editionOf(extras) : undefined), [edition, extras]);
   const references = (data.status === 'ready' ? data.loaded : extras)?.pkg.state.countiesMeta?.reference;
 
+  // Pre-rendered (issue 28), the calculator pages show the real form with the build's state
+  // data (`extras`), not a skeleton: the browser hydrates it once the data and its code are
+  // there (hydrateIslands.tsx), and the form is on screen from the first paint.
+  const calculatorData: Data = data.status === 'loading' && extras && extrasEdition ? { status: 'ready', loaded: extras, edition: extrasEdition } : data;
   const calculator = (
     <Island name="calculator" props={{ lang }}>
-      <CalculatorSection lang={lang} data={data} retry={retry} H={H} />
+      <CalculatorSection lang={lang} data={calculatorData} retry={retry} H={H} />
     </Island>
   );
 

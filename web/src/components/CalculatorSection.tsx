@@ -38,7 +38,7 @@ export type Data = { status: 'loading' } | { status: 'ready'; loaded: LoadedStat
 export function useStateData(loaders?: PackageLoaders, initial?: LoadedState, preload?: () => Promise<LoadedState>) {
   const { t } = useTranslation();
   const toast = useToast();
-  const [data, setData] = useState<Data>(() => (initial ? { status: 'ready', loaded: initial, edition: makeEdition(initial.bundle) } : { status: 'loading' }));
+  const [data, setData] = useState<Data>(() => (initial ? { status: 'ready', loaded: initial, edition: editionOf(initial) } : { status: 'loading' }));
   const [attempt, setAttempt] = useState(0);
   const toastRef = useRef({ toast, t });
   toastRef.current = { toast, t };
@@ -145,9 +145,24 @@ export function CalculatorSection({ lang, data, retry, H }: { lang: Lang; data: 
   );
 }
 
-/** The calculator island in the browser (hydrateIslands.tsx): the state data (`preload`, shared with the tools island) and the calculator's code load while its skeleton shows. */
-export function CalculatorIsland({ lang, preload }: { lang: Lang; preload?: () => Promise<LoadedState> }) {
-  const { data, retry } = useStateData(undefined, undefined, preload);
-  const H = useLoaded(undefined, true, loadHomeParts, 'calculator');
+/**
+ * The calculator island in the browser (hydrateIslands.tsx). On a pre-rendered calculator page
+ * the island is hydrated once the state data (`initial`) and the calculator's code (`home`)
+ * are there, over the build's real form; without them (a page rendered afresh, a failed load)
+ * it shows the skeleton while they load (`preload`, shared with the tools island).
+ */
+export function CalculatorIsland({
+  lang,
+  preload,
+  initial,
+  home,
+}: {
+  lang: Lang;
+  preload?: () => Promise<LoadedState>;
+  initial?: LoadedState;
+  home?: HomePartsModule;
+}) {
+  const { data, retry } = useStateData(undefined, initial, preload);
+  const H = useLoaded(home, true, loadHomeParts, 'calculator');
   return <CalculatorSection lang={lang} data={data} retry={retry} H={H} />;
 }

@@ -1,5 +1,5 @@
 /** The calculator's fields, shared by the desktop form and the wizard steps. */
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UI } from '../lib/config.js';
 import { setCounty, setPropertyType, useFormValues, type CalculatorForm } from './calculatorForm.js';
@@ -20,7 +20,7 @@ import {
 } from '../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { AmountControl, MoneyInput } from './MoneyInput.js';
-import { boroughOf, countyName } from '../lib/places.js';
+import { boroughOf, countyLabels, countyName } from '../lib/places.js';
 import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_RANGES } from '../lib/config.js';
 
 interface FieldProps {
@@ -95,44 +95,48 @@ export function CountyField({ form, edition, lang, rateDigits = 3, inputRef }: F
   const { t } = useTranslation();
   const id = useId();
   const county = useFormValues(form).county;
-  const option = (c: CountyInfo) => (
-    <option key={c.slug} value={c.name}>
-      {c.rate === null || c.needsPropertyType
-        ? countyName(c.name, t)
-        : t('form.countyOption', { name: countyName(c.name, t), rate: formatPercent(c.rate, lang, rateDigits) })}
-    </option>
-  );
-  // New York City's counties are taxed by property class, not by a county rate: they are
-  // offered together, by borough, with the city as a whole, and without a rate.
-  const byClass = edition.counties.filter((c) => c.needsPropertyType);
-  const cityWide = edition.places.filter((p) => p.needsPropertyType);
-  const boroughs = byClass
-    .map((c) => ({ c, borough: boroughOf(c.slug, t) }))
-    .sort((a, b) => (a.borough || a.c.name).localeCompare(b.borough || b.c.name, lang));
+  // The options do not change with the choice: built once per edition and language (issue 28),
+  // their labels without an i18next look-up per county (countyLabels).
+  const options = useMemo(() => {
+    const labels = countyLabels(t);
+    const option = (c: CountyInfo) => (
+      <option key={c.slug} value={c.name}>
+        {c.rate === null || c.needsPropertyType ? labels.name(c.name) : labels.option(c.name, formatPercent(c.rate, lang, rateDigits))}
+      </option>
+    );
+    // New York City's counties are taxed by property class, not by a county rate: they are
+    // offered together, by borough, with the city as a whole, and without a rate.
+    const byClass = edition.counties.filter((c) => c.needsPropertyType);
+    const cityWide = edition.places.filter((p) => p.needsPropertyType);
+    const boroughs = byClass
+      .map((c) => ({ c, borough: boroughOf(c.slug, t) }))
+      .sort((a, b) => (a.borough || a.c.name).localeCompare(b.borough || b.c.name, lang));
+    return byClass.length > 0 ? (
+      <>
+        <optgroup label={t('place.nycGroup')}>
+          {cityWide.map((p) => (
+            <option key={p.slug} value={p.name}>
+              {t('place.nycAll')}
+            </option>
+          ))}
+          {boroughs.map(({ c, borough }) => (
+            <option key={c.slug} value={c.name}>
+              {borough ? t('place.borough', { borough, county: countyName(c.name, t) }) : countyName(c.name, t)}
+            </option>
+          ))}
+        </optgroup>
+        <optgroup label={t('place.otherCounties')}>{edition.counties.filter((c) => !c.needsPropertyType).map(option)}</optgroup>
+      </>
+    ) : (
+      edition.counties.map(option)
+    );
+  }, [edition, lang, rateDigits, t]);
   return (
     <div className="field">
       <label htmlFor={id}>{t('form.county')}</label>
       <select id={id} ref={inputRef} data-testid="county-select" value={county} onChange={(e) => setCounty(form, edition, e.target.value)}>
         <option value="">{t('form.countyPlaceholder')}</option>
-        {byClass.length > 0 ? (
-          <>
-            <optgroup label={t('place.nycGroup')}>
-              {cityWide.map((p) => (
-                <option key={p.slug} value={p.name}>
-                  {t('place.nycAll')}
-                </option>
-              ))}
-              {boroughs.map(({ c, borough }) => (
-                <option key={c.slug} value={c.name}>
-                  {borough ? t('place.borough', { borough, county: countyName(c.name, t) }) : countyName(c.name, t)}
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label={t('place.otherCounties')}>{edition.counties.filter((c) => !c.needsPropertyType).map(option)}</optgroup>
-          </>
-        ) : (
-          edition.counties.map(option)
-        )}
+        {options}
       </select>
     </div>
   );

@@ -5,7 +5,7 @@
  * No tax figure lives here: every rate, amount and limit is read from the data package.
  */
 import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/index.js';
-import { countyRateAt, slugOf, valueAt } from '../../../engine/index.js';
+import { countyRateAt, periodStart, slugOf, valueAt } from '../../../engine/index.js';
 import type { Bundle, CountyDef, ParameterDef, StateDef } from '../../../engine/index.js';
 import { at, declarationsOf, type Declarations, type InputDecl, type ResultFieldDecl } from './declarations.js';
 import { PtaxError } from '../../../engine/index.js';
@@ -153,9 +153,11 @@ export function makeEdition(bundle: Bundle): Edition {
   // The interpreter, until the generated programs are loaded (lib/generated.ts).
   const calculator = new Calculator(bundle, { generated: false });
   const state = Object.values(bundle.states)[0]!;
+  // The date the latest year's rules take effect, as the compiled program has it, without
+  // compiling it (issue 28: the programs compile at the first calculation, not on load).
   const dateOf = (programId: string) => {
-    const years = bundle.programs[programId]!.years;
-    return calculator.compiled(programId, years[years.length - 1]!).date;
+    const p = bundle.programs[programId]!;
+    return periodStart(p.period, p.years[p.years.length - 1]!);
   };
   // A county's program for the listing is prepare's for a value of 1 and no other input,
   // which reads only the county's flags (the state's program conditions see the rate as
@@ -167,7 +169,7 @@ export function makeEdition(bundle: Bundle): Edition {
     const key = [...new Set(c.flags)].sort().join(' ');
     let program = programByFlags.get(key);
     if (program === undefined) {
-      program = calculator.prepare({ state: state.code, county: c.slug, value: 1 }).compiled.program.id;
+      program = calculator.countyProgram(state.code, c.slug);
       programByFlags.set(key, program);
     }
     return program;
