@@ -25,8 +25,8 @@ describe('ptax states', () => {
     const lines = r.stdout.trimEnd().split('\n');
     // 52 rows (50 states, DC, Puerto Rico), the hub, and the total line.
     expect(lines).toHaveLength(54);
-    expect(lines.find((l) => l.startsWith('OH '))).toMatch(/^OH  Ohio +county level +88$/);
-    expect(lines.find((l) => l.startsWith('TX '))).toMatch(/^TX  Texas +edition +254$/);
+    expect(lines.find((l) => l.startsWith('OH '))).toMatch(/^OH {2}Ohio +county level +88$/);
+    expect(lines.find((l) => l.startsWith('TX '))).toMatch(/^TX {2}Texas +edition +254$/);
     expect(lines[52]).toMatch(/^HUB /);
     // 3,222 rows in the national table: every county of the 50 states, DC and Puerto Rico (SOURCES.md §5).
     expect(lines[53]).toBe('52 states and territories (4 editions, 48 at county level) and the hub; 3222 counties');
@@ -34,7 +34,7 @@ describe('ptax states', () => {
 
   it('names them in Spanish and as JSON', async () => {
     const es = await ptax('states', '--lang', 'es');
-    expect(es.stdout).toMatch(/\nNJ  Nueva Jersey +nivel de condado +21\n/);
+    expect(es.stdout).toMatch(/\nNJ {2}Nueva Jersey +nivel de condado +21\n/);
     const json = JSON.parse((await ptax('states', '--json')).stdout) as {
       states: Array<{ code: string; slug: string | null; tier: string; counties: number }>;
     };
@@ -52,7 +52,7 @@ describe('ptax calc at county level', () => {
   it('Franklin County, OH (the state by name): 300,000 × 1.5469% = 4,640.70; no assessed-value or levy rows', async () => {
     const r = await ptax('calc', '--state', 'Ohio', '--county', 'Franklin', '--value', '300000');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Franklin County, OH · County-level estimate rules, tax year 2025 · value \$300,000\.00\n  Annual tax +\$4,640\.70\n/);
+    expect(r.stdout).toMatch(/^Franklin County, OH · County-level estimate rules, tax year 2025 · value \$300,000\.00\n {2}Annual tax +\$4,640\.70\n/);
     expect(r.stdout).not.toContain('assessed');
     expect(r.stdout).not.toContain('School tax');
   });
