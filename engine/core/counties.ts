@@ -16,7 +16,7 @@ export function slugOf(name: string): string {
 
 /**
  * What two spellings of one county name share, for look-ups: accents, case, apostrophes,
- * periods, spaces and hyphens do not count, nor a final "County" (or "Parish", "Borough", "Municipio"), and Saint, St. and Ste. are
+ * periods, spaces and hyphens do not count, nor a final "County", and Saint, St. and Ste. are
  * one word. "Saint Lucie", "St Lucie" and "St. Lucie County" are `stlucie`; "De Witt" and
  * "DeWitt" are `dewitt`; "Miami Dade" and "Miami-Dade" are `miamidade`; "O'Brien" is `obrien`.
  * The CLI, batch mode and the web's county search all match through it.
@@ -29,7 +29,7 @@ export function countyKey(name: string): string {
     .replace(/['\u2019\u02bc`]/g, '') // apostrophes join: "O'Brien" = "OBrien"
     .replace(/[^a-z0-9]+/g, ' ') // periods, hyphens and other separators split words
     .trim()
-    .replace(/ (county|parish|borough|municipio)$/, '') // Louisiana's parishes, Alaska's boroughs, Puerto Rico's municipios
+    .replace(/ county$/, '')
     .split(' ');
   return words.map((w) => (w === 'saint' || w === 'sainte' || w === 'ste' ? 'st' : w)).join('');
 }
@@ -54,6 +54,9 @@ function placesByKey(state: StateDef): Map<string, Place[]> {
     const place = { county, name: county.name.replace(/ County$/, '') };
     add(countyKey(county.name), place);
     add(countyKey(county.slug), place);
+    // Louisiana's parishes, Alaska's boroughs and Puerto Rico's municipios answer to their name alone too ("Acadia", "Bayamón").
+    const short = county.name.replace(/ (Parish|Borough|Municipio)$/, '');
+    if (short !== county.name) add(countyKey(short), place);
   }
   KEYS.set(state, map);
   return map;
