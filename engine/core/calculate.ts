@@ -224,7 +224,8 @@ export class Calculator {
     if (s) return s;
     if ((PLANNED_STATES as readonly string[]).includes(c))
       throw inputError('NOT_SUPPORTED', 'notSupported', { code: c, covered: Object.keys(this.bundle.states).join(', ') });
-    throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: Object.keys(this.bundle.states).join(', ') });
+    const codes = Object.keys(this.bundle.states).sort((a, b) => Number(a === 'HUB') - Number(b === 'HUB') || a.localeCompare(b));
+    throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: codes.join(', ') });
   }
 
   private names?: Map<string, StateDef>;
