@@ -482,6 +482,13 @@ export function countyLevelYaml(state: string, us: UsRow[]): string {
     "  figure of 199 is probably the survey's floor (less than $200, not confirmed): the rate",
     '  of such a county (flag taxFloor) may be overstated. A county the table gives no rate',
     '  (flag noRate) has no estimate.',
+    ...(state === 'PR'
+      ? [
+          "  Puerto Rico's 78 municipios have no FIPS code and no population in the data (the",
+          '  Census county estimates cover the 50 states and DC only): neither is written, and',
+          '  the median value and median taxes are the figures to show in its place.',
+        ]
+      : []),
     'label: {en: County rate, es: Tasa del condado}',
     'unit: percent',
     'reference:',
