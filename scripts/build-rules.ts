@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadRules } from '../engine/node.js';
 import { formatProblem } from '../engine/node.js';
-import { BUNDLE_PATH } from '../engine/node.js';
+import { BUNDLE_PATH, CORE_BUNDLE_PATH, writeBundle } from '../engine/node.js';
 import { generatedSources } from '../engine/node.js';
 import { generateAll } from '../engine/node.js';
 
@@ -28,7 +28,8 @@ if (!bundle) {
 }
 const bundlePath = outArg === undefined ? BUNDLE_PATH : join(resolve(outArg), 'bundle.json');
 mkdirSync(dirname(bundlePath), { recursive: true });
-writeFileSync(bundlePath, JSON.stringify(bundle));
+// The whole bundle, and the core + one counties file per county-level state that `ptax calc` reads (engine/build/bundle.ts).
+writeBundle(bundle, bundlePath, outArg === undefined ? CORE_BUNDLE_PATH : join(resolve(outArg), 'bundle-core.json'));
 const n = Object.keys(bundle.parameters).length;
 console.log(`rules: ${n} parameters, ${Object.keys(bundle.programs).length} programs, ${Object.keys(bundle.states).length} state(s) → ${bundlePath}`);
 
