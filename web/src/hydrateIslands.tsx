@@ -74,6 +74,15 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
     const { StaticSearch } = await import('./components/site/StaticSearch.js');
     return <StaticSearch kind={p.kind} total={p.total} />;
   },
+  // The hub's state and county pages (issue 26).
+  'state-calc': async (p) => {
+    const { StateCalculator } = await import('./components/hub/StateCalculator.js');
+    return <StateCalculator {...(p as Parameters<typeof StateCalculator>[0])} />;
+  },
+  'county-table': async (p) => {
+    const { CountyTable } = await import('./components/hub/CountyTable.js');
+    return <CountyTable lang={p.lang} stateSlug={p.stateSlug} state={p.state} rows={p.rows} />;
+  },
   toasts: async () => {
     const { ToastRegion } = await import('./components/Toaster.js');
     return <ToastRegion />;
@@ -81,7 +90,20 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
 };
 
 /** Hydration order: what a visitor sees and uses first. */
-const ORDER: IslandName[] = ['calculator', 'search', 'consent', 'banner', 'contact', 'hub', 'notify', 'toasts', 'consent-settings', 'tools'];
+const ORDER: IslandName[] = [
+  'calculator',
+  'state-calc',
+  'search',
+  'county-table',
+  'consent',
+  'banner',
+  'contact',
+  'hub',
+  'notify',
+  'toasts',
+  'consent-settings',
+  'tools',
+];
 
 /** Calls `done` once the island's hydration has committed. */
 function Committed({ done, children }: { done: () => void; children: ReactNode }) {

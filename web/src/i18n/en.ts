@@ -1,7 +1,10 @@
 /** English UI text. Figures are interpolated ({{rate}}, {{limit}}…); none is written here. */
 import { consentText } from '../lib/telemetry/i18n.js';
+import hubStates from './hub.en.js';
 
 const en = {
+  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts. */
+  hubStates,
   meta: {
     title: '{{state}} Property Tax Calculator, {{year}} rates | Free estimate for {{people}}',
     description: 'Free, anonymous {{state}} property tax calculator: estimate annual and monthly tax for any of the {{count}} counties, with {{exemptions}}.',

@@ -1,10 +1,13 @@
 /** Texto de la interfaz en español (es-MX). Las cifras se interpolan; ninguna se escribe aquí. */
 import type { SpanishBase } from './en.js';
 import { consentText } from '../lib/telemetry/i18n.js';
+import hubStates from './hub.es.js';
 import { CITATIONS_ES } from './citations.es.js';
 
 /** The base Spanish text; each edition's own text is in states/es.<CODE>.ts, loaded with it. */
 const es: SpanishBase = {
+  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts. */
+  hubStates,
   meta: {
     title: 'Calculadora de impuestos a la propiedad de {{state}}, tarifas de {{year}} | Estimación gratuita para {{people}}',
     description:
