@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { loadRules } from '../engine/node.js';
 import { formatProblem } from '../engine/node.js';
-import { BUNDLE_PATH } from '../engine/node.js';
+import { BUNDLE_PATH, writeBundle } from '../engine/node.js';
 import { generatedSources } from '../engine/node.js';
 import { generateAll } from '../engine/node.js';
 
@@ -19,8 +19,8 @@ if (!bundle) {
   console.error(`${problems.length} problem(s) in the rule files; nothing was built`);
   process.exit(1);
 }
-mkdirSync(dirname(BUNDLE_PATH), { recursive: true });
-writeFileSync(BUNDLE_PATH, JSON.stringify(bundle));
+// The whole bundle, and the core + one counties file per county-level state that `ptax calc` reads (engine/build/bundle.ts).
+writeBundle(bundle);
 const n = Object.keys(bundle.parameters).length;
 console.log(`rules: ${n} parameters, ${Object.keys(bundle.programs).length} programs, ${Object.keys(bundle.states).length} state(s) → ${BUNDLE_PATH}`);
 

@@ -3,10 +3,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   DATA_DIR,
+  EDITIONS,
+  GENERATED_STATE_MARK,
+  NATIONAL_FILE,
   NOMINAL_FILES,
   SOURCE_FILE,
   countiesYaml,
+  countyLevelYaml,
+  countyStateYaml,
+  countyStates,
+  lowerMiddle,
   middleOfMedians,
+  readUsRows,
   readCountyRows,
   readNominalRows,
   slugOf,
@@ -16,11 +24,12 @@ import {
 const rows = readCountyRows(DATA_DIR);
 const nominal = readNominalRows(DATA_DIR);
 const SHARED = join('../shared/data', SOURCE_FILE);
+const us = readUsRows(DATA_DIR);
 
 describe('county generator', () => {
   // The copy in rules/sources is the shared data's, unchanged (checked where the shared data is there).
   it.runIf(existsSync(SHARED))('rules/sources holds the shared county tables byte for byte', () => {
-    for (const f of [SOURCE_FILE, ...Object.values(NOMINAL_FILES)])
+    for (const f of [SOURCE_FILE, NATIONAL_FILE, ...Object.values(NOMINAL_FILES)])
       expect(readFileSync(join(DATA_DIR, f)).equals(readFileSync(join('../shared/data', f))), f).toBe(true);
   });
 
@@ -85,8 +94,74 @@ describe('county generator', () => {
     expect(ca).toContain(`\n  state: ${sorted[28]}\n`);
   });
 
-  it('makes kebab-case slugs without " County"', () => {
+  it('makes kebab-case slugs without " County", accents dropped', () => {
     expect(slugOf('St. Lawrence County')).toBe('st-lawrence');
     expect(slugOf('New York County')).toBe('new-york');
+    expect(slugOf('Doña Ana County')).toBe('dona-ana');
+    expect(slugOf('Bayamón Municipio')).toBe('bayamon-municipio');
+  });
+});
+
+describe('county generator: the states at county level (national table)', () => {
+  const states = countyStates(us);
+
+  it('serves the 46 other states, DC and Puerto Rico: 48 codes, none an edition', () => {
+    expect(states).toHaveLength(48);
+    expect(states).toEqual(expect.arrayContaining(['DC', 'PR', 'OH', 'NJ', 'AK', 'WY']));
+    expect(states.filter((s) => EDITIONS.includes(s))).toEqual([]);
+    // SOURCES.md §5: 3,144 rows for the 50 states and DC, 78 for Puerto Rico; the editions have 441 of the 3,144.
+    const n = (list: string[]) => us.filter((r) => list.includes(r.state)).length;
+    expect([n(states.filter((s) => s !== 'PR')), n(['PR'])]).toEqual([3144 - 441, 78]);
+  });
+
+  it.each(countyStates(readUsRows(DATA_DIR)))('regenerates rules/%s byte for byte (counties file, and the state file while generated)', (state) => {
+    const dir = `rules/${state.toLowerCase()}`;
+    expect(countyLevelYaml(state, us)).toBe(readFileSync(`${dir}/counties.yaml`, 'utf8'));
+    const stateFile = readFileSync(`${dir}/state.yaml`, 'utf8');
+    if (stateFile.split('\n')[1]!.startsWith(GENERATED_STATE_MARK)) expect(countyStateYaml(state, us)).toBe(stateFile);
+  });
+
+  it("writes each county's rate, value, taxes, population and flags as in its CSV row", () => {
+    // us_county_property_taxes_2023.csv: OH,Ohio,Franklin County,39049,265700,4110,1.5469,false,1326063 (4110 / 265700 × 100 = 1.54686 → 1.5469).
+    expect(countyLevelYaml('OH', us)).toContain(
+      '  - name: "Franklin County"\n    slug: franklin\n    fips: "39049"\n    rates: [{effective: 2023-01-01, value: 1.5469}]\n    typical_rate: {effective: 2023-01-01, value: 1.5469}\n    median_value: 265700\n    median_taxes: 4110\n    population: 1326063\n',
+    );
+    // Bergen County NJ: taxes 10001, the top code.
+    expect(countyLevelYaml('NJ', us)).toMatch(/name: "Bergen County"\n(.+\n){5}    median_taxes: 10001\n    population: \d+\n    flags: \[topCoded\]\n/);
+    // Kalawao County HI: nothing at all in the source.
+    expect(countyLevelYaml('HI', us)).toContain(
+      '  - name: "Kalawao County"\n    slug: kalawao\n    fips: "15005"\n    rates: []\n    population: 81\n    flags: [noRate]\n',
+    );
+    // Choctaw County AL: taxes 199, probably the survey's floor.
+    expect(countyLevelYaml('AL', us)).toMatch(/name: "Choctaw County"\n(.+\n){5}    median_taxes: 199\n    population: \d+\n    flags: \[taxFloor\]\n/);
+    // Puerto Rico: no FIPS and no population in the data, so neither is written.
+    const pr = countyLevelYaml('PR', us);
+    expect(pr).not.toContain('fips:');
+    expect(pr).not.toContain('population');
+    expect(pr.match(/^  - name: /gm)).toHaveLength(78);
+  });
+
+  it("gives the state's and the nation's median county rate as one county's own rate (the lower middle of an even count)", () => {
+    expect(lowerMiddle([3, 1, 2, 4], (x) => x)).toBe(2);
+    expect(lowerMiddle([3, 1, 2], (x) => x)).toBe(2);
+    const rated = (list: typeof us) =>
+      list
+        .filter((r) => r.rate !== null)
+        .map((r) => Number(r.rate))
+        .sort((a, b) => a - b);
+    const mid = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)]!;
+    const national = mid(rated(us.filter((r) => r.state !== 'PR')));
+    const ohio = mid(rated(us.filter((r) => r.state === 'OH')));
+    const yaml = countyLevelYaml('OH', us);
+    expect(yaml).toMatch(new RegExp(`\\n  state_median: ${ohio.toFixed(4)}\\n  national_median: ${national.toFixed(4)}\\n`));
+    // Ohio has 88 counties, all with a rate: the 44th smallest is the median.
+    expect(rated(us.filter((r) => r.state === 'OH'))).toHaveLength(88);
+  });
+
+  it('writes a state file with names in both languages, the slug, tier county and the shared program', () => {
+    const nj = countyStateYaml('NJ', us);
+    expect(nj).toContain('name: {en: "New Jersey", es: "Nueva Jersey"}\nslug: new-jersey\ntier: county\n');
+    expect(nj).toContain('counties: nj.counties\nprograms:\n  - program: county_level\n');
+    expect(countyStateYaml('DC', us)).toContain('slug: district-of-columbia\n');
   });
 });

@@ -7,10 +7,16 @@
  * is kept beside it as the county's typical owner's rate. The output is committed; running
  * this again on the same data rewrites it byte for byte (a test checks that).
  *
- *   node dist/scripts/gen-counties.js [--data rules/sources] [--out rules] [--check] [STATE…]   (default: all four)
+ * Every other state, DC and Puerto Rico (the national table, SOURCES.md §5) gets the same
+ * counties file with the Census effective rate alone, each county's population, and the
+ * state's and the nation's median county rates for comparison, plus a short state file
+ * (tier county, the shared program rules/shared/county-level.yaml), generated as long as it
+ * keeps its second line's generated mark.
+ *
+ *   node dist/scripts/gen-counties.js [--data rules/sources] [--out rules] [--check] [STATE…]   (default: every state)
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { slugOf } from '../engine/node.js';
 
@@ -32,8 +38,16 @@ const VERIFIED = '2026-11-21';
 /** When every county of the nominal tables was compared with the official tables themselves (docs/verification.md, rows ca/fl/tx.counties). */
 const NOMINAL_VERIFIED = '2026-11-26';
 const NYC_NOTE = 'NYC borough';
-/** The state editions whose counties come from the table. */
-export const STATES = ['NY', 'TX', 'CA', 'FL'];
+/** The state editions: their counties come from the table of the four states and their nominal tables. */
+export const EDITIONS = ['NY', 'TX', 'CA', 'FL'];
+/**
+ * Every other state, DC and Puerto Rico: their counties come from the national table
+ * (../shared/data/SOURCES.md §5), at county level (tier county, the shared program
+ * `county_level`).
+ */
+export const NATIONAL_FILE = 'us_county_property_taxes_2023.csv';
+/** The national table's rows are the ACS 2019–2023 figures; its rates were checked (taxes ÷ value) on this day (docs/sources.md). */
+const NATIONAL_VERIFIED = '2026-11-27';
 
 export interface CountyRow {
   state: string;
@@ -319,10 +333,20 @@ function main(argv: string[]): void {
   }
   const rows = readCountyRows(resolve(dataDir));
   const nominal = readNominalRows(resolve(dataDir));
+  const us = readUsRows(resolve(dataDir));
+  const all = [...EDITIONS, ...countyStates(us)];
   let stale = 0;
-  for (const state of states.length ? states : STATES) {
-    const file = join(outDir, state.toLowerCase(), 'counties.yaml');
-    const text = countiesYaml(state, rows, nominal);
+  const outputs: Array<[string, string]> = [];
+  for (const state of states.length ? states : all) {
+    if (EDITIONS.includes(state)) outputs.push([join(outDir, state.toLowerCase(), 'counties.yaml'), countiesYaml(state, rows, nominal)]);
+    else if (all.includes(state)) {
+      outputs.push([join(outDir, state.toLowerCase(), 'counties.yaml'), countyLevelYaml(state, us)]);
+      // The state file is generated until someone takes it over (removes the generated mark).
+      const stateFile = join(outDir, state.toLowerCase(), 'state.yaml');
+      if (generatedOrMissing(stateFile)) outputs.push([stateFile, countyStateYaml(state, us)]);
+    } else throw new Error(`${state}: not in ${NATIONAL_FILE}`);
+  }
+  for (const [file, text] of outputs) {
     if (check) {
       let old = '';
       try {
@@ -335,12 +359,220 @@ function main(argv: string[]): void {
         stale++;
       }
     } else {
-      mkdirSync(join(outDir, state.toLowerCase()), { recursive: true });
+      mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, text);
       console.log(`wrote ${file}`);
     }
   }
   if (stale) process.exit(1);
+}
+
+export interface UsRow {
+  state: string;
+  stateName: string;
+  name: string;
+  /** Empty for Puerto Rico's municipios (the Census county file has none). */
+  fips: string;
+  medianValue: number | null;
+  taxes: number | null;
+  /** The rate as printed in the source (percent), or null where the source has none. */
+  rate: string | null;
+  topCoded: boolean;
+  population: number | null;
+}
+
+/** The national table (SOURCES.md §5), every row. */
+export function readUsRows(dataDir: string): UsRow[] {
+  const rows: Record<string, string>[] = parse(readFileSync(join(dataDir, NATIONAL_FILE), 'utf8'), { columns: true, skip_empty_lines: true });
+  const int = (s: string | undefined) => (s ? Number(s) : null);
+  return rows.map((r) => {
+    const rate = r['effective_rate_pct'] || null;
+    if (rate !== null && !/^\d+(\.\d+)?$/.test(rate)) throw new Error(`${NATIONAL_FILE}: bad rate ${rate}`);
+    return {
+      state: r['state_abbr']!,
+      stateName: r['state_name']!,
+      name: r['county_name']!,
+      fips: r['county_fips'] ?? '',
+      medianValue: int(r['median_home_value_usd']),
+      taxes: int(r['median_real_estate_taxes_paid_usd']),
+      rate,
+      topCoded: r['taxes_topcoded'] === 'true',
+      population: int(r['population_2023']),
+    };
+  });
+}
+
+/** The states, DC and Puerto Rico the national table serves at county level (every code but the editions'), sorted. */
+export function countyStates(us: UsRow[]): string[] {
+  return [...new Set(us.map((r) => r.state))].filter((s) => !EDITIONS.includes(s)).sort();
+}
+
+/** Spanish names of the states whose name is not the same in Spanish (the rest keep their English name). */
+export const SPANISH_NAMES: Record<string, string> = {
+  DC: 'Distrito de Columbia',
+  HI: 'Hawái',
+  LA: 'Luisiana',
+  MI: 'Míchigan',
+  MS: 'Misisipi',
+  MO: 'Misuri',
+  NH: 'Nuevo Hampshire',
+  NJ: 'Nueva Jersey',
+  NM: 'Nuevo México',
+  NC: 'Carolina del Norte',
+  ND: 'Dakota del Norte',
+  OR: 'Oregón',
+  PA: 'Pensilvania',
+  SC: 'Carolina del Sur',
+  SD: 'Dakota del Sur',
+  WV: 'Virginia Occidental',
+};
+
+/** The lower middle of a list of numbers (the middle one of an odd count): one row's own figure. */
+export function lowerMiddle<T>(items: T[], key: (x: T) => number): T | undefined {
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+const stateName = (state: string, us: UsRow[]): string => {
+  const r = us.find((x) => x.state === state);
+  if (!r) throw new Error(`${state}: not in ${NATIONAL_FILE}`);
+  return r.stateName;
+};
+
+/** The Census county population estimates (Vintage 2023), as a YAML list item. */
+const POPEST = [
+  '- title: "US Census Bureau, Population Estimates Program, Vintage 2023: annual estimates of the resident population for counties, July 1, 2023 (co-est2023-alldata, POPESTIMATE2023)"',
+  '  href: https://www.census.gov/data/tables/time-series/demo/popest/2020s-counties-total.html',
+];
+
+/** The rows the national median is taken over: the 50 states and DC (Puerto Rico is not in the national figure). */
+const nationalRows = (us: UsRow[]) => us.filter((r) => r.state !== 'PR' && r.rate !== null);
+
+/** rules/<st>/counties.yaml of a county-level state, from the national table. */
+export function countyLevelYaml(state: string, us: UsRow[]): string {
+  const mine = us.filter((r) => r.state === state);
+  if (!mine.length) throw new Error(`${state}: not in ${NATIONAL_FILE}`);
+  const name = stateName(state, us);
+  const withRate = mine.filter((r) => r.rate !== null);
+  const stateMedian = lowerMiddle(withRate, (r) => Number(r.rate))!;
+  const nationalMedian = lowerMiddle(nationalRows(us), (r) => Number(r.rate))!;
+  const values = mine.filter((r) => r.medianValue !== null);
+  const valueMiddle = lowerMiddle(values, (r) => r.medianValue!);
+  const hasPopulation = mine.every((r) => r.population !== null);
+  const population = mine.reduce((a, r) => a + (r.population ?? 0), 0);
+  const lines = [
+    '# yaml-language-server: $schema=../../schemas/counties.schema.json',
+    `# Generated by scripts/gen-counties.ts from shared/data/${NATIONAL_FILE}; do not edit by hand.`,
+    'kind: counties',
+    `id: ${state.toLowerCase()}.counties`,
+    `state: ${state}`,
+    'description: >-',
+    `  ${name}, every county${state === 'PR' ? ' (municipio)' : ''} in the national table. Each county's rate is the Census`,
+    '  effective rate: the median real estate taxes paid divided by the median value of',
+    '  owner-occupied homes (ACS 2019–2023 five-year estimates, as compiled by the Tax',
+    "  Foundation), a percent of market value. It is what the county's typical owner pays, not",
+    "  a statutory rate: the state's exemptions, credits and caps are already in it for the",
+    "  typical owner and none is modelled. A taxes figure of 10,001 is the survey's top code",
+    '  ($10,000 or more): the rate of such a county (flag topCoded) is understated. A taxes',
+    "  figure of 199 is probably the survey's floor (less than $200, not confirmed): the rate",
+    '  of such a county (flag taxFloor) may be overstated. A county the table gives no rate',
+    '  (flag noRate) has no estimate.',
+    'label: {en: County rate, es: Tasa del condado}',
+    'unit: percent',
+    'reference:',
+    ...[...B25103, ...B25077].map((l) => `  ${l}`),
+    `last_verified: ${NATIONAL_VERIFIED}`,
+    'typical_rate:',
+    "  label: {en: Typical owner's rate, es: Tasa típica de los propietarios}",
+    '  description: >-',
+    '    The same Census effective rate, the rate used. `state_median` is the middle of the',
+    `    county rates of ${name} (the lower middle one of an even count, so it is one county's`,
+    `    rate: ${stateMedian.name}); \`national_median\` the middle of the county rates of the 50`,
+    `    states and DC (${nationalMedian.name}, ${nationalMedian.state}), over the counties with a rate. Medians of county`,
+    '    rates, not of homes: a comparison.',
+    '  reference:',
+    ...[...B25103, ...B25077].map((l) => `    ${l}`),
+    `  state_median: ${stateMedian.rate}`,
+    `  national_median: ${nationalMedian.rate}`,
+  ];
+  if (valueMiddle)
+    lines.push(
+      'median_value:',
+      '  label: {en: Median home value, es: Valor mediano de la vivienda}',
+      '  description: >-',
+      "    Median value of owner-occupied homes (ACS 2019–2023 five-year estimates), each county's",
+      "    as `median_value` below. `state` is the middle of the state's county medians (the",
+      '    lower middle one of an even count): a typical county, not a statewide median of homes,',
+      '    which this data set does not give.',
+      '  reference:',
+      ...B25077.map((l) => `    ${l}`),
+      `  state: ${valueMiddle.medianValue}`,
+    );
+  if (hasPopulation)
+    lines.push(
+      'population:',
+      '  label: {en: Population, es: Población}',
+      '  description: >-',
+      "    Resident population on July 1, 2023 (Census Vintage 2023 estimates), each county's as",
+      "    `population` below; `state` is their sum, the state's own estimate.",
+      '  reference:',
+      ...POPEST.map((l) => `    ${l}`),
+      `  state: ${population}`,
+    );
+  lines.push('counties:');
+  const slugs = new Set<string>();
+  for (const r of mine) {
+    const slug = slugOf(r.name);
+    if (slugs.has(slug)) throw new Error(`${state}: two counties with the slug ${slug}`);
+    slugs.add(slug);
+    const flags = [r.topCoded ? 'topCoded' : '', r.taxes === 199 ? 'taxFloor' : '', r.rate === null ? 'noRate' : ''].filter(Boolean);
+    lines.push(`  - name: ${q(r.name)}`, `    slug: ${slug}`);
+    if (r.fips) lines.push(`    fips: ${q(r.fips)}`);
+    lines.push(r.rate !== null ? `    rates: [{effective: ${EFFECTIVE}, value: ${r.rate}}]` : '    rates: []');
+    if (r.rate !== null) lines.push(`    typical_rate: {effective: ${EFFECTIVE}, value: ${r.rate}}`);
+    if (r.medianValue !== null) lines.push(`    median_value: ${r.medianValue}`);
+    if (r.taxes !== null) lines.push(`    median_taxes: ${r.taxes}`);
+    if (r.population !== null) lines.push(`    population: ${r.population}`);
+    if (flags.length) lines.push(`    flags: [${flags.join(', ')}]`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The second line of a generated state file: while it is there, the generator rewrites the file. */
+export const GENERATED_STATE_MARK = '# Generated by scripts/gen-counties.ts';
+
+function generatedOrMissing(file: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').split('\n')[1]!.startsWith(GENERATED_STATE_MARK);
+  } catch {
+    return true;
+  }
+}
+
+/** rules/<st>/state.yaml of a county-level state: its names, slug, tier, counties file and the shared program. */
+export function countyStateYaml(state: string, us: UsRow[]): string {
+  const en = stateName(state, us);
+  const es = SPANISH_NAMES[state] ?? en;
+  const unit = state === 'PR' ? 'municipio' : 'county';
+  return [
+    '# yaml-language-server: $schema=../../schemas/state.schema.json',
+    `${GENERATED_STATE_MARK} (state file of a county-level state); remove this line to edit it by hand.`,
+    'kind: state',
+    `code: ${state}`,
+    `name: {en: ${q(en)}, es: ${q(es)}}`,
+    `slug: ${slugOf(en)}`,
+    'tier: county',
+    'description: >-',
+    `  ${en} at county level: every ${unit} is calculated by the shared county-level program`,
+    "  (rules/shared/county-level.yaml), home value times the county's Census effective rate",
+    "  from the national table; the state's own exemptions and rules are not modelled.",
+    'phrases:',
+    `  people: {en: ${q(`homeowners in ${en}`)}, es: ${q(`propietarios en ${es}`)}}`,
+    `counties: ${state.toLowerCase()}.counties`,
+    'programs:',
+    '  - program: county_level',
+    '',
+  ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main(process.argv.slice(2));

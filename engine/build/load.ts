@@ -270,11 +270,13 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
         ? c.data.counties.map((x: any) => ({
             name: x.name,
             slug: x.slug,
-            fips: x.fips,
+            fips: x.fips ?? '',
             rates: x.rates,
             ...(x.typical_rate !== undefined ? { typicalRate: x.typical_rate } : {}),
             flags: x.flags ?? [],
             ...(x.median_value !== undefined ? { medianValue: x.median_value } : {}),
+            ...(x.median_taxes !== undefined ? { medianTaxes: x.median_taxes } : {}),
+            ...(x.population !== undefined ? { population: x.population } : {}),
           }))
         : [],
       programs: d.programs,
@@ -326,6 +328,8 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
                 label: c.data.typical_rate.label,
                 description: c.data.typical_rate.description,
                 reference: refs(c.src, ['typical_rate', 'reference'], c.data.typical_rate.reference),
+                ...(c.data.typical_rate.state_median !== undefined ? { stateMedian: c.data.typical_rate.state_median } : {}),
+                ...(c.data.typical_rate.national_median !== undefined ? { nationalMedian: c.data.typical_rate.national_median } : {}),
               },
             }
           : {}),
@@ -336,6 +340,16 @@ function assemble(sources: Array<{ src: YamlSource; kind: Kind }>, problems: Pro
                 description: c.data.median_value.description,
                 reference: refs(c.src, ['median_value', 'reference'], c.data.median_value.reference),
                 state: c.data.median_value.state,
+              },
+            }
+          : {}),
+        ...(c.data.population
+          ? {
+              population: {
+                label: c.data.population.label,
+                description: c.data.population.description,
+                reference: refs(c.src, ['population', 'reference'], c.data.population.reference),
+                state: c.data.population.state,
               },
             }
           : {}),

@@ -5,6 +5,8 @@ import { inputError } from './messages.js';
 
 export function slugOf(name: string): string {
   return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents: "Doña Ana" is dona-ana, "Bayamón" bayamon
     .trim()
     .toLowerCase()
     .replace(/\scounty$/, '')

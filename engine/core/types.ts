@@ -114,6 +114,10 @@ export interface CountyDef {
   flags: string[];
   /** Median value of the county's owner-occupied homes, in dollars (counties file `median_value`). */
   medianValue?: number;
+  /** County-level states: median real estate taxes paid, in dollars (10001: $10,000 or more). */
+  medianTaxes?: number;
+  /** County-level states: resident population, July 1, 2023 (absent for Puerto Rico). */
+  population?: number;
 }
 
 /**
@@ -166,9 +170,18 @@ export interface StateDef {
     /** The counties file's `parts`: what the rate's parts are and the source columns of each. */
     parts?: { label: Label; description: string; reference: Reference[]; columns: Record<keyof RateParts, string> };
     /** The counties file's `typical_rate`: what the typical owner's rate is and its source. */
-    typicalRate?: { label: Label; description: string; reference: Reference[] };
+    typicalRate?: {
+      label: Label;
+      description: string;
+      reference: Reference[];
+      /** County-level states: the middle of the state's county rates, and of the nation's (50 states and DC), percent. */
+      stateMedian?: number;
+      nationalMedian?: number;
+    };
     /** The counties file's `median_value`: the state's figure, with what it is and its source. */
     medianValue?: { label: Label; description: string; reference: Reference[]; state: number };
+    /** County-level states: the counties file's `population` (the state's total). */
+    population?: { label: Label; description: string; reference: Reference[]; state: number };
   };
   programs: Array<{ when?: Condition; program: string }>;
   aliases: Array<{ name: string; program: string; description?: string }>;
