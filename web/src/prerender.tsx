@@ -80,14 +80,18 @@ function guideTool(route: Route): boolean {
   return !!g?.topic && g.topic in GUIDE_TOOLS;
 }
 
+/** One i18next instance per language for the hub's state and county pages (some 6,400: a new instance each costs more than the page). */
+const hubI18n: Partial<Record<Lang, ReturnType<typeof createI18n>>> = {};
+
 export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
-  const i18n = createI18n(lang, { es });
-  const t = i18n.t;
   const route = resolveRoute(pathname, site);
+  const hubRoute = route.page === 'state' || route.page === 'state-county';
+  const i18n = hubRoute ? (hubI18n[lang] ??= createI18n(lang, { es })) : createI18n(lang, { es });
+  const t = i18n.t;
   // Each island is rendered on its own, as the browser hydrates it (islands.tsx).
   setIslandRenderer((content, identifierPrefix) => renderToString(<I18nextProvider i18n={i18n}>{content}</I18nextProvider>, { identifierPrefix }));
   // The hub's state and county pages (issue 26): their own, lighter tree.
-  const hub = route.page === 'state' || route.page === 'state-county' ? hubPage(route, t, hubStates, packageOf) : undefined;
+  const hub = hubRoute ? hubPage(route, t, hubStates, packageOf) : undefined;
   if (hub) {
     const html = renderToString(
       <I18nextProvider i18n={i18n}>

@@ -68,7 +68,7 @@ export function CountyTable({ lang, stateSlug, state, rows }: { lang: Lang; stat
           {sorted.map((r) => (
             <tr key={r.slug} data-testid="county-row" data-slug={r.slug}>
               <th scope="row">
-                <a href={hubPath(lang, stateSlug, r.slug)}>{countyName(r.name, t)}</a>
+                <a href={hubPath(lang, stateSlug, r.slug)}>{r.label ?? countyName(r.name, t)}</a>
               </th>
               <td data-value={r.rate ?? undefined}>
                 {r.rate === null ? none : formatPercent(r.rate, lang)}

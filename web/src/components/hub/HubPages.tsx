@@ -24,6 +24,8 @@ export interface StatePageData {
   slug: string;
   name: { en: string; es: string };
   rows: CountyRow[];
+  /** The rows with their names in each language (`label`), made once per state and language. */
+  labelled: Record<Lang, CountyRow[]>;
   /** Counties by rate, highest first (slug → rank), among those with a rate. */
   rank: Map<string, number>;
   ranked: number;
@@ -101,7 +103,7 @@ function calcProps(lang: Lang, d: StatePageData, county?: CountyRow): StateCalcP
     lang,
     code: d.code,
     state: d.name,
-    counties: d.rows.map((r) => [r.slug, r.name]),
+    counties: d.labelled[lang].map((r) => [r.slug, r.label!]),
     county: county?.slug,
     value: county?.value ?? undefined,
     stateRate: d.stateRate,
@@ -126,8 +128,8 @@ export function StatePage({ lang, d }: { lang: Lang; d: StatePageData }) {
       <TierNote />
       <section aria-labelledby="county-table-title" className="hub-table-section">
         <h2 id="county-table-title">{t('hubStates.tableTitle', { state })}</h2>
-        <Island name="county-table" props={{ lang, stateSlug: d.slug, state, rows: d.rows }}>
-          <CountyTable lang={lang} stateSlug={d.slug} state={state} rows={d.rows} />
+        <Island name="county-table" props={{ lang, stateSlug: d.slug, state, rows: d.labelled[lang] }}>
+          <CountyTable lang={lang} stateSlug={d.slug} state={state} rows={d.labelled[lang]} />
         </Island>
         <Sources lang={lang} sources={d.sources} />
       </section>
@@ -138,7 +140,7 @@ export function StatePage({ lang, d }: { lang: Lang; d: StatePageData }) {
 export function CountyPage({ lang, d, c }: { lang: Lang; d: StatePageData; c: CountyRow }) {
   const { t } = useTranslation();
   const state = d.name[lang];
-  const county = countyName(c.name, t);
+  const county = d.labelled[lang].find((r) => r.slug === c.slug)?.label ?? countyName(c.name, t);
   const props = calcProps(lang, d, c);
   const rank = d.rank.get(c.slug);
   const none = t('hubStates.noData');

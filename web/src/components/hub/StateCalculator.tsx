@@ -49,7 +49,7 @@ export function StateCalculator({ lang, code, state, counties, county: preset, v
     }
   };
   const r = status.kind === 'done' ? status.result : undefined;
-  const place = r ? countyName(r.county, t) : '';
+  const place = r ? (counties.find(([slug]) => slug === r.slug)?.[1] ?? countyName(r.county, t)) : '';
   return (
     <section className="card hub-calc" id="calculator" aria-labelledby={`${id}title`} data-testid="state-calculator">
       <h2 id={`${id}title`}>{t('hubStates.calcTitle')}</h2>
@@ -72,9 +72,9 @@ export function StateCalculator({ lang, code, state, counties, county: preset, v
           <label htmlFor={`${id}county`}>{t('hubStates.countyLabel')}</label>
           <select id={`${id}county`} value={county} onChange={(e) => setCounty(e.target.value)} data-testid="county-select">
             <option value="">{t('hubStates.chooseCounty')}</option>
-            {counties.map(([slug, name]) => (
+            {counties.map(([slug, label]) => (
               <option key={slug} value={slug}>
-                {countyName(name, t)}
+                {label}
               </option>
             ))}
           </select>

@@ -25,8 +25,9 @@ export function stateEdition(code: string, loaders: PackageLoaders = defaultLoad
 
 export interface Estimate {
   view: ResultView;
-  /** The county's name as the rules give it. */
+  /** The county's name as the rules give it, and its slug. */
   county: string;
+  slug: string;
   /** The county's median effective rate (percent), a comparison. */
   countyRate: number | null;
 }
@@ -36,5 +37,5 @@ export async function estimate(code: string, slug: string, value: number, lang: 
   const edition = await stateEdition(code, loaders);
   const c = edition.counties.find((x) => x.slug === slug);
   const view = calculate(edition, { ...defaultForm(edition), county: c?.name ?? slug, homeValue: value }, lang);
-  return { view, county: c?.name ?? slug, countyRate: c ? (c.typicalRate ?? c.rate) : null };
+  return { view, county: c?.name ?? slug, slug, countyRate: c ? (c.typicalRate ?? c.rate) : null };
 }

@@ -14,6 +14,8 @@ export interface HubState {
 export interface CountyRow {
   slug: string;
   name: string;
+  /** The name in the page's language ("Condado de Adams"), when the build gives it. */
+  label?: string;
   /** The county's median effective rate (percent), null where the data has none. */
   rate: number | null;
   /** Median value of owner-occupied homes (dollars). */
@@ -30,6 +32,7 @@ export interface StateCalcProps {
   lang: Lang;
   code: string;
   state: { en: string; es: string };
+  /** [slug, name in the page's language]. */
   counties: Array<[string, string]>;
   county?: string;
   value?: number;

@@ -62,6 +62,7 @@ export function statePageData(pkg: StatePackage, s: HubState): StatePageData {
     slug: s.slug,
     name: s.name,
     rows,
+    labelled: { en: [], es: [] },
     rank,
     ranked: rated.length,
     stateRate: stateRateOf(pkg),
@@ -94,6 +95,8 @@ export function hubPage(
   if (!d) cache.set(s.code, (d = statePageData(pkg, s)));
   const lang: Lang = route.lang;
   const state = s.name[lang];
+  // The counties' names in this language, once per state (a county page lists them all in its calculator).
+  if (!d.labelled[lang].length) d.labelled[lang] = d.rows.map((r) => ({ ...r, label: countyName(r.name, t) }));
   if (route.page === 'state') {
     return {
       content: <StatePage lang={lang} d={d} />,
@@ -103,7 +106,7 @@ export function hubPage(
   }
   const c = d.rows.find((r) => r.slug === countySlug);
   if (!c) return undefined;
-  const county = countyName(c.name, t);
+  const county = d.labelled[lang].find((r) => r.slug === c.slug)!.label!;
   const rate = c.rate === null ? '' : formatPercent(c.rate, lang);
   return {
     content: <CountyPage lang={lang} d={d} c={c} />,
