@@ -2,10 +2,10 @@
  * The calculator of a hub state page and county page (issue 26): home value and county,
  * then the engine's figures (annual, monthly, the rate used), its notes in plain words and
  * the comparison of the county's rate with the state's and the nation's median county
- * rates. The state's data and the engine load when the island hydrates (hubEngine.ts, its
- * own chunk with the state's package); nothing is sent anywhere.
+ * rates. The state's data and the engine load when the visitor turns to the form
+ * (hubEngine.ts, its own chunk with the state's package); nothing is sent anywhere.
  */
-import { useEffect, useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MoneyInput } from '../MoneyInput.js';
 import { formatPercent, formatUsd } from '../../lib/format.js';
@@ -24,12 +24,16 @@ export function StateCalculator({ lang, code, state, counties, county: preset, v
   const [county, setCounty] = useState(preset ?? '');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const stateName = state[lang];
-  // The state's package and the engine start loading as soon as the island is live.
-  useEffect(() => {
+  // The state's package and the engine start loading when the visitor turns to the form
+  // (pointer over it, focus in it), not with the page: nothing competes with the first paint.
+  const preloaded = useRef(false);
+  const preload = () => {
+    if (preloaded.current) return;
+    preloaded.current = true;
     void loadEngine()
       .then((m) => m.stateEdition(code))
       .catch(() => undefined);
-  }, [code]);
+  };
   const ready = !!county && value !== null && value > 0;
   const run = async () => {
     if (!ready) return;
@@ -56,6 +60,8 @@ export function StateCalculator({ lang, code, state, counties, county: preset, v
       <form
         className="hub-calc-form"
         data-testid="property-form"
+        onPointerEnter={preload}
+        onFocus={preload}
         onSubmit={(e) => {
           e.preventDefault();
           void run();
