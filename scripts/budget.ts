@@ -27,7 +27,7 @@
  * Prints a table, writes reports/budget.json, exits 1 when a budget fails.
  * Environment: PTAX_CHROMIUM (default /usr/bin/chromium), PTAX_LH_RUNS (runs per page,
  * default 3; fewer is flagged as not the method), PTAX_BUDGET_EDITIONS (e.g. TX,NY),
- * PTAX_BUDGET_PAGES (page kinds to measure: default home,calculator,county,guide,faq,state;
+ * PTAX_BUDGET_PAGES (page kinds to measure: default home,calculator,county,guide,faq,state,state-county;
  * `all` for every kind; or e.g. home,county),
  * PTAX_BUDGET_NO_JS=1 (Lighthouse only, for iterating), PTAX_WEB_DIST (the build to measure,
  * default web/dist).
@@ -61,7 +61,7 @@ const LH_RUNS = Math.max(1, Number(process.env.PTAX_LH_RUNS ?? 3) || 3);
  * FAQ; and the hub's state pages once they exist), `all` adds how it works, the county list,
  * the guides hub, about and a Spanish page; or a list (PTAX_BUDGET_PAGES=home,county).
  */
-const DEFAULT_KINDS = ['home', 'calculator', 'county', 'guide', 'faq', 'state'];
+const DEFAULT_KINDS = ['home', 'calculator', 'county', 'guide', 'faq', 'state', 'state-county'];
 const ONLY_PAGES = (process.env.PTAX_BUDGET_PAGES ?? DEFAULT_KINDS.join(','))
   .split(',')
   .map((x) => x.trim())
@@ -152,6 +152,10 @@ function pageTypes(dist: string): Array<{ kind: string; path: string }> {
   const sitemap = readFileSync(join(dist, 'sitemap.xml'), 'utf8');
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
   const first = (re: RegExp) => paths.find((p) => re.test(p));
+  // A county-level state's page on the hub is a one-segment path with county pages under it.
+  const hubStates = [...new Set(paths.filter((p) => /^\/[a-z-]+\/[a-z0-9-]+$/.test(p)).map((p) => p.split('/')[1]!))].filter(
+    (s) => !['es', 'county', 'guides'].includes(s) && paths.includes(`/${s}`),
+  );
   const kinds: Array<[string, string | undefined]> = [
     ['calculator', first(/^\/calculator$/)],
     ['how-it-works', first(/^\/how-it-works$/)],
@@ -162,8 +166,9 @@ function pageTypes(dist: string): Array<{ kind: string; path: string }> {
     ['faq', first(/^\/faq$/)],
     ['about', first(/^\/about$/)],
     ['es', first(/^\/es\/como-funciona$/)],
-    // The hub's state pages (issue 28 asks for them once they exist).
-    ['state', first(/^\/(states?|estados?)\/[a-z-]+$/)],
+    // The hub's state pages and their county pages (issue 26): /ohio and /ohio/franklin when there, else the first.
+    ['state', hubStates.includes('ohio') ? '/ohio' : hubStates[0] && `/${hubStates[0]}`],
+    ['state-county', first(/^\/ohio\/franklin$/) ?? (hubStates[0] && first(new RegExp(`^/${hubStates[0]}/[a-z0-9-]+$`)))],
   ];
   return kinds.filter((k): k is [string, string] => !!k[1]).map(([kind, path]) => ({ kind, path }));
 }

@@ -80,6 +80,7 @@ export function sitemap(origin, pages) {
 
 /** Pre-renders edition `code`'s pages in `dist` (the edition's build folder). */
 export async function prerender(code, dist) {
+  const started = performance.now();
   process.env.VITE_STATE = code;
   await build({
     configFile: join(web, 'vite.config.ts'),
@@ -99,6 +100,7 @@ export async function prerender(code, dist) {
       },
     },
   });
+  const built = performance.now();
   const { render, pagePaths, aliasPaths } = await import(pathToFileURL(join(ssrDir, `prerender-${code}.mjs`)).href);
   const origin = originOf(code);
   const templates = {
@@ -136,7 +138,10 @@ export async function prerender(code, dist) {
   // The page-not-found screens, answered with status 404 by the site server.
   write('404.html', 'en', '/404', { en: '/404', es: '/es/404' });
   write('es/404.html', 'es', '/es/404', { en: '/404', es: '/es/404' });
+  const rendered = performance.now();
   writeFileSync(join(dist, 'sitemap.xml'), sitemap(origin, pages));
   writeFileSync(join(dist, 'robots.txt'), `User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`);
   rmSync(ssrDir, { recursive: true, force: true });
+  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(`web: pre-rendered ${code}: ${pages.length * 2} pages in ${s(rendered - built)} (SSR build ${s(built - started)})`);
 }

@@ -89,6 +89,15 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
     const { StaticSearch } = await import('./components/site/StaticSearch.js');
     return <StaticSearch kind={p.kind} total={p.total} />;
   },
+  // The hub's state and county pages (issue 26).
+  'state-calc': async (p) => {
+    const { StateCalculator } = await import('./components/hub/StateCalculator.js');
+    return <StateCalculator {...(p as Parameters<typeof StateCalculator>[0])} />;
+  },
+  'county-table': async (p) => {
+    const { CountyTable } = await import('./components/hub/CountyTable.js');
+    return <CountyTable lang={p.lang} stateSlug={p.stateSlug} state={p.state} rows={p.rows} />;
+  },
   toasts: async () => {
     const { ToastRegion } = await import('./components/Toaster.js');
     return <ToastRegion />;
@@ -98,9 +107,24 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
 /**
  * Hydration order. The calculator waits for the state data (its form is the build's HTML
  * until then), so the islands whose code is already there (the consent banner at the top of
- * a first visit, the forms, the toasts) hydrate first, while the data downloads; the tools last.
+ * a first visit, the forms, the toasts; on the hub's state pages their calculator, search
+ * and county table, whose data is in the page) hydrate first, while the data downloads; the
+ * tools last.
  */
-const ORDER: IslandName[] = ['consent', 'search', 'banner', 'contact', 'hub', 'toasts', 'notify', 'consent-settings', 'calculator', 'tools'];
+const ORDER: IslandName[] = [
+  'consent',
+  'state-calc',
+  'search',
+  'county-table',
+  'banner',
+  'contact',
+  'hub',
+  'toasts',
+  'notify',
+  'consent-settings',
+  'calculator',
+  'tools',
+];
 
 /** Calls `done` once the island's hydration has committed. */
 function Committed({ done, children }: { done: () => void; children: ReactNode }) {

@@ -14,7 +14,8 @@
 import type { ReactElement } from 'react';
 
 /** The islands a page may have; main.tsx has a loader for each. */
-export type IslandName = 'calculator' | 'tools' | 'hub' | 'banner' | 'notify' | 'contact' | 'consent' | 'consent-settings' | 'toasts' | 'search';
+export type IslandName =
+  'calculator' | 'tools' | 'hub' | 'banner' | 'notify' | 'contact' | 'consent' | 'consent-settings' | 'toasts' | 'search' | 'state-calc' | 'county-table';
 
 /** The build's renderer of an island's content (react-dom/server, given by prerender.tsx so it never reaches the browser's bundle). */
 type Renderer = (content: ReactElement, identifierPrefix: string) => string;

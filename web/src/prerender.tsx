@@ -24,6 +24,10 @@ import { DEFAULT_VALUE } from '../../engine/index.js';
 import { allRoutes, resolveRoute, type Route, type Site } from './lib/routes.js';
 import { faqOf, routedGuides, type GuideData } from './lib/guides.js';
 import { setIslandRenderer } from './islands.js';
+import { counterpartPath } from './lib/routes.js';
+import { HubFrame } from './components/hub/HubPages.js';
+import { hubPage, siteStates } from './components/hub/prerenderHub.js';
+import type { HubState } from './components/hub/hubTypes.js';
 
 const never = () => new Promise<never>(() => {});
 const stateTexts = import.meta.glob('./i18n/states/es.*.ts', { eager: true, import: 'default' }) as Record<string, StateText>;
@@ -46,10 +50,16 @@ const guides: GuideData = Object.entries(guideFiles).find(([path]) => path.endsW
   pages: [],
 };
 
+/** The hub's states (issue 26; web/scripts/build-hub-data.mjs) and each state's package. */
+const hubStates: readonly HubState[] =
+  EDITION === 'HUB' ? (Object.values(import.meta.glob<HubState[]>('./generated/hub/states.json', { eager: true, import: 'default' }))[0] ?? []) : [];
+const packageOf = (code: string) => Object.entries(packages).find(([path]) => path.endsWith(`/${code}.json`))?.[1];
+
 export const site: Site = {
   counties: edition ? [...edition.counties, ...edition.places].map((c) => c.slug) : [],
   guides: routedGuides(guides),
   edition: EDITION,
+  ...(hubStates.length ? { states: siteStates(hubStates, packageOf) } : {}),
 };
 
 /** Every page path of the edition: [English path, Spanish path]; the hub has no county pages. */
@@ -70,12 +80,29 @@ function guideTool(route: Route): boolean {
   return !!g?.topic && g.topic in GUIDE_TOOLS;
 }
 
+/** One i18next instance per language for the hub's state and county pages (some 6,400: a new instance each costs more than the page). */
+const hubI18n: Partial<Record<Lang, ReturnType<typeof createI18n>>> = {};
+
 export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
-  const i18n = createI18n(lang, { es });
-  const t = i18n.t;
   const route = resolveRoute(pathname, site);
+  const hubRoute = route.page === 'state' || route.page === 'state-county';
+  const i18n = hubRoute ? (hubI18n[lang] ??= createI18n(lang, { es })) : createI18n(lang, { es });
+  const t = i18n.t;
   // Each island is rendered on its own, as the browser hydrates it (islands.tsx).
   setIslandRenderer((content, identifierPrefix) => renderToString(<I18nextProvider i18n={i18n}>{content}</I18nextProvider>, { identifierPrefix }));
+  // The hub's state and county pages (issue 26): their own, lighter tree.
+  const hub = hubRoute ? hubPage(route, t, hubStates, packageOf) : undefined;
+  if (hub) {
+    const html = renderToString(
+      <I18nextProvider i18n={i18n}>
+        <HubFrame lang={lang} site={site} switchHref={counterpartPath(pathname, lang === 'es' ? 'en' : 'es', site)}>
+          {hub.content}
+        </HubFrame>
+      </I18nextProvider>,
+    );
+    setIslandRenderer(null);
+    return { html, title: hub.title, description: hub.description, status: 200 };
+  }
   const html = renderToString(
     <I18nextProvider i18n={i18n}>
       <ToastProvider>

@@ -1,8 +1,18 @@
-/** The hub (seed 001 §1, the neutral variant): what ptax is, and a card per state edition linking to it. */
+/**
+ * The hub (seed 001 §1, the neutral variant; issue 26 the national entry): what ptax is, a
+ * card per state edition linking to it, every state and DC with a search by name (the
+ * county-level states link to their pages here), and what each tier covers.
+ */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STATE_EDITIONS, editionUrl } from '../lib/editionText.js';
 import type { Lang } from '../lib/format.js';
+import { StateList, TierNote } from './hub/StateList.js';
+import type { HubState } from './hub/hubTypes.js';
+
+/** The list of states (web/scripts/build-hub-data.mjs; empty where the build has not written it). */
+const HUB_STATES: readonly HubState[] =
+  Object.values(import.meta.glob<HubState[]>('../generated/hub/states.json', { eager: true, import: 'default' }))[0] ?? [];
 
 /** The site server's host map (GET /api/sites), when it has one: edition code → address. */
 async function fetchSites(): Promise<Record<string, string> | undefined> {
@@ -50,6 +60,12 @@ export function Hub({ lang }: { lang: Lang }) {
         ))}
       </ul>
       <p className="help">{t('hub.private')}</p>
+      {HUB_STATES.length > 0 && (
+        <>
+          <StateList lang={lang} states={HUB_STATES} editionHref={href} />
+          <TierNote />
+        </>
+      )}
     </section>
   );
 }

@@ -1,13 +1,16 @@
 /** English UI text. Figures are interpolated ({{rate}}, {{limit}}…); none is written here. */
 import { consentText } from '../lib/telemetry/i18n.js';
+import hubStates from './hub.en.js';
 
 const en = {
+  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts. */
+  hubStates,
   meta: {
     title: '{{state}} Property Tax Calculator, {{year}} rates | Free estimate for {{people}}',
     description: 'Free, anonymous {{state}} property tax calculator: estimate annual and monthly tax for any of the {{count}} counties, with {{exemptions}}.',
-    title_HUB: 'Property Tax Calculator, {{year}} rates | New York, Texas, California and Florida',
+    title_HUB: 'Property Tax Calculator for every state, {{year}} rates | Free estimate by county',
     description_HUB:
-      'Free, anonymous property tax calculators for New York, Texas, California and Florida: annual and monthly tax, exemptions and the tools of each state.',
+      'Free, anonymous property tax calculators: full calculators for New York, Texas, California and Florida, and a county-level estimate for every other state and DC.',
   },
   /** What differs between the editions, by state code (the `context` of a key). */
   edition: {
@@ -30,7 +33,7 @@ const en = {
   /** Edition names, shown before the state data has loaded (the data package then names the state). */
   states: { NY: 'New York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'US' },
   hub: {
-    title: 'Property tax calculators for New York, Texas, California and Florida',
+    title: 'Property tax calculators for every state',
     intro:
       'Estimate your annual and monthly property tax with the rules of your state: county rates, exemptions, caps and the tools each state needs. Free, anonymous, and computed in your browser.',
     choose: 'Choose your state',

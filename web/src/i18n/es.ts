@@ -1,22 +1,25 @@
 /** Texto de la interfaz en español (es-MX). Las cifras se interpolan; ninguna se escribe aquí. */
 import type { SpanishBase } from './en.js';
 import { consentText } from '../lib/telemetry/i18n.js';
+import hubStates from './hub.es.js';
 import { CITATIONS_ES } from './citations.es.js';
 
 /** The base Spanish text; each edition's own text is in states/es.<CODE>.ts, loaded with it. */
 const es: SpanishBase = {
+  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts. */
+  hubStates,
   meta: {
     title: 'Calculadora de impuestos a la propiedad de {{state}}, tarifas de {{year}} | Estimación gratuita para {{people}}',
     description:
       'Calculadora gratuita y anónima de impuestos a la propiedad de {{state}}: estime el impuesto anual y mensual en cualquiera de los {{count}} condados, con {{exemptions}}.',
-    title_HUB: 'Calculadora de impuestos a la propiedad, tarifas de {{year}} | Nueva York, Texas, California y Florida',
+    title_HUB: 'Calculadora de impuestos a la propiedad para cada estado, tarifas de {{year}} | Estimación por condado',
     description_HUB:
-      'Calculadoras gratuitas y anónimas de impuestos a la propiedad para Nueva York, Texas, California y Florida: impuesto anual y mensual, exenciones y las herramientas de cada estado.',
+      'Calculadoras gratuitas y anónimas del impuesto a la propiedad: completas para Nueva York, Texas, California y Florida, y una estimación por condado para los demás estados y DC.',
   },
   edition: {},
   states: { NY: 'Nueva York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'EE. UU.' },
   hub: {
-    title: 'Calculadoras de impuestos a la propiedad para Nueva York, Texas, California y Florida',
+    title: 'Calculadoras de impuestos a la propiedad para cada estado',
     intro:
       'Estime su impuesto a la propiedad anual y mensual con las reglas de su estado: tasas de los condados, exenciones, topes y las herramientas que cada estado necesita. Gratis, anónimo y calculado en su navegador.',
     choose: 'Elija su estado',

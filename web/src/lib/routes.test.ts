@@ -88,3 +88,48 @@ describe("pages of one edition (California's timeline, seed 001 §2)", () => {
     expect([hasPage('timeline', ca), hasPage('timeline', tx), hasPage('about', tx)]).toEqual([true, false, true]);
   });
 });
+
+describe('the hub: a page per county-tier state and per county (issue 26)', () => {
+  const hub: Site = {
+    counties: [],
+    guides: [],
+    edition: 'HUB',
+    states: [
+      { slug: 'ohio', counties: ['franklin', 'cuyahoga'] },
+      { slug: 'new-jersey', counties: ['bergen'] },
+    ],
+  };
+  it('/ohio and /es/ohio are the state page; /ohio/<county> and /es/ohio/<county> its county page', () => {
+    expect(resolveRoute('/ohio', hub)).toEqual({ page: 'state', lang: 'en', param: 'ohio' });
+    expect(resolveRoute('/es/ohio/', hub)).toEqual({ page: 'state', lang: 'es', param: 'ohio' });
+    expect(resolveRoute('/ohio/franklin', hub)).toEqual({ page: 'state-county', lang: 'en', param: 'ohio/franklin' });
+    expect(resolveRoute('/es/new-jersey/bergen', hub)).toEqual({ page: 'state-county', lang: 'es', param: 'new-jersey/bergen' });
+  });
+  it('switches language both ways, keeping the slugs', () => {
+    expect(counterpartPath('/ohio', 'es', hub)).toBe('/es/ohio');
+    expect(counterpartPath('/es/ohio/cuyahoga', 'en', hub)).toBe('/ohio/cuyahoga');
+    expect(counterpartPath('/new-jersey/bergen?value=1', 'es', hub)).toBe('/es/new-jersey/bergen?value=1');
+  });
+  it('an unknown state or county, or a deeper path, is not found; the fixed pages win over state slugs', () => {
+    expect(resolveRoute('/atlantis', hub).page).toBe('not-found');
+    expect(resolveRoute('/ohio/atlantis', hub).page).toBe('not-found');
+    expect(resolveRoute('/ohio/franklin/x', hub).page).toBe('not-found');
+    expect(resolveRoute('/es/ohio/Franklin', hub).page).toBe('not-found');
+    expect(resolveRoute('/about', { ...hub, states: [{ slug: 'about', counties: [] }] }).page).toBe('about');
+    // Without the hub's states (an edition), /ohio is nobody's page.
+    expect(resolveRoute('/ohio', site).page).toBe('not-found');
+  });
+  it('lists the state pages and county pages once each, both languages (2 states + 3 counties = 5 pairs)', () => {
+    const routes = allRoutes(hub).filter((r) => r.route.page === 'state' || r.route.page === 'state-county');
+    expect(routes.map((r) => [r.en, r.es])).toEqual([
+      ['/ohio', '/es/ohio'],
+      ['/ohio/franklin', '/es/ohio/franklin'],
+      ['/ohio/cuyahoga', '/es/ohio/cuyahoga'],
+      ['/new-jersey', '/es/new-jersey'],
+      ['/new-jersey/bergen', '/es/new-jersey/bergen'],
+    ]);
+    const paths = allRoutes(hub).flatMap((r) => [r.en, r.es]);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const r of routes) expect(counterpartPath(r.es, 'en', hub)).toBe(r.en);
+  });
+});

@@ -3,7 +3,9 @@
  * a path starting with /es is Spanish; switching language maps a path to its counterpart,
  * else adds or strips /es. County pages live under /county/<slug> and /es/condado/<slug>;
  * guide pages come from the guide data (web/content) with their own path pairs and the
- * generic English aliases of §2.
+ * generic English aliases of §2. On the hub (issue 26), a county-tier state has its page at
+ * /<state slug> (/es/<state slug>) and each of its counties at /<state slug>/<county slug>
+ * (/es/<state slug>/<county slug>): the slugs come from the rules, the same in both languages.
  */
 import type { Lang } from './format.js';
 
@@ -23,10 +25,12 @@ export type PageId =
   | 'timeline'
   | 'county'
   | 'guide'
+  | 'state'
+  | 'state-county'
   | 'not-found';
 
 /** The fixed pages: id → [English path, Spanish path] (the table of seed 001 §2, plus the calculator and counties pages). */
-export const PAGE_PATHS: ReadonlyArray<readonly [Exclude<PageId, 'county' | 'guide' | 'not-found'>, string, string]> = [
+export const PAGE_PATHS: ReadonlyArray<readonly [Exclude<PageId, 'county' | 'guide' | 'state' | 'state-county' | 'not-found'>, string, string]> = [
   ['home', '/', '/es'],
   ['about', '/about', '/es/acerca-de'],
   ['privacy', '/privacy-policy', '/es/politica-privacidad'],
@@ -58,8 +62,14 @@ export interface GuidePaths {
 export interface Route {
   page: PageId;
   lang: Lang;
-  /** The county slug (county pages) or the guide id (guide pages). */
+  /** The county slug (county pages), the guide id (guide pages), the state slug (state pages) or `<state slug>/<county slug>` (a state's county pages). */
   param?: string;
+}
+
+/** A county-tier state on the hub (issue 26): its slug and its counties' slugs ('any' before they are known). */
+export interface SiteState {
+  slug: string;
+  counties: readonly string[] | 'any';
 }
 
 export interface Site {
@@ -68,6 +78,8 @@ export interface Site {
   guides: readonly GuidePaths[];
   /** The edition (NY, TX, CA, FL, HUB): pages of PAGE_EDITIONS belong only to theirs. */
   edition?: string;
+  /** The hub's county-tier states (issue 26): a page each, and one per county. */
+  states?: readonly SiteState[];
 }
 
 const EMPTY: Site = { counties: [], guides: [] };
@@ -97,12 +109,29 @@ export function resolveRoute(pathname: string, site: Site = EMPTY): Route {
   for (const g of site.guides) {
     if (p === g.paths.en || p === g.paths.es || (g.aliases ?? []).includes(p)) return { page: 'guide', lang, param: g.id };
   }
+  const state = stateRoute(p, lang, site);
+  if (state) return state;
   return { page: 'not-found', lang };
+}
+
+const SLUG = /^[a-z0-9-]+$/;
+
+/** `/ohio`, `/es/ohio` → the state page; `/ohio/franklin`, `/es/ohio/franklin` → its county's page. */
+function stateRoute(p: string, lang: Lang, site: Site): Route | undefined {
+  if (!site.states?.length) return undefined;
+  const parts = (lang === 'es' ? p.replace(/^\/es/, '') : p).split('/').slice(1);
+  if (parts.length < 1 || parts.length > 2 || !parts.every((x) => SLUG.test(x))) return undefined;
+  const state = site.states.find((s) => s.slug === parts[0]);
+  if (!state) return undefined;
+  if (parts.length === 1) return { page: 'state', lang, param: state.slug };
+  if (state.counties !== 'any' && !state.counties.includes(parts[1]!)) return undefined;
+  return { page: 'state-county', lang, param: `${state.slug}/${parts[1]}` };
 }
 
 /** The path of a page in a language. */
 export function pathOf(route: Omit<Route, 'lang'>, lang: Lang, site: Site = EMPTY): string {
   if (route.page === 'county') return `${COUNTY[lang]}${route.param}`;
+  if (route.page === 'state' || route.page === 'state-county') return `${lang === 'es' ? '/es' : ''}/${route.param}`;
   if (route.page === 'guide') {
     const g = site.guides.find((x) => x.id === route.param);
     if (g) return g.paths[lang];
@@ -133,6 +162,11 @@ export function allRoutes(site: Site): Array<{ route: Omit<Route, 'lang'>; en: s
   for (const slug of site.counties === 'any' ? [] : site.counties)
     out.push({ route: { page: 'county', param: slug }, en: `${COUNTY.en}${slug}`, es: `${COUNTY.es}${slug}` });
   for (const g of site.guides) out.push({ route: { page: 'guide', param: g.id }, en: g.paths.en, es: g.paths.es });
+  for (const s of site.states ?? []) {
+    out.push({ route: { page: 'state', param: s.slug }, en: `/${s.slug}`, es: `/es/${s.slug}` });
+    for (const c of s.counties === 'any' ? [] : s.counties)
+      out.push({ route: { page: 'state-county', param: `${s.slug}/${c}` }, en: `/${s.slug}/${c}`, es: `/es/${s.slug}/${c}` });
+  }
   return out;
 }
 

@@ -1,0 +1,76 @@
+/**
+ * The hub's national pages (issue 26): the list of every state and DC, a page per
+ * county-tier state and per county. State names come from the state files (both
+ * languages); a state's own phrases from the state file's `phrases`; no figure here.
+ */
+const hubStates = {
+  listTitle: 'Every state and DC',
+  searchLabel: 'Find your state',
+  searchHelp: 'Type its name in English or Spanish.',
+  searchEmpty: 'No state matches “{{query}}”.',
+  shown_one: '{{count}} state shown',
+  shown_other: '{{count}} states shown',
+  full: 'Full calculator',
+  countyLevel: 'County-level estimate',
+  counties_one: '{{count}} county',
+  counties_other: '{{count}} counties',
+  tiersTitle: 'What each calculator covers',
+  tierFull:
+    'New York, Texas, California and Florida have full calculators on their own sites: the state’s rules, county rates, exemptions, caps and the state’s tools.',
+  tierCountyCovers:
+    'Every other state and DC has a county-level estimate: your home’s value times the county’s median effective rate (the typical tax paid in the county divided by the typical home value), with the monthly share.',
+  tierCountyNot:
+    'It does not cover the state’s exemptions, credits or assessment caps, the rates of your city, school district or special districts, or your own assessment: your bill can be higher or lower.',
+  breadcrumbHome: 'All states',
+  stateTitle: '{{state}} property tax calculator by county',
+  stateIntro: 'Estimate the property tax on a home in any of {{state}}’s {{count}} counties, from the county’s median effective rate.',
+  stateMetaTitle: '{{state}} Property Tax Calculator by County | Free estimate',
+  stateMetaDescription:
+    'Free, anonymous {{state}} property tax estimate for each of its {{count}} counties: median effective rate, tax on the median home and the comparison with the state and the nation.',
+  countyTitle: '{{county}}, {{state}}: property tax estimate',
+  countyMetaTitle: '{{county}}, {{state}} Property Tax | Rate {{rate}}, free estimate',
+  countyMetaDescription:
+    'Property tax in {{county}}, {{state}}: median effective rate {{rate}}; on the median home ({{value}}) about {{tax}} a year. Estimate yours for free.',
+  countyMetaDescriptionNoRate:
+    'Property tax in {{county}}, {{state}}: the data has no median effective rate for this county. See the other {{state}} counties.',
+  backToState: 'All {{state}} counties',
+  facts: 'Figures for {{county}}',
+  factRate: 'Median effective rate',
+  factValue: 'Median home value',
+  factTax: 'Tax on the median home, a year',
+  factPopulation: 'Population (July 1, 2023)',
+  factRank: 'Rank in {{state}} (highest rate first)',
+  rankOf: '{{rank}} of {{count}}',
+  noRate: 'The data has no median effective rate for {{county}}, so no estimate is given.',
+  topCoded: 'Many homes here pay $10,000 or more a year, which the survey records as $10,000: the rate shown is understated.',
+  calcTitle: 'Estimate your property tax',
+  valueLabel: 'Home value',
+  countyLabel: 'County',
+  chooseCounty: 'Choose a county',
+  calculate: 'Calculate',
+  calculating: 'Calculating…',
+  needValue: 'Enter a home value above $0 and choose a county.',
+  loadError: 'The {{state}} data could not be loaded. Check your connection and try again.',
+  retry: 'Try again',
+  resultHeading: '{{county}}, {{state}}',
+  annual: 'Annual property tax',
+  monthly: 'Monthly',
+  rate: 'Rate used',
+  notes: 'About this estimate',
+  compareTitle: 'How the rate compares',
+  compareCounty: '{{county}}',
+  compareState: '{{state}}: median county rate',
+  compareNational: 'United States: median county rate',
+  tableTitle: 'Every {{state}} county',
+  tableCaption: '{{state}} counties: median effective rate, median home value, the tax on that home and population. Choose a column’s button to sort by it.',
+  colCounty: 'County',
+  colRate: 'Median rate',
+  colValue: 'Median home value',
+  colTax: 'Tax on the median home',
+  colPopulation: 'Population',
+  sortBy: 'Sort by {{column}}',
+  noData: 'no data',
+  understated: 'understated',
+  sourceLabel: 'Source:',
+};
+export default hubStates;

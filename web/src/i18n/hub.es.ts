@@ -1,0 +1,76 @@
+/** Las páginas nacionales del centro (issue 26), en español; ver hub.en.ts. */
+import type hubEn from './hub.en.js';
+
+const hubStates: typeof hubEn = {
+  listTitle: 'Todos los estados y DC',
+  searchLabel: 'Busque su estado',
+  searchHelp: 'Escriba su nombre en español o en inglés.',
+  searchEmpty: 'Ningún estado coincide con «{{query}}».',
+  shown_one: '{{count}} estado',
+  shown_other: '{{count}} estados',
+  full: 'Calculadora completa',
+  countyLevel: 'Estimación por condado',
+  counties_one: '{{count}} condado',
+  counties_other: '{{count}} condados',
+  tiersTitle: 'Qué cubre cada calculadora',
+  tierFull:
+    'Nueva York, Texas, California y Florida tienen calculadoras completas en sus propios sitios: las reglas del estado, las tasas de cada condado, las exenciones, los topes y las herramientas del estado.',
+  tierCountyCovers:
+    'Los demás estados y DC tienen una estimación por condado: el valor de su vivienda por la tasa efectiva mediana del condado (el impuesto típico pagado en el condado dividido entre el valor típico de la vivienda), con la parte mensual.',
+  tierCountyNot:
+    'No incluye las exenciones, los créditos ni los topes de avalúo del estado, las tasas de su ciudad, distrito escolar o distritos especiales, ni su propio avalúo: su factura puede ser mayor o menor.',
+  breadcrumbHome: 'Todos los estados',
+  stateTitle: 'Calculadora del impuesto a la propiedad de {{state}} por condado',
+  stateIntro:
+    'Estime el impuesto a la propiedad de una vivienda en cualquiera de los {{count}} condados de {{state}}, con la tasa efectiva mediana del condado.',
+  stateMetaTitle: 'Calculadora del impuesto a la propiedad de {{state}} por condado | Estimación gratis',
+  stateMetaDescription:
+    'Estimación gratuita y anónima del impuesto a la propiedad en cada uno de los {{count}} condados de {{state}}: tasa efectiva mediana, impuesto de la vivienda mediana y la comparación con el estado y el país.',
+  countyTitle: '{{county}}, {{state}}: estimación del impuesto a la propiedad',
+  countyMetaTitle: 'Impuesto a la propiedad en {{county}}, {{state}} | Tasa {{rate}}, estimación gratis',
+  countyMetaDescription:
+    'Impuesto a la propiedad en {{county}}, {{state}}: tasa efectiva mediana {{rate}}; en la vivienda mediana ({{value}}) unos {{tax}} al año. Estime el suyo gratis.',
+  countyMetaDescriptionNoRate:
+    'Impuesto a la propiedad en {{county}}, {{state}}: los datos no tienen tasa efectiva mediana para este condado. Vea los demás condados de {{state}}.',
+  backToState: 'Todos los condados de {{state}}',
+  facts: 'Cifras de {{county}}',
+  factRate: 'Tasa efectiva mediana',
+  factValue: 'Valor mediano de la vivienda',
+  factTax: 'Impuesto de la vivienda mediana, al año',
+  factPopulation: 'Población (1 de julio de 2023)',
+  factRank: 'Lugar en {{state}} (la tasa más alta primero)',
+  rankOf: '{{rank}} de {{count}}',
+  noRate: 'Los datos no tienen tasa efectiva mediana para {{county}}, así que no se da una estimación.',
+  topCoded: 'Muchas viviendas aquí pagan $10,000 o más al año, que la encuesta registra como $10,000: la tasa que se muestra queda por debajo de la real.',
+  calcTitle: 'Estime su impuesto a la propiedad',
+  valueLabel: 'Valor de la vivienda',
+  countyLabel: 'Condado',
+  chooseCounty: 'Elija un condado',
+  calculate: 'Calcular',
+  calculating: 'Calculando…',
+  needValue: 'Escriba un valor de vivienda mayor que $0 y elija un condado.',
+  loadError: 'No se pudieron cargar los datos de {{state}}. Revise su conexión e inténtelo de nuevo.',
+  retry: 'Intentar de nuevo',
+  resultHeading: '{{county}}, {{state}}',
+  annual: 'Impuesto a la propiedad anual',
+  monthly: 'Mensual',
+  rate: 'Tasa usada',
+  notes: 'Sobre esta estimación',
+  compareTitle: 'Cómo se compara la tasa',
+  compareCounty: '{{county}}',
+  compareState: '{{state}}: tasa mediana de los condados',
+  compareNational: 'Estados Unidos: tasa mediana de los condados',
+  tableTitle: 'Todos los condados de {{state}}',
+  tableCaption:
+    'Condados de {{state}}: tasa efectiva mediana, valor mediano de la vivienda, el impuesto de esa vivienda y población. Use el botón de una columna para ordenar por ella.',
+  colCounty: 'Condado',
+  colRate: 'Tasa mediana',
+  colValue: 'Valor mediano de la vivienda',
+  colTax: 'Impuesto de la vivienda mediana',
+  colPopulation: 'Población',
+  sortBy: 'Ordenar por {{column}}',
+  noData: 'sin datos',
+  understated: 'subestimada',
+  sourceLabel: 'Fuente:',
+};
+export default hubStates;
