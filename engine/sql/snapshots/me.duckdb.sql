@@ -25,58 +25,26 @@ ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_esti
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
   VALUES
-  ('ME', 'androscoggin', 2023, CAST('1.2556' AS FLOAT8), CAST('1.2556' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'androscoggin', 2024, CAST('1.2556' AS FLOAT8), CAST('1.2556' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'androscoggin', 2025, CAST('1.2556' AS FLOAT8), CAST('1.2556' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'aroostook', 2023, CAST('1.2232' AS FLOAT8), CAST('1.2232' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'aroostook', 2024, CAST('1.2232' AS FLOAT8), CAST('1.2232' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'aroostook', 2025, CAST('1.2232' AS FLOAT8), CAST('1.2232' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'cumberland', 2023, CAST('1.1125' AS FLOAT8), CAST('1.1125' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'cumberland', 2024, CAST('1.1125' AS FLOAT8), CAST('1.1125' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'cumberland', 2025, CAST('1.1125' AS FLOAT8), CAST('1.1125' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'franklin', 2023, CAST('1.0736' AS FLOAT8), CAST('1.0736' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'franklin', 2024, CAST('1.0736' AS FLOAT8), CAST('1.0736' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'franklin', 2025, CAST('1.0736' AS FLOAT8), CAST('1.0736' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'hancock', 2023, CAST('0.8782' AS FLOAT8), CAST('0.8782' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'hancock', 2024, CAST('0.8782' AS FLOAT8), CAST('0.8782' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'hancock', 2025, CAST('0.8782' AS FLOAT8), CAST('0.8782' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'kennebec', 2023, CAST('1.1414' AS FLOAT8), CAST('1.1414' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'kennebec', 2024, CAST('1.1414' AS FLOAT8), CAST('1.1414' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'kennebec', 2025, CAST('1.1414' AS FLOAT8), CAST('1.1414' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'knox', 2023, CAST('1.2528' AS FLOAT8), CAST('1.2528' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'knox', 2024, CAST('1.2528' AS FLOAT8), CAST('1.2528' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'knox', 2025, CAST('1.2528' AS FLOAT8), CAST('1.2528' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'lincoln', 2023, CAST('0.9308' AS FLOAT8), CAST('0.9308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'lincoln', 2024, CAST('0.9308' AS FLOAT8), CAST('0.9308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'lincoln', 2025, CAST('0.9308' AS FLOAT8), CAST('0.9308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'oxford', 2023, CAST('1.0936' AS FLOAT8), CAST('1.0936' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'oxford', 2024, CAST('1.0936' AS FLOAT8), CAST('1.0936' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'oxford', 2025, CAST('1.0936' AS FLOAT8), CAST('1.0936' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'penobscot', 2023, CAST('1.2564' AS FLOAT8), CAST('1.2564' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'penobscot', 2024, CAST('1.2564' AS FLOAT8), CAST('1.2564' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'penobscot', 2025, CAST('1.2564' AS FLOAT8), CAST('1.2564' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'piscataquis', 2023, CAST('0.97' AS FLOAT8), CAST('0.97' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'piscataquis', 2024, CAST('0.97' AS FLOAT8), CAST('0.97' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'piscataquis', 2025, CAST('0.97' AS FLOAT8), CAST('0.97' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'sagadahoc', 2023, CAST('1.1209' AS FLOAT8), CAST('1.1209' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'sagadahoc', 2024, CAST('1.1209' AS FLOAT8), CAST('1.1209' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'sagadahoc', 2025, CAST('1.1209' AS FLOAT8), CAST('1.1209' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'somerset', 2023, CAST('1.1585' AS FLOAT8), CAST('1.1585' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'somerset', 2024, CAST('1.1585' AS FLOAT8), CAST('1.1585' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'somerset', 2025, CAST('1.1585' AS FLOAT8), CAST('1.1585' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'waldo', 2023, CAST('1.0845' AS FLOAT8), CAST('1.0845' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'waldo', 2024, CAST('1.0845' AS FLOAT8), CAST('1.0845' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'waldo', 2025, CAST('1.0845' AS FLOAT8), CAST('1.0845' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'washington', 2023, CAST('1.1244' AS FLOAT8), CAST('1.1244' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'washington', 2024, CAST('1.1244' AS FLOAT8), CAST('1.1244' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'washington', 2025, CAST('1.1244' AS FLOAT8), CAST('1.1244' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'york', 2023, CAST('1.0333' AS FLOAT8), CAST('1.0333' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ME', 'york', 2024, CAST('1.0333' AS FLOAT8), CAST('1.0333' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
   ('ME', 'york', 2025, CAST('1.0333' AS FLOAT8), CAST('1.0333' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
-  ('county_level', '2023, 2024, 2025', 2025)
+  ('county_level', '2025', 2025)
 ),
 ptax_keys AS (
   SELECT k_state, k_county, k_year, UPPER(k_state_read) AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(TRANSLATE(LOWER(p_in_county), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug, p_in_county, k_year AS p_in_year,
@@ -93,7 +61,7 @@ ptax_placed AS (
       WHEN p_in_state IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
-      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'county_level' THEN r.p_in_year NOT IN (2023, 2024, 2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'county_level' THEN r.p_in_year NOT IN (2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
     END AS p_error
   FROM ptax_keys AS r
   LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = CASE WHEN r.p_in_state IN ('HUB') THEN '' ELSE r.p_in_slug END
@@ -111,7 +79,7 @@ ptax_krated AS (
     END AS p_message,
     CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate')
       WHEN t.r_carried IS NOT NULL THEN ('The county''s ' || CAST(t.r_carried AS TEXT) || ' rates are the earliest in the data; they stand in for ' || CAST(CAST(CAST(r.p_year AS BIGINT) AS TEXT) AS TEXT)) END AS p_note,
-    CASE WHEN r.p_error IS NULL THEN (CASE WHEN r.p_program = 'county_level' AND r.p_year = 2023 THEN 0 WHEN r.p_program = 'county_level' AND r.p_year = 2024 THEN 1 WHEN r.p_program = 'county_level' AND r.p_year = 2025 THEN 2 END) END AS p_py
+    CASE WHEN r.p_error IS NULL THEN (CASE WHEN r.p_program = 'county_level' AND r.p_year = 2025 THEN 0 END) END AS p_py
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
@@ -155,36 +123,30 @@ ptax_rated AS (
   FROM ptax_in
 ),
 ptax_l1 AS (
-  SELECT *, CASE WHEN py IN (0, 1, 2) THEN p_rate END AS py0_s0
+  SELECT *, CASE WHEN py = 0 THEN p_rate END AS py0_s0
   FROM ptax_rated
 ),
 ptax_l2 AS (
-  SELECT *, CASE WHEN py IN (0, 1, 2) THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
+  SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
 ),
 ptax_note_texts(n_py, n_bit, n_text) AS (
   VALUES
   (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
   (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
-  (1, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (1, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (1, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
-  (2, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (2, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (2, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
+  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
 ),
 ptax_note_sets AS (
   SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8), (1, 8), (2, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
   LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
   GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) WHEN 2 THEN 128 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py IN (0, 1, 2) THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,
-    (CASE WHEN py IN (0, 1, 2) THEN py0_s1 END) AS l0_0,
-    (CASE WHEN py IN (0, 1, 2) THEN (py0_s1 / CAST('12' AS FLOAT8)) END) AS l1_0,
-    (CASE WHEN py IN (0, 1, 2) THEN ((py0_s1 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py = 0 THEN py0_s1 END) AS l0_0,
+    (CASE WHEN py = 0 THEN (py0_s1 / CAST('12' AS FLOAT8)) END) AS l1_0,
+    (CASE WHEN py = 0 THEN ((py0_s1 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0
   FROM ptax_l2
 ),
 ptax_a AS (
@@ -196,7 +158,7 @@ ptax_t AS (
   FROM ptax_a
 ),
 ptax_out AS (
-  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'NO_RATE_IN_DATA' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'NO_RATE_IN_DATA' WHEN 129 THEN 'INVALID_VALUE' WHEN 130 THEN 'NO_RATE_IN_DATA' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'The census data give no property tax rate for this county (too few homes in the survey), so ptax cannot estimate its tax; give a rate with --county-rate if you know it' WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'The census data give no property tax rate for this county (too few homes in the survey), so ptax cannot estimate its tax; give a rate with --county-rate if you know it' WHEN 129 THEN 'Market value must be greater than 0' WHEN 130 THEN 'The census data give no property tax rate for this county (too few homes in the survey), so ptax cannot estimate its tax; give a rate with --county-rate if you know it' END) END)) AS o_msg,
+  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'NO_RATE_IN_DATA' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'The census data give no property tax rate for this county (too few homes in the survey), so ptax cannot estimate its tax; give a rate with --county-rate if you know it' END) END)) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
