@@ -51,6 +51,8 @@ export function formatResult(
       continue;
     }
     if (DETAIL_GROUPS.has(f.group) && !r[f.group]) continue;
+    // A field the program does not give at all (the county-level program has no assessed values or levy split) has no row.
+    if (!(f.path[0]! in r)) continue;
     rows.push([`${indent}${f.cli}`, cell(f.unit, at(r, f.path))]);
   }
   const width = Math.max(...rows.map(([k]) => k.length));

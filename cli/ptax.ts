@@ -167,7 +167,7 @@ export function buildProgram(): Command {
   const calc = program
     .command('calc')
     .description('estimate the property tax of one property')
-    .option('--state <code>', 'NY, TX, CA or FL (required without --batch)')
+    .option('--state <code>', 'the state: its code or name, e.g. TX, OH, "New Jersey" (ptax states lists them; required without --batch)')
     .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)');
   for (const x of CALC_INPUTS) calc.addOption(inputOption(x));
   calc
@@ -220,7 +220,7 @@ export function buildProgram(): Command {
   program
     .command('counties')
     .description('list the counties of a state with their rates')
-    .requiredOption('--state <code>', 'NY, TX, CA or FL')
+    .requiredOption('--state <code>', 'the state: its code or name (ptax states lists them)')
     .option('--json', 'print JSON')
     .action(async (o) => {
       jsonErrors = !!o.json;
@@ -236,6 +236,39 @@ export function buildProgram(): Command {
           `${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`,
         );
       process.stdout.write(`${rows.length} counties${state.aliases.length ? `; also: ${state.aliases.map((a) => a.name).join(', ')}` : ''}\n`);
+    });
+
+  program
+    .command('states')
+    .description('list every state with its tier (edition, county level, hub) and its number of counties')
+    .addOption(new Option('--lang <lang>', 'language of the names').choices(['en', 'es']).default('en'))
+    .option('--json', 'print JSON')
+    .action(async (o) => {
+      jsonErrors = !!o.json;
+      const lang = o.lang as Lang;
+      const all = Object.values((await bundle()).states);
+      // The hub last; the states by code.
+      const states = [...all.filter((s) => s.tier !== 'hub').sort((a, b) => a.code.localeCompare(b.code)), ...all.filter((s) => s.tier === 'hub')];
+      const rows = states.map((s) => ({ code: s.code, name: s.name[lang], slug: s.slug ?? null, tier: s.tier, counties: s.counties.length }));
+      if (o.json) {
+        process.stdout.write(JSON.stringify({ states: rows }, null, 2) + '\n');
+        return;
+      }
+      const TIER: Record<string, Record<Lang, string>> = {
+        edition: { en: 'edition', es: 'edición' },
+        county: { en: 'county level', es: 'nivel de condado' },
+        hub: { en: 'hub', es: 'portal' },
+      };
+      const w = Math.max(...rows.map((r) => r.name.length));
+      for (const r of rows)
+        process.stdout.write(`${r.code.padEnd(4)}${r.name.padEnd(w)}  ${TIER[r.tier]![lang].padEnd(16)}${String(r.counties).padStart(4)}\n`);
+      const count = (t: string) => rows.filter((r) => r.tier === t).length;
+      const n = rows.reduce((a, r) => a + r.counties, 0);
+      process.stdout.write(
+        lang === 'es'
+          ? `${rows.length - count('hub')} estados y territorios (${count('edition')} ediciones, ${count('county')} a nivel de condado) y el portal; ${n} condados\n`
+          : `${rows.length - count('hub')} states and territories (${count('edition')} editions, ${count('county')} at county level) and the hub; ${n} counties\n`,
+      );
     });
 
   program

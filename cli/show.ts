@@ -132,7 +132,7 @@ function showCounty(bundle: Bundle, state: StateDef, meta: CountiesMeta, query: 
   }
   const lines = [
     `${id} — ${c.name}, ${state.name.en}: ${meta.label.en} (percent)`,
-    `  fips ${c.fips} · program ${program.id}${c.flags.length ? ` · flags: ${c.flags.join(', ')}` : ''}`,
+    `  ${c.fips ? `fips ${c.fips} · ` : ''}program ${program.id}${c.flags.length ? ` · flags: ${c.flags.join(', ')}` : ''}`,
     `  file: ${meta.file}`,
   ];
   if (year !== undefined)

@@ -37,7 +37,39 @@ export interface YamlSource {
   position(path: Array<string | number>, key?: string): { line: number; col: number; file?: string };
 }
 
+/**
+ * The data of every file read without problems in this process, by its text: a file read
+ * again (the rules loaded twice, or a copy of rules/ in a test) is not parsed again, and its
+ * document (for positions) is parsed only if a position is asked for. The county files of the
+ * 48 county-level states are about 1 MB of YAML, whose parsing is most of a load.
+ */
+const parsed = new Map<string, unknown>();
+
 export function readYaml(file: string, text: string): YamlSource {
+  const known = parsed.get(text);
+  if (known !== undefined) {
+    let full: YamlSource | undefined;
+    const parse = () => (full ??= parseYaml(file, text));
+    return {
+      file,
+      text,
+      get doc() {
+        return parse().doc;
+      },
+      data: structuredClone(known),
+      get raw() {
+        return parse().raw;
+      },
+      problems: [],
+      position: (path, key) => parse().position(path, key),
+    };
+  }
+  const src = parseYaml(file, text);
+  if (!src.problems.length) parsed.set(text, structuredClone(src.data));
+  return src;
+}
+
+function parseYaml(file: string, text: string): YamlSource {
   const lc = new (Y().LineCounter)();
   // Not prettyErrors: the message stays one line and the position is taken from e.pos.
   const doc = Y().parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });

@@ -286,9 +286,12 @@ describe('state look-up messages', () => {
   it('a missing state is an unknown state', () => {
     expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: undefined as unknown as string }))).toEqual([
       'UNKNOWN_STATE',
-      'Unknown state "undefined": choose one of NY, TX, CA, FL, HUB',
+      'Unknown state "undefined": choose one of AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, HUB',
     ]);
-    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: '' }))).toEqual(['UNKNOWN_STATE', 'Unknown state "": choose one of NY, TX, CA, FL, HUB']);
+    expect(codeAndMessage(() => calc.calculate({ ...ALBANY, state: '' }))).toEqual([
+      'UNKNOWN_STATE',
+      'Unknown state "": choose one of AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, HUB',
+    ]);
   });
 
   it('a planned state lists every state covered, separated by commas', () => {

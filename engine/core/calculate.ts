@@ -187,6 +187,15 @@ export interface CalcOptions {
   explain?: boolean;
   lang?: Lang;
 }
+/** A state's name as looked up: accents, case, spaces, hyphens and periods do not count ("Nueva-Jersey" = "nueva jersey"). */
+export function stateKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
+}
+
 /** What `prepare` works out for an input. */
 export interface Prepared {
   compiled: CompiledProgram;
@@ -208,13 +217,28 @@ export class Calculator {
     this.source = options.generated === false ? undefined : (options.generated ?? defaultSource);
   }
 
+  /** A state by its code or its name in either language, in any case and with or without accents ("OH", "ohio", "Nueva Jersey"). */
   state(code: string): StateDef {
     const c = String(code).trim().toUpperCase();
-    const s = this.bundle.states[c];
+    const s = this.bundle.states[c] ?? this.stateNames().get(stateKey(String(code)));
     if (s) return s;
     if ((PLANNED_STATES as readonly string[]).includes(c))
       throw inputError('NOT_SUPPORTED', 'notSupported', { code: c, covered: Object.keys(this.bundle.states).join(', ') });
-    throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: [...PLANNED_STATES, 'HUB'].join(', ') });
+    const codes = Object.keys(this.bundle.states).sort((a, b) => Number(a === 'HUB') - Number(b === 'HUB') || a.localeCompare(b));
+    throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: codes.join(', ') });
+  }
+
+  private names?: Map<string, StateDef>;
+  /** The states by stateKey of their names (en, es) and slug; the hub's name is not a state's. */
+  private stateNames(): Map<string, StateDef> {
+    if (!this.names) {
+      this.names = new Map();
+      for (const s of Object.values(this.bundle.states)) {
+        if (s.tier === 'hub') continue;
+        for (const n of [s.name.en, s.name.es, s.slug ?? '']) if (n) this.names.set(stateKey(n), s);
+      }
+    }
+    return this.names;
   }
 
   compiled(programId: string, year: number): CompiledProgram {

@@ -54,6 +54,9 @@ function placesByKey(state: StateDef): Map<string, Place[]> {
     const place = { county, name: county.name.replace(/ County$/, '') };
     add(countyKey(county.name), place);
     add(countyKey(county.slug), place);
+    // Louisiana's parishes, Alaska's boroughs and Puerto Rico's municipios answer to their name alone too ("Acadia", "Bayamón").
+    const short = county.name.replace(/ (Parish|Borough|Municipio)$/, '');
+    if (short !== county.name) add(countyKey(short), place);
   }
   KEYS.set(state, map);
   return map;

@@ -80,8 +80,8 @@ describe('input errors in the output language', () => {
       [
         { ...ALBANY, state: 'XX' },
         'UNKNOWN_STATE',
-        'Unknown state "XX": choose one of NY, TX, CA, FL, HUB',
-        'Estado desconocido "XX": elija uno de NY, TX, CA, FL, HUB',
+        'Unknown state "XX": choose one of AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, HUB',
+        'Estado desconocido "XX": elija uno de AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, HUB',
       ],
       [
         { ...ALBANY, county: 'Albny' },

@@ -485,7 +485,9 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     );
     source = 'ptax_read';
   }
-  const slug = (x: string) => `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(${x}), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
+  // slugOf: accents dropped (Doña Ana, Bayamón: the letters the county names have), " county" dropped, the rest kebab-case.
+  const slug = (x: string) =>
+    `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(TRANSLATE(LOWER(${x}), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
   // Everything that depends on the state, county and year cells alone (place, program, rules
   // year, rate, their errors and notes, the year cell's own reading) is worked out once per
   // distinct triple (a roll repeats a few thousand), then joined to the rows.
@@ -500,7 +502,10 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${yearKey} AS k_year FROM ${table} AS i) AS d) AS d`,
   );
   const covered = Object.keys(bundle.states).join(', ');
-  const choices = ['NY', 'TX', 'CA', 'FL', 'HUB'].join(', ');
+  // As the engine's Calculator.state lists them: every code of the rules, the hub last.
+  const choices = Object.keys(bundle.states)
+    .sort((a, b) => Number(a === 'HUB') - Number(b === 'HUB') || a.localeCompare(b))
+    .join(', ');
   const needsCounty = `p_in_state IN (${
     Object.values(bundle.states)
       .filter((s) => s.counties.length)

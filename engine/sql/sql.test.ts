@@ -173,8 +173,9 @@ function fixtureRows(): Row[] {
 function randomRows(program: string, year: number, n: number, seed: number): Row[] {
   const places: Array<{ state: string; county: string | null }> = [];
   for (const s of Object.values(bundle.states)) {
+    // The program chosen (prepare: a county without a rate, which a validation stops, still has one).
     const chosen = (c: (typeof s.counties)[number] | undefined) =>
-      calc.calculate({ state: s.code, county: c?.name ?? '', value: 300000, propertyClass: 'class1' }).program;
+      calc.prepare({ state: s.code, county: c?.name ?? '', value: 300000, propertyClass: 'class1' }).compiled.program.id;
     if (!s.counties.length) {
       if (s.programs[0]!.program === program) places.push({ state: s.code, county: null });
       continue;

@@ -776,7 +776,7 @@ ptax_years(y_program, y_years, y_last) AS MATERIALIZED (
   ('tx', '2024, 2025', 2025)
 ),
 ptax_keys AS MATERIALIZED (
-  SELECT k_state, k_county, k_year, UPPER(k_state_read) AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(LOWER(p_in_county), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug, p_in_county, k_year AS p_in_year,
+  SELECT k_state, k_county, k_year, UPPER(k_state_read) AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(TRANSLATE(LOWER(p_in_county), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug, p_in_county, k_year AS p_in_year,
     CAST(NULL AS INTEGER) AS k_year_error, k_state_read
   FROM (SELECT *, NULLIF(BTRIM(k_state, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS k_state_read, NULLIF(BTRIM(k_county, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS p_in_county
     FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county, CAST(i."year" AS FLOAT8) AS k_year FROM ptax_input AS i) AS d) AS d
@@ -786,9 +786,9 @@ ptax_placed AS MATERIALIZED (
     CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
     p.f_nycclass, p.f_topcoded, p.f_estimated,
     CASE
-      WHEN r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
-      WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('CA', 'FL', 'HUB', 'NY', 'TX') THEN 'UNKNOWN_STATE'
-      WHEN p_in_state IN ('CA', 'FL', 'NY', 'TX') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
+      WHEN r.p_in_state NOT IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'HUB', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') AND r.p_in_state IN ('NY', 'TX', 'CA', 'FL') THEN 'NOT_SUPPORTED'
+      WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'HUB', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') THEN 'UNKNOWN_STATE'
+      WHEN p_in_state IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
       WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
       WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'tx' THEN r.p_in_year NOT IN (2024, 2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
@@ -801,8 +801,8 @@ ptax_krated AS MATERIALIZED (
   SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
-      WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers CA, FL, HUB, NY, TX for now')
-      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of NY, TX, CA, FL, HUB')
+      WHEN 'NOT_SUPPORTED' THEN (CAST(r.p_in_state AS TEXT) || ' is not yet supported: ptax covers AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, HUB, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY for now')
+      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, HUB')
       WHEN 'MISSING_COUNTY' THEN 'A county is required'
       WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
       WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
