@@ -69,6 +69,9 @@ const PAGES: Array<{ edition: string; path: string; islands: string[]; statics: 
   { edition: 'NY', path: '/guides/new-york-property-tax-exemptions', islands: ['consent'], statics: [...FRAME, 'main article'] },
   { edition: 'NY', path: '/contact', islands: ['contact', 'consent'], statics: [...FRAME, '[data-testid="breadcrumbs"]'] },
   { edition: 'HUB', path: '/', islands: ['hub', 'banner', 'notify', 'consent'], statics: [...FRAME, '.hero', '[data-testid="disclaimer"]'] },
+  // Issue 26: a county-level state's page and a county's page on the hub.
+  { edition: 'HUB', path: '/ohio', islands: ['state-calc', 'county-table', 'consent'], statics: [...FRAME, '.hero', '[data-testid="tier-note"]'] },
+  { edition: 'HUB', path: '/es/ohio/franklin', islands: ['state-calc', 'consent'], statics: [...FRAME, '.hero', '[data-testid="county-facts"]'] },
 ];
 
 describe('pre-rendered pages hydrate their islands only', () => {
