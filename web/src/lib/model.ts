@@ -471,8 +471,10 @@ export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultVi
   const county = edition.county(v.county);
   if (!county) throw new PtaxError('MISSING_COUNTY', 'County not found');
   const input = toCalcInput(v, edition, county);
-  const r = edition.calculator.calculate(input, { explain: true, lang });
-  return toResultView(r, county.slug, edition.decl, lang, input.value, edition.calculator.bundle.states[edition.code]);
+  // One use of the engine (the getter counts uses: the second loads the generated programs).
+  const calculator = edition.calculator;
+  const r = calculator.calculate(input, { explain: true, lang });
+  return toResultView(r, county.slug, edition.decl, lang, input.value, calculator.bundle.states[edition.code]);
 }
 
 /** The latest year of the program most counties use (the later one on a tie); 0 without counties. */
