@@ -253,7 +253,7 @@ describe('ptax test', () => {
     expect(lines.at(-1)).toBe('0 passed, 1 failed');
   });
 
-  it('a fixture file that breaks the schema: FAIL file:line:col, exit 1', async () => {
+  it('a fixture with an input the rules do not declare: FAIL with the key and the declared ones, exit 1', async () => {
     const f = join(tmp, 'broken.yaml');
     writeFileSync(
       f,
@@ -268,8 +268,9 @@ describe('ptax test', () => {
     const r = await ptax('test', f);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
-    // "clas" is on line 2, column 37.
-    expect(lines[0]).toMatch(/^FAIL .*broken\.yaml:2:37: 0\.input unknown key 'clas'$/);
+    // The input keys are the declarations' (rules/inputs.yaml), checked by the runner.
+    expect(lines[0]).toMatch(/^FAIL .*broken\.yaml: misspelt input key$/);
+    expect(lines[1]).toMatch(/^ {2}- input clas: not a declared input \(rules\/inputs.yaml flags in camelCase: value, class, /);
     expect(lines.at(-1)).toBe('0 passed, 1 failed');
   });
 });

@@ -33,7 +33,7 @@
  */
 import { conditionFacts } from '../engine/node.js';
 import { exprNames } from '../engine/node.js';
-import type { Calculator, FlagInput } from '../engine/node.js';
+import { declaredInputs, type Calculator, type FlagInput } from '../engine/node.js';
 import type { Bundle, Condition, Expr, ProgramDef, ResultGroup, StateDef } from '../engine/node.js';
 
 export const GRID_VALUES = [100_000, 350_000, 1_000_000];
@@ -200,6 +200,39 @@ function programOf(calc: Calculator, state: string, county: string): string | un
   }
 }
 
+/**
+ * One combination per declared input (rules/inputs.yaml) that no combination above reads: a
+ * new input is sampled by the grid without a line of code. A boolean on; a choice at its
+ * first value; an amount at a tenth of the value; a year ten years back; an integer with
+ * values at its largest.
+ */
+export function declaredCombos(bundle: Bundle): Combo[] {
+  // Read or set by a combination above; the property class is the grid's own axis (classesOf).
+  const covered = new Set(COMBOS.flatMap((c) => [...c.needs, ...Object.keys(c.flags(1, 2000))]));
+  return declaredInputs(bundle).flatMap((x): Combo[] => {
+    if (
+      covered.has(x.id) ||
+      covered.has(x.key) ||
+      x.id === 'propertyClass' ||
+      x.type === 'date' ||
+      x.type === 'text' ||
+      ['value', 'year', 'countyRate'].includes(x.id)
+    )
+      return [];
+    const flags =
+      x.type === 'boolean'
+        ? () => ({ [x.key]: true })
+        : x.type === 'choice'
+          ? () => ({ [x.key]: String(x.values?.[0] ?? '') })
+          : x.type === 'year'
+            ? (_v: number, y: number) => ({ [x.key]: y - 10 })
+            : x.values?.length
+              ? () => ({ [x.key]: x.values!.at(-1) })
+              : (v: number) => ({ [x.key]: v / 10 });
+    return [{ name: `--${x.flag}`, needs: [x.id], flags: flags as Combo['flags'] }];
+  });
+}
+
 /** The counties of one state the grid uses, in county order, then the aliases. */
 export function gridCounties(calc: Calculator, state: StateDef): string[] {
   const byProgram = new Map<string, string[]>();
@@ -245,7 +278,9 @@ export function buildGrid(base: Calculator, head: Calculator, changedCounties: A
     for (const county of gridCounties(side, state)) {
       inGrid.add(`${code}:${county}`);
       const { facts, classes, lastYear } = shape(code, county);
-      const combos = COMBOS.filter((c) => c.needs.filter((f) => facts.has(f)).length >= (c.min ?? Math.min(1, c.needs.length)));
+      const combos = [...COMBOS, ...declaredCombos(side.bundle)].filter(
+        (c) => c.needs.filter((f) => facts.has(f)).length >= (c.min ?? Math.min(1, c.needs.length)),
+      );
       for (const value of GRID_VALUES) {
         for (const cls of classes) {
           for (const combo of combos) {

@@ -13,7 +13,14 @@ import type { RuleChanges } from './diff-rules.js';
 
 /** The same syntax as web/scripts/build-guides.mjs: `{{format:ref}}`. */
 const PLACEHOLDER = /\{\{\s*([a-z]+)\s*:\s*([^}\s]+)\s*\}\}/g;
-const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'];
+/** The editions with content: web/content's folders that hold an edition.yaml, as codes (HUB, NY, TX, …). */
+const editionsIn = (contentDir: string): string[] =>
+  existsSync(contentDir)
+    ? readdirSync(contentDir)
+        .filter((d) => existsSync(join(contentDir, d, 'edition.yaml')))
+        .sort()
+        .map((d) => d.toUpperCase())
+    : [];
 const FAQ_PATHS = { en: '/faq', es: '/es/preguntas-frecuentes' };
 
 export interface GuidePage {
@@ -57,7 +64,7 @@ function yamlFiles(dir: string): string[] {
 /** Every page of web/content and the references its texts make: key → pages. */
 export function guideIndex(contentDir: string, repo = join(contentDir, '..', '..')): Map<string, GuidePage[]> {
   const index = new Map<string, GuidePage[]>();
-  for (const edition of EDITIONS) {
+  for (const edition of editionsIn(contentDir)) {
     const dir = join(contentDir, edition.toLowerCase());
     if (!existsSync(join(dir, 'edition.yaml'))) continue;
     const files = [...yamlFiles(join(dir, 'guides')), join(dir, 'glossary.yaml'), join(dir, 'faq.yaml')].filter((f) => existsSync(f));

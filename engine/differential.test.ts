@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileCondition, conditionFacts, OPERATORS, type Predicate } from './core/conditions.js';
 import { readBundle } from './build/bundle.js';
-import type { Bundle, Condition } from './core/types.js';
+import { COUNTY_FLAGS, type Bundle, type Condition } from './core/types.js';
+import { declaredInputs } from './core/registry.js';
 
 // The rules as `npm run build` compiled them (the test command builds first); the
 // loader itself is tested in load.test.ts.
@@ -67,19 +68,12 @@ const DOMAIN: Record<string, unknown[]> = {
   delinquentMonth: [2, null],
   secondHalfMonth: [6, null],
 };
+// Every declared boolean input (rules/inputs.yaml, from the bundle), the county flags and the
+// programs' own true/false steps.
+for (const x of declaredInputs(bundle)) if (x.type === 'boolean') DOMAIN[x.id] = BOOL;
 for (const f of [
-  'homestead',
-  'over65',
-  'seniorCitizen',
-  'disabled',
-  'coldWarVeteran',
-  'wartimeVeteran',
-  'combatVeteran',
-  'totallyDisabledVeteran',
+  ...COUNTY_FLAGS,
   'wartimeVeteranApplies',
-  'nycClass',
-  'topCoded',
-  'estimated',
   'residential',
   'exemptionRequested',
   'seniorOrDisabled',

@@ -27,7 +27,8 @@ import { Calculator, evaluate } from '../core/calculate.js';
 import { conditionFacts } from '../core/conditions.js';
 import { fixtureFiles, fixtureInput, type FixtureCase } from '../build/fixtures.js';
 import { parse as parseYaml } from 'yaml';
-import { COUNTY_FACTS, INPUT_FACTS, type Bundle, type Condition, type Lang } from '../core/types.js';
+import { COUNTY_FLAGS, type Bundle, type Condition, type Lang } from '../core/types.js';
+import { declaredInputs, factsOf } from '../core/registry.js';
 import { generateProgram, programHash } from './js.js';
 import { nodeProgramSource } from './node.js';
 import { readBatch } from '../batch/reader.js';
@@ -88,24 +89,17 @@ function thresholds(bundleProgram: Bundle['programs'][string]): Map<string, Set<
 }
 
 const ODD: unknown[] = [null, Number.NaN, -0, 0, -1, 0.5, 1e15, -5e6, '', 'class1', 'basic', '12abc', true, false, Infinity];
-const BOOLS = new Set([
-  'homestead',
-  'over65',
-  'seniorCitizen',
-  'disabled',
-  'wartimeVeteran',
-  'combatVeteran',
-  'totallyDisabledVeteran',
-  'coldWarVeteran',
-  'nycClass',
-  'topCoded',
-  'estimated',
-]);
+/** The boolean facts: the declared boolean inputs (rules/inputs.yaml, as the bundle holds them) and the county flags. */
+const BOOLS = new Set<string>([...declaredInputs(bundle).flatMap((x) => (x.type === 'boolean' ? [x.id] : [])), ...COUNTY_FLAGS]);
+/** The declared values of each choice or integer-with-values input, by fact. */
+const VALUES = new Map<string, unknown[]>(
+  declaredInputs(bundle).flatMap((x) => (x.values?.length ? [[x.id, [...x.values, ...(x.type === 'choice' ? [null] : [])]]] : [])),
+);
 
-/** A random value of each input and county fact (INPUT_FACTS then COUNTY_FACTS order). */
+/** A random value of each input and county fact (the bundle's input facts, then COUNTY_FACTS). */
 function factArbs(p: Bundle['programs'][string]): fc.Arbitrary<unknown>[] {
   const th = thresholds(p);
-  return [...INPUT_FACTS, ...COUNTY_FACTS].map((f) => {
+  return factsOf(bundle).map((f) => {
     const known = [...(th.get(f) ?? [])];
     if (BOOLS.has(f)) return fc.oneof({ weight: 20, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom(...ODD) });
     const base: fc.Arbitrary<unknown>[] = [];
@@ -117,9 +111,8 @@ function factArbs(p: Bundle['programs'][string]): fc.Arbitrary<unknown>[] {
       w(3, fc.constant(null)),
     ];
     if (known.length) parts.push(w(8, fc.constantFrom(...known)));
-    if (f === 'propertyClass') parts.push(w(8, fc.constantFrom('class1', 'class2', 'class3', 'class4', null)));
-    if (f === 'starType') parts.push(w(8, fc.constantFrom('none', 'basic', 'enhanced', null)));
-    if (f === 'veteranDisability') parts.push(w(8, fc.constantFrom(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)));
+    const values = VALUES.get(f);
+    if (values) parts.push(w(8, fc.constantFrom(...values)));
     if (f === 'countyRate') parts.push(w(8, fc.double({ min: 0, max: 5, noNaN: true })));
     if (/year$/i.test(f)) parts.push(w(8, fc.integer({ min: 1970, max: 2030 })));
     if (f === 'paymentMonth') parts.push(w(8, fc.integer({ min: 1, max: 12 })));
@@ -147,7 +140,7 @@ describe('generated JavaScript equals the interpreter', () => {
       const ci = interpreted.compiled(id, year);
       const p = bundle.programs[id]!;
       const rows = fc.sample(fc.tuple(...factArbs(p), fc.constantFrom<Lang>('en', 'es')), { numRuns: RUNS, seed: 20261124 + year });
-      const n = INPUT_FACTS.length + COUNTY_FACTS.length;
+      const n = factsOf(bundle).length;
       let errors = 0;
       const diffs: string[] = [];
       for (const row of rows) {
@@ -226,7 +219,7 @@ describe('generated JavaScript equals the interpreter', () => {
 
   it('the facts the conditions read are all input, county, parameter or step names', () => {
     for (const p of Object.values(bundle.programs)) {
-      const names = new Set<string>([...INPUT_FACTS, ...COUNTY_FACTS, ...Object.keys(p.parameters), ...p.steps.map((s) => s.id)]);
+      const names = new Set<string>([...factsOf(bundle), ...Object.keys(p.parameters), ...p.steps.map((s) => s.id)]);
       const read = [...p.validations.map((v) => v.when), ...p.notes.map((n) => n.when)].flatMap((c) => conditionFacts(c));
       expect(read.filter((f) => !names.has(f))).toEqual([]);
     }

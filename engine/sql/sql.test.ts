@@ -28,6 +28,7 @@ import { readBundle } from '../build/bundle.js';
 import { Calculator, inputFromFlags, type FlagInput } from '../core/calculate.js';
 import { fixtureFiles, fixtureInput, type FixtureCase } from '../build/fixtures.js';
 import type { Bundle } from '../core/types.js';
+import { declaredInputs } from '../core/registry.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { BATCH_INPUT_COLUMNS, SQL_RESULT_COLUMNS, generateSql } from './generate.js';
 import { runSqlBatch } from './run.js';
@@ -47,19 +48,16 @@ const RUNS = Number(process.env.PTAX_SQL_RUNS ?? (process.env.PTAX_MUTATION ? 20
 const tmp = mkdtempSync(join(tmpdir(), 'ptax-sql-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** The declared inputs with a batch column (rules/inputs.yaml, as the bundle holds them). */
+const COLUMN_INPUTS = declaredInputs(bundle).filter((x) => x.column !== undefined);
+/** The boolean batch columns, by the declarations. */
+const BOOL_COLUMNS = COLUMN_INPUTS.filter((x) => x.type === 'boolean').map((x) => x.column!);
+/** The input table's column types (the others FLOAT8): text and choices VARCHAR, booleans BOOLEAN. */
 const TYPES: Record<string, string> = {
   state: 'VARCHAR',
   county: 'VARCHAR',
-  class: 'VARCHAR',
-  star: 'VARCHAR',
-  homestead: 'BOOLEAN',
-  over65: 'BOOLEAN',
-  seniorCitizen: 'BOOLEAN',
-  disabled: 'BOOLEAN',
-  wartimeVeteran: 'BOOLEAN',
-  combatVeteran: 'BOOLEAN',
-  totallyDisabledVeteran: 'BOOLEAN',
-  coldWarVeteran: 'BOOLEAN',
+  ...Object.fromEntries(COLUMN_INPUTS.flatMap((x) => (x.type === 'choice' || x.type === 'text' ? [[x.column!, 'VARCHAR']] : []))),
+  ...Object.fromEntries(BOOL_COLUMNS.map((c) => [c, 'BOOLEAN'])),
 };
 const COLUMNS = ['id', ...BATCH_INPUT_COLUMNS];
 type Row = Record<string, string | number | boolean | null>;
@@ -211,14 +209,8 @@ function randomRows(program: string, year: number, n: number, seed: number): Row
     value: fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 10_000, max: 5_000_000 }) }, { weight: 1, arbitrary: money }),
     year: fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...asked) }, { weight: 1, arbitrary: fc.constantFrom(1999, 2.5) }),
     class: fc.constantFrom('class1', 'class2', 'class3', 'class4', null, 'class9'),
-    homestead: fc.boolean(),
-    over65: fc.boolean(),
-    seniorCitizen: fc.boolean(),
-    disabled: fc.boolean(),
-    coldWarVeteran: fc.boolean(),
-    wartimeVeteran: fc.boolean(),
-    combatVeteran: fc.boolean(),
-    totallyDisabledVeteran: fc.boolean(),
+    // Every declared boolean column, on or off.
+    ...Object.fromEntries(BOOL_COLUMNS.map((c) => [c, fc.boolean()])),
     veteranIncome: fc.oneof(fc.constant(null), money, fc.constantFrom(76_235, 78_718, 78_719)),
     seniorIncome: fc.oneof(money, fc.constantFrom(107_299, 107_300, 107_301, -1)),
     veteranDisability: fc.constantFrom(null, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 15),

@@ -83,8 +83,13 @@ export function packageOf(bundle, code) {
   // The declarations this edition uses: its inputs, and the result fields that are not
   // another state's detail object or another state's calculator's (smaller first load).
   const own = (calculators) => !calculators || calculators.length === 0 || calculators.some((k) => k.startsWith(`${code.toLowerCase()}.`));
-  const DETAIL = { NY: 'nyc', TX: 'texas', CA: 'california', FL: 'florida' };
-  const others = new Set(Object.values(DETAIL).filter((g) => g !== DETAIL[code]));
+  // Other states' detail objects (their state files' `detail`) are left out of this one's.
+  const mine = new Set(state.detail ?? []);
+  const others = new Set(
+    Object.values(bundle.states)
+      .flatMap((s) => s.detail ?? [])
+      .filter((g) => !mine.has(g)),
+  );
   const listOf = (x, key) => (Array.isArray(x) ? x : x?.[key]);
   const wrap = (x, key, list) => (Array.isArray(x) ? list : { ...x, [key]: list });
   if (extra.inputs) {

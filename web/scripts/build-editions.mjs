@@ -8,16 +8,21 @@
  * `VITE_STATE=TX` builds that edition only (development); the others in web/dist stay.
  * Usage: node web/scripts/build-editions.mjs
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { prerender } from './prerender.mjs';
 import { compress } from './compress.mjs';
 
-export const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'];
-
 const web = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** The editions: the states of the rules with a site of their own (tier edition), then the hub (dist/rules/bundle.json). */
+export function editionsOf(bundle) {
+  const states = Object.values(bundle.states);
+  return [...states.filter((s) => s.tier === 'edition'), ...states.filter((s) => s.tier === 'hub')].map((s) => s.code);
+}
+export const EDITIONS = editionsOf(JSON.parse(readFileSync(join(web, '..', 'dist', 'rules', 'bundle.json'), 'utf8')));
 const dist = join(web, 'dist');
 const only = process.env.VITE_STATE?.trim().toUpperCase();
 if (only && !EDITIONS.includes(only)) {

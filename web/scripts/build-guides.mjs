@@ -44,7 +44,15 @@ const repo = resolve(here, '..', '..');
 
 export const LANGS = /** @type {const} */ (['en', 'es']);
 export const LOCALES = { en: 'en-US', es: 'es-MX' };
-export const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'];
+/** The editions with content: web/content's folders that hold an edition.yaml, as codes (HUB, NY, TX, …). */
+export function editionsIn(contentDir) {
+  return existsSync(contentDir)
+    ? readdirSync(contentDir)
+        .filter((d) => existsSync(join(contentDir, d, 'edition.yaml')))
+        .sort()
+        .map((d) => d.toUpperCase())
+    : [];
+}
 
 /** The fixed pages a guide may link to (seed 001 §2 table; web/src/lib/routes.ts holds the same pairs). */
 export const FIXED_PAGES = {
@@ -354,7 +362,7 @@ function yamlFiles(dir) {
 export function readContent(contentDir) {
   const shared = readYamlFile(join(contentDir, 'shared.yaml'));
   const editions = [];
-  for (const code of EDITIONS) {
+  for (const code of editionsIn(contentDir)) {
     const dir = join(contentDir, code.toLowerCase());
     if (!existsSync(join(dir, 'edition.yaml'))) continue;
     const site = readYamlFile(join(dir, 'edition.yaml'));

@@ -97,7 +97,14 @@ describe('generated programs in the web', () => {
     expect(edition.calculator.compiled('tx', 2025).generated).toBeDefined();
     const after = calculate(edition, v, 'en');
     expect(after).toEqual(
-      toResultView(first.calculate(toCalcInput(v, edition, edition.county('Harris County')!), { explain: true, lang: 'en' }), 'harris', edition.decl, 'en'),
+      toResultView(
+        first.calculate(toCalcInput(v, edition, edition.county('Harris County')!), { explain: true, lang: 'en' }),
+        'harris',
+        edition.decl,
+        'en',
+        undefined,
+        first.bundle.states.TX,
+      ),
     );
     expect(after.annualTax).toBeGreaterThan(0);
   });

@@ -380,8 +380,12 @@ export interface DetailView {
   fields: FieldView[];
 }
 
-/** Detail objects of a state's result, in the engine's words. */
-export const DETAIL_KEYS = ['nyc', 'texas', 'california', 'florida', 'newYork'] as const;
+/** The result's detail objects a result view shows: the state's own (its state file's `detail`) that the result holds. */
+export function detailKeysOf(r: unknown, state?: Pick<StateDef, 'detail'>): string[] {
+  const o = (r ?? {}) as Record<string, unknown>;
+  const keys = state?.detail ?? [];
+  return keys.filter((k) => o[k] !== null && typeof o[k] === 'object' && !Array.isArray(o[k]));
+}
 
 /** The declared fields of `group` that the result has, with their labels in `lang`. */
 export function fieldsOf(decl: Declarations, r: unknown, group: string, lang: Lang, calculator?: string): FieldView[] {
@@ -418,6 +422,7 @@ export function toResultView(
   decl: Declarations = { inputs: [], results: [] },
   lang: Lang = 'en',
   marketValue?: number,
+  state?: Pick<StateDef, 'detail'>,
 ): ResultView {
   const exemptions = Object.entries((r.exemptions ?? {}) as Record<string, unknown>)
     .filter(([, a]) => num(a) > 0)
@@ -450,7 +455,7 @@ export function toResultView(
     steps: r.explanation ?? [],
     quarterlyPayment: nyc ? num(nyc.quarterlyPayment) : undefined,
     schoolTaxBeforeExemptions: nyc ? num(nyc.schoolTaxPortion) : undefined,
-    details: DETAIL_KEYS.filter((k) => r[k] && typeof r[k] === 'object').map((k) => ({ key: k, fields: onceEach(fieldsOf(decl, r, k, lang)) })),
+    details: detailKeysOf(r, state).map((k) => ({ key: k, fields: onceEach(fieldsOf(decl, r, k, lang)) })),
     state: r.state,
     ...melloRoosOf(r),
   };
@@ -468,8 +473,10 @@ export function calculate(edition: Edition, v: FormValues, lang: Lang): ResultVi
   const county = edition.county(v.county);
   if (!county) throw new PtaxError('MISSING_COUNTY', 'County not found');
   const input = toCalcInput(v, edition, county);
-  const r = edition.calculator.calculate(input, { explain: true, lang });
-  return toResultView(r, county.slug, edition.decl, lang, input.value);
+  // One use of the engine (the getter counts uses: the second loads the generated programs).
+  const calculator = edition.calculator;
+  const r = calculator.calculate(input, { explain: true, lang });
+  return toResultView(r, county.slug, edition.decl, lang, input.value, calculator.bundle.states[edition.code]);
 }
 
 /** The latest year of the program most counties use (the later one on a tie); 0 without counties. */
