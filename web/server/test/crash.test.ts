@@ -26,7 +26,9 @@ afterAll(() => {
 });
 
 async function start(extra: Record<string, string> = {}): Promise<SpawnedServer> {
-  const server = await spawnServer({ mainPath: MAIN_JS, env: { ...env, ...extra } });
+  // 60 s to start, not spawnServer's 10: npm test runs vitest's files two at a time beside
+  // the browser suite, and on the shared machine a start took longer than 10 s (load 18).
+  const server = await spawnServer({ mainPath: MAIN_JS, env: { ...env, ...extra }, startTimeoutMs: 60_000 });
   started.push(server);
   return server;
 }

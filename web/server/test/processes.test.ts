@@ -20,7 +20,12 @@ afterAll(() => {
 });
 
 async function start(env: Record<string, string>): Promise<SpawnedServer> {
-  const server = await spawnServer({ mainPath: MAIN_JS, env: { PTAX_WEB_DIR: join(dir, 'no-web-build'), PTAX_RATE_LIMIT: '1000000', ...env } });
+  // 60 s to start, not spawnServer's 10 (crash.test.ts: a start took longer at load 18).
+  const server = await spawnServer({
+    mainPath: MAIN_JS,
+    env: { PTAX_WEB_DIR: join(dir, 'no-web-build'), PTAX_RATE_LIMIT: '1000000', ...env },
+    startTimeoutMs: 60_000,
+  });
   started.push(server);
   return server;
 }
