@@ -66,9 +66,11 @@ describe('ptax calc: the bundle (fast path) and the unbundled code (slow path) a
     expect(plain.stderr).toContain('dist/cli/ptax.js');
   });
 
-  it(`every state (${Object.keys(bundle.states).join(', ')}): the table and its explanation of its first property, byte for byte`, async () => {
+  it(`every state (${Object.keys(bundle.states).join(', ')}): the table and its explanation of its first property with a county rate, byte for byte`, async () => {
     expectFreshBundle();
-    const cases = Object.keys(bundle.states).map((code) => properties.find((p) => p.state === code)!);
+    // A county with a rate (a county-level state's first county may have none in the data: its answer is an error, compared in the JSON test below).
+    const rated = (p: (typeof properties)[number]) => !bundle.states[p.state]!.counties.find((c) => c.name === p.county)?.flags.includes('noRate');
+    const cases = Object.keys(bundle.states).map((code) => properties.find((p) => p.state === code && rated(p))!);
     const flags = (p: (typeof properties)[number]) => [
       'calc',
       '--state',

@@ -5,6 +5,10 @@
  */
 export const CITATIONS_ES: Array<[string, string]> = [
   [
+    'US Census Bureau, Population Estimates Program, Vintage 2023: annual estimates of the resident population for counties, July 1, 2023 (co-est2023-alldata, POPESTIMATE2023)',
+    'Oficina del Censo de EE. UU., Programa de Estimaciones de Población, Vintage 2023: estimaciones anuales de la población residente de los condados al 1 de julio de 2023 (co-est2023-alldata, POPESTIMATE2023)',
+  ],
+  [
     'US Census Bureau, Population Estimates Program, Vintage 2023: county population on July 1, 2023',
     'Oficina del Censo de EE. UU., Programa de Estimaciones de Población, Vintage 2023: población de los condados al 1 de julio de 2023',
   ],
