@@ -1,7 +1,10 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The web's generated data (web/vite.config.ts `@ptax-data/`): every state's in tests.
+  resolve: { alias: [{ find: /^@ptax-data\//, replacement: fileURLToPath(new URL('web/src/generated/', import.meta.url)) }] },
   test: {
     // Mutation testing (npm run mutation) mutates engine/ and needs its tests, and for the
     // batch path (engine/batch) the batch tests in cli/.

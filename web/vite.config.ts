@@ -8,6 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * `@ptax-data/`: the generated state data packages (states/*.json) and program chunks
+ * (programs/*.js) this build holds. An edition's build gets a folder with its own state's
+ * and the fallback state's only (web/scripts/build-editions.mjs sets PTAX_DATA_DIR), so it
+ * does not carry a chunk per state of the country; the hub's build (and development) gets
+ * every state's (web/src/generated).
+ */
+export const dataDir = process.env.PTAX_DATA_DIR ?? fileURLToPath(new URL('src/generated', import.meta.url));
 
 export default defineConfig({
   root,
@@ -15,6 +23,7 @@ export default defineConfig({
   envDir: root,
   publicDir: 'public',
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  resolve: { alias: [{ find: /^@ptax-data\//, replacement: `${dataDir}/` }] },
   server: {
     host: '127.0.0.1',
     port: 5173,

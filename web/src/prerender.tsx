@@ -35,7 +35,7 @@ const es = mergeText(
   esBase as unknown as Record<string, unknown>,
   stateTexts[`./i18n/states/es.${EDITION}.ts`] as Record<string, unknown> | undefined,
 ) as unknown as Resources;
-const packages = import.meta.glob('./generated/states/*.json', { eager: true, import: 'default' }) as Record<string, StatePackage>;
+const packages = import.meta.glob('@ptax-data/states/*.json', { eager: true, import: 'default' }) as Record<string, StatePackage>;
 const pkg = Object.entries(packages).find(([path]) => path.endsWith(`/${EDITION}.json`))?.[1];
 const loaded: LoadedState | undefined = pkg && EDITION !== 'HUB' ? { pkg, bundle: toBundle(pkg), fellBack: false, requested: EDITION } : undefined;
 const edition = loaded ? makeEdition(loaded.bundle) : undefined;

@@ -11,7 +11,7 @@ import type { GeneratedModuleExports, ProgramSource, Runtime } from '../../../en
 export type ProgramModules = Record<string, GeneratedModuleExports>;
 export type ProgramLoaders = Record<string, () => Promise<unknown>>;
 
-const globbed = import.meta.glob('../generated/programs/*.js', { import: 'default' });
+const globbed = import.meta.glob('@ptax-data/programs/*.js', { import: 'default' });
 
 /** Loaders of the generated programs by state code. */
 export const defaultProgramLoaders: ProgramLoaders = Object.fromEntries(

@@ -37,7 +37,7 @@ export const FALLBACK_STATE = 'TX';
 import { EDITION } from './edition.js';
 export { EDITION };
 
-const globbed = import.meta.glob('../generated/states/*.json', { import: 'default' });
+const globbed = import.meta.glob('@ptax-data/states/*.json', { import: 'default' });
 
 /** Loaders by state code, one per generated package. */
 export const defaultLoaders: PackageLoaders = Object.fromEntries(
