@@ -8,6 +8,8 @@
  * (the CSP allows inline styles, not inline scripts). Writes sitemap.xml and robots.txt.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -101,7 +103,47 @@ export async function prerender(code, dist) {
     },
   });
   const built = performance.now();
-  const { render, pagePaths, aliasPaths } = await import(pathToFileURL(join(ssrDir, `prerender-${code}.mjs`)).href);
+  const module = join(ssrDir, `prerender-${code}.mjs`);
+  const { pagePaths } = await import(pathToFileURL(module).href);
+  const pages = pagePaths();
+  // The pages in slices, one per core: a site with thousands of pages (the hub, a page per
+  // county of the country) renders them in worker threads side by side; a small site in this thread.
+  const slices = pages.length > MANY_PAGES ? Math.max(1, Math.min(availableParallelism(), 4)) : 1;
+  const job = { code, dist, module };
+  if (slices === 1) await renderSlice({ ...job, from: 0, to: pages.length, extras: true });
+  else {
+    const size = Math.ceil(pages.length / slices);
+    await Promise.all(
+      Array.from({ length: slices }, (_, k) => runWorker({ ...job, from: k * size, to: Math.min(pages.length, (k + 1) * size), extras: k === 0 })),
+    );
+  }
+  const rendered = performance.now();
+  writeFileSync(join(dist, 'sitemap.xml'), sitemap(originOf(code), pages));
+  writeFileSync(join(dist, 'robots.txt'), `User-agent: *\nAllow: /\nSitemap: ${originOf(code)}/sitemap.xml\n`);
+  rmSync(ssrDir, { recursive: true, force: true });
+  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(`web: pre-rendered ${code}: ${pages.length * 2} pages in ${s(rendered - built)} (SSR build ${s(built - started)})`);
+}
+
+/** Above this many pages a site is rendered in worker threads (prerender). */
+const MANY_PAGES = 500;
+
+/** Runs renderSlice in a worker thread. */
+function runWorker(job) {
+  return new Promise((ok, fail) => {
+    const w = new Worker(fileURLToPath(import.meta.url), { workerData: job });
+    w.once('message', ok);
+    w.once('error', fail);
+    w.once('exit', (c) => (c === 0 ? ok() : fail(new Error(`pre-render worker exited with ${c}`))));
+  });
+}
+
+/**
+ * Writes the pages `from`..`to` of pagePaths() of an edition's SSR module into `dist`; with
+ * `extras`, also the guide aliases and the 404 pages.
+ */
+async function renderSlice({ code, dist, module, from, to, extras }) {
+  const { render, pagePaths, aliasPaths } = await import(pathToFileURL(module).href);
   const origin = originOf(code);
   const templates = {
     en: readFileSync(join(dist, 'index.html'), 'utf8'),
@@ -128,20 +170,19 @@ export async function prerender(code, dist) {
     mkdirSync(dirname(join(dist, file)), { recursive: true });
     writeFileSync(join(dist, file), html);
   };
-  const pages = pagePaths();
-  for (const p of pages) {
+  for (const p of pagePaths().slice(from, to)) {
     write(fileOf(p.en), 'en', p.en, p);
     write(fileOf(p.es), 'es', p.es, p);
   }
+  if (!extras) return;
   // The generic guide aliases show the guide, with the guide's own address as canonical.
   for (const a of aliasPaths()) write(fileOf(a.alias), 'en', a.alias, { en: a.en, es: a.es });
   // The page-not-found screens, answered with status 404 by the site server.
   write('404.html', 'en', '/404', { en: '/404', es: '/es/404' });
   write('es/404.html', 'es', '/es/404', { en: '/404', es: '/es/404' });
-  const rendered = performance.now();
-  writeFileSync(join(dist, 'sitemap.xml'), sitemap(origin, pages));
-  writeFileSync(join(dist, 'robots.txt'), `User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`);
-  rmSync(ssrDir, { recursive: true, force: true });
-  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`web: pre-rendered ${code}: ${pages.length * 2} pages in ${s(rendered - built)} (SSR build ${s(built - started)})`);
+}
+
+if (!isMainThread && workerData?.module) {
+  await renderSlice(workerData);
+  parentPort.postMessage('done');
 }
