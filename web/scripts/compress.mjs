@@ -4,7 +4,7 @@
  * server that serves precompressed files (@fastify/static `preCompressed: true`) sends the
  * JavaScript at its gzip/brotli size without compressing on every request.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -17,22 +17,28 @@ const TEXT = /\.(js|css|html|svg|json|txt)$/;
  * against ~5 ms here) for a file about 10 % smaller, and 6,400 pages would add some 15
  * minutes to the build. The assets (JavaScript, CSS) always get 11.
  */
-const MANY_PAGES = 1000;
+export const MANY_PAGES = 1000;
 const MANY_PAGES_HTML_QUALITY = 5;
 
-/** Writes the copies for every text file under `dir`. */
+/** Writes the .gz and .br copies of one file (`manyPages`: a page of a site of many pages, at the lower brotli quality). */
+export function compressFile(p, buf = readFileSync(p), manyPages = false) {
+  if (buf.length <= 1024) return;
+  const quality = manyPages && p.endsWith('.html') ? MANY_PAGES_HTML_QUALITY : 11;
+  writeFileSync(`${p}.gz`, gzipSync(buf, { level: 9 }));
+  writeFileSync(`${p}.br`, brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }));
+}
+
+/**
+ * Writes the copies for every text file under `dir`; a page that already has its .br copy
+ * (written beside it by the pre-render's worker threads, web/scripts/prerender.mjs) is left as it is.
+ */
 export function compress(dir) {
   const files = [];
   walk(dir, files);
   const pages = files.filter((p) => p.endsWith('.html')).length;
   for (const p of files) {
-    const buf = readFileSync(p);
-    const quality = pages > MANY_PAGES && p.endsWith('.html') ? MANY_PAGES_HTML_QUALITY : 11;
-    writeFileSync(`${p}.gz`, gzipSync(buf, { level: 9 }));
-    writeFileSync(
-      `${p}.br`,
-      brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }),
-    );
+    if (p.endsWith('.html') && existsSync(`${p}.br`)) continue;
+    compressFile(p, readFileSync(p), pages > MANY_PAGES);
   }
 }
 
