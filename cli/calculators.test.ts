@@ -3,6 +3,7 @@
  * line (figures checked by hand from rules reference §5–§7), and their error conventions.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -103,6 +104,22 @@ describe('ptax <state> <calculator>', () => {
     expect(r.stdout).toMatch(/^tax-shock +.*\(needs --county\)$/m);
     expect(r.stdout).toMatch(/^early-payment /m);
     expect((await ptax('ny', 'list')).stdout).toBe('NY has no specialised calculators\n');
+  });
+
+  it('the states with a subcommand come from the rules (calculators or a full edition), not a hand list (issue 26)', async () => {
+    const bundle = JSON.parse(readFileSync(join(ROOT, 'dist/rules/bundle.json'), 'utf8')) as {
+      states: Record<string, { code: string; tier?: string; calculators: unknown[] }>;
+    };
+    const expected = Object.values(bundle.states)
+      .filter((s) => s.calculators.length > 0 || s.tier === 'edition')
+      .map((s) => s.code.toLowerCase())
+      .sort();
+    // Today CA (prop13), FL (tax-shock, early-payment), TX (payment, vote) and NY (an edition without any).
+    expect(expected).toEqual(['ca', 'fl', 'ny', 'tx']);
+    const help = (await ptax('--help')).stdout;
+    for (const code of expected) expect(help).toMatch(new RegExp(`^  ${code} \\[options\\] <calculator>`, 'm'));
+    // A county-level state has no subcommand.
+    expect(help).not.toMatch(/^ {2}oh \[options\]/m);
   });
 
   it('errors: one line on stderr, exit 2, the JSON error with --json', async () => {

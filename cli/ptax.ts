@@ -5,7 +5,7 @@
  * an error object is printed on stdout as well. Never a stack trace.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Calculator, inputFromFlags } from '../engine/node.js';
@@ -119,6 +119,20 @@ async function bundle(state?: string): Promise<Bundle> {
   if (existsSync(BUNDLE_PATH) && !rulesNewerThan(statSync(BUNDLE_PATH).mtimeMs, state)) return readBundle();
   const { loadRulesOrThrow } = await import('../engine/node.js');
   return loadRulesOrThrow('rules', ROOT);
+}
+
+/**
+ * The states with a calculator subcommand (`ptax <st> …`), lower case: the list the rules
+ * build writes beside the bundle (scripts/build-rules.ts), a few bytes read at start-up.
+ * Without a build there is none (`ptax calc` still works from the YAML).
+ */
+function calculatorStates(): string[] {
+  try {
+    const list = JSON.parse(readFileSync(join(dirname(BUNDLE_PATH), 'calculator-states.json'), 'utf8')) as unknown;
+    return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string' && /^[a-z]{2,3}$/.test(c)) : [];
+  } catch {
+    return [];
+  }
 }
 
 function rulesNewerThan(t: number, state?: string): boolean {
@@ -376,8 +390,9 @@ export function buildProgram(): Command {
     });
 
   // Specialised calculators of each state (`ptax tx payment`, `ptax ca prop13`, `ptax fl tax-shock`, …):
-  // the state file lists them; every one takes the same flags and reads those it needs.
-  for (const code of ['ny', 'tx', 'ca', 'fl']) {
+  // the state file lists them; every one takes the same flags and reads those it needs. The
+  // states that have a subcommand come from the rules build (calculator-states.json beside the bundle).
+  for (const code of calculatorStates()) {
     const sub = program
       .command(code)
       .description(`${code.toUpperCase()} calculators (run \`ptax ${code} list\` to see them)`)

@@ -30,6 +30,14 @@ const bundlePath = outArg === undefined ? BUNDLE_PATH : join(resolve(outArg), 'b
 mkdirSync(dirname(bundlePath), { recursive: true });
 // The whole bundle, and the core + one counties file per county-level state that `ptax calc` reads (engine/build/bundle.ts).
 writeBundle(bundle, bundlePath, outArg === undefined ? CORE_BUNDLE_PATH : join(resolve(outArg), 'bundle-core.json'));
+// The states that get a calculator subcommand (`ptax tx payment`, `ptax ny list`): those with
+// specialised calculators and the full editions. The CLI reads this small list at start-up
+// to declare its commands, instead of a hand list or the whole bundle (issue 26).
+const calculatorStates = Object.values(bundle.states)
+  .filter((s) => s.calculators.length > 0 || s.tier === 'edition')
+  .map((s) => s.code.toLowerCase())
+  .sort();
+writeFileSync(join(dirname(bundlePath), 'calculator-states.json'), `${JSON.stringify(calculatorStates)}\n`);
 const n = Object.keys(bundle.parameters).length;
 console.log(`rules: ${n} parameters, ${Object.keys(bundle.programs).length} programs, ${Object.keys(bundle.states).length} state(s) → ${bundlePath}`);
 

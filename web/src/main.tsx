@@ -20,7 +20,7 @@ const prerendered =
 // The state data and the calculator's code download beside the page's text (issue 28).
 if (prerendered) preloadIslands(root);
 const lang = langFromPath(location.pathname);
-const i18n = createI18n(lang, await loadResources(lang, EDITION).catch(() => ({})));
+const i18n = createI18n(lang, await loadResources(lang).catch(() => ({})));
 document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;

@@ -15,7 +15,7 @@ import { createI18n } from './i18n/index.js';
 import esBase from './i18n/es.js';
 import type { Resources, StateText } from './i18n/en.js';
 import { mergeText } from './i18n/index.js';
-import { editionVars } from './lib/editionText.js';
+import { editionVars, phrase } from './lib/editionText.js';
 import { EDITION, toBundle, type LoadedState, type StatePackage } from './lib/stateData.js';
 import { makeEdition } from './lib/model.js';
 import { countyName } from './lib/places.js';
@@ -120,11 +120,11 @@ export function render(lang: Lang, pathname: string): { html: string; title: str
     </I18nextProvider>,
   );
   setIslandRenderer(null);
-  const vars = { ...editionVars(t, EDITION, pkg?.state.name[lang], pkg?.state.counties.length), year: RATES_YEAR, context: EDITION };
+  const vars = { ...editionVars(EDITION, lang, pkg?.state.name[lang], pkg?.state.counties.length), year: RATES_YEAR };
   const state = String(vars.state ?? '');
-  const titled = (page: string) => t('site.pageTitle', { page, state, context: EDITION === 'HUB' ? 'HUB' : undefined });
-  let title = t('meta.title', vars);
-  let description = t('meta.description', vars);
+  const titled = (page: string) => phrase(EDITION, 'pageTitle', lang, { page, state }) ?? t('site.pageTitle', { page, state });
+  let title = phrase(EDITION, 'metaTitle', lang, vars) ?? t('meta.title', vars);
+  let description = phrase(EDITION, 'metaDescription', lang, vars) ?? t('meta.description', vars);
   switch (route.page) {
     case 'home':
       break;

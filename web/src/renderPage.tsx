@@ -16,6 +16,7 @@ import { EDITION, loadStateData } from './lib/stateData.js';
 import { resolveRoute } from './lib/routes.js';
 import { loadGuides } from './lib/guides.js';
 import type { Lang } from './lib/format.js';
+import { editionName } from './lib/editionText.js';
 
 export async function renderPage(root: HTMLElement, i18n: I18n, lang: Lang): Promise<void> {
   const page = resolveRoute(location.pathname, { counties: 'any', guides: [] }).page;
@@ -34,7 +35,7 @@ export async function renderPage(root: HTMLElement, i18n: I18n, lang: Lang): Pro
         <ToastProvider>
           <ErrorBoundary
             component="app"
-            fallback={(_e, _reset, errorId) => <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={i18n.t(`states.${EDITION}`)} />}
+            fallback={(_e, _reset, errorId) => <AppError errorId={errorId} home={lang === 'es' ? '/es' : '/'} stateName={editionName(EDITION, lang)} />}
           >
             <App lang={lang} pathname={location.pathname} initial={initial} guides={guides} pages={pages} home={home} />
           </ErrorBoundary>

@@ -2,7 +2,7 @@
 import { Fragment, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Hub } from './Hub.js';
-import { editionVars } from '../lib/editionText.js';
+import { editionName, editionVars } from '../lib/editionText.js';
 import { ErrorBoundary, ThrowProbe } from './ErrorBoundary.js';
 import { PageError } from './ErrorScreens.js';
 import { ContactForm, NewsletterBanner, NotifyForm } from './Forms.js';
@@ -75,9 +75,9 @@ export function App({
     [edition, guides],
   );
   const route: Route = resolveRoute(pathname, site);
-  const stateName = edition ? edition.stateName[lang] : t(`states.${EDITION}`, { defaultValue: EDITION });
+  const stateName = edition ? edition.stateName[lang] : editionName(EDITION, lang);
   const stateCode = edition ? edition.code : EDITION;
-  const vars = editionVars(t, stateCode, stateName);
+  const vars = editionVars(stateCode, lang, stateName);
   const hub = EDITION === 'HUB';
   const other: Lang = lang === 'es' ? 'en' : 'es';
   const switchHref = useMemo(() => counterpartPath(pathname, other, site), [pathname, other, site]);

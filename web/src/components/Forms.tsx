@@ -3,6 +3,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } f
 import { useTranslation } from 'react-i18next';
 import { useSubmit, type SubmitState } from './useSubmit.js';
 import type { Lang } from '../lib/format.js';
+import { phrase } from '../lib/editionText.js';
 import { KEYS, setItem } from '../lib/storage.js';
 
 export function FormStatus({ state, testId }: { state: SubmitState; testId: string }) {
@@ -48,7 +49,7 @@ export function NewsletterBanner({ stateCode, stateName, lang }: { stateCode: st
     <section className="banner" aria-labelledby={`${id}-title`} data-testid="newsletter-banner">
       <div>
         <h2 id={`${id}-title`} className="banner-title">
-          {t('banner.title', { state: stateName, context: stateCode })}
+          {phrase(stateCode, 'updatesTitle', lang) ?? t('banner.title', { state: stateName })}
         </h2>
         <p className="banner-text">{t('banner.text')}</p>
       </div>

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STATE_EDITIONS, editionUrl } from '../lib/editionText.js';
+import { STATE_EDITIONS, editionName, editionUrl, phrase } from '../lib/editionText.js';
 import type { Lang } from '../lib/format.js';
 import { StateList, TierNote } from './hub/StateList.js';
 import type { HubState } from './hub/hubTypes.js';
@@ -51,10 +51,10 @@ export function Hub({ lang }: { lang: Lang }) {
       <ul className="hub-cards">
         {STATE_EDITIONS.map((code) => (
           <li key={code} className="card hub-card" data-testid={`hub-${code.toLowerCase()}`}>
-            <h3>{t(`states.${code}`)}</h3>
-            <p>{t('hub.offers', { context: code })}</p>
+            <h3>{editionName(code, lang)}</h3>
+            <p>{phrase(code, 'offers', lang)}</p>
             <a className="btn btn-primary" href={href(code)} data-testid={`hub-link-${code.toLowerCase()}`}>
-              {t('hub.open', { state: t(`states.${code}`) })}
+              {t('hub.open', { state: editionName(code, lang) })}
             </a>
           </li>
         ))}

@@ -6,6 +6,7 @@ import type { ExplainStep } from '../../../engine/index.js';
 import type { Edition, FieldView, FormValues, ResultView } from '../lib/model.js';
 import { ResultCharts } from './Charts.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../lib/format.js';
+import { phrase } from '../lib/editionText.js';
 import { exemptionLabel, fieldText, shareText } from '../lib/report.js';
 import { useToast } from './Toaster.js';
 import { reportError } from '../lib/monitoring.js';
@@ -246,7 +247,8 @@ export function ResultsCard({
       {/* The hint is about the homestead exemption (STAR in New York): nothing once the visitor has claimed it (issue 24). */}
       {r.potentialSavings > 0 && !values.homestead && (
         <p className="hint" data-testid="potential-savings" data-value={r.potentialSavings}>
-          {t('results.potentialSavings', { amount: usd(r.potentialSavings), context: edition.code })}
+          {phrase(edition.code, 'potentialSavings', lang, { amount: usd(r.potentialSavings) }) ??
+            t('results.potentialSavings', { amount: usd(r.potentialSavings) })}
         </p>
       )}
 

@@ -8,39 +8,12 @@ const en = {
   meta: {
     title: '{{state}} Property Tax Calculator, {{year}} rates | Free estimate for {{people}}',
     description: 'Free, anonymous {{state}} property tax calculator: estimate annual and monthly tax for any of the {{count}} counties, with {{exemptions}}.',
-    title_HUB: 'Property Tax Calculator for every state, {{year}} rates | Free estimate by county',
-    description_HUB:
-      'Free, anonymous property tax calculators: full calculators for New York, Texas, California and Florida, and a county-level estimate for every other state and DC.',
   },
-  /** What differs between the editions, by state code (the `context` of a key). */
-  edition: {
-    people_NY: 'New Yorkers',
-    people_TX: 'Texans',
-    people_CA: 'Californians',
-    people_FL: 'Floridians',
-    people_HUB: 'homeowners',
-    exemptions_NY: 'STAR, senior and veteran exemptions',
-    exemptions_TX: 'homestead, over-65, disability and veteran exemptions',
-    exemptions_CA: "the homeowners' and disabled veteran exemptions, Prop 13 and Mello-Roos",
-    exemptions_FL: 'homestead, senior and veteran exemptions and Save Our Homes',
-    exemptions_HUB: 'exemptions',
-    authority_NY: 'your county assessor or the NYC Department of Finance',
-    authority_TX: 'your county appraisal district and tax assessor-collector',
-    authority_CA: 'your county assessor and tax collector',
-    authority_FL: 'your county property appraiser and tax collector',
-    authority_HUB: 'your county assessor',
-  },
-  /** Edition names, shown before the state data has loaded (the data package then names the state). */
-  states: { NY: 'New York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'US' },
   hub: {
     title: 'Property tax calculators for every state',
     intro:
       'Estimate your annual and monthly property tax with the rules of your state: county rates, exemptions, caps and the tools each state needs. Free, anonymous, and computed in your browser.',
     choose: 'Choose your state',
-    offers_NY: 'New York City by tax class and the other 57 counties; STAR, senior, disability and veteran exemptions.',
-    offers_TX: 'All 254 counties; homestead, over-65, disability and veteran exemptions; the payment calculator and the November 2025 amendments.',
-    offers_CA: "All 58 counties; Prop 13, the homeowners' and disabled veteran exemptions, Mello-Roos; the Proposition 13 demo.",
-    offers_FL: 'All 67 counties; the homestead tiers, senior and veteran exemptions, Save Our Homes; the tax-shock calculator and early-payment discounts.',
     open: 'Open the {{state}} calculator',
     private: 'Nothing about your property is sent or stored: every estimate is computed on your device.',
   },
@@ -101,10 +74,6 @@ const en = {
     taxCol: 'Tax on {{value}}',
     notInData: 'See Census QuickFacts',
     missing: 'Population: US Census Bureau, county estimates of July 1, 2023 (Vintage 2023). Appraisal district details are not in our data.',
-    where_TX: "Find your appraisal district in the Texas Comptroller's directory (comptroller.texas.gov).",
-    where_FL: "Find your property appraiser in the Florida Department of Revenue's directory (floridarevenue.com).",
-    where_CA: 'Find your county assessor through the California State Board of Equalization (boe.ca.gov).',
-    where_NY: 'Find your assessor through the NYS Department of Taxation and Finance (tax.ny.gov).',
   },
   timeline: {
     title: '2026 rates timeline',
@@ -131,7 +100,6 @@ const en = {
     switchToLabel: 'Ver esta página en español',
   },
   banner: {
-    title_HUB: 'Get property tax updates',
     title: 'Get {{state}} property tax updates',
     text: 'Rate changes, exemption deadlines and new features, by e-mail. No spam.',
     email: 'Email address',
@@ -308,13 +276,6 @@ const en = {
     noExemptions: 'No exemptions applied.',
     notes: 'Notes',
     potentialSavings: 'Potential savings: exemptions such as STAR could save you up to {{amount}} a year. Check which ones you qualify for.',
-    potentialSavings_NY: 'Potential savings: the STAR exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
-    potentialSavings_TX:
-      'Potential savings: the homestead exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
-    potentialSavings_CA:
-      "Potential savings: the homeowners' exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.",
-    potentialSavings_FL:
-      'Potential savings: the homestead exemption for a primary residence could save you up to {{amount}} a year. Check whether you qualify.',
     schoolDetail: 'School tax breakdown',
     schoolTaxable: 'School taxable value',
     schoolBefore: 'School tax before exemptions',
@@ -481,7 +442,6 @@ const en = {
   site: {
     deleteData: 'Delete my data',
     pageTitle: '{{page}} | {{state}} Property Tax Calculator',
-    pageTitle_HUB: '{{page}} | Property Tax Calculator',
     footerLinks: 'Site',
     legal: 'Legal',
     privacy: {
@@ -509,16 +469,8 @@ const en = {
 
 export default en;
 
-/** Keys of an edition's own text (by context): `edition.people_TX`, `directory.where_TX`. */
-type StateKey<T> = { [K in keyof T as K extends `${string}_${'NY' | 'TX' | 'CA' | 'FL' | 'HUB'}` ? K : never]?: T[K] };
-/** Spanish base text: everything but the editions' own `edition.*_CODE` and `directory.where_CODE` keys. */
-export type SpanishBase = Omit<Resources, 'edition' | 'directory'> & {
-  edition: Omit<Resources['edition'], keyof StateKey<Resources['edition']>>;
-  directory: Omit<Resources['directory'], keyof StateKey<Resources['directory']>>;
-};
-/** One edition's own Spanish text. */
-export interface StateText {
-  edition?: StateKey<Resources['edition']>;
-  directory?: StateKey<Resources['directory']>;
-}
+/** The Spanish text has every key of the English one. A state's own words are not here: they are the state files' `phrases` (lib/editionText.ts). */
+export type SpanishBase = Resources;
+/** Former per-edition Spanish text (no longer used: every edition's own words are in its state file). */
+export type StateText = Record<string, never>;
 export type Resources = typeof en;

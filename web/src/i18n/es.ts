@@ -12,24 +12,12 @@ const es: SpanishBase = {
     title: 'Calculadora de impuestos a la propiedad de {{state}}, tarifas de {{year}} | Estimación gratuita para {{people}}',
     description:
       'Calculadora gratuita y anónima de impuestos a la propiedad de {{state}}: estime el impuesto anual y mensual en cualquiera de los {{count}} condados, con {{exemptions}}.',
-    title_HUB: 'Calculadora de impuestos a la propiedad para cada estado, tarifas de {{year}} | Estimación por condado',
-    description_HUB:
-      'Calculadoras gratuitas y anónimas del impuesto a la propiedad: completas para Nueva York, Texas, California y Florida, y una estimación por condado para los demás estados y DC.',
   },
-  edition: {},
-  states: { NY: 'Nueva York', TX: 'Texas', CA: 'California', FL: 'Florida', HUB: 'EE. UU.' },
   hub: {
     title: 'Calculadoras de impuestos a la propiedad para cada estado',
     intro:
       'Estime su impuesto a la propiedad anual y mensual con las reglas de su estado: tasas de los condados, exenciones, topes y las herramientas que cada estado necesita. Gratis, anónimo y calculado en su navegador.',
     choose: 'Elija su estado',
-    offers_NY: 'La Ciudad de Nueva York por clase fiscal y los otros 57 condados; exenciones STAR, de personas mayores, por discapacidad y de veteranos.',
-    offers_TX:
-      'Los 254 condados; exenciones de vivienda principal, mayores de 65, discapacidad y veteranos; la calculadora de pagos y las enmiendas de noviembre de 2025.',
-    offers_CA:
-      'Los 58 condados; la Proposición 13, las exenciones para propietarios y veteranos discapacitados, Mello-Roos; la demostración de la Proposición 13.',
-    offers_FL:
-      'Los 67 condados; los tramos de vivienda principal, exenciones de personas mayores y veteranos, Save Our Homes; la calculadora del impacto fiscal y los descuentos por pago anticipado.',
     open: 'Abrir la calculadora de {{state}}',
     private: 'No se envía ni se guarda nada sobre su propiedad: cada estimación se calcula en su dispositivo.',
   },
@@ -119,7 +107,6 @@ const es: SpanishBase = {
     switchToLabel: 'View this page in English',
   },
   banner: {
-    title_HUB: 'Reciba novedades del impuesto a la propiedad',
     title: 'Reciba novedades del impuesto a la propiedad de {{state}}',
     text: 'Cambios de tasas, plazos de exenciones y nuevas funciones, por correo. Sin spam.',
     email: 'Correo electrónico',
@@ -296,10 +283,6 @@ const es: SpanishBase = {
     noExemptions: 'No se aplicaron exenciones.',
     notes: 'Notas',
     potentialSavings: 'Ahorro potencial: exenciones como STAR podrían ahorrarle hasta {{amount}} al año. Revise para cuáles califica.',
-    potentialSavings_NY: 'Ahorro potencial: la exención STAR para la vivienda principal podría ahorrarle hasta {{amount}} al año. Revise si califica.',
-    potentialSavings_TX: 'Ahorro potencial: la exención de vivienda principal (homestead) podría ahorrarle hasta {{amount}} al año. Revise si califica.',
-    potentialSavings_CA: 'Ahorro potencial: la exención para propietarios de vivienda principal podría ahorrarle hasta {{amount}} al año. Revise si califica.',
-    potentialSavings_FL: 'Ahorro potencial: la exención de vivienda principal (homestead) podría ahorrarle hasta {{amount}} al año. Revise si califica.',
     schoolDetail: 'Desglose del impuesto escolar',
     schoolTaxable: 'Valor imponible escolar',
     schoolBefore: 'Impuesto escolar antes de exenciones',
@@ -466,7 +449,6 @@ const es: SpanishBase = {
   site: {
     deleteData: 'Borrar mis datos',
     pageTitle: '{{page}} | Calculadora de impuestos a la propiedad de {{state}}',
-    pageTitle_HUB: '{{page}} | Calculadora de impuestos a la propiedad',
     footerLinks: 'Sitio',
     legal: 'Aviso legal',
     privacy: {

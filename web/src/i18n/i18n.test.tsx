@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 /**
- * Translations (seed 001 §4, §8): no key missing in Spanish (base text plus each edition's
- * own text), the fallback chain state text → base text → English → key, the edition's
- * Spanish text loaded on its own and a failed load falling back silently, and the language
- * hook refusing to work outside its provider.
+ * Translations (seed 001 §4, §8): no key missing in Spanish, no i18n key per state (a
+ * state's own words are its state file's `phrases`, both languages, issue 26), the fallback
+ * chain merged text → base text → English → key, and the language hook refusing to work
+ * outside its provider.
  */
 import { describe, expect, it } from 'vitest';
 import { render, renderHook } from '@testing-library/react';
@@ -11,23 +11,16 @@ import { I18nextProvider } from 'react-i18next';
 import en from './en.js';
 import es from './es.js';
 import { createI18n, loadResources, mergeText, useLanguage } from './index.js';
+import { EDITIONS, STATE_EDITIONS, editionName, editionVars, phrase } from '../lib/editionText.js';
 
 type Tree = { [k: string]: unknown };
 const keys = (o: Tree, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? keys(v as Tree, `${prefix}${k}.`) : [`${prefix}${k}`]));
-const STATES = ['NY', 'TX', 'CA', 'FL', 'HUB'] as const;
-const stateFiles = import.meta.glob('./states/es.*.ts', { eager: true, import: 'default' }) as Record<string, Tree>;
 
 describe('Spanish text', () => {
-  it("every English key has its Spanish text: base keys in es.ts, an edition's own keys in states/es.<CODE>.ts", () => {
+  it('every English key has its Spanish text in es.ts', () => {
     const base = new Set(keys(es as unknown as Tree));
-    const missing: string[] = [];
-    for (const k of keys(en as unknown as Tree)) {
-      const state = /_(NY|TX|CA|FL|HUB)$/.exec(k)?.[1];
-      const own = state ? new Set(keys(stateFiles[`./states/es.${state}.ts`] ?? {})) : new Set<string>();
-      if (!base.has(k) && !own.has(k)) missing.push(k);
-    }
-    expect(missing).toEqual([]);
+    expect(keys(en as unknown as Tree).filter((k) => !base.has(k))).toEqual([]);
   });
 
   it("the site pages' text (its own chunk) has the same keys in both languages", async () => {
@@ -38,25 +31,45 @@ describe('Spanish text', () => {
 
   it('no Spanish key that English lacks (a typo would never be shown)', () => {
     const english = new Set(keys(en as unknown as Tree));
-    const extra = [...keys(es as unknown as Tree), ...STATES.flatMap((s) => keys(stateFiles[`./states/es.${s}.ts`] ?? {}))].filter((k) => !english.has(k));
-    expect(extra).toEqual([]);
+    expect(keys(es as unknown as Tree).filter((k) => !english.has(k))).toEqual([]);
   });
 
-  it("an edition's own Spanish text is loaded with the base text; a failed load falls back to the base and English", async () => {
-    const tx = await loadResources('es', 'TX');
-    expect(createI18n('es', tx).t('edition.people', { context: 'TX' })).toBe('texanos');
-    const failed = await loadResources('es', 'TX', { './states/es.TX.ts': () => Promise.reject(new Error('offline')) });
-    const i18n = createI18n('es', failed);
-    // No Spanish state text: English for that key, Spanish for the rest.
-    expect(i18n.t('edition.people', { context: 'TX' })).toBe('Texans');
-    expect(i18n.t('nav.calculator')).toBe('Calculadora');
-    expect(await loadResources('en', 'TX')).toEqual({});
+  it("no i18n key per state: a state's own words are its state file's phrases (issue 26)", () => {
+    const codes = EDITIONS.map((e) => e.code);
+    expect(codes).toContain('HUB');
+    expect(STATE_EDITIONS.length).toBeGreaterThan(0);
+    const perState = new RegExp(`(^|[._])(${codes.join('|')})$`);
+    expect([...keys(en as unknown as Tree), ...keys(es as unknown as Tree)].filter((k) => perState.test(k))).toEqual([]);
   });
 
-  it('lookups fall back from the state text to the base text, to English, to the key', () => {
-    const i18n = createI18n('es', { es: mergeText(es as unknown as Tree, { banner: { title_TX: 'Texto de Texas' } }) as never });
-    expect(i18n.t('banner.title', { context: 'TX', state: 'Texas' })).toBe('Texto de Texas');
-    expect(i18n.t('banner.title', { context: 'FL', state: 'Florida' })).toBe(i18n.t('banner.title', { state: 'Florida' }));
+  it("every edition's phrases are there in both languages (the pages' titles, the hub's cards)", () => {
+    const missing: string[] = [];
+    for (const e of EDITIONS) {
+      const need = e.tier === 'edition' ? ['people', 'exemptions', 'authority', 'offers', 'where', 'potentialSavings'] : ['people', 'exemptions', 'authority'];
+      for (const k of need) for (const lang of ['en', 'es'] as const) if (!e.phrases[k]?.[lang]) missing.push(`${e.code}.${k}.${lang}`);
+    }
+    expect(missing).toEqual([]);
+    // The words the pages showed before (rules/tx/state.yaml phrases).
+    expect(editionVars('TX', 'es').people).toBe('texanos');
+    expect(editionVars('TX', 'en').people).toBe('Texans');
+    // The hub's short name and title, with the year filled in.
+    expect(editionName('HUB', 'es')).toBe('EE. UU.');
+    expect(phrase('HUB', 'metaTitle', 'en', { year: 2026 })).toBe('Property Tax Calculator for every state, 2026 rates | Free estimate by county');
+    // A state without an edition phrase falls back to the hub's words.
+    expect(editionVars('ZZ', 'en').authority).toBe('your county assessor');
+    expect(phrase('ZZ', 'where', 'en')).toBeUndefined();
+  });
+
+  it('the Spanish text loads only for Spanish pages', async () => {
+    const loaded = await loadResources('es');
+    expect(createI18n('es', loaded).t('nav.calculator')).toBe('Calculadora');
+    expect(await loadResources('en')).toEqual({});
+  });
+
+  it('lookups fall back from the merged text to the base text, to English, to the key', () => {
+    const i18n = createI18n('es', { es: mergeText(es as unknown as Tree, { banner: { title: 'Texto de {{state}}' } }) as never });
+    expect(i18n.t('banner.title', { state: 'Texas' })).toBe('Texto de Texas');
+    expect(i18n.t('banner.text')).toBe((es as unknown as { banner: { text: string } }).banner.text);
     expect(createI18n('es', { es: { ...(es as object), nav: {} } as never }).t('nav.calculator')).toBe('Calculator');
     expect(i18n.t('no.such.key')).toBe('no.such.key');
   });

@@ -2,7 +2,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { useContext } from 'react';
 import { I18nContext, initReactI18next } from 'react-i18next';
-import en, { type Resources, type StateText } from './en.js';
+import en, { type Resources } from './en.js';
 import type { Lang } from '../lib/format.js';
 import { langOf } from '../lib/routes.js';
 
@@ -21,23 +21,14 @@ export function mergeText<T extends Tree>(a: T, b: Tree | undefined): T {
   return out as T;
 }
 
-const stateText = import.meta.glob<{ default: StateText }>('./states/es.*.ts');
-
 /**
- * The Spanish text, only for Spanish pages: the base text and the edition's own text, each
- * its own chunk. A failed load of the edition's text falls back silently (to the base
- * text, then English, then the key).
+ * The Spanish text, only for Spanish pages, as its own chunk. A state's own words are not
+ * i18n text: they come from the state files' `phrases` (lib/editionText.ts).
  */
-export async function loadResources(lang: Lang, state = 'NY', loaders = stateText): Promise<Partial<Record<Lang, Resources>>> {
+export async function loadResources(lang: Lang): Promise<Partial<Record<Lang, Resources>>> {
   if (lang !== 'es') return {};
-  const [base, own] = await Promise.all([
-    import('./es.js').then((m) => m.default),
-    (loaders[`./states/es.${state}.ts`]?.() ?? Promise.resolve(undefined)).then(
-      (m) => m?.default,
-      () => undefined,
-    ),
-  ]);
-  return { es: mergeText(base as unknown as Tree, own as Tree | undefined) as unknown as Resources };
+  const base = await import('./es.js').then((m) => m.default);
+  return { es: base };
 }
 
 /** The page's language; only inside the i18n provider (outside it is a programming error). */

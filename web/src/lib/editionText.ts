@@ -1,22 +1,51 @@
 /**
  * What differs between the editions in words: the state's name, its people, its
- * exemptions and the authority to verify with (i18n keys with the edition as context,
- * `edition.people_TX`), and where each edition is served.
+ * exemptions and the authority to verify with, and where each edition is served. The
+ * words are the state files' `phrases` (rules/<st>/state.yaml, both languages), written
+ * at build time from the bundle into web/src/generated/editions.json
+ * (web/scripts/build-hub-data.mjs): no i18n key per state and no hand list of states.
  */
-import type { TFunction } from 'i18next';
+import type { Lang } from './format.js';
 
-/** The four state editions, in the order the hub lists them. */
-export const STATE_EDITIONS = ['NY', 'TX', 'CA', 'FL'] as const;
+type Label = { en: string; es?: string };
+/** One edition (tier edition) or the hub, as the build wrote it. */
+export interface EditionInfo {
+  code: string;
+  tier: string;
+  name: Label;
+  phrases: Record<string, Label>;
+}
+
+/** The editions and the hub (empty where the build has not written the module). */
+export const EDITIONS: readonly EditionInfo[] =
+  Object.values(import.meta.glob<EditionInfo[]>('../generated/editions.json', { eager: true, import: 'default' }))[0] ?? [];
+
+/** The state editions (each with its own site), in the order the hub lists them. */
+export const STATE_EDITIONS: readonly string[] = EDITIONS.filter((e) => e.tier === 'edition').map((e) => e.code);
+
+const pick = (l: Label | undefined, lang: Lang): string | undefined => (l ? (lang === 'es' ? (l.es ?? l.en) : l.en) : undefined);
+
+/** A state's own phrase in the page's language, `{{name}}` filled from `vars`; undefined where the state has none. */
+export function phrase(code: string, key: string, lang: Lang, vars: Record<string, string | number> = {}): string | undefined {
+  const text = pick(EDITIONS.find((e) => e.code === code)?.phrases[key], lang);
+  return text?.replace(/\{\{(\w+)\}\}/g, (all, name: string) => (name in vars ? String(vars[name]) : all));
+}
+
+/** An edition's short name (the hub's is its `shortName` phrase): shown before the state data has loaded. */
+export function editionName(code: string, lang: Lang): string {
+  const e = EDITIONS.find((x) => x.code === code);
+  return phrase(code, 'shortName', lang) ?? pick(e?.name, lang) ?? code;
+}
 
 export type EditionVars = { [key: string]: string | number; state: string; people: string; exemptions: string; authority: string; count: number | string };
 
-export function editionVars(t: TFunction, code: string, stateName?: string, count?: number): EditionVars {
-  const c = { context: code };
+export function editionVars(code: string, lang: Lang, stateName?: string, count?: number): EditionVars {
+  const own = (key: string) => phrase(code, key, lang) ?? phrase('HUB', key, lang) ?? '';
   return {
-    state: stateName ?? t(`states.${code}`, { defaultValue: code }),
-    people: t('edition.people', c),
-    exemptions: t('edition.exemptions', c),
-    authority: t('edition.authority', c),
+    state: stateName ?? editionName(code, lang),
+    people: own('people'),
+    exemptions: own('exemptions'),
+    authority: own('authority'),
     count: count ?? '',
   };
 }
@@ -31,6 +60,7 @@ export function editionUrl(code: string, where: { protocol: string; hostname: st
   const known = sites?.[code];
   if (known) return known;
   const loopback = where.hostname === 'localhost' || where.hostname === '127.0.0.1' || where.hostname === '[::1]' || where.hostname.endsWith('.localhost');
-  const base = loopback ? 'localhost' : where.hostname.replace(/^(www|ny|tx|ca|fl)\./, '');
+  const prefix = new RegExp(`^(www|${STATE_EDITIONS.map((c) => c.toLowerCase()).join('|')})\\.`);
+  const base = loopback ? 'localhost' : where.hostname.replace(prefix, '');
   return `${where.protocol}//${code.toLowerCase()}.${base}${where.port ? `:${where.port}` : ''}/`;
 }

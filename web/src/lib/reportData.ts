@@ -120,7 +120,7 @@ export function reportSections(t: TFunction, r: ResultView, v: FormValues, lang:
   const exemptions: Array<[string, string]> = r.exemptions.length
     ? r.exemptions.map((e) => [exemptionLabel(t, e), usd(e.amount)])
     : [[t('results.noExemptions'), '']];
-  const vars = editionVars(t, edition.code, edition.stateName?.[lang]);
+  const vars = editionVars(edition.code, lang, edition.stateName?.[lang]);
   const date = t('report.date', { date: formatDate(new Date(), lang) });
   const figures: Array<[string, string]> = [
     // California with Mello-Roos: the total first, then its parts (issue 24).

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { countyKey, DEFAULT_VALUE } from '../../../../engine/index.js';
 import type { CountyInfo, Edition } from '../../lib/model.js';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../../lib/format.js';
+import { phrase } from '../../lib/editionText.js';
 import { pathOf } from '../../lib/routes.js';
 import { getItem, KEYS } from '../../lib/storage.js';
 import { MoneyInput } from '../MoneyInput.js';
@@ -52,7 +53,7 @@ export default function CountyDirectory({ edition, lang }: { edition: Edition; l
   const list = useMemo(() => filterCounties(edition.counties, q, sort), [edition, q, sort]);
   const major = edition.state.profile?.major_counties ?? [];
   const majorRows = major.map((slug) => edition.counties.find((c) => c.slug === slug)).filter((c): c is CountyInfo => !!c);
-  const lookUp = t('directory.where', { context: edition.code, defaultValue: '' });
+  const lookUp = phrase(edition.code, 'where', lang) ?? '';
   return (
     <div className="directory" data-testid="directory">
       <div className="directory-controls">
