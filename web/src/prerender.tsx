@@ -13,8 +13,7 @@ import * as homeParts from './components/HomeParts.js';
 import { ToastProvider } from './components/Toaster.js';
 import { createI18n } from './i18n/index.js';
 import esBase from './i18n/es.js';
-import type { Resources, StateText } from './i18n/en.js';
-import { mergeText } from './i18n/index.js';
+import type { Resources } from './i18n/en.js';
 import { editionVars, phrase } from './lib/editionText.js';
 import { EDITION, toBundle, type LoadedState, type StatePackage } from './lib/stateData.js';
 import { makeEdition } from './lib/model.js';
@@ -30,11 +29,7 @@ import { hubPage, siteStates } from './components/hub/prerenderHub.js';
 import type { HubState } from './components/hub/hubTypes.js';
 
 const never = () => new Promise<never>(() => {});
-const stateTexts = import.meta.glob('./i18n/states/es.*.ts', { eager: true, import: 'default' }) as Record<string, StateText>;
-const es = mergeText(
-  esBase as unknown as Record<string, unknown>,
-  stateTexts[`./i18n/states/es.${EDITION}.ts`] as Record<string, unknown> | undefined,
-) as unknown as Resources;
+const es = esBase as unknown as Resources;
 const packages = import.meta.glob('@ptax-data/states/*.json', { eager: true, import: 'default' }) as Record<string, StatePackage>;
 const pkg = Object.entries(packages).find(([path]) => path.endsWith(`/${EDITION}.json`))?.[1];
 const loaded: LoadedState | undefined = pkg && EDITION !== 'HUB' ? { pkg, bundle: toBundle(pkg), fellBack: false, requested: EDITION } : undefined;

@@ -471,6 +471,4 @@ export default en;
 
 /** The Spanish text has every key of the English one. A state's own words are not here: they are the state files' `phrases` (lib/editionText.ts). */
 export type SpanishBase = Resources;
-/** Former per-edition Spanish text (no longer used: every edition's own words are in its state file). */
-export type StateText = Record<string, never>;
 export type Resources = typeof en;
