@@ -26,8 +26,9 @@ describe('fixtureFiles', () => {
     const all = fixtureFiles([]);
     expect(all).toEqual(fixtureFiles(['fixtures']));
     expect(all).toContain('fixtures/ny/nyc-star.yaml');
-    expect(all.every((f) => /^fixtures\/(ny|tx|ca|fl)\/[^/]+\.yaml$/.test(f))).toBe(true);
-    for (const st of ['ny', 'tx', 'ca', 'fl'])
+    // One folder per state (the editions' and the county-level states' fixtures).
+    expect(all.every((f) => /^fixtures\/[a-z]{2}\/[^/]+\.yaml$/.test(f))).toBe(true);
+    for (const st of ['ny', 'tx', 'ca', 'fl', 'oh', 'pr'])
       expect(
         all.some((f) => f.startsWith(`fixtures/${st}/`)),
         st,
