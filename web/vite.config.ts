@@ -57,10 +57,18 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](islands|hydrateIslands|lib[\\/](storage|monitoring|config|edition|routes|telemetry[\\/](consent|store))\.ts|components[\\/](Toaster|ErrorBoundary|ErrorScreens|ConsentBanner|Forms|useSubmit)\.tsx?|i18n[\\/]index\.ts)/,
             },
             {
+              // A money field and what it reads with (the engine's cell reader, parseMoney, the
+              // messages, the inputs' table, the formatters): the hub's state calculator needs
+              // these on first load but not the engine, which loads when the visitor calculates
+              // (issue 26). Before 'calculator', whose engine[/]core test also matches them.
+              name: 'fields',
+              test: /engine[\\/](core[\\/](cells|money|messages|errors|types)|generated[\\/]inputs)\.ts|web[\\/]src[\\/](lib[\\/](format|places|parseValue)\.ts|components[\\/]MoneyInput\.tsx)/,
+            },
+            {
               // The calculator island and what it needs (the engine, the form, the results): one
               // chunk instead of some fifteen small ones, each a round trip on a slow phone line.
               name: 'calculator',
-              test: /node_modules[\\/](@tanstack|use-sync-external-store)[\\/]|engine[\\/](core|index|generated)|web[\\/]src[\\/](lib[\\/](model|format|places|report|shareLink|stateData|generated|parseValue|programChunks)\.ts|components[\\/](CalculatorSection|HomeParts|Calculator|PropertyForm|Fields|calculatorForm|MoneyInput|ResultsCard|Skeletons|StateExtras|RatesTimeline|PlainExplanation|Charts)\.tsx?)/,
+              test: /node_modules[\\/](@tanstack|use-sync-external-store)[\\/]|engine[\\/](core|index|generated)|web[\\/]src[\\/](lib[\\/](model|report|shareLink|stateData|generated|programChunks)\.ts|components[\\/](CalculatorSection|HomeParts|Calculator|PropertyForm|Fields|calculatorForm|ResultsCard|Skeletons|StateExtras|RatesTimeline|PlainExplanation|Charts)\.tsx?)/,
             },
           ],
         },
