@@ -17,6 +17,23 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  */
 export const dataDir = process.env.PTAX_DATA_DIR ?? fileURLToPath(new URL('src/generated', import.meta.url));
 
+/** The hub's build (build-editions.mjs sets VITE_STATE before each edition's build). */
+const fieldsGroup =
+  process.env.VITE_STATE?.toUpperCase() === 'HUB'
+    ? [
+        {
+          // A money field and what it reads with (the engine's cell reader, parseMoney, the
+          // messages, the inputs' table, the formatters): the hub's state calculator needs
+          // these on first load but not the engine, which loads when the visitor calculates
+          // (issue 26). Before 'calculator', whose tests also match them. The hub's build only:
+          // an edition's calculator loads them with the engine anyway, and as one chunk they are
+          // 0.7 KB gzip less on NY's and TX's first load (measured 2026-11-27).
+          name: 'fields',
+          test: /engine[\\/](core[\\/](cells|money|messages|errors|types)|generated[\\/]inputs)\.ts|web[\\/]src[\\/](lib[\\/](format|places|parseValue)\.ts|components[\\/]MoneyInput\.tsx)/,
+        },
+      ]
+    : [];
+
 export default defineConfig({
   root,
   base: '/',
@@ -56,6 +73,7 @@ export default defineConfig({
               name: 'first',
               test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](islands|hydrateIslands|lib[\\/](storage|monitoring|config|edition|routes|telemetry[\\/](consent|store))\.ts|components[\\/](Toaster|ErrorBoundary|ErrorScreens|ConsentBanner|Forms|useSubmit)\.tsx?|i18n[\\/]index\.ts)/,
             },
+            ...fieldsGroup,
             {
               // The calculator island and what it needs (the engine, the form, the results): one
               // chunk instead of some fifteen small ones, each a round trip on a slow phone line.

@@ -96,7 +96,7 @@ const ISLANDS: Record<IslandName, (p: Props, needs: Needs) => Promise<ReactEleme
   },
   'county-table': async (p) => {
     const { CountyTable } = await import('./components/hub/CountyTable.js');
-    return <CountyTable lang={p.lang} stateSlug={p.stateSlug} state={p.state} rows={p.rows} />;
+    return <CountyTable lang={p.lang} stateSlug={p.stateSlug} state={p.state} rows={p.rows} keepRows />;
   },
   toasts: async () => {
     const { ToastRegion } = await import('./components/Toaster.js');

@@ -4,7 +4,9 @@
  * cells and share links read it: engine/core/money.ts parseMoney's amounts, "425k" and
  * "1.2m" included), then clamped as seed 000 §5 asks; a year field is read as it is typed.
  */
-import { MONEY_CELL, tryCell } from '../../../engine/index.js';
+// From cells.ts, not the engine's index: a money field (the hub's state calculator) then brings
+// the reader and its few modules only, not the whole engine (vite.config.ts's 'fields' chunk).
+import { MONEY_CELL, tryCell } from '../../../engine/core/cells.js';
 
 /** Clamp for any amount reaching the calculation (negative, NaN → 0); cents are kept. */
 export function clampValue(n: number): number {
