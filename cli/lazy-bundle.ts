@@ -16,7 +16,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BUNDLE_PATH } from '../engine/build/bundle.js';
-import type { Bundle } from '../engine/core/types.js';
+import type { Bundle } from '../engine/node.js';
 
 export * from '../engine/build/bundle.js';
 

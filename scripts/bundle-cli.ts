@@ -29,7 +29,7 @@ import { builtinModules } from 'node:module';
 import { rmSync, utimesSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeSplit } from '../cli/lazy-bundle.js';
-import { programHash } from '../engine/codegen/js.js';
+import { programHash } from '../engine/node.js';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
