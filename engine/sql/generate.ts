@@ -62,7 +62,8 @@
 import { compileCondition } from '../core/conditions.js';
 import { countyRateAt, slugOf } from '../core/counties.js';
 import { message } from '../core/messages.js';
-import { periodStart, valueAt } from '../core/params.js';
+import { periodStart } from '../core/params.js';
+import { leavesOf, lowerProgram, type CaseValue, type Cond, type Literal, type Num, type Operator, type ProgramIR, type StepIR } from '../core/ir.js';
 import { PtaxError } from '../core/errors.js';
 import {
   COUNTY_FACTS,
@@ -72,10 +73,7 @@ import {
   type GeneratedInput,
   type Condition,
   type CountyDef,
-  type Expr,
-  type ParamEntry,
   type ProgramDef,
-  type ResultGroup,
   type ResultLeaf,
   type StateDef,
 } from '../core/types.js';
@@ -857,37 +855,27 @@ const MAX_NOTES = 14;
 /** The row's error number: 64 × the program and year's number + the program's (ProgramPart.err). */
 const ERR_BASE = 64;
 
-/**
- * One program and year (number k of the query): its steps as columns by level (a level's
- * steps read only facts and earlier levels), each computed only for the rows of this
- * program and year; the result leaves, the notes and the first error, as the engine
- * evaluates them (validations, then steps in order, then result leaves).
- */
-function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number, dialect: Dialect): ProgramPart {
-  const prefix = `py${k}_`;
-  const date = periodStart(program.period, year);
-  type Binding =
-    | { kind: 'scalar'; value: number }
-    | { kind: 'table'; id: string; table: Record<string, number> }
-    | { kind: 'bands'; id: string; bands: NonNullable<ParamEntry['bands']> };
-  const bindings = new Map<string, Binding>();
-  for (const [alias, pid] of Object.entries(program.parameters)) {
-    const p = bundle.parameters[pid]!;
-    const e = valueAt(p, date);
-    if (!e) throw new PtaxError('NO_VALUE', `${pid} has no value in force on ${date}`);
-    bindings.set(
-      alias,
-      p.type === 'scalar'
-        ? { kind: 'scalar', value: e.value as number }
-        : p.type === 'by_key'
-          ? { kind: 'table', id: pid, table: e.value as Record<string, number> }
-          : { kind: 'bands', id: pid, bands: e.bands! },
-    );
-  }
-  // Names → SQL columns and types.
-  // nn: never NULL (the typed input gives a default, or the expression cannot give NULL), so
-  // no COALESCE is needed around it: most of a row's arithmetic, written without them.
-  const names = new Map<string, { sql: string; ty: Ty; nn: boolean }>();
+/** An expression's SQL: its type, the level of steps it reads, the error it may give, whether it is never NULL, its value when constant. */
+interface Code {
+  sql: string;
+  k?: number;
+  ty: Ty;
+  deps: number;
+  err?: string;
+  /** Never NULL. */
+  nn?: boolean;
+}
+type Column = { sql: string; ty: Ty; nn: boolean };
+
+const errOf = (xs: Array<string | undefined>): string | undefined => {
+  const e = xs.filter((x): x is string => !!x);
+  return e.length === 0 ? undefined : e.length === 1 ? e[0] : `COALESCE(${e.join(', ')})`;
+};
+const lv = (xs: Code[]) => Math.max(0, ...xs.map((x) => x.deps));
+
+/** The SQL of an input or county fact: its column, its type, whether it can be NULL. */
+function factColumns(bundle: Bundle): Map<string, Column> {
+  const names = new Map<string, Column>();
   sqlDeclarationsOf(bundle).SQL_INPUTS.forEach((x, i) =>
     names.set(x.fact, {
       sql: x.fact === 'year' ? 'COALESCE(p_in_year, p_year)' : `f${i}`,
@@ -906,295 +894,285 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
   names.set('specialPart', { sql: 'p_special', ty: 'num', nn: false });
   names.set('schoolUnit', { sql: 'p_school_unit', ty: 'text', nn: false });
   names.set('cityUnit', { sql: 'p_city_unit', ty: 'text', nn: false });
-  const level = new Map<string, number>();
+  return names;
+}
 
-  const div = (a: string, b: string): string =>
-    dialect === 'postgres'
+/**
+ * Prints the lowered form (engine/core/ir.ts) as SQL expressions. Each node as the SQL of
+ * the JavaScript operation the interpreter does: an operand that can be NULL is COALESCEd
+ * to 0 (null-as-zero), a division guarded in PostgreSQL (±Infinity or NaN, as JS), a table
+ * look-up or band that can miss gives its NO_VALUE message as the expression's error.
+ */
+class SqlPrinter {
+  /** The level of steps each step's column is computed at (facts: 0). */
+  readonly level = new Map<string, number>();
+  constructor(
+    private readonly ir: ProgramIR,
+    private readonly dialect: Dialect,
+    readonly names: Map<string, Column>,
+  ) {}
+
+  private numeric(c: Code): string {
+    if (c.k !== undefined || (c.nn && c.ty === 'num')) return c.sql;
+    if (c.ty === 'num') return nz(c.sql);
+    throw new PtaxError('RULES_INVALID', `${this.ir.program}: a ${c.ty} in arithmetic is not supported in SQL`);
+  }
+
+  private div(a: string, b: string): string {
+    return this.dialect === 'postgres'
       ? `(CASE WHEN ${b} = 0 THEN (CASE WHEN ${a} > 0 THEN CAST('Infinity' AS FLOAT8) WHEN ${a} < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE ${a} / ${b} END)`
       : `(${a} / ${b})`;
-
-  interface Code {
-    sql: string;
-    k?: number;
-    ty: Ty;
-    deps: number;
-    err?: string;
-    /** Never NULL. */
-    nn?: boolean;
   }
-  const lv = (xs: Code[]) => Math.max(0, ...xs.map((x) => x.deps));
-  const errOf = (xs: Array<string | undefined>): string | undefined => {
-    const e = xs.filter((x): x is string => !!x);
-    return e.length === 0 ? undefined : e.length === 1 ? e[0] : `COALESCE(${e.join(', ')})`;
-  };
-  const numeric = (c: Code): string =>
-    c.k !== undefined || (c.nn && c.ty === 'num')
-      ? c.sql
-      : c.ty === 'num'
-        ? nz(c.sql)
-        : (() => {
-            throw new PtaxError('RULES_INVALID', `${program.id}: a ${c.ty} in arithmetic is not supported in SQL`);
-          })();
 
-  const read = (name: string): Code => {
-    const b = bindings.get(name);
-    if (b?.kind === 'scalar') return { sql: num(b.value), k: b.value, ty: 'num', deps: 0 };
-    if (b) throw new PtaxError('RULES_INVALID', `${name} is a table`);
-    const n = names.get(name);
-    if (!n) throw new PtaxError('RULES_INVALID', `${program.id}: unknown fact ${name}`);
-    return { sql: n.sql, ty: n.ty, deps: level.get(name) ?? 0, nn: n.nn };
-  };
+  read(name: string): Code {
+    const n = this.names.get(name);
+    if (!n) throw new PtaxError('RULES_INVALID', `${this.ir.program}: unknown fact ${name}`);
+    return { sql: n.sql, ty: n.ty, deps: this.level.get(name) ?? 0, nn: n.nn };
+  }
 
-  const expr = (e: Expr): Code => {
-    switch (e.type) {
-      case 'Literal':
-        return { sql: num(e.value), k: e.value, ty: 'num', deps: 0 };
-      case 'Identifier':
-        return read(e.name);
-      case 'UnaryExpression': {
-        const a = expr(e.argument);
-        if (a.k !== undefined) return { sql: num(-a.k), k: -a.k, ty: 'num', deps: 0 };
-        return { sql: `(-${numeric(a)})`, ty: 'num', deps: a.deps, err: a.err, nn: true };
+  expr(n: CaseValue): Code {
+    switch (n.op) {
+      case 'const':
+        return { sql: num(n.value), k: n.value, ty: 'num', deps: 0 };
+      case 'text':
+        return { sql: str(n.value), ty: 'text', deps: 0, nn: true };
+      case 'read':
+        return this.read(n.name);
+      case 'neg': {
+        const a = this.expr(n.arg);
+        return { sql: `(-${this.numeric(a)})`, ty: 'num', deps: a.deps, err: a.err, nn: true };
       }
-      case 'BinaryExpression': {
-        const l = expr(e.left),
-          r = expr(e.right);
-        if (l.k !== undefined && r.k !== undefined) {
-          const k = e.operator === '+' ? l.k + r.k : e.operator === '-' ? l.k - r.k : e.operator === '*' ? l.k * r.k : l.k / r.k;
-          return { sql: num(k), k, ty: 'num', deps: 0 };
-        }
-        const sql = e.operator === '/' ? div(numeric(l), numeric(r)) : `(${numeric(l)} ${e.operator} ${numeric(r)})`;
+      case '+':
+      case '-':
+      case '*':
+      case '/': {
+        const l = this.expr(n.left),
+          r = this.expr(n.right);
+        const sql = n.op === '/' ? this.div(this.numeric(l), this.numeric(r)) : `(${this.numeric(l)} ${n.op} ${this.numeric(r)})`;
         return { sql, ty: 'num', deps: lv([l, r]), err: errOf([l.err, r.err]), nn: true };
       }
-      case 'MemberExpression': {
-        if (e.object.type !== 'Identifier') throw new PtaxError('RULES_INVALID', 'only a parameter table can be indexed');
-        const b = bindings.get(e.object.name);
-        if (b?.kind !== 'table') throw new PtaxError('RULES_INVALID', `${e.object.name} is not a table`);
-        if (!e.computed) {
-          const x = b.table[(e.property as { name: string }).name];
-          if (x === undefined) throw new PtaxError('NO_VALUE', `${b.id} has no value for ${(e.property as { name: string }).name}`);
-          return { sql: num(x), k: x, ty: 'num', deps: 0 };
-        }
-        const key = expr(e.property);
-        const entries = Object.entries(b.table);
-        if (key.ty !== 'text') throw new PtaxError('RULES_INVALID', `${program.id}: a table indexed by a ${key.ty} is not supported in SQL`);
-        const sql = `(CASE ${key.sql} ${entries.map(([k, v]) => `WHEN ${str(k)} THEN ${num(v)}`).join(' ')} END)`;
-        const miss = `(CASE WHEN ${key.sql} IS NULL OR ${key.sql} NOT IN (${entries.map(([k]) => str(k)).join(', ')}) THEN ${str(`${b.id} has no value for `)} || COALESCE(${key.sql}, 'null') END)`;
-        return { sql, ty: 'num', deps: key.deps, err: errOf([key.err, miss]) };
-      }
-      case 'CallExpression': {
-        const name = e.callee.name;
-        if (name === 'band') {
-          const b = bindings.get((e.arguments[0] as { name: string }).name);
-          if (b?.kind !== 'bands') throw new PtaxError('RULES_INVALID', 'band() of a non-band parameter');
-          const x = expr(e.arguments[1]!);
-          const xs = numeric(x);
-          const whens = b.bands.map((band) => {
-            const below = band.below ?? (band.at_most === undefined ? Infinity : NaN);
-            const tests = [
-              Number.isNaN(below) ? '' : below === Infinity ? 'TRUE' : `${xs} < ${num(below)}`,
-              band.at_most === undefined ? '' : `${xs} <= ${num(band.at_most)}`,
-            ].filter(Boolean);
-            return { test: tests.join(' OR '), value: band.value };
-          });
-          const sql = `(CASE ${whens.map((w) => `WHEN ${w.test} THEN ${num(w.value)}`).join(' ')} END)`;
-          const miss = whens.some((w) => w.test === 'TRUE')
-            ? undefined
-            : `(CASE WHEN NOT (${whens.map((w) => w.test).join(' OR ')}) THEN ${str(`${b.id} has no band for `)} || (CASE WHEN ${xs} = FLOOR(${xs}) AND ABS(${xs}) < ${num(1e15)} THEN ${intText(xs)} ELSE CAST(${xs} AS TEXT) END) END)`;
-          return { sql, ty: 'num', deps: x.deps, err: errOf([x.err, miss]), nn: !miss };
-        }
-        const parts = e.arguments.map(expr);
-        if (parts.every((p) => p.k !== undefined)) {
-          const ks = parts.map((p) => p.k!);
-          const k = name === 'min' ? Math.min(...ks) : name === 'max' ? Math.max(...ks) : name === 'floor' ? Math.floor(ks[0]!) : ks[0]! ** ks[1]!;
-          return { sql: num(k), k, ty: 'num', deps: 0 };
-        }
-        const args = parts.map(numeric);
-        const sql =
-          name === 'floor'
-            ? `FLOOR(${args[0]})`
-            : name === 'pow'
-              ? `POWER(${args[0]}, ${args[1]})`
-              : args.slice(1).reduce((acc, a) => `${name === 'min' ? 'LEAST' : 'GREATEST'}(${acc}, ${a})`, args[0]!);
-        return { sql, ty: 'num', deps: lv(parts), err: errOf(parts.map((p) => p.err)), nn: true };
-      }
+      case 'entry':
+        return this.entry(n);
+      case 'band':
+        return this.band(n);
+      default:
+        return this.call(n);
     }
-  };
+  }
 
-  const lit = (v: unknown): { sql: string; ty: Ty } | null =>
-    v === null
-      ? null
-      : typeof v === 'number'
-        ? { sql: num(v), ty: 'num' }
-        : typeof v === 'boolean'
-          ? { sql: v ? 'TRUE' : 'FALSE', ty: 'bool' }
-          : { sql: str(String(v)), ty: 'text' };
-  const cond = (c: Condition): { sql: string; deps: number } => {
-    if ('all' in c) {
-      const xs = c.all.map(cond);
-      return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' AND ')})` : 'TRUE', deps: Math.max(0, ...xs.map((x) => x.deps)) };
+  private call(n: Extract<Num, { op: 'min' | 'max' | 'floor' | 'pow' }>): Code {
+    const parts = (n.op === 'pow' ? [n.base, n.exp] : n.op === 'floor' ? [n.arg] : n.args).map((x) => this.expr(x));
+    const args = parts.map((x) => this.numeric(x));
+    const sql =
+      n.op === 'floor'
+        ? `FLOOR(${args[0]})`
+        : n.op === 'pow'
+          ? `POWER(${args[0]}, ${args[1]})`
+          : args.slice(1).reduce((acc, a) => `${n.op === 'min' ? 'LEAST' : 'GREATEST'}(${acc}, ${a})`, args[0]!);
+    return { sql, ty: 'num', deps: lv(parts), err: errOf(parts.map((x) => x.err)), nn: true };
+  }
+
+  private entry(n: Extract<Num, { op: 'entry' }>): Code {
+    const key = this.expr(n.key);
+    const entries = Object.entries(n.table);
+    if (key.ty !== 'text') throw new PtaxError('RULES_INVALID', `${this.ir.program}: a table indexed by a ${key.ty} is not supported in SQL`);
+    const sql = `(CASE ${key.sql} ${entries.map(([k, v]) => `WHEN ${str(k)} THEN ${num(v)}`).join(' ')} END)`;
+    const miss = `(CASE WHEN ${key.sql} IS NULL OR ${key.sql} NOT IN (${entries.map(([k]) => str(k)).join(', ')}) THEN ${str(`${n.id} has no value for `)} || COALESCE(${key.sql}, 'null') END)`;
+    return { sql, ty: 'num', deps: key.deps, err: errOf([key.err, miss]) };
+  }
+
+  private band(n: Extract<Num, { op: 'band' }>): Code {
+    const x = this.expr(n.arg);
+    const xs = this.numeric(x);
+    const whens = n.bands.map((band) => {
+      const below = band.below ?? (band.at_most === undefined ? Infinity : NaN);
+      const tests = [
+        Number.isNaN(below) ? '' : below === Infinity ? 'TRUE' : `${xs} < ${num(below)}`,
+        band.at_most === undefined ? '' : `${xs} <= ${num(band.at_most)}`,
+      ].filter(Boolean);
+      return { test: tests.join(' OR '), value: band.value };
+    });
+    const sql = `(CASE ${whens.map((w) => `WHEN ${w.test} THEN ${num(w.value)}`).join(' ')} END)`;
+    // An open last band (below Infinity) takes every value SQL gives here (its NaN and
+    // infinities come only from a division by zero, which a band's input rarely is).
+    const miss = whens.some((w) => w.test === 'TRUE')
+      ? undefined
+      : `(CASE WHEN NOT (${whens.map((w) => w.test).join(' OR ')}) THEN ${str(`${n.id} has no band for `)} || (CASE WHEN ${xs} = FLOOR(${xs}) AND ABS(${xs}) < ${num(1e15)} THEN ${intText(xs)} ELSE CAST(${xs} AS TEXT) END) END)`;
+    return { sql, ty: 'num', deps: x.deps, err: errOf([x.err, miss]), nn: !miss };
+  }
+
+  cond(c: Cond): { sql: string; deps: number } {
+    if (c.op === 'all' || c.op === 'any') {
+      const xs = c.args.map((x) => this.cond(x));
+      const [join, empty] = c.op === 'all' ? [' AND ', 'TRUE'] : [' OR ', 'FALSE'];
+      return { sql: xs.length ? `(${xs.map((x) => x.sql).join(join)})` : empty, deps: Math.max(0, ...xs.map((x) => x.deps)) };
     }
-    if ('any' in c) {
-      const xs = c.any.map(cond);
-      return { sql: xs.length ? `(${xs.map((x) => x.sql).join(' OR ')})` : 'FALSE', deps: Math.max(0, ...xs.map((x) => x.deps)) };
-    }
-    if ('not' in c) {
-      const x = cond(c.not);
+    if (c.op === 'not') {
+      const x = this.cond(c.arg);
       return { sql: `(NOT ${x.sql})`, deps: x.deps };
     }
-    const a = read(c.fact);
-    const v = c.value;
+    const a = c.fact.op === 'const' ? this.expr(c.fact) : this.read(c.fact.name);
+    if (c.value.op !== 'literal') return this.factVsFact(c.operator, a, c.value.op === 'const' ? this.expr(c.value) : this.read(c.value.name), c);
+    return { sql: this.test(c.operator, a, c.value.value), deps: a.deps };
+  }
+
+  /** A fact against a literal: SQL's NULL and types as json-rules-engine compares them. */
+  private test(operator: Operator, a: Code, v: Literal['value']): string {
     const eq = (x: unknown): string => {
-      const l = lit(x);
+      const l = sqlLiteral(x);
       if (!l) return `(${a.sql} IS NULL)`;
       if (l.ty !== a.ty) return 'FALSE';
       if (a.nn && l.ty === 'bool') return l.sql === 'TRUE' ? a.sql : `(NOT ${a.sql})`;
       return a.nn ? `(${a.sql} = ${l.sql})` : `COALESCE(${a.sql} = ${l.sql}, FALSE)`;
     };
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      const b = read(v.fact);
-      const deps = Math.max(a.deps, b.deps);
-      if (a.ty !== b.ty) throw new PtaxError('RULES_INVALID', `${program.id}: ${c.fact} and ${v.fact} compared across types`);
-      const both = a.nn && b.nn;
-      const order = (op: string) => {
-        const x = `${a.sql} ${op} ${b.nn || b.ty !== 'num' ? b.sql : nz(b.sql)}`;
-        return { sql: a.nn ? `(${x})` : `COALESCE(${x}, FALSE)`, deps };
-      };
-      switch (c.operator) {
-        case 'equal':
-          return { sql: both ? `(${a.sql} = ${b.sql})` : `(${a.sql} IS NOT DISTINCT FROM ${b.sql})`, deps };
-        case 'notEqual':
-          return { sql: both ? `(${a.sql} <> ${b.sql})` : `(${a.sql} IS DISTINCT FROM ${b.sql})`, deps };
-        case 'lessThan':
-          return order('<');
-        case 'lessThanInclusive':
-          return order('<=');
-        case 'greaterThan':
-          return order('>');
-        case 'greaterThanInclusive':
-          return order('>=');
-        default:
-          throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} between two facts is not supported in SQL`);
-      }
-    }
-    switch (c.operator) {
+    switch (operator) {
       case 'equal':
-        return { sql: eq(v), deps: a.deps };
+        return eq(v);
       case 'notEqual':
-        return { sql: `(NOT ${eq(v)})`, deps: a.deps };
+        return `(NOT ${eq(v)})`;
       case 'in':
       case 'notIn': {
-        if (!Array.isArray(v)) throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} needs a list`);
+        if (!Array.isArray(v)) throw new PtaxError('RULES_INVALID', `${this.ir.program}: ${operator} needs a list`);
         const any = v.length ? `(${v.map(eq).join(' OR ')})` : 'FALSE';
-        return { sql: c.operator === 'in' ? any : `(NOT ${any})`, deps: a.deps };
+        return operator === 'in' ? any : `(NOT ${any})`;
       }
       case 'lessThan':
       case 'lessThanInclusive':
       case 'greaterThan':
       case 'greaterThanInclusive': {
-        if (a.ty === 'bool') return { sql: 'FALSE', deps: a.deps };
-        if (a.ty !== 'num' || typeof v !== 'number') throw new PtaxError('RULES_INVALID', `${program.id}: ${c.operator} on a ${a.ty} is not supported in SQL`);
-        const op = { lessThan: '<', lessThanInclusive: '<=', greaterThan: '>', greaterThanInclusive: '>=' }[c.operator];
-        return { sql: a.nn ? `(${a.sql} ${op} ${num(v)})` : `COALESCE(${a.sql} ${op} ${num(v)}, FALSE)`, deps: a.deps };
+        if (a.ty === 'bool') return 'FALSE';
+        if (a.ty !== 'num' || typeof v !== 'number')
+          throw new PtaxError('RULES_INVALID', `${this.ir.program}: ${operator} on a ${a.ty} is not supported in SQL`);
+        const op = ORDER[operator];
+        return a.nn ? `(${a.sql} ${op} ${num(v)})` : `COALESCE(${a.sql} ${op} ${num(v)}, FALSE)`;
       }
       default:
-        throw new PtaxError('RULES_INVALID', `${program.id}: the ${c.operator} operator is not supported in SQL`);
-    }
-  };
-
-  // How often each name is read (steps, validations, notes, result): a step read once, that
-  // cannot fail, is written into its reader's expression instead of a column of its own.
-  const reads = new Map<string, number>();
-  const count = (name: string) => reads.set(name, (reads.get(name) ?? 0) + 1);
-  const inExpr = (e: Expr): void => {
-    if (e.type === 'Identifier') count(e.name);
-    else if (e.type === 'BinaryExpression') [e.left, e.right].forEach(inExpr);
-    else if (e.type === 'UnaryExpression') inExpr(e.argument);
-    else if (e.type === 'CallExpression') e.arguments.forEach(inExpr);
-    else if (e.type === 'MemberExpression') [e.object, e.property].forEach(inExpr);
-  };
-  const inCond = (c: Condition): void => conditionNames(c).forEach(count);
-  for (const s of program.steps) {
-    if (s.formula) inExpr(s.formula.ast);
-    if (s.condition) inCond(s.condition);
-    for (const k of s.cases ?? []) {
-      if (k.when) inCond(k.when);
-      if (k.formula) inExpr(k.formula.ast);
+        throw new PtaxError('RULES_INVALID', `${this.ir.program}: the ${operator} operator is not supported in SQL`);
     }
   }
-  program.validations.forEach((v) => inCond(v.when));
-  program.notes.forEach((n) => inCond(n.when));
-  const inResult = (g: ResultGroup): void => {
-    for (const node of Object.values(g)) {
-      if (typeof node.unit === 'string') inExpr((node as ResultLeaf).formula.ast);
-      else inResult(node as ResultGroup);
-    }
-  };
-  inResult(program.result);
 
-  // Steps, grouped by level into CTEs.
+  /** A fact against a fact: NULLs compared as JS compares null (IS [NOT] DISTINCT FROM; null read as 0 on the right of <). */
+  private factVsFact(operator: Operator, a: Code, b: Code, c: Extract<Cond, { op: 'test' }>): { sql: string; deps: number } {
+    const deps = Math.max(a.deps, b.deps);
+    const nameOf = (x: { op: string; name?: string; value?: unknown }) => x.name ?? String(x.value);
+    if (a.ty !== b.ty) throw new PtaxError('RULES_INVALID', `${this.ir.program}: ${nameOf(c.fact)} and ${nameOf(c.value)} compared across types`);
+    const both = a.nn && b.nn;
+    switch (operator) {
+      case 'equal':
+        return { sql: both ? `(${a.sql} = ${b.sql})` : `(${a.sql} IS NOT DISTINCT FROM ${b.sql})`, deps };
+      case 'notEqual':
+        return { sql: both ? `(${a.sql} <> ${b.sql})` : `(${a.sql} IS DISTINCT FROM ${b.sql})`, deps };
+      case 'lessThan':
+      case 'lessThanInclusive':
+      case 'greaterThan':
+      case 'greaterThanInclusive': {
+        const x = `${a.sql} ${ORDER[operator]} ${b.nn || b.ty !== 'num' ? b.sql : nz(b.sql)}`;
+        return { sql: a.nn ? `(${x})` : `COALESCE(${x}, FALSE)`, deps };
+      }
+      default:
+        throw new PtaxError('RULES_INVALID', `${this.ir.program}: ${operator} between two facts is not supported in SQL`);
+    }
+  }
+}
+
+const ORDER: Record<string, string> = { lessThan: '<', lessThanInclusive: '<=', greaterThan: '>', greaterThanInclusive: '>=' };
+const sqlLiteral = (v: unknown): { sql: string; ty: Ty } | null =>
+  v === null
+    ? null
+    : typeof v === 'number'
+      ? { sql: num(v), ty: 'num' }
+      : typeof v === 'boolean'
+        ? { sql: v ? 'TRUE' : 'FALSE', ty: 'bool' }
+        : { sql: str(String(v)), ty: 'text' };
+
+/** How often each name is read (steps, validations, notes, result). */
+function readCounts(ir: ProgramIR): Map<string, number> {
+  const reads = new Map<string, number>();
+  const visit = (x: unknown): void => {
+    if (Array.isArray(x)) return x.forEach(visit);
+    if (x === null || typeof x !== 'object') return;
+    const o = x as { op?: string; name?: string };
+    if (o.op === 'read') reads.set(o.name!, (reads.get(o.name!) ?? 0) + 1);
+    for (const [key, y] of Object.entries(o)) if (key !== 'table' && key !== 'bands' && key !== 'label' && key !== 'reference') visit(y);
+  };
+  visit([ir.steps.map((s) => s.body), ir.validations, ir.notes, ir.result]);
+  return reads;
+}
+
+/** A case step: CASE over its cases (none holding: NULL), and its error: the error of the case that holds. */
+function casesSql(p: SqlPrinter, ir: ProgramIR, s: StepIR & { body: { kind: 'cases' } }): Code {
+  const cases = s.body.cases.map((k) => ({ when: k.when ? p.cond(k.when) : undefined, value: p.expr(k.value) }));
+  const tys = new Set(cases.map((k) => k.value.ty));
+  if (tys.size > 1) throw new PtaxError('RULES_INVALID', `${ir.program}.${s.id}: cases of different types are not supported in SQL`);
+  const ty = [...tys][0]!;
+  const tail = cases.findIndex((k) => !k.when);
+  const used = tail === -1 ? cases : cases.slice(0, tail + 1);
+  const sql = `(CASE ${used
+    .filter((k) => k.when)
+    .map((k) => `WHEN ${k.when!.sql} THEN ${k.value.sql}`)
+    .join(' ')}${tail === -1 ? '' : ` ELSE ${used[tail]!.value.sql}`} END)`;
+  const errs = used.map((k) => (k.value.err ? { when: k.when?.sql, err: k.value.err } : undefined));
+  const err = errs.some(Boolean)
+    ? `(CASE ${used
+        .filter((k) => k.when)
+        .map((k, j) => `WHEN ${k.when!.sql} THEN ${errs[j]?.err ?? 'CAST(NULL AS TEXT)'}`)
+        .join(' ')}${tail === -1 ? '' : ` ELSE ${errs[tail]?.err ?? 'CAST(NULL AS TEXT)'}`} END)`
+    : undefined;
+  const deps = Math.max(0, ...cases.map((k) => Math.max(k.when?.deps ?? 0, k.value.deps)));
+  const nn = tail !== -1 && used.every((k) => k.value.nn || k.value.k !== undefined);
+  return { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err, nn };
+}
+
+/**
+ * The steps, grouped by level into CTEs (a level's steps read only facts and earlier
+ * levels). A step read once, that cannot fail, is written into its reader's expression
+ * instead of a column of its own.
+ */
+function stepsSql(p: SqlPrinter, ir: ProgramIR, prefix: string): { levels: ProgramPart['levels']; stepErrs: string[] } {
+  const reads = readCounts(ir);
   const byLevel: Array<Array<{ col: string; sql: string; err?: string; errCol?: string }>> = [];
   const stepErrs: string[] = [];
-  program.steps.forEach((s, i) => {
+  ir.steps.forEach((s, i) => {
     let c: Code;
-    if (s.formula) c = expr(s.formula.ast);
-    else if (s.condition) {
-      const x = cond(s.condition);
+    if (s.body.kind === 'formula') c = p.expr(s.body.expr);
+    else if (s.body.kind === 'condition') {
+      const x = p.cond(s.body.cond);
       c = { sql: x.sql, ty: 'bool', deps: x.deps, nn: true };
-    } else {
-      const cases = s.cases!.map((k) => ({
-        when: k.when ? cond(k.when) : undefined,
-        value: k.formula ? expr(k.formula.ast) : { sql: str(k.value!), ty: 'text' as Ty, deps: 0, nn: true },
-      }));
-      const tys = new Set(cases.map((k) => k.value.ty));
-      if (tys.size > 1) throw new PtaxError('RULES_INVALID', `${program.id}.${s.id}: cases of different types are not supported in SQL`);
-      const ty = [...tys][0]!;
-      const tail = cases.findIndex((k) => !k.when);
-      const used = tail === -1 ? cases : cases.slice(0, tail + 1);
-      const sql = `(CASE ${used
-        .filter((k) => k.when)
-        .map((k) => `WHEN ${k.when!.sql} THEN ${k.value.sql}`)
-        .join(' ')}${tail === -1 ? '' : ` ELSE ${used[tail]!.value.sql}`} END)`;
-      const errs = used.map((k) => (k.value.err ? { when: k.when?.sql, err: k.value.err } : undefined));
-      const err = errs.some(Boolean)
-        ? `(CASE ${used
-            .filter((k) => k.when)
-            .map((k, j) => `WHEN ${k.when!.sql} THEN ${errs[j]?.err ?? 'CAST(NULL AS TEXT)'}`)
-            .join(' ')}${tail === -1 ? '' : ` ELSE ${errs[tail]?.err ?? 'CAST(NULL AS TEXT)'}`} END)`
-        : undefined;
-      const deps = Math.max(0, ...cases.map((k) => Math.max(k.when?.deps ?? 0, k.value.deps)));
-      const nn = tail !== -1 && used.every((k) => k.value.nn || k.value.k !== undefined);
-      c = { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err, nn };
-    }
+    } else c = casesSql(p, ir, s as StepIR & { body: { kind: 'cases' } });
     if (!c.err && c.k === undefined && reads.get(s.id) === 1) {
-      names.set(s.id, { sql: `(${c.sql})`, ty: c.ty, nn: !!c.nn });
-      level.set(s.id, c.deps);
+      p.names.set(s.id, { sql: `(${c.sql})`, ty: c.ty, nn: !!c.nn });
+      p.level.set(s.id, c.deps);
       return;
     }
     const lvl = c.deps + 1;
     (byLevel[lvl] ??= []).push({ col: `${prefix}s${i}`, sql: c.sql, err: c.err, errCol: c.err ? `${prefix}e${i}` : undefined });
     if (c.err) stepErrs.push(`${prefix}e${i}`);
-    names.set(s.id, { sql: `${prefix}s${i}`, ty: c.ty, nn: !!(c.nn || c.k !== undefined) });
-    level.set(s.id, lvl);
+    p.names.set(s.id, { sql: `${prefix}s${i}`, ty: c.ty, nn: !!(c.nn || c.k !== undefined) });
+    p.level.set(s.id, lvl);
   });
   const levels = byLevel.map((steps) => (steps ?? []).flatMap((s) => [{ col: s.col, sql: s.sql }, ...(s.err ? [{ col: s.errCol!, sql: s.err }] : [])]));
+  return { levels, stepErrs };
+}
+
+/**
+ * One program and year (number k of the query), lowered (engine/core/ir.ts) and printed:
+ * its steps as columns by level, each computed only for the rows of this program and year;
+ * the result leaves, the notes and the first error, as the engine evaluates them
+ * (validations, then steps in order, then result leaves).
+ */
+function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number, dialect: Dialect): ProgramPart {
+  const ir = lowerProgram(bundle, program.id, year);
+  const p = new SqlPrinter(ir, dialect, factColumns(bundle));
+  const { levels, stepErrs } = stepsSql(p, ir, `py${k}_`);
   // Result leaves (raw), their errors, the row's error and notes.
-  const leaves: Array<{ path: string; leaf: ResultLeaf }> = [];
-  const walk = (g: ResultGroup, path: string[]) => {
-    for (const [key, node] of Object.entries(g)) {
-      if (typeof node.unit === 'string') leaves.push({ path: [...path, key].join('.'), leaf: node as ResultLeaf });
-      else walk(node as ResultGroup, [...path, key]);
-    }
-  };
-  walk(program.result, []);
-  const leafCodes = leaves.map((l) => ({ ...l, code: expr(l.leaf.formula.ast) }));
+  const leafCodes = leavesOf(ir.result).map((l) => ({ path: l.path.join('.'), unit: l.leaf.unit, code: p.expr(l.leaf.expr) }));
   const leafErrs = leafCodes.filter((l) => l.code.err).map((l) => l.code.err!);
   const byColumn = new Map<number, { sql: string; unit: ResultLeaf['unit'] }>();
   SQL_RESULT_COLUMNS.forEach((c, i) => {
     const l = leafCodes.find((x) => x.path === c.path.join('.'));
-    if (l) byColumn.set(i, { sql: l.code.sql, unit: l.leaf.unit });
+    if (l) byColumn.set(i, { sql: l.code.sql, unit: l.unit });
   });
-  const validations = program.validations.map((v) => ({ test: cond(v.when).sql, code: v.code, message: v.message.en }));
+  const validations = ir.validations.map((v) => ({ test: p.cond(v.when).sql, code: v.code, message: v.message.en }));
   const failing = [...stepErrs, ...leafErrs];
   // The row's error as a number: validation i + 1 (the first that holds), 0 when a step or
   // leaf has no value (NO_VALUE, its message from the failing expression), NULL when none.
@@ -1202,16 +1180,16 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     validations.length || failing.length
       ? `(CASE ${validations.map((v, i) => `WHEN ${v.test} THEN ${i + 1}`).join(' ')}${failing.length ? ` WHEN ${errOf(failing)} IS NOT NULL THEN 0` : ''} END)`
       : undefined;
-  if (program.notes.length > MAX_NOTES)
-    throw new PtaxError('RULES_INVALID', `${program.id}: more than ${MAX_NOTES} notes; the SQL's table of note sets (2^notes rows) would be too large`);
+  if (ir.notes.length > MAX_NOTES)
+    throw new PtaxError('RULES_INVALID', `${ir.program}: more than ${MAX_NOTES} notes; the SQL's table of note sets (2^notes rows) would be too large`);
   // The notes that hold, as a number (note i: bit i); their text comes from ptax_note_sets.
-  const mask = program.notes.length ? `(${program.notes.map((n, i) => `(CASE WHEN ${cond(n.when).sql} THEN ${2 ** i} ELSE 0 END)`).join(' + ')})` : '0';
+  const mask = ir.notes.length ? `(${ir.notes.map((n, i) => `(CASE WHEN ${p.cond(n.when).sql} THEN ${2 ** i} ELSE 0 END)`).join(' + ')})` : '0';
   return {
     levels,
     err,
     errors: validations.map((v) => ({ code: v.code, message: v.message })),
     failing: failing.length ? errOf(failing) : undefined,
-    notes: { mask, texts: program.notes.map((n) => n.text.en) },
+    notes: { mask, texts: ir.notes.map((n) => n.text.en) },
     leaves: byColumn,
   };
 }
