@@ -34,10 +34,15 @@ import { registryOf } from './core/registry.js';
 import { generateProgram } from './codegen/js.js';
 import { runtime, type GeneratedModuleExports, type GeneratedProgram } from './codegen/runtime.js';
 import type { Bundle, Condition, ConditionValue, Expr, ParameterDef, ProgramDef, ResultGroup, StepDef } from './core/types.js';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { Calculator, type CalcInput } from './core/calculate.js';
+import { PtaxError } from './core/errors.js';
+import { BATCH_INPUT_COLUMNS, SQL_INPUTS, SQL_RESULT_COLUMNS, generateSql, num as sqlNum, str as sqlStr } from './sql/generate.js';
 
 const FULL = !!process.env.PTAX_FULL;
 const PROGRAMS = Number(process.env.PTAX_IR_PROGRAMS ?? (process.env.PTAX_MUTATION ? 40 : FULL ? 2_000 : 150));
 const INPUTS = Number(process.env.PTAX_IR_INPUTS ?? (FULL ? 100 : 25));
+const SQL_PROGRAMS = Number(process.env.PTAX_IR_SQL ?? (process.env.PTAX_MUTATION ? 5 : FULL ? 300 : 20));
 
 const base: Bundle = readBundle('dist/rules/bundle.json');
 const table = registryOf(base).table;
@@ -137,52 +142,92 @@ const programArb = fc.record({
   b: bandsArb,
 });
 
-/** The names step i (or the result, i = steps; the validations, i = 0) may read: facts of every type, the scalar parameter (in conditions), then the earlier steps. */
-function names(i: number): { any: string[]; number: string[]; choice: string[] } {
-  const steps = Array.from({ length: i }, (_, j) => `s${j}`);
-  return { any: [...NUMBER_FACTS, ...CHOICE_FACTS, ...BOOLEAN_FACTS, 'k', ...steps], number: [...NUMBER_FACTS, ...steps], choice: [...CHOICE_FACTS, ...steps] };
+type Kind = 'number' | 'choice' | 'boolean' | 'mixed';
+/** A step's kind: a formula's is a number, a condition's a boolean, cases' their values' (texts: a choice). */
+const kindOf = (s: Omit<StepDef, 'id'>): Kind =>
+  s.formula ? 'number' : s.condition ? 'boolean' : s.cases!.every((c) => c.formula) ? 'number' : s.cases!.every((c) => !c.formula) ? 'choice' : 'mixed';
+
+/**
+ * Binds a drawn tree's placeholders (#n, @n) to names. `any`: every program the language
+ * takes (any fact or step where a number is read, any condition). `sql`: the programs SQL
+ * takes: a number read where a number is wanted, a table indexed by a choice, the ordering
+ * operators on numbers, in / notIn with a list, facts compared with facts of their kind,
+ * no `contains` (SQL refuses the rest: engine/sql/generate.ts).
+ */
+function binder(kinds: Kind[], sql: boolean) {
+  /** The names step i (or the result, i = steps; the validations, i = 0) may read, by kind. */
+  const names = (i: number) => {
+    const steps = (k: Kind) => kinds.slice(0, i).flatMap((x, j) => (!sql || x === k ? [`s${j}`] : []));
+    const all = Array.from({ length: i }, (_, j) => `s${j}`);
+    return {
+      any: [...NUMBER_FACTS, ...CHOICE_FACTS, ...BOOLEAN_FACTS, 'k', ...all],
+      number: [...NUMBER_FACTS, ...steps('number')],
+      choice: [...CHOICE_FACTS, ...steps('choice')],
+      boolean: [...BOOLEAN_FACTS, ...steps('boolean')],
+    };
+  };
+  const expr = (e: Expr, i: number): Expr => {
+    const n = names(i);
+    const go = (x: Expr): Expr => {
+      switch (x.type) {
+        case 'Identifier':
+          return x.name.startsWith('#')
+            ? idf(pick(n.number, Number(x.name.slice(1))))
+            : x.name.startsWith('@')
+              ? idf(pick(n.choice, Number(x.name.slice(1))))
+              : x;
+        case 'BinaryExpression':
+          return { ...x, left: go(x.left), right: go(x.right) };
+        case 'UnaryExpression':
+          return { ...x, argument: go(x.argument) };
+        case 'CallExpression':
+          return { ...x, arguments: x.arguments.map((a) => (a.type === 'Identifier' && a.name === 'b' ? a : go(a))) };
+        case 'MemberExpression':
+          if (!x.computed) return x;
+          // SQL indexes a table by a choice only.
+          return { ...x, property: sql && !(x.property.type === 'Identifier' && x.property.name.startsWith('@')) ? idf(pick(n.choice, 0)) : go(x.property) };
+        default:
+          return x;
+      }
+    };
+    return go(e);
+  };
+  const cond = (c: Condition, i: number): Condition => {
+    if ('all' in c) return { all: c.all.map((x) => cond(x, i)) };
+    if ('any' in c) return { any: c.any.map((x) => cond(x, i)) };
+    if ('not' in c) return { not: cond(c.not, i) };
+    const n = names(i);
+    const at = Number(c.fact.slice(1));
+    const v = c.value;
+    const ref = typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (!sql) return { fact: pick(n.any, at), operator: c.operator, value: ref ? { fact: pick(n.any, Number(v.fact.slice(1))) } : v };
+    const order = ['lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive'].includes(c.operator);
+    const list = c.operator === 'in' || c.operator === 'notIn';
+    const operator = c.operator === 'contains' ? 'equal' : c.operator === 'doesNotContain' ? 'notEqual' : c.operator;
+    const kind = order ? 'number' : (['number', 'choice', 'boolean'] as const)[at % 3]!;
+    const fact = pick(n[kind], at);
+    if (list) return { fact, operator, value: Array.isArray(v) ? v : ref ? [] : [v] };
+    if (ref) return { fact, operator, value: { fact: pick(n[kind], Number(v.fact.slice(1))) } };
+    if (order) return { fact, operator, value: typeof v === 'number' ? v : NUMBERS[at % NUMBERS.length]! };
+    return { fact, operator, value: Array.isArray(v) ? (v[0] ?? null) : v };
+  };
+  return { expr, cond };
 }
 const pick = (xs: string[], n: number) => xs[n % xs.length]!;
-
-function bindExpr(e: Expr, i: number): Expr {
-  const n = names(i);
-  const go = (x: Expr): Expr => {
-    switch (x.type) {
-      case 'Identifier':
-        return x.name.startsWith('#')
-          ? idf(pick(n.number, Number(x.name.slice(1))))
-          : x.name.startsWith('@')
-            ? idf(pick(n.choice, Number(x.name.slice(1))))
-            : x;
-      case 'BinaryExpression':
-        return { ...x, left: go(x.left), right: go(x.right) };
-      case 'UnaryExpression':
-        return { ...x, argument: go(x.argument) };
-      case 'CallExpression':
-        return { ...x, arguments: x.arguments.map((a) => (a.type === 'Identifier' && a.name === 'b' ? a : go(a))) };
-      case 'MemberExpression':
-        return x.computed ? { ...x, property: go(x.property) } : x;
-      default:
-        return x;
-    }
-  };
-  return go(e);
-}
-function bindCond(c: Condition, i: number): Condition {
-  if ('all' in c) return { all: c.all.map((x) => bindCond(x, i)) };
-  if ('any' in c) return { any: c.any.map((x) => bindCond(x, i)) };
-  if ('not' in c) return { not: bindCond(c.not, i) };
-  const n = names(i).any;
-  const v = c.value;
-  const value = typeof v === 'object' && v !== null && !Array.isArray(v) ? { fact: pick(n, Number(v.fact.slice(1))) } : v;
-  return { fact: pick(n, Number(c.fact.slice(1))), operator: c.operator, value };
-}
 
 type Drawn = typeof programArb extends fc.Arbitrary<infer T> ? T : never;
 let serial = 0;
 
-/** A bundle with the drawn program (`rnd.p`) and its three parameters added to the rules' own. */
-function bundleOf(d: Drawn): Bundle {
+/** A bundle with the drawn program (`rnd.p`) and its three parameters added to the rules' own; `sql`: bound as SQL takes it. */
+function bundleOf(d: Drawn, sql = false): Bundle {
+  // SQL: a step whose cases mix texts and numbers gives numbers only (0 for a text).
+  const drawn = sql
+    ? d.steps.map((s) =>
+        kindOf(s) === 'mixed' ? { ...s, cases: s.cases!.map((c) => (c.formula ? c : { ...(c.when ? { when: c.when } : {}), formula: formula(lit(0)) })) } : s,
+      )
+    : d.steps;
+  const kinds = drawn.map(kindOf);
+  const { expr: bindExpr, cond: bindCond } = binder(kinds, sql);
   const param = (id: string, type: ParameterDef['type'], entry: object): ParameterDef => ({
     id,
     file: 'rules/random.yaml',
@@ -192,7 +237,7 @@ function bundleOf(d: Drawn): Bundle {
     type,
     values: [{ effective: '2000-01-01', reference: [], last_verified: '2026-11-27', ...entry }],
   });
-  const steps = d.steps.map((s, i): StepDef => {
+  const steps = drawn.map((s, i): StepDef => {
     const id = `s${i}`;
     if (s.formula) return { id, label, formula: formula(bindExpr(s.formula.ast, i)) };
     if (s.condition) return { id, label, condition: bindCond(s.condition, i) };
@@ -207,11 +252,12 @@ function bundleOf(d: Drawn): Bundle {
   });
   const all = steps.length;
   const leaf = (j: number, unit: 'usd' | 'percent' | 'fraction' | 'count') => ({ formula: formula(bindExpr(d.leaves[j]!, all)), unit });
+  // Four leaves at paths the SQL's result columns have (rules/results.yaml), one of each unit.
   const result: ResultGroup = {
     annualTax: leaf(0, 'usd'),
     effectiveRate: leaf(1, 'percent'),
-    share: leaf(2, 'fraction'),
-    count: leaf(3, 'count'),
+    taxableValue: leaf(2, 'fraction'),
+    baseAssessedValue: leaf(3, 'count'),
     last: { formula: formula(idf(`s${all - 1}`)), unit: 'text' },
     exemptions: { a: leaf(4, 'usd'), b: leaf(5, 'usd') },
     exemptionBreakdown: { x: { amount: leaf(6, 'usd'), share: leaf(7, 'fraction') } },
@@ -238,6 +284,21 @@ function bundleOf(d: Drawn): Bundle {
       'rnd.b': param('rnd.b', 'bands', { bands: d.b }),
     },
     programs: { ...base.programs, 'rnd.p': program },
+    // A state without counties whose one program is the drawn one, for the SQL.
+    states: {
+      ...base.states,
+      ZZ: {
+        code: 'ZZ',
+        file: 'rules/random.yaml',
+        name: { en: 'Zed', es: 'Zed' },
+        description: 'random',
+        tier: 'county',
+        counties: [],
+        programs: [{ program: 'rnd.p' }],
+        aliases: [],
+        calculators: [],
+      },
+    },
   };
 }
 
@@ -337,6 +398,99 @@ describe('random programs: the interpreter and the generated JavaScript agree', 
     ];
     expect(language.filter((x) => !seen.has(x))).toEqual([]);
   });
+});
+
+/** A batch row of the SQL's input table and the same input for the engine. */
+const batchRow = fc.record({
+  value: fc.oneof(num, fc.constantFrom(0, -0, 350000)),
+  year: fc.constantFrom<number | null>(null, null, null, 2026, 2027),
+  ...Object.fromEntries(
+    SQL_INPUTS.filter((x) => x.column && x.fact !== 'value' && x.fact !== 'year').map((x) => [
+      x.fact,
+      x.ty === 'bool' ? fc.boolean() : x.ty === 'text' ? fc.constantFrom<string | null>(null, ...KEYS, 'enhanced') : fc.oneof(fc.constant(null), num),
+    ]),
+  ),
+}) as fc.Arbitrary<Record<string, number | string | boolean | null>>;
+
+/** A value as an SQL literal of the input table. */
+const sqlValue = (x: unknown): string =>
+  x === null ? 'NULL' : typeof x === 'number' ? sqlNum(x) : typeof x === 'boolean' ? String(x).toUpperCase() : sqlStr(String(x));
+const COLUMN_TYPE = new Map(SQL_INPUTS.filter((x) => x.column).map((x) => [x.column!, x.ty === 'num' ? 'DOUBLE' : x.ty === 'bool' ? 'BOOLEAN' : 'VARCHAR']));
+const FACT_OF = new Map(SQL_INPUTS.filter((x) => x.column).map((x) => [x.column!, x.fact]));
+const SQL_LEAVES = SQL_RESULT_COLUMNS.filter((c) => ['annualTax', 'effectiveRate', 'taxableValue', 'baseAssessedValue'].includes(c.name));
+
+/** Whether a value, or any number in it, is NaN or infinite: JavaScript's alone (SQL's LEAST, GREATEST, comparisons and bands order NaN above every number). */
+const nonFinite = (x: unknown): boolean =>
+  typeof x === 'number' ? !Number.isFinite(x) : x !== null && typeof x === 'object' ? Object.values(x).some(nonFinite) : false;
+
+describe('random programs: DuckDB agrees with the interpreter', () => {
+  let db: DuckDBInstance, c: DuckDBConnection;
+  afterAll(() => {
+    c?.closeSync();
+    db?.closeSync();
+  });
+
+  it(`${SQL_PROGRAMS} programs × ${INPUTS} batch rows, where SQL takes the program`, async () => {
+    db = await DuckDBInstance.create(':memory:');
+    c = await db.connect();
+    const columns = ['id', ...BATCH_INPUT_COLUMNS];
+    let checked = 0,
+      refused = 0,
+      rows = 0,
+      skipped = 0;
+    await fc.assert(
+      fc.asyncProperty(programArb, fc.array(batchRow, { minLength: INPUTS, maxLength: INPUTS }), async (d, inputs) => {
+        const bundle = bundleOf(d, true);
+        let sql: string;
+        try {
+          sql = generateSql(bundle, { state: 'ZZ', dialect: 'duckdb', columns });
+        } catch (e) {
+          // A construct SQL does not take (text or a boolean in arithmetic, a table by a number, …): refused whole, never run wrong.
+          expect((e as PtaxError).code).toBe('RULES_INVALID');
+          refused++;
+          return;
+        }
+        checked++;
+        await c.run('DROP TABLE IF EXISTS ptax_input');
+        await c.run(
+          `CREATE TABLE ptax_input (id VARCHAR, state VARCHAR, county VARCHAR, ${BATCH_INPUT_COLUMNS.slice(2)
+            .map((k) => `"${k}" ${COLUMN_TYPE.get(k)}`)
+            .join(', ')})`,
+        );
+        const values = inputs.map(
+          (r, i) => `(${[`'R${i}'`, "'ZZ'", 'NULL', ...BATCH_INPUT_COLUMNS.slice(2).map((k) => sqlValue(r[FACT_OF.get(k)!] ?? null))].join(', ')})`,
+        );
+        await c.run(`INSERT INTO ptax_input VALUES ${values.join(', ')}`);
+        const got = new Map((await c.runAndReadAll(sql)).getRowObjects().map((r) => [String(r.id), r]));
+        const calc = new Calculator(bundle, { generated: false });
+        inputs.forEach((r, i) => {
+          const input = { state: 'ZZ', county: '', ...Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)) } as unknown as CalcInput;
+          const g = got.get(`R${i}`)!;
+          let want: Record<string, unknown>;
+          try {
+            const res = calc.calculate(input, { explain: true });
+            if (nonFinite(res.explanation!.map((x) => x.value)) || nonFinite(res)) {
+              skipped++;
+              return;
+            }
+            want = { notes: res.notes.length ? res.notes.join(' | ') : null, errorCode: null };
+            for (const col of SQL_LEAVES) want[col.name] = (res as Record<string, unknown>)[col.path[0]!];
+          } catch (e) {
+            const x = e as { code?: string; message?: string };
+            want = { errorCode: x.code, error: x.message };
+          }
+          rows++;
+          const have = Object.fromEntries(Object.keys(want).map((k) => [k, g[k] ?? null]));
+          expect({ row: r, ...have }).toEqual({ row: r, ...want });
+        });
+      }),
+      { numRuns: SQL_PROGRAMS, seed: 20261128 },
+    );
+    // Most programs and rows are compared, not refused or skipped.
+    expect(checked).toBeGreaterThan(SQL_PROGRAMS / 4);
+    expect(rows).toBeGreaterThan(skipped);
+    expect(refused + checked).toBe(SQL_PROGRAMS);
+  }, 600_000);
 });
 
 export type { Num };

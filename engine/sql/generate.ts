@@ -817,7 +817,9 @@ function outSql(x: Query, parts: ProgramPart[], from: string): void {
       const f = 10 ** ({ usd: 2, percent: 6, fraction: 8 } as const)[unit];
       scaled.push(`ABS(${nz(l)}) * ${num(f)} AS a${i}_${u}`);
       nudged.push(`a${i}_${u} + LEAST(a${i}_${u} * ${num(2 ** -40)}, ${num(2 ** -12)}) AS t${i}_${u}`);
-      return { mine, sql: finite(roundSql(l, `t${i}_${u}`, f)) };
+      const rounded = finite(roundSql(l, `t${i}_${u}`, f));
+      const nullable = parts.some((p) => p.leaves.get(i)?.unit === unit && p.leaves.get(i)!.nullable);
+      return { mine, sql: nullable ? `(CASE WHEN ${l} IS NULL THEN NULL ELSE ${rounded} END)` : rounded };
     });
     const sql =
       printed.length === 1 && !printed[0]!.mine
@@ -902,7 +904,7 @@ interface ProgramPart {
   /** The notes that hold as a number (bit i: note i), and the notes' texts. */
   notes: { mask: string; texts: string[] };
   /** Result leaves by index in SQL_RESULT_COLUMNS. */
-  leaves: Map<number, { sql: string; unit: ResultLeaf['unit'] }>;
+  leaves: Map<number, { sql: string; unit: ResultLeaf['unit']; nullable?: boolean }>;
 }
 /** A program's notes at most (its note sets: 2^notes rows of ptax_note_sets). */
 const MAX_NOTES = 14;
@@ -1038,20 +1040,18 @@ class SqlPrinter {
   private band(n: Extract<Num, { op: 'band' }>): Code {
     const x = this.expr(n.arg);
     const xs = this.numeric(x);
+    // Each band as walk.ts tests it: `below` exclusive (a band with neither bound is below
+    // Infinity, which NaN and Infinity are not: SQL orders NaN above every number, as JS's
+    // comparisons leave it out), `at_most` inclusive; no band: NO_VALUE, the value written as
+    // JavaScript writes it.
     const whens = n.bands.map((band) => {
-      const below = band.below ?? (band.at_most === undefined ? Infinity : NaN);
-      const tests = [
-        Number.isNaN(below) ? '' : below === Infinity ? 'TRUE' : `${xs} < ${num(below)}`,
-        band.at_most === undefined ? '' : `${xs} <= ${num(band.at_most)}`,
-      ].filter(Boolean);
+      const below = band.below ?? (band.at_most === undefined ? Infinity : undefined);
+      const tests = [below === undefined ? '' : `${xs} < ${num(below)}`, band.at_most === undefined ? '' : `${xs} <= ${num(band.at_most)}`].filter(Boolean);
       return { test: tests.join(' OR '), value: band.value };
     });
     const sql = `(CASE ${whens.map((w) => `WHEN ${w.test} THEN ${num(w.value)}`).join(' ')} END)`;
-    // An open last band (below Infinity) takes every value SQL gives here (its NaN and
-    // infinities come only from a division by zero, which a band's input rarely is).
-    const miss = whens.some((w) => w.test === 'TRUE')
-      ? undefined
-      : `(CASE WHEN NOT (${whens.map((w) => w.test).join(' OR ')}) THEN ${str(`${n.id} has no band for `)} || (CASE WHEN ${xs} = FLOOR(${xs}) AND ABS(${xs}) < ${num(1e15)} THEN ${intText(xs)} ELSE CAST(${xs} AS TEXT) END) END)`;
+    const text = `(CASE WHEN ${xs} = ${num(NaN)} THEN 'NaN' WHEN ${xs} = ${num(Infinity)} THEN 'Infinity' WHEN ${xs} = ${num(-Infinity)} THEN '-Infinity' WHEN ${xs} = FLOOR(${xs}) AND ABS(${xs}) < ${num(1e15)} THEN ${intText(xs)} ELSE CAST(${xs} AS TEXT) END)`;
+    const miss = `(CASE WHEN NOT (${whens.map((w) => w.test).join(' OR ')}) THEN ${str(`${n.id} has no band for `)} || ${text} END)`;
     return { sql, ty: 'num', deps: x.deps, err: errOf([x.err, miss]), nn: !miss };
   }
 
@@ -1219,12 +1219,18 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
   const p = new SqlPrinter(ir, dialect, factColumns(bundle));
   const { levels, stepErrs } = stepsSql(p, ir, `py${k}_`);
   // Result leaves (raw), their errors, the row's error and notes.
-  const leafCodes = leavesOf(ir.result).map((l) => ({ path: l.path.join('.'), unit: l.leaf.unit, code: p.expr(l.leaf.expr) }));
+  const leafCodes = leavesOf(ir.result).map((l) => ({
+    path: l.path.join('.'),
+    unit: l.leaf.unit,
+    code: p.expr(l.leaf.expr),
+    nullable: l.leaf.expr.op === 'read' && l.leaf.expr.nullable,
+  }));
   const leafErrs = leafCodes.filter((l) => l.code.err).map((l) => l.code.err!);
-  const byColumn = new Map<number, { sql: string; unit: ResultLeaf['unit'] }>();
+  const byColumn = new Map<number, { sql: string; unit: ResultLeaf['unit']; nullable?: boolean }>();
   SQL_RESULT_COLUMNS.forEach((c, i) => {
     const l = leafCodes.find((x) => x.path === c.path.join('.'));
-    if (l) byColumn.set(i, { sql: l.code.sql, unit: l.unit });
+    // A leaf that reads a fact or step that may be null is null, rounded or not (round.ts roundTo).
+    if (l) byColumn.set(i, { sql: l.code.sql, unit: l.unit, ...(l.nullable ? { nullable: true } : {}) });
   });
   const validations = ir.validations.map((v) => ({ test: p.cond(v.when).sql, code: v.code, message: v.message.en }));
   const failing = [...stepErrs, ...leafErrs];
