@@ -14,7 +14,8 @@ import { periodStart, valueAt } from '../core/params.js';
 import { PtaxError } from '../core/errors.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 import { inputFactsOf } from '../core/registry.js';
-import { leavesOf, lowerProgram, raises, type CaseValue, type Cond, type GroupIR, type LeafIR, type ProgramIR, type StepIR } from '../core/ir.js';
+import { leavesOf, raises, type CaseValue, type Cond, type GroupIR, type LeafIR, type ProgramIR, type StepIR } from '../core/ir.js';
+import { lowered } from '../build/ir.js';
 import { COUNTY_FACTS, type Band, type Bundle, type ProgramDef } from '../core/types.js';
 
 /**
@@ -278,7 +279,7 @@ function printNotes(p: Printer, ir: ProgramIR): { notes: string; bits: string } 
 
 /** One program and year as a module: the lowered form (engine/core/ir.ts) printed as JavaScript. */
 export function generateProgram(bundle: Bundle, programId: string, year: number): GeneratedModule {
-  const ir = lowerProgram(bundle, programId, year);
+  const ir = lowered(bundle, programId, year);
   const hash = programHash(bundle, programId, year);
   const files = [...new Set([ir.file, ...ir.params.map((x) => x.file)])].sort();
   const p = new Printer(ir);

@@ -63,7 +63,8 @@ import { compileCondition } from '../core/conditions.js';
 import { countyRateAt, slugOf } from '../core/counties.js';
 import { message } from '../core/messages.js';
 import { periodStart } from '../core/params.js';
-import { leavesOf, lowerProgram, type CaseValue, type Cond, type Literal, type Num, type Operator, type ProgramIR, type StepIR } from '../core/ir.js';
+import { leavesOf, type CaseValue, type Cond, type Literal, type Num, type Operator, type ProgramIR, type StepIR } from '../core/ir.js';
+import { lowered } from '../build/ir.js';
 import { PtaxError } from '../core/errors.js';
 import {
   COUNTY_FACTS,
@@ -1215,7 +1216,7 @@ function stepsSql(p: SqlPrinter, ir: ProgramIR, prefix: string): { levels: Progr
  * (validations, then steps in order, then result leaves).
  */
 function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number, dialect: Dialect): ProgramPart {
-  const ir = lowerProgram(bundle, program.id, year);
+  const ir = lowered(bundle, program.id, year);
   const p = new SqlPrinter(ir, dialect, factColumns(bundle));
   const { levels, stepErrs } = stepsSql(p, ir, `py${k}_`);
   // Result leaves (raw), their errors, the row's error and notes.
