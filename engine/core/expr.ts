@@ -31,9 +31,21 @@ export function compileNode(ast: Expr, resolve: Resolve): Node {
   return { fn, ir };
 }
 
-/** A band table's look-up as a function of the value. */
+/**
+ * A band table's look-up as a function of the value (the generated programs' runtime): the
+ * bounds read once, `below` (a band with neither bound: below Infinity) and `at_most`, NaN
+ * where a band has none (no comparison with NaN holds), so each call is one loop of two
+ * comparisons; walk.ts's band() for the value no band takes (the same NO_VALUE error).
+ */
 export function bandPicker(id: string, bands: Band[]): (x: number) => number {
-  return (x) => band(id, bands, x);
+  const rows = bands.map((b) => ({ below: b.below ?? (b.at_most === undefined ? Infinity : NaN), atMost: b.at_most ?? NaN, value: b.value }));
+  return (x) => {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (x < r.below || x <= r.atMost) return r.value;
+    }
+    return band(id, bands, x);
+  };
 }
 
 /** Names an expression reads (identifiers, table names, band names), excluding static table keys. */
