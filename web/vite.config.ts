@@ -4,8 +4,10 @@
  * Vite 8 transforms TSX itself with Oxc: the automatic React JSX runtime is set here, so no
  * React plugin is needed.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /**
@@ -34,7 +36,24 @@ const fieldsGroup =
       ]
     : [];
 
+/**
+ * An edition's browser build: es.ts gets the Spanish titles of the sources the edition's data
+ * cites (written beside its data by build-editions.mjs) instead of every state's
+ * (i18n/citations.es.ts, 7.7 KB gzip, issue 28). Not in the pre-render (its guides cite more)
+ * nor in the hub's build, development or tests (no such file in their data folder).
+ */
+const editionCitations = join(dataDir, 'citations.es.js');
+const citationsPlugin: Plugin = {
+  name: 'ptax-edition-citations',
+  enforce: 'pre',
+  resolveId(source, importer, options) {
+    if (options?.ssr || source !== './citations.es.js' || !importer || !/[\\/]i18n[\\/]es\.ts$/.test(importer)) return null;
+    return existsSync(editionCitations) ? editionCitations : null;
+  },
+};
+
 export default defineConfig({
+  plugins: [citationsPlugin],
   root,
   base: '/',
   envDir: root,
