@@ -63,12 +63,13 @@ function dataDirOf(code) {
       const from = join(generated, kind, `${c}.${ext}`);
       if (!existsSync(from)) continue;
       linkSync(from, join(dir, kind, `${c}.${ext}`));
-      if (kind === 'states') text += readFileSync(from, 'utf8');
+      if (kind === 'states' && c === code) text = readFileSync(from, 'utf8');
     }
   }
-  // The Spanish titles of the sources its packages cite (web/vite.config.ts gives es.ts this
+  // The Spanish titles of the sources its own package cites (web/vite.config.ts gives es.ts this
   // module instead of i18n/citations.es.ts in an edition's browser build): the titles of the
-  // other states are 6 KB gzip of every Spanish page's first load (issue 28).
+  // other states are 6 KB gzip of every Spanish page's first load (issue 28). Where the edition
+  // falls back to the Texas package, its titles show in English, marked lang="en" (lib/citations.ts).
   const own = CITATIONS_ES.filter(([title]) => text.includes(JSON.stringify(title)));
   writeFileSync(
     join(dir, 'citations.es.js'),
