@@ -59,7 +59,13 @@ export default defineConfig({
   envDir: root,
   publicDir: 'public',
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-  resolve: { alias: [{ find: /^@ptax-data\//, replacement: `${dataDir}/` }] },
+  resolve: {
+    alias: [
+      { find: /^@ptax-data\//, replacement: `${dataDir}/` },
+      // The form library's devtools bus, silent (lib/noDevtools.ts): the site ships no devtools.
+      { find: /^@tanstack\/devtools-event-client$/, replacement: fileURLToPath(new URL('src/lib/noDevtools.ts', import.meta.url)) },
+    ],
+  },
   // The state data packages as `JSON.parse('…')`: V8 parses a JSON string faster than the same
   // object literal (issue 28: the Texas package is 160 KB of JavaScript on the calculator's load).
   json: { stringify: true, namedExports: false },
