@@ -18,6 +18,8 @@ export default defineConfig({
           'web/src/**/*.test.{ts,tsx}',
           'web/scripts/**/*.test.ts',
         ],
+    // PTAX_CPU_REPORT=<file>: each test file's CPU seconds appended to it (scripts/cpu-report.ts).
+    setupFiles: process.env.PTAX_CPU_REPORT ? ['scripts/cpu-report.ts'] : [],
     // Component tests (web/src) choose happy-dom with a `// @vitest-environment happy-dom` first line.
     environment: 'node',
     testTimeout: 60_000,

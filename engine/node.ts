@@ -29,6 +29,10 @@ export * from './batch/reader.js';
 export * from './generated/inputs.js';
 export * from './generated/results.js';
 export * from './codegen/js.js';
+// The lowered form of the programs (issue 27): the build's lowering, and the walker's entry points.
+export { lowerAll, lowered } from './build/ir.js';
+export type { ProgramIR } from './core/ir.js';
+export { run as runLowered } from './core/walk.js';
 // Not re-exported: ./codegen/node.js, whose import makes the generated programs every Calculator's default (cli/ptax.ts imports it for that).
 // The SQL room is loaded only when asked for (its runner loads DuckDB's native addon and the
 // PostgreSQL client): the generator (`ptax rules sql`) and the runner (`--engine duckdb|postgres`).

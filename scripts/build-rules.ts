@@ -11,7 +11,7 @@ import { loadRules } from '../engine/node.js';
 import { formatProblem } from '../engine/node.js';
 import { BUNDLE_PATH, CORE_BUNDLE_PATH, writeBundle } from '../engine/node.js';
 import { generatedSources } from '../engine/node.js';
-import { generateAll } from '../engine/node.js';
+import { generateAll, lowerAll } from '../engine/node.js';
 
 // Arguments (both optional): a rules folder other than rules/ (its schemas beside it, in
 // ../schemas, as its files' $schema lines say) and the folder to write bundle.json and js/
@@ -64,3 +64,7 @@ const { modules, skipped } = generateAll(bundle);
 for (const m of modules) writeFileSync(join(jsDir, m.file), m.source);
 for (const s of skipped) console.log(`rules: not generated (the interpreter runs it): ${s}`);
 console.log(`rules: ${modules.length} program modules generated → ${jsDir}`);
+// The same programs lowered (engine/core/ir.ts), as the generators printed them, for a reviewer to read.
+const ir = lowerAll(bundle);
+writeFileSync(join(dirname(bundlePath), 'ir.json'), `${JSON.stringify(ir.programs)}\n`);
+console.log(`rules: ${ir.programs.length} programs and years lowered → ${join(dirname(bundlePath), 'ir.json')}`);

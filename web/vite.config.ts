@@ -4,8 +4,10 @@
  * Vite 8 transforms TSX itself with Oxc: the automatic React JSX runtime is set here, so no
  * React plugin is needed.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /**
@@ -34,13 +36,39 @@ const fieldsGroup =
       ]
     : [];
 
+/**
+ * An edition's browser build: es.ts gets the Spanish titles of the sources the edition's data
+ * cites (written beside its data by build-editions.mjs) instead of every state's
+ * (i18n/citations.es.ts, 7.7 KB gzip, issue 28). Not in the pre-render (its guides cite more)
+ * nor in the hub's build, development or tests (no such file in their data folder).
+ */
+const editionCitations = join(dataDir, 'citations.es.js');
+const citationsPlugin: Plugin = {
+  name: 'ptax-edition-citations',
+  enforce: 'pre',
+  resolveId(source, importer, options) {
+    if (options?.ssr || source !== './citations.es.js' || !importer || !/[\\/]i18n[\\/]es\.ts$/.test(importer)) return null;
+    return existsSync(editionCitations) ? editionCitations : null;
+  },
+};
+
 export default defineConfig({
+  plugins: [citationsPlugin],
   root,
   base: '/',
   envDir: root,
   publicDir: 'public',
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-  resolve: { alias: [{ find: /^@ptax-data\//, replacement: `${dataDir}/` }] },
+  resolve: {
+    alias: [
+      { find: /^@ptax-data\//, replacement: `${dataDir}/` },
+      // The form library's devtools bus, silent (lib/noDevtools.ts): the site ships no devtools.
+      { find: /^@tanstack\/devtools-event-client$/, replacement: fileURLToPath(new URL('src/lib/noDevtools.ts', import.meta.url)) },
+    ],
+  },
+  // The state data packages as `JSON.parse('…')`: V8 parses a JSON string faster than the same
+  // object literal (issue 28: the Texas package is 160 KB of JavaScript on the calculator's load).
+  json: { stringify: true, namedExports: false },
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -67,11 +95,13 @@ export default defineConfig({
         // share them. Issue 28: only what every page runs before its islands; the engine, the
         // forms, the consent banner, the site pages, the calculator, the guides and the state
         // data are their own chunks, loaded by the islands (or the whole-page render) that use them.
-        advancedChunks: {
+        // `codeSplitting` is Rolldown's name for the deprecated `advancedChunks`, with the same
+        // groups: the TX build's files (names with their content hashes) were the same after the rename.
+        codeSplitting: {
           groups: [
             {
               name: 'first',
-              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](islands|hydrateIslands|lib[\\/](storage|monitoring|config|edition|routes|telemetry[\\/](consent|store))\.ts|components[\\/](Toaster|ErrorBoundary|ErrorScreens|ConsentBanner|Forms|useSubmit)\.tsx?|i18n[\\/]index\.ts)/,
+              test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]|web[\\/]src[\\/](islands|hydrateIslands|lib[\\/](storage|monitoring|config|edition|routes|telemetry[\\/](consent|store|i18n))\.ts|components[\\/](Toaster|ErrorBoundary|ErrorScreens|ConsentBanner|Forms|useSubmit)\.tsx?|i18n[\\/]index\.ts)/,
             },
             ...fieldsGroup,
             {

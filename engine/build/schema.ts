@@ -34,17 +34,25 @@ export function listYaml(dir: string, root = process.cwd()): string[] {
   return out;
 }
 
+/**
+ * The validators by the text of the schema files they were compiled from: a folder read
+ * again, or a copy of schemas/ (a test's temporary copy of the repository, ~100 in
+ * engine/build/load*.test.ts), is not compiled again. Compiling is about half of a load of
+ * the rules whose YAML was parsed before (yaml-source.ts keeps that by text too).
+ */
 export const validatorCache = new Map<string, Record<Kind | 'fixture', ValidateFunction>>();
 export function schemaValidators(schemaDir = resolve('schemas')): Record<Kind | 'fixture', ValidateFunction> {
-  const cached = validatorCache.get(schemaDir);
+  // An older tree (rules diff against a past commit) may have no schema for a newer kind.
+  const names = ['common', ...KINDS, 'fixture'].filter((k) => k !== 'pieces' || existsSync(join(schemaDir, `${k}.schema.json`)));
+  const texts = names.map((n) => String(readFileSync(join(schemaDir, `${n}.schema.json`))));
+  const key = names.map((n, i) => `${n}\0${texts[i]}`).join('\0');
+  const cached = validatorCache.get(key);
   if (cached) return cached;
   const ajv = new (Ajv2020())({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
-  const read = (n: string) => JSON.parse(String(readFileSync(join(schemaDir, `${n}.schema.json`))));
-  ajv.addSchema(read('common'));
+  ajv.addSchema(JSON.parse(texts[0]!));
   const v = {} as Record<Kind | 'fixture', ValidateFunction>;
-  // An older tree (rules diff against a past commit) may have no schema for a newer kind.
-  for (const k of [...KINDS, 'fixture'] as const) if (k !== 'pieces' || existsSync(join(schemaDir, `${k}.schema.json`))) v[k] = ajv.compile(read(k));
-  validatorCache.set(schemaDir, v);
+  names.slice(1).forEach((k, i) => (v[k as Kind | 'fixture'] = ajv.compile(JSON.parse(texts[i + 1]!))));
+  validatorCache.set(key, v);
   return v;
 }
 

@@ -5,7 +5,7 @@
  * boolean fact is never less or greater than anything, although JS says null <= 0.
  */
 import { describe, expect, it } from 'vitest';
-import { compileCondition, compileConditionNode, conditionFacts, OPERATORS } from './conditions.js';
+import { compileCondition, conditionFacts, OPERATORS } from './conditions.js';
 import { compileProgram } from './compile.js';
 import { parseFormula } from '../build/load.js';
 import { INPUT_FACTS, type Bundle, type ProgramDef } from './types.js';
@@ -205,22 +205,9 @@ describe('compile errors and fact lists', () => {
   });
 });
 
-describe('fused closures: single equality tests and their pairs', () => {
-  const node = (c: Condition) => compileConditionNode(c, slotOf);
+describe('single equality tests and their pairs', () => {
+  const node = (c: Condition) => ({ fn: compileCondition(c, slotOf) });
   const facts = (v: Record<string, unknown>) => FACTS.map((f) => (f in v ? v[f] : null));
-
-  it('an equality test of one fact says which slot and value, also under all / any of one and not', () => {
-    expect(node(leaf('homestead', 'equal', true)).test).toEqual({ slot: 5, value: true, negate: false });
-    expect(node({ all: [leaf('propertyClass', 'equal', 'class2')] }).test).toEqual({ slot: 3, value: 'class2', negate: false });
-    expect(node({ any: [leaf('starType', 'notEqual', null)] }).test).toEqual({ slot: 4, value: null, negate: true });
-    expect(node({ not: leaf('homestead', 'equal', true) }).test).toEqual({ slot: 5, value: true, negate: true });
-    expect(node({ not: { not: leaf('homestead', 'equal', false) } }).test).toEqual({ slot: 5, value: false, negate: false });
-    // Anything else is not a single equality test.
-    expect(node(leaf('value', 'lessThan', 5)).test).toBeUndefined();
-    expect(node(leaf('propertyClass', 'in', ['class1'])).test).toBeUndefined();
-    expect(node(leaf('value', 'equal', { fact: 'limit' })).test).toBeUndefined();
-    expect(node({ all: [leaf('homestead', 'equal', true), leaf('over65', 'equal', true)] }).test).toBeUndefined();
-  });
 
   it('not of an equality test is strict inequality: 0 is not false, null is not undefined-ish', () => {
     const notFalse = node({ not: leaf('homestead', 'equal', false) }).fn;

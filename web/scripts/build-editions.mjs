@@ -8,7 +8,7 @@
  * `VITE_STATE=TX` builds that edition only (development); the others in web/dist stay.
  * Usage: node web/scripts/build-editions.mjs
  */
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -36,15 +36,24 @@ if (!only) rmSync(dist, { recursive: true, force: true });
 /** The state whose package an edition loads when its own fails (web/src/lib/stateData.ts FALLBACK_STATE). */
 const FALLBACK = /FALLBACK_STATE = '([A-Z]+)'/.exec(readFileSync(join(web, 'src/lib/stateData.ts'), 'utf8'))[1];
 const generated = join(web, 'src', 'generated');
+/** Spanish titles of the rules' sources (Node strips the module's types). */
+const { CITATIONS_ES } = await import('../src/i18n/citations.es.ts');
 /**
  * The data an edition's build holds (web/vite.config.ts `@ptax-data/`): its own state's
- * package and program chunk and the fallback state's, hard-linked into a folder of its own;
- * the hub's build holds every state's (its state pages).
+ * package and program chunk and the fallback state's, hard-linked into a folder of its own,
+ * and its own words (editions.json with its entry and the hub's, whose phrases are the
+ * fallback of lib/editionText.ts editionVars; issue 28: not the other editions' phrases in
+ * every edition's first chunk); the hub's build holds every state's (its state pages, its
+ * cards of the editions).
  */
 function dataDirOf(code) {
   if (bundle.states[code]?.tier === 'hub') return generated;
   const dir = join(generated, 'editions', code);
   rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const all = JSON.parse(readFileSync(join(generated, 'editions.json'), 'utf8'));
+  writeFileSync(join(dir, 'editions.json'), `${JSON.stringify(all.filter((e) => e.code === code || e.tier === 'hub'))}\n`);
+  let text = '';
   for (const [kind, ext] of [
     ['states', 'json'],
     ['programs', 'js'],
@@ -52,9 +61,20 @@ function dataDirOf(code) {
     mkdirSync(join(dir, kind), { recursive: true });
     for (const c of new Set([code, FALLBACK])) {
       const from = join(generated, kind, `${c}.${ext}`);
-      if (existsSync(from)) linkSync(from, join(dir, kind, `${c}.${ext}`));
+      if (!existsSync(from)) continue;
+      linkSync(from, join(dir, kind, `${c}.${ext}`));
+      if (kind === 'states' && c === code) text = readFileSync(from, 'utf8');
     }
   }
+  // The Spanish titles of the sources its own package cites (web/vite.config.ts gives es.ts this
+  // module instead of i18n/citations.es.ts in an edition's browser build): the titles of the
+  // other states are 6 KB gzip of every Spanish page's first load (issue 28). Where the edition
+  // falls back to the Texas package, its titles show in English, marked lang="en" (lib/citations.ts).
+  const own = CITATIONS_ES.filter(([title]) => text.includes(JSON.stringify(title)));
+  writeFileSync(
+    join(dir, 'citations.es.js'),
+    `// Written by web/scripts/build-editions.mjs: i18n/citations.es.ts's titles that ${code}'s build cites.\nexport const CITATIONS_ES = ${JSON.stringify(own)};\n`,
+  );
   return dir;
 }
 

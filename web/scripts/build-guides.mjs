@@ -38,6 +38,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+// The value in force and the band look-up are the engine's own (npm run build compiles them
+// before the web's build runs): the guides quote the figures the calculation uses.
+import { periodStart, valueAt } from '../../dist/engine/core/params.js';
+import { band } from '../../dist/engine/core/walk.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -92,10 +96,6 @@ export const slugOf = (s) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-function periodStart(period, year) {
-  return `${period.fiscal ? year - 1 : year}-${period.start}`;
-}
-
 /** The date and program year a parameter is quoted for: the latest year of the programs that use it. */
 export function quoteDate(bundle, id) {
   let best = null;
@@ -108,11 +108,13 @@ export function quoteDate(bundle, id) {
   return best;
 }
 
-function bandValue(bands, x) {
-  for (const b of bands) {
-    if (b.below !== undefined ? x < b.below : b.at_most !== undefined ? x <= b.at_most : true) return b.value;
+/** A band table's value for x, as the calculation looks it up (engine/core/walk.ts); undefined when no band takes x. */
+function bandValue(id, bands, x) {
+  try {
+    return band(id, bands, x);
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 const nfCache = new Map();
@@ -176,10 +178,8 @@ export function resolvePlaceholders(text, lang, ctx) {
     if (!p) fail(`unknown parameter id "${r.id}"`);
     used.params.add(r.id);
     const q = quoteDate(bundle, r.id);
-    let idx = -1;
-    p.values.forEach((e, i) => {
-      if (!q || e.effective <= q.date) idx = i;
-    });
+    // The entry in force on the quote's date (engine/core/params.ts valueAt), or the latest.
+    let idx = q ? p.values.indexOf(valueAt(p, q.date)) : p.values.length - 1;
     if (idx < 0) fail(`no value of ${r.id} in force on ${q?.date}`);
     if (r.prev) {
       idx -= 1;
@@ -201,7 +201,7 @@ export function resolvePlaceholders(text, lang, ctx) {
     let v;
     if (entry.bands) {
       if (r.at === undefined) fail(`${r.id} is a table of bands: give the input with @, e.g. ${r.id}@10`);
-      v = bandValue(entry.bands, r.at);
+      v = bandValue(r.id, entry.bands, r.at);
     } else if (typeof entry.value === 'number') {
       if (r.key) fail(`${r.id} has no keys`);
       v = entry.value;
@@ -459,8 +459,7 @@ export function buildEdition(bundle, content, ed) {
     for (const id of params) {
       const p = bundle.parameters[id];
       const q = quoteDate(bundle, id);
-      let entry = null;
-      for (const e of p.values) if (!q || e.effective <= q.date) entry = e;
+      const entry = q ? valueAt(p, q.date) : p.values.at(-1);
       for (const r of entry?.reference ?? []) {
         // Public links only, and not the project's own working notes (the seeds, its data files).
         if (!/^https?:\/\//.test(r.href) || /\bseed\b|property_tax_constants|shared\/data|\bptax\b/i.test(r.title)) continue;

@@ -110,7 +110,10 @@ export async function prerender(code, dist) {
   // The pages in slices, one per core: a site with thousands of pages (the hub, a page per
   // county of the country) renders them in worker threads side by side; a small site in this thread.
   const slices = pages.length > MANY_PAGES ? Math.max(1, Math.min(availableParallelism(), 4)) : 1;
-  const job = { code, dist, module };
+  // The Vite build's two shells, read once before any page is written: the first slice writes
+  // the home page over index.html, and a worker that read it after that found no empty root in it
+  // (the hub's /ohio was written as the home page with Ohio's title, 2026-11-27).
+  const job = { code, dist, module, templates: templatesOf(dist) };
   if (slices === 1) await renderSlice({ ...job, from: 0, to: pages.length, extras: true });
   else {
     const size = Math.ceil(pages.length / slices);
@@ -143,13 +146,21 @@ function runWorker(job) {
  * Writes the pages `from`..`to` of pagePaths() of an edition's SSR module into `dist`; with
  * `extras`, also the guide aliases and the 404 pages.
  */
-async function renderSlice({ code, dist, module, from, to, extras }) {
-  const { render, pagePaths, aliasPaths } = await import(pathToFileURL(module).href);
-  const origin = originOf(code);
+/** The build's page shells (index.html, es/index.html), each with its empty root. */
+function templatesOf(dist) {
   const templates = {
     en: readFileSync(join(dist, 'index.html'), 'utf8'),
     es: existsSync(join(dist, 'es/index.html')) ? readFileSync(join(dist, 'es/index.html'), 'utf8') : readFileSync(join(dist, 'index.html'), 'utf8'),
   };
+  for (const [lang, html] of Object.entries(templates)) {
+    if (!html.includes('<div id="root"></div>')) throw new Error(`prerender: ${dist} ${lang} shell has no empty <div id="root"> (already pre-rendered?)`);
+  }
+  return templates;
+}
+
+async function renderSlice({ code, dist, module, from, to, extras, templates }) {
+  const { render, pagePaths, aliasPaths } = await import(pathToFileURL(module).href);
+  const origin = originOf(code);
   const css = new Map();
   const all = pagePaths();
   const many = all.length > MANY_PAGES_COMPRESSED;

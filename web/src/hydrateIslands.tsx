@@ -4,13 +4,14 @@
  * hydrated from its props with the code of that island only (one dynamic import each), in a
  * transition (React renders it in slices and yields to the browser between them) and one
  * island per task: the consent banner, the forms and the toasts first, then the calculator,
- * whose pre-rendered form is hydrated once the state data and its code are there, then the
- * state's tools, which need them too. The rest
+ * whose pre-rendered form is hydrated once the state data and its code are there. The state's
+ * tools are hydrated when the visitor opens one of their panels (`data-hydrate="on-open"`
+ * until then). The rest
  * of the page (header, hero, disclaimer, timeline, guide and FAQ text, footer) stays the
  * build's HTML; React never renders it on load. The header's two behaviours (the text logo
  * when the image fails, the remembered language) are plain listeners here.
  *
- * When every island has hydrated, `<html data-ready="1">` says the page's controls work.
+ * When every island but the tools has hydrated, `<html data-ready="1">` says the page's controls work.
  */
 import { StrictMode, startTransition, useEffect, type ReactElement, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
@@ -125,6 +126,28 @@ const ORDER: IslandName[] = [
   'calculator',
   'tools',
 ];
+
+/**
+ * Islands hydrated when the visitor opens one of their panels, not on load (issue 28): the
+ * state's tools (their `<details>` panels work as HTML; a panel's content comes with the
+ * island's code). Until then their code, the state data they need and their hydration's main-thread
+ * time are not part of the page's load.
+ */
+const ON_OPEN: ReadonlySet<string> = new Set<IslandName>(['tools']);
+
+/** Resolves when a `<details>` panel of the island is open (at once if the visitor opened one already). */
+export function whenOpened(el: HTMLElement): Promise<void> {
+  return new Promise((resolve) => {
+    if (el.querySelector('details[open]')) return resolve();
+    // `toggle` does not bubble: caught on its way down.
+    const on = (e: Event) => {
+      if (!(e.target instanceof HTMLDetailsElement) || !e.target.open) return;
+      el.removeEventListener('toggle', on, true);
+      resolve();
+    };
+    el.addEventListener('toggle', on, true);
+  });
+}
 
 /** Calls `done` once the island's hydration has committed. */
 function Committed({ done, children }: { done: () => void; children: ReactNode }) {
@@ -246,36 +269,52 @@ const needs: Needs = {
  * downloads run beside that one instead of after it.
  */
 export function preloadIslands(root: HTMLElement): void {
-  if (EDITION === 'HUB' || !root.querySelector('[data-island="calculator"], [data-island="tools"]')) return;
+  // The tools alone (a guide's calculator) load theirs when opened.
+  if (EDITION === 'HUB' || !root.querySelector('[data-island="calculator"]')) return;
   void needs.state().catch(() => undefined);
   void needs.home().catch(() => undefined);
   void import('./components/CalculatorSection.js').catch(() => undefined);
 }
 
+/** An island's content from its props, with its code (a rejection for an island the page does not know). */
+function contentOf(el: HTMLElement): Promise<ReactElement> {
+  const make = ISLANDS[el.dataset.island as IslandName];
+  return make ? make(JSON.parse(el.dataset.props ?? '{}') as Props, needs) : Promise.reject(new Error(`unknown island ${el.dataset.island}`));
+}
+
+/** Hydrates one island once its content is there; an island that fails stays the build's HTML (its links and text work). */
+async function hydrateWhenReady(el: HTMLElement, content: Promise<ReactElement>, i18n: I18n): Promise<void> {
+  try {
+    const c = await content;
+    const early = FRESH.has(c) ? [] : earlyInput(el);
+    await hydrateOne(el, c, i18n);
+    replayEarlyInput(early);
+  } catch (e) {
+    reportError(e, { where: `island ${el.dataset.island}` });
+  }
+}
+
 export async function hydrateIslands(root: HTMLElement, i18n: I18n, lang: Lang): Promise<void> {
   headerBehaviours(lang, i18n);
-  const islands = [...root.querySelectorAll<HTMLElement>('[data-island]')].sort(
-    (a, b) => ORDER.indexOf(a.dataset.island as IslandName) - ORDER.indexOf(b.dataset.island as IslandName),
-  );
+  const all = [...root.querySelectorAll<HTMLElement>('[data-island]')];
+  // The tools: hydrated when the visitor opens one of their panels.
+  for (const el of all.filter((x) => ON_OPEN.has(x.dataset.island!))) {
+    el.dataset.hydrate = 'on-open';
+    void whenOpened(el).then(() => hydrateWhenReady(el, contentOf(el), i18n).then(() => delete el.dataset.hydrate));
+  }
+  const islands = all
+    .filter((x) => !ON_OPEN.has(x.dataset.island!))
+    .sort((a, b) => ORDER.indexOf(a.dataset.island as IslandName) - ORDER.indexOf(b.dataset.island as IslandName));
   preloadIslands(root);
   // Every island's code is asked for at once; they are hydrated in order, one per task.
   const contents = islands.map((el) => {
-    const make = ISLANDS[el.dataset.island as IslandName];
-    const content = make ? make(JSON.parse(el.dataset.props ?? '{}') as Props, needs) : Promise.reject(new Error(`unknown island ${el.dataset.island}`));
+    const content = contentOf(el);
     // Handled in the loop below, when its turn comes; not an unhandled rejection meanwhile.
     content.catch(() => undefined);
     return content;
   });
   for (const [i, el] of islands.entries()) {
-    try {
-      const content = await contents[i]!;
-      const early = FRESH.has(content) ? [] : earlyInput(el);
-      await hydrateOne(el, content, i18n);
-      replayEarlyInput(early);
-    } catch (e) {
-      // The island stays the build's HTML (its links and text work); the others go on.
-      reportError(e, { where: `island ${el.dataset.island}` });
-    }
+    await hydrateWhenReady(el, contents[i]!, i18n);
     await yieldToMain();
   }
   document.documentElement.dataset.ready = '1';

@@ -5,10 +5,10 @@
  * the not-found page) and the error screens' test hook (`?__throw=`) are rendered afresh as
  * one React tree (renderPage.tsx, its own chunk). Then, later, optional monitoring.
  */
-import { createI18n, langFromPath, loadResources } from './i18n/index.js';
+import { i18nWith, loadResources } from './i18n/client.js';
 import { setTelemetry, taxLog } from './lib/monitoring.js';
 import { EDITION } from './lib/edition.js';
-import { normalPath } from './lib/routes.js';
+import { langOf as langFromPath, normalPath } from './lib/routes.js';
 import { hydrateIslands, preloadIslands } from './hydrateIslands.js';
 import './styles.css';
 // The consent banner's style is the page's (it is pre-rendered open, styled before its island's code runs).
@@ -20,7 +20,7 @@ const prerendered =
 // The state data and the calculator's code download beside the page's text (issue 28).
 if (prerendered) preloadIslands(root);
 const lang = langFromPath(location.pathname);
-const i18n = createI18n(lang, await loadResources(lang).catch(() => ({})));
+const i18n = i18nWith(lang, await loadResources(lang).catch(() => ({})));
 document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;

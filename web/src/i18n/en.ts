@@ -1,10 +1,11 @@
 /** English UI text. Figures are interpolated ({{rate}}, {{limit}}…); none is written here. */
 import { consentText } from '../lib/telemetry/i18n.js';
 import hubStates from './hub.en.js';
+import { HUB_TEXT } from '../lib/edition.js';
 
 const en = {
-  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts. */
-  hubStates,
+  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts; only in the builds that show them (lib/edition.ts HUB_TEXT). */
+  hubStates: HUB_TEXT ? hubStates : ({} as typeof hubStates),
   meta: {
     title: '{{state}} Property Tax Calculator, {{year}} rates | Free estimate for {{people}}',
     description: 'Free, anonymous {{state}} property tax calculator: estimate annual and monthly tax for any of the {{count}} counties, with {{exemptions}}.',

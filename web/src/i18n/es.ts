@@ -2,12 +2,13 @@
 import type { SpanishBase } from './en.js';
 import { consentText } from '../lib/telemetry/i18n.js';
 import hubStates from './hub.es.js';
+import { HUB_TEXT } from '../lib/edition.js';
 import { CITATIONS_ES } from './citations.es.js';
 
 /** The base Spanish text; each edition's own text is in states/es.<CODE>.ts, loaded with it. */
 const es: SpanishBase = {
-  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts. */
-  hubStates,
+  /** The hub's national pages (issue 26): hub.en.ts, hub.es.ts; only in the builds that show them (lib/edition.ts HUB_TEXT). */
+  hubStates: HUB_TEXT ? hubStates : ({} as typeof hubStates),
   meta: {
     title: 'Calculadora de impuestos a la propiedad de {{state}}, tarifas de {{year}} | Estimación gratuita para {{people}}',
     description:

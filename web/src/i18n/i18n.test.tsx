@@ -11,6 +11,7 @@ import { I18nextProvider } from 'react-i18next';
 import en from './en.js';
 import es from './es.js';
 import { createI18n, loadResources, mergeText, useLanguage } from './index.js';
+import { i18nWith } from './client.js';
 import { EDITIONS, STATE_EDITIONS, editionName, editionVars, phrase } from '../lib/editionText.js';
 
 type Tree = { [k: string]: unknown };
@@ -60,10 +61,13 @@ describe('Spanish text', () => {
     expect(phrase('ZZ', 'where', 'en')).toBeUndefined();
   });
 
-  it('the Spanish text loads only for Spanish pages', async () => {
+  it("a page loads its own language's text only (issue 28: a Spanish page without the English)", async () => {
     const loaded = await loadResources('es');
-    expect(createI18n('es', loaded).t('nav.calculator')).toBe('Calculadora');
-    expect(await loadResources('en')).toEqual({});
+    expect(Object.keys(loaded)).toEqual(['es']);
+    expect(i18nWith('es', loaded).t('nav.calculator')).toBe('Calculadora');
+    const english = await loadResources('en');
+    expect(Object.keys(english)).toEqual(['en']);
+    expect(i18nWith('en', english).t('nav.calculator')).toBe('Calculator');
   });
 
   it('lookups fall back from the merged text to the base text, to English, to the key', () => {

@@ -1,7 +1,8 @@
 /** i18next set-up: English and Spanish, the language from the path (/es… is Spanish, seed 001 §2). */
-import i18next, { type i18n as I18n } from 'i18next';
+import type { i18n as I18n } from 'i18next';
 import { useContext } from 'react';
-import { I18nContext, initReactI18next } from 'react-i18next';
+import { I18nContext } from 'react-i18next';
+import { i18nWith } from './client.js';
 import en, { type Resources } from './en.js';
 import type { Lang } from '../lib/format.js';
 import { langOf } from '../lib/routes.js';
@@ -21,15 +22,8 @@ export function mergeText<T extends Tree>(a: T, b: Tree | undefined): T {
   return out as T;
 }
 
-/**
- * The Spanish text, only for Spanish pages, as its own chunk. A state's own words are not
- * i18n text: they come from the state files' `phrases` (lib/editionText.ts).
- */
-export async function loadResources(lang: Lang): Promise<Partial<Record<Lang, Resources>>> {
-  if (lang !== 'es') return {};
-  const base = await import('./es.js').then((m) => m.default);
-  return { es: base };
-}
+/** The browser's loader of the page's text (client.ts). */
+export { loadResources } from './client.js';
 
 /** The page's language; only inside the i18n provider (outside it is a programming error). */
 export function useLanguage(): Lang {
@@ -38,18 +32,7 @@ export function useLanguage(): Lang {
   return ctx.i18n.language === 'es' ? 'es' : 'en';
 }
 
-/** English is always there (the fallback); other languages come from `loadResources`. */
+/** English is always there (the fallback); other languages come from `loadResources` (tests, the pre-render). */
 export function createI18n(lang: Lang, more: Partial<Record<Lang, Resources>> = {}): I18n {
-  const instance = i18next.createInstance();
-  const resources: Record<string, { translation: Resources }> = { en: { translation: en } };
-  for (const [l, r] of Object.entries(more)) if (r) resources[l] = { translation: r };
-  void instance.use(initReactI18next).init({
-    resources,
-    lng: lang,
-    fallbackLng: 'en',
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    returnNull: false,
-  });
-  return instance;
+  return i18nWith(lang, { ...more, en });
 }

@@ -3,7 +3,8 @@
  * exemptions and the authority to verify with, and where each edition is served. The
  * words are the state files' `phrases` (rules/<st>/state.yaml, both languages), written
  * at build time from the bundle into web/src/generated/editions.json
- * (web/scripts/build-hub-data.mjs): no i18n key per state and no hand list of states.
+ * (web/scripts/build-hub-data.mjs; an edition's build gets its own entry and the hub's only,
+ * build-editions.mjs): no i18n key per state and no hand list of states.
  */
 import type { Lang } from './format.js';
 
@@ -16,11 +17,15 @@ export interface EditionInfo {
   phrases: Record<string, Label>;
 }
 
-/** The editions and the hub (empty where the build has not written the module). */
+/**
+ * The editions and the hub (empty where the build has not written the module): through
+ * `@ptax-data/` (web/vite.config.ts), so an edition's build holds its own entry and the hub's
+ * only (web/scripts/build-editions.mjs) and the hub's build, development and tests all of them.
+ */
 export const EDITIONS: readonly EditionInfo[] =
-  Object.values(import.meta.glob<EditionInfo[]>('../generated/editions.json', { eager: true, import: 'default' }))[0] ?? [];
+  Object.values(import.meta.glob<EditionInfo[]>('@ptax-data/editions.json', { eager: true, import: 'default' }))[0] ?? [];
 
-/** The state editions (each with its own site), in the order the hub lists them. */
+/** The state editions (each with its own site), in the order the hub lists them (in an edition's own build: itself). */
 export const STATE_EDITIONS: readonly string[] = EDITIONS.filter((e) => e.tier === 'edition').map((e) => e.code);
 
 const pick = (l: Label | undefined, lang: Lang): string | undefined => (l ? (lang === 'es' ? (l.es ?? l.en) : l.en) : undefined);
