@@ -142,9 +142,12 @@ export class Calculator {
     const key = `${programId}@${year}`;
     let c = this.cache.get(key);
     if (!c) {
-      c = compileProgram(this.bundle, programId, year);
+      // The layout now (a missing program or value throws here, as before); the
+      // interpreter's closures only when no generated module matches (or --explain reads them).
+      c = compileProgram(this.bundle, programId, year, this.source ? 'on first use' : 'now');
       const generated = this.source?.(this.bundle, programId, year);
       if (generated) c.generated = generated;
+      else void c.steps;
       this.cache.set(key, c);
     }
     return c;
