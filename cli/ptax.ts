@@ -13,7 +13,7 @@ import { Calculator, inputFromFlags } from '../engine/node.js';
 import '../engine/codegen/node.js';
 import { BUNDLE_PATH, readBundle } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
-import { loadSqlGenerator, localized } from '../engine/node.js';
+import { localized } from '../engine/node.js';
 import { declaredInputs, type Bundle, type GeneratedInput, type Lang } from '../engine/node.js';
 import { choiceFlags, numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
@@ -489,7 +489,8 @@ export function buildProgram(only?: string): Command {
       .option('--year <year>', 'only this rules year')
       .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
       .action(async (o) => {
-        const { generateSql } = await loadSqlGenerator();
+        const { loadSqlGenerator } = await import('../engine/node.js');
+      const { generateSql } = await loadSqlGenerator();
         out(generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n');
       });
     rules
