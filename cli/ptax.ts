@@ -93,33 +93,37 @@ async function validateOutside(file: string): Promise<boolean> {
 let rulesPath: string | undefined;
 let rulesBundle: Bundle | undefined;
 
-async function loadRulesAt(path: string): Promise<Bundle> {
-  const abs = resolve(path);
-  if (!existsSync(abs)) fail('UNREADABLE', `--rules: ${path}: no such file or folder`);
+/**
+ * The rules every command reads: those --rules names, or the repository's. A built bundle
+ * is read (engine/build/bundle.ts: a state and a program at a time) unless its rules folder
+ * has a rule file newer than it (the repository's rules/ after an edit); else the YAML itself.
+ * With `state` (`ptax calc` of one property), the folders of the other states
+ * (rules/<two letters>/) are not looked at: their files do not change that state's figures,
+ * and looking at every file's time would make start-up grow with the number of states (~21 ms
+ * for 47 more states' folders; issue 23).
+ */
+async function bundle(state?: string): Promise<Bundle> {
+  if (rulesPath === undefined) return readRules(BUNDLE_PATH, join(ROOT, 'rules'), state);
+  if (rulesBundle) return rulesBundle;
+  const abs = resolve(rulesPath);
+  if (!existsSync(abs)) fail('UNREADABLE', `--rules: ${rulesPath}: no such file or folder`);
   const file = statSync(abs).isDirectory() ? join(abs, 'bundle.json') : abs;
-  if (existsSync(file)) {
-    const js = join(dirname(file), 'js');
-    const { nodeProgramSource } = await import('../engine/codegen/node.js');
-    const { setProgramSource } = await import('../engine/node.js');
-    setProgramSource(existsSync(js) ? nodeProgramSource(js) : undefined);
+  return (rulesBundle = await (existsSync(file) ? readRules(file) : readRules(undefined, abs)));
+}
+
+/** The bundle `file` (its generated programs in js/ beside it) while no YAML file of `rulesDir` is newer; else `rulesDir`'s YAML. */
+async function readRules(file: string | undefined, rulesDir?: string, state?: string): Promise<Bundle> {
+  if (file !== undefined && existsSync(file) && (rulesDir === undefined || !rulesNewerThan(rulesDir, statSync(file).mtimeMs, state))) {
+    if (file !== BUNDLE_PATH) {
+      const js = join(dirname(file), 'js');
+      const { nodeProgramSource } = await import('../engine/codegen/node.js');
+      const { setProgramSource } = await import('../engine/node.js');
+      setProgramSource(existsSync(js) ? nodeProgramSource(js) : undefined);
+    }
     return readBundle(file);
   }
   const { loadRulesOrThrow } = await import('../engine/node.js');
-  return loadRulesOrThrow(basename(abs), dirname(abs));
-}
-
-/**
- * The precompiled bundle, or the YAML itself when a rule file changed after the build (or the
- * rules --rules names). With `state` (`ptax calc` of one property), the folders of the other
- * states (rules/<two letters>/) are not looked at: their files do not change that state's
- * figures, and looking at every file's time would make start-up grow with the number of
- * states (~21 ms for 47 more states' folders; issue 23).
- */
-async function bundle(state?: string): Promise<Bundle> {
-  if (rulesPath !== undefined) return (rulesBundle ??= await loadRulesAt(rulesPath));
-  if (existsSync(BUNDLE_PATH) && !rulesNewerThan(statSync(BUNDLE_PATH).mtimeMs, state)) return readBundle();
-  const { loadRulesOrThrow } = await import('../engine/node.js');
-  return loadRulesOrThrow('rules', ROOT);
+  return loadRulesOrThrow(basename(rulesDir!), dirname(rulesDir!));
 }
 
 /**
@@ -136,8 +140,7 @@ function calculatorStates(): string[] {
   }
 }
 
-function rulesNewerThan(t: number, state?: string): boolean {
-  const dir = join(ROOT, 'rules');
+function rulesNewerThan(dir: string, t: number, state?: string): boolean {
   if (!existsSync(dir)) return false;
   const own = typeof state === 'string' ? state.trim().toLowerCase() : undefined;
   const otherState = (d: string, name: string) => own !== undefined && d === dir && /^[a-z]{2}$/.test(name) && name !== own;
@@ -490,7 +493,7 @@ export function buildProgram(only?: string): Command {
       .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
       .action(async (o) => {
         const { loadSqlGenerator } = await import('../engine/node.js');
-      const { generateSql } = await loadSqlGenerator();
+        const { generateSql } = await loadSqlGenerator();
         out(generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n');
       });
     rules

@@ -27,9 +27,7 @@
  */
 import { builtinModules } from 'node:module';
 import { rmSync, utimesSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { writeSplit } from '../cli/lazy-bundle.js';
-import { programHash } from '../engine/node.js';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
@@ -39,7 +37,6 @@ const ENTRY = join(ROOT, 'dist', 'cli', 'ptax.js');
 export const FAST_DIR = join(ROOT, 'dist', 'cli', 'fast');
 
 const SHA256 = join(ROOT, 'dist', 'cli', 'sha256.js');
-const LAZY_BUNDLE = join(ROOT, 'dist', 'cli', 'lazy-bundle.js');
 const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine', 'build', 'bundle.js');
 const CODEGEN_JS = join(ROOT, 'dist', 'engine', 'codegen', 'js.js');
 const CODEGEN_NODE = join(ROOT, 'dist', 'engine', 'codegen', 'node.js');
@@ -75,17 +72,9 @@ export async function bundleCli(): Promise<string[]> {
         },
       },
       {
-        // The rule bundle read a state and a program at a time (cli/lazy-bundle.ts, from
-        // dist/rules/split written below): start-up does not grow with the number of states.
-        name: 'ptax-lazy-bundle',
-        resolveId(source, importer) {
-          if (!importer || importer === LAZY_BUNDLE || !/^\.\.?\//.test(source) || !source.endsWith('/bundle.js')) return null;
-          return resolve(dirname(importer), source) === ENGINE_BUNDLE ? LAZY_BUNDLE : null;
-        },
-      },
-      {
-        // The generated program's hash check (engine/codegen/node.ts) asks cli/lazy-bundle.ts
-        // first: the hashes written with the split, for the objects read from it; else computed.
+        // The generated program's hash check (engine/codegen/node.ts) asks engine/build/bundle.ts
+        // first: the hashes the build wrote with the split, for the objects read from it; else
+        // computed (the unbundled CLI computes it: node:crypto is loaded there anyway).
         name: 'ptax-known-hash',
         transform(code, id) {
           if (id !== CODEGEN_JS) return null;
@@ -96,7 +85,7 @@ export async function bundleCli(): Promise<string[]> {
           }
           return {
             code:
-              `import { knownProgramHash as __ptaxKnownHash } from ${JSON.stringify(LAZY_BUNDLE)};\n` +
+              `import { knownProgramHash as __ptaxKnownHash } from ${JSON.stringify(ENGINE_BUNDLE)};\n` +
               code.replace(head, 'function computedProgramHash(bundle, programId, year) {') +
               '\nexport function programHash(bundle, programId, year) {\n  const known = __ptaxKnownHash(bundle, programId, year);\n  return known === undefined ? computedProgramHash(bundle, programId, year) : known;\n}\n',
             map: null,
@@ -146,16 +135,16 @@ export async function bundleCli(): Promise<string[]> {
     c.moduleIds.forEach((id) => startModules.add(id));
     todo.push(...c.imports.flatMap((f) => chunks.get(f) ?? [])); // (Node's built-ins are among the imports)
   }
-  const { output } = await build.write({ ...options, codeSplitting: { groups: [{ name: 'ptax-start', test: (id) => startModules.has(id), includeDependenciesRecursively: false }] } });
+  const { output } = await build.write({
+    ...options,
+    codeSplitting: { groups: [{ name: 'ptax-start', test: (id) => startModules.has(id), includeDependenciesRecursively: false }] },
+  });
   await build.close();
   // The entry last and newest: cli/start.cts uses the bundle only while its entry is not older than dist/cli/ptax.js.
   const now = new Date();
   utimesSync(join(FAST_DIR, 'ptax.cjs'), now, now);
-  const split = writeSplit(join(ROOT, 'dist', 'rules', 'bundle.json'), programHash);
   const files = output.map((o) => o.fileName);
-  console.log(
-    `bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} ; dist/rules/split: ${split.states} states, ${split.programs} programs (${Math.round(performance.now() - t0)} ms)`,
-  );
+  console.log(`bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} (${Math.round(performance.now() - t0)} ms)`);
   return files;
 }
 
