@@ -13,10 +13,11 @@ import { Calculator, inputFromFlags } from '../engine/node.js';
 import '../engine/codegen/node.js';
 import { BUNDLE_PATH, readBundle } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
-import { loadSqlGenerator, localized } from '../engine/node.js';
+import { localized } from '../engine/node.js';
 import { declaredInputs, type Bundle, type GeneratedInput, type Lang } from '../engine/node.js';
 import { choiceFlags, numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult } from './format.js';
+import { onStdoutError, out } from './stdout.js';
 import { INPUTS } from '../engine/node.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
@@ -27,7 +28,7 @@ let jsonErrors = false;
 let messageLang: Lang = 'en';
 
 function fail(code: string, message: string, exit = 2): never {
-  if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
+  if (jsonErrors) out(JSON.stringify({ error: { code, message } }) + '\n');
   process.stderr.write(`ptax: ${message}\n`);
   process.exit(exit);
 }
@@ -76,7 +77,7 @@ async function validateOutside(file: string): Promise<boolean> {
       process.stderr.write(`${total} problem(s) (${file} checked with the rules, ${how})\n`);
       return false;
     }
-    process.stdout.write(`ok: ${file} (checked with the rules, ${how})\n`);
+    out(`ok: ${file} (checked with the rules, ${how})\n`);
     return true;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -92,33 +93,37 @@ async function validateOutside(file: string): Promise<boolean> {
 let rulesPath: string | undefined;
 let rulesBundle: Bundle | undefined;
 
-async function loadRulesAt(path: string): Promise<Bundle> {
-  const abs = resolve(path);
-  if (!existsSync(abs)) fail('UNREADABLE', `--rules: ${path}: no such file or folder`);
+/**
+ * The rules every command reads: those --rules names, or the repository's. A built bundle
+ * is read (engine/build/bundle.ts: a state and a program at a time) unless its rules folder
+ * has a rule file newer than it (the repository's rules/ after an edit); else the YAML itself.
+ * With `state` (`ptax calc` of one property), the folders of the other states
+ * (rules/<two letters>/) are not looked at: their files do not change that state's figures,
+ * and looking at every file's time would make start-up grow with the number of states (~21 ms
+ * for 47 more states' folders; issue 23).
+ */
+async function bundle(state?: string): Promise<Bundle> {
+  if (rulesPath === undefined) return readRules(BUNDLE_PATH, join(ROOT, 'rules'), state);
+  if (rulesBundle) return rulesBundle;
+  const abs = resolve(rulesPath);
+  if (!existsSync(abs)) fail('UNREADABLE', `--rules: ${rulesPath}: no such file or folder`);
   const file = statSync(abs).isDirectory() ? join(abs, 'bundle.json') : abs;
-  if (existsSync(file)) {
-    const js = join(dirname(file), 'js');
-    const { nodeProgramSource } = await import('../engine/codegen/node.js');
-    const { setProgramSource } = await import('../engine/node.js');
-    setProgramSource(existsSync(js) ? nodeProgramSource(js) : undefined);
+  return (rulesBundle = await (existsSync(file) ? readRules(file) : readRules(undefined, abs)));
+}
+
+/** The bundle `file` (its generated programs in js/ beside it) while no YAML file of `rulesDir` is newer; else `rulesDir`'s YAML. */
+async function readRules(file: string | undefined, rulesDir?: string, state?: string): Promise<Bundle> {
+  if (file !== undefined && existsSync(file) && (rulesDir === undefined || !rulesNewerThan(rulesDir, statSync(file).mtimeMs, state))) {
+    if (file !== BUNDLE_PATH) {
+      const js = join(dirname(file), 'js');
+      const { nodeProgramSource } = await import('../engine/codegen/node.js');
+      const { setProgramSource } = await import('../engine/node.js');
+      setProgramSource(existsSync(js) ? nodeProgramSource(js) : undefined);
+    }
     return readBundle(file);
   }
   const { loadRulesOrThrow } = await import('../engine/node.js');
-  return loadRulesOrThrow(basename(abs), dirname(abs));
-}
-
-/**
- * The precompiled bundle, or the YAML itself when a rule file changed after the build (or the
- * rules --rules names). With `state` (`ptax calc` of one property), the folders of the other
- * states (rules/<two letters>/) are not looked at: their files do not change that state's
- * figures, and looking at every file's time would make start-up grow with the number of
- * states (~21 ms for 47 more states' folders; issue 23).
- */
-async function bundle(state?: string): Promise<Bundle> {
-  if (rulesPath !== undefined) return (rulesBundle ??= await loadRulesAt(rulesPath));
-  if (existsSync(BUNDLE_PATH) && !rulesNewerThan(statSync(BUNDLE_PATH).mtimeMs, state)) return readBundle();
-  const { loadRulesOrThrow } = await import('../engine/node.js');
-  return loadRulesOrThrow('rules', ROOT);
+  return loadRulesOrThrow(basename(rulesDir!), dirname(rulesDir!));
 }
 
 /**
@@ -135,8 +140,7 @@ function calculatorStates(): string[] {
   }
 }
 
-function rulesNewerThan(t: number, state?: string): boolean {
-  const dir = join(ROOT, 'rules');
+function rulesNewerThan(dir: string, t: number, state?: string): boolean {
   if (!existsSync(dir)) return false;
   const own = typeof state === 'string' ? state.trim().toLowerCase() : undefined;
   const otherState = (d: string, name: string) => own !== undefined && d === dir && /^[a-z]{2}$/.test(name) && name !== own;
@@ -170,7 +174,19 @@ function inputOption(x: Input): Option {
 /** The declarations the flags are made from: the built-in ones (engine/generated/inputs.ts), or those of the rules --rules names. */
 let INPUT_DECLS: readonly Input[] = INPUTS as unknown as readonly Input[];
 
-export function buildProgram(): Command {
+/** The commands besides the states' calculators (`ptax tx …`). */
+const COMMANDS = ['calc', 'counties', 'states', 'validate', 'test', 'rules'];
+
+/**
+ * The command line. With `only` (the command the arguments start with: `ptax calc …`), that
+ * command alone is defined: building the others' options (~120, most of them the state
+ * calculators') is a large part of a `ptax calc` start (issue 23). Commander reads a
+ * command's arguments with that command's options and the program's own, so what it parses,
+ * prints and refuses is the same. Without `only` (help, an unknown command, an option before
+ * the command), every command is defined.
+ */
+export function buildProgram(only?: string): Command {
+  const wanted = (name: string) => only === undefined || only === name;
   /** The inputs of `ptax calc`: those a state's main calculation reads. */
   const CALC_INPUTS = INPUT_DECLS.filter((x) => x.states.length > 0);
   /** States with specialised calculators (named by the inputs they read). */
@@ -196,207 +212,218 @@ export function buildProgram(): Command {
           .filter(Boolean)
           .join(' ')
           .replace(/^error: /, '');
-        if (jsonErrors) process.stdout.write(JSON.stringify({ error: { code: 'USAGE', message: line } }) + '\n');
+        if (jsonErrors) out(JSON.stringify({ error: { code: 'USAGE', message: line } }) + '\n');
         write(`ptax: ${line}\n`);
       },
     });
 
-  const calc = program
-    .command('calc')
-    .description('estimate the property tax of one property')
-    .option('--state <code>', 'the state: its code or name, e.g. TX, OH, "New Jersey" (ptax states lists them; required without --batch)')
-    .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)');
-  for (const x of CALC_INPUTS) calc.addOption(inputOption(x));
-  calc
-    .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
-    .option('--json', 'print the result as one JSON object')
-    .option('--explain', 'show each step with its rule and citation')
-    .option('--batch <file>', 'a CSV or NDJSON file (- for standard input): one property per row, columns named like the flags')
-    .addOption(new Option('--batch-format <format>', 'the batch format when the file name does not tell').choices(['csv', 'ndjson']))
-    .option('--out <file>', 'batch output file (default: standard output)')
-    .option('--strict', 'batch: exit 1 if any row is bad (every row is still written)')
-    .addOption(
-      new Option('--engine <engine>', 'batch: node (streaming, the default), duckdb (in process, CSV or Parquet, all cores) or postgres (--db)').choices([
-        'node',
-        'duckdb',
-        'postgres',
-      ]),
-    )
-    .option('--db <url>', 'batch with --engine postgres: the connection string (postgres://user@host:port/db)')
-    .option('--table <name>', 'batch with --engine postgres: read this table instead of loading the file')
-    .action(async (o) => {
-      jsonErrors = !!o.json;
-      if (
-        o.batch !== undefined ||
-        o.batchFormat !== undefined ||
-        o.out !== undefined ||
-        o.strict !== undefined ||
-        o.engine !== undefined ||
-        o.db !== undefined ||
-        o.table !== undefined
-      ) {
-        const { calcBatch } = await import('./batch.js');
-        return calcBatch(o, async () => new Calculator(await bundle()));
-      }
-      if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
-      if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
-      const calc = new Calculator(await bundle(o.state));
-      const input = inputFromFlags(
-        { ...o, ...choiceFlags(o, INPUT_DECLS), ...numericFlags(o, INPUT_DECLS) },
-        o.year === undefined ? undefined : parseYear(o.year),
-        calc.bundle,
-      );
-      const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
-      if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
-      else {
-        process.stdout.write(
-          formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program], calc.bundle.results, o.lang as Lang) +
-            '\n',
-        );
-        if (o.explain) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
-      }
-    });
-
-  program
-    .command('counties')
-    .description('list the counties of a state with their rates')
-    .requiredOption('--state <code>', 'the state: its code or name (ptax states lists them)')
-    .option('--json', 'print JSON')
-    .action(async (o) => {
-      jsonErrors = !!o.json;
-      const state = new Calculator(await bundle()).state(o.state);
-      const rows = state.counties.map((c) => ({ name: c.name, slug: c.slug, fips: c.fips, rate: c.rates.at(-1)?.value ?? null, flags: c.flags }));
-      if (o.json) {
-        process.stdout.write(JSON.stringify({ state: state.code, counties: rows, aliases: state.aliases.map((a) => a.name) }, null, 2) + '\n');
-        return;
-      }
-      const w = Math.max(...rows.map((r) => r.name.length));
-      for (const r of rows)
-        process.stdout.write(
-          `${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`,
-        );
-      process.stdout.write(`${rows.length} counties${state.aliases.length ? `; also: ${state.aliases.map((a) => a.name).join(', ')}` : ''}\n`);
-    });
-
-  program
-    .command('states')
-    .description('list every state with its tier (edition, county level, hub) and its number of counties')
-    .addOption(new Option('--lang <lang>', 'language of the names').choices(['en', 'es']).default('en'))
-    .option('--json', 'print JSON')
-    .action(async (o) => {
-      jsonErrors = !!o.json;
-      const lang = o.lang as Lang;
-      const all = Object.values((await bundle()).states);
-      // The hub last; the states by code.
-      const states = [...all.filter((s) => s.tier !== 'hub').sort((a, b) => a.code.localeCompare(b.code)), ...all.filter((s) => s.tier === 'hub')];
-      const rows = states.map((s) => ({ code: s.code, name: s.name[lang], slug: s.slug ?? null, tier: s.tier, counties: s.counties.length }));
-      if (o.json) {
-        process.stdout.write(JSON.stringify({ states: rows }, null, 2) + '\n');
-        return;
-      }
-      const TIER: Record<string, Record<Lang, string>> = {
-        edition: { en: 'edition', es: 'edición' },
-        county: { en: 'county level', es: 'nivel de condado' },
-        hub: { en: 'hub', es: 'portal' },
-      };
-      const w = Math.max(...rows.map((r) => r.name.length));
-      for (const r of rows)
-        process.stdout.write(`${r.code.padEnd(4)}${r.name.padEnd(w)}  ${TIER[r.tier]![lang].padEnd(16)}${String(r.counties).padStart(4)}\n`);
-      const count = (t: string) => rows.filter((r) => r.tier === t).length;
-      const n = rows.reduce((a, r) => a + r.counties, 0);
-      process.stdout.write(
-        lang === 'es'
-          ? `${rows.length - count('hub')} estados y territorios (${count('edition')} ediciones, ${count('county')} a nivel de condado) y el portal; ${n} condados\n`
-          : `${rows.length - count('hub')} states and territories (${count('edition')} editions, ${count('county')} at county level) and the hub; ${n} counties\n`,
-      );
-    });
-
-  program
-    .command('validate')
-    .description('check rule files against the schemas and the rule language; file:line:col for each problem')
-    .argument('[paths...]', 'rule files or folders to report on (all are loaded)')
-    .option('--stale <date>', 'also list every value last verified before this date (YYYY-MM-DD); exit 1 if any')
-    .option('--strict-sources', 'exit 1 when a citation is not a primary source (docs/sources.md), for CI')
-    .action(async (paths: string[], o: { stale?: string; strictSources?: boolean }) => {
-      // A path that does not exist, or a folder outside rules/, cannot be validated: say so
-      // (exit 2). A file outside rules/ is validated with the rules (validateOutside).
-      const outside: string[] = [];
-      for (const p of paths) {
-        if (!existsSync(p)) fail('NOT_FOUND', `validate: ${p}: no such file or folder`);
-        const rel = relative(join(ROOT, 'rules'), resolve(p));
-        if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) continue;
-        if (statSync(p).isDirectory()) fail('NOT_A_RULE_FILE', `validate: ${p} is a folder outside rules/; give its rule files one by one`);
-        outside.push(p);
-      }
-      if (outside.length) {
-        if (outside.length !== paths.length) fail('MIXED_PATHS', 'validate: give rule files under rules/, or files outside it, not both at once');
-        if (o.stale !== undefined) fail('STALE_OUTSIDE', 'validate: --stale reads the rules folder; it cannot be used with files outside rules/');
-        let failed = false;
-        for (const file of outside) failed = !(await validateOutside(file)) || failed;
-        process.exit(failed ? 1 : 0);
-      }
-      const stale = o.stale === undefined ? undefined : await import('./stale.js');
-      const before = stale?.parseDate(o.stale!);
-      const { loadRules } = await import('../engine/node.js');
-      const { formatProblem } = await import('../engine/node.js');
-      const loaded = loadRules('rules', { only: paths, root: ROOT });
-      const { bundle: b, warnings } = loaded;
-      // Descriptions repeating a figure (lint) are problems here, not for rules diff.
-      const problems = [...loaded.problems, ...loaded.lint];
-      const total = loaded.total + loaded.lint.length;
-      for (const p of problems) process.stderr.write(formatProblem(p) + '\n');
-      if (problems.length || !b) {
-        const elsewhere = total - problems.length;
-        process.stderr.write(`${problems.length} problem(s)${elsewhere ? `; ${elsewhere} more in other rule files (run ptax validate without paths)` : ''}\n`);
-        process.exit(1);
-      }
-      process.stdout.write(
-        `ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`,
-      );
-      // Citations that are not primary sources: warnings, an error with --strict-sources.
-      for (const w of warnings) process.stderr.write(formatProblem(w) + '\n');
-      if (warnings.length) process.stderr.write(`${warnings.length} warning(s)${o.strictSources ? '' : ' (--strict-sources makes them errors)'}\n`);
-      if (o.strictSources && warnings.length) process.exit(1);
-      if (stale && before) {
-        const list = stale.staleEntries(b, ROOT, before, paths);
-        process.stdout.write(stale.formatStale(list, before) + '\n');
-        if (list.length) process.exit(1);
-      }
-    });
-
-  program
-    .command('test')
-    .description('run golden fixtures; prints a diff for each failure and "N passed, N failed"')
-    .argument('[paths...]', 'fixture files or folders (default: fixtures/)')
-    .action(async (paths: string[]) => {
-      const { loadRulesOrThrow } = await import('../engine/node.js');
-      const { fixtureFiles, readFixtures, runCase } = await import('../engine/node.js');
-      const calc = new Calculator(rulesPath !== undefined ? await bundle() : loadRulesOrThrow('rules', ROOT));
-      let passed = 0,
-        failed = 0;
-      for (const file of fixtureFiles(paths, process.cwd())) {
-        const { cases, problems } = readFixtures(file, process.cwd());
-        for (const p of problems) {
-          process.stdout.write(`FAIL ${p}\n`);
-          failed++;
+  if (wanted('calc')) {
+    const calc = program
+      .command('calc')
+      .description('estimate the property tax of one property')
+      .option('--state <code>', 'the state: its code or name, e.g. TX, OH, "New Jersey" (ptax states lists them; required without --batch)')
+      .option('--county <name>', 'county name, "X County", or slug; "New York City" for NYC (required without --batch)');
+    for (const x of CALC_INPUTS) calc.addOption(inputOption(x));
+    calc
+      .addOption(new Option('--lang <lang>', 'language of labels and messages').choices(['en', 'es']).default('en'))
+      .option('--json', 'print the result as one JSON object')
+      .option('--explain', 'show each step with its rule and citation')
+      .option('--batch <file>', 'a CSV or NDJSON file (- for standard input): one property per row, columns named like the flags')
+      .addOption(new Option('--batch-format <format>', 'the batch format when the file name does not tell').choices(['csv', 'ndjson']))
+      .option('--out <file>', 'batch output file (default: standard output)')
+      .option('--strict', 'batch: exit 1 if any row is bad (every row is still written)')
+      .addOption(
+        new Option('--engine <engine>', 'batch: node (streaming, the default), duckdb (in process, CSV or Parquet, all cores) or postgres (--db)').choices([
+          'node',
+          'duckdb',
+          'postgres',
+        ]),
+      )
+      .option('--db <url>', 'batch with --engine postgres: the connection string (postgres://user@host:port/db)')
+      .option('--table <name>', 'batch with --engine postgres: read this table instead of loading the file')
+      .action(async (o) => {
+        jsonErrors = !!o.json;
+        if (
+          o.batch !== undefined ||
+          o.batchFormat !== undefined ||
+          o.out !== undefined ||
+          o.strict !== undefined ||
+          o.engine !== undefined ||
+          o.db !== undefined ||
+          o.table !== undefined
+        ) {
+          const { calcBatch } = await import('./batch.js');
+          return calcBatch(o, async () => new Calculator(await bundle()));
         }
-        for (const c of cases) {
-          const r = runCase(calc, file, c);
-          if (r.ok) passed++;
-          else {
+        if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
+        if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
+        const calc = new Calculator(await bundle(o.state));
+        const input = inputFromFlags({ ...o, ...choiceFlags(o, INPUT_DECLS), ...numericFlags(o, INPUT_DECLS) }, o.year === undefined ? undefined : parseYear(o.year), calc.bundle);
+        const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
+        if (o.json) out(JSON.stringify(r, null, 2) + '\n');
+        else {
+          out(
+            formatResult(
+              r,
+              input,
+              calc.bundle.programs[r.program]?.label[o.lang as Lang],
+              calc.bundle.programs[r.program],
+              calc.bundle.results,
+              o.lang as Lang,
+            ) + '\n',
+          );
+          if (o.explain) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+        }
+      });
+  }
+
+  if (wanted('counties')) {
+    program
+      .command('counties')
+      .description('list the counties of a state with their rates')
+      .requiredOption('--state <code>', 'the state: its code or name (ptax states lists them)')
+      .option('--json', 'print JSON')
+      .action(async (o) => {
+        jsonErrors = !!o.json;
+        const state = new Calculator(await bundle()).state(o.state);
+        const rows = state.counties.map((c) => ({ name: c.name, slug: c.slug, fips: c.fips, rate: c.rates.at(-1)?.value ?? null, flags: c.flags }));
+        if (o.json) {
+          out(JSON.stringify({ state: state.code, counties: rows, aliases: state.aliases.map((a) => a.name) }, null, 2) + '\n');
+          return;
+        }
+        const w = Math.max(...rows.map((r) => r.name.length));
+        for (const r of rows)
+          out(
+            `${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`,
+          );
+        out(`${rows.length} counties${state.aliases.length ? `; also: ${state.aliases.map((a) => a.name).join(', ')}` : ''}\n`);
+      });
+  }
+
+  if (wanted('states')) {
+    program
+      .command('states')
+      .description('list every state with its tier (edition, county level, hub) and its number of counties')
+      .addOption(new Option('--lang <lang>', 'language of the names').choices(['en', 'es']).default('en'))
+      .option('--json', 'print JSON')
+      .action(async (o) => {
+        jsonErrors = !!o.json;
+        const lang = o.lang as Lang;
+        const all = Object.values((await bundle()).states);
+        // The hub last; the states by code.
+        const states = [...all.filter((s) => s.tier !== 'hub').sort((a, b) => a.code.localeCompare(b.code)), ...all.filter((s) => s.tier === 'hub')];
+        const rows = states.map((s) => ({ code: s.code, name: s.name[lang], slug: s.slug ?? null, tier: s.tier, counties: s.counties.length }));
+        if (o.json) {
+          out(JSON.stringify({ states: rows }, null, 2) + '\n');
+          return;
+        }
+        const TIER: Record<string, Record<Lang, string>> = {
+          edition: { en: 'edition', es: 'edición' },
+          county: { en: 'county level', es: 'nivel de condado' },
+          hub: { en: 'hub', es: 'portal' },
+        };
+        const w = Math.max(...rows.map((r) => r.name.length));
+        for (const r of rows) out(`${r.code.padEnd(4)}${r.name.padEnd(w)}  ${TIER[r.tier]![lang].padEnd(16)}${String(r.counties).padStart(4)}\n`);
+        const count = (t: string) => rows.filter((r) => r.tier === t).length;
+        const n = rows.reduce((a, r) => a + r.counties, 0);
+        out(
+          lang === 'es'
+            ? `${rows.length - count('hub')} estados y territorios (${count('edition')} ediciones, ${count('county')} a nivel de condado) y el portal; ${n} condados\n`
+            : `${rows.length - count('hub')} states and territories (${count('edition')} editions, ${count('county')} at county level) and the hub; ${n} counties\n`,
+        );
+      });
+  }
+
+  if (wanted('validate')) {
+    program
+      .command('validate')
+      .description('check rule files against the schemas and the rule language; file:line:col for each problem')
+      .argument('[paths...]', 'rule files or folders to report on (all are loaded)')
+      .option('--stale <date>', 'also list every value last verified before this date (YYYY-MM-DD); exit 1 if any')
+      .option('--strict-sources', 'exit 1 when a citation is not a primary source (docs/sources.md), for CI')
+      .action(async (paths: string[], o: { stale?: string; strictSources?: boolean }) => {
+        // A path that does not exist, or a folder outside rules/, cannot be validated: say so
+        // (exit 2). A file outside rules/ is validated with the rules (validateOutside).
+        const outside: string[] = [];
+        for (const p of paths) {
+          if (!existsSync(p)) fail('NOT_FOUND', `validate: ${p}: no such file or folder`);
+          const rel = relative(join(ROOT, 'rules'), resolve(p));
+          if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) continue;
+          if (statSync(p).isDirectory()) fail('NOT_A_RULE_FILE', `validate: ${p} is a folder outside rules/; give its rule files one by one`);
+          outside.push(p);
+        }
+        if (outside.length) {
+          if (outside.length !== paths.length) fail('MIXED_PATHS', 'validate: give rule files under rules/, or files outside it, not both at once');
+          if (o.stale !== undefined) fail('STALE_OUTSIDE', 'validate: --stale reads the rules folder; it cannot be used with files outside rules/');
+          let failed = false;
+          for (const file of outside) failed = !(await validateOutside(file)) || failed;
+          process.exit(failed ? 1 : 0);
+        }
+        const stale = o.stale === undefined ? undefined : await import('./stale.js');
+        const before = stale?.parseDate(o.stale!);
+        const { loadRules } = await import('../engine/node.js');
+        const { formatProblem } = await import('../engine/node.js');
+        const loaded = loadRules('rules', { only: paths, root: ROOT });
+        const { bundle: b, warnings } = loaded;
+        // Descriptions repeating a figure (lint) are problems here, not for rules diff.
+        const problems = [...loaded.problems, ...loaded.lint];
+        const total = loaded.total + loaded.lint.length;
+        for (const p of problems) process.stderr.write(formatProblem(p) + '\n');
+        if (problems.length || !b) {
+          const elsewhere = total - problems.length;
+          process.stderr.write(
+            `${problems.length} problem(s)${elsewhere ? `; ${elsewhere} more in other rule files (run ptax validate without paths)` : ''}\n`,
+          );
+          process.exit(1);
+        }
+        out(`ok: ${Object.keys(b.parameters).length} parameters, ${Object.keys(b.programs).length} programs, ${Object.keys(b.states).length} state(s)\n`);
+        // Citations that are not primary sources: warnings, an error with --strict-sources.
+        for (const w of warnings) process.stderr.write(formatProblem(w) + '\n');
+        if (warnings.length) process.stderr.write(`${warnings.length} warning(s)${o.strictSources ? '' : ' (--strict-sources makes them errors)'}\n`);
+        if (o.strictSources && warnings.length) process.exit(1);
+        if (stale && before) {
+          const list = stale.staleEntries(b, ROOT, before, paths);
+          out(stale.formatStale(list, before) + '\n');
+          if (list.length) process.exit(1);
+        }
+      });
+  }
+
+  if (wanted('test')) {
+    program
+      .command('test')
+      .description('run golden fixtures; prints a diff for each failure and "N passed, N failed"')
+      .argument('[paths...]', 'fixture files or folders (default: fixtures/)')
+      .action(async (paths: string[]) => {
+        const { loadRulesOrThrow } = await import('../engine/node.js');
+        const { fixtureFiles, readFixtures, runCase } = await import('../engine/node.js');
+        const calc = new Calculator(rulesPath !== undefined ? await bundle() : loadRulesOrThrow('rules', ROOT));
+        let passed = 0,
+          failed = 0;
+        for (const file of fixtureFiles(paths, process.cwd())) {
+          const { cases, problems } = readFixtures(file, process.cwd());
+          for (const p of problems) {
+            out(`FAIL ${p}\n`);
             failed++;
-            process.stdout.write(`FAIL ${file}: ${c.name}\n${r.diffs.map((d) => `  - ${d}`).join('\n')}\n`);
+          }
+          for (const c of cases) {
+            const r = runCase(calc, file, c);
+            if (r.ok) passed++;
+            else {
+              failed++;
+              out(`FAIL ${file}: ${c.name}\n${r.diffs.map((d) => `  - ${d}`).join('\n')}\n`);
+            }
           }
         }
-      }
-      process.stdout.write(`${passed} passed, ${failed} failed\n`);
-      if (failed) process.exit(1);
-    });
+        out(`${passed} passed, ${failed} failed\n`);
+        if (failed) process.exit(1);
+      });
+  }
 
   // Specialised calculators of each state (`ptax tx payment`, `ptax ca prop13`, `ptax fl tax-shock`, …):
   // the state file lists them; every one takes the same flags and reads those it needs. The
   // states that have a subcommand come from the rules build (calculator-states.json beside the bundle).
-  for (const code of calculatorStates()) {
+  for (const code of (only === undefined || !COMMANDS.includes(only) ? calculatorStates() : []).filter(wanted)) {
     const sub = program
       .command(code)
       .description(`${code.toUpperCase()} calculators (run \`ptax ${code} list\` to see them)`)
@@ -413,12 +440,9 @@ export function buildProgram(): Command {
         const state = calc.state(code);
         if (name === 'list') {
           const list = state.calculators.map((k) => ({ name: k.name, label: k.label[o.lang as Lang], description: k.description, county: k.county }));
-          if (o.json) process.stdout.write(JSON.stringify(list, null, 2) + '\n');
-          else if (!list.length) process.stdout.write(`${state.code} has no specialised calculators\n`);
-          else
-            process.stdout.write(
-              list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? ' (needs --county)' : ''}\n    ${k.description}`).join('\n') + '\n',
-            );
+          if (o.json) out(JSON.stringify(list, null, 2) + '\n');
+          else if (!list.length) out(`${state.code} has no specialised calculators\n`);
+          else out(list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? ' (needs --county)' : ''}\n    ${k.description}`).join('\n') + '\n');
           return;
         }
         const k = calc.calculatorOf(code, name);
@@ -438,65 +462,66 @@ export function buildProgram(): Command {
           calc.bundle,
         );
         const r = calc.run(k.name, input, { explain: !!o.explain, lang: o.lang as Lang });
-        if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+        if (o.json) out(JSON.stringify(r, null, 2) + '\n');
         else {
-          process.stdout.write(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang], calc.bundle.results, o.lang as Lang, k) + '\n');
-          if (o.explain && r.explanation) process.stdout.write(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+          out(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang], calc.bundle.results, o.lang as Lang, k) + '\n');
+          if (o.explain && r.explanation) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
         }
       });
   }
 
-  const rules = program.command('rules').description('read the rules');
-  rules
-    .command('show')
-    .description(
-      "show a parameter (its value for a year and every dated value with citation and last_verified), a county's rate history, a counties file, a program or a step",
-    )
-    .argument('<id>', 'e.g. ny.nyc.tax_rate, ny.counties:kings (or NY:Kings), ny.counties, ny.nyc, ny.nyc.baseTax')
-    .option('--year <year>', 'the year whose value to show')
-    .option('--json', 'print JSON')
-    .action(async (id: string, o) => {
-      jsonErrors = !!o.json;
-      const { showRule } = await import('./show.js');
-      process.stdout.write(showRule(await bundle(), id, o.year === undefined ? undefined : parseYear(o.year), !!o.json) + '\n');
-    });
-  rules
-    .command('sql')
-    .description('the rules as one SQL query over a table ptax_input of batch columns, giving the batch output columns')
-    .option('--state <code>', 'only this state (default: every state)')
-    .option('--year <year>', 'only this rules year')
-    .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
-    .action(async (o) => {
-      const { generateSql } = await loadSqlGenerator();
-      process.stdout.write(
-        generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n',
-      );
-    });
-  rules
-    .command('diff')
-    .description(
-      'what a rule change does: every changed value with its citation, then the golden fixtures and a grid of sample properties computed under both sides',
-    )
-    .argument('<base>', 'git ref of the rules before (branch, tag, commit)')
-    .argument('[head]', 'git ref of the rules after (default: the working tree)')
-    .option('--format <format>', 'text, markdown (tables to paste in a pull request) or json', 'text')
-    .option('--json', 'same as --format json')
-    .option(
-      '--fields <paths>',
-      'result fields to report, comma-separated, or "all" (default: every field for fixtures; annualTax, year, program, notes for the grid)',
-    )
-    .option('--limit <n>', 'at most n rows per results table, 0 for all (default: 0 for text and json, 100 for markdown)')
-    .action(async (base: string, head: string | undefined, o) => {
-      jsonErrors = !!o.json || o.format === 'json';
-      const { diffCommand, DiffError } = await import('./diff.js');
-      try {
-        process.stdout.write((await diffCommand(base, head, o)) + '\n');
-      } catch (e) {
-        // Exit 1 on any error of the diff (bad ref, rules that do not load): the loader's problems first, then one line.
-        if (e instanceof DiffError) for (const l of e.lines) process.stderr.write(l + '\n');
-        fail(isPtaxError(e) ? e.code : 'INTERNAL', (e as Error).message, 1);
-      }
-    });
+  if (wanted('rules')) {
+    const rules = program.command('rules').description('read the rules');
+    rules
+      .command('show')
+      .description(
+        "show a parameter (its value for a year and every dated value with citation and last_verified), a county's rate history, a counties file, a program or a step",
+      )
+      .argument('<id>', 'e.g. ny.nyc.tax_rate, ny.counties:kings (or NY:Kings), ny.counties, ny.nyc, ny.nyc.baseTax')
+      .option('--year <year>', 'the year whose value to show')
+      .option('--json', 'print JSON')
+      .action(async (id: string, o) => {
+        jsonErrors = !!o.json;
+        const { showRule } = await import('./show.js');
+        out(showRule(await bundle(), id, o.year === undefined ? undefined : parseYear(o.year), !!o.json) + '\n');
+      });
+    rules
+      .command('sql')
+      .description('the rules as one SQL query over a table ptax_input of batch columns, giving the batch output columns')
+      .option('--state <code>', 'only this state (default: every state)')
+      .option('--year <year>', 'only this rules year')
+      .addOption(new Option('--dialect <dialect>', 'SQL dialect').choices(['duckdb', 'postgres']).default('duckdb'))
+      .action(async (o) => {
+        const { loadSqlGenerator } = await import('../engine/node.js');
+        const { generateSql } = await loadSqlGenerator();
+        out(generateSql(await bundle(), { state: o.state, year: o.year === undefined ? undefined : parseYear(o.year), dialect: o.dialect }) + ';\n');
+      });
+    rules
+      .command('diff')
+      .description(
+        'what a rule change does: every changed value with its citation, then the golden fixtures and a grid of sample properties computed under both sides',
+      )
+      .argument('<base>', 'git ref of the rules before (branch, tag, commit)')
+      .argument('[head]', 'git ref of the rules after (default: the working tree)')
+      .option('--format <format>', 'text, markdown (tables to paste in a pull request) or json', 'text')
+      .option('--json', 'same as --format json')
+      .option(
+        '--fields <paths>',
+        'result fields to report, comma-separated, or "all" (default: every field for fixtures; annualTax, year, program, notes for the grid)',
+      )
+      .option('--limit <n>', 'at most n rows per results table, 0 for all (default: 0 for text and json, 100 for markdown)')
+      .action(async (base: string, head: string | undefined, o) => {
+        jsonErrors = !!o.json || o.format === 'json';
+        const { diffCommand, DiffError } = await import('./diff.js');
+        try {
+          out((await diffCommand(base, head, o)) + '\n');
+        } catch (e) {
+          // Exit 1 on any error of the diff (bad ref, rules that do not load): the loader's problems first, then one line.
+          if (e instanceof DiffError) for (const l of e.lines) process.stderr.write(l + '\n');
+          fail(isPtaxError(e) ? e.code : 'INTERNAL', (e as Error).message, 1);
+        }
+      });
+  }
   return program;
 }
 
@@ -519,7 +544,8 @@ export async function main(argv: string[]): Promise<void> {
     if (isPtaxError(e)) fail(e.code, `--rules: ${e.message.split('\n')[0]}`, e.code === 'RULES_INVALID' ? 1 : 2);
     throw e;
   }
-  const program = buildProgram();
+  const first = argv[2];
+  const program = buildProgram(first !== undefined && (COMMANDS.includes(first) || calculatorStates().includes(first)) ? first : undefined);
   try {
     await program.parseAsync(argv);
   } catch (e) {
@@ -538,7 +564,7 @@ export async function main(argv: string[]): Promise<void> {
 /** The command line as the entry (cli/main.ts) starts it, once the Node version is checked. */
 export async function run(): Promise<void> {
   // A reader that stopped early (`ptax counties --state TX | head`): stop too, quietly, as other tools do.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  onStdoutError((e) => {
     if (e.code === 'EPIPE') process.exit(0);
     fail('UNWRITABLE', `Cannot write the output: ${e.message}`, 2);
   });

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { readBundle, readCore } from './build/bundle.js';
+import { readBundle } from './build/bundle.js';
 import { Calculator, stateKey } from './core/calculate.js';
 import { PtaxError } from './core/errors.js';
 import type { Bundle } from './core/types.js';
@@ -113,18 +113,17 @@ describe('county-level states', () => {
   });
 });
 
-describe('the core bundle (ptax calc start-up)', () => {
-  it("holds no county-level state's counties and loads them, equal to the whole bundle's, when first asked for", () => {
-    const raw = JSON.parse(readFileSync('dist/rules/bundle-core.json', 'utf8')) as Bundle & { countyFiles: Record<string, string> };
-    expect(raw.states['OH']!.counties).toEqual([]);
-    expect(raw.states['OH']!.countiesMeta).toBeUndefined();
-    expect(raw.countyFiles['OH']).toBe('counties/OH.json');
-    // The editions keep theirs in the core.
-    expect(raw.states['TX']!.counties).toHaveLength(254);
-    const core = readCore('dist/rules/bundle-core.json');
-    expect(core.states['OH']!.counties).toEqual(whole.states['OH']!.counties);
-    expect(core.states['OH']!.countiesMeta).toEqual(whole.states['OH']!.countiesMeta);
-    expect('countyFiles' in core).toBe(false);
-    expect(new Calculator(core).calculate({ state: 'ohio', county: 'Franklin', value: 300000 }).annualTax).toBe(4640.7);
+describe('the split bundle (ptax calc start-up)', () => {
+  it("reads a county-level state's counties, equal to the whole bundle's, from its own file when first asked for", () => {
+    const index = JSON.parse(readFileSync('dist/rules/split/index.json', 'utf8')) as { states: string[] };
+    expect(index.states).toContain('OH');
+    // Ohio's file holds its 88 counties (Census Vintage 2023, as above); the index none.
+    expect(JSON.stringify(index)).not.toContain('Franklin');
+    expect((JSON.parse(readFileSync('dist/rules/split/states/OH.json', 'utf8')) as Bundle['states'][string]).counties).toHaveLength(88);
+    const split = readBundle('dist/rules/bundle.json');
+    const json = JSON.parse(readFileSync('dist/rules/bundle.json', 'utf8')) as Bundle;
+    expect(split.states['OH']!.counties).toEqual(json.states['OH']!.counties);
+    expect(split.states['OH']!.countiesMeta).toEqual(json.states['OH']!.countiesMeta);
+    expect(new Calculator(split).calculate({ state: 'ohio', county: 'Franklin', value: 300000 }).annualTax).toBe(4640.7);
   });
 });

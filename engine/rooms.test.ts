@@ -38,16 +38,11 @@ describe('engine rooms', () => {
 
   it('the web imports the engine through engine/index.ts; the CLI, server and scripts through engine/node.ts', () => {
     const bad: string[] = [];
-    // Two deliberate exceptions, each for one module:
-    // - the value field's reader (web/src/lib/parseValue.ts) imports the one reading of money
+    // A deliberate exception:
+    // the value field's reader (web/src/lib/parseValue.ts) imports the one reading of money
     //   (engine/core/cells.ts) itself, so that the hub's first load does not bring the engine's
-    //   chunk (issue 26; web/vite.config.ts, group `fields`);
-    // - cli/lazy-bundle.ts stands in for engine/build/bundle.ts in the CLI's bundle
-    //   (scripts/bundle-cli.ts): through engine/node.ts it would import itself.
-    const EXCEPT = new Map([
-      ['web/src/lib/parseValue.ts', '../../../engine/core/cells.js'],
-      ['cli/lazy-bundle.ts', '../engine/build/bundle.js'],
-    ]);
+    //   chunk (issue 26; web/vite.config.ts, group `fields`).
+    const EXCEPT = new Map([['web/src/lib/parseValue.ts', '../../../engine/core/cells.js']]);
     const excepted = (f: string, spec: string) => EXCEPT.get(f.split('\\').join('/')) === spec;
     for (const f of files('web/src', /\.tsx?$/)) {
       for (const i of imports(f)) if (/engine\//.test(i.spec) && !/engine\/index\.js$/.test(i.spec) && !excepted(f, i.spec)) bad.push(`${f}: ${i.spec}`);

@@ -26,8 +26,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeSplit } from '../cli/lazy-bundle.js';
-import { programHash } from '../engine/node.js';
+import { programHash, writeSplit } from '../engine/node.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'dist', 'cli', 'start.cjs');

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { basename, dirname, join, resolve } from 'node:path';
 import { loadRules } from '../engine/node.js';
 import { formatProblem } from '../engine/node.js';
-import { BUNDLE_PATH, CORE_BUNDLE_PATH, writeBundle } from '../engine/node.js';
+import { BUNDLE_PATH, programHash, writeBundle } from '../engine/node.js';
 import { generatedSources } from '../engine/node.js';
 import { generateAll, lowerAll } from '../engine/node.js';
 
@@ -28,8 +28,8 @@ if (!bundle) {
 }
 const bundlePath = outArg === undefined ? BUNDLE_PATH : join(resolve(outArg), 'bundle.json');
 mkdirSync(dirname(bundlePath), { recursive: true });
-// The whole bundle, and the core + one counties file per county-level state that `ptax calc` reads (engine/build/bundle.ts).
-writeBundle(bundle, bundlePath, outArg === undefined ? CORE_BUNDLE_PATH : join(resolve(outArg), 'bundle-core.json'));
+// The whole bundle, and its split (a file per state and per program, with the programs' hashes) that `ptax calc` reads (engine/build/bundle.ts).
+writeBundle(bundle, bundlePath, programHash);
 // The states that get a calculator subcommand (`ptax tx payment`, `ptax ny list`): those with
 // specialised calculators and the full editions. The CLI reads this small list at start-up
 // to declare its commands, instead of a hand list or the whole bundle (issue 26).

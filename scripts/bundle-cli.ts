@@ -27,9 +27,7 @@
  */
 import { builtinModules } from 'node:module';
 import { rmSync, utimesSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { writeSplit } from '../cli/lazy-bundle.js';
-import { programHash } from '../engine/node.js';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
@@ -39,9 +37,9 @@ const ENTRY = join(ROOT, 'dist', 'cli', 'ptax.js');
 export const FAST_DIR = join(ROOT, 'dist', 'cli', 'fast');
 
 const SHA256 = join(ROOT, 'dist', 'cli', 'sha256.js');
-const LAZY_BUNDLE = join(ROOT, 'dist', 'cli', 'lazy-bundle.js');
 const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine', 'build', 'bundle.js');
 const CODEGEN_JS = join(ROOT, 'dist', 'engine', 'codegen', 'js.js');
+const CODEGEN_NODE = join(ROOT, 'dist', 'engine', 'codegen', 'node.js');
 /** Loaded by Node from node_modules as before: native addons, database clients, and what the engine requires lazily. */
 const EXTERNAL = ['@duckdb/node-api', 'pg', 'pg-copy-streams', 'better-sqlite3', 'yaml', 'ajv', 'csv-parse', 'nodemailer', 'fastify'];
 
@@ -52,6 +50,13 @@ export async function bundleCli(): Promise<string[]> {
     input: { ptax: ENTRY },
     platform: 'node',
     logLevel: 'warn',
+    // The chunks of the other commands may require what the entry's chunk holds (below).
+    preserveEntrySignatures: 'allow-extension',
+    // The engine's modules do nothing when loaded but define what they export (the one that
+    // does, engine/codegen/node.ts, is imported for it by cli/ptax.ts itself): so what the
+    // engine/node.ts barrel re-exports and `calc` does not use (the rule loader, batch,
+    // fixtures, jsep…) is not loaded at each start, but in the chunks of the commands that use it.
+    treeshake: { moduleSideEffects: (id, external) => external || !id.startsWith(join(ROOT, 'dist', 'engine') + sep) || id === CODEGEN_NODE },
     // node:crypto is resolved by the ptax-sha256 plugin below.
     external: (id) =>
       (id.startsWith('node:') && id !== 'node:crypto') || builtinModules.includes(id) || EXTERNAL.some((x) => id === x || id.startsWith(`${x}/`)),
@@ -67,17 +72,9 @@ export async function bundleCli(): Promise<string[]> {
         },
       },
       {
-        // The rule bundle read a state and a program at a time (cli/lazy-bundle.ts, from
-        // dist/rules/split written below): start-up does not grow with the number of states.
-        name: 'ptax-lazy-bundle',
-        resolveId(source, importer) {
-          if (!importer || importer === LAZY_BUNDLE || !/^\.\.?\//.test(source) || !source.endsWith('/bundle.js')) return null;
-          return resolve(dirname(importer), source) === ENGINE_BUNDLE ? LAZY_BUNDLE : null;
-        },
-      },
-      {
-        // The generated program's hash check (engine/codegen/node.ts) asks cli/lazy-bundle.ts
-        // first: the hashes written with the split, for the objects read from it; else computed.
+        // The generated program's hash check (engine/codegen/node.ts) asks engine/build/bundle.ts
+        // first: the hashes the build wrote with the split, for the objects read from it; else
+        // computed (the unbundled CLI computes it: node:crypto is loaded there anyway).
         name: 'ptax-known-hash',
         transform(code, id) {
           if (id !== CODEGEN_JS) return null;
@@ -88,7 +85,7 @@ export async function bundleCli(): Promise<string[]> {
           }
           return {
             code:
-              `import { knownProgramHash as __ptaxKnownHash } from ${JSON.stringify(LAZY_BUNDLE)};\n` +
+              `import { knownProgramHash as __ptaxKnownHash } from ${JSON.stringify(ENGINE_BUNDLE)};\n` +
               code.replace(head, 'function computedProgramHash(bundle, programId, year) {') +
               '\nexport function programHash(bundle, programId, year) {\n  const known = __ptaxKnownHash(bundle, programId, year);\n  return known === undefined ? computedProgramHash(bundle, programId, year) : known;\n}\n',
             map: null,
@@ -126,16 +123,28 @@ export async function bundleCli(): Promise<string[]> {
     ],
   });
   // CommonJS: Node's built-ins are then plain require()s, not ES module facades (~8 ms at each start).
-  const { output } = await build.write({ dir: FAST_DIR, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' });
+  const options = { dir: FAST_DIR, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' } as const;
+  // Then every module that a start loads (the entry's chunk and the chunks it requires, as
+  // rolldown splits them by default) in one chunk: each file more to resolve, read and look
+  // up in the compile cache costs at every start; the other commands' chunks require it.
+  const { output: defaultChunks } = await build.generate(options);
+  const startModules = new Set<string>();
+  const chunks = new Map(defaultChunks.flatMap((o) => (o.type === 'chunk' ? [[o.fileName, o] as const] : [])));
+  const todo = [...chunks.values()].filter((c) => c.isEntry);
+  for (let c = todo.pop(); c; c = todo.pop()) {
+    c.moduleIds.forEach((id) => startModules.add(id));
+    todo.push(...c.imports.flatMap((f) => chunks.get(f) ?? [])); // (Node's built-ins are among the imports)
+  }
+  const { output } = await build.write({
+    ...options,
+    codeSplitting: { groups: [{ name: 'ptax-start', test: (id) => startModules.has(id), includeDependenciesRecursively: false }] },
+  });
   await build.close();
   // The entry last and newest: cli/start.cts uses the bundle only while its entry is not older than dist/cli/ptax.js.
   const now = new Date();
   utimesSync(join(FAST_DIR, 'ptax.cjs'), now, now);
-  const split = writeSplit(join(ROOT, 'dist', 'rules', 'bundle.json'), programHash);
   const files = output.map((o) => o.fileName);
-  console.log(
-    `bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} ; dist/rules/split: ${split.states} states, ${split.programs} programs (${Math.round(performance.now() - t0)} ms)`,
-  );
+  console.log(`bundle-cli: ${files.length} files → ${relative(ROOT, FAST_DIR)} (${Math.round(performance.now() - t0)} ms)`);
   return files;
 }
 

@@ -1,77 +1,139 @@
 /**
  * The precompiled rules (JSON written by the build), read without YAML or schema work.
  *
- * The build writes the whole bundle (dist/rules/bundle.json, what the web build, the tests
- * and any reader given a path parse) and, for `ptax calc`'s start-up, the same bundle
- * without the counties (and counties metadata) of the county-level states (bundle-core.json)
- * beside one file of them per such state (counties/<CODE>.json). `readBundle()` with no path reads the
- * core and loads a county-level state's counties the first time they are asked for, so the
- * start-up does not grow with the number of states (issue 26 budget; README).
+ * The build (scripts/build-rules.ts, writeBundle) writes the whole bundle,
+ * dist/rules/bundle.json (what the web build, the tests and any reader given a path parse),
+ * and beside it its split, dist/rules/split/: index.json (the bundle without its states' and
+ * programs' bodies) and one file per state and per program. readBundle() parses the index,
+ * and a state or program the first time it is read: `ptax calc --state TX` parses TX and its
+ * program, whatever the other states weigh (issue 23 and issue 26's budget: ~350 B a county;
+ * 3,200 more counties would add ~36 ms of parsing to every start). The states and programs
+ * are enumerable getters, so listing, spreading or printing the bundle reads them all and
+ * gives the same objects as the JSON. The split is used only while it was made from the
+ * bundle.json that is there (its size and modification time are recorded in the index);
+ * otherwise the whole JSON is read. The unbundled CLI and its bundle (dist/cli/fast) read the
+ * rules here alike; cli/fast-path.test.ts compares them for every state, and
+ * engine/build/bundle.test.ts compares the split with the whole bundle.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Bundle, StateDef } from '../core/types.js';
+import type { Bundle } from '../core/types.js';
 
 /** dist/rules/bundle.json, next to the compiled engine (dist/engine/…). */
 export const BUNDLE_PATH = fileURLToPath(new URL('../../rules/bundle.json', import.meta.url));
-/** The bundle without the county-level states' counties, read by `readBundle()`. */
-export const CORE_BUNDLE_PATH = fileURLToPath(new URL('../../rules/bundle-core.json', import.meta.url));
 
-type CoreBundle = Bundle & { countyFiles?: Record<string, string> };
-/** What a county-level state's file holds: its counties and the counties file's metadata. */
-type Lazy = Pick<StateDef, 'counties' | 'countiesMeta'>;
+/** The index of a split bundle: the bundle's keys in its order, `states` and `programs` listing their ids only, and what it was made from. */
+export type SplitIndex = Omit<Bundle, 'states' | 'programs'> & {
+  states: string[];
+  programs: string[];
+  split: { size: number; mtimeMs: number; hashes: Record<string, string> };
+};
 
-export function readBundle(path = BUNDLE_PATH): Bundle {
-  if (path === BUNDLE_PATH && coreIsCurrent()) return readCore(CORE_BUNDLE_PATH);
-  return JSON.parse(readFileSync(path, 'utf8')) as Bundle;
+/** The program hashes written with a split, by the bundle object read from it, and the objects they were computed on. */
+const KNOWN = new WeakMap<Bundle, { hashes: Record<string, string>; parameters: Bundle['parameters'] }>();
+/** The objects parsed from a split's files (a program replaced by another object is not among them). */
+const FROM_SPLIT = new WeakSet<object>();
+
+/**
+ * engine/codegen/js.ts programHash(bundle, programId, year) as written with the split, for a
+ * bundle that readSplit gave and whose parameters and program are the objects read from the
+ * split (nothing in the CLI replaces them); undefined otherwise (the caller then computes it).
+ * The CLI bundle's programHash asks here first (scripts/bundle-cli.ts).
+ */
+export function knownProgramHash(bundle: Bundle, programId: string, year: number): string | undefined {
+  const k = KNOWN.get(bundle);
+  if (!k || bundle.parameters !== k.parameters) return undefined;
+  const h = k.hashes[`${programId}@${year}`];
+  const program = bundle.programs[programId];
+  return h !== undefined && program && FROM_SPLIT.has(program) ? h : undefined;
 }
 
-/** The core is used only when written with (or after) the whole bundle it was split from. */
-function coreIsCurrent(): boolean {
-  if (!existsSync(CORE_BUNDLE_PATH)) return false;
-  return !existsSync(BUNDLE_PATH) || statSync(CORE_BUNDLE_PATH).mtimeMs >= statSync(BUNDLE_PATH).mtimeMs;
-}
-
-/** The core bundle, each county-level state's `counties` read from its file when first used. */
-export function readCore(path: string): Bundle {
-  const b = JSON.parse(readFileSync(path, 'utf8')) as CoreBundle;
-  const dir = dirname(path);
-  for (const [code, file] of Object.entries(b.countyFiles ?? {})) {
-    let data: Lazy | undefined;
-    const load = () => (data ??= JSON.parse(readFileSync(join(dir, file), 'utf8')) as Lazy);
-    for (const key of ['counties', 'countiesMeta'] as const)
-      Object.defineProperty(b.states[code]!, key, {
-        enumerable: true,
-        configurable: true,
-        get: () => load()[key],
-        set: (v: never) => {
-          load()[key] = v;
-        },
-      });
+/**
+ * Writes the split of the bundle at `bundlePath` (writeBundle, in `npm run build`),
+ * with `hash` (engine/codegen/js.ts programHash) of every program and year, so that the CLI
+ * need not hash the program it runs to know its generated module matches: that costs ~9 ms of
+ * every start (the program's text through SHA-256, node:crypto's loading or plain JS's).
+ */
+export function writeSplit(bundlePath: string, hash?: (b: Bundle, programId: string, year: number) => string): { states: number; programs: number } {
+  const text = readFileSync(bundlePath, 'utf8');
+  const { size, mtimeMs } = statSync(bundlePath);
+  const bundle = JSON.parse(text) as Bundle;
+  const dir = splitDir(bundlePath);
+  rmSync(dir, { recursive: true, force: true });
+  for (const kind of ['states', 'programs'] as const) {
+    mkdirSync(join(dir, kind), { recursive: true });
+    for (const [id, v] of Object.entries(bundle[kind])) writeFileSync(splitFile(dir, kind, id), JSON.stringify(v));
   }
-  delete b.countyFiles;
-  return b;
+  const index: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(bundle)) index[k] = k === 'states' || k === 'programs' ? Object.keys(v as object) : v;
+  const hashes: Record<string, string> = {};
+  if (hash) for (const [id, p] of Object.entries(bundle.programs)) for (const y of p.years) hashes[`${id}@${y}`] = hash(bundle, id, y);
+  index.split = { size, mtimeMs, hashes };
+  // The index last: a split cut short has none, and is not used.
+  writeFileSync(join(dir, 'index.json'), JSON.stringify(index));
+  return { states: Object.keys(bundle.states).length, programs: Object.keys(bundle.programs).length };
 }
 
-/** Writes the whole bundle, the core and the county files (the build: scripts/build-rules.ts). */
-export function writeBundle(bundle: Bundle, path = BUNDLE_PATH, corePath = CORE_BUNDLE_PATH): void {
+/** dist/rules/split, beside the bundle it splits. */
+export const splitDir = (bundlePath: string) => join(dirname(bundlePath), 'split');
+/** A state's or program's file in the split (ids are rule ids or two-letter codes: safe as file names). */
+export const splitFile = (dir: string, kind: 'states' | 'programs', id: string) => join(dir, kind, `${id}.json`);
+
+function lazy<T>(dir: string, kind: 'states' | 'programs', ids: string[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const id of ids) {
+    let value: T | undefined;
+    Object.defineProperty(out, id, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (value === undefined) {
+          value = JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8')) as T;
+          FROM_SPLIT.add(value as object);
+        }
+        return value;
+      },
+      set: (v: T) => {
+        value = v;
+      },
+    });
+  }
+  return out;
+}
+
+/** The split bundle beside `bundlePath`, while it was made from that very file; else undefined. */
+export function readSplit(bundlePath: string): Bundle | undefined {
+  const dir = splitDir(bundlePath);
+  let index: SplitIndex;
+  try {
+    index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as SplitIndex;
+  } catch {
+    return undefined;
+  }
+  const now = statSync(bundlePath, { throwIfNoEntry: false });
+  if (!now || now.size !== index.split.size || now.mtimeMs !== index.split.mtimeMs) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(index)) {
+    if (k === 'split') continue;
+    out[k] = k === 'states' || k === 'programs' ? lazy(dir, k, v as string[]) : v;
+  }
+  const bundle = out as unknown as Bundle;
+  KNOWN.set(bundle, { hashes: index.split.hashes ?? {}, parameters: bundle.parameters });
+  return bundle;
+}
+
+/** The bundle at `path` (default dist/rules/bundle.json), through its split while that was made from it. */
+export function readBundle(path = BUNDLE_PATH): Bundle {
+  return readSplit(path) ?? (JSON.parse(readFileSync(path, 'utf8')) as Bundle);
+}
+
+/**
+ * Writes the bundle (the build: scripts/build-rules.ts) and its split, with `hash`
+ * (engine/codegen/js.ts programHash) of every program and year.
+ */
+export function writeBundle(bundle: Bundle, path = BUNDLE_PATH, hash?: (b: Bundle, programId: string, year: number) => string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, JSON.stringify(bundle));
-  const dir = join(dirname(corePath), 'counties');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const countyFiles: Record<string, string> = {};
-  const states: Bundle['states'] = {};
-  for (const [code, s] of Object.entries(bundle.states)) {
-    if (s.tier !== 'county') {
-      states[code] = s;
-      continue;
-    }
-    countyFiles[code] = `counties/${code}.json`;
-    const { counties, countiesMeta, ...rest } = s;
-    writeFileSync(join(dir, `${code}.json`), JSON.stringify({ counties, countiesMeta }));
-    states[code] = { ...rest, counties: [] };
-  }
-  writeFileSync(corePath, JSON.stringify({ ...bundle, states, countyFiles }));
+  writeSplit(path, hash);
 }

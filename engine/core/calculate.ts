@@ -135,6 +135,8 @@ export class Calculator {
     const key = `${programId}@${year}`;
     let c = this.cache.get(key);
     if (!c) {
+      // Lowered once (a missing program or value throws here); the generated module, when
+      // one matches, runs it, else the walker (engine/core/walk.ts).
       c = compileProgram(this.bundle, programId, year);
       const generated = this.source?.(this.bundle, programId, year);
       if (generated) c.generated = generated;

@@ -1,5 +1,5 @@
 /**
- * cli/lazy-bundle.ts, the CLI bundle's rule reader (issue 23: start-up that does not grow with
+ * engine/build/bundle.ts, the rule reader of the CLI (issue 23: start-up that does not grow with
  * the number of states): the split it writes reads back as the same bundle, key order
  * included, a state or program parsed only when it is read; a split that was not made from
  * the bundle.json beside it (rebuilt since, or edited) is not used.
@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSplit, splitFile, writeSplit } from './lazy-bundle.js';
+import { readBundle, readSplit, splitFile, writeSplit } from './bundle.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ptax-split-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -52,5 +52,25 @@ describe('the split rule bundle', () => {
     expect(readSplit(file)).toBeUndefined();
     rmSync(join(tmp, 'split', 'index.json'));
     expect(readSplit(file)).toBeUndefined();
+  });
+});
+
+describe('readBundle', () => {
+  it('reads any bundle.json through the split beside it while that is current, else the whole JSON: the same bundle either way', () => {
+    writeSplit(file);
+    const split = readBundle(file);
+    expect(readSplit(file)).toBeDefined();
+    // Through the split: TX's file is read only now; a change to it shows (the whole JSON would not).
+    const tx = splitFile(join(tmp, 'split'), 'states', 'TX');
+    const text = readFileSync(tx, 'utf8');
+    writeFileSync(tx, JSON.stringify({ ...whole.states.TX, name: 'From the split' }));
+    expect(split.states.TX!.name).toBe('From the split');
+    writeFileSync(tx, text);
+    expect(readBundle(file)).toEqual(whole);
+    // The bundle rewritten after its split: the split is not used.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    writeFileSync(tx, JSON.stringify({ ...whole.states.TX, name: 'Stale split' }));
+    expect(readBundle(file).states.TX!.name).toEqual(whole.states.TX.name);
   });
 });
