@@ -80,6 +80,9 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    // The state data packages are fetched as JSON files (lib/stateData.ts), never inlined as
+    // data: URLs (the pages' CSP allows connect-src 'self' only); other assets as Vite decides.
+    assetsInlineLimit: (file: string) => (file.endsWith('.json') ? false : undefined),
     // One small entry: jspdf, Sentry and each state's data are separate chunks loaded on demand.
     modulePreload: { polyfill: false },
     chunkSizeWarningLimit: 600,

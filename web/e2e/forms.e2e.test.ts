@@ -154,12 +154,12 @@ describe('county data that fails to load', () => {
     const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
     const origin = new URL(baseURL).origin;
-    // The state packages (assets/NY-….js and the fallback TX-….js) fail while `down` is set.
+    // The state packages (assets/NY-….json and the fallback TX-….json) fail while `down` is set.
     let down = true;
     await context.route('**/*', (route) => {
       const url = route.request().url();
       if (!url.startsWith(origin)) return route.abort();
-      if (down && /\/assets\/(NY|TX)-[^/]*\.js$/.test(url)) return route.abort();
+      if (down && /\/assets\/(NY|TX)-[^/]*\.(js|json)$/.test(url)) return route.abort();
       return route.continue();
     });
     const page = await context.newPage();

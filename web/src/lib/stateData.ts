@@ -1,7 +1,7 @@
 /**
  * The edition's state data package: the state (its counties), and the programs and
  * parameters it uses, written by web/scripts/build-data.mjs from the compiled rules.
- * Each package is its own chunk, loaded by dynamic import. If the edition's package
+ * Each package is its own file, fetched as JSON in the browser (below). If the edition's package
  * cannot be loaded, the Texas package is loaded instead (seed 000 §1, seed 001 §1).
  * The generated JavaScript of the package's programs is a chunk of its own, loaded when the
  * engine is used a second time (lib/generated.ts); without it the interpreter calculates.
@@ -37,11 +37,32 @@ export const FALLBACK_STATE = 'TX';
 import { EDITION } from './edition.js';
 export { EDITION };
 
-const globbed = import.meta.glob('@ptax-data/states/*.json', { import: 'default' });
+/**
+ * In the browser's production build each package is a JSON file (its hashed name under
+ * /assets/, compressed like the scripts) that the page fetches and parses as data: it is
+ * not part of the JavaScript a first visit downloads, parses and runs (issue 28: Texas's
+ * 254 counties are 29 KB gzip). Elsewhere (the pre-render, tests, the development server)
+ * each package is an imported module, as before. `import.meta.env` is known at build
+ * time, so the production build holds only the URLs.
+ */
+const fetchInBrowser = import.meta.env.PROD && !import.meta.env.SSR;
+const globbed: Record<string, () => Promise<unknown>> = fetchInBrowser
+  ? Object.fromEntries(
+      Object.entries(import.meta.glob('@ptax-data/states/*.json', { query: '?url', import: 'default', eager: true }) as Record<string, string>).map(
+        ([path, url]) => [path, () => fetchPackage(url)],
+      ),
+    )
+  : import.meta.glob('@ptax-data/states/*.json', { import: 'default' });
+
+async function fetchPackage(url: string): Promise<unknown> {
+  const r = await fetch(url, { credentials: 'same-origin' });
+  if (!r.ok) throw new Error(`State data package ${url}: HTTP ${r.status}`);
+  return r.json();
+}
 
 /** Loaders by state code, one per generated package. */
 export const defaultLoaders: PackageLoaders = Object.fromEntries(
-  Object.entries(globbed).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2,3})\.json$/, '$1'), load]),
+  Object.entries(globbed).map(([path, load]) => [path.replace(/^.*\/([A-Z]{2,3})\.json(\?.*)?$/, '$1'), load]),
 );
 
 function check(pkg: unknown, code: string): StatePackage {
