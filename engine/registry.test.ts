@@ -112,7 +112,7 @@ steps:
     otherwise: 0
   - id: taxable
     label: {en: Taxable value, es: Valor imponible}
-    formula: max(0, value - pioneerExemption)
+    formula: max(0, value + zzImprovements - pioneerExemption)
   - id: annualTax
     label: {en: Annual tax, es: Impuesto anual}
     formula: taxable * countyRate / 100
@@ -140,6 +140,19 @@ const INPUT = `
     states: [ZZ]
     flag: zz-pioneer
     column: zzPioneer
+
+  - id: zzImprovements
+    type: money
+    unit: usd
+    label: {en: Improvements not yet assessed, es: Mejoras aún no tasadas}
+    message_name: {en: Improvements, es: Mejoras}
+    help:
+      en: "Improvements the test state adds to the value"
+      es: "Mejoras que el estado de prueba suma al valor"
+    min: 0
+    states: [ZZ]
+    flag: zz-improvements
+    column: zzImprovements
 `;
 
 const FIXTURE = `# yaml-language-server: $schema=../schemas/fixture.schema.json
@@ -216,6 +229,22 @@ describe('a new state and a new input, as data only (issue 26)', () => {
       ).stdout,
     );
     expect(y.annualTax).toBe(3125);
+  });
+
+  it('a new money input: its flag and column add to the value, and a negative amount is refused with its own name, in both languages', async () => {
+    // (300,000 + 20,000 − 50,000) × 1.25% = 3,375.00
+    const a = JSON.parse(
+      (await ptax('calc', '--state', 'ZZ', '--county', 'Alpha', '--value', '300000', '--zz-pioneer', '--zz-improvements', '20k', '--json')).stdout,
+    );
+    expect(a.annualTax).toBe(3375);
+    const bad = await ptax('calc', '--state', 'ZZ', '--county', 'Alpha', '--value', '300000', '--zz-improvements', '-5').catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect([bad.code, bad.stderr.trim()]).toEqual([2, 'ptax: Improvements cannot be negative (got "-5")']);
+    const es = await ptax('calc', '--lang', 'es', '--state', 'ZZ', '--county', 'Alpha', '--value', '300000', '--zz-improvements', 'mucho').catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect([es.code, es.stderr.trim()]).toEqual([2, 'ptax: Mejoras: debe ser un número, como 350000 o 1,250,000 (se recibió "mucho")']);
   });
 
   it('ptax test --rules runs the folder fixture of the new state', async () => {

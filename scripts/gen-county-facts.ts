@@ -1,5 +1,6 @@
 /**
- * Generates web/content/county-facts.json (issue 24): for each county of the four states its
+ * Generates web/content/county-facts.json (issue 24): for each county of the edition states
+ * (rules/<state>/state.yaml `tier: edition`) its
  * population (Census PEP Vintage 2023, July 1 2023) and median real estate taxes paid (ACS
  * 2019–2023, B25103), and the national median of the county effective rates, from the Tax
  * Foundation county table kept in rules/sources (a copy of ../shared/data's
@@ -9,12 +10,22 @@
  *
  *   node dist/scripts/gen-county-facts.js [--data rules/sources] [--out web/content/county-facts.json]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { parse as parseYaml } from 'yaml';
 
 export const FACTS_FILE = 'us_county_property_taxes_2023.csv';
-const STATES = ['NY', 'TX', 'CA', 'FL'];
+
+/** The states served by a full edition (`tier: edition` in rules/<state>/state.yaml): the county directory and the context beside a result are theirs. */
+export function editionStates(rulesDir = 'rules'): string[] {
+  return readdirSync(rulesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(rulesDir, d.name, 'state.yaml')))
+    .map((d) => parseYaml(readFileSync(join(rulesDir, d.name, 'state.yaml'), 'utf8')) as { code: string; tier?: string })
+    .filter((s) => s.tier === 'edition')
+    .map((s) => s.code)
+    .sort();
+}
 
 export interface CountyFacts {
   sources: { population: { title: string; href: string }; taxes: { title: string; href: string } };
@@ -32,12 +43,12 @@ export function median(xs: number[]): number {
   return Math.round(v * 1e5) / 1e5;
 }
 
-export function countyFacts(dataDir: string): CountyFacts {
+export function countyFacts(dataDir: string, editions: readonly string[] = editionStates()): CountyFacts {
   const rows: Record<string, string>[] = parse(readFileSync(join(dataDir, FACTS_FILE), 'utf8'), { columns: true, skip_empty_lines: true });
   const us = rows.filter((r) => r.state_abbr !== 'PR' && r.effective_rate_pct !== '');
   const states: CountyFacts['states'] = {};
   for (const r of rows) {
-    if (!STATES.includes(r.state_abbr!)) continue;
+    if (!editions.includes(r.state_abbr!)) continue;
     const num = (x: string | undefined) => (x ? Number(x) : null);
     // A top-coded 10001 means "$10,000 or more" (SOURCES.md §5): kept as 10000 with the flag, shown as "$10,000 or more".
     const top = r.taxes_topcoded === 'true';

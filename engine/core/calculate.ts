@@ -1,9 +1,10 @@
 /** The calculation: state and county look-up, year selection, validation, steps, result. */
 import { compileProgram, type CompiledProgram, type StepInfo } from './compile.js';
 import { compileCondition, type Facts } from './conditions.js';
-import { countyRateAt, findCounty } from './counties.js';
+import { countyRateAt, findCounty, stateKey } from './counties.js';
+export { stateKey };
 import { PtaxError } from './errors.js';
-import { inputError, localized, message, percent, type MessageKey } from './messages.js';
+import { inputError, localized, message, percent } from './messages.js';
 import { DECIMALS, roundTo } from './round.js';
 import { COUNTY_FACTS, type Bundle, type CalculatorDef, type CountyDef, type CountyRate, type FactValue, type Lang, type StateDef } from './types.js';
 import { INPUTS, type DeclaredCalcInput, type DeclaredFlagInput } from '../generated/inputs.js';
@@ -85,14 +86,6 @@ export interface CalcResult {
 export interface CalcOptions {
   explain?: boolean;
   lang?: Lang;
-}
-/** A state's name as looked up: accents, case, spaces, hyphens and periods do not count ("Nueva-Jersey" = "nueva jersey"). */
-export function stateKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '');
 }
 
 /** What `prepare` works out for an input. */
@@ -354,7 +347,10 @@ function checkNumbers(input: CalcInput, bundle: Bundle): void {
   const given = input as unknown as Record<string, unknown>;
   for (const k of registryOf(bundle).numbers) {
     const x = given[k];
-    if (x !== undefined && x !== null && !Number.isFinite(x)) throw inputError('INVALID_NUMBER', 'notNumber', { field: { key: `field.${k}` as MessageKey } });
+    if (x !== undefined && x !== null && !Number.isFinite(x)) {
+      const name = registryOf(bundle).table.find((e) => e.fact === k)?.name;
+      throw inputError('INVALID_NUMBER', 'notNumber', { field: name ? { text: name } : k });
+    }
   }
   const r = input.countyRate;
   if (r !== undefined && r !== null && !(r >= 0 && r <= 100)) throw inputError('INVALID_RATE', 'rateRange', { rate: r });

@@ -20,29 +20,35 @@
 import { INPUTS } from '../generated/inputs.js';
 import type { GeneratedInput } from './types.js';
 import { parseMoney } from '../core/money.js';
-import { inputError, type MessageKey, type MessageValue } from '../core/messages.js';
+import { inputError, type MessageValue } from '../core/messages.js';
 
 type Input = (typeof INPUTS)[number];
 
-/** The numbers read from flags and cells, by the name messages give them (engine/core/messages.ts `field.*`): the declared money, number and integer inputs. */
+/** The numbers read from flags and cells: the declared money, number and integer inputs. */
 export type AmountField = Extract<Input, { type: 'money' | 'number' | 'integer' }>['id'];
-/** Every amount has its name in engine/core/messages.ts (`field.<id>`): this fails to compile when one is missing. */
-const amountNames: `field.${AmountField}` extends MessageKey ? true : false = true;
-void amountNames;
 
 /**
- * Amounts that the engine would otherwise take below zero without a word: the money inputs
- * declared `min: 0` (rules/inputs.yaml) that no rule checks. The value and the senior income
- * reach the engine's own validation (its messages: "Market value must be greater than 0",
- * "Senior income cannot be negative"), as the README says.
+ * What the readers know of each input by its id: its name in messages (rules/inputs.yaml
+ * `message_name`, else its label) and whether they refuse a negative amount (a money input
+ * with min 0 that the rules do not check themselves: engine/core/registry.ts
+ * declaredInputs). The rules the code was built with are known from the start; another
+ * bundle's inputs are learnt when its declarations are read (`learnInputs`), so an input
+ * the compiled code has never seen is named by its own label.
  */
-const REACH_VALIDATION: ReadonlySet<string> = new Set(['value', 'seniorIncome']);
-const NEGATIVE_REFUSED: ReadonlySet<string> = new Set(
-  INPUTS.flatMap((x) => (x.type === 'money' && 'min' in x && x.min === 0 && !x.checkedByRules && !REACH_VALIDATION.has(x.id) ? [x.id] : [])),
-);
+const KNOWN = new Map<string, Pick<GeneratedInput, 'name' | 'refusesNegative'>>();
+export function learnInputs(inputs: ReadonlyArray<Pick<GeneratedInput, 'id' | 'name' | 'refusesNegative'>>): void {
+  for (const x of inputs) KNOWN.set(x.id, { name: x.name, ...(x.refusesNegative ? { refusesNegative: true as const } : {}) });
+}
+learnInputs(INPUTS as ReadonlyArray<GeneratedInput>);
 
-/** Whether the reader refuses a negative amount of this input (NEGATIVE_AMOUNT): the SQL reader asks too (engine/sql/generate.ts). */
-export const refusesNegative = (id: string): boolean => NEGATIVE_REFUSED.has(id);
+/** An input's name in a message, in the message's language (its id when the input is unknown). */
+export const inputName = (id: string): MessageValue => {
+  const n = KNOWN.get(id)?.name;
+  return n ? { text: n } : id;
+};
+
+/** Whether the readers refuse a negative amount of this input (NEGATIVE_AMOUNT): the SQL reader asks too (engine/sql/generate.ts). */
+export const refusesNegative = (id: string): boolean => KNOWN.get(id)?.refusesNegative === true;
 
 /**
  * "1,250,000", "$350,000.00", "425k", "-5000" → number, read by engine/core/money.ts
@@ -51,9 +57,9 @@ export const refusesNegative = (id: string): boolean => NEGATIVE_REFUSED.has(id)
  */
 export function parseAmount(raw: string, field: AmountField): number {
   const r = parseMoney(String(raw));
-  const params = () => ({ field: { key: `field.${field}` as MessageKey }, raw: String(raw) });
+  const params = () => ({ field: inputName(field), raw: String(raw) });
   if (!r.ok) throw inputError('INVALID_NUMBER', r.reason === 'tooLarge' ? 'amountTooLarge' : 'notNumberLike', params());
-  if (r.value < 0 && NEGATIVE_REFUSED.has(field)) throw inputError('NEGATIVE_AMOUNT', 'amountNegative', params());
+  if (r.value < 0 && refusesNegative(field)) throw inputError('NEGATIVE_AMOUNT', 'amountNegative', params());
   return r.value;
 }
 
@@ -156,7 +162,7 @@ export const columnsOf = (inputs: ReadonlyArray<Input | GeneratedInput>): readon
 export const INPUT_COLUMNS: readonly CellSpec[] = columnsOf(INPUTS);
 
 /** A column's name in a message: an amount's name (in the output's language), else the column's own name. */
-export const fieldName = (spec: CellSpec): MessageValue => (spec.kind === 'amount' ? { key: `field.${spec.what}` as MessageKey } : spec.what);
+export const fieldName = (spec: CellSpec): MessageValue => (spec.kind === 'amount' ? inputName(spec.what) : spec.what);
 
 /** A star (unchecked choice) value: one of its values exactly, else INVALID_STAR. */
 export function parseStar(spec: CellSpec, raw: string): string {

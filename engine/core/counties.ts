@@ -116,3 +116,12 @@ export function countyRateAt(county: CountyDef, date: string): { rate: CountyRat
   for (const r of rates) if (r.effective <= date) found = r;
   return found ? { rate: found, carried: false } : { rate: rates[0]!, carried: true };
 }
+
+/** A state's name as looked up: accents, case, spaces, hyphens and periods do not count ("Nueva-Jersey" = "nueva jersey"). */
+export function stateKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
+}

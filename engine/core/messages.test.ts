@@ -8,6 +8,7 @@ import { readBundle } from '../build/bundle.js';
 import { Calculator, type CalcInput } from './calculate.js';
 import { PtaxError } from './errors.js';
 import { InputError, inputError, localized, message, percent } from './messages.js';
+import { inputName } from './cells.js';
 
 const calc = new Calculator(readBundle('dist/rules/bundle.json'));
 const ALBANY: CalcInput = { state: 'NY', county: 'Albany', value: 300000 };
@@ -30,8 +31,11 @@ describe('message', () => {
   });
 
   it('a value that is another message is given in the same language; texts are not HTML-escaped', () => {
-    expect(message('notNumber', { field: { key: 'field.sellerTax' } })).toBe("Seller's tax must be a number");
-    expect(message('notNumber', { field: { key: 'field.sellerTax' } }, 'es')).toBe('Impuesto del vendedor: debe ser un número');
+    // rules/inputs.yaml: sellerTax's message_name {en: Seller's tax, es: Impuesto del vendedor}.
+    expect(message('notNumber', { field: inputName('sellerTax') })).toBe("Seller's tax must be a number");
+    expect(message('notNumber', { field: inputName('sellerTax') }, 'es')).toBe('Impuesto del vendedor: debe ser un número');
+    // Without a message_name, the label: taxAmount {en: Tax amount, es: Monto del impuesto}.
+    expect(message('notNumber', { field: inputName('taxAmount') }, 'es')).toBe('Monto del impuesto: debe ser un número');
     expect(message('badStar', { raw: '<b>"x"&' })).toBe('star must be none, basic or enhanced (got "<b>"x"&")');
   });
 

@@ -10,7 +10,7 @@
  */
 import i18next from 'i18next';
 import { PtaxError } from './errors.js';
-import type { Lang } from './types.js';
+import type { Label, Lang } from './types.js';
 
 const en = {
   unknownState: 'Unknown state "{{code}}": choose one of {{choices}}',
@@ -41,22 +41,6 @@ const en = {
   rateGiven: "County rate {{given}} used as given, instead of the county's {{own}}",
   rateGivenNoOwn: 'County rate {{given}} used as given (the county has no rate of its own)',
   rateCarriedBack: "The county's {{first}} rates are the earliest in the data; they stand in for {{year}}",
-  // Names of numbers in messages.
-  'field.value': 'Home value',
-  'field.seniorIncome': 'Senior income',
-  'field.veteranDisability': 'Veteran disability level',
-  'field.veteranIncome': "Veteran's household income",
-  'field.priorAssessed': 'Prior assessed value',
-  'field.purchasePrice': 'Purchase price',
-  'field.purchaseYear': 'Purchase year',
-  'field.melloRoos': 'Mello-Roos amount',
-  'field.taxAmount': 'Tax amount',
-  'field.paymentYear': 'Payment year',
-  'field.paymentMonth': 'Payment month',
-  'field.paymentDay': 'Payment day',
-  'field.sellerTax': "Seller's tax",
-  'field.billYear': 'Bill year',
-  'field.countyRate': 'County rate',
 };
 export type MessageKey = keyof typeof en;
 
@@ -88,21 +72,6 @@ const es: Record<MessageKey, string> = {
   rateGiven: 'Se usa la tasa del condado indicada, {{given}}, en lugar de la del condado, {{own}}',
   rateGivenNoOwn: 'Se usa la tasa del condado indicada, {{given}} (el condado no tiene tasa propia)',
   rateCarriedBack: 'Las tasas de {{first}} del condado son las más antiguas de los datos; se usan para {{year}}',
-  'field.value': 'Valor de la vivienda',
-  'field.seniorIncome': 'Ingreso del adulto mayor',
-  'field.veteranDisability': 'Nivel de discapacidad del veterano',
-  'field.veteranIncome': 'Ingreso del hogar del veterano',
-  'field.priorAssessed': 'Valor tasado del año anterior',
-  'field.purchasePrice': 'Precio de compra',
-  'field.purchaseYear': 'Año de compra',
-  'field.melloRoos': 'Monto de Mello-Roos',
-  'field.taxAmount': 'Monto del impuesto',
-  'field.paymentYear': 'Año del pago',
-  'field.paymentMonth': 'Mes del pago',
-  'field.paymentDay': 'Día del pago',
-  'field.sellerTax': 'Impuesto del vendedor',
-  'field.billYear': 'Año de la factura',
-  'field.countyRate': 'Tasa del condado',
 };
 
 // Keys hold dots ("field.value") but are flat: no key separator; texts are not HTML.
@@ -127,8 +96,12 @@ function texts(): ReturnType<typeof i18next.createInstance> {
   return i18n;
 }
 
-/** A value in a message: as it is, or (`{ key }`) another message, such as a field's name, in the same language. */
-export type MessageValue = string | number | { key: MessageKey };
+/**
+ * A value in a message: as it is; (`{ key }`) another message in the same language; or
+ * (`{ text }`) a text in both languages, such as an input's name (rules/inputs.yaml
+ * `message_name` or its label: engine/core/cells.ts `inputName`).
+ */
+export type MessageValue = string | number | { key: MessageKey } | { text: Label };
 export type MessageValues = Record<string, MessageValue>;
 
 /**
@@ -141,7 +114,7 @@ export function message(key: MessageKey, values: MessageValues = {}, lang: Lang 
   const known = made.get(id);
   if (known !== undefined) return known;
   const v: Record<string, string | number> = {};
-  for (const [k, x] of Object.entries(values)) v[k] = typeof x === 'object' ? message(x.key, {}, lang) : x;
+  for (const [k, x] of Object.entries(values)) v[k] = typeof x === 'object' ? ('text' in x ? x.text[lang] : message(x.key, {}, lang)) : x;
   const text = texts().t(key, { ...v, lng: lang });
   if (made.size >= 4096) made.clear();
   made.set(id, text);

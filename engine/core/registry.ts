@@ -8,8 +8,9 @@
  * engine/generated/inputs.ts (the rules build) holds the same table for rules/ as types
  * (CalcInput, FlagInput, INPUT_FACTS); the run time does not depend on it being current.
  */
-import { COUNTY_FACTS, type Bundle, type Condition, type FactEntry, type FactValue, type GeneratedInput, type InputType } from './types.js';
+import { COUNTY_FACTS, type Bundle, type Label, type Condition, type FactEntry, type FactValue, type GeneratedInput, type InputType } from './types.js';
 import { INPUTS } from '../generated/inputs.js';
+import { learnInputs } from './cells.js';
 
 /** `veteran-disability` → `veteranDisability`. */
 export const camelFlag = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -18,6 +19,10 @@ interface InputLike {
   id: string;
   type: InputType;
   flag: string;
+  /** A declaration's (InputDecl) label and message name, or a generated input's name (GeneratedInput). */
+  label?: Label | string;
+  message_name?: Label;
+  name?: Label;
   default?: number | string | boolean;
   facts?: { readonly year: string; readonly month: string; readonly day: string };
 }
@@ -28,9 +33,10 @@ interface InputLike {
  * caller splits the date), with the flag key (camelCase) and the default.
  */
 export function factTable(inputs: readonly InputLike[]): FactEntry[] {
-  return inputs.flatMap((x): FactEntry[] =>
-    x.type === 'date' && x.facts
-      ? Object.values(x.facts).map((f) => ({ fact: f, input: x.id, key: f, type: 'number' as const }))
+  return inputs.flatMap((x): FactEntry[] => {
+    const name = nameOf(x);
+    return x.type === 'date' && x.facts
+      ? Object.values(x.facts).map((f) => ({ fact: f, input: x.id, key: f, type: 'number' as const, ...(name ? { name } : {}) }))
       : [
           {
             fact: x.id,
@@ -38,9 +44,17 @@ export function factTable(inputs: readonly InputLike[]): FactEntry[] {
             key: camelFlag(x.flag),
             type: x.type === 'boolean' ? 'boolean' : x.type === 'choice' || x.type === 'text' ? (typeof x.default === 'number' ? 'number' : 'text') : 'number',
             ...(x.default !== undefined ? { default: x.default } : {}),
+            ...(name ? { name } : {}),
           },
-        ],
-  );
+        ];
+  });
+}
+
+/** An input's name in messages: its `message_name`, else its label (both languages); a generated input's `name`. */
+function nameOf(x: InputLike): Label | undefined {
+  if (x.name) return x.name;
+  const l = x.message_name ?? x.label;
+  return l && typeof l === 'object' ? { en: l.en, es: l.es } : undefined;
 }
 
 /** The fact table of the rules the code was built with (engine/generated/inputs.ts): for bundles made by hand without declarations. */
@@ -115,24 +129,30 @@ export function declaredInputs(bundle: Bundle): GeneratedInput[] {
   if (out) return out;
   if (!bundle.inputs?.length) return INPUTS as unknown as GeneratedInput[];
   const validated = validatedFacts(bundle);
-  out = bundle.inputs.map((x) => ({
-    id: x.id,
-    type: x.type,
-    unit: x.unit,
-    label: x.label.en,
-    help: x.help.en,
-    ...(x.default !== undefined ? { default: x.default } : {}),
-    ...(x.min !== undefined ? { min: x.min } : {}),
-    ...(x.max !== undefined ? { max: x.max } : {}),
-    ...(x.values ? { values: x.values.map((v) => v.value) } : {}),
-    ...(x.facts ? { facts: x.facts } : {}),
-    states: x.states,
-    calculators: x.calculators ?? [],
-    flag: x.flag,
-    key: camelFlag(x.flag),
-    ...(x.column !== undefined ? { column: x.column } : {}),
-    checkedByRules: (x.facts ? Object.values(x.facts) : [x.id]).some((f) => validated.has(f)),
-  }));
+  out = bundle.inputs.map((x) => {
+    const checkedByRules = (x.facts ? Object.values(x.facts) : [x.id]).some((f) => validated.has(f));
+    return {
+      id: x.id,
+      type: x.type,
+      unit: x.unit,
+      label: x.label.en,
+      help: x.help.en,
+      name: nameOf(x)!,
+      ...(x.default !== undefined ? { default: x.default } : {}),
+      ...(x.min !== undefined ? { min: x.min } : {}),
+      ...(x.max !== undefined ? { max: x.max } : {}),
+      ...(x.type === 'money' && x.min === 0 && !checkedByRules && !x.min_checked_by_rules ? { refusesNegative: true as const } : {}),
+      ...(x.values ? { values: x.values.map((v) => v.value) } : {}),
+      ...(x.facts ? { facts: x.facts } : {}),
+      states: x.states,
+      calculators: x.calculators ?? [],
+      flag: x.flag,
+      key: camelFlag(x.flag),
+      ...(x.column !== undefined ? { column: x.column } : {}),
+      checkedByRules,
+    };
+  });
+  learnInputs(out);
   declared.set(bundle, out);
   return out;
 }

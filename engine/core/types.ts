@@ -211,6 +211,10 @@ export interface InputDecl {
   unit: InputUnit;
   label: Label;
   help: Label;
+  /** Its name in the engine's messages, where shorter than the label (absent: the label). */
+  message_name?: Label;
+  /** The rules' own validations refuse a negative value (absent: the readers refuse it, for a money input with min 0). */
+  min_checked_by_rules?: true;
   /** An edition's own help where `help` speaks of other states (the web shows it on that state's site). */
   help_by_state?: Record<string, Label>;
   default?: number | string | boolean;
@@ -268,9 +272,13 @@ export interface GeneratedInput {
   unit: InputUnit;
   label: string;
   help: string;
+  /** Its name in the engine's messages, in both languages (rules/inputs.yaml `message_name`, else the label). */
+  name: Label;
   default?: number | string | boolean;
   min?: number;
   max?: number;
+  /** The readers refuse a negative amount (a money input with min 0 that neither `notIn` nor `min_checked_by_rules` leaves to the rules). */
+  refusesNegative?: true;
   values?: ReadonlyArray<string | number>;
   facts?: { readonly year: string; readonly month: string; readonly day: string };
   states: readonly string[];
@@ -322,6 +330,8 @@ export interface FactEntry {
   key: string;
   type: 'boolean' | 'number' | 'text';
   default?: number | string | boolean;
+  /** The declaring input's name in messages (rules/inputs.yaml `message_name`, else its label). */
+  name?: Label;
 }
 
 /**

@@ -60,7 +60,7 @@
  *   tried, not proven).
  */
 import { compileCondition } from '../core/conditions.js';
-import { countyRateAt, slugOf } from '../core/counties.js';
+import { countyRateAt, slugOf, stateKey } from '../core/counties.js';
 import { message } from '../core/messages.js';
 import { periodStart, valueAt } from '../core/params.js';
 import { PtaxError } from '../core/errors.js';
@@ -197,7 +197,7 @@ const batchCellsOf = (inputs: readonly GeneratedInput[]): ReadonlyMap<string, Ce
           x.column as string,
           {
             kind,
-            field: kind === 'amount' ? message(`field.${x.id}` as Parameters<typeof message>[0], {}, 'en') : x.flag,
+            field: kind === 'amount' ? x.name.en : x.flag,
             noNegative: refusesNegative(x.id),
             ...(kind === 'star' ? { values: (x as { values?: readonly string[] }).values } : {}),
           },
@@ -525,6 +525,21 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // slugOf: accents dropped (Doña Ana, Bayamón: the letters the county names have), " county" dropped, the rest kebab-case.
   const slug = (x: string) =>
     `TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(TRANSLATE(LOWER(${x}), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '\\scounty$', ''), '[^a-z0-9]+', '-', 'g'))`;
+  // The state cell as Calculator.state reads it: a code in any case, else a state's name in
+  // either language or its slug, compared by stateKey (accents and everything but letters and
+  // digits dropped, lower case); a cell that is neither stays as it is (UNKNOWN_STATE below).
+  const stateNames = new Map<string, string>();
+  for (const st of Object.values(bundle.states)) {
+    if (st.tier === 'hub') continue;
+    for (const n of [st.name.en, st.name.es, st.slug ?? '']) if (n) stateNames.set(stateKey(n), st.code);
+  }
+  const stateOf = (x: string) => {
+    const key = `REGEXP_REPLACE(TRANSLATE(LOWER(${x}), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '[^a-z0-9]+', '', 'g')`;
+    const byName = [...stateNames].map(([k, c]) => `WHEN ${str(k)} THEN ${str(c)}`).join(' ');
+    return `CASE WHEN UPPER(${x}) IN (${Object.keys(bundle.states).map(str).join(', ')}) THEN UPPER(${x})${
+      stateNames.size ? ` ELSE COALESCE(CASE ${key} ${byName} END, UPPER(${x}))` : ` ELSE UPPER(${x})`
+    } END`;
+  };
   // Everything that depends on the state, county and year cells alone (place, program, rules
   // year, rate, their errors and notes, the year cell's own reading) is worked out once per
   // distinct triple (a roll repeats a few thousand), then joined to the rows.
@@ -533,7 +548,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const yearKey = yearText ? `CAST(i.${q('year')} AS TEXT)` : col('year', 'num');
   cte(
     'ptax_keys',
-    `  SELECT k_state, k_county, k_year, UPPER(k_state_read) AS p_in_state, ${slug('p_in_county')} AS p_in_slug, p_in_county, ${yearRead ? yearRead.value : 'k_year'} AS p_in_year,
+    `  SELECT k_state, k_county, k_year, ${stateOf('k_state_read')} AS p_in_state, ${slug('p_in_county')} AS p_in_slug, p_in_county, ${yearRead ? yearRead.value : 'k_year'} AS p_in_year,
     ${yearRead ? yearRead.error : 'CAST(NULL AS INTEGER)'} AS k_year_error, k_state_read
   FROM (SELECT *, ${jsTrim(dialect, 'k_state')} AS k_state_read, ${jsTrim(dialect, 'k_county')} AS p_in_county
     FROM (SELECT DISTINCT CAST(i.${q('state')} AS TEXT) AS k_state, CAST(i.${q('county')} AS TEXT) AS k_county, ${yearKey} AS k_year FROM ${table} AS i) AS d) AS d`,
