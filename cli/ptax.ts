@@ -258,7 +258,11 @@ export function buildProgram(only?: string): Command {
         if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
         if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
         const calc = new Calculator(await bundle(o.state));
-        const input = inputFromFlags({ ...o, ...choiceFlags(o, INPUT_DECLS), ...numericFlags(o, INPUT_DECLS) }, o.year === undefined ? undefined : parseYear(o.year), calc.bundle);
+        const input = inputFromFlags(
+          { ...o, ...choiceFlags(o, INPUT_DECLS), ...numericFlags(o, INPUT_DECLS) },
+          o.year === undefined ? undefined : parseYear(o.year),
+          calc.bundle,
+        );
         const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
         if (o.json) out(JSON.stringify(r, null, 2) + '\n');
         else {
