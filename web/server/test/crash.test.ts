@@ -116,7 +116,10 @@ describe('crash safety of the compiled server', () => {
       expect(smtp.received).toHaveLength(0);
 
       smtp.stall = false;
-      const second = await start(mailEnv);
+      // The restarted server with a generous send timeout: on a loaded machine (CI beside
+      // the other suites) 500 ms could run out while the relay answers, and the retry would
+      // count a third attempt. The lease it waits for is the first process's (500 ms × 3 + 5 s).
+      const second = await start({ ...mailEnv, PTAX_MAIL_TIMEOUT_MS: '10000' });
       const [mail] = await smtp.waitFor(1, 20_000); // once the dead process's lease has run out
       expect(mail!.to).toEqual(['kill-before-send@example.com']);
       await new Promise((resolve) => setTimeout(resolve, 500)); // several poll intervals: nothing more comes
