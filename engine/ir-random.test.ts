@@ -25,7 +25,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readBundle } from './build/bundle.js';
 import { compileProgram } from './core/compile.js';
 import { evaluate } from './core/calculate.js';
@@ -37,7 +37,7 @@ import type { Bundle, Condition, ConditionValue, Expr, ParameterDef, ProgramDef,
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { Calculator, type CalcInput } from './core/calculate.js';
 import { PtaxError } from './core/errors.js';
-import { startPostgres, type Postgres } from './sql/pg-server.js';
+import { usePostgres } from './sql/pg-test.js';
 import { BATCH_INPUT_COLUMNS, SQL_INPUTS, SQL_RESULT_COLUMNS, generateSql, num as sqlNum, str as sqlStr } from './sql/generate.js';
 
 const FULL = !!process.env.PTAX_FULL;
@@ -565,42 +565,22 @@ describe('random programs: DuckDB agrees with the interpreter', () => {
  * one); skipped, with the reason, where there is none, and under mutation testing.
  */
 describe('random programs: PostgreSQL agrees with the interpreter', () => {
-  let server: Postgres | undefined;
-  let client: import('pg').Client | undefined;
-  let why = '';
-  beforeAll(async () => {
-    if (process.env.PTAX_MUTATION) {
-      why = 'mutation run';
-      return;
-    }
-    try {
-      server = await startPostgres();
-      const pg = (await import('pg')).default;
-      client = new pg.Client({ connectionString: server.url });
-      await client.connect();
-    } catch (e) {
-      why = (e as Error).message;
-    }
-  }, 120_000);
-  afterAll(async () => {
-    await client?.end();
-    await server?.stop();
-  });
+  const postgres = usePostgres();
 
   it(`${SQL_PROGRAMS} programs × ${INPUTS} batch rows, where SQL takes the program`, async (ctx) => {
-    if (!client) {
-      console.warn(`PostgreSQL: skipped (${why})`);
-      ctx.skip();
-      return;
-    }
-    const pgClient = client;
+    const server = postgres.serverOr(ctx);
+    if (!server) return;
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    onTestFinished(() => client.end());
     const PG_TYPE = { DOUBLE: 'FLOAT8', BOOLEAN: 'BOOLEAN', VARCHAR: 'TEXT' } as const;
     await sqlAgrees(
       {
         dialect: 'postgres',
         type: (t) => PG_TYPE[t],
-        run: async (sql) => void (await pgClient.query(sql)),
-        rows: async (sql) => (await pgClient.query(sql)).rows as Array<Record<string, unknown>>,
+        run: async (sql) => void (await client.query(sql)),
+        rows: async (sql) => (await client.query(sql)).rows as Array<Record<string, unknown>>,
         outOfRange: (e) => (e as { code?: string }).code === '22003',
       },
       20261129,

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { readBundle } from '../build/bundle.js';
 import { Calculator, inputFromFlags, type FlagInput } from '../core/calculate.js';
@@ -32,7 +32,7 @@ import { declaredInputs } from '../core/registry.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { BATCH_INPUT_COLUMNS, SQL_RESULT_COLUMNS, generateSql } from './generate.js';
 import { runSqlBatch } from './run.js';
-import { startPostgres, type Postgres } from './pg-server.js';
+import { usePostgres } from './pg-test.js';
 import { readBatch } from '../batch/reader.js';
 
 const bundle: Bundle = readBundle('dist/rules/bundle.json');
@@ -278,30 +278,11 @@ describe('the rules as SQL, run by DuckDB, equal the engine', () => {
 });
 
 describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
-  let server: Postgres | undefined;
-  let why = '';
-  beforeAll(async () => {
-    // Not per mutant of the mutation run: a server start each time would dominate it.
-    if (process.env.PTAX_MUTATION) {
-      why = 'mutation run';
-      return;
-    }
-    try {
-      server = await startPostgres();
-    } catch (e) {
-      why = (e as Error).message;
-    }
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const postgres = usePostgres();
 
   it('every golden fixture of a state calculation', async (ctx) => {
-    if (!server) {
-      console.warn(`PostgreSQL: skipped (${why})`);
-      ctx.skip();
-      return;
-    }
+    const server = postgres.serverOr(ctx);
+    if (!server) return;
     const rows = fixtureRows();
     const pg = (await import('pg')).default;
     const client = new pg.Client({ connectionString: server.url });
@@ -325,11 +306,8 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
   }, 120_000);
 
   it("ptax calc --batch file.csv --engine postgres: the file loaded with COPY FROM STDIN (blank lines skipped, quoted empty cells NULL): the streaming path's cells", async (ctx) => {
-    if (!server) {
-      console.warn(`PostgreSQL: skipped (${why})`);
-      ctx.skip();
-      return;
-    }
+    const server = postgres.serverOr(ctx);
+    if (!server) return;
     const rows = fixtureRows();
     const path = csvFile('load.csv', rows);
     // A blank line inside the file and at its end, and quoted empty cells (a class not given: NULL, not '').
@@ -366,11 +344,8 @@ describe('the rules as SQL, run by PostgreSQL, equal the engine', () => {
   }, 120_000);
 
   it("the golden fixtures and malformed rows, cells written as text: the streaming path's output, byte for byte (rows in any order)", async (ctx) => {
-    if (!server) {
-      console.warn(`PostgreSQL: skipped (${why})`);
-      ctx.skip();
-      return;
-    }
+    const server = postgres.serverOr(ctx);
+    if (!server) return;
     const rows = [...fixtureRows(), ...programYears.flatMap(({ id, year }, k) => randomRows(id, year, 300, 4242 + k))];
     const file = textCsv('pg-text.csv', rows, 99, 0.08, malformedRows());
     const out = join(tmp, 'pg-text.out.csv');
