@@ -13,7 +13,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import { MANY_PAGES as MANY_PAGES_COMPRESSED, compressFile } from './compress.mjs';
+import { compressFile } from './compress.mjs';
 
 const web = resolve(fileURLToPath(new URL('..', import.meta.url)));
 // Under src/generated/, which git ignores; a folder per edition (ssrDirOf): the editions are
@@ -173,7 +173,6 @@ async function renderSlice({ code, dist, module, from, to, extras, templates }) 
   const origin = originOf(code);
   const css = new Map();
   const all = pagePaths();
-  const many = all.length > MANY_PAGES_COMPRESSED;
   const write = (file, lang, path, pair) => {
     const page = render(lang, path);
     let html = templates[lang];
@@ -195,7 +194,7 @@ async function renderSlice({ code, dist, module, from, to, extras, templates }) 
     writeFileSync(join(dist, file), html);
     // In a worker thread, the page's compressed copies too (compress.mjs leaves them), so that
     // compressing the pages of a site of thousands of them is shared between the cores as well.
-    if (!isMainThread) compressFile(join(dist, file), Buffer.from(html), many);
+    if (!isMainThread) compressFile(join(dist, file), Buffer.from(html));
   };
   for (const p of all.slice(from, to)) {
     write(fileOf(p.en), 'en', p.en, p);
