@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { prerender } from './prerender.mjs';
-import { compress } from './compress.mjs';
+import { compress, pruneCache } from './compress.mjs';
 
 const web = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -87,6 +87,7 @@ function dataDirOf(code) {
 // two cores, issue 26's build budget); each child writes only its own web/dist/<edition>
 // and web/src/generated/editions/<edition>.
 const jobs = Math.min(Number(process.env.PTAX_BUILD_JOBS) || availableParallelism(), editions.length);
+const started = Date.now();
 if (!only && jobs > 1) {
   const queue = [...editions].sort((a, b) => Number(b === 'HUB') - Number(a === 'HUB'));
   const one = (code) =>
@@ -105,6 +106,8 @@ if (!only && jobs > 1) {
     console.error(e.message);
     process.exit(1);
   }
+  // The compressed copies this build did not use (assets no edition has any more).
+  pruneCache(started);
   console.log(`web: built ${editions.join(', ')} -> ${dist}/<edition> (${jobs} at a time)`);
   process.exit(0);
 }
@@ -119,4 +122,5 @@ for (const code of editions) {
   compress(outDir);
 }
 if (only) process.env.VITE_STATE = only;
+else pruneCache(started);
 console.log(`web: built ${editions.join(', ')} -> ${dist}/<edition>`);

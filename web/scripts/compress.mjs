@@ -4,7 +4,8 @@
  * server that serves precompressed files (@fastify/static `preCompressed: true`) sends the
  * JavaScript at its gzip/brotli size without compressing on every request.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -12,20 +13,68 @@ import { fileURLToPath } from 'node:url';
 const TEXT = /\.(js|css|html|svg|json|txt)$/;
 
 /**
- * Brotli quality of the pages when a site has more than MANY_PAGES of them (the hub with a
- * page per county, issue 26): 11 takes about 30 times longer than 5 on a 30 KB page (~140 ms
- * against ~5 ms here) for a file about 10 % smaller, and 6,400 pages would add some 15
- * minutes to the build. The assets (JavaScript, CSS) always get 11.
+ * Brotli quality of the pages (.html): 5. Quality 11 took about 40 ms of CPU for a 25 KB page
+ * against about 1 ms at 5, for a file about 10 % smaller (NY's 173 pages: 1,055 KB against
+ * 1,167 KB in all, ~0.6 KB a page; issue 23): some 45 s of CPU in every build of the four
+ * editions' ~1,100 pages, and 15 minutes for the hub's 11,400 (issue 26). The pages are
+ * served no-cache, so their .br is not kept by browsers either way. The assets (JavaScript,
+ * CSS, data: hashed names, cached for a year) get 11.
  */
-export const MANY_PAGES = 1000;
-const MANY_PAGES_HTML_QUALITY = 5;
+export const PAGE_QUALITY = 5;
+const ASSET_QUALITY = 11;
 
-/** Writes the .gz and .br copies of one file (`manyPages`: a page of a site of many pages, at the lower brotli quality). */
-export function compressFile(p, buf = readFileSync(p), manyPages = false) {
+/**
+ * The folder of the compressed copies of assets already made (PTAX_COMPRESS_CACHE, `off` for
+ * none): the editions share many chunks byte for byte (jspdf, html2canvas, the guides, the
+ * state packages: 4.6 of their 14.8 MB), and brotli 11 is about 2 s of CPU a megabyte. An
+ * entry is named by the SHA-256 of the zlib versions, the quality and the content, written
+ * under a temporary name and renamed (the editions are built side by side); a full build
+ * removes the entries it did not use (pruneCache).
+ */
+const cacheDir = () => {
+  const dir = process.env.PTAX_COMPRESS_CACHE ?? fileURLToPath(new URL('../../node_modules/.cache/ptax-compress', import.meta.url));
+  return dir === 'off' ? undefined : dir;
+};
+const VERSIONS = `${process.versions.zlib} ${process.versions.brotli} gzip9 br${ASSET_QUALITY}`;
+
+function brotli(buf, quality) {
+  return brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
+}
+
+/** The .gz and .br of an asset, from the cache when it has them. */
+function assetCopies(buf) {
+  const dir = cacheDir();
+  if (!dir) return { gz: gzipSync(buf, { level: 9 }), br: brotli(buf, ASSET_QUALITY) };
+  const key = join(dir, createHash('sha256').update(VERSIONS).update('\0').update(buf).digest('hex'));
+  try {
+    const copies = { gz: readFileSync(`${key}.gz`), br: readFileSync(`${key}.br`) };
+    const now = new Date();
+    utimesSync(`${key}.gz`, now, now);
+    utimesSync(`${key}.br`, now, now);
+    return copies;
+  } catch {
+    // not there yet (or half there): made below
+  }
+  const copies = { gz: gzipSync(buf, { level: 9 }), br: brotli(buf, ASSET_QUALITY) };
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const ext of ['gz', 'br']) {
+      const tmp = `${key}.${ext}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      writeFileSync(tmp, copies[ext]);
+      renameSync(tmp, `${key}.${ext}`);
+    }
+  } catch {
+    // a cache that cannot be written only costs time
+  }
+  return copies;
+}
+
+/** Writes the .gz and .br copies of one file (a page: brotli PAGE_QUALITY; anything else: 11, through the cache). */
+export function compressFile(p, buf = readFileSync(p)) {
   if (buf.length <= 1024) return;
-  const quality = manyPages && p.endsWith('.html') ? MANY_PAGES_HTML_QUALITY : 11;
-  writeFileSync(`${p}.gz`, gzipSync(buf, { level: 9 }));
-  writeFileSync(`${p}.br`, brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }));
+  const copies = p.endsWith('.html') ? { gz: gzipSync(buf, { level: 9 }), br: brotli(buf, PAGE_QUALITY) } : assetCopies(buf);
+  writeFileSync(`${p}.gz`, copies.gz);
+  writeFileSync(`${p}.br`, copies.br);
 }
 
 /**
@@ -35,10 +84,23 @@ export function compressFile(p, buf = readFileSync(p), manyPages = false) {
 export function compress(dir) {
   const files = [];
   walk(dir, files);
-  const pages = files.filter((p) => p.endsWith('.html')).length;
   for (const p of files) {
     if (p.endsWith('.html') && existsSync(`${p}.br`)) continue;
-    compressFile(p, readFileSync(p), pages > MANY_PAGES);
+    compressFile(p, readFileSync(p));
+  }
+}
+
+/** Removes the cache's entries last used before `since` (ms; a full build's start: what that build did not use). */
+export function pruneCache(since) {
+  const dir = cacheDir();
+  if (!dir || !existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    try {
+      if (statSync(p).mtimeMs < since) rmSync(p, { force: true });
+    } catch {
+      // removed by another build meanwhile
+    }
   }
 }
 

@@ -7,17 +7,21 @@
  * canonical link, hreflang pair and Open Graph tags, the page's small stylesheet inlined
  * (the CSP allows inline styles, not inline scripts). Writes sitemap.xml and robots.txt.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import { MANY_PAGES as MANY_PAGES_COMPRESSED, compressFile } from './compress.mjs';
+import { compressFile } from './compress.mjs';
 
 const web = resolve(fileURLToPath(new URL('..', import.meta.url)));
-// Under src/generated/, which git ignores.
-const ssrDir = join(web, 'src/generated/.ssr');
+// Under src/generated/, which git ignores; a folder per edition (ssrDirOf): the editions are
+// built side by side (build-editions.mjs), and with one shared folder an edition's SSR build
+// (emptyOutDir) or its clean-up removed the hub's module before the hub's workers had imported
+// it ("the HUB build failed", 2026-11-27).
+const ssrRoot = join(web, 'src/generated/.ssr');
+const ssrDirOf = (code) => join(ssrRoot, code.toLowerCase());
 
 const escapeHtml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -85,6 +89,7 @@ export function sitemap(origin, pages) {
 export async function prerender(code, dist) {
   const started = performance.now();
   process.env.VITE_STATE = code;
+  const ssrDir = ssrDirOf(code);
   await build({
     configFile: join(web, 'vite.config.ts'),
     logLevel: 'warn',
@@ -125,6 +130,11 @@ export async function prerender(code, dist) {
   writeFileSync(join(dist, 'sitemap.xml'), sitemap(originOf(code), pages));
   writeFileSync(join(dist, 'robots.txt'), `User-agent: *\nAllow: /\nSitemap: ${originOf(code)}/sitemap.xml\n`);
   rmSync(ssrDir, { recursive: true, force: true });
+  try {
+    rmdirSync(ssrRoot);
+  } catch {
+    // another edition's module is still there
+  }
   const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
   console.log(`web: pre-rendered ${code}: ${pages.length * 2} pages in ${s(rendered - built)} (SSR build ${s(built - started)})`);
 }
@@ -163,7 +173,6 @@ async function renderSlice({ code, dist, module, from, to, extras, templates }) 
   const origin = originOf(code);
   const css = new Map();
   const all = pagePaths();
-  const many = all.length > MANY_PAGES_COMPRESSED;
   const write = (file, lang, path, pair) => {
     const page = render(lang, path);
     let html = templates[lang];
@@ -185,7 +194,7 @@ async function renderSlice({ code, dist, module, from, to, extras, templates }) 
     writeFileSync(join(dist, file), html);
     // In a worker thread, the page's compressed copies too (compress.mjs leaves them), so that
     // compressing the pages of a site of thousands of them is shared between the cores as well.
-    if (!isMainThread) compressFile(join(dist, file), Buffer.from(html), many);
+    if (!isMainThread) compressFile(join(dist, file), Buffer.from(html));
   };
   for (const p of all.slice(from, to)) {
     write(fileOf(p.en), 'en', p.en, p);

@@ -75,13 +75,18 @@ function guideTool(route: Route): boolean {
   return !!g?.topic && g.topic in GUIDE_TOOLS;
 }
 
-/** One i18next instance per language for the hub's state and county pages (some 6,400: a new instance each costs more than the page). */
-const hubI18n: Partial<Record<Lang, ReturnType<typeof createI18n>>> = {};
+/**
+ * One i18next instance per language for every page (a new instance each cost more than most
+ * pages: the hub's ~11,400, issue 26; the editions' too, issue 23). Rendering changes an
+ * instance only by adding the site pages' text (App, components/site/siteText.ts), which
+ * adds keys without overwriting any and is added on every page but the hub's state pages.
+ */
+const i18nOf: Partial<Record<Lang, ReturnType<typeof createI18n>>> = {};
 
 export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
   const route = resolveRoute(pathname, site);
   const hubRoute = route.page === 'state' || route.page === 'state-county';
-  const i18n = hubRoute ? (hubI18n[lang] ??= createI18n(lang, { es })) : createI18n(lang, { es });
+  const i18n = (i18nOf[lang] ??= createI18n(lang, { es }));
   const t = i18n.t;
   // Each island is rendered on its own, as the browser hydrates it (islands.tsx).
   setIslandRenderer((content, identifierPrefix) => renderToString(<I18nextProvider i18n={i18n}>{content}</I18nextProvider>, { identifierPrefix }));

@@ -19,7 +19,11 @@ export interface Title {
 export function citationTitle(title: string, lang: Lang, t: TFunction, label?: { en: string; es?: string }): Title {
   if (lang === 'en') return { text: title };
   if (CONVENTION.test(title)) return label?.es ? { text: t('explain.conventionTitle', { name: label.es }) } : { text: title, lang: 'en' };
-  const pairs = t('citations', { returnObjects: true }) as unknown as Array<[string, string]>;
+  // keySeparator false: i18next hands back the resource's own array (the same object each
+  // call, so the map below is built once per language) instead of a copy made by translating
+  // each of its hundreds of strings, which was 40 % of the hub's pre-render (issue 23); the
+  // titles hold no {{interpolation}} or $t() nesting, so the text is the same.
+  const pairs = t('citations', { returnObjects: true, keySeparator: false }) as unknown as Array<[string, string]>;
   if (!Array.isArray(pairs)) return { text: title, lang: 'en' };
   let map = maps.get(pairs);
   if (!map) maps.set(pairs, (map = new Map(pairs)));
