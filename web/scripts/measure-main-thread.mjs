@@ -14,7 +14,7 @@
  * Usage: node web/scripts/measure-main-thread.mjs [TX,CA] [/,/calculator] [runs=3]
  * Environment: PTAX_WEB_DIST (default web/dist).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,13 +48,19 @@ async function once(url) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-    await browser.startTracing(page, { categories: ['toplevel', 'v8', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading'] });
+    await browser.startTracing(page, {
+      categories: ['toplevel', 'v8', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading'],
+    });
     await cdp.send('Profiler.start');
     await page.goto(url);
-    await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: 60_000 });
-    await page.waitForTimeout(1500);
+    // Not Playwright's waitForFunction: its polling would be main-thread work of its own.
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(6000);
+    if ((await page.evaluate(() => document.documentElement.dataset.ready)) !== '1') console.warn('   (the page was not ready 6 s after load)');
     const { profile } = await cdp.send('Profiler.stop');
     const trace = JSON.parse((await browser.stopTracing()).toString());
+    // PTAX_DUMP=<file>: the run's CPU profile (.cpuprofile, for Chromium's DevTools or a script).
+    if (process.env.PTAX_DUMP) writeFileSync(process.env.PTAX_DUMP, JSON.stringify(profile));
     return analyse(trace.traceEvents, profile);
   } finally {
     await browser.close();
@@ -62,13 +68,36 @@ async function once(url) {
 }
 
 function analyse(events, profile) {
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  // The page's renderer is the one that painted (Chromium may start another).
+  const fcp = events.find((e) => e.name === 'firstContentfulPaint');
+  if (!fcp) throw new Error('no first contentful paint in the trace');
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === fcp.pid);
   const mainKey = `${main.pid}:${main.tid}`;
-  const fcp = events.find((e) => e.name === 'firstContentfulPaint' && `${e.pid}` === `${main.pid}`);
-  const from = fcp?.ts ?? 0;
+  // PTAX_FROM=start: every task of the page's renderer (Lighthouse's simulation on slow 4G may move
+  // a task that ran before the first paint here after it), else from the first paint on.
+  const from = process.env.PTAX_FROM === 'start' ? 0 : fcp.ts;
   const tasks = events
     .filter((e) => e.name === 'RunTask' && e.ph === 'X' && `${e.pid}:${e.tid}` === mainKey && e.ts >= from && e.tdur !== undefined)
     .map((e) => ({ ts: e.ts, dur: e.dur, tdur: e.tdur }));
+  // A task's direct children in the trace (script evaluation, a function call, style, layout, parse…), by name.
+  const onMain = events.filter(
+    (e) =>
+      e.ph === 'X' &&
+      `${e.pid}:${e.tid}` === mainKey &&
+      e.name !== 'RunTask' &&
+      !/^(ThreadControllerImpl|BlinkScheduler|SequenceManager|TaskQueue|ThreadPool|RendererScheduler)/.test(e.name) &&
+      e.ts >= from,
+  );
+  const kidsOf = (x, k = 5) => {
+    const inside = onMain.filter((e) => e.ts >= x.ts && e.ts + (e.dur ?? 0) <= x.ts + x.dur);
+    const top = inside.filter((e) => !inside.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur && o.dur > e.dur));
+    const m = new Map();
+    for (const e of top) {
+      const what = e.name + (e.args?.data?.url ? ` ${e.args.data.url.replace(/^.*\//, '')}` : '');
+      m.set(what, (m.get(what) ?? 0) + (e.tdur ?? e.dur) / 1000);
+    }
+    return [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, k);
+  };
   const tbt = tasks.reduce((s, t) => s + Math.max(0, (4 * t.tdur) / 1000 - 50), 0);
   const cpu = tasks.reduce((s, t) => s + t.tdur / 1000, 0);
   // The profile's samples on the trace's clock (both are microseconds of the same monotonic clock).
@@ -94,10 +123,51 @@ function analyse(events, profile) {
     }
     return [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, k);
   };
+  // Where the CPU time went, over every task: the trace's kinds of work, and the profile's self time by script file.
+  const kinds = new Map();
+  for (const x of tasks)
+    for (const [k, ms] of kidsOf(x, 99)) {
+      const kind = k.replace(/ .*$/, '');
+      kinds.set(kind, (kinds.get(kind) ?? 0) + ms);
+    }
+  const files = new Map();
+  for (const smp of samples) {
+    if (smp.ts < from) continue;
+    const f = smp.node.callFrame;
+    if (f.functionName === '(idle)' || f.functionName === '(program)') continue;
+    const file = f.url
+      ? f.url.replace(/^.*\//, '').replace(/-[\w-]{8}\.js$/, '.js')
+      : `(${f.functionName || 'native'})`.replace(/^\((?!garbage).*\)$/, '(native)');
+    files.set(file, (files.get(file) ?? 0) + smp.dt / 1000);
+  }
   const long = tasks
-    .filter((x) => (4 * x.tdur) / 1000 > 50)
-    .map((x) => ({ ...x, top: top(samples.filter((s) => s.ts >= x.ts && s.ts < x.ts + x.dur), 6) }));
-  return { tbt, cpu, long, topAll: top(samples.filter((s) => s.ts >= from), 25), fcpMs: fcp ? (fcp.ts - (events.find((e) => e.name === 'navigationStart')?.ts ?? fcp.ts)) / 1000 : NaN };
+    .filter((x) => (4 * x.tdur) / 1000 > Number(process.env.PTAX_LONG_MS ?? 50))
+    .map((x) => ({
+      ...x,
+      top: top(
+        samples.filter((s) => s.ts >= x.ts && s.ts < x.ts + x.dur),
+        6,
+      ),
+      kids: kidsOf(x),
+    }));
+  const fns = Object.fromEntries(
+    top(
+      samples.filter((s) => s.ts >= from),
+      60,
+    ),
+  );
+  return {
+    tbt,
+    cpu,
+    long,
+    fns,
+    kinds: Object.fromEntries(kinds),
+    files: Object.fromEntries(files),
+    topAll: top(
+      samples.filter((s) => s.ts >= from),
+      25,
+    ),
+  };
 }
 
 try {
@@ -109,14 +179,39 @@ try {
       for (let i = 0; i < runs; i++) {
         const r = await once(u.origin + path);
         results.push(r);
-        console.log(`  run ${i + 1}: TBT by CPU ${r.tbt.toFixed(0)} ms, main-thread CPU after FCP ${r.cpu.toFixed(0)} ms, ${r.long.length} long tasks · load ${load()}`);
+        console.log(
+          `  run ${i + 1}: TBT by CPU ${r.tbt.toFixed(0)} ms, main-thread CPU after FCP ${r.cpu.toFixed(0)} ms, ${r.long.length} long tasks · load ${load()}`,
+        );
       }
       console.log(
         `${code} ${path}: TBT by CPU median ${median(results.map((r) => r.tbt)).toFixed(0)} ms, CPU after FCP median ${median(results.map((r) => r.cpu)).toFixed(0)} ms (${runs} runs)`,
       );
       const last = results[results.length - 1];
+      const med = (key) => {
+        const names = new Set(results.flatMap((r) => Object.keys(r[key])));
+        return [...names]
+          .map((n) => [n, median(results.map((r) => r[key][n] ?? 0))])
+          .filter(([, ms]) => ms >= 1)
+          .sort((a, b) => b[1] - a[1]);
+      };
+      console.log(
+        `   by kind (median ms): ${med('kinds')
+          .map(([k, ms]) => `${k} ${ms.toFixed(0)}`)
+          .join(' · ')}`,
+      );
+      console.log(
+        `   by script, self (median ms): ${med('files')
+          .map(([k, ms]) => `${k} ${ms.toFixed(0)}`)
+          .join(' · ')}`,
+      );
+      // Self time by function, the median over the runs (a sample taken after the thread was
+      // descheduled carries the whole gap: one run's figure for a function can be far off on a busy machine).
+      console.log('   self time by function, median of the runs:');
+      for (const [k, ms] of med('fns').slice(0, Number(process.env.PTAX_TOP ?? 20))) console.log(`      ${ms.toFixed(1).padStart(6)} ms  ${k}`);
+      if (process.env.PTAX_BRIEF) continue;
       for (const x of last.long) {
         console.log(`   long task: CPU ${(x.tdur / 1000).toFixed(1)} ms (×4 = ${((4 * x.tdur) / 1000).toFixed(0)}), wall ${(x.dur / 1000).toFixed(1)} ms`);
+        console.log(`      trace: ${x.kids.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(' · ')}`);
         for (const [k, ms] of x.top) console.log(`      ${ms.toFixed(1).padStart(6)} ms  ${k}`);
       }
       console.log('   self time after FCP (last run):');
