@@ -21,7 +21,9 @@ const prerendered =
 if (prerendered) preloadIslands(root);
 const lang = langFromPath(location.pathname);
 const i18n = i18nWith(lang, await loadResources(lang).catch(() => ({})));
-document.documentElement.lang = lang;
+// Set only when it differs: writing the same value still makes Chromium restyle the whole page
+// (7-13 ms of main-thread CPU on the Texas home page, measured; issue 28), and a pre-rendered page has it already.
+if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
 // The pre-rendered page already has the edition's title and description (with the county count).
 (window as unknown as { __ptaxLog: typeof taxLog }).__ptaxLog = taxLog;
 if (prerendered && !new URLSearchParams(location.search).has('__throw')) void hydrateIslands(root, i18n, lang);

@@ -20,7 +20,7 @@ import {
 } from '../lib/model.js';
 import { formatPercent, formatUsd, type Lang } from '../lib/format.js';
 import { AmountControl, MoneyInput } from './MoneyInput.js';
-import { boroughOf, countyLabels, countyName } from '../lib/places.js';
+import { boroughOf, compareNames, countyLabels, countyName } from '../lib/places.js';
 import { COMMERCIAL_EXEMPTIONS_URL, PROPERTY_TYPES, VETERAN_RANGES } from '../lib/config.js';
 
 interface FieldProps {
@@ -110,7 +110,7 @@ export function CountyField({ form, edition, lang, rateDigits = 3, inputRef }: F
     const cityWide = edition.places.filter((p) => p.needsPropertyType);
     const boroughs = byClass
       .map((c) => ({ c, borough: boroughOf(c.slug, t) }))
-      .sort((a, b) => (a.borough || a.c.name).localeCompare(b.borough || b.c.name, lang));
+      .sort((a, b) => compareNames(a.borough || a.c.name, b.borough || b.c.name, lang));
     return byClass.length > 0 ? (
       <>
         <optgroup label={t('place.nycGroup')}>

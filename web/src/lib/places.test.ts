@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../i18n/index.js';
 import es from '../i18n/es.js';
-import { countyLabels, countyName } from './places.js';
+import { compareNames, countyLabels, countyName } from './places.js';
 import { makeEdition } from './model.js';
 import { toBundle } from './stateData.js';
 import { statePackage } from '../test/edition.js';
@@ -30,6 +30,43 @@ describe('countyLabels', () => {
           expect(labels.option(c.name, '1.234%')).toBe(t('form.countyOption', { name: countyName(c.name, t), rate: '1.234%' }));
         }
       }
+    });
+  }
+});
+
+describe('compareNames gives the order of localeCompare', () => {
+  // By hand: "Brooklyn" < "El Bronx" < "Manhattan" (b, e, m); "Staten Island" < "The Bronx" (s, t); "New York" < "Newark" (a space before letters).
+  const names = [
+    'The Bronx',
+    'El Bronx',
+    'Brooklyn',
+    'Manhattan',
+    'Queens',
+    'Staten Island',
+    'New York',
+    'Newark',
+    'newark',
+    'NEWARK',
+    'Bronx',
+    'bronx',
+    'Doña Ana',
+    'Kings County',
+    'St. Lawrence',
+    '',
+    'a',
+    'A',
+    'a b',
+    'ab',
+    'Ñ',
+  ];
+  for (const lang of ['en', 'es']) {
+    it(lang, () => {
+      const sign = (x: number) => Math.sign(x);
+      const differ = names
+        .flatMap((a) => names.map((b) => [a, b, sign(compareNames(a, b, lang)), sign(a.localeCompare(b, lang))] as const))
+        .filter(([, , x, y]) => x !== y);
+      expect(differ).toEqual([]);
+      expect(compareNames('Brooklyn', 'El Bronx', lang)).toBe(-1);
     });
   }
 });
