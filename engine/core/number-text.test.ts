@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numberText, usdText, type NumberLang } from './number-text.js';
+import { decimalText, numberText, usdText, type NumberLang } from './number-text.js';
 
 const formatUsd = (x: number) => usdText(x, 2);
 const formatNumber = (x: number) => numberText(x);
@@ -89,5 +89,14 @@ describe('usdText and numberText', () => {
         { numRuns: 3000 },
       );
     }
+  });
+
+  it('decimalText moves the decimal point by `shift` (a percent of a fraction) without multiplying', () => {
+    // 10,000 × 10² = 1,000,000; 0.01005 × 10² = 1.005, rounded to 1.01 (0.01005 × 100 is 1.0049999… as a double).
+    expect(decimalText(1e4, 0, 0, 2)).toBe('1,000,000');
+    expect(decimalText(0.01005, 2, 2, 2)).toBe('1.01');
+    expect(decimalText(-0.000004, 2, 2, 2)).toBe('-0.00');
+    // Beyond 1e15 after the shift: Intl's (null).
+    expect(decimalText(1e13, 0, 0, 2)).toBeNull();
   });
 });

@@ -15,6 +15,8 @@
  * (String(x): 1.005 → "1.01", where (1.005).toFixed(2) gives "1.00"), half away from zero; a
  * negative value (or -0) keeps its minus sign even when it rounds to zero ("-$0.00").
  * Values outside the range done here (not finite, or 1e15 and beyond) go to Intl itself.
+ * The web's formats (web/src/lib/format.ts: dollars without cents, percent, grouped numbers)
+ * take their digits from `decimalText` too. No Node API: the web imports this file.
  */
 
 export type NumberLang = 'en' | 'es';
@@ -28,8 +30,12 @@ function viaIntl(lang: NumberLang, key: string, options: Intl.NumberFormatOption
 
 const LIMIT = 1e15;
 
-/** The digits of |x| rounded half away from zero to `max` fraction digits, trailing zeros kept down to `min`: [integer part, fraction part]. */
-function decimal(x: number, min: number, max: number): [string, string] {
+/**
+ * The digits of |x| × 10^shift (the decimal point moved, not a multiplication: a percent of
+ * a fraction is exact) rounded half away from zero to `max` fraction digits, trailing zeros
+ * kept down to `min`: [integer part grouped by commas, fraction part].
+ */
+function decimal(x: number, min: number, max: number, shift = 0): [string, string] {
   const s = String(Math.abs(x));
   // Shortest round-trip form: "123.45", "1e-7", "1.5e-10" (|x| < 1e15 never has a positive exponent).
   const e = s.indexOf('e');
@@ -45,6 +51,8 @@ function decimal(x: number, min: number, max: number): [string, string] {
     digits = s.replace('.', '');
     point = dot < 0 ? s.length : dot;
   }
+  point += shift;
+  if (digits.length < point) digits = digits.padEnd(point, '0'); // 1e4 × 10^2: "10000" → "1000000"
   if (point <= 0) {
     digits = '0'.repeat(1 - point) + digits;
     point = 1;
@@ -78,22 +86,32 @@ function decimal(x: number, min: number, max: number): [string, string] {
 
 const negative = (x: number) => x < 0 || Object.is(x, -0);
 
+/**
+ * |x| × 10^shift grouped by commas, rounded half away from zero to at most `max` and at least
+ * `min` fraction digits ("1,234.5"), with "-" for a negative x (-0 included), as
+ * Intl.NumberFormat writes it in en-US and es-MX; null where that is not done here (not
+ * finite, or 1e15 and beyond after the shift): the caller asks Intl.
+ */
+export function decimalText(x: number, min: number, max: number, shift = 0): string | null {
+  if (!(Math.abs(x) * 10 ** shift < LIMIT)) return null;
+  const [int, frac] = decimal(x, min, max, shift);
+  return `${negative(x) ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+}
+
 /** Dollars, cents shown to at least `minCents` digits (0 or 2, at most 2): $1,234.5 and $1,234.50, -$3.00. */
 export function usdText(x: number, minCents: 0 | 2 = 2, lang: NumberLang = 'en'): string {
-  if (!(Math.abs(x) < LIMIT))
+  const d = decimalText(x, minCents, 2);
+  if (d === null)
     return viaIntl(
       lang,
       `usd${minCents}`,
       { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol', minimumFractionDigits: minCents, maximumFractionDigits: 2 },
       x,
     );
-  const [int, frac] = decimal(x, minCents, 2);
-  return `${negative(x) ? '-' : ''}$${int}${frac ? `.${frac}` : ''}`;
+  return d.startsWith('-') ? `-$${d.slice(1)}` : `$${d}`;
 }
 
 /** A number, at most six decimals: 1,234.5, 0.000001. */
 export function numberText(x: number, lang: NumberLang = 'en'): string {
-  if (!(Math.abs(x) < LIMIT)) return viaIntl(lang, 'number', { maximumFractionDigits: 6 }, x);
-  const [int, frac] = decimal(x, 0, 6);
-  return `${negative(x) ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+  return decimalText(x, 0, 6) ?? viaIntl(lang, 'number', { maximumFractionDigits: 6 }, x);
 }
