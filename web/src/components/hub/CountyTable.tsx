@@ -13,7 +13,7 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatPercent, formatUsd, type Lang } from '../../lib/format.js';
-import { countyName } from '../../lib/places.js';
+import { compareNames, countyName } from '../../lib/places.js';
 import { hubPath, type CountyRow } from './hubTypes.js';
 
 export type SortKey = 'name' | 'rate' | 'value' | 'tax' | 'population';
@@ -23,11 +23,11 @@ type Dir = 'ascending' | 'descending';
 export function sortRows(rows: readonly CountyRow[], key: SortKey, dir: Dir): CountyRow[] {
   const sign = dir === 'ascending' ? 1 : -1;
   return [...rows].sort((a, b) => {
-    if (key === 'name') return sign * a.name.localeCompare(b.name, 'en');
+    if (key === 'name') return sign * compareNames(a.name, b.name, 'en');
     const x = a[key];
     const y = b[key];
-    if (x === null || y === null) return x === y ? a.name.localeCompare(b.name, 'en') : x === null ? 1 : -1;
-    return x === y ? a.name.localeCompare(b.name, 'en') : sign * (x - y);
+    if (x === null || y === null) return x === y ? compareNames(a.name, b.name, 'en') : x === null ? 1 : -1;
+    return x === y ? compareNames(a.name, b.name, 'en') : sign * (x - y);
   });
 }
 
