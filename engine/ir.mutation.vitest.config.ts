@@ -15,7 +15,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from '../vitest.config.js';
 
-const FILES = ['engine/core/walk.test.ts', 'engine/ir-random.test.ts'];
+const FILES = ['engine/core/walk.test.ts', 'engine/codegen/js-print.test.ts', 'engine/ir-random.test.ts'];
 
 class InOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
