@@ -8,14 +8,22 @@
  * at the first failure: the files run in the order below (the unit tests of exact figures
  * and printed text first, the random programs last), so most mutants are killed in
  * milliseconds. Under PTAX_MUTATION engine/ir-random.test.ts draws 40 programs (5 through
- * DuckDB).
+ * DuckDB) and stops at its first failure (no shrinking). engine/sql/sql.test.ts is left out
+ * (minutes of DuckDB and PostgreSQL per run): the SQL printer is checked by its snapshots,
+ * sql-print's hand-made program and the random programs through DuckDB.
  */
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from '../vitest.config.js';
 
-const FILES = ['engine/core/walk.test.ts', 'engine/codegen/js-print.test.ts', 'engine/ir-random.test.ts'];
+const FILES = [
+  'engine/core/walk.test.ts',
+  'engine/codegen/js-print.test.ts',
+  'engine/sql/sql-print.test.ts',
+  'engine/sql/sql-snapshots.test.ts',
+  'engine/ir-random.test.ts',
+];
 
 class InOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
