@@ -183,7 +183,11 @@ describe('the printed source of one program', () => {
   it('is exactly this', () => {
     const p = program({
       parameters: { k: 'zz.k', t: 'zz.t' },
-      validations: [{ when: { fact: 'value', operator: 'lessThan', value: 0 }, code: 'NEGATIVE', message: { en: 'negative', es: 'negativo' } }],
+      // The first fact read is homestead (f2): the reads are printed in slot order all the same.
+      validations: [
+        { when: { all: [{ fact: 'homestead', operator: 'notIn', value: [true, false] }] }, code: 'NOT_YES_NO', message: { en: 'yes or no', es: 'sí o no' } },
+        { when: { fact: 'value', operator: 'lessThan', value: 0 }, code: 'NEGATIVE', message: { en: 'negative', es: 'negativo' } },
+      ],
       steps: [
         { id: 'share', label, ...f('t[propertyClass]') },
         {
@@ -199,12 +203,21 @@ describe('the printed source of one program', () => {
               },
               value: 'home',
             },
+            { when: { any: [{ fact: 'propertyClass', operator: 'contains', value: 'x' }] }, value: 'odd' },
             { value: 'other' },
           ],
         },
       ],
-      notes: [{ when: { fact: 'kind', operator: 'in', value: ['home', 'farm'] }, text: { en: 'a home', es: 'una casa' } }],
-      result: { annualTax: { ...f('max(value * share * k, 0, -1)'), unit: 'usd' }, exemptions: { a: { ...f('-t[propertyClass]'), unit: 'usd' } } },
+      notes: [
+        { when: { fact: 'kind', operator: 'in', value: ['home', 'farm'] }, text: { en: 'a home', es: 'una casa' } },
+        { when: { fact: 'value', operator: 'greaterThan', value: 100 }, text: { en: 'over 100', es: 'más de 100' } },
+      ],
+      result: {
+        annualTax: { ...f('max(value * share * k, 0, -1)'), unit: 'usd' },
+        monthlyTax: { ...f('t[propertyClass] / 12'), unit: 'usd' },
+        exemptions: { a: { ...f('-t[propertyClass]'), unit: 'usd' }, sub: { b: { ...f('value * 0'), unit: 'usd' } } },
+        exemptionBreakdown: { x: { share: { ...f('share'), unit: 'fraction' }, amount: { ...f('value * k'), unit: 'usd' } } },
+      } as ResultGroup,
     });
     const b = bundleOf([p]);
     const m = generateProgram(b, 'zz.p', 2026);
@@ -224,9 +237,11 @@ module.exports = {
   /** rt: the engine's runtime (engine/codegen/runtime.ts). */
   make(rt) {
     const roundTo = rt.roundTo;
-    const M0 = {"en":"negative","es":"negativo"};
+    const M0 = {"en":"yes or no","es":"sí o no"};
+    const M1 = {"en":"negative","es":"negativo"};
     const T0 = JSON.parse("{\\"class1\\":0.5,\\"class2\\":0.25}");
     const N0 = {"en":"a home","es":"una casa"};
+    const N1 = {"en":"over 100","es":"más de 100"};
     /**
      * The program on a filled fact array: validations, then steps. For a batch row (nums
      * given): the leaves that can throw (so a row fails as the result would), the batch
@@ -236,32 +251,73 @@ module.exports = {
      */
     function evaluate(v, lang, keepSteps, nums, other) {
       const f0 = v[0], f1 = v[1], f2 = v[2];
-      if ((typeof f0 === 'number' ? f0 < 0 : rt.isNumeric(f0) && f0 < 0)) throw rt.error("NEGATIVE", M0[lang]);
+      if ((f2 !== true && f2 !== false)) throw rt.error("NOT_YES_NO", M0[lang]);
+      if ((typeof f0 === 'number' ? f0 < 0 : rt.isNumeric(f0) && f0 < 0)) throw rt.error("NEGATIVE", M1[lang]);
       const s0 = rt.entry(T0, "zz.t", f1);
-      const s1 = (((f2 === true) || (typeof f0 === 'number' ? f0 > "k" : rt.isNumeric(f0) && f0 > "k")) ? "home" : "other");
+      const s1 = (((f2 === true) || (typeof f0 === 'number' ? f0 > "k" : rt.isNumeric(f0) && f0 > "k")) ? "home" : (rt.op.contains(f1, "x") ? "odd" : "other"));
       if (nums !== undefined) {
+        (rt.entry(T0, "zz.t", f1) / 12);
         (-rt.entry(T0, "zz.t", f1));
         let x, odd = 0;
         x = Math.max(Math.max(((f0 * s0) * 0.02), 0), (-1)); if (typeof x === 'number') nums[0] = x; else { nums[0] = NaN; other[0] = x; odd |= 1; }
+        x = (rt.entry(T0, "zz.t", f1) / 12); if (typeof x === 'number') nums[1] = x; else { nums[1] = NaN; other[1] = x; odd |= 2; }
         nums[12] = odd;
         let bits = 0;
         if ((s1 === "home" || s1 === "farm")) bits |= 1;
+        if ((typeof f0 === 'number' ? f0 > 100 : rt.isNumeric(f0) && f0 > 100)) bits |= 2;
         return bits;
       }
       if (keepSteps) { v[${3 + COUNTY_FACTS.length + 1}] = s0; v[${3 + COUNTY_FACTS.length + 2}] = s1; }
       const r0 = roundTo(Math.max(Math.max(((f0 * s0) * 0.02), 0), (-1)), 2);
-      const r1 = roundTo((-rt.entry(T0, "zz.t", f1)), 2);
+      const r1 = roundTo((rt.entry(T0, "zz.t", f1) / 12), 2);
+      const r2 = roundTo((-rt.entry(T0, "zz.t", f1)), 2);
+      const r3 = roundTo((f0 * 0), 2);
       const g0 = {};
-      if (r1 !== 0) g0["a"] = r1;
-      const result = { "annualTax": r0, "exemptions": g0 };
+      if (r2 !== 0) g0["a"] = r2;
+      g0["sub"] = { "b": r3 };
+      const r4 = roundTo(s0, 8);
+      const r5 = roundTo((f0 * 0.02), 2);
+      const g1 = {};
+      if (r5 !== 0) g1["x"] = { "share": r4, "amount": r5 };
+      const result = { "annualTax": r0, "monthlyTax": r1, "exemptions": g0, "exemptionBreakdown": g1 };
       const notes = [];
       if ((s1 === "home" || s1 === "farm")) notes.push(N0[lang]);
+      if ((typeof f0 === 'number' ? f0 > 100 : rt.isNumeric(f0) && f0 > 100)) notes.push(N1[lang]);
       result.notes = notes;
       return result;
     }
-    return { hash, evaluate, notes: [N0] };
+    return { hash, evaluate, notes: [N0, N1] };
   },
 };
+`);
+  });
+  it('a program that reads no fact and has no step, note or validation', () => {
+    const p = program({ result: { annualTax: { ...f('4 * 12'), unit: 'usd' } } });
+    const b = bundleOf([p]);
+    const m = generateProgram(b, 'zz.p', 2026);
+    const body = m.source.slice(m.source.indexOf('    function evaluate'), m.source.indexOf('  },\n};'));
+    // 4 × 12 folded: 48. Empty lines where the reads, validations, steps, throwing leaves, notes and write-back would be.
+    expect(body).toBe(`    function evaluate(v, lang, keepSteps, nums, other) {
+      
+      
+      if (nums !== undefined) {
+        
+        let x, odd = 0;
+        x = 48; if (typeof x === 'number') nums[0] = x; else { nums[0] = NaN; other[0] = x; odd |= 1; }
+        nums[12] = odd;
+        let bits = 0;
+        
+        return bits;
+      }
+      
+      const r0 = roundTo(48, 2);
+      const result = { "annualTax": r0 };
+      const notes = [];
+      
+      result.notes = notes;
+      return result;
+    }
+    return { hash, evaluate, notes: [] };
 `);
   });
 });
@@ -389,6 +445,66 @@ describe('what a printed module computes', () => {
     expect(thrown(() => gq.evaluate(facts(bq, 5, 'class9', false), 'en', false, nums, []))).toBe('NO_VALUE: zz.t has no value for class9');
     expect(gq.evaluate(facts(bq, 5, 'class1', false), 'en', false, nums, [])).toBe(0);
     expect(nums[0]).toBe(5);
+  });
+});
+
+describe('what a printed module computes: the edges', () => {
+  it("a group's amount is found by its name, not its place", () => {
+    // value 5: x has share 5 and amount 0 (left out), y share 0 and amount 5 (kept).
+    const p = program({
+      result: {
+        exemptionBreakdown: {
+          x: { share: { ...f('value'), unit: 'fraction' }, amount: { ...f('value * 0'), unit: 'usd' } },
+          y: { share: { ...f('value * 0'), unit: 'fraction' }, amount: { ...f('value'), unit: 'usd' } },
+        },
+      } as ResultGroup,
+    });
+    const b = bundleOf([p]);
+    const want = { exemptionBreakdown: { y: { share: 0, amount: 5 } }, notes: [] };
+    expect(load(b).evaluate(facts(b, 5, null, false), 'en', false)).toEqual(want);
+    expect(run(lowerProgram(b, 'zz.p', 2026), facts(b, 5, null, false))).toEqual(want);
+  });
+  it('a batch column is the leaf at its whole path, not a leaf at a part of it', () => {
+    // countyBreakdown.county (column 8) is value × 4 = 20; countyBreakdown.school (column 7) is not in the program.
+    const p1 = program({ result: { countyBreakdown: { county: { ...f('value * 4'), unit: 'usd' } } } as ResultGroup });
+    // A leaf named countyBreakdown is none of the countyBreakdown.* columns.
+    const p2 = program({ result: { countyBreakdown: { ...f('value * 4'), unit: 'usd' } } as ResultGroup });
+    const cells = (p: ProgramDef) => {
+      const b = bundleOf([p]);
+      const nums = new Float64Array(BATCH_COLUMNS.length + 1).fill(-7);
+      load(b).evaluate(facts(b, 5, null, false), 'en', false, nums, []);
+      return [...nums.slice(7, 11)];
+    };
+    expect(cells(p1)).toEqual([-7, 20, -7, -7]);
+    expect(cells(p2)).toEqual([-7, -7, -7, -7]);
+  });
+  it('a condition literal that is not JSON (YAML .inf): Infinity, not null', () => {
+    const p = program({
+      notes: [
+        { when: { fact: 'value', operator: 'equal', value: Infinity }, text: { en: 'infinite', es: 'infinito' } },
+        { when: { fact: 'value', operator: 'in', value: [-Infinity, 5] }, text: { en: 'minus infinite or 5', es: 'menos infinito o 5' } },
+      ],
+      result: { annualTax: { ...f('value * 0'), unit: 'usd' } },
+    });
+    const b = bundleOf([p]);
+    const g = load(b);
+    const notes = (x: unknown) => [g.evaluate(facts(b, x, null, false), 'en', false).notes, run(lowerProgram(b, 'zz.p', 2026), facts(b, x, null, false)).notes];
+    expect(notes(Infinity)).toEqual([['infinite'], ['infinite']]);
+    expect(notes(-Infinity)).toEqual([['minus infinite or 5'], ['minus infinite or 5']]);
+    expect(notes(5)).toEqual([['minus infinite or 5'], ['minus infinite or 5']]);
+    expect(notes(null)).toEqual([[], []]);
+  });
+  it('a program without scalar parameters: its first step is a step, not a fact', () => {
+    // a = 5 × 4 = 20; b = a + 1 = 21.
+    const p = program({
+      steps: [
+        { id: 'a', label, ...f('value * 4') },
+        { id: 'b', label, ...f('a + 1') },
+      ],
+      result: { annualTax: { ...f('b'), unit: 'usd' } },
+    });
+    const b = bundleOf([p]);
+    expect(load(b).evaluate(facts(b, 5, null, false), 'en', false)).toEqual({ annualTax: 21, notes: [] });
   });
 });
 
