@@ -20,8 +20,8 @@ import base from '../vitest.config.js';
 const FILES = [
   'engine/core/walk.test.ts',
   'engine/codegen/js-print.test.ts',
-  'engine/sql/sql-print.test.ts',
   'engine/sql/sql-snapshots.test.ts',
+  'engine/sql/sql-print.test.ts',
   'engine/ir-random.test.ts',
 ];
 
