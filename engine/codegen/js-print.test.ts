@@ -450,17 +450,19 @@ describe('what a printed module computes', () => {
 
 describe('what a printed module computes: the edges', () => {
   it("a group's amount is found by its name, not its place", () => {
-    // value 5: x has share 5 and amount 0 (left out), y share 0 and amount 5 (kept).
+    // value 5: x has share 5 and amount 0 (left out), y share 0 and amount 5 (kept), plain is 0 (kept).
     const p = program({
       result: {
         exemptionBreakdown: {
           x: { share: { ...f('value'), unit: 'fraction' }, amount: { ...f('value * 0'), unit: 'usd' } },
           y: { share: { ...f('value * 0'), unit: 'fraction' }, amount: { ...f('value'), unit: 'usd' } },
+          // A leaf has no amount: kept, 0 or not.
+          plain: { ...f('value * 0'), unit: 'usd' },
         },
       } as ResultGroup,
     });
     const b = bundleOf([p]);
-    const want = { exemptionBreakdown: { y: { share: 0, amount: 5 } }, notes: [] };
+    const want = { exemptionBreakdown: { y: { share: 0, amount: 5 }, plain: 0 }, notes: [] };
     expect(load(b).evaluate(facts(b, 5, null, false), 'en', false)).toEqual(want);
     expect(run(lowerProgram(b, 'zz.p', 2026), facts(b, 5, null, false))).toEqual(want);
   });
