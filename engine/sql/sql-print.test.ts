@@ -259,6 +259,29 @@ describe('a hand-made program through DuckDB', () => {
     ]);
   });
 
+  it("two years of a program: each row by its year's rules, one column for the step they share", async () => {
+    // k is 0.02 from 2000 and 0.03 from 2025: 2024's tax is value × 0.02, 2026's value × 0.03 (read twice: a column).
+    const b = bundleWith({
+      years: [2024, 2026],
+      steps: [{ id: 'tax', label, ...f('value * k') }],
+      result: { annualTax: { ...f('tax'), unit: 'usd' }, monthlyTax: { ...f('tax / 12'), unit: 'usd' } } as unknown as ResultGroup,
+    });
+    b.parameters['zz.k']!.values.push({ effective: '2025-01-01', reference: [], last_verified: '2026-11-27', value: 0.03 });
+    const sql = generateSql(b, { state: 'ZZ', columns: ['id', ...BATCH_INPUT_COLUMNS] });
+    // One step column for both years, its number the row's year's.
+    expect(sql).toContain(
+      "CASE WHEN py IN (0, 1) THEN (f0 * (CASE py WHEN 0 THEN CAST('0.02' AS FLOAT8) WHEN 1 THEN CAST('0.03' AS FLOAT8) END)) END AS py0_s0",
+    );
+    const got = await rows(sql, [
+      { value: 1000, year: 2024 }, // 1,000 × 0.02
+      { value: 1000, year: 2026 }, // 1,000 × 0.03
+      { value: 1000, year: null }, // the last year's
+      { value: 1000, year: 2031 }, // after the last: the last year's
+      { value: 1000, year: 2025 }, // between: no rules
+    ]);
+    expect(got.map((r) => r.error ?? r.annualTax)).toEqual([20, 30, 30, 30, 'No rules for 2025; years available: 2024, 2026']);
+  });
+
   it('a band that misses: NO_VALUE with the value as JavaScript writes it', async () => {
     // Bands below 0 and at most 10: 10.5 and 20 fit none; NaN (0 / 0) none either.
     const p = {
@@ -428,6 +451,16 @@ describe('the options', () => {
     expect(pg.split('\n')[1]).toBe('-- dialect: postgres; states: ZZ; year: 2030');
     expect(pg).not.toContain('disabled_optimizers');
     expect(pg).toContain('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS MATERIALIZED (');
+  });
+  it('the years a query covers: all, the one asked, the last for a later one; none between', () => {
+    const b = () => bundleWith({ years: [2024, 2026] });
+    const py = (year?: number) => /THEN \(CASE (WHEN r\.p_program = .*?) END\) END AS p_py/.exec(generateSql(b(), { state: 'ZZ', year }))![1];
+    expect(py()).toBe("WHEN r.p_program = 'zz.p' AND r.p_year = 2024 THEN 0 WHEN r.p_program = 'zz.p' AND r.p_year = 2026 THEN 1");
+    expect(py(2024)).toBe("WHEN r.p_program = 'zz.p' AND r.p_year = 2024 THEN 0");
+    expect(py(2026)).toBe("WHEN r.p_program = 'zz.p' AND r.p_year = 2026 THEN 0");
+    expect(py(2030)).toBe("WHEN r.p_program = 'zz.p' AND r.p_year = 2026 THEN 0");
+    expect(() => generateSql(b(), { state: 'ZZ', year: 2025 })).toThrow("ZZ: no rules for 2025 (rules' years: 2024, 2026)");
+    expect(() => generateSql(b(), { state: 'ZZ', year: 2023 })).toThrow("ZZ: no rules for 2023 (rules' years: 2024, 2026)");
   });
   it('a year after the last of the rules takes the last; one before the first is refused', () => {
     // zz.p has 2026 only: 2030 is computed with 2026's rules, 2025 has none.
