@@ -2,12 +2,12 @@
 import type { CalcResult } from '../engine/node.js';
 import type { CalculatorDef, Lang, ProgramDef, Reference, ResultFieldDecl, ResultGroup, ResultLeaf } from '../engine/node.js';
 import { RESULT_FIELDS } from '../engine/node.js';
-import { formatNumber, formatUsd } from './en-number.js';
+import { numberText, usdText } from '../engine/node.js';
 
 // Dollars and numbers as Intl.NumberFormat('en-US') writes them, without loading ICU
-// (cli/en-number.ts: its first use costs more than the CLI's whole start-up budget).
-const usd = { format: formatUsd };
-const num = { format: formatNumber };
+// (engine/core/number-text.ts: its first use costs more than the CLI's whole start-up budget).
+const usd = { format: (x: number) => usdText(x, 2) };
+const num = { format: (x: number) => numberText(x) };
 const money = (x: unknown) => (typeof x === 'number' ? usd.format(x) : '—');
 const pct = (x: unknown) => (typeof x === 'number' ? `${x.toFixed(2)}%` : '—');
 

@@ -19,8 +19,15 @@ import { declaredInputs } from './core/registry.js';
 // loader itself is tested in load.test.ts.
 const bundle: Bundle = readBundle('dist/rules/bundle.json');
 
-/** Mutation testing runs this file once per mutant: a tenth of the fact sets there. */
-const SCALE = process.env.PTAX_MUTATION ? 0.1 : 1;
+/**
+ * The share of the fact sets below that a run draws (PTAX_DIFF_SCALE): a quarter in `npm
+ * test` (1,500 and 1,250; the whole was 45 s of CPU in a clean clone, json-rules-engine's
+ * runs), all of them with PTAX_FULL=1, a tenth under mutation testing (once per mutant).
+ * Bugs put into engine/core/walk.ts on 2026-11-27 each fail at a quarter: lessThanInclusive
+ * as `<`, `in` missing the list's first item (`> 0`), greaterThan without its number check,
+ * doesNotContain true for a fact that is not a list.
+ */
+const SCALE = Number(process.env.PTAX_DIFF_SCALE ?? (process.env.PTAX_MUTATION ? 0.1 : process.env.PTAX_FULL ? 1 : 0.25));
 
 /** Every condition in the bundle, with where it comes from. */
 function realConditions(b: Bundle): Array<{ where: string; cond: Condition }> {
@@ -225,7 +232,7 @@ describe('compileCondition agrees with json-rules-engine', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('on 6,000 random fact sets, for every real condition', async () => {
+  it(`on ${(SCALE * 6000).toLocaleString('en-US')} random fact sets, for every real condition`, async () => {
     const names = [...new Set(real.flatMap((r) => conditionFacts(r.cond)))];
     const sets = factSets(names, SCALE * 6000, 20261121);
     const { diffs, trues } = await compare(
@@ -238,7 +245,7 @@ describe('compileCondition agrees with json-rules-engine', () => {
     expect(oneSided).toEqual([]);
   }, 300_000); // json-rules-engine is asynchronous: minutes on a busy 2-core machine (60 s, the default, was exceeded there)
 
-  it('on 5,000 random fact sets, for 150 random nested conditions', async () => {
+  it(`on ${(SCALE * 5000).toLocaleString('en-US')} random fact sets, for 150 random nested conditions`, async () => {
     const FACTS = ['value', 'seniorIncome', 'propertyClass', 'starType', 'veteranDisability', 'homestead', 'over65', 'countyRate', 'enhancedIncomeLimit'];
     const scalar = fc.constantFrom(...POOL.filter((x) => !Array.isArray(x))) as fc.Arbitrary<string | number | boolean | null>;
     const leaf: fc.Arbitrary<Condition> = fc.oneof(

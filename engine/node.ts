@@ -13,6 +13,7 @@ export * from './core/errors.js';
 export * from './core/expr.js';
 export * from './core/messages.js';
 export * from './core/money.js';
+export * from './core/number-text.js';
 export * from './core/params.js';
 export * from './core/registry.js';
 export * from './core/round.js';

@@ -14,6 +14,7 @@ import { compileCondition, type Facts } from './conditions.js';
 import type { Binding } from './expr.js';
 import type { Bundle, Condition, Expr, Lang, ProgramDef } from './types.js';
 import { INPUTS } from '../generated/inputs.js';
+import { numberText, usdText } from './number-text.js';
 
 type Unit = 'usd' | 'percent' | 'fraction' | 'count' | 'year' | 'bool' | 'text' | 'none';
 
@@ -69,53 +70,22 @@ const WORDS = {
   },
 } as const;
 
-const LOCALE = { en: 'en-US', es: 'es-MX' } as const;
-
-/** A number format of one language: Intl.NumberFormat's, remembering the figures it wrote. */
+/** A number format of one language. */
 interface Format {
   format(x: number): string;
 }
 
 /**
- * The number formats of a language, made once per process: an Intl.NumberFormat takes about
- * 0.3 ms to make and 4 µs a call, and an explanation made three of them and formatted every
- * figure of every step (most of the time of a calculation with its explanation). The same
- * figures come back from one calculation to the next (rates, amounts, limits), so each format
- * remembers up to 4,096 of them (the same text: Intl's output depends only on the figure).
+ * The explanation's formats: dollars (cents only where there are some), dollars and cents,
+ * and numbers of at most six decimals, as Intl.NumberFormat writes them in en-US and es-MX
+ * (engine/core/number-text.ts, without Intl: making the first Intl.NumberFormat costs a
+ * phone's first calculation 20–40 ms, and an explanation formats every figure of every step).
  */
-const FORMATS = new Map<string, { money: Format; cents: Format; number: Format }>();
 function formatsOf(lang: Lang): { money: Format; cents: Format; number: Format } {
-  let f = FORMATS.get(lang);
-  if (!f) {
-    const currency = (digits: number) =>
-      remembered(
-        new Intl.NumberFormat(LOCALE[lang], {
-          style: 'currency',
-          currency: 'USD',
-          currencyDisplay: 'narrowSymbol',
-          minimumFractionDigits: digits,
-          maximumFractionDigits: 2,
-        }),
-      );
-    f = { money: currency(0), cents: currency(2), number: remembered(new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: 6 })) };
-    FORMATS.set(lang, f);
-  }
-  return f;
-}
-function remembered(nf: Intl.NumberFormat): Format {
-  const seen = new Map<number, string>();
   return {
-    format(x: number): string {
-      // A Map does not tell -0 from 0, which Intl writes as "-0".
-      if (Object.is(x, -0)) return nf.format(x);
-      let out = seen.get(x);
-      if (out === undefined) {
-        out = nf.format(x);
-        if (seen.size >= 4096) seen.clear();
-        seen.set(x, out);
-      }
-      return out;
-    },
+    money: { format: (x) => usdText(x, 0, lang) },
+    cents: { format: (x) => usdText(x, 2, lang) },
+    number: { format: (x) => numberText(x, lang) },
   };
 }
 const PREC: Record<string, number> = { '+': 1, '-': 1, '*': 2, '/': 2 };

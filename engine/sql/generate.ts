@@ -57,7 +57,7 @@
  *   named like an output column), a bad boolean's message when the cell holds a control
  *   character other than \b \t \n \f \r (JSON.stringify writes \u00XX; SQL writes it raw),
  *   and power (pow) is the database's, not V8's (the same to the last bit in every case
- *   tried, not proven).
+ *   tried, not proven; PostgreSQL's errors are answered as JS answers them: SqlPrinter.pow).
  */
 import { compileCondition } from '../core/conditions.js';
 import { countyRateAt, slugOf, stateKey } from '../core/counties.js';
@@ -994,6 +994,30 @@ class SqlPrinter {
       : `(${a} / ${b})`;
   }
 
+  /**
+   * A power as JavaScript's `**` gives it. DuckDB's POWER is C's pow, as V8's. PostgreSQL's
+   * raises an error that stops the whole query where C gives ±Infinity, NaN or 0: zero to a
+   * negative power (JS: Infinity), a negative base to a fractional power (NaN), and a
+   * finite result out of the double's range (±Infinity above 1.797…e308; 0 below half the
+   * smallest subnormal, 2.47e-324). Those are answered here from e × ln|b|, the logarithm of
+   * the result's size (within about 1e-13 of the bounds the two may differ); the rest, and
+   * NaN or infinite operands, are POWER's. A constant base of 0 is decided here: PostgreSQL
+   * computes constant parts of a CASE before running it, and LN(0) is an error too.
+   */
+  private pow(b: string, e: string, baseConst: number | undefined): string {
+    if (this.dialect !== 'postgres') return `POWER(${b}, ${e})`;
+    const inf = "CAST('Infinity' AS FLOAT8)";
+    if (baseConst === 0) return `(CASE WHEN ${e} < 0 THEN ${inf} ELSE POWER(${b}, ${e}) END)`;
+    const size = `(${e} * LN(ABS(${b})))`;
+    const odd = `(${e} - 2 * FLOOR(${e} / 2) = 1)`;
+    const inRange = `(CASE WHEN ${size} > 709.782712893384 THEN (CASE WHEN ${b} < 0 AND ${odd} THEN -${inf} ELSE ${inf} END) WHEN ${size} < -744.4400719213812 THEN CAST(0 AS FLOAT8) ELSE POWER(${b}, ${e}) END)`;
+    return (
+      `(CASE WHEN ${b} = 0 THEN (CASE WHEN ${e} < 0 THEN ${inf} ELSE POWER(${b}, ${e}) END)` +
+      ` WHEN NOT (ABS(${b}) < ${inf} AND ABS(${e}) < ${inf}) THEN POWER(${b}, ${e})` +
+      ` WHEN ${b} < 0 AND ${e} <> FLOOR(${e}) THEN CAST('NaN' AS FLOAT8) ELSE ${inRange} END)`
+    );
+  }
+
   read(name: string): Code {
     const n = this.names.get(name);
     if (!n) throw new PtaxError('RULES_INVALID', `${this.ir.program}: unknown fact ${name}`);
@@ -1037,7 +1061,7 @@ class SqlPrinter {
       n.op === 'floor'
         ? `FLOOR(${args[0]})`
         : n.op === 'pow'
-          ? `POWER(${args[0]}, ${args[1]})`
+          ? this.pow(args[0]!, args[1]!, parts[0]!.k)
           : args.slice(1).reduce((acc, a) => `${n.op === 'min' ? 'LEAST' : 'GREATEST'}(${acc}, ${a})`, args[0]!);
     return { sql, ty: 'num', deps: lv(parts), err: errOf(parts.map((x) => x.err)), nn: true };
   }

@@ -3,7 +3,7 @@
  * production build (web/dist) served by the real site server (dist/web/server/main.js) on a
  * free loopback port with a temporary SQLite database. Run after `npm run build`:
  *   npx vitest run -c web/e2e/vitest.config.ts
- * One fork, files one after the other (the machine has 2 shared cores), long timeouts;
+ * Two forks, two files at a time (PTAX_E2E_WORKERS=1: one after the other), long timeouts;
  * scripts/test runs it beside the unit tests (vitest.config.ts).
  */
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,11 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    maxWorkers: 1,
-    fileParallelism: false,
+    // Two files at a time (PTAX_E2E_WORKERS): a file spends most of its time waiting on its
+    // browser and the server (about 226 s of CPU in 470 s alone), so the second core is
+    // otherwise idle once vitest is done. Each file has its own browser; the files that need
+    // a server of their own (mail) start one.
+    maxWorkers: Math.max(1, Number(process.env.PTAX_E2E_WORKERS ?? 2)),
+    fileParallelism: Number(process.env.PTAX_E2E_WORKERS ?? 2) > 1,
   },
 });

@@ -116,9 +116,18 @@ describe('crash safety of the compiled server', () => {
       expect(smtp.received).toHaveLength(0);
 
       smtp.stall = false;
-      const second = await start(mailEnv);
+      // The restarted server with a generous send timeout: on a loaded machine (CI beside
+      // the other suites) 500 ms could run out while the relay answers, and the retry would
+      // count a third attempt. The lease it waits for is the first process's (500 ms × 3 + 5 s).
+      const second = await start({ ...mailEnv, PTAX_MAIL_TIMEOUT_MS: '10000' });
       const [mail] = await smtp.waitFor(1, 20_000); // once the dead process's lease has run out
       expect(mail!.to).toEqual(['kill-before-send@example.com']);
+      // The relay has the mail; the server records it as sent when the relay's answer reaches
+      // it (on a loaded machine, later than the mail itself).
+      const recorded = Date.now() + 10_000;
+      while (queryRows<{ status: string }>(mailDb, 'SELECT status FROM mail_outbox')[0]?.status === 'sending' && Date.now() < recorded) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await new Promise((resolve) => setTimeout(resolve, 500)); // several poll intervals: nothing more comes
       expect(smtp.received).toHaveLength(1);
       second.child.kill('SIGTERM');

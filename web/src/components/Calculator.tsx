@@ -95,7 +95,11 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       try {
+        // A User Timing measure (Lighthouse lists them; web/scripts/measure-first-calc.mjs
+        // reads it): the engine's run and the view made from it, the budget of issue 27.
+        const started = performance.now();
         const view = calculate(edition, { ...v, homeValue: value }, lang);
+        performance.measure('ptax:calculate', { start: started, end: performance.now() });
         setResult({ view, values: { ...v, homeValue: value } });
         focusResults.current = true;
         logTaxCalculation('completed', { county: view.county, annualTax: view.annualTax, effectiveRate: view.effectiveRate });
