@@ -469,6 +469,58 @@ describe('the options', () => {
   });
 });
 
+describe('a power in PostgreSQL: its errors answered as JavaScript answers them', () => {
+  let db: DuckDBInstance, c: DuckDBConnection;
+  beforeAll(async () => {
+    db = await DuckDBInstance.create(':memory:');
+    c = await db.connect();
+  });
+  afterAll(() => {
+    c?.closeSync();
+    db?.closeSync();
+  });
+  // seniorIncome (f5) and veteranIncome (f12) may be NULL: read as 0.
+  const B = "COALESCE(f5, CAST('0' AS FLOAT8))";
+  const E = "COALESCE(f12, CAST('0' AS FLOAT8))";
+  const printed = (formula: string) => {
+    const p = { steps: [{ id: 'x', label, ...f(formula) }], result: { annualTax: { ...f('x + 1'), unit: 'usd' } } as unknown as ResultGroup };
+    return [generateSql(bundleWith(p), { state: 'ZZ', dialect: 'postgres' }), generateSql(bundleWith(p), { state: 'ZZ', dialect: 'duckdb' })];
+  };
+  it('DuckDB: POWER; PostgreSQL: a constant base of 0 decided in the query', () => {
+    expect(printed('pow(seniorIncome, veteranIncome)')[1]).toContain(`POWER(${B}, ${E})`);
+    expect(printed('pow(0, veteranIncome)')[0]).toContain(`(CASE WHEN ${E} < 0 THEN CAST('Infinity' AS FLOAT8) ELSE POWER(CAST('0' AS FLOAT8), ${E}) END)`);
+  });
+  it('PostgreSQL: the printed CASE gives what ** gives (run here by DuckDB, whose POWER is C’s)', async () => {
+    const [sql] = printed('pow(seniorIncome, veteranIncome)');
+    const size = `(${E} * LN(ABS(${B})))`;
+    const inf = "CAST('Infinity' AS FLOAT8)";
+    const expr =
+      `(CASE WHEN ${B} = 0 THEN (CASE WHEN ${E} < 0 THEN ${inf} ELSE POWER(${B}, ${E}) END)` +
+      ` WHEN NOT (ABS(${B}) < ${inf} AND ABS(${E}) < ${inf}) THEN POWER(${B}, ${E})` +
+      ` WHEN ${B} < 0 AND ${E} <> FLOOR(${E}) THEN CAST('NaN' AS FLOAT8) ELSE (CASE WHEN ${size} > 709.782712893384 THEN (CASE WHEN ${B} < 0 AND (${E} - 2 * FLOOR(${E} / 2) = 1) THEN -${inf} ELSE ${inf} END) WHEN ${size} < -744.4400719213812 THEN CAST(0 AS FLOAT8) ELSE POWER(${B}, ${E}) END) END)`;
+    expect(sql).toContain(expr);
+    // 0^−1 = Infinity; (−8)^0.5 = NaN; 10^400 = Infinity; (−10)^401 = −Infinity; (−10)^400 = Infinity;
+    // 10^−400 = 0; 2^10 = 1024; (−2)^3 = −8; 0^0 = 1; Infinity^−1 = 0.
+    const cases: Array<[number, number]> = [
+      [0, -1],
+      [-8, 0.5],
+      [10, 400],
+      [-10, 401],
+      [-10, 400],
+      [10, -400],
+      [2, 10],
+      [-2, 3],
+      [0, 0],
+      [Infinity, -1],
+    ];
+    for (const [b, e] of cases) {
+      const at = expr.replaceAll(B, num(b)).replaceAll(E, num(e));
+      const got = (await c.runAndReadAll(`SELECT ${at} AS x`)).getRowObjects()[0]!.x;
+      expect([b, e, got]).toEqual([b, e, b ** e]);
+    }
+  });
+});
+
 describe('jsNumberText: a double as JavaScript prints it, in DuckDB', () => {
   let db: DuckDBInstance, c: DuckDBConnection;
   beforeAll(async () => {
