@@ -44,6 +44,9 @@ const FULL = !!process.env.PTAX_FULL;
 const PROGRAMS = Number(process.env.PTAX_IR_PROGRAMS ?? (process.env.PTAX_MUTATION ? 40 : FULL ? 2_000 : 150));
 const INPUTS = Number(process.env.PTAX_IR_INPUTS ?? (FULL ? 100 : 25));
 const SQL_PROGRAMS = Number(process.env.PTAX_IR_SQL ?? (process.env.PTAX_MUTATION ? 5 : FULL ? 300 : 20));
+// Under mutation testing a failure ends the run at once: shrinking the counterexample (many
+// more programs, each printed and loaded) only costs time there, and ran past Stryker's timeout.
+const END_ON_FAILURE = !!process.env.PTAX_MUTATION;
 
 const base: Bundle = readBundle('dist/rules/bundle.json');
 const table = registryOf(base).table;
@@ -368,7 +371,7 @@ describe('random programs: the interpreter and the generated JavaScript agree', 
           else results++;
         }
       }),
-      { numRuns: PROGRAMS, seed: 20261127 },
+      { numRuns: PROGRAMS, seed: 20261127, endOnFailure: END_ON_FAILURE },
     );
     // Both kinds of outcome were compared, not only errors.
     expect(results).toBeGreaterThan(PROGRAMS);
@@ -528,7 +531,7 @@ async function sqlAgrees(runner: SqlRunner, seed: number): Promise<void> {
         expect({ row: r, ...have }).toEqual({ row: r, ...Object.fromEntries(Object.entries(want).map(([k, v]) => [k, cell(v)])) });
       });
     }),
-    { numRuns: SQL_PROGRAMS, seed },
+    { numRuns: SQL_PROGRAMS, seed, endOnFailure: END_ON_FAILURE },
   );
   // Most programs and rows are compared, not refused or skipped.
   expect(checked).toBeGreaterThan(SQL_PROGRAMS / 4);

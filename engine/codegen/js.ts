@@ -44,11 +44,8 @@ export function programHash(bundle: Bundle, programId: string, year: number): st
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** A number as an exact JavaScript literal (negative numbers and −0 in parentheses). */
+/** A number as an exact JavaScript literal (negative numbers and −0 in parentheses; String gives NaN, Infinity, -Infinity). */
 export function numLit(n: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (n === Infinity) return 'Infinity';
-  if (n === -Infinity) return '(-Infinity)';
   if (Object.is(n, -0)) return '(-0)';
   return n < 0 ? `(${String(n)})` : String(n);
 }
@@ -84,11 +81,11 @@ class Printer {
       this.usedFacts.add(n.slot);
       return `f${n.slot}`;
     }
-    const i = this.stepIndex.get(n.slot);
     // Reading a step before it is computed (the interpreter would read whatever its slot
-    // held) is refused here, and the program stays with the interpreter.
-    if (i === undefined || !this.defined.has(n.slot)) throw new PtaxError('RULES_INVALID', `${this.ir.program}: ${n.name} is read before it is computed`);
-    return `s${i}`;
+    // held) is refused here, and the program stays with the interpreter. (A scalar
+    // parameter's slot is never read: the lowering folds it into a constant.)
+    if (!this.defined.has(n.slot)) throw new PtaxError('RULES_INVALID', `${this.ir.program}: ${n.name} is read before it is computed`);
+    return `s${this.stepIndex.get(n.slot)}`;
   }
 
   private table(id: string, table: Record<string, number>): string {

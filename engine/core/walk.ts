@@ -66,9 +66,12 @@ export function band(id: string, bands: readonly Band[], x: number): number {
   throw new PtaxError('NO_VALUE', `${id} has no band for ${x}`);
 }
 
-/** json-rules-engine's numberValidator: a fact must parse as a number for <, <=, >, >=. */
-export const isNumeric = (x: unknown): boolean =>
-  typeof x === 'number' ? x === x : x === null || x === undefined || typeof x === 'boolean' ? false : Number.parseFloat(x as string).toString() !== 'NaN';
+/**
+ * json-rules-engine's numberValidator, to the letter: a fact must parse as a number for <,
+ * <=, >, >=. parseFloat reads its argument as text: null, undefined, true, false and NaN
+ * give NaN; a number gives itself (the generated JavaScript tests `typeof` first, for speed).
+ */
+export const isNumeric = (x: unknown): boolean => Number.parseFloat(x as string).toString() !== 'NaN';
 
 /** json-rules-engine's default operators. */
 export const COMPARE: Record<Operator, (a: any, b: any) => boolean> = {

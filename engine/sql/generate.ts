@@ -140,10 +140,8 @@ export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? 
 export const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 /** An SQL string literal. */
 export const str = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+/** A number as an exact FLOAT8 (String gives NaN, Infinity and -Infinity as SQL spells them). */
 export function num(n: number): string {
-  if (Number.isNaN(n)) return "CAST('NaN' AS FLOAT8)";
-  if (n === Infinity) return "CAST('Infinity' AS FLOAT8)";
-  if (n === -Infinity) return "CAST('-Infinity' AS FLOAT8)";
   return `CAST('${Object.is(n, -0) ? '-0' : String(n)}' AS FLOAT8)`;
 }
 const nz = (sql: string): string => `COALESCE(${sql}, ${num(0)})`;
@@ -1187,7 +1185,8 @@ function readCounts(ir: ProgramIR): Map<string, number> {
     if (x === null || typeof x !== 'object') return;
     const o = x as { op?: string; name?: string };
     if (o.op === 'read') reads.set(o.name!, (reads.get(o.name!) ?? 0) + 1);
-    for (const [key, y] of Object.entries(o)) if (key !== 'table' && key !== 'bands' && key !== 'label' && key !== 'reference') visit(y);
+    // (Tables, bands, labels and citations are visited too: they hold no read.)
+    for (const y of Object.values(o)) visit(y);
   };
   visit([ir.steps.map((s) => s.body), ir.validations, ir.notes, ir.result]);
   return reads;

@@ -13,9 +13,8 @@
  *   packages in a temporary folder on a free port (skipped with a message when there is no
  *   PostgreSQL; scripts/test installs it as root), stopped at the end; and a CSV file of
  *   fixtures and malformed rows loaded with COPY: the streaming path's output line for line.
- * - One SQL snapshot per state and dialect, and one of the reading of text cells
- *   (engine/sql/snapshots/tx.text.*.sql): a rule change shows
- *   as a change of the SQL, reviewed like the YAML (`npx vitest run engine/sql -u`).
+ * The SQL as printed, without a database (one snapshot per state and dialect):
+ * engine/sql/sql-snapshots.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -561,28 +560,4 @@ describe('ptax calc --batch --engine duckdb echoes the input cells as written', 
     const harris = calc.calculate({ state: 'TX', county: 'Harris', value: 400_000, homestead: true });
     expect(Number(got.find((r) => r.value === '$400,000')!.annualTax)).toBe(harris.annualTax);
   });
-});
-
-describe('ptax rules sql --year', () => {
-  it('a year before every program of the state is refused in one line, not printed as SQL with empty VALUES', () => {
-    const first = Math.min(...bundle.states.NY!.programs.map((p) => bundle.programs[p.program]!.years[0]!));
-    expect(() => generateSql(bundle, { state: 'NY', year: first - 1 })).toThrow(`NY: no rules for ${first - 1} (rules' years: `);
-    expect(generateSql(bundle, { state: 'NY', year: first })).toContain(`-- dialect: duckdb; states: NY; year: ${first}`);
-  });
-});
-
-describe('SQL snapshots: a changed rule changes the SQL', () => {
-  for (const state of Object.keys(bundle.states)) {
-    for (const dialect of ['duckdb', 'postgres'] as const) {
-      it(`${state}, ${dialect}`, async () => {
-        await expect(generateSql(bundle, { state, dialect }) + ';\n').toMatchFileSnapshot(`snapshots/${state.toLowerCase()}.${dialect}.sql`);
-      });
-    }
-  }
-  // The reading of cells written as text (a CSV file): the same for every state.
-  for (const dialect of ['duckdb', 'postgres'] as const) {
-    it(`TX, ${dialect}, every column written as text`, async () => {
-      await expect(generateSql(bundle, { state: 'TX', dialect, text: BATCH_INPUT_COLUMNS }) + ';\n').toMatchFileSnapshot(`snapshots/tx.text.${dialect}.sql`);
-    });
-  }
 });
