@@ -7,6 +7,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Lang } from '../../lib/format.js';
 import { fold, hubPath, type HubState } from './hubTypes.js';
+import { compareNames } from '../../lib/names.js';
 
 export function StateList({ lang, states, editionHref }: { lang: Lang; states: readonly HubState[]; editionHref: (code: string) => string }) {
   const { t } = useTranslation();
@@ -17,7 +18,7 @@ export function StateList({ lang, states, editionHref }: { lang: Lang; states: r
     if (!q) return states;
     return states.filter((s) => fold(s.name.en).includes(q) || fold(s.name.es).includes(q) || s.code.toLowerCase() === q);
   }, [states, query]);
-  const byName = useMemo(() => [...shown].sort((a, b) => a.name[lang].localeCompare(b.name[lang], lang)), [shown, lang]);
+  const byName = useMemo(() => [...shown].sort((a, b) => compareNames(a.name[lang], b.name[lang], lang)), [shown, lang]);
   return (
     <section className="hub-states" aria-labelledby={`${id}title`} data-testid="state-list">
       <h2 id={`${id}title`}>{t('hubStates.listTitle')}</h2>
