@@ -14,11 +14,12 @@ const NewsletterPopup = lazy(() => import('./NewsletterPopup.js').then((m) => ({
 import { useToast } from './Toaster.js';
 import { ThrowProbe } from './ErrorBoundary.js';
 import { useCalculatorForm, useFormValues } from './calculatorForm.js';
-import { calculate, canCalculate, defaultForm, type Edition, type FormValues, type ResultView } from '../lib/model.js';
+import { calculate, canCalculate, defaultForm, whenIdle, type Edition, type FormValues, type ResultView } from '../lib/model.js';
 import { formatUsd } from '../lib/format.js';
 import { readShare } from '../lib/shareLink.js';
 import { clampValue } from '../lib/parseValue.js';
 import { UI } from '../lib/config.js';
+import { DEFAULT_VALUE } from '../../../engine/index.js';
 import { getItem, KEYS, setItem } from '../lib/storage.js';
 import { logTaxCalculation, reportError, track, events } from '../lib/monitoring.js';
 import type { Lang } from '../lib/format.js';
@@ -163,6 +164,26 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
       }
     }
   }, [lang, edition, result]);
+
+  // Issue 27, the first calculation: the engine's first run pays for code running for the
+  // first time (lowering the program, the explanation's first sentences: ~4x its later
+  // runs). Once the visitor has chosen a county, that first run is made in idle time with the
+  // form's values (its result is not shown, no event is sent), so the click's calculation is
+  // a warm one. Once per page.
+  const warmed = useRef(false);
+  const chosen = edition.county(values.county);
+  useEffect(() => {
+    if (warmed.current || result !== null || !chosen) return;
+    warmed.current = true;
+    const v = form.state.values;
+    whenIdle(() => {
+      try {
+        calculate(edition, { ...v, homeValue: clampValue(v.homeValue) || DEFAULT_VALUE }, lang);
+      } catch {
+        /* a missing value or type: the click says so */
+      }
+    });
+  }, [chosen, result, form, edition, lang]);
 
   // Once there is a result it follows the inputs (as visitors of other calculators expect):
   // complete inputs recompute quietly; incomplete or impossible ones mark the figures stale.

@@ -141,7 +141,7 @@ export interface Edition {
   class2SalePriceWarning(county: CountyInfo | undefined): number | null;
 }
 
-const whenIdle = (f: () => void): void => {
+export const whenIdle = (f: () => void): void => {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(f);
   else setTimeout(f, 0);
 };
