@@ -22,6 +22,7 @@ const FILES = [
   'engine/codegen/js-print.test.ts',
   'engine/sql/sql-snapshots.test.ts',
   'engine/sql/sql-print.test.ts',
+  'engine/sql/sql-shapes.test.ts',
   'engine/ir-random.test.ts',
 ];
 

@@ -1,0 +1,337 @@
+/**
+ * The SQL printer (generate.ts) on the shapes today's rules do not have (issue 27, mutation
+ * testing): a hand-made state ZZ with counties (flags, rate parts, the Texas-style units, a
+ * typical rate, a rate carried back, an alias) and two programs chosen by a county flag: one
+ * with two years (a parameter that changed: shared step columns with the year's number;
+ * a table whose keys changed: columns of their own), one with one year; a result column
+ * with a unit in each program (percent, fraction), columns in one program only, a leaf
+ * that may be null in one program and not in the other. The SQL is a file snapshot
+ * (engine/sql/snapshots/zz.shapes.*.sql) and DuckDB runs it on rows worked out by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { readBundle } from '../build/bundle.js';
+import { parseFormula } from '../build/formulas.js';
+import { PtaxError } from '../core/errors.js';
+import type { Bundle, Condition, CountyDef, ParameterDef, ProgramDef, ResultGroup } from '../core/types.js';
+import { useDuckDb } from './duckdb-test.js';
+import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, num, q, str } from './generate.js';
+
+const base: Bundle = readBundle('dist/rules/bundle.json');
+const label = { en: 'x', es: 'x' };
+const f = (src: string) => ({ formula: parseFormula(src) });
+const entry = (effective: string, e: object) => ({ effective, reference: [], last_verified: '2026-11-27', ...e });
+const param = (id: string, type: ParameterDef['type'], values: ParameterDef['values']): ParameterDef => ({
+  id,
+  file: 'rules/zz.yaml',
+  description: id,
+  label,
+  unit: 'none',
+  type,
+  values,
+});
+const program = (id: string, over: Partial<ProgramDef>): ProgramDef => ({
+  id,
+  file: `rules/zz/${id}.yaml`,
+  description: 'a test program',
+  label,
+  period: { start: '01-01', fiscal: false },
+  years: [2026],
+  parameters: {},
+  validations: [],
+  steps: [],
+  notes: [],
+  result: {},
+  ...over,
+});
+const is = (fact: string, value: unknown): Condition => ({ fact, operator: 'equal', value }) as Condition;
+const county = (name: string, over: Partial<CountyDef>): CountyDef => ({ name, slug: name.toLowerCase(), fips: '99000', rates: [], flags: [], ...over });
+
+/**
+ * ZZ: Alpha (estimated; rate 2 from 2020, parts school 1, county 0.5, city 0.3, special 0.2,
+ * units Alpha ISD and Alpha City; typical rate 1.8), Beta (no flags; rate 1 from 2026 only,
+ * no parts: carried back to 2024), Gamma (top-coded and NYC class; rate 1.5 from 2020, parts
+ * 0.5, 0.5, 0.25, 0.25, no units), the alias Delta Town (zz.b, no county: no rate).
+ * zz.a for a county that is not top-coded, else zz.b.
+ */
+function shapes(): Bundle {
+  const a = program('zz.a', {
+    years: [2024, 2026],
+    parameters: { k: 'zz.k', t: 'zz.t' },
+    steps: [
+      { id: 'rate', label, ...f('countyRate / 100') },
+      { id: 'tax', label, ...f('value * rate') },
+      { id: 'school', label, ...f('value * schoolPart / 100') },
+      { id: 'city', label, ...f('value * cityPart / 100') },
+      { id: 'bonus', label, ...f('value * k') },
+      { id: 'chain', label, ...f('bonus * 4') },
+      { id: 'unitCity', label, condition: is('cityUnit', 'Alpha City') },
+      { id: 'tk', label, ...f('t[propertyClass]') },
+      { id: 'ex', label, ...f('value * tk') },
+    ],
+    notes: [
+      { when: is('estimated', true), text: { en: 'estimated', es: 'estimado' } },
+      { when: is('schoolUnit', 'Alpha ISD'), text: { en: 'alpha isd', es: 'alpha isd' } },
+      { when: is('topCoded', true), text: { en: 'top coded', es: 'tope' } },
+      { when: is('unitCity', true), text: { en: 'city unit', es: 'ciudad' } },
+    ],
+    result: {
+      annualTax: { ...f('tax + chain'), unit: 'usd' },
+      effectiveRate: { ...f('rate * 100'), unit: 'percent' },
+      baseAssessedValue: { ...f('typicalRate'), unit: 'count' },
+      taxableValue: { ...f('seniorIncome'), unit: 'usd' },
+      exemptionSavings: { ...f('ex'), unit: 'usd' },
+      potentialSavings: { ...f('ex / 4'), unit: 'usd' },
+      countyBreakdown: { school: { ...f('school'), unit: 'usd' }, city: { ...f('city'), unit: 'usd' } },
+    } as unknown as ResultGroup,
+  });
+  const b = program('zz.b', {
+    steps: [
+      { id: 'tax', label, ...f('value * countyRate / 100') },
+      { id: 'special', label, ...f('value * specialPart / 100') },
+    ],
+    notes: [
+      { when: is('nycClass', true), text: { en: 'nyc', es: 'nyc' } },
+      { when: is('topCoded', true), text: { en: 'top coded', es: 'tope' } },
+    ],
+    result: {
+      annualTax: { ...f('tax'), unit: 'usd' },
+      effectiveRate: { ...f('countyRate / 100'), unit: 'fraction' },
+      monthlyTax: { ...f('tax / 12'), unit: 'usd' },
+      taxableValue: { ...f('value'), unit: 'usd' },
+      countyBreakdown: { county: { ...f('value * countyPart / 100'), unit: 'usd' }, special: { ...f('special'), unit: 'usd' } },
+    } as unknown as ResultGroup,
+  });
+  return {
+    ...base,
+    parameters: {
+      ...base.parameters,
+      'zz.k': param('zz.k', 'scalar', [entry('2000-01-01', { value: 0.02 }), entry('2025-01-01', { value: 0.03 })]),
+      'zz.t': param('zz.t', 'by_key', [entry('2000-01-01', { value: { class1: 0.5 } }), entry('2025-01-01', { value: { class1: 0.5, class2: 0.25 } })]),
+    },
+    programs: { ...base.programs, 'zz.a': a, 'zz.b': b },
+    states: {
+      ...base.states,
+      ZZ: {
+        code: 'ZZ',
+        file: 'rules/zz.yaml',
+        name: { en: 'Zed', es: 'Zed' },
+        description: 'a test state',
+        tier: 'county',
+        counties: [
+          county('Alpha', {
+            flags: ['estimated'],
+            rates: [
+              {
+                effective: '2020-01-01',
+                value: 2,
+                parts: { school: 1, county: 0.5, city: 0.3, special: 0.2 },
+                units: { school: 'Alpha ISD', city: 'Alpha City' },
+              },
+            ],
+            typicalRate: { effective: '2023', value: 1.8 },
+          }),
+          county('Beta', { rates: [{ effective: '2026-01-01', value: 1 }] }),
+          county('Gamma', {
+            flags: ['topCoded', 'nycClass'],
+            rates: [{ effective: '2020-01-01', value: 1.5, parts: { school: 0.5, county: 0.5, city: 0.25, special: 0.25 } }],
+          }),
+        ],
+        programs: [{ program: 'zz.a', when: { all: [{ not: is('topCoded', true) }] } as Condition }, { program: 'zz.b' }],
+        aliases: [{ name: 'Delta Town', program: 'zz.b' }],
+        calculators: [],
+      },
+    },
+  };
+}
+
+const COLS = [
+  'countyName',
+  'program',
+  'rulesYear',
+  'annualTax',
+  'monthlyTax',
+  'effectiveRate',
+  'baseAssessedValue',
+  'taxableValue',
+  'exemptionSavings',
+  'potentialSavings',
+  'countyBreakdown.school',
+  'countyBreakdown.county',
+  'countyBreakdown.city',
+  'countyBreakdown.special',
+  'notes',
+  'errorCode',
+  'error',
+];
+
+describe('ZZ: counties, two programs, two years', () => {
+  const duck = useDuckDb();
+  const TYPE = new Map(SQL_INPUTS.filter((x) => x.column).map((x) => [x.column!, x.ty === 'num' ? 'DOUBLE' : x.ty === 'bool' ? 'BOOLEAN' : 'VARCHAR']));
+  const lit = (x: unknown) => (x === null || x === undefined ? 'NULL' : typeof x === 'number' ? num(x) : str(String(x)));
+
+  for (const dialect of ['duckdb', 'postgres'] as const) {
+    it(`the SQL, ${dialect}`, async () => {
+      await expect(generateSql(shapes(), { state: 'ZZ', dialect, columns: ['id', ...BATCH_INPUT_COLUMNS] }) + ';\n').toMatchFileSnapshot(
+        `snapshots/zz.shapes.${dialect}.sql`,
+      );
+    });
+  }
+
+  it('rows worked out by hand', async () => {
+    const c = duck.c;
+    const input: Array<Record<string, unknown>> = [
+      // 1. Alpha (zz.a), 2026, value 100,000, class1, seniorIncome 5,000: rate 2 / 100 = 0.02;
+      //    tax 100,000 × 0.02 = 2,000; bonus 100,000 × 0.03 = 3,000; chain × 4 = 12,000; annualTax 14,000;
+      //    effectiveRate 0.02 × 100 = 2 (%); school 100,000 × 1 / 100 = 1,000; city × 0.3 / 100 = 300;
+      //    baseAssessedValue the typical rate 1.8 (a count, not rounded); taxableValue 5,000;
+      //    ex 100,000 × 0.5 = 50,000, a quarter of it 12,500. Notes: estimated, Alpha ISD, Alpha City.
+      { county: 'Alpha', year: 2026, value: 100000, class: 'class1', seniorIncome: 5000 },
+      // 2. The same in 2024: k 0.02, bonus 2,000, chain 8,000, annualTax 10,000; no seniorIncome: taxableValue empty.
+      { county: 'Alpha', year: 2024, value: 100000, class: 'class1' },
+      // 3. Beta, 2024, 200,000, class1: the 2026 rate 1 carried back: rate 0.01, tax 2,000; bonus 4,000,
+      //    chain 8,000, annualTax 10,000; no parts: school and city 0; no typical rate: empty; ex 100,000, a quarter 25,000.
+      { county: 'Beta', year: 2024, value: 200000, class: 'class1' },
+      // 4. Beta, 2026, class2 (2026's table has it: 0.25): bonus 6,000, chain 24,000, annualTax 26,000;
+      //    ex 200,000 × 0.25 = 50,000, a quarter 12,500; seniorIncome 0: taxableValue 0. No notes.
+      { county: 'Beta', year: 2026, value: 200000, class: 'class2', seniorIncome: 0 },
+      // 5. Beta, 2024, class2: 2024's table has no class2: NO_VALUE.
+      { county: 'Beta', year: 2024, value: 200000, class: 'class2' },
+      // 6. Gamma (top-coded: zz.b), 400,000: tax 400,000 × 1.5 / 100 = 6,000; monthly 500; effectiveRate
+      //    1.5 / 100 = 0.015 (a fraction); taxableValue 400,000; county 400,000 × 0.5 / 100 = 2,000; special 1,000.
+      { county: 'Gamma', year: 2026, value: 400000 },
+      // 7. Delta Town, the alias (zz.b, no county: no rate, read as 0): tax 0, rate 0, taxableValue 120,000, parts 0.
+      { county: 'delta town', value: 120000 },
+      // 8. Alpha, 2030: 2026's rules (carried forward): as row 1 without seniorIncome.
+      { county: 'Alpha', year: 2030, value: 100000, class: 'class1' },
+    ];
+    await c.run('DROP TABLE IF EXISTS ptax_input');
+    await c.run(
+      `CREATE TABLE ptax_input (id VARCHAR, state VARCHAR, county VARCHAR, ${BATCH_INPUT_COLUMNS.slice(2)
+        .map((k) => `${q(k)} ${TYPE.get(k)}`)
+        .join(', ')})`,
+    );
+    const values = input.map((r, i) => `(${[str(`R${i}`), "'ZZ'", lit(r.county), ...BATCH_INPUT_COLUMNS.slice(2).map((k) => lit(r[k]))].join(', ')})`);
+    await c.run(`INSERT INTO ptax_input VALUES ${values.join(', ')}`);
+    const sql = generateSql(shapes(), { state: 'ZZ', columns: ['id', ...BATCH_INPUT_COLUMNS] });
+    const got = (await c.runAndReadAll(sql)).getRowObjects();
+    const row = (i: number) => {
+      const g = got.find((x) => x.id === `R${i}`)!;
+      return Object.fromEntries(
+        COLS.filter((k) => g[k] !== null && g[k] !== undefined).map((k) => [k, typeof g[k] === 'number' ? (g[k] as number) + 0 : g[k]]),
+      );
+    };
+    const a = { program: 'zz.a', countyName: 'Alpha' };
+    expect(input.map((_, i) => row(i))).toEqual([
+      {
+        ...a,
+        rulesYear: 2026,
+        annualTax: 14000,
+        effectiveRate: 2,
+        baseAssessedValue: 1.8,
+        taxableValue: 5000,
+        exemptionSavings: 50000,
+        potentialSavings: 12500,
+        'countyBreakdown.school': 1000,
+        'countyBreakdown.city': 300,
+        notes: 'estimated | alpha isd | city unit',
+      },
+      {
+        ...a,
+        rulesYear: 2024,
+        annualTax: 10000,
+        effectiveRate: 2,
+        baseAssessedValue: 1.8,
+        exemptionSavings: 50000,
+        potentialSavings: 12500,
+        'countyBreakdown.school': 1000,
+        'countyBreakdown.city': 300,
+        notes: 'estimated | alpha isd | city unit',
+      },
+      {
+        program: 'zz.a',
+        countyName: 'Beta',
+        rulesYear: 2024,
+        annualTax: 18000,
+        effectiveRate: 1,
+        exemptionSavings: 100000,
+        potentialSavings: 25000,
+        'countyBreakdown.school': 0,
+        'countyBreakdown.city': 0,
+        notes: "The county's 2026 rates are the earliest in the data; they stand in for 2024",
+      },
+      {
+        program: 'zz.a',
+        countyName: 'Beta',
+        rulesYear: 2026,
+        annualTax: 26000,
+        effectiveRate: 1,
+        taxableValue: 0,
+        exemptionSavings: 50000,
+        potentialSavings: 12500,
+        'countyBreakdown.school': 0,
+        'countyBreakdown.city': 0,
+      },
+      { errorCode: 'NO_VALUE', error: 'zz.t has no value for class2' },
+      {
+        program: 'zz.b',
+        countyName: 'Gamma',
+        rulesYear: 2026,
+        annualTax: 6000,
+        monthlyTax: 500,
+        effectiveRate: 0.015,
+        taxableValue: 400000,
+        'countyBreakdown.county': 2000,
+        'countyBreakdown.special': 1000,
+        notes: 'nyc | top coded',
+      },
+      {
+        program: 'zz.b',
+        countyName: 'Delta Town',
+        rulesYear: 2026,
+        annualTax: 0,
+        monthlyTax: 0,
+        effectiveRate: 0,
+        taxableValue: 120000,
+        'countyBreakdown.county': 0,
+        'countyBreakdown.special': 0,
+      },
+      {
+        ...a,
+        rulesYear: 2026,
+        annualTax: 14000,
+        effectiveRate: 2,
+        baseAssessedValue: 1.8,
+        exemptionSavings: 50000,
+        potentialSavings: 12500,
+        'countyBreakdown.school': 1000,
+        'countyBreakdown.city': 300,
+        notes: 'estimated | alpha isd | city unit | Rules for 2030 are not published yet; 2026 values are carried forward as the estimate',
+      },
+    ]);
+  });
+});
+
+describe('a program chosen by a fact: county facts only, at any depth', () => {
+  const chosenBy = (when: Condition): string => {
+    const b = shapes();
+    b.states.ZZ!.programs = [{ program: 'zz.a', when }, { program: 'zz.b' }];
+    try {
+      generateSql(b, { state: 'ZZ' });
+      return 'printed';
+    } catch (e) {
+      expect(e).toBeInstanceOf(PtaxError);
+      return (e as PtaxError).message;
+    }
+  };
+  const refusal = 'ZZ: the program is chosen by input facts; SQL chooses by county only';
+  it.each<[string, Condition, string]>([
+    ['county facts in all, any and not', { all: [{ any: [is('estimated', true), { not: is('nycClass', true) }] }] } as Condition, 'printed'],
+    ['a county fact against a county fact', { fact: 'nycClass', operator: 'equal', value: { fact: 'estimated' } } as Condition, 'printed'],
+    ['an input fact in all', { all: [is('estimated', true), is('homestead', true)] } as Condition, refusal],
+    ['an input fact in any', { any: [is('estimated', true), is('homestead', true)] } as Condition, refusal],
+    ['an input fact under not', { not: is('homestead', true) } as Condition, refusal],
+    ['an input fact on the right', { fact: 'nycClass', operator: 'equal', value: { fact: 'homestead' } } as Condition, refusal],
+  ])('%s', (_, when, want) => {
+    expect(chosenBy(when)).toBe(want);
+  });
+});
