@@ -14,7 +14,7 @@ import { parseFormula } from '../build/formulas.js';
 import { PtaxError } from '../core/errors.js';
 import type { Bundle, Condition, CountyDef, ParameterDef, ProgramDef, ResultGroup } from '../core/types.js';
 import { useDuckDb } from './duckdb-test.js';
-import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, num, q, str } from './generate.js';
+import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, num, q, sqlDeclarationsOf, str } from './generate.js';
 
 const base: Bundle = readBundle('dist/rules/bundle.json');
 const label = { en: 'x', es: 'x' };
@@ -50,7 +50,8 @@ const county = (name: string, over: Partial<CountyDef>): CountyDef => ({ name, s
  * ZZ: Alpha (estimated; rate 2 from 2020, parts school 1, county 0.5, city 0.3, special 0.2,
  * units Alpha ISD and Alpha City; typical rate 1.8), Beta (no flags; rate 1 from 2026 only,
  * no parts: carried back to 2024), Gamma (top-coded and NYC class; rate 1.5 from 2020, parts
- * 0.5, 0.5, 0.25, 0.25, no units), the alias Delta Town (zz.b, no county: no rate).
+ * 0.5, 0.5, 0.25, 0.25, no units), Epsilon (no rate at all), the alias Delta Town (zz.b, no
+ * county: no rate) and the county of that name, hidden by the alias.
  * zz.a for a county that is not top-coded, else zz.b.
  */
 function shapes(): Bundle {
@@ -135,6 +136,9 @@ function shapes(): Bundle {
             flags: ['topCoded', 'nycClass'],
             rates: [{ effective: '2020-01-01', value: 1.5, parts: { school: 0.5, county: 0.5, city: 0.25, special: 0.25 } }],
           }),
+          county('Epsilon', {}),
+          // The alias of this name is looked up first (findCounty): this county is not a place of its own.
+          county('Delta Town', { slug: 'delta-town', rates: [{ effective: '2020-01-01', value: 9 }] }),
         ],
         programs: [{ program: 'zz.a', when: { all: [{ not: is('topCoded', true) }] } as Condition }, { program: 'zz.b' }],
         aliases: [{ name: 'Delta Town', program: 'zz.b' }],
@@ -203,6 +207,8 @@ describe('ZZ: counties, two programs, two years', () => {
       { county: 'delta town', value: 120000 },
       // 8. Alpha, 2030: 2026's rules (carried forward): as row 1 without seniorIncome.
       { county: 'Alpha', year: 2030, value: 100000, class: 'class1' },
+      // 9. Epsilon (zz.a), no rate: read as 0: tax 0, bonus 3,000, chain 12,000, annualTax 12,000; ex 50,000, a quarter 12,500.
+      { county: 'Epsilon', year: 2026, value: 100000, class: 'class1' },
     ];
     await c.run('DROP TABLE IF EXISTS ptax_input');
     await c.run(
@@ -214,6 +220,7 @@ describe('ZZ: counties, two programs, two years', () => {
     await c.run(`INSERT INTO ptax_input VALUES ${values.join(', ')}`);
     const sql = generateSql(shapes(), { state: 'ZZ', columns: ['id', ...BATCH_INPUT_COLUMNS] });
     const got = (await c.runAndReadAll(sql)).getRowObjects();
+    expect(got.map((g) => g.id).sort()).toEqual(input.map((_, i) => `R${i}`));
     const row = (i: number) => {
       const g = got.find((x) => x.id === `R${i}`)!;
       return Object.fromEntries(
@@ -307,6 +314,17 @@ describe('ZZ: counties, two programs, two years', () => {
         'countyBreakdown.city': 300,
         notes: 'estimated | alpha isd | city unit | Rules for 2030 are not published yet; 2026 values are carried forward as the estimate',
       },
+      {
+        program: 'zz.a',
+        countyName: 'Epsilon',
+        rulesYear: 2026,
+        annualTax: 12000,
+        effectiveRate: 0,
+        exemptionSavings: 50000,
+        potentialSavings: 12500,
+        'countyBreakdown.school': 0,
+        'countyBreakdown.city': 0,
+      },
     ]);
   });
 });
@@ -333,5 +351,51 @@ describe('a program chosen by a fact: county facts only, at any depth', () => {
     ['an input fact on the right', { fact: 'nycClass', operator: 'equal', value: { fact: 'homestead' } } as Condition, refusal],
   ])('%s', (_, when, want) => {
     expect(chosenBy(when)).toBe(want);
+  });
+});
+
+describe('the rules with one state: its lookups as printed', () => {
+  /** The rules with ZZ alone, with its counties (a county state) or without (a hub: no names to look up, no county needed). */
+  const alone = (withCounties: boolean): string => {
+    const b = shapes();
+    const zz = b.states.ZZ!;
+    b.states = { ZZ: withCounties ? zz : { ...zz, tier: 'hub', counties: [], aliases: [], programs: [{ program: 'zz.b' }] } };
+    return generateSql(b, { state: 'ZZ' });
+  };
+  it('a county state: its name looked up, a county needed', () => {
+    const sql = alone(true);
+    expect(sql).toContain(
+      "CASE WHEN UPPER(k_state_read) IN ('ZZ') THEN UPPER(k_state_read) ELSE COALESCE(CASE REGEXP_REPLACE(TRANSLATE(LOWER(k_state_read), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '[^a-z0-9]+', '', 'g') WHEN 'zed' THEN 'ZZ' END, UPPER(k_state_read)) END AS p_in_state",
+    );
+    expect(sql).toContain("WHEN p_in_state IN ('ZZ') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'");
+    expect(sql).toContain("p.p_slug = CASE WHEN r.p_in_state IN ('') THEN '' ELSE r.p_in_slug END");
+  });
+  it('a hub: no name to look up, no county needed, every row placed by the state', () => {
+    const sql = alone(false);
+    expect(sql).toContain("CASE WHEN UPPER(k_state_read) IN ('ZZ') THEN UPPER(k_state_read) ELSE UPPER(k_state_read) END AS p_in_state");
+    expect(sql).toContain("WHEN p_in_state IN ('') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'");
+    expect(sql).toContain("p.p_slug = CASE WHEN r.p_in_state IN ('ZZ') THEN '' ELSE r.p_in_slug END");
+  });
+});
+
+describe('a program with counts only', () => {
+  it('no column to scale, nudge or round: the CTEs say so', () => {
+    const b = shapes();
+    b.programs['zz.b'] = { ...b.programs['zz.b']!, result: { baseAssessedValue: { ...f('value'), unit: 'count' } } as unknown as ResultGroup };
+    b.states.ZZ!.programs = [{ program: 'zz.b' }];
+    const sql = generateSql(b, { state: 'ZZ' });
+    expect(sql).toContain('ptax_a AS (\n  SELECT *, NULL AS a_none\n  FROM ptax_raw\n)');
+    expect(sql).toContain('ptax_t AS (\n  SELECT *, NULL AS t_none\n  FROM ptax_a\n)');
+    expect(sql).toContain(
+      "(CASE WHEN l3_0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE l3_0 END) AS \"baseAssessedValue\"",
+    );
+  });
+});
+
+describe("a bundle's declarations", () => {
+  it('worked out once per rules object', () => {
+    const b = shapes();
+    expect(sqlDeclarationsOf(b)).toBe(sqlDeclarationsOf(b));
+    expect(sqlDeclarationsOf(shapes())).not.toBe(sqlDeclarationsOf(b));
   });
 });

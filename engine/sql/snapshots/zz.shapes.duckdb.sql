@@ -9,7 +9,8 @@ ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_esti
   ('ZZ', 'delta-town', 'Delta Town', 'zz.b', FALSE, FALSE, FALSE),
   ('ZZ', 'alpha', 'Alpha', 'zz.a', FALSE, FALSE, TRUE),
   ('ZZ', 'beta', 'Beta', 'zz.a', FALSE, FALSE, FALSE),
-  ('ZZ', 'gamma', 'Gamma', 'zz.b', TRUE, TRUE, FALSE)
+  ('ZZ', 'gamma', 'Gamma', 'zz.b', TRUE, TRUE, FALSE),
+  ('ZZ', 'epsilon', 'Epsilon', 'zz.a', FALSE, FALSE, FALSE)
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
   VALUES
