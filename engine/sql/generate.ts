@@ -115,7 +115,7 @@ function sqlInputsOf(inputs: readonly GeneratedInput[], facts: readonly string[]
     const ty: Ty = !d ? 'num' : d.type === 'boolean' ? 'bool' : (d.type === 'choice' || d.type === 'text') && typeof d.default !== 'number' ? 'text' : 'num';
     return {
       fact,
-      column: d && d.column !== undefined && d.id !== 'countyRate' ? d.column : undefined,
+      column: d?.column,
       ty,
       ...(typeof d?.default === 'number' ? { default: d.default } : {}),
     };
@@ -181,12 +181,14 @@ interface CellSpec {
   noNegative: boolean;
   values?: readonly string[];
 }
-/** How each batch column's cell is read (engine/core/cells.ts kindOf and refusesNegative: the one reading). */
+/**
+ * How each input's batch column's cell is read (engine/core/cells.ts kindOf and
+ * refusesNegative: the one reading). The state and county cells are read per key, as text
+ * (keysSql).
+ */
 const batchCellsOf = (inputs: readonly GeneratedInput[]): ReadonlyMap<string, CellSpec> =>
-  new Map<string, CellSpec>([
-    ['state', { kind: 'text', field: 'state', noNegative: false }],
-    ['county', { kind: 'text', field: 'county', noNegative: false }],
-    ...inputs.flatMap((x): Array<[string, CellSpec]> => {
+  new Map<string, CellSpec>(
+    inputs.flatMap((x): Array<[string, CellSpec]> => {
       if (!('column' in x) || x.id === 'countyRate') return [];
       const kind: CellKind = kindOf(x);
       return [
@@ -201,7 +203,7 @@ const batchCellsOf = (inputs: readonly GeneratedInput[]): ReadonlyMap<string, Ce
         ],
       ];
     }),
-  ]);
+  );
 export const BATCH_CELLS = batchCellsOf(INPUTS);
 
 const sqlCache = new WeakMap<
@@ -522,7 +524,7 @@ function cellsSql(x: Query) {
     return `${v} AS f${i}`;
   });
   // The cells read per row (the state, county and year are read per key, below).
-  const rowCells = BATCH_INPUT_COLUMNS.filter((c) => isText(c) && !['state', 'county', 'year'].includes(c));
+  const rowCells = BATCH_INPUT_COLUMNS.filter((c) => isText(c) && c !== 'year');
   const fastCells = dialect === 'duckdb' ? rowCells.filter((c) => BATCH_CELLS.get(c)!.kind === 'amount') : [];
   const stages: string[][] = [];
   const cellReads = rowCells.map((c) => ({
