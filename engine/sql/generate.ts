@@ -496,7 +496,8 @@ function placesOf(bundle: Bundle, o: SqlOptions, states: StateDef[], nInputs: nu
     })),
   );
   const years = (id: string) => bundle.programs[id]!.years;
-  if (!places.length || !programYears.length) {
+  // (No place, no program used, no program year: the three go together.)
+  if (!programYears.length) {
     const all = [...new Set(states.flatMap((s) => s.programs.flatMap((p) => bundle.programs[p.program]!.years)))].sort();
     throw new PtaxError('YEAR_NOT_COVERED', `${states.map((s) => s.code).join(', ')}: no rules for ${o.year} (rules' years: ${all.join(', ')})`);
   }
@@ -762,7 +763,8 @@ function levelsSql(x: Query): { parts: ProgramPart[]; from: string } {
         if (f !== k && !new RegExp(`\\bpy${k}_`).test(sql)) {
           const target = e.col.replace(`py${k}_`, `py${f}_`);
           const first = firstCols[f]!.get(target);
-          if (first !== undefined && owners.has(target) && skeleton(first) === skeleton(sql)) {
+          // (The first year's columns are all owned: its steps were placed before.)
+          if (first !== undefined && skeleton(first) === skeleton(sql)) {
             shared[k]!.set(e.col, target);
             owners.get(target)!.push(k);
             variants.get(target)!.set(k, literals(sql));
@@ -804,14 +806,15 @@ function outSql(x: Query, parts: ProgramPart[], from: string): void {
   const { dialect, cte } = x;
   // One expression per program and year (those with the same expression, most often the
   // years of a program, share a branch: it is evaluated once for all their rows).
-  const byPy = (pick: (p: ProgramPart) => string | undefined, otherwise = 'NULL'): string => {
+  // (Some program has each: a result column's unit, the notes' mask.)
+  const byPy = (pick: (p: ProgramPart) => string | undefined): string => {
     const groups = new Map<string, number[]>();
     parts.forEach((p, k) => {
       const x = pick(p);
       if (x !== undefined) groups.set(x, [...(groups.get(x) ?? []), k]);
     });
     const whens = [...groups].map(([x, ks]) => `WHEN ${ks.length === 1 ? `py = ${ks[0]}` : `py IN (${ks.join(', ')})`} THEN ${x}`);
-    return whens.length ? `(CASE ${whens.join(' ')} END)` : otherwise;
+    return `(CASE ${whens.join(' ')} END)`;
   };
   // Result leaves: one raw column per result column and unit (a column has one unit in every
   // program but may not), then |x| × f (a), nudged (t), rounded and printed from those columns.
@@ -837,10 +840,8 @@ function outSql(x: Query, parts: ProgramPart[], from: string): void {
       const nullable = parts.some((p) => p.leaves.get(i)?.unit === unit && p.leaves.get(i)!.nullable);
       return { mine, sql: nullable ? `(CASE WHEN ${l} IS NULL THEN NULL ELSE ${rounded} END)` : rounded };
     });
-    const sql =
-      printed.length === 1 && !printed[0]!.mine
-        ? printed[0]!.sql
-        : `(CASE ${printed.map((x) => (x.mine ? `WHEN ${x.mine} THEN ${x.sql}` : `ELSE ${x.sql}`)).join(' ')} END)`;
+    // A unit in every program is the column's only one; several units: each in some programs.
+    const sql = printed[0]!.mine ? `(CASE ${printed.map((x) => `WHEN ${x.mine} THEN ${x.sql}`).join(' ')} END)` : printed[0]!.sql;
     return `${sql} AS ${q(c.name)}`;
   });
   // The notes: each program and year's notes that hold, as a number; its text, the notes
@@ -863,7 +864,7 @@ function outSql(x: Query, parts: ProgramPart[], from: string): void {
   const anyErr = parts.some((p) => p.err);
   cte(
     'ptax_raw',
-    `  SELECT *, ${anyErr ? errNo : 'CAST(NULL AS INTEGER)'} AS p_err, ${byPy((p) => p.notes.mask, '0')} AS p_nmask,\n    ${raw.join(',\n    ')}\n  FROM ${from}`,
+    `  SELECT *, ${anyErr ? errNo : 'CAST(NULL AS INTEGER)'} AS p_err, ${byPy((p) => p.notes.mask)} AS p_nmask,\n    ${raw.join(',\n    ')}\n  FROM ${from}`,
   );
   cte('ptax_a', `  SELECT *, ${scaled.length ? scaled.join(', ') : 'NULL AS a_none'}\n  FROM ptax_raw`);
   cte('ptax_t', `  SELECT *, ${nudged.length ? nudged.join(', ') : 'NULL AS t_none'}\n  FROM ptax_a`);
