@@ -1216,7 +1216,8 @@ function casesSql(p: SqlPrinter, ir: ProgramIR, s: StepIR & { body: { kind: 'cas
     : undefined;
   const deps = Math.max(0, ...cases.map((k) => Math.max(k.when?.deps ?? 0, k.value.deps)));
   const nn = tail !== -1 && used.every((k) => k.value.nn || k.value.k !== undefined);
-  return { sql: sql === '(CASE  END)' ? 'NULL' : sql, ty, deps, err, nn };
+  // (A step has one case at least, the schema two: the CASE has a WHEN or an ELSE.)
+  return { sql, ty, deps, err, nn };
 }
 
 /**
