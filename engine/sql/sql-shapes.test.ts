@@ -399,3 +399,57 @@ describe("a bundle's declarations", () => {
     expect(sqlDeclarationsOf(shapes())).not.toBe(sqlDeclarationsOf(b));
   });
 });
+
+describe('ZZ: a step with an error and a step a note reads, shared by two years', () => {
+  const duck = useDuckDb();
+  it('the later year reads the first year’s columns: its value, its error, its notes', async () => {
+    // zz.a plus tier = band(bands, value) (below 150,000: 1; at most 300,000: 2; above: none)
+    // as finalAssessedValue, and a note when chain > 10,000 (chain is then a column, read twice).
+    const b = shapes();
+    b.parameters['zz.bands'] = param('zz.bands', 'bands', [
+      entry('2000-01-01', {
+        bands: [
+          { below: 150000, value: 1 },
+          { at_most: 300000, value: 2 },
+        ],
+      }),
+    ]);
+    const a = b.programs['zz.a']!;
+    b.programs['zz.a'] = {
+      ...a,
+      parameters: { ...a.parameters, bands: 'zz.bands' },
+      steps: [...a.steps, { id: 'tier', label, ...f('band(bands, value)') }],
+      notes: [...a.notes, { when: { fact: 'chain', operator: 'greaterThan', value: 10000 }, text: { en: 'big chain', es: 'grande' } }],
+      result: { annualTax: { ...f('tax + chain'), unit: 'usd' }, finalAssessedValue: { ...f('tier'), unit: 'usd' } } as unknown as ResultGroup,
+    };
+    const sql = generateSql(b, { state: 'ZZ', columns: ['id', ...BATCH_INPUT_COLUMNS] });
+    // zz.b is py 0 (the alias is placed first), zz.a 2024 py 1, 2026 py 2: one column each for both years.
+    expect(sql).toMatch(/CASE WHEN py IN \(1, 2\) THEN \(CASE WHEN f0 < CAST\('150000' AS FLOAT8\) THEN CAST\('1' AS FLOAT8\) .* END AS py1_s9,/);
+    expect(sql).toContain(
+      "CASE WHEN py IN (1, 2) THEN (((f0 * (CASE py WHEN 1 THEN CAST('0.02' AS FLOAT8) WHEN 2 THEN CAST('0.03' AS FLOAT8) END))) * CAST('4' AS FLOAT8)) END AS py1_s5,",
+    );
+    expect(sql).not.toMatch(/py2_s5|py2_s9|py2_e9/);
+    const c = duck.c;
+    await c.run('DROP TABLE IF EXISTS ptax_input');
+    const types = SQL_INPUTS.filter((x) => x.column).map((x) => `${q(x.column!)} ${x.ty === 'num' ? 'DOUBLE' : x.ty === 'bool' ? 'BOOLEAN' : 'VARCHAR'}`);
+    await c.run(`CREATE TABLE ptax_input (id VARCHAR, state VARCHAR, county VARCHAR, ${types.join(', ')})`);
+    // Alpha, class1. 2026: bonus 100,000 × 0.03 = 3,000, chain 12,000 (> 10,000: the note), tax 2,000,
+    // annualTax 14,000, tier 1. 2024: bonus 2,000, chain 8,000 (no note), annualTax 10,000.
+    // 400,000 is in no band, in either year: NO_VALUE.
+    await c.run(
+      `INSERT INTO ptax_input (id, state, county, value, year, class) VALUES ('A', 'ZZ', 'Alpha', 100000, 2026, 'class1'),
+        ('B', 'ZZ', 'Alpha', 100000, 2024, 'class1'), ('C', 'ZZ', 'Alpha', 400000, 2026, 'class1'), ('D', 'ZZ', 'Alpha', 400000, 2024, 'class1')`,
+    );
+    const got = (await c.runAndReadAll(sql)).getRowObjects();
+    expect(
+      Object.fromEntries(
+        got.map((g) => [g.id, [g.annualTax, g.finalAssessedValue, g.notes, g.errorCode, g.error].map((x) => (typeof x === 'number' ? x + 0 : x))]),
+      ),
+    ).toEqual({
+      A: [14000, 1, 'estimated | alpha isd | city unit | big chain', null, null],
+      B: [10000, 1, 'estimated | alpha isd | city unit', null, null],
+      C: [null, null, null, 'NO_VALUE', 'zz.bands has no band for 400000'],
+      D: [null, null, null, 'NO_VALUE', 'zz.bands has no band for 400000'],
+    });
+  });
+});
