@@ -453,3 +453,131 @@ describe('ZZ: a step with an error and a step a note reads, shared by two years'
     });
   });
 });
+
+describe('every node of the lowered form, as printed', () => {
+  // The figures of these nodes are sql-print.test.ts's (DuckDB, by hand) and ir-random's (DuckDB
+  // against the interpreter); here their exact text in both dialects: which operands are
+  // COALESCEd (may be NULL) and which are written bare, the conditions' NULL handling.
+  const c = (x: object) => x as Condition;
+  const nodes = (): Bundle => {
+    const b = shapes();
+    b.parameters['zz.bands'] = param('zz.bands', 'bands', [
+      entry('2000-01-01', { bands: [{ below: 150000, value: 1 }, { at_most: 300000, value: 2 }, { value: 3 }] }),
+    ]);
+    b.programs['zz.b'] = program('zz.b', {
+      parameters: { k: 'zz.k', t: 'zz.t', bands: 'zz.bands' },
+      validations: [
+        { when: c({ fact: 'seniorIncome', operator: 'lessThanInclusive', value: 0 }), code: 'NO_INCOME', message: { en: 'no income', es: 'sin ingresos' } },
+      ],
+      steps: [
+        { id: 'neg', label, ...f('-seniorIncome') },
+        { id: 'negValue', label, ...f('-value') },
+        { id: 'twelfth', label, ...f('floor(value / 12)') },
+        { id: 'pw', label, ...f('pow(4, veteranDisability / 100)') },
+        { id: 'pw0', label, ...f('pow(0, veteranIncome)') },
+        { id: 'low', label, ...f('min(value, seniorIncome, 12)') },
+        { id: 'high', label, ...f('max(neg, negValue, twelfth)') },
+        { id: 'rate', label, ...f('t[propertyClass]') },
+        { id: 'tier', label, ...f('band(bands, value * k)') },
+        {
+          id: 'mixed',
+          label,
+          condition: c({
+            all: [
+              { fact: 'seniorIncome', operator: 'lessThan', value: 100 },
+              { any: [{ fact: 'homestead', operator: 'equal', value: true }, { not: { fact: 'propertyClass', operator: 'in', value: ['class1', 'class2'] } }] },
+              { fact: 'starType', operator: 'notIn', value: ['basic'] },
+              { fact: 'purchasePrice', operator: 'equal', value: null },
+              { fact: 'veteranIncome', operator: 'notEqual', value: 3 },
+              { fact: 'value', operator: 'greaterThanInclusive', value: 5 },
+              { fact: 'over65', operator: 'equal', value: false },
+              { fact: 'propertyClass', operator: 'equal', value: 'class1' },
+              { fact: 'value', operator: 'equal', value: 'class1' },
+              { fact: 'homestead', operator: 'lessThan', value: 3 },
+              { fact: 'propertyClass', operator: 'in', value: [] },
+              { any: [] },
+              { all: [] },
+            ],
+          }),
+        },
+        {
+          id: 'facts',
+          label,
+          condition: c({
+            any: [
+              { fact: 'purchasePrice', operator: 'lessThan', value: { fact: 'value' } },
+              { fact: 'value', operator: 'greaterThan', value: { fact: 'purchasePrice' } },
+              { fact: 'seniorIncome', operator: 'equal', value: { fact: 'veteranIncome' } },
+              { fact: 'value', operator: 'notEqual', value: { fact: 'veteranDisability' } },
+              { fact: 'value', operator: 'equal', value: { fact: 'veteranDisability' } },
+              { fact: 'propertyClass', operator: 'notEqual', value: { fact: 'starType' } },
+              { fact: 'homestead', operator: 'lessThanInclusive', value: { fact: 'over65' } },
+            ],
+          }),
+        },
+        {
+          id: 'kind',
+          label,
+          cases: [
+            { when: c({ fact: 'mixed', operator: 'equal', value: true }), value: 'home' },
+            { when: c({ fact: 'facts', operator: 'equal', value: true }), value: 'rental' },
+          ],
+        },
+        {
+          id: 'pick',
+          label,
+          cases: [{ when: c({ fact: 'kind', operator: 'equal', value: 'home' }), ...f('rate * 100') }, { ...f('low') }, { ...f('high') }],
+        },
+      ],
+      notes: [
+        { when: c({ fact: 'kind', operator: 'notEqual', value: 'rental' }), text: { en: 'not a rental', es: 'no alquilada' } },
+        { when: c({ fact: 'mixed', operator: 'equal', value: true }), text: { en: 'mixed', es: 'mixta' } },
+      ],
+      result: {
+        annualTax: { ...f('pick + tier'), unit: 'usd' },
+        monthlyTax: { ...f('neg + pw + pw0'), unit: 'usd' },
+        effectiveRate: { ...f('high / value'), unit: 'percent' },
+        taxableValue: { ...f('neg'), unit: 'usd' },
+      } as unknown as ResultGroup,
+    });
+    b.states.ZZ!.programs = [{ program: 'zz.b' }];
+    return b;
+  };
+  for (const dialect of ['duckdb', 'postgres'] as const) {
+    it(dialect, async () => {
+      await expect(generateSql(nodes(), { state: 'ZZ', dialect }) + ';\n').toMatchFileSnapshot(`snapshots/zz.nodes.${dialect}.sql`);
+    });
+  }
+  const duck = useDuckDb();
+  it('the SQL runs: rows by hand', async () => {
+    const types = SQL_INPUTS.filter((x) => x.column).map((x) => `${q(x.column!)} ${x.ty === 'num' ? 'DOUBLE' : x.ty === 'bool' ? 'BOOLEAN' : 'VARCHAR'}`);
+    await duck.c.run('DROP TABLE IF EXISTS ptax_input');
+    await duck.c.run(`CREATE TABLE ptax_input (id VARCHAR, state VARCHAR, county VARCHAR, ${types.join(', ')})`);
+    // mixed is FALSE (it holds `value equal 'class1'`). A: neg −50, twelfth floor(16,666.67) = 16,666,
+    // pw 4^0.5 = 2, pw0 0^2 = 0, low min(200,000, 50, 12) = 12, high max(−50, −200,000, 16,666) = 16,666,
+    // tier band(200,000 × 0.03 = 6,000) = 1; facts: 200,000 > null (0): kind rental, pick low 12:
+    // annualTax 12 + 1 = 13, monthlyTax −50 + 2 + 0 = −48, effectiveRate 16,666 / 200,000 = 0.08333, taxableValue −50.
+    // B: seniorIncome null (0): neg −0, low 0, twelfth 8,333, pw 4^0 = 1, pw0 0^0 = 1, tier 1; the validation
+    // (null ≤ 0) does not hold: annualTax 0 + 1, monthlyTax 2, effectiveRate 8,333 / 100,000 = 0.08333, taxableValue 0.
+    // C: seniorIncome 0: the validation. D: class9: no value in t.
+    await duck.c.run(
+      `INSERT INTO ptax_input (id, state, county, value, class, homestead, seniorIncome, veteranDisability, veteranIncome, purchasePrice) VALUES
+        ('A', 'ZZ', 'Gamma', 200000, 'class1', TRUE, 50, 50, 2, NULL), ('B', 'ZZ', 'Gamma', 100000, 'class2', FALSE, NULL, NULL, NULL, 90000),
+        ('C', 'ZZ', 'Gamma', 100000, 'class2', FALSE, 0, NULL, NULL, NULL), ('D', 'ZZ', 'Gamma', 100000, 'class9', FALSE, 50, NULL, NULL, NULL)`,
+    );
+    const got = (await duck.c.runAndReadAll(generateSql(nodes(), { state: 'ZZ', columns: ['id', ...BATCH_INPUT_COLUMNS] }))).getRowObjects();
+    expect(
+      Object.fromEntries(
+        got.map((g) => [
+          g.id,
+          [g.annualTax, g.monthlyTax, g.effectiveRate, g.taxableValue, g.notes, g.errorCode, g.error].map((x) => (typeof x === 'number' ? x + 0 : x)),
+        ]),
+      ),
+    ).toEqual({
+      A: [13, -48, 0.08333, -50, null, null, null],
+      B: [1, 2, 0.08333, 0, null, null, null],
+      C: [null, null, null, null, null, 'NO_INCOME', 'no income'],
+      D: [null, null, null, null, null, 'NO_VALUE', 'zz.t has no value for class9'],
+    });
+  });
+});
