@@ -34,9 +34,9 @@ import { registryOf } from './core/registry.js';
 import { generateProgram } from './codegen/js.js';
 import { runtime, type GeneratedModuleExports, type GeneratedProgram } from './codegen/runtime.js';
 import type { Bundle, Condition, ConditionValue, Expr, ParameterDef, ProgramDef, ResultGroup, StepDef } from './core/types.js';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { Calculator, type CalcInput } from './core/calculate.js';
 import { PtaxError } from './core/errors.js';
+import { useDuckDb } from './sql/duckdb-test.js';
 import { usePostgres } from './sql/pg-test.js';
 import { BATCH_INPUT_COLUMNS, SQL_INPUTS, SQL_RESULT_COLUMNS, generateSql, num as sqlNum, str as sqlStr } from './sql/generate.js';
 
@@ -541,15 +541,10 @@ async function sqlAgrees(runner: SqlRunner, seed: number): Promise<void> {
 }
 
 describe('random programs: DuckDB agrees with the interpreter', () => {
-  let db: DuckDBInstance, c: DuckDBConnection;
-  afterAll(() => {
-    c?.closeSync();
-    db?.closeSync();
-  });
+  const duck = useDuckDb();
 
   it(`${SQL_PROGRAMS} programs × ${INPUTS} batch rows, where SQL takes the program`, async () => {
-    db = await DuckDBInstance.create(':memory:');
-    c = await db.connect();
+    const c = duck.c;
     await sqlAgrees(
       {
         dialect: 'duckdb',

@@ -9,12 +9,12 @@
  * and of PostgreSQL's division guard, and jsNumberText through DuckDB. The real rules'
  * SQL: engine/sql/sql-snapshots.test.ts (text) and engine/sql/sql.test.ts (figures).
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readBundle } from '../build/bundle.js';
 import { parseFormula } from '../build/formulas.js';
 import { PtaxError } from '../core/errors.js';
 import type { Bundle, Condition, ParameterDef, ProgramDef, ResultGroup, StepDef } from '../core/types.js';
+import { useDuckDb } from './duckdb-test.js';
 import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, jsNumberText, num, q, str } from './generate.js';
 
 const base: Bundle = readBundle('dist/rules/bundle.json');
@@ -134,19 +134,12 @@ const RESULT = {
 const COLS = ['annualTax', 'monthlyTax', 'effectiveRate', 'baseAssessedValue', 'finalAssessedValue', 'taxableValue', 'exemptionSavings', 'potentialSavings'];
 
 describe('a hand-made program through DuckDB', () => {
-  let db: DuckDBInstance, c: DuckDBConnection;
-  beforeAll(async () => {
-    db = await DuckDBInstance.create(':memory:');
-    c = await db.connect();
-  });
-  afterAll(() => {
-    c?.closeSync();
-    db?.closeSync();
-  });
+  const duck = useDuckDb();
   const TYPE = new Map(SQL_INPUTS.filter((x) => x.column).map((x) => [x.column!, x.ty === 'num' ? 'DOUBLE' : x.ty === 'bool' ? 'BOOLEAN' : 'VARCHAR']));
   const lit = (x: unknown) =>
     x === null || x === undefined ? 'NULL' : typeof x === 'number' ? num(x) : typeof x === 'boolean' ? String(x).toUpperCase() : str(String(x));
   async function rows(sql: string, input: Array<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> {
+    const c = duck.c;
     await c.run('DROP TABLE IF EXISTS ptax_input');
     await c.run(
       `CREATE TABLE ptax_input (id VARCHAR, state VARCHAR, county VARCHAR, ${BATCH_INPUT_COLUMNS.slice(2)
@@ -470,15 +463,7 @@ describe('the options', () => {
 });
 
 describe('a power in PostgreSQL: its errors answered as JavaScript answers them', () => {
-  let db: DuckDBInstance, c: DuckDBConnection;
-  beforeAll(async () => {
-    db = await DuckDBInstance.create(':memory:');
-    c = await db.connect();
-  });
-  afterAll(() => {
-    c?.closeSync();
-    db?.closeSync();
-  });
+  const duck = useDuckDb();
   // seniorIncome (f5) and veteranIncome (f12) may be NULL: read as 0.
   const B = "COALESCE(f5, CAST('0' AS FLOAT8))";
   const E = "COALESCE(f12, CAST('0' AS FLOAT8))";
@@ -517,22 +502,14 @@ describe('a power in PostgreSQL: its errors answered as JavaScript answers them'
     ];
     for (const [b, e] of cases) {
       const at = expr.replaceAll(B, num(b)).replaceAll(E, num(e));
-      const got = (await c.runAndReadAll(`SELECT ${at} AS x`)).getRowObjects()[0]!.x;
+      const got = (await duck.c.runAndReadAll(`SELECT ${at} AS x`)).getRowObjects()[0]!.x;
       expect([b, e, got]).toEqual([b, e, b ** e]);
     }
   });
 });
 
 describe('jsNumberText: a double as JavaScript prints it, in DuckDB', () => {
-  let db: DuckDBInstance, c: DuckDBConnection;
-  beforeAll(async () => {
-    db = await DuckDBInstance.create(':memory:');
-    c = await db.connect();
-  });
-  afterAll(() => {
-    c?.closeSync();
-    db?.closeSync();
-  });
+  const duck = useDuckDb();
   it.each<[number, string | null]>([
     [400000, '400000'],
     [-3, '-3'],
@@ -549,7 +526,7 @@ describe('jsNumberText: a double as JavaScript prints it, in DuckDB', () => {
     [Infinity, null],
     [-Infinity, null],
   ])('%s → %s', async (x, want) => {
-    const r = await c.runAndReadAll(`SELECT ${jsNumberText(num(x))} AS t`);
+    const r = await duck.c.runAndReadAll(`SELECT ${jsNumberText(num(x))} AS t`);
     expect(r.getRowObjects()[0]!.t).toBe(want);
     if (want !== null) expect(String(x)).toBe(want);
   });
