@@ -786,8 +786,8 @@ function levelsSql(x: Query): { parts: ProgramPart[]; from: string } {
     for (const [i, leaf] of p.leaves) p.leaves.set(i, { ...leaf, sql: rewrite(k, leaf.sql) });
   });
   let from = 'ptax_rated';
+  // (forEach skips the levels with no column: levelCols is sparse, each level in it holds one.)
   levelCols.forEach((entries, l) => {
-    if (!entries?.length) return;
     const mine = (col: string) => {
       const ks = owners.get(col)!;
       return ks.length === 1 ? `py = ${ks[0]}` : `py IN (${ks.join(', ')})`;
@@ -1247,7 +1247,8 @@ function stepsSql(p: SqlPrinter, ir: ProgramIR, prefix: string): { levels: Progr
     p.names.set(s.id, { sql: `${prefix}s${i}`, ty: c.ty, nn: !!(c.nn || c.k !== undefined) });
     p.level.set(s.id, lvl);
   });
-  const levels = byLevel.map((steps) => (steps ?? []).flatMap((s) => [{ col: s.col, sql: s.sql }, ...(s.err ? [{ col: s.errCol!, sql: s.err }] : [])]));
+  // (byLevel is sparse, level 0 holding no step: map and forEach skip its holes.)
+  const levels = byLevel.map((steps) => steps.flatMap((s) => [{ col: s.col, sql: s.sql }, ...(s.err ? [{ col: s.errCol!, sql: s.err }] : [])]));
   return { levels, stepErrs };
 }
 
