@@ -581,3 +581,34 @@ describe('every node of the lowered form, as printed', () => {
     });
   });
 });
+
+describe('a scalar parameter in a condition (a constant: the lowering reads its value)', () => {
+  it('as a fact, against a literal and a fact, and as the value', () => {
+    const b = shapes();
+    b.programs['zz.b'] = program('zz.b', {
+      parameters: { k: 'zz.k' },
+      steps: [
+        {
+          id: 'cmp',
+          label,
+          condition: {
+            any: [
+              { fact: 'k', operator: 'greaterThan', value: 0.01 },
+              { fact: 'k', operator: 'lessThan', value: { fact: 'value' } },
+              { fact: 'seniorIncome', operator: 'greaterThan', value: { fact: 'k' } },
+              { fact: 'k', operator: 'equal', value: { fact: 'seniorIncome' } },
+            ],
+          } as Condition,
+        },
+      ],
+      result: { annualTax: { ...f('value'), unit: 'usd' } } as unknown as ResultGroup,
+      notes: [{ when: is('cmp', true), text: { en: 'k', es: 'k' } }],
+    });
+    b.states.ZZ!.programs = [{ program: 'zz.b' }];
+    // k is 0.03 in 2026; seniorIncome (f5) may be NULL, value (f0) may not. (A constant is not known
+    // never to be NULL: COALESCEd on the right of >, compared with IS NOT DISTINCT FROM.)
+    expect(generateSql(b, { state: 'ZZ' })).toContain(
+      "(CASE WHEN ((COALESCE(CAST('0.03' AS FLOAT8) > CAST('0.01' AS FLOAT8), FALSE) OR COALESCE(CAST('0.03' AS FLOAT8) < f0, FALSE) OR COALESCE(f5 > COALESCE(CAST('0.03' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE) OR (CAST('0.03' AS FLOAT8) IS NOT DISTINCT FROM f5))) THEN 1 ELSE 0 END)",
+    );
+  });
+});
