@@ -583,6 +583,16 @@ describe('every node of the lowered form, as printed', () => {
 });
 
 describe('a scalar parameter in a condition (a constant: the lowering reads its value)', () => {
+  it('against a text fact: refused, the constant named by its value', () => {
+    const b = shapes();
+    b.programs['zz.b'] = program('zz.b', {
+      parameters: { k: 'zz.k' },
+      steps: [{ id: 'cmp', label, condition: { fact: 'k', operator: 'equal', value: { fact: 'propertyClass' } } as Condition }],
+      notes: [{ when: is('cmp', true), text: { en: 'k', es: 'k' } }],
+    });
+    b.states.ZZ!.programs = [{ program: 'zz.b' }];
+    expect(() => generateSql(b, { state: 'ZZ' })).toThrow('zz.b: 0.03 and propertyClass compared across types');
+  });
   it('as a fact, against a literal and a fact, and as the value', () => {
     const b = shapes();
     b.programs['zz.b'] = program('zz.b', {
