@@ -1,5 +1,5 @@
 /** The calculation: state and county look-up, year selection, validation, steps, result. */
-import { compileProgram, type CompiledProgram, type StepInfo } from './compile.js';
+import { compileProgram, compileProgramLazily, type CompiledProgram, type StepInfo } from './compile.js';
 import { compileCondition, type Facts } from './conditions.js';
 import { countyRateAt, findCounty, stateKey } from './counties.js';
 export { stateKey };
@@ -136,8 +136,10 @@ export class Calculator {
     let c = this.cache.get(key);
     if (!c) {
       // Lowered once (a missing program or value throws here); the generated module, when
-      // one matches, runs it, else the walker (engine/core/walk.ts).
-      c = compileProgram(this.bundle, programId, year);
+      // one matches, runs it, else the walker (engine/core/walk.ts). With a source of
+      // generated modules and a template known ahead (the rule build's split), the lowering
+      // waits until something reads it (--explain, or no matching module).
+      c = this.source ? compileProgramLazily(this.bundle, programId, year) : compileProgram(this.bundle, programId, year);
       const generated = this.source?.(this.bundle, programId, year);
       if (generated) c.generated = generated;
       this.cache.set(key, c);
