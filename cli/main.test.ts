@@ -64,13 +64,15 @@ describe('the entry point', () => {
       });
       expect(JSON.parse(out)).toBeTypeOf('object');
       // One folder per Node/V8 version holding a file per compiled module: what is loaded once
-      // the cache is on (start.cjs turns it on): the bundle's entry chunk, rolldown's runtime
-      // chunk (scripts/bundle-cli.ts: what a start loads is one chunk) and the generated
-      // program of NYC's year (dist/rules/js); 3 files, none without the cache.
+      // the cache is on (start.cjs turns it on): rolldown's runtime chunk (scripts/bundle-cli.ts:
+      // what a start loads is one chunk) and the generated program of NYC's year
+      // (dist/rules/js); and the bundle's entry chunk's cache made after the run (start.cjs
+      // loadBundle: ptax-<path hash>-calc.bin); 3 files, none without the cache.
       const cache = join(dir, 'node-compile-cache');
       expect(existsSync(cache)).toBe(true);
       const entries = readdirSync(cache).flatMap((d) => readdirSync(join(cache, d)));
       expect(entries.length).toBeGreaterThanOrEqual(3);
+      expect(entries.filter((e) => /^ptax-[0-9a-f]+-calc\.bin$/.test(e))).toHaveLength(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
