@@ -3,7 +3,7 @@
  * the command line is imported, and the compile cache it turns on. Build first (npm run build).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,13 +64,55 @@ describe('the entry point', () => {
       });
       expect(JSON.parse(out)).toBeTypeOf('object');
       // One folder per Node/V8 version holding a file per compiled module: what is loaded once
-      // the cache is on (start.cjs turns it on): the bundle's entry chunk, rolldown's runtime
-      // chunk (scripts/bundle-cli.ts: what a start loads is one chunk) and the generated
-      // program of NYC's year (dist/rules/js); 3 files, none without the cache.
+      // the cache is on (start.cjs turns it on): rolldown's runtime chunk (scripts/bundle-cli.ts:
+      // what a start loads is one chunk) and the generated program of NYC's year
+      // (dist/rules/js); and the bundle's entry chunk's cache made after the run (start.cjs
+      // loadBundle: ptax-<path hash>-calc.bin); 3 files, none without the cache.
       const cache = join(dir, 'node-compile-cache');
       expect(existsSync(cache)).toBe(true);
       const entries = readdirSync(cache).flatMap((d) => readdirSync(join(cache, d)));
       expect(entries.length).toBeGreaterThanOrEqual(3);
+      expect(entries.filter((e) => /^ptax-[0-9a-f]+-calc\.bin$/.test(e))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the bundle's code cache made after a run (start.cjs loadBundle): written once, used as is, made again for a rebuilt bundle; none without the compile cache", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptax-cache-'));
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: dir };
+      delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      const args = [MAIN, 'calc', '--state', 'TX', '--county', 'Harris', '--value', '400000'];
+      const run = (e = env) => execFileSync(process.execPath, args, { encoding: 'utf8', env: e });
+      const cacheFiles = () =>
+        existsSync(join(dir, 'node-compile-cache'))
+          ? readdirSync(join(dir, 'node-compile-cache')).flatMap((d) =>
+              readdirSync(join(dir, 'node-compile-cache', d))
+                .filter((f) => f.startsWith('ptax-'))
+                .map((f) => join(dir, 'node-compile-cache', d, f)),
+            )
+          : [];
+      // Without the compile cache: no file, the same table.
+      const plain = run({ ...env, NODE_DISABLE_COMPILE_CACHE: '1' });
+      expect(cacheFiles()).toEqual([]);
+      // 400,000 × 1.77845% (school 0.8783 + county 0.38096 + city 0.51919) = 7,113.80.
+      expect(plain).toContain('$7,113.80');
+      expect(run()).toBe(plain);
+      const [file] = cacheFiles();
+      expect(file).toMatch(/ptax-[0-9a-f]+-calc\.bin$/);
+      const fast = join(ROOT, 'dist/cli/fast/ptax.cjs');
+      const { size, mtimeMs } = statSync(fast);
+      const first = readFileSync(file!);
+      expect(first.subarray(0, 40).toString('latin1').split('\n')[0]).toBe(`ptax ${size} ${mtimeMs}`);
+      // Used as is: the same output, the file not written again.
+      expect(run()).toBe(plain);
+      expect(readFileSync(file!).equals(first)).toBe(true);
+      // Made for another bundle (its size and time in the head): made again.
+      writeFileSync(file!, Buffer.concat([Buffer.from(`ptax ${size} 1\n`, 'latin1'), first.subarray(first.indexOf(10) + 1)]));
+      expect(run()).toBe(plain);
+      expect(readFileSync(file!).subarray(0, 40).toString('latin1').split('\n')[0]).toBe(`ptax ${size} ${mtimeMs}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -14,7 +14,8 @@
  *     turns it off);
  *  3. runs the command line: the bundle of it in dist/cli/fast/ (CommonJS, written by
  *     scripts/bundle-cli.ts in `npm run build`: a few files instead of ~60 ES modules to
- *     resolve and link) while that bundle is not older than dist/cli/ptax.js, else
+ *     resolve and link; its entry chunk with a code cache made after the run, loadBundle
+ *     below) while that bundle is not older than dist/cli/ptax.js, else
  *     dist/cli/ptax.js itself (after a bare `tsc` the bundle would hold older code).
  *     PTAX_NO_BUNDLE=1 takes dist/cli/ptax.js always (cli/fast-path.test.ts compares the two).
  */
@@ -53,6 +54,79 @@ if (older(process.versions.node, SUPPORTED)) {
   const { statSync } = require('node:fs') as typeof import('node:fs');
   const { join } = require('node:path') as typeof import('node:path');
   const fast = join(__dirname, 'fast', 'ptax.cjs');
+
+  /**
+   * The bundle's entry chunk, as `require(file)` gives it, but compiled with a V8 code cache
+   * made at the end of a run (issue 23). Node's compile cache (above) is made right after a
+   * module is compiled, so it holds the code of the functions that run while the module
+   * loads and not of those that run later: every start compiled commander's parsing, the
+   * calculation and the table again from source (~30 M instructions of a `ptax calc`).
+   * Here the chunk is compiled through vm.Script and, when there was no usable cache, the
+   * cache is made when the process exits (script.createCachedData: every function compiled
+   * so far) and written to Node's compile cache folder, one file per command (`calc`,
+   * `counties`, …: each keeps the code it runs), headed by the bundle's size and time: a
+   * rebuilt bundle replaces it. V8 refuses a cache made by another Node or for another source
+   * length (then it is made again). Without the compile cache (NODE_DISABLE_COMPILE_CACHE=1,
+   * or no folder), a plain require. The module is put in require.cache, so that the other
+   * chunks' require('./ptax.cjs') get the same one.
+   */
+  function loadBundle(file: string): unknown {
+    const dir = typeof nodeModule.getCompileCacheDir === 'function' ? nodeModule.getCompileCacheDir() : undefined;
+    if (!dir) return require(file);
+    const fs = require('node:fs') as typeof import('node:fs');
+    const vm = require('node:vm') as typeof import('node:vm');
+    const { dirname } = require('node:path') as typeof import('node:path');
+    const source = fs.readFileSync(file, 'utf8');
+    const st = fs.statSync(file);
+    const stamp = 'ptax ' + st.size + ' ' + st.mtimeMs + '\n';
+    const command = /^[a-z][a-z0-9-]{0,15}$/.test(process.argv[2] || '') ? process.argv[2] : '-';
+    const cacheFile = join(dir, 'ptax-' + hash(file) + '-' + command + '.bin');
+    let cached: Buffer | undefined;
+    try {
+      const data = fs.readFileSync(cacheFile);
+      if (data.subarray(0, stamp.length).toString('latin1') === stamp) cached = data.subarray(stamp.length);
+    } catch {
+      cached = undefined;
+    }
+    const script = new vm.Script(nodeModule.wrap(source), {
+      filename: file,
+      cachedData: cached,
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    const Module = nodeModule.Module as unknown as {
+      new (id: string, parent?: unknown): NodeJS.Module & { paths: string[]; loaded: boolean };
+      _nodeModulePaths(dir: string): string[];
+    };
+    const m = new Module(file, module);
+    m.filename = file;
+    m.paths = Module._nodeModulePaths(dirname(file));
+    require.cache[file] = m;
+    try {
+      (script.runInThisContext() as (...a: unknown[]) => void).call(m.exports, m.exports, nodeModule.createRequire(file), m, file, dirname(file));
+    } catch (e) {
+      delete require.cache[file];
+      throw e;
+    }
+    m.loaded = true;
+    if (cached === undefined || script.cachedDataRejected) {
+      process.once('exit', () => {
+        try {
+          const tmp = cacheFile + '.' + process.pid;
+          fs.writeFileSync(tmp, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
+          fs.renameSync(tmp, cacheFile);
+        } catch {
+          // A folder that cannot be written: the next start compiles from source again.
+        }
+      });
+    }
+    return m.exports;
+  }
+  /** FNV-1a of a path: the cache file's name. */
+  function hash(text: string): string {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    return h.toString(16);
+  }
   const bundleIsFresh = (): boolean => {
     if (process.env.PTAX_NO_BUNDLE === '1') return false;
     const f = statSync(fast, { throwIfNoEntry: false });
@@ -62,7 +136,7 @@ if (older(process.versions.node, SUPPORTED)) {
   if (bundleIsFresh()) {
     let cli: { run(): Promise<void> } | undefined;
     try {
-      cli = require(fast) as { run(): Promise<void> };
+      cli = loadBundle(fast) as { run(): Promise<void> };
     } catch (e) {
       internal(e);
     }

@@ -13,7 +13,8 @@
  *
  * What is bundled: our own modules and pure-JS dependencies. What stays outside, loaded only
  * by the commands that need them: Node's built-ins, the database clients and native addons
- * (DuckDB, PostgreSQL, SQLite), and yaml / ajv, which the engine requires lazily itself. The
+ * (DuckDB, PostgreSQL, SQLite), yaml / ajv, which the engine requires lazily itself, and i18next,
+ * required on the first engine message (the ptax-lazy-i18next plugin below). The
  * code reached only by a dynamic import (`rules diff`, `rules sql`, batch, validate, …) goes to
  * chunks of its own that `ptax calc` never reads. The rules are not in the bundle: the
  * compiled rule bundle (dist/rules/bundle.json) and the generated programs (dist/rules/js) are
@@ -41,7 +42,7 @@ const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine', 'build', 'bundle.js');
 const CODEGEN_JS = join(ROOT, 'dist', 'engine', 'codegen', 'js.js');
 const CODEGEN_NODE = join(ROOT, 'dist', 'engine', 'codegen', 'node.js');
 /** Loaded by Node from node_modules as before: native addons, database clients, and what the engine requires lazily. */
-const EXTERNAL = ['@duckdb/node-api', 'pg', 'pg-copy-streams', 'better-sqlite3', 'yaml', 'ajv', 'csv-parse', 'nodemailer', 'fastify'];
+const EXTERNAL = ['i18next', '@duckdb/node-api', 'pg', 'pg-copy-streams', 'better-sqlite3', 'yaml', 'ajv', 'csv-parse', 'nodemailer', 'fastify'];
 
 export async function bundleCli(): Promise<string[]> {
   const t0 = performance.now();
@@ -105,6 +106,24 @@ export async function bundleCli(): Promise<string[]> {
           }
           return {
             code: code.replace(eager, "const childProcess = { get spawn() { return require('node:child_process').spawn; } };"),
+            map: null,
+          };
+        },
+      },
+      {
+        // i18next (~130 KB of code) makes the engine's own messages, and a `ptax calc` that
+        // succeeds makes none (engine/core/messages.ts initialises it on the first message):
+        // loaded from node_modules on that first message rather than with every start.
+        name: 'ptax-lazy-i18next',
+        transform(code, id) {
+          if (!id.endsWith(`${sep}engine${sep}core${sep}messages.js`)) return null;
+          const eager = "import i18next from 'i18next';";
+          if (!code.includes(eager)) {
+            this.warn('engine/core/messages.ts no longer imports i18next as expected: it is loaded at start-up again (slower, not wrong)');
+            return null;
+          }
+          return {
+            code: code.replace(eager, "const i18next = { createInstance: (...a) => require('i18next').createInstance(...a) };"),
             map: null,
           };
         },

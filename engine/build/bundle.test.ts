@@ -41,6 +41,24 @@ describe('the split rule bundle', () => {
     expect(split.states.CA).toEqual(whole.states.CA);
   });
 
+  it('parses the parameters and the input declarations only when they are read (not in the index), and once', () => {
+    writeSplit(file);
+    const index = JSON.parse(readFileSync(join(tmp, 'split', 'index.json'), 'utf8'));
+    expect(index.parameters).toBe(true);
+    expect(index.inputs).toBe(true);
+    const split = readSplit(file)!;
+    const params = join(tmp, 'split', 'parameters.json');
+    const text = readFileSync(params, 'utf8');
+    writeFileSync(params, JSON.stringify({ late: 1 }));
+    expect(split.parameters).toEqual({ late: 1 });
+    writeFileSync(params, text);
+    expect(split.parameters).toEqual({ late: 1 });
+    expect(split.inputs).toEqual(whole.inputs);
+    // Assigned: the new value, as a plain property.
+    split.parameters = whole.parameters;
+    expect(split.parameters).toBe(whole.parameters);
+  });
+
   it('is not used once the bundle beside it changed (a rebuild without the split, an edit)', () => {
     writeSplit(file);
     expect(readSplit(file)).toBeDefined();

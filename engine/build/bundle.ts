@@ -4,8 +4,9 @@
  * The build (scripts/build-rules.ts, writeBundle) writes the whole bundle,
  * dist/rules/bundle.json (what the web build, the tests and any reader given a path parse),
  * and beside it its split, dist/rules/split/: index.json (the bundle without its states' and
- * programs' bodies) and one file per state and per program. readBundle() parses the index,
- * and a state or program the first time it is read: `ptax calc --state TX` parses TX and its
+ * programs' bodies, its parameters and input declarations), one file per state and per
+ * program, parameters.json and inputs.json. readBundle() parses the index, and a state, a
+ * program, the parameters or the inputs the first time they are read: `ptax calc --state TX` parses TX and its
  * program, whatever the other states weigh (issue 23 and issue 26's budget: ~350 B a county;
  * 3,200 more counties would add ~36 ms of parsing to every start). The states and programs
  * are enumerable getters, so listing, spreading or printing the bundle reads them all and
@@ -19,19 +20,28 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Bundle } from '../core/types.js';
+import { setKnownTemplates } from '../core/compile.js';
+import { lowerProgram } from '../core/ir.js';
 
 /** dist/rules/bundle.json, next to the compiled engine (dist/engine/…). */
 export const BUNDLE_PATH = fileURLToPath(new URL('../../rules/bundle.json', import.meta.url));
 
-/** The index of a split bundle: the bundle's keys in its order, `states` and `programs` listing their ids only, and what it was made from. */
-export type SplitIndex = Omit<Bundle, 'states' | 'programs'> & {
+/**
+ * The index of a split bundle: the bundle's keys in its order, `states` and `programs` listing
+ * their ids only, `parameters` and `inputs` true (in parameters.json and inputs.json, read when
+ * first used), and
+ * what it was made from, with each program's hash and fact template by `<program>@<year>`.
+ */
+export type SplitIndex = Omit<Bundle, 'states' | 'programs' | 'parameters' | 'inputs'> & {
   states: string[];
   programs: string[];
-  split: { size: number; mtimeMs: number; hashes: Record<string, string> };
+  parameters: true | Bundle['parameters'];
+  inputs: true | Bundle['inputs'];
+  split: { size: number; mtimeMs: number; hashes: Record<string, string>; templates?: Record<string, Array<number | null>> };
 };
 
-/** The program hashes written with a split, by the bundle object read from it, and the objects they were computed on. */
-const KNOWN = new WeakMap<Bundle, { hashes: Record<string, string>; parameters: Bundle['parameters'] }>();
+/** The program hashes written with a split, by the bundle object read from it, and how to tell that its parameters and facts are still those read from the split. */
+const KNOWN = new WeakMap<Bundle, { hashes: Record<string, string>; same: () => boolean }>();
 /** The objects parsed from a split's files (a program replaced by another object is not among them). */
 const FROM_SPLIT = new WeakSet<object>();
 
@@ -43,7 +53,7 @@ const FROM_SPLIT = new WeakSet<object>();
  */
 export function knownProgramHash(bundle: Bundle, programId: string, year: number): string | undefined {
   const k = KNOWN.get(bundle);
-  if (!k || bundle.parameters !== k.parameters) return undefined;
+  if (!k || !k.same()) return undefined;
   const h = k.hashes[`${programId}@${year}`];
   const program = bundle.programs[programId];
   return h !== undefined && program && FROM_SPLIT.has(program) ? h : undefined;
@@ -65,15 +75,35 @@ export function writeSplit(bundlePath: string, hash?: (b: Bundle, programId: str
     mkdirSync(join(dir, kind), { recursive: true });
     for (const [id, v] of Object.entries(bundle[kind])) writeFileSync(splitFile(dir, kind, id), JSON.stringify(v));
   }
+  // The parameters and the input declarations (most of the index's weight) in files of their
+  // own: `ptax calc` with a generated program and its template below reads neither.
+  for (const k of APART) writeFileSync(join(dir, `${k}.json`), JSON.stringify(bundle[k]));
   const index: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(bundle)) index[k] = k === 'states' || k === 'programs' ? Object.keys(v as object) : v;
+  for (const [k, v] of Object.entries(bundle))
+    index[k] = k === 'states' || k === 'programs' ? Object.keys(v as object) : (APART as readonly string[]).includes(k) ? true : v;
   const hashes: Record<string, string> = {};
   if (hash) for (const [id, p] of Object.entries(bundle.programs)) for (const y of p.years) hashes[`${id}@${y}`] = hash(bundle, id, y);
-  index.split = { size, mtimeMs, hashes };
+  // Each program's fact template (engine/core/ir.ts lowerProgram: the inputs' and steps' slots
+  // null, the parameters in force), so that a start with a generated program need not lower
+  // it (engine/core/compile.ts compileProgramLazily). A program that does not lower has none
+  // (the run time lowers it and gives the error).
+  const templates: Record<string, Array<number | null>> = {};
+  for (const [id, p] of Object.entries(bundle.programs))
+    for (const y of p.years) {
+      try {
+        templates[`${id}@${y}`] = lowerProgram(bundle, id, y).template;
+      } catch {
+        // no template: lowered at run time
+      }
+    }
+  index.split = { size, mtimeMs, hashes, templates };
   // The index last: a split cut short has none, and is not used.
   writeFileSync(join(dir, 'index.json'), JSON.stringify(index));
   return { states: Object.keys(bundle.states).length, programs: Object.keys(bundle.programs).length };
 }
+
+/** The bundle's keys written apart from the index (split/<key>.json), read on first use. */
+const APART = ['parameters', 'inputs'] as const;
 
 /** dist/rules/split, beside the bundle it splits. */
 export const splitDir = (bundlePath: string) => join(dirname(bundlePath), 'split');
@@ -114,12 +144,39 @@ export function readSplit(bundlePath: string): Bundle | undefined {
   const now = statSync(bundlePath, { throwIfNoEntry: false });
   if (!now || now.size !== index.split.size || now.mtimeMs !== index.split.mtimeMs) return undefined;
   const out: Record<string, unknown> = {};
+  const readers = new Map<string, () => unknown>();
   for (const [k, v] of Object.entries(index)) {
     if (k === 'split') continue;
+    if (v === true && (APART as readonly string[]).includes(k)) {
+      // Read on first use, as a state or program is; assigning replaces the value (and what
+      // is known from the split no longer applies to the parameters: `same` below).
+      let value: unknown;
+      const read = () => (value ??= JSON.parse(readFileSync(join(dir, `${k}.json`), 'utf8')));
+      readers.set(k, read);
+      Object.defineProperty(out, k, {
+        enumerable: true,
+        configurable: true,
+        get: read,
+        set: (x: unknown) => Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true }),
+      });
+      continue;
+    }
     out[k] = k === 'states' || k === 'programs' ? lazy(dir, k, v as string[]) : v;
   }
   const bundle = out as unknown as Bundle;
-  KNOWN.set(bundle, { hashes: index.split.hashes ?? {}, parameters: bundle.parameters });
+  const facts = bundle.facts;
+  const readParameters = readers.get('parameters');
+  const parameters = readParameters ? undefined : bundle.parameters;
+  const same = (): boolean =>
+    bundle.facts === facts &&
+    (readParameters ? Object.getOwnPropertyDescriptor(bundle, 'parameters')?.get === readParameters : bundle.parameters === parameters);
+  KNOWN.set(bundle, { hashes: index.split.hashes ?? {}, same });
+  const templates = index.split.templates ?? {};
+  setKnownTemplates(bundle, (programId, year) => {
+    const t = templates[`${programId}@${year}`];
+    const program = bundle.programs[programId];
+    return t !== undefined && program && FROM_SPLIT.has(program) && same() ? t : undefined;
+  });
   return bundle;
 }
 

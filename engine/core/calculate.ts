@@ -1,5 +1,5 @@
 /** The calculation: state and county look-up, year selection, validation, steps, result. */
-import { compileProgram, type CompiledProgram, type StepInfo } from './compile.js';
+import { compileProgram, compileProgramLazily, type CompiledProgram, type StepInfo } from './compile.js';
 import { compileCondition, type Facts } from './conditions.js';
 import { countyRateAt, findCounty, stateKey } from './counties.js';
 export { stateKey };
@@ -60,7 +60,7 @@ export const DEFAULT_VALUE: number = INPUTS.find((x) => x.id === 'value')!.defau
 export function inputFromFlags(f: FlagInput, year?: number, bundle?: Bundle): CalcInput {
   const flags = f as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { state: f.state, county: f.county, value: flags.value ?? DEFAULT_VALUE, year };
-  for (const e of bundle ? registryOf(bundle).table : BUILT_IN_TABLE) {
+  for (const e of bundle ? registryOf(bundle).table : builtIn().table) {
     if (e.fact === 'year' || e.fact === 'value') continue;
     const x = flags[e.key];
     out[e.fact] = x === undefined || x === null ? (e.type === 'boolean' ? x : (e.default ?? null)) : x;
@@ -136,8 +136,10 @@ export class Calculator {
     let c = this.cache.get(key);
     if (!c) {
       // Lowered once (a missing program or value throws here); the generated module, when
-      // one matches, runs it, else the walker (engine/core/walk.ts).
-      c = compileProgram(this.bundle, programId, year);
+      // one matches, runs it, else the walker (engine/core/walk.ts). With a source of
+      // generated modules and a template known ahead (the rule build's split), the lowering
+      // waits until something reads it (--explain, or no matching module).
+      c = this.source ? compileProgramLazily(this.bundle, programId, year) : compileProgram(this.bundle, programId, year);
       const generated = this.source?.(this.bundle, programId, year);
       if (generated) c.generated = generated;
       this.cache.set(key, c);
@@ -326,8 +328,15 @@ export function evaluate(c: CompiledProgram, v: Facts, lang: Lang = 'en', keepSt
 }
 
 /** The declarations the code was built with (engine/generated/inputs.ts), for callers without a bundle. */
-const BUILT_IN_TABLE = factTable(INPUTS);
-const BUILT_IN_READERS = registryOf({ format: 1, parameters: {}, programs: {}, states: {}, inputs: [], results: [], facts: BUILT_IN_TABLE }).readers;
+/** (Made on first use: a calculation with a bundle, `ptax calc`'s, does not need them.) */
+let builtInRegistry: { table: ReturnType<typeof factTable>; readers: ReturnType<typeof registryOf>['readers'] } | undefined;
+function builtIn(): NonNullable<typeof builtInRegistry> {
+  if (!builtInRegistry) {
+    const table = factTable(INPUTS);
+    builtInRegistry = { table, readers: registryOf({ format: 1, parameters: {}, programs: {}, states: {}, inputs: [], results: [], facts: table }).readers };
+  }
+  return builtInRegistry;
+}
 
 const NUMERIC_TYPES = new Set<string>(['money', 'number', 'integer', 'year']);
 /**
@@ -393,7 +402,7 @@ export function countyFacts(county: CountyDef | undefined, rate: number | null, 
  * (`year`: the year asked for; prepare puts the rules' year when none).
  */
 export function inputFacts(input: CalcInput, bundle?: Bundle): FactValue[] {
-  const readers = bundle ? registryOf(bundle).readers : BUILT_IN_READERS;
+  const readers = bundle ? registryOf(bundle).readers : builtIn().readers;
   const x = input as unknown as Record<string, unknown>;
   const out = new Array<FactValue>(readers.length);
   for (let i = 0; i < readers.length; i++) out[i] = readers[i]!(x);

@@ -8,6 +8,7 @@ import { exprNames, type Binding, type Fn } from './expr.js';
 import { lowerProgram, type ProgramIR } from './ir.js';
 import { holds, resultOf, stepValue } from './walk.js';
 import { PtaxError } from './errors.js';
+import { periodStart } from './params.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
 import type { SentenceNames } from './sentence.js';
 import { type Bundle, type Condition, type Label, type ParamEntry, type ProgramDef, type Reference } from './types.js';
@@ -45,6 +46,47 @@ export interface CompiledProgram {
   generated?: GeneratedProgram;
   /** Where each name lives (slots, parameter bindings): for the explanation's sentences (sentence.ts). */
   names: SentenceNames;
+}
+
+/**
+ * The fact template of a program and year when it is known ahead (the rule build lowered the
+ * program and wrote its template with the split: engine/build/bundle.ts), by bundle object;
+ * the function answers undefined when it does not know (another program object, parameters
+ * replaced): the program is then lowered.
+ */
+export type KnownTemplate = (programId: string, year: number) => Array<number | null> | undefined;
+const KNOWN_TEMPLATES = new WeakMap<Bundle, KnownTemplate>();
+/** Records the templates known for `bundle` (engine/build/bundle.ts readSplit). */
+export function setKnownTemplates(bundle: Bundle, known: KnownTemplate): void {
+  KNOWN_TEMPLATES.set(bundle, known);
+}
+
+/** What compileProgram computes from the lowering, besides program, year, date and template. */
+const LOWERED = ['ir', 'steps', 'stepInfo', 'names', 'validations', 'notes', 'result'] as const;
+
+/**
+ * compileProgram, with the lowering put off until a field that needs it is read, when the
+ * template is known ahead: a generated module runs the program (engine/codegen) from the
+ * template alone, and lowering it costs a good part of a `ptax calc` start (issue 23).
+ * Reading `ir`, `steps`, `stepInfo`, `names`, `validations`, `notes` or `result` (--explain,
+ * the interpreter) lowers and compiles it then, once; the fields are then the same as
+ * compileProgram's. Without a known template, compileProgram itself.
+ */
+export function compileProgramLazily(bundle: Bundle, programId: string, year: number): CompiledProgram {
+  const program = bundle.programs[programId];
+  if (!program) throw new PtaxError('RULES_INVALID', `no program ${programId}`);
+  const template = KNOWN_TEMPLATES.get(bundle)?.(programId, year);
+  if (!template) return compileProgram(bundle, programId, year);
+  const out = { program, year, date: periodStart(program.period, year), template: template.slice() } as CompiledProgram;
+  let full: CompiledProgram | undefined;
+  for (const k of LOWERED)
+    Object.defineProperty(out, k, {
+      enumerable: true,
+      configurable: true,
+      get: () => (full ??= compileProgram(bundle, programId, year))[k],
+      set: (v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true }),
+    });
+  return out;
 }
 
 export function compileProgram(bundle: Bundle, programId: string, year: number): CompiledProgram {

@@ -57,8 +57,8 @@ function nameOf(x: InputLike): Label | undefined {
   return l && typeof l === 'object' ? { en: l.en, es: l.es } : undefined;
 }
 
-/** The fact table of the rules the code was built with (engine/generated/inputs.ts): for bundles made by hand without declarations. */
-const BUILT_IN: FactEntry[] = factTable(INPUTS as readonly InputLike[]);
+/** The fact table of the rules the code was built with (engine/generated/inputs.ts): for bundles made by hand without declarations (made on first use). */
+let builtIn: FactEntry[] | undefined;
 
 const isCountyFact = (f: string) => (COUNTY_FACTS as readonly string[]).includes(f);
 
@@ -84,7 +84,11 @@ const cache = new WeakMap<Bundle, Registry>();
 export function registryOf(bundle: Bundle): Registry {
   let r = cache.get(bundle);
   if (r) return r;
-  const table = bundle.facts?.length ? bundle.facts : bundle.inputs?.length ? factTable(bundle.inputs) : BUILT_IN;
+  const table = bundle.facts?.length
+    ? bundle.facts
+    : bundle.inputs?.length
+      ? factTable(bundle.inputs)
+      : (builtIn ??= factTable(INPUTS as readonly InputLike[]));
   const own = table.filter((e) => !isCountyFact(e.fact));
   const inputFacts = own.map((e) => e.fact);
   const readers = own.map((e): ((input: Record<string, unknown>) => FactValue) => {
