@@ -11,6 +11,7 @@ import { INPUTS, type DeclaredCalcInput, type DeclaredFlagInput } from '../gener
 import { factTable, registryOf } from './registry.js';
 import { SentenceBuilder } from './sentence.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
+import type { ProgramIR } from './ir.js';
 
 /**
  * Where compiled programs come from, besides the interpreter: a function giving the
@@ -26,6 +27,13 @@ export function setProgramSource(source: ProgramSource | undefined): void {
 export interface CalculatorOptions {
   /** Generated programs: a source, or false for the interpreter alone (default: the one set by setProgramSource). */
   generated?: ProgramSource | false;
+  /**
+   * A program's lowered form for a year made at build time, when there is one (the web's
+   * data package carries them, so that a phone does not lower the program it runs); else
+   * the program is lowered at its first use. It must be the form lowerProgram gives (the
+   * web's test compares them for every program and year of every package).
+   */
+  lowered?: (programId: string, year: number) => ProgramIR | undefined;
 }
 
 /**
@@ -102,11 +110,13 @@ export class Calculator {
   private cache = new Map<string, CompiledProgram>();
   private chooser = new Map<string, Array<{ test?: (v: Facts) => boolean; program: string }>>();
   private readonly source: ProgramSource | undefined;
+  private readonly lowered: CalculatorOptions['lowered'];
   constructor(
     readonly bundle: Bundle,
     options: CalculatorOptions = {},
   ) {
     this.source = options.generated === false ? undefined : (options.generated ?? defaultSource);
+    this.lowered = options.lowered;
   }
 
   /** A state by its code or its name in either language, in any case and with or without accents ("OH", "ohio", "Nueva Jersey"). */
@@ -137,7 +147,7 @@ export class Calculator {
     if (!c) {
       // Lowered once (a missing program or value throws here); the generated module, when
       // one matches, runs it, else the walker (engine/core/walk.ts).
-      c = compileProgram(this.bundle, programId, year);
+      c = compileProgram(this.bundle, programId, year, this.lowered?.(programId, year));
       const generated = this.source?.(this.bundle, programId, year);
       if (generated) c.generated = generated;
       this.cache.set(key, c);
