@@ -78,7 +78,7 @@ export function inputFromFlags(f: FlagInput, year?: number, bundle?: Bundle): Ca
 
 export interface ExplainStep extends StepInfo {
   value: FactValue;
-  /** The step as a sentence with its figures, in the language asked for (sentence.ts): "label: $285,000 − $60,000 = $225,000". */
+  /** The step as a sentence with its figures, in the language asked for (sentence.ts): "label: $285,000 − $60,000 = $225,000". Written when first read. */
   sentence: string;
 }
 export interface CalcResult {
@@ -203,8 +203,26 @@ export class Calculator {
     out.notes.push(...p.notes);
     if (options.explain) {
       const c = p.compiled;
-      const words = new SentenceBuilder(this.bundle, c.program, c.names, lang);
-      out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: p.facts[c.steps[i]!.slot] as FactValue, sentence: words.sentence(i, p.facts) }));
+      const facts = p.facts;
+      // Each step's sentence is written when it is first read, from these facts (nothing
+      // changes them after this call): the same text, but a result whose explanation is not
+      // read does not pay for it (issue 27: the web shows the sentences when its explanation
+      // is opened; they were about 40% of a phone's first calculation).
+      let words: SentenceBuilder | undefined;
+      const sentence = (i: number) => (words ??= new SentenceBuilder(this.bundle, c.program, c.names, lang)).sentence(i, facts);
+      out.explanation = c.stepInfo.map((info, i): ExplainStep => {
+        let text: string | undefined;
+        return {
+          ...info,
+          value: facts[c.steps[i]!.slot] as FactValue,
+          get sentence() {
+            return (text ??= sentence(i));
+          },
+          set sentence(s: string) {
+            text = s;
+          },
+        };
+      });
     }
     return out;
   }
