@@ -88,8 +88,14 @@ try {
       engine.push(await page.evaluate(() => performance.getEntriesByName('ptax:calculate')[0]?.duration ?? NaN));
       // The engine's cold run: the page's warm-up in idle time once a county is chosen (User
       // Timing ptax:warm-up, web/src/components/Calculator.tsx), the first calculation a page makes.
+      // On a loaded machine the idle time may come after the click: the cold run is then the click's.
       await page.waitForFunction(() => performance.getEntriesByName('ptax:warm-up').length > 0, null, { timeout: 10_000 }).catch(() => {});
-      cold.push(await page.evaluate(() => performance.getEntriesByName('ptax:warm-up')[0]?.duration ?? NaN));
+      cold.push(
+        await page.evaluate(() => {
+          const runs = [...performance.getEntriesByName('ptax:warm-up'), ...performance.getEntriesByName('ptax:calculate')];
+          return runs.sort((a, b) => a.startTime - b.startTime)[0]?.duration ?? NaN;
+        }),
+      );
       if (process.env.PTAX_CALC_DEBUG) {
         const loaded = await page.evaluate(() =>
           performance.getEntriesByType('resource').map((r) => `${Math.round(r.startTime)} ${Math.round(r.duration)} ${r.name.replace(location.origin, '')}`),
@@ -100,7 +106,7 @@ try {
     }
     const list = (xs) => xs.map((t) => t.toFixed(1)).join(', ');
     console.log(
-      `${code} ${COUNTY[code]}, $400,000: the cold first calculation (User Timing ptax:warm-up) median ${median(cold).toFixed(1)} ms (${list(cold)}); the click's calculation (ptax:calculate) median ${median(engine).toFixed(1)} ms (${list(engine)}); click to figure less the pause, median ${median(times).toFixed(1)} ms (${list(times)})`,
+      `${code} ${COUNTY[code]}, $400,000: the cold first calculation (User Timing ptax:warm-up, or ptax:calculate when it came first) median ${median(cold).toFixed(1)} ms (${list(cold)}); the click's calculation (ptax:calculate) median ${median(engine).toFixed(1)} ms (${list(engine)}); click to figure less the pause, median ${median(times).toFixed(1)} ms (${list(times)})`,
     );
   }
 } finally {
