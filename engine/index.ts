@@ -8,6 +8,8 @@ export type { CalcInput, CalcResult, ExplainStep, ProgramSource } from './core/c
 // The generated programs' run-time support (no Node API): the web runs them when they match its rules.
 export { runtime, type GeneratedModuleExports, type GeneratedProgram, type Runtime } from './codegen/runtime.js';
 export { periodStart, valueAt } from './core/params.js';
+// The lowered forms the web's data packages carry (web/scripts/build-data.mjs): read back, and for its tests.
+export { lowerProgram, packProgram, unpackProgram, type PackedProgramIR, type ProgramIR } from './core/ir.js';
 export { parseMoney, type MoneyParse } from './core/money.js';
 export { countyKey, countyRateAt, slugOf } from './core/counties.js';
 export { inputsFromQuery } from './core/share.js';

@@ -11,6 +11,7 @@ import { INPUTS, type DeclaredCalcInput, type DeclaredFlagInput } from '../gener
 import { factTable, registryOf } from './registry.js';
 import { SentenceBuilder } from './sentence.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
+import type { ProgramIR } from './ir.js';
 
 /**
  * Where compiled programs come from, besides the interpreter: a function giving the
@@ -26,6 +27,13 @@ export function setProgramSource(source: ProgramSource | undefined): void {
 export interface CalculatorOptions {
   /** Generated programs: a source, or false for the interpreter alone (default: the one set by setProgramSource). */
   generated?: ProgramSource | false;
+  /**
+   * A program's lowered form for a year made at build time, when there is one (the web's
+   * data package carries them, so that a phone does not lower the program it runs); else
+   * the program is lowered at its first use. It must be the form lowerProgram gives (the
+   * web's test compares them for every program and year of every package).
+   */
+  lowered?: (programId: string, year: number) => ProgramIR | undefined;
 }
 
 /**
@@ -70,7 +78,7 @@ export function inputFromFlags(f: FlagInput, year?: number, bundle?: Bundle): Ca
 
 export interface ExplainStep extends StepInfo {
   value: FactValue;
-  /** The step as a sentence with its figures, in the language asked for (sentence.ts): "label: $285,000 − $60,000 = $225,000". */
+  /** The step as a sentence with its figures, in the language asked for (sentence.ts): "label: $285,000 − $60,000 = $225,000". Written when first read. */
   sentence: string;
 }
 export interface CalcResult {
@@ -102,11 +110,13 @@ export class Calculator {
   private cache = new Map<string, CompiledProgram>();
   private chooser = new Map<string, Array<{ test?: (v: Facts) => boolean; program: string }>>();
   private readonly source: ProgramSource | undefined;
+  private readonly lowered: CalculatorOptions['lowered'];
   constructor(
     readonly bundle: Bundle,
     options: CalculatorOptions = {},
   ) {
     this.source = options.generated === false ? undefined : (options.generated ?? defaultSource);
+    this.lowered = options.lowered;
   }
 
   /** A state by its code or its name in either language, in any case and with or without accents ("OH", "ohio", "Nueva Jersey"). */
@@ -136,10 +146,16 @@ export class Calculator {
     let c = this.cache.get(key);
     if (!c) {
       // Lowered once (a missing program or value throws here); the generated module, when
-      // one matches, runs it, else the walker (engine/core/walk.ts). With a source of
-      // generated modules and a template known ahead (the rule build's split), the lowering
-      // waits until something reads it (--explain, or no matching module).
-      c = this.source ? compileProgramLazily(this.bundle, programId, year) : compileProgram(this.bundle, programId, year);
+      // one matches, runs it, else the walker (engine/core/walk.ts). A lowered form made
+      // at build time (the web's data package) is taken as it is; with a source of generated
+      // modules and a template known ahead (the rule build's split), the lowering waits until
+      // something reads it (--explain, or no matching module).
+      const lowered = this.lowered?.(programId, year);
+      c = lowered
+        ? compileProgram(this.bundle, programId, year, lowered)
+        : this.source
+          ? compileProgramLazily(this.bundle, programId, year)
+          : compileProgram(this.bundle, programId, year);
       const generated = this.source?.(this.bundle, programId, year);
       if (generated) c.generated = generated;
       this.cache.set(key, c);
@@ -195,8 +211,26 @@ export class Calculator {
     out.notes.push(...p.notes);
     if (options.explain) {
       const c = p.compiled;
-      const words = new SentenceBuilder(this.bundle, c.program, c.names, lang);
-      out.explanation = c.stepInfo.map((info, i) => ({ ...info, value: p.facts[c.steps[i]!.slot] as FactValue, sentence: words.sentence(i, p.facts) }));
+      const facts = p.facts;
+      // Each step's sentence is written when it is first read, from these facts (nothing
+      // changes them after this call): the same text, but a result whose explanation is not
+      // read does not pay for it (issue 27: the web shows the sentences when its explanation
+      // is opened; they were about 40% of a phone's first calculation).
+      let words: SentenceBuilder | undefined;
+      const sentence = (i: number) => (words ??= new SentenceBuilder(this.bundle, c.program, c.names, lang)).sentence(i, facts);
+      out.explanation = c.stepInfo.map((info, i): ExplainStep => {
+        let text: string | undefined;
+        return {
+          ...info,
+          value: facts[c.steps[i]!.slot] as FactValue,
+          get sentence() {
+            return (text ??= sentence(i));
+          },
+          set sentence(s: string) {
+            text = s;
+          },
+        };
+      });
     }
     return out;
   }

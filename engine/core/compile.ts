@@ -89,10 +89,11 @@ export function compileProgramLazily(bundle: Bundle, programId: string, year: nu
   return out;
 }
 
-export function compileProgram(bundle: Bundle, programId: string, year: number): CompiledProgram {
+/** `lowered`: the program's lowered form for this year made at build time (the web's data package), else it is lowered here. */
+export function compileProgram(bundle: Bundle, programId: string, year: number, lowered?: ProgramIR): CompiledProgram {
   const program = bundle.programs[programId];
   if (!program) throw new PtaxError('RULES_INVALID', `no program ${programId}`);
-  const ir = lowerProgram(bundle, programId, year);
+  const ir = lowered ?? lowerProgram(bundle, programId, year);
   const slots = new Map(ir.slots.map((name, i) => [name, i]));
   const bindings = new Map<string, Binding>(
     ir.params.map((p): [string, Binding] => [
@@ -126,7 +127,7 @@ export function compileProgram(bundle: Bundle, programId: string, year: number):
     template: ir.template,
     steps: ir.steps.map((s) => ({ slot: s.slot, run: (v: Facts) => stepValue(s, v) })),
     stepInfo,
-    names: { slots, bindings, params: program.parameters },
+    names: { slots, bindings, params: program.parameters, steps: ir.steps },
     validations: ir.validations.map((x) => ({ test: (v: Facts) => holds(x.when, v), code: x.code, message: x.message })),
     notes: ir.notes.map((n) => ({ test: (v: Facts) => holds(n.when, v), text: n.text })),
     result: (v) => resultOf(ir.result, v),

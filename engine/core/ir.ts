@@ -19,7 +19,7 @@
  * program it runs; engine/build/ir.ts lowers every program and year of a bundle for the
  * build (the generators, the guides). docs/rule-language.md documents it beside the syntax.
  */
-import type { Band, Bundle, Condition, ConditionValue, Expr, Label, ParamEntry, Reference, ResultGroup, ResultLeaf, ResultUnit } from './types.js';
+import type { Band, Bundle, Condition, ConditionValue, Expr, Label, ParamEntry, ProgramDef, Reference, ResultGroup, ResultLeaf, ResultUnit } from './types.js';
 import { PtaxError } from './errors.js';
 import { periodStart, valueAt } from './params.js';
 import { DECIMALS } from './round.js';
@@ -410,4 +410,53 @@ export function leavesOf(g: GroupIR, path: string[] = [], out: Array<{ path: str
     else leavesOf(node, [...path, key], out);
   }
   return out;
+}
+
+/**
+ * A lowered form as a data file carries it beside its program (the web's state packages,
+ * web/scripts/build-data.mjs, so that the browser does not lower the program it runs): the
+ * texts the program's own definition already holds are left out (each step's label and
+ * citation, each validation's message, each note's text: two languages each, half the
+ * form's size) and `unpackProgram` puts them back from the definition, by position.
+ * unpackProgram(packProgram(ir), program) deep-equals ir (engine/core/ir-pack.test.ts; the
+ * web's packages are compared with the engine's lowering in web/src/lib/lowered.test.ts).
+ */
+export interface PackedProgramIR extends Omit<ProgramIR, 'steps' | 'validations' | 'notes'> {
+  steps: Array<Omit<StepIR, 'label' | 'reference'>>;
+  validations: Array<{ when: Cond; code: string }>;
+  notes: Array<{ when: Cond }>;
+}
+
+/** A lowered form without the texts its program holds (see PackedProgramIR). */
+export function packProgram(ir: ProgramIR): PackedProgramIR {
+  return {
+    ...ir,
+    steps: ir.steps.map(({ label: _label, reference: _reference, ...s }) => s),
+    validations: ir.validations.map(({ message: _message, ...x }) => x),
+    notes: ir.notes.map(({ text: _text, ...n }) => n),
+  };
+}
+
+/**
+ * The lowered form of `packed` with its texts back from its program's definition; a form
+ * that does not fit the definition (another program, other steps) is RULES_INVALID.
+ */
+export function unpackProgram(packed: PackedProgramIR, program: ProgramDef): ProgramIR {
+  const fits =
+    packed.format === 1 &&
+    packed.program === program.id &&
+    packed.steps.length === program.steps.length &&
+    packed.validations.length === program.validations.length &&
+    packed.notes.length === program.notes.length &&
+    packed.steps.every((s, i) => s.id === program.steps[i]!.id);
+  if (!fits) throw invalid(`the lowered form of ${packed.program}@${packed.year} does not fit the program ${program.id}`);
+  return {
+    ...packed,
+    steps: packed.steps.map((s, i) => {
+      const def = program.steps[i]!;
+      return { ...s, label: def.label, ...(def.reference ? { reference: def.reference } : {}) };
+    }),
+    validations: packed.validations.map((x, i) => ({ ...x, message: program.validations[i]!.message })),
+    notes: packed.notes.map((n, i) => ({ ...n, text: program.notes[i]!.text })),
+  };
 }

@@ -33,6 +33,18 @@ describe('step sentences', () => {
     expect(step(tx('en'), 'homesteadSchoolValue')).toBe('Homestead exemption off the school value: $140,000');
   });
 
+  it('a sentence is written when first read, from its own result’s facts, and is in the JSON (260,000 − 60,000 = 200,000 at $400,000; 0 at $100,000)', () => {
+    const input = (value: number) => inputFromFlags({ state: 'TX', county: 'harris', value, homestead: true, over65: true });
+    const first = calc.calculate(input(400000), { explain: true, lang: 'en' }).explanation!;
+    // A later calculation of the same program (same compiled program, other facts) does not change the earlier one's sentences.
+    const later = calc.calculate(input(100000), { explain: true, lang: 'en' }).explanation!;
+    expect(step(later, 'schoolAfterOver65')).toBe('School value after the over-65 or disabled exemption: $0 − $60,000, not below $0 = $0');
+    expect(step(first, 'schoolAfterOver65')).toBe('School value after the over-65 or disabled exemption: $260,000 − $60,000, not below $0 = $200,000');
+    const json = JSON.parse(JSON.stringify(first)) as typeof first;
+    expect(json.map((s) => s.sentence)).toEqual(first.map((s) => s.sentence));
+    expect({ ...first[0]! }.sentence).toBe(first[0]!.sentence);
+  });
+
   it('no identifier of the rule language is left in any sentence of any state', () => {
     const inputs = [
       { state: 'NY', county: 'kings', value: 800000, class: 'class2', homestead: true, over65: true, seniorIncome: 50000 },

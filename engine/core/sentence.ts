@@ -10,9 +10,11 @@
  * its formula (a dollar amount times or over anything stays in dollars; a sum takes its
  * terms' unit).
  */
-import { compileCondition, type Facts } from './conditions.js';
+import type { Facts } from './conditions.js';
 import type { Binding } from './expr.js';
-import type { Bundle, Condition, Expr, Lang, ProgramDef } from './types.js';
+import type { Bundle, Expr, Lang, ProgramDef } from './types.js';
+import type { StepIR } from './ir.js';
+import { holds } from './walk.js';
 import { INPUTS } from '../generated/inputs.js';
 import { numberText, usdText } from './number-text.js';
 
@@ -24,6 +26,8 @@ export interface SentenceNames {
   bindings: ReadonlyMap<string, Binding>;
   /** Parameter aliases → parameter ids (the program's `parameters`). */
   params: Readonly<Record<string, string>>;
+  /** The lowered steps (ir.ts), in the program's order: a step with cases shows the case its lowered conditions chose, as the walker does. */
+  steps: readonly StepIR[];
 }
 
 const INPUT_UNITS: Record<string, Unit> = {};
@@ -119,7 +123,7 @@ export class SentenceBuilder {
     const value = this.format(v[this.names.slots.get(s.id)!], this.stepUnits.get(s.id) ?? 'count');
     let expr: Expr | undefined = s.formula?.ast;
     if (s.cases) {
-      const chosen = s.cases.find((c) => !c.when || this.holds(c.when, v));
+      const chosen = s.cases[this.chosenCase(i, v)];
       expr = chosen?.formula?.ast;
     }
     if (!expr) return `${label}: ${value}`;
@@ -128,8 +132,10 @@ export class SentenceBuilder {
     return figures === value ? `${label}: ${value}` : `${label}: ${figures} = ${value}`;
   }
 
-  private holds(c: Condition, v: Facts): boolean {
-    return compileCondition(c, (f) => this.names.slots.get(f)!)(v);
+  /** The index of the case step `i` took (-1: none), read off its lowered conditions with the walker's own test (walk.ts holds). */
+  private chosenCase(i: number, v: Facts): number {
+    const body = this.names.steps[i]!.body;
+    return body.kind === 'cases' ? body.cases.findIndex((c) => !c.when || holds(c.when, v)) : -1;
   }
 
   format(x: unknown, unit: Unit): string {

@@ -217,6 +217,8 @@ describe('form rules on the page', () => {
     await calculate(page);
     expect(await page.getByTestId('annual-tax').innerText()).toBe(usd(cli({ county: 'Albany County', value: 1_250_000 }).annualTax));
     await page.getByTestId('explanation').locator(':scope > summary').click();
+    // The steps are put in the page when the panel is first opened (issue 27).
+    await page.getByTestId('explain-step').first().waitFor();
     expect(await page.getByTestId('explain-step').count()).toBeGreaterThan(1);
     expect(await page.getByTestId('citation').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);

@@ -23,6 +23,7 @@ import { loadProgramHash, programsOf } from './build-programs.mjs';
 // whose slug its name gives is written without it, and web/src/lib/stateData.ts toBundle
 // gives it back with the same function.
 import { slugOf } from '../../dist/engine/core/counties.js';
+import { lowerProgram, packProgram } from '../../dist/engine/core/ir.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -149,6 +150,29 @@ export function packageOf(bundle, code) {
   return { format: bundle.format, code, ...extra, state: slimState, programs: slimPrograms, parameters: slimParameters, ...countyFactsOf };
 }
 
+/**
+ * The lowered form (engine/core/ir.ts) of the latest year of each program of a package, the
+ * year the page calculates unless the visitor picks another, by `<program>@<year>`: the
+ * browser reads it (web/src/lib/stateData.ts) instead of lowering the program at its first
+ * calculation (issue 27: the first calculation under 50 ms on a phone). Lowered from the
+ * package as the browser sees it (web/src/lib/stateData.ts toBundle: its own inputs and
+ * facts), packed without the texts the package's programs hold (engine/core/ir.ts
+ * packProgram). Earlier years are lowered in the browser when asked for (the package stays
+ * small: each form is 2–4 KB gzip). web/src/lib/lowered.test.ts compares every form with
+ * the engine's lowering of the package.
+ */
+export function loweredOf(pkg) {
+  const { code: _code, state, programs, parameters, format, generated: _generated, ...rest } = pkg;
+  const counties = state.counties.map(({ name, slug, ...c }) => ({ name, slug: slug ?? slugOf(name), ...c }));
+  const bundle = { ...rest, format, parameters, programs, states: { [state.code]: { ...state, counties } } };
+  const out = {};
+  for (const [id, p] of Object.entries(programs)) {
+    const year = p.years.at(-1);
+    out[`${id}@${year}`] = packProgram(lowerProgram(bundle, id, year));
+  }
+  return out;
+}
+
 async function main() {
   const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
   // engine/codegen/js.ts's hash, from the compiled engine; without it the web runs the interpreter.
@@ -161,6 +185,7 @@ async function main() {
   const skipped = [];
   for (const code of Object.keys(bundle.states)) {
     const pkg = packageOf(bundle, code);
+    pkg.lowered = loweredOf(pkg);
     let generated = 'no generated programs (dist/engine/codegen/js.js missing)';
     if (programHash) {
       const p = programsOf(bundle, Object.keys(pkg.programs), jsDir, programHash);

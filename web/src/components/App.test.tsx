@@ -115,6 +115,9 @@ describe('App', () => {
     // Issue 24: STAR is claimed (primary residence ticked): no hint suggesting it.
     expect(r.potentialSavings).toBeGreaterThan(0);
     expect(screen.queryByTestId('potential-savings')).toBeNull();
+    // The explanation's steps are put in the page when it is first opened (issue 27).
+    expect(screen.queryByTestId('explain-step')).toBeNull();
+    fireEvent.click(within(screen.getByTestId('explanation')).getByText(/./, { selector: 'summary' }));
     expect(screen.getAllByTestId('explain-step')).toHaveLength(r.explanation!.length);
     expect(screen.getAllByTestId('citation').length).toBeGreaterThan(0);
     expect(taxLog.map((e) => e.message)).toContain('Tax calculation completed');

@@ -178,7 +178,10 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
     const v = form.state.values;
     whenIdle(() => {
       try {
+        // The engine's cold run, timed as the click's is (web/scripts/measure-first-calc.mjs reads both).
+        const started = performance.now();
         calculate(edition, { ...v, homeValue: clampValue(v.homeValue) || DEFAULT_VALUE }, lang);
+        performance.measure('ptax:warm-up', { start: started, end: performance.now() });
       } catch {
         /* a missing value or type: the click says so */
       }

@@ -306,57 +306,67 @@ function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string, o?: Recor
   return t(`value.${String(v)}`, { defaultValue: String(v) });
 }
 
-/** The engine's full trace, behind a toggle: each step as a sentence with its figures (engine/core/sentence.ts) and its sources; the formula for reviewers behind its own toggle. */
+/**
+ * The engine's full trace, behind a toggle: each step as a sentence with its figures
+ * (engine/core/sentence.ts) and its sources; the formula for reviewers behind its own toggle.
+ * The steps (30–50 items with their sources and formulas, the most elements of the results)
+ * are put in the page when the panel is first opened, not with every result (issue 27: the
+ * click to the figure); then they stay, and follow the result.
+ */
 export function Explanation({ steps, lang, edition }: { steps: ExplainStep[]; lang: Lang; edition?: Edition }) {
   const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
   if (!steps.length) return null;
   const howItWorks = pathOf({ page: 'how-it-works' }, lang);
   const params = edition?.bundle.parameters ?? {};
   return (
-    <details className="explain" data-testid="explanation">
-      <summary>{t('results.explainAll', { count: steps.length })}</summary>
+    // The summary's click (mouse or keyboard) shows the steps in the same event; toggle covers any other opening.
+    <details className="explain" data-testid="explanation" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
+      <summary onClick={() => setOpened(true)}>{t('results.explainAll', { count: steps.length })}</summary>
       <p className="help">{t('results.explainIntro')}</p>
-      <ol>
-        {steps.map((s) => {
-          const refs = [
-            ...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule, label: s.label })),
-            ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id, label: params[p.id]?.label }))),
-          ];
-          return (
-            <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
-              <p className="step-head" data-testid="step-sentence">
-                {s.sentence ?? `${s.label[lang] ?? s.label.en} = ${stepValue(s.value, lang, t)}`}
-              </p>
-              {refs.length > 0 && (
-                <ul className="step-sources" aria-label={t('results.stepSource')}>
-                  {refs.map((ref, i) => {
-                    const title = citationTitle(ref.title, lang, t, ref.label);
-                    const external = /^https?:\/\//.test(ref.href);
-                    return (
-                      <li key={i}>
-                        <a
-                          href={external ? ref.href : `${howItWorks}#${conventionAnchor(ref.param)}`}
-                          {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
-                          data-testid="citation"
-                          lang={title.lang}
-                        >
-                          {title.text}
-                        </a>
-                      </li>
-                    );
-                  })}
-                </ul>
-              )}
-              <details className="step-formula" data-testid="step-formula">
-                <summary>{t('results.stepFormula')}</summary>
-                <code translate="no">
-                  {s.expression} [{s.rule}]
-                </code>
-              </details>
-            </li>
-          );
-        })}
-      </ol>
+      {opened && (
+        <ol>
+          {steps.map((s) => {
+            const refs = [
+              ...(s.reference ?? []).map((ref) => ({ ...ref, file: '', param: s.rule, label: s.label })),
+              ...s.params.flatMap((p) => p.reference.map((ref) => ({ ...ref, file: p.file, param: p.id, label: params[p.id]?.label }))),
+            ];
+            return (
+              <li key={s.rule} data-testid="explain-step" data-rule={s.rule}>
+                <p className="step-head" data-testid="step-sentence">
+                  {s.sentence ?? `${s.label[lang] ?? s.label.en} = ${stepValue(s.value, lang, t)}`}
+                </p>
+                {refs.length > 0 && (
+                  <ul className="step-sources" aria-label={t('results.stepSource')}>
+                    {refs.map((ref, i) => {
+                      const title = citationTitle(ref.title, lang, t, ref.label);
+                      const external = /^https?:\/\//.test(ref.href);
+                      return (
+                        <li key={i}>
+                          <a
+                            href={external ? ref.href : `${howItWorks}#${conventionAnchor(ref.param)}`}
+                            {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                            data-testid="citation"
+                            lang={title.lang}
+                          >
+                            {title.text}
+                          </a>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
+                <details className="step-formula" data-testid="step-formula">
+                  <summary>{t('results.stepFormula')}</summary>
+                  <code translate="no">
+                    {s.expression} [{s.rule}]
+                  </code>
+                </details>
+              </li>
+            );
+          })}
+        </ol>
+      )}
     </details>
   );
 }

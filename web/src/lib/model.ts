@@ -14,6 +14,7 @@ import { COMMERCIAL_TYPES, PROPERTY_TYPES } from './config.js';
 import { formatNumber, type Lang } from './format.js';
 import { loadProgramsOf } from './generated.js';
 import type { CountyFactsPackage } from './stateData.js';
+import { loweredOf } from './lowered.js';
 
 export type PropertyType = '' | (typeof PROPERTY_TYPES)[number];
 export type InputValue = boolean | number | string | null;
@@ -151,7 +152,9 @@ const findParam = (bundle: Bundle, ids: string[], test: (p: ParameterDef) => boo
 
 export function makeEdition(bundle: Bundle): Edition {
   // The interpreter, until the generated programs are loaded (lib/generated.ts).
-  const calculator = new Calculator(bundle, { generated: false });
+  // Lowered at build time where the data package has the form (lib/lowered.ts).
+  const lowered = loweredOf(bundle);
+  const calculator = new Calculator(bundle, { generated: false, lowered });
   const state = Object.values(bundle.states)[0]!;
   // The date the latest year's rules take effect, as the compiled program has it, without
   // compiling it (issue 28: the programs compile at the first calculation, not on load).
@@ -225,7 +228,7 @@ export function makeEdition(bundle: Bundle): Edition {
     loadGenerated() {
       generated ??= loadProgramsOf(bundle).then((source) => {
         if (!source) return false;
-        current = new Calculator(bundle, { generated: source });
+        current = new Calculator(bundle, { generated: source, lowered });
         return true;
       });
       return generated;

@@ -6,8 +6,9 @@
  * The generated JavaScript of the package's programs is a chunk of its own, loaded when the
  * engine is used a second time (lib/generated.ts); without it the interpreter calculates.
  */
-import { runtime, slugOf, type Bundle, type ParameterDef, type ProgramDef, type StateDef } from '../../../engine/index.js';
+import { runtime, slugOf, type Bundle, type PackedProgramIR, type ParameterDef, type ProgramDef, type StateDef } from '../../../engine/index.js';
 import { deferPrograms } from './generated.js';
+import { setLowered } from './lowered.js';
 
 export interface StatePackage {
   format: 1;
@@ -19,6 +20,8 @@ export interface StatePackage {
   generated?: Record<string, string>;
   /** Context of the counties (web/content/county-facts.json, issue 24). */
   countyFacts?: CountyFactsPackage;
+  /** The lowered form of the latest year of each program, by `<program>@<year>` (web/scripts/build-data.mjs loweredOf; engine/core/ir.ts packProgram). */
+  lowered?: Record<string, PackedProgramIR>;
 }
 
 /** Population and median taxes paid per county, the national median rate, and their sources (scripts/gen-county-facts.ts). */
@@ -107,7 +110,9 @@ export async function loadStateData(code: string = EDITION, loaders: PackageLoad
 
 /** The engine's Bundle shape made of one package (each county with its slug: the package leaves out those its name gives, engine slugOf). */
 export function toBundle(pkg: StatePackage): Bundle {
-  const { code: _code, state, programs, parameters, format, generated: _generated, ...rest } = pkg;
+  const { code: _code, state, programs, parameters, format, generated: _generated, lowered, ...rest } = pkg;
   const counties = state.counties.map(({ name, slug, ...c }) => ({ name, slug: (slug as string | undefined) ?? slugOf(name), ...c }));
-  return { ...rest, format, parameters, programs, states: { [state.code]: { ...state, counties } } } as Bundle;
+  const bundle = { ...rest, format, parameters, programs, states: { [state.code]: { ...state, counties } } } as Bundle;
+  if (lowered) setLowered(bundle, lowered);
+  return bundle;
 }
