@@ -335,9 +335,10 @@ export class BatchCalculator {
     }
     // Everything a Place holds, as text: equal texts, interchangeable places.
     const id = JSON.stringify([place.state, place.countyName, place.notes, place.county, place.inputs.map((x, i) => (this.kinds[i] === 3 ? x : null))]);
-    const same = this.canonical.get(`${id}\u0001${this.programKey(place.compiled)}`);
+    const key = `${id}\u0001${this.programKey(place.compiled)}`;
+    const same = this.canonical.get(key);
     if (same) place = same;
-    else if (this.canonical.size < MAX_PLACES) this.canonical.set(`${id}\u0001${this.programKey(place.compiled)}`, place);
+    else if (this.canonical.size < MAX_PLACES) this.canonical.set(key, place);
     if (norm !== undefined && this.bySlug.size < MAX_PLACES) this.bySlug.set(norm, place);
     return this.remember(input, year, place);
   }
@@ -373,8 +374,10 @@ export class BatchCalculator {
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       columns: this.columnsOf(c),
       noteCells: new Map(),
-      own: Array.from(this.ownSlots, (i) => prep.facts[i]),
+      own: [],
     };
+    const ownSlots = this.ownSlots;
+    for (let j = 0; j < ownSlots.length; j++) place.own.push(prep.facts[ownSlots[j]!]);
     return place;
   }
 
