@@ -269,6 +269,33 @@ describe('the place cache', () => {
   });
 });
 
+for (const [way, make] of WAYS)
+  it(`${way}: places of one program share its fact array, each row with its own place's facts (Hardin, Franklin, Hardin)`, () => {
+    // rules/oh/counties.yaml (Census ACS 2019–2023, the Tax Foundation's table): Hardin
+    // 1,513 / 134,800 = 1.1224%, Franklin 4,110 / 265,700 = 1.5469%; one program
+    // (county_level). 100,000 × 1.1224% = 1,122.40; 100,000 × 1.5469% = 1,546.90.
+    const b = new BatchCalculator(make());
+    const hardin = row({ state: 'OH', county: 'Hardin', value: 100_000 });
+    const franklin = row({ state: 'OH', county: 'Franklin', value: 100_000 });
+    const placeH = b.placeOf(hardin)!;
+    const placeF = b.placeOf(franklin)!;
+    expect(placeH).not.toBe(placeF);
+    expect(placeH.compiled).toBe(placeF.compiled);
+    const printed = (place: typeof placeH, x: CalcInput) => {
+      const w = new CsvOut();
+      w.ensure(1 << 16);
+      b.csvFacts(place, inputFacts(x, bundle), w);
+      return w.buf.toString('utf8', 0, w.pos).split(',').slice(0, 6);
+    };
+    const h = ['Hardin County', 'county_level', '2025', '1122.4', '93.53', '1.1224'];
+    const f = ['Franklin County', 'county_level', '2025', '1546.9', '128.91', '1.5469'];
+    expect(printed(placeH, hardin)).toEqual(h);
+    expect(printed(placeF, franklin)).toEqual(f);
+    expect(printed(placeH, hardin)).toEqual(h);
+    expect(printed(placeH, hardin)).toEqual(h);
+    expect(printed(placeF, franklin)).toEqual(f);
+  });
+
 describe('csvInto and csv', () => {
   it('csvInto writes after what the buffer holds; a bad row throws having written nothing', () => {
     for (const [, make] of WAYS) {

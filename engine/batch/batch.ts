@@ -16,7 +16,7 @@
  *    throw, then only the batch columns' leaves and the notes as bits), or, when no module
  *    matches the rules, the interpreter's `evaluate` and the columns read from its result.
  *    Either way the cells are printed by one printer (`CsvOut`), in one reused fact array
- *    per place.
+ *    per program (a place's own facts written into it when the row before was of another place).
  *
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
@@ -94,6 +94,18 @@ interface Columns {
   how: Int8Array;
   /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for places without notes of their own. */
   noteCells: Map<number, Buffer>;
+  /**
+   * The fact array the program's rows are evaluated in, reused from row to row and place to
+   * place (one array per program, not per place: a roll of every state's counties has
+   * thousands of places, and an array each made every row's facts a cache miss): the
+   * program's template; each row writes its input facts, and its place's own facts (`own`)
+   * when the previous row was of another place; the parameters stay, and the program
+   * computes every step before a later one reads it (the loader lets a step read only
+   * earlier ones; validations read no step).
+   */
+  scratch: unknown[];
+  /** The place whose own facts are in `scratch` now. */
+  owner: Place | null;
 }
 
 /** What the first row of a (state, county, year) text learned from `prepare`. */
@@ -112,12 +124,8 @@ export interface Place {
   columns: Columns;
   /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for a place with notes of its own. */
   noteCells: Map<number, Buffer>;
-  /**
-   * The fact array the place's rows are evaluated in, reused from row to row: the program's
-   * template with the place's own facts; each row writes its input facts, the parameters
-   * stay, and the program computes every step before a later one reads it.
-   */
-  scratch: unknown[];
+  /** The place's own facts (the place facts, then the county facts: `ownSlots`' order), written into its program's fact array (`Columns.scratch`). */
+  own: unknown[];
 }
 
 /** Texts remembered; beyond this the map starts again (bounded memory, whatever the input). */
@@ -205,7 +213,14 @@ export class BatchCalculator {
    * read) of a place from `placeOf`.
    */
   csvFacts(place: Place, facts: ArrayLike<unknown>, w: CsvOut): void {
-    const v = place.scratch;
+    const cols = place.columns;
+    const v = cols.scratch;
+    if (cols.owner !== place) {
+      const ownSlots = this.ownSlots,
+        own = place.own;
+      for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = own[j];
+      cols.owner = place;
+    }
     const rowSlots = this.rowSlots;
     for (let j = 0; j < rowSlots.length; j++) {
       const i = rowSlots[j]!;
@@ -320,9 +335,10 @@ export class BatchCalculator {
     }
     // Everything a Place holds, as text: equal texts, interchangeable places.
     const id = JSON.stringify([place.state, place.countyName, place.notes, place.county, place.inputs.map((x, i) => (this.kinds[i] === 3 ? x : null))]);
-    const same = this.canonical.get(`${id}\u0001${this.programKey(place.compiled)}`);
+    const key = `${id}\u0001${this.programKey(place.compiled)}`;
+    const same = this.canonical.get(key);
     if (same) place = same;
-    else if (this.canonical.size < MAX_PLACES) this.canonical.set(`${id}\u0001${this.programKey(place.compiled)}`, place);
+    else if (this.canonical.size < MAX_PLACES) this.canonical.set(key, place);
     if (norm !== undefined && this.bySlug.size < MAX_PLACES) this.bySlug.set(norm, place);
     return this.remember(input, year, place);
   }
@@ -358,9 +374,10 @@ export class BatchCalculator {
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       columns: this.columnsOf(c),
       noteCells: new Map(),
-      scratch: c.template.slice(),
+      own: [],
     };
-    this.ownSlots.forEach((i) => (place.scratch[i] = prep.facts[i]));
+    const ownSlots = this.ownSlots;
+    for (let j = 0; j < ownSlots.length; j++) place.own.push(prep.facts[ownSlots[j]!]);
     return place;
   }
 
@@ -390,6 +407,8 @@ export class BatchCalculator {
       cells,
       how: Int8Array.from(cells, (x) => (!x ? -1 : x.unit === 'text' || x.unit === 'count' ? -2 : DECIMALS[x.unit])),
       noteCells: new Map(),
+      scratch: c.template.slice(),
+      owner: null,
     };
     this.columnsByProgram.set(c, cols);
     return cols;

@@ -728,20 +728,24 @@ function count10(buf: Buffer, s: number, e: number): number {
  */
 export class PlaceKeys {
   static readonly MAX_KEYS = 1 << 16;
-  /** The table starts small and doubles (a roll has a few thousand places: a small table stays in the processor's cache). */
-  private hashes = new Int32Array(1 << 10);
-  /** Entry number + 1 per table place (0: empty). */
-  private index = new Int32Array(1 << 10);
+  /**
+   * The open-addressed table, two numbers per place: the key's hash and its entry number + 1
+   * (0: empty), side by side (one cache line per probe). It starts small and doubles (a roll
+   * of four states has a few thousand keys, one of every state's counties some 20,000: a
+   * small table stays in the processor's cache).
+   */
+  private table = new Int32Array(2 << 10);
   private arena = new Uint8Array(1 << 16);
   private used = 0;
-  /** Per entry: where its bytes start in the arena, its state and county cells' lengths (`shapeOf`), and the length of all three. */
-  private readonly starts: number[] = [];
-  private readonly shapes: number[] = [];
-  private readonly lens: number[] = [];
-  private readonly entryHashes: number[] = [];
+  /**
+   * Per entry, four numbers side by side (one cache line per look-up, where five arrays
+   * were five): where its bytes start in the arena; the length of all three cells times 2,
+   * plus 1 when it is not a place (an error or null) and matches its own bytes only; its
+   * state and county cells' lengths (`shapeOf`); its hash (to put it again when the table
+   * grows).
+   */
+  private meta = new Int32Array(4 << 10);
   readonly places: Array<Place | PtaxError | null> = [];
-  /** Per entry: 1 when it is not a place (an error or null) and matches its own bytes only. */
-  private readonly exact: number[] = [];
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     let h = 0x811c9dc5;
@@ -759,23 +763,26 @@ export class PlaceKeys {
     return ((se - ss) << 15) | (ce - cs);
   }
 
-  /** Where a hash's probe starts in the table. */
+  /** Where a hash's probe starts in the table (a pair's first number). */
   private first(h: number): number {
-    return (Math.imul(h, 0x9e3779b1) >>> 0) & (this.index.length - 1);
+    return ((Math.imul(h, 0x9e3779b1) >>> 0) & ((this.table.length >> 1) - 1)) << 1;
   }
 
   /** The entry of these cells, or -1. */
   find(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
-    const mask = this.index.length - 1;
+    const table = this.table;
+    const mask = table.length - 1;
     const arena = this.arena;
+    const meta = this.meta;
     const shape = PlaceKeys.shapeOf(ss, se, cs, ce);
-    const len = se - ss + ce - cs + ye - ys;
-    next: for (let i = this.first(h); ; i = (i + 1) & mask) {
-      const e = this.index[i]! - 1;
+    const len2 = (se - ss + ce - cs + ye - ys) << 1;
+    next: for (let i = this.first(h); ; i = (i + 2) & mask) {
+      const e = table[i + 1]! - 1;
       if (e === -1) return -1;
-      if (this.hashes[i] !== h || this.lens[e] !== len || this.shapes[e] !== shape) continue;
-      let q = this.starts[e]!;
+      const m = e << 2;
+      if (table[i] !== h || (meta[m + 1]! & ~1) !== len2 || meta[m + 2] !== shape) continue;
+      let q = meta[m]!;
       for (let k = ss; k < se; k++) {
         const a = arena[q++]!,
           b = buf[k]!;
@@ -787,9 +794,9 @@ export class PlaceKeys {
         if (a !== b && FOLD[a] !== FOLD[b]) continue next;
       }
       for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
-      if (this.exact[e] === 1) {
+      if ((meta[m + 1]! & 1) === 1) {
         // Not a place: the cells as written, byte for byte.
-        q = this.starts[e]!;
+        q = meta[m]!;
         for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
         for (let k = cs; k < ce; k++) if (arena[q++] !== buf[k]) continue next;
       }
@@ -806,42 +813,47 @@ export class PlaceKeys {
       this.arena = a;
     }
     const e = this.places.length;
-    this.starts.push(this.used);
-    this.lens.push(len);
-    this.shapes.push(PlaceKeys.shapeOf(ss, se, cs, ce));
+    if ((e + 1) << 2 > this.meta.length) {
+      const m = new Int32Array(this.meta.length * 2);
+      m.set(this.meta);
+      this.meta = m;
+    }
+    // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
+    const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
+    const m = e << 2;
+    this.meta[m] = this.used;
+    this.meta[m + 1] = (len << 1) | (place === null || place instanceof Error ? 1 : 0);
+    this.meta[m + 2] = PlaceKeys.shapeOf(ss, se, cs, ce);
+    this.meta[m + 3] = h;
     this.places.push(place);
-    this.exact.push(place === null || place instanceof Error ? 1 : 0);
     const arena = this.arena;
     let q = this.used;
     for (let k = ss; k < se; k++) arena[q++] = buf[k]!;
     for (let k = cs; k < ce; k++) arena[q++] = buf[k]!;
     for (let k = ys; k < ye; k++) arena[q++] = buf[k]!;
     this.used = q;
-    // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
-    const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
-    this.entryHashes.push(h);
-    if (this.places.length * 2 > this.index.length) this.grow();
+    if (this.places.length > this.table.length >> 2) this.grow();
     else this.put(h, e);
   }
 
   private put(h: number, e: number): void {
-    const mask = this.index.length - 1;
+    const table = this.table;
+    const mask = table.length - 1;
     let i = this.first(h);
-    while (this.index[i] !== 0) i = (i + 1) & mask;
-    this.hashes[i] = h;
-    this.index[i] = e + 1;
+    while (table[i + 1] !== 0) i = (i + 2) & mask;
+    table[i] = h;
+    table[i + 1] = e + 1;
   }
 
   /** Twice the table, every entry put again. */
   private grow(): void {
-    this.hashes = new Int32Array(this.index.length * 2);
-    this.index = new Int32Array(this.index.length * 2);
-    this.entryHashes.forEach((h, e) => this.put(h, e));
+    this.table = new Int32Array(this.table.length * 2);
+    for (let e = 0; e < this.places.length; e++) this.put(this.meta[(e << 2) + 3]!, e);
   }
 
   private clear(): void {
-    this.index.fill(0);
-    this.starts.length = this.lens.length = this.shapes.length = this.places.length = this.exact.length = this.entryHashes.length = 0;
+    this.table.fill(0);
+    this.places.length = 0;
     this.used = 0;
   }
 }
