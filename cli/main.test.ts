@@ -99,6 +99,9 @@ describe('the entry point', () => {
       expect(cacheFiles()).toEqual([]);
       // 400,000 × 1.77845% (school 0.8783 + county 0.38096 + city 0.51919) = 7,113.80.
       expect(plain).toContain('$7,113.80');
+      // A run that stops at an error writes none (it did not run the calculation); one that succeeds does.
+      expect(() => execFileSync(process.execPath, [MAIN, 'calc', '--state', 'TX', '--county', 'Nowhere'], { env, stdio: 'pipe' })).toThrow();
+      expect(cacheFiles()).toEqual([]);
       expect(run()).toBe(plain);
       const [file] = cacheFiles();
       expect(file).toMatch(/ptax-[0-9a-f]+-calc\.bin$/);

@@ -63,7 +63,7 @@ if (older(process.versions.node, SUPPORTED)) {
    * calculation and the table again from source (~30 M instructions of a `ptax calc`).
    * Here the chunk is compiled through vm.Script and, when there was no usable cache, the
    * cache is made when the process exits (script.createCachedData: every function compiled
-   * so far) and written to Node's compile cache folder, one file per command (`calc`,
+   * so far; after a run that exited 0) and written to Node's compile cache folder, one file per command (`calc`,
    * `counties`, …: each keeps the code it runs), headed by the bundle's size and time: a
    * rebuilt bundle replaces it. V8 refuses a cache made by another Node or for another source
    * length (then it is made again). Without the compile cache (NODE_DISABLE_COMPILE_CACHE=1,
@@ -109,7 +109,10 @@ if (older(process.versions.node, SUPPORTED)) {
     }
     m.loaded = true;
     if (cached === undefined || script.cachedDataRejected) {
-      process.once('exit', () => {
+      // After a run that succeeded: one that stopped at an error (a misspelt county) did not
+      // compile what a calculation runs, and its cache would be used as it is from then on.
+      process.once('exit', (code) => {
+        if (code !== 0) return;
         try {
           const tmp = cacheFile + '.' + process.pid;
           fs.writeFileSync(tmp, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));

@@ -18,8 +18,9 @@
  *    states of 68 counties each (TX's, renamed), as the states of issue 26 will add: does
  *    start-up grow with the number of states? (--no-scale leaves it out);
  *  - with --npx: `npx ptax calc …` too, a few rounds (npm's own start-up, ~1 s, dominates it).
- * The compile cache (cli/main.ts: module.enableCompileCache) is warmed by untimed runs
- * first, as on a user's machine after the first `ptax` of the day.
+ * The compile cache (cli/start.cts: module.enableCompileCache, and the bundle's code cache
+ * made after the first run that succeeds, loadBundle) is warmed by untimed runs first, as on
+ * a user's machine after the first `ptax` of the day.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,7 +114,7 @@ if (!args.includes('--no-scale')) {
 const all = [base, ...cmds];
 
 try {
-  // Warm-up: the OS file cache, and the compile cache (written on the first run).
+  // Warm-up: the OS file cache, and the compile caches (written on the first run).
   for (const c of all) for (let i = 0; i < 2; i++) time(c);
   for (const c of all) c.wall.length = c.cpu.length = 0;
   // The same figures on every path (the bench measures what the tests check).
