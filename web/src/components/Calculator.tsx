@@ -166,10 +166,11 @@ export function Calculator({ edition, lang, delayMs = UI.calculationDelayMs }: {
   }, [lang, edition, result]);
 
   // Issue 27, the first calculation: the engine's first run pays for code running for the
-  // first time (lowering the program, the explanation's first sentences: ~4x its later
-  // runs). Once the visitor has chosen a county, that first run is made in idle time with the
-  // form's values (its result is not shown, no event is sent), so the click's calculation is
-  // a warm one. Once per page.
+  // first time (several times its later runs, even with the program's lowered form read from
+  // the data package and the sentences written when the explanation is opened). Once the
+  // visitor has chosen a county, that first run is made in idle time with the form's values
+  // (its result is not shown, no event is sent; User Timing ptax:warm-up), so the click's
+  // calculation is a warm one. Once per page.
   const warmed = useRef(false);
   const chosen = edition.county(values.county);
   useEffect(() => {
