@@ -928,9 +928,21 @@ function noteSetsSql(x: Query, parts: ProgramPart[], shared: boolean): boolean {
   const { dialect, cte } = x;
   const noteTexts = parts.flatMap((p, k) => p.notes.texts.map((t, i) => `(${k}, ${i}, ${str(t)})`));
   if (!noteTexts.length) return false;
-  cte('ptax_note_texts(n_py, n_bit, n_text)', `  VALUES\n  ${noteTexts.join(',\n  ')}`);
   const counts = ['(-1, 1)', ...parts.map((p, k) => `(${k}, ${2 ** p.notes.texts.length})`)];
   const series = dialect === 'postgres' ? `generate_series(0, ${2 ** MAX_NOTES - 1})` : `range(0, ${2 ** MAX_NOTES})`;
+  if (dialect === 'duckdb') {
+    // Each set's text from its program's list of texts, filtered by the mask's bits (six
+    // times cheaper than the join and STRING_AGG below: 0.1 s instead of 0.6 for 36,000 sets).
+    const lists = ['(-1, 1, CAST([] AS TEXT[]))', ...parts.map((p, k) => `(${k}, ${2 ** p.notes.texts.length}, CAST([${p.notes.texts.map(str).join(', ')}] AS TEXT[]))`)];
+    cte(
+      'ptax_note_sets',
+      `  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ${str(NOTE_SEPARATOR)}), '') AS n_notes
+  FROM (VALUES\n  ${lists.join(',\n  ')}) AS c(n_py, n_count, n_texts) CROSS JOIN ${series} AS g(n_mask) WHERE g.n_mask < c.n_count`,
+      shared ? 'always' : true,
+    );
+    return true;
+  }
+  cte('ptax_note_texts(n_py, n_bit, n_text)', `  VALUES\n  ${noteTexts.join(',\n  ')}`);
   cte(
     'ptax_note_sets',
     `  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ${str(NOTE_SEPARATOR)} ORDER BY t.n_bit) AS n_notes
