@@ -575,16 +575,14 @@ function placesOf(bundle: Bundle, o: SqlOptions, states: StateDef[], nInputs: nu
  * places (the county-level estimate of 48 states) apart from the others. Each branch reads
  * the roll and joins it to its own keys; a row then goes through its branch's step columns
  * only: a row of a one-step program does not pass through the ~40 levels and ~150 step
- * columns of the others (on a 52-state roll, 5 µs of CPU a row instead of 13). The last
- * branch also takes the refused keys. One program: one branch.
+ * columns of the others. The last branch also takes the refused keys. One program: one
+ * branch. (A branch per program measured 8% less CPU on the 52-state roll, but 50% more on
+ * a roll of New York alone: each branch is planned and reads the roll.)
  */
 function branchesOf(programYears: ProgramYear[], placeCount: Map<string, number>): number[][] {
   const ids = [...new Set(programYears.map((p) => p.program.id))];
   const ks = (pick: (id: string) => boolean) => programYears.flatMap((p, k) => (pick(p.program.id) ? [k] : []));
   if (ids.length < 2) return [ks(() => true)];
-  const mode = process.env.PTAX_SQL_BRANCHES ?? 'top';
-  if (mode === 'one') return [ks(() => true)];
-  if (mode === 'each') return ids.map((id) => ks((x) => x === id));
   const top = ids.reduce((a, b) => ((placeCount.get(b) ?? 0) > (placeCount.get(a) ?? 0) ? b : a));
   return [ks((id) => id === top), ks((id) => id !== top)];
 }
@@ -888,7 +886,7 @@ function levelsSql(x: Query, parts: ProgramPart[], sfx: string): string {
   levelCols.forEach((entries, l) => {
     const mine = (col: string) => {
       const ks = owners.get(col)!;
-      return ks.length === 1 ? `py = ${ks[0]}` : `py IN (${ks.join(', ')})`;
+      return pyIn(ks);
     };
     cte(
       `ptax_l${l}${sfx}`,
@@ -912,7 +910,7 @@ function outSql(x: Query, parts: ProgramPart[], from: string, sfx: string, noteS
       const x = pick(p);
       if (x !== undefined) groups.set(x, [...(groups.get(x) ?? []), k]);
     });
-    const whens = [...groups].map(([x, ks]) => `WHEN ${ks.length === 1 ? `py = ${ks[0]}` : `py IN (${ks.join(', ')})`} THEN ${x}`);
+    const whens = [...groups].map(([x, ks]) => `WHEN ${pyIn(ks)} THEN ${x}`);
     return `(CASE ${whens.join(' ')} END)`;
   };
   // Result leaves: one raw column per result column and unit (a column has one unit in every
@@ -929,7 +927,7 @@ function outSql(x: Query, parts: ProgramPart[], from: string, sfx: string, noteS
       const ks = parts.flatMap((p, k) => (p.leaves.get(i)?.unit === unit ? [k] : []));
       raw.push(`${byPy((p) => (p.leaves.get(i)?.unit === unit ? p.leaves.get(i)!.sql : undefined))} AS ${l}`);
       // A program without this leaf gives NULL (not the 0 that rounding NULL would give).
-      const mine = ks.length === nParts ? '' : `py IN (${ks.join(', ')})`;
+      const mine = ks.length === nParts ? '' : pyIn(ks);
       if (unit === 'text') return { mine, sql: `CAST(${l} AS TEXT)` };
       if (unit === 'count') return { mine, sql: finite(l) };
       const f = 10 ** ({ usd: 2, percent: 6, fraction: 8 } as const)[unit];
@@ -963,7 +961,7 @@ function outSql(x: Query, parts: ProgramPart[], from: string, sfx: string, noteS
     `  SELECT *, CASE WHEN p_error IS NULL AND ${anyErr ? 'p_err IS NULL' : 'TRUE'} THEN ${num(0)} END AS o_zero, COALESCE(p_error, ${byErr('code')}) AS o_code, COALESCE(p_message, ${byErr('message')}) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ${noteSets ? 'ns.n_notes' : 'CAST(NULL AS TEXT)'} ELSE CONCAT_WS(${str(NOTE_SEPARATOR)}, ${noteSets ? 'ns.n_notes, ' : ''}p_note) END) AS p_notes,
     ${columns.join(',\n    ')}
-  FROM ptax_t${sfx} AS r${noteSets ? '\n  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(r.py, -1) AND ns.n_mask = COALESCE(r.p_nmask, 0)' : ''}`,
+  FROM ptax_t${sfx}${noteSets ? `\n  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t${sfx}.py, -1) AND ns.n_mask = COALESCE(ptax_t${sfx}.p_nmask, 0)` : ''}`,
   );
 }
 
@@ -1003,6 +1001,17 @@ function noteSetsSql(x: Query, parts: ProgramPart[], shared: boolean): boolean {
     shared ? 'always' : true,
   );
   return true;
+}
+
+/**
+ * A row of these program years. DuckDB makes a list of more than a few constants a join
+ * (a MARK join per column: ten of them cost 0.1 s each per million rows): a run of five or
+ * more numbers is a BETWEEN.
+ */
+function pyIn(ks: number[]): string {
+  if (ks.length === 1) return `py = ${ks[0]}`;
+  if (ks.length >= 5 && ks.every((k, i) => i === 0 || k === ks[i - 1]! + 1)) return `py BETWEEN ${ks[0]} AND ${ks.at(-1)}`;
+  return `py IN (${ks.join(', ')})`;
 }
 
 /** Whether a year is not among its program's years (SQL). */
