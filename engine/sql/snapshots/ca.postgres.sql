@@ -224,9 +224,52 @@ ptax_krated AS MATERIALIZED (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_texts(n_py, n_bit, n_text) AS MATERIALIZED (
+  VALUES
+  (0, 0, 'This county rate is below the 1% Prop 13 base rate; the estimate applies it as given'),
+  (0, 1, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit'),
+  (0, 2, 'Prop 13 limits the assessed value to the purchase price plus at most 2% a year'),
+  (0, 3, 'Prop 13 values property bought before 1975 from its 1975 value, not its purchase price; this estimate grows the purchase price instead'),
+  (0, 4, 'The disabled veterans'' exemption replaces the homeowners'' exemption: they do not combine'),
+  (0, 5, 'California''s disabled veterans'' exemption needs a 100% rating, pay at the 100% rate for unemployability, blindness in both eyes or the loss of use of two or more limbs; a lower rating alone gets no exemption, so it was not applied'),
+  (0, 6, 'The basic disabled veterans'' amount was applied; give the household income to check the larger low-income amount'),
+  (0, 7, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
+  (0, 8, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
+  (0, 9, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
+  (0, 10, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
+  (0, 11, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
+  (0, 12, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them'),
+  (1, 0, 'This county rate is below the 1% Prop 13 base rate; the estimate applies it as given'),
+  (1, 1, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit'),
+  (1, 2, 'Prop 13 limits the assessed value to the purchase price plus at most 2% a year'),
+  (1, 3, 'Prop 13 values property bought before 1975 from its 1975 value, not its purchase price; this estimate grows the purchase price instead'),
+  (1, 4, 'The disabled veterans'' exemption replaces the homeowners'' exemption: they do not combine'),
+  (1, 5, 'California''s disabled veterans'' exemption needs a 100% rating, pay at the 100% rate for unemployability, blindness in both eyes or the loss of use of two or more limbs; a lower rating alone gets no exemption, so it was not applied'),
+  (1, 6, 'The basic disabled veterans'' amount was applied; give the household income to check the larger low-income amount'),
+  (1, 7, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
+  (1, 8, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
+  (1, 9, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
+  (1, 10, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
+  (1, 11, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
+  (1, 12, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them')
+),
+ptax_note_sets AS MATERIALIZED (
+  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8192), (1, 8192)) AS c(n_py, n_count) CROSS JOIN generate_series(0, 16383) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
+  GROUP BY m.n_py, m.n_mask
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS MATERIALIZED (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -249,13 +292,8 @@ ptax_in AS MATERIALIZED (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS MATERIALIZED (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -307,41 +345,6 @@ ptax_l8 AS MATERIALIZED (
   SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s22 + COALESCE(py0_s30, CAST('0' AS FLOAT8))) END AS py0_s31,
     CASE WHEN py IN (0, 1) THEN (py0_s22 * CAST('0.5' AS FLOAT8)) END AS py0_s34
   FROM ptax_l7
-),
-ptax_note_texts(n_py, n_bit, n_text) AS MATERIALIZED (
-  VALUES
-  (0, 0, 'This county rate is below the 1% Prop 13 base rate; the estimate applies it as given'),
-  (0, 1, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit'),
-  (0, 2, 'Prop 13 limits the assessed value to the purchase price plus at most 2% a year'),
-  (0, 3, 'Prop 13 values property bought before 1975 from its 1975 value, not its purchase price; this estimate grows the purchase price instead'),
-  (0, 4, 'The disabled veterans'' exemption replaces the homeowners'' exemption: they do not combine'),
-  (0, 5, 'California''s disabled veterans'' exemption needs a 100% rating, pay at the 100% rate for unemployability, blindness in both eyes or the loss of use of two or more limbs; a lower rating alone gets no exemption, so it was not applied'),
-  (0, 6, 'The basic disabled veterans'' amount was applied; give the household income to check the larger low-income amount'),
-  (0, 7, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
-  (0, 8, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
-  (0, 9, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
-  (0, 10, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
-  (0, 11, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
-  (0, 12, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them'),
-  (1, 0, 'This county rate is below the 1% Prop 13 base rate; the estimate applies it as given'),
-  (1, 1, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner who bought earlier gives the purchase year and price for the Prop 13 limit'),
-  (1, 2, 'Prop 13 limits the assessed value to the purchase price plus at most 2% a year'),
-  (1, 3, 'Prop 13 values property bought before 1975 from its 1975 value, not its purchase price; this estimate grows the purchase price instead'),
-  (1, 4, 'The disabled veterans'' exemption replaces the homeowners'' exemption: they do not combine'),
-  (1, 5, 'California''s disabled veterans'' exemption needs a 100% rating, pay at the 100% rate for unemployability, blindness in both eyes or the loss of use of two or more limbs; a lower rating alone gets no exemption, so it was not applied'),
-  (1, 6, 'The basic disabled veterans'' amount was applied; give the household income to check the larger low-income amount'),
-  (1, 7, 'Mello-Roos special taxes are shown separately and are not included in the annual property tax'),
-  (1, 8, 'Warning: the Mello-Roos special tax is above 0.5% of the home''s value'),
-  (1, 9, 'Warning: property tax plus Mello-Roos is above 2% of the home''s value'),
-  (1, 10, 'The prior assessed value applies to NYC''s transitional caps and Florida''s Save Our Homes; California uses the purchase price and year instead, so it was not used here'),
-  (1, 11, 'California has no over-65, senior or disabled-person exemption from property tax; these choices were not used'),
-  (1, 12, 'Property classes, STAR and the wartime, combat-zone and Cold War veterans'' exemptions are New York''s; California does not use them')
-),
-ptax_note_sets AS MATERIALIZED (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8192), (1, 8192)) AS c(n_py, n_count) CROSS JOIN generate_series(0, 16383) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS MATERIALIZED (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f16 IS NULL)) AND (f17 IS NULL)) OR ((f16 IS NULL) AND (NOT (f17 IS NULL)))) THEN 4 WHEN (COALESCE(f16 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f17 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f17 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f12 < CAST('0' AS FLOAT8), FALSE)) THEN 8 WHEN (COALESCE(f18 < CAST('0' AS FLOAT8), FALSE)) THEN 9 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 3 WHEN (((NOT (f16 IS NULL)) AND (f17 IS NULL)) OR ((f16 IS NULL) AND (NOT (f17 IS NULL)))) THEN 4 WHEN (COALESCE(f16 <= CAST('0' AS FLOAT8), FALSE)) THEN 5 WHEN (COALESCE(f17 <= CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f17 > COALESCE(p_in_year, p_year), FALSE)) THEN 7 WHEN (COALESCE(f12 < CAST('0' AS FLOAT8), FALSE)) THEN 8 WHEN (COALESCE(f18 < CAST('0' AS FLOAT8), FALSE)) THEN 9 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (((COALESCE(p_rate < COALESCE(CAST('1' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)))) THEN 1 ELSE 0 END) + (CASE WHEN ((NOT py0_s11)) THEN 2 ELSE 0 END) + (CASE WHEN (((py0_s11 AND (py0_s14 < f0)))) THEN 4 ELSE 0 END) + (CASE WHEN (COALESCE(f17 < COALESCE(CAST('1975' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE)) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s16 AND f3) THEN 16 ELSE 0 END) + (CASE WHEN ((f10 > CAST('0' AS FLOAT8)) AND (NOT py0_s16)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s16 AND (f12 IS NULL)) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f18 > CAST('0' AS FLOAT8), FALSE)) THEN 128 ELSE 0 END) + (CASE WHEN (COALESCE(f18 > ((f0 * CAST('0.005' AS FLOAT8))), FALSE)) THEN 256 ELSE 0 END) + (CASE WHEN (COALESCE(f18 > CAST('0' AS FLOAT8), FALSE) AND (py0_s31 > ((f0 * CAST('0.02' AS FLOAT8))))) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN (f4 OR f6 OR f7 OR (NOT (f5 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f2 IS NULL)) OR (NOT (f14 IS NULL)) OR f13 OR f8 OR f9) THEN 4096 ELSE 0 END)) END) AS p_nmask,
