@@ -1160,7 +1160,8 @@ class SqlPrinter {
   expr(n: CaseValue): Code {
     switch (n.op) {
       case 'const':
-        return { sql: num(n.value), k: n.value, ty: 'num', deps: 0 };
+        // (Never NULL: a condition on it needs no COALESCE.)
+        return { sql: num(n.value), k: n.value, ty: 'num', deps: 0, nn: true };
       case 'text':
         return { sql: str(n.value), ty: 'text', deps: 0, nn: true };
       case 'read':
@@ -1403,6 +1404,10 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
   const byColumn = new Map<number, { sql: string; unit: ResultLeaf['unit']; nullable?: boolean }>();
   SQL_RESULT_COLUMNS.forEach((c, i) => {
     const l = leafCodes.find((x) => x.path === c.path.join('.'));
+    // A text leaf in a number column (rules/results.yaml) would be added to a number when the
+    // query runs (an error of the database for every row): refused here.
+    if (l?.unit === 'text' && leafType(c.path) === 'num')
+      throw new PtaxError('RULES_INVALID', `${program.id}: the result ${l.path} is text, its column ${c.name} holds numbers`);
     // A leaf that reads a fact or step that may be null is null, rounded or not (round.ts roundTo).
     if (l) byColumn.set(i, { sql: l.code.sql, unit: l.unit, ...(l.nullable ? { nullable: true } : {}) });
   });

@@ -615,10 +615,31 @@ describe('a scalar parameter in a condition (a constant: the lowering reads its 
       notes: [{ when: is('cmp', true), text: { en: 'k', es: 'k' } }],
     });
     b.states.ZZ!.programs = [{ program: 'zz.b' }];
-    // k is 0.03 in 2026; seniorIncome (f5) may be NULL, value (f0) may not. (A constant is not known
-    // never to be NULL: COALESCEd on the right of >, compared with IS NOT DISTINCT FROM.)
-    expect(generateSql(b, { state: 'ZZ' })).toContain(
-      "(CASE WHEN ((COALESCE(CAST('0.03' AS FLOAT8) > CAST('0.01' AS FLOAT8), FALSE) OR COALESCE(CAST('0.03' AS FLOAT8) < f0, FALSE) OR COALESCE(f5 > COALESCE(CAST('0.03' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE) OR (CAST('0.03' AS FLOAT8) IS NOT DISTINCT FROM f5))) THEN 1 ELSE 0 END)",
+    // k is 0.03 in 2026; seniorIncome (f5) may be NULL, value (f0) may not. A constant is never
+    // NULL: no COALESCE around it or around a comparison of it with f0; f5 > k is still
+    // COALESCEd (f5 may be NULL), k = f5 compared with IS NOT DISTINCT FROM.
+    const sql = generateSql(b, { state: 'ZZ' });
+    expect(sql).toContain(
+      "(CASE WHEN (((CAST('0.03' AS FLOAT8) > CAST('0.01' AS FLOAT8)) OR (CAST('0.03' AS FLOAT8) < f0) OR COALESCE(f5 > CAST('0.03' AS FLOAT8), FALSE) OR (CAST('0.03' AS FLOAT8) IS NOT DISTINCT FROM f5))) THEN 1 ELSE 0 END)",
     );
+    expect(sql).not.toContain("COALESCE(CAST('0.03' AS FLOAT8)");
+  });
+});
+
+describe('a result leaf of unit text in a number column', () => {
+  it('refused when the SQL is made (the query would add text to a number for every row)', () => {
+    const b = shapes();
+    b.programs['zz.b'] = program('zz.b', {
+      steps: [{ id: 'kind', label, cases: [{ when: is('homestead', true), value: 'home' }, { value: 'rental' }] }],
+      result: { annualTax: { ...f('kind'), unit: 'text' } } as unknown as ResultGroup,
+    });
+    b.states.ZZ!.programs = [{ program: 'zz.b' }];
+    expect(() => generateSql(b, { state: 'ZZ' })).toThrow(PtaxError);
+    expect(() => generateSql(b, { state: 'ZZ' })).toThrow('zz.b: the result annualTax is text, its column annualTax holds numbers');
+    try {
+      generateSql(b, { state: 'ZZ' });
+    } catch (e) {
+      expect((e as PtaxError).code).toBe('RULES_INVALID');
+    }
   });
 });
