@@ -643,3 +643,37 @@ describe('a result leaf of unit text in a number column', () => {
     }
   });
 });
+
+describe('the places and rates tables (DuckDB: a string split when the query runs; PostgreSQL: VALUES)', () => {
+  const ratesOf = (sql: string) => sql.slice(sql.indexOf('ptax_rates('), sql.indexOf('ptax_years('));
+  const placesOf = (sql: string) => sql.slice(sql.indexOf('ptax_places('), sql.indexOf('ptax_rates('));
+  it('DuckDB: one line a row, | between fields, an empty field NULL; PostgreSQL: VALUES', () => {
+    const duck = generateSql(shapes(), { state: 'ZZ' });
+    // Alpha's 2024 rates: rate 2, typical 1.8, parts 1, 0.5, 0.3, 0.2, units Alpha ISD and Alpha City, not carried.
+    expect(ratesOf(duck)).toContain('ZZ|alpha|2024|2|1.8|1|0.5|0.3|0.2|Alpha ISD|Alpha City|\n');
+    // Beta's 2024: the 2026 rate 1 carried back (2026), no typical rate, no parts, no units.
+    expect(ratesOf(duck)).toContain('ZZ|beta|2024|1||||||||2026\n');
+    expect(ratesOf(duck)).toContain("CAST(NULLIF(s[5], '') AS FLOAT8)");
+    expect(placesOf(duck)).toContain('ZZ|gamma|Gamma|zz.b|true|true|false\n');
+    expect(placesOf(duck)).not.toContain('VALUES');
+    const pg = generateSql(shapes(), { state: 'ZZ', dialect: 'postgres' });
+    expect(ratesOf(pg)).toContain("('ZZ', 'beta', 2024, CAST('1' AS FLOAT8), NULL, NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), '2026')");
+    expect(placesOf(pg)).toContain("('ZZ', 'gamma', 'Gamma', 'zz.b', TRUE, TRUE, FALSE)");
+  });
+  it('DuckDB keeps VALUES for a table with a field holding | or a line break, or an empty text that is not NULL', () => {
+    const withUnit = (school: string) => {
+      const b = shapes();
+      const alpha = b.states.ZZ!.counties[0]!;
+      b.states.ZZ!.counties[0] = { ...alpha, rates: [{ ...alpha.rates[0]!, units: { school, city: 'Alpha City' } }] };
+      return generateSql(b, { state: 'ZZ' });
+    };
+    for (const unit of ['Alpha|ISD', 'Alpha\nISD', '']) {
+      const sql = withUnit(unit);
+      expect(ratesOf(sql)).toContain('  VALUES\n');
+      expect(ratesOf(sql)).toContain(`('ZZ', 'alpha', 2024, CAST('2' AS FLOAT8), CAST('1.8' AS FLOAT8)`);
+      // (The places have no such field: still a string.)
+      expect(placesOf(sql)).not.toContain('VALUES');
+    }
+    expect(ratesOf(withUnit('Alpha ISD'))).not.toContain('VALUES');
+  });
+});
