@@ -615,10 +615,65 @@ describe('a scalar parameter in a condition (a constant: the lowering reads its 
       notes: [{ when: is('cmp', true), text: { en: 'k', es: 'k' } }],
     });
     b.states.ZZ!.programs = [{ program: 'zz.b' }];
-    // k is 0.03 in 2026; seniorIncome (f5) may be NULL, value (f0) may not. (A constant is not known
-    // never to be NULL: COALESCEd on the right of >, compared with IS NOT DISTINCT FROM.)
-    expect(generateSql(b, { state: 'ZZ' })).toContain(
-      "(CASE WHEN ((COALESCE(CAST('0.03' AS FLOAT8) > CAST('0.01' AS FLOAT8), FALSE) OR COALESCE(CAST('0.03' AS FLOAT8) < f0, FALSE) OR COALESCE(f5 > COALESCE(CAST('0.03' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE) OR (CAST('0.03' AS FLOAT8) IS NOT DISTINCT FROM f5))) THEN 1 ELSE 0 END)",
+    // k is 0.03 in 2026; seniorIncome (f5) may be NULL, value (f0) may not. A constant is never
+    // NULL: no COALESCE around it or around a comparison of it with f0; f5 > k is still
+    // COALESCEd (f5 may be NULL), k = f5 compared with IS NOT DISTINCT FROM.
+    const sql = generateSql(b, { state: 'ZZ' });
+    expect(sql).toContain(
+      "(CASE WHEN (((CAST('0.03' AS FLOAT8) > CAST('0.01' AS FLOAT8)) OR (CAST('0.03' AS FLOAT8) < f0) OR COALESCE(f5 > CAST('0.03' AS FLOAT8), FALSE) OR (CAST('0.03' AS FLOAT8) IS NOT DISTINCT FROM f5))) THEN 1 ELSE 0 END)",
     );
+    expect(sql).not.toContain("COALESCE(CAST('0.03' AS FLOAT8)");
+  });
+});
+
+describe('a result leaf of unit text in a number column', () => {
+  it('refused when the SQL is made (the query would add text to a number for every row)', () => {
+    const b = shapes();
+    b.programs['zz.b'] = program('zz.b', {
+      steps: [{ id: 'kind', label, cases: [{ when: is('homestead', true), value: 'home' }, { value: 'rental' }] }],
+      result: { annualTax: { ...f('kind'), unit: 'text' } } as unknown as ResultGroup,
+    });
+    b.states.ZZ!.programs = [{ program: 'zz.b' }];
+    expect(() => generateSql(b, { state: 'ZZ' })).toThrow(PtaxError);
+    expect(() => generateSql(b, { state: 'ZZ' })).toThrow('zz.b: the result annualTax is text, its column annualTax holds numbers');
+    try {
+      generateSql(b, { state: 'ZZ' });
+    } catch (e) {
+      expect((e as PtaxError).code).toBe('RULES_INVALID');
+    }
+  });
+});
+
+describe('the places and rates tables (DuckDB: a string split when the query runs; PostgreSQL: VALUES)', () => {
+  const ratesOf = (sql: string) => sql.slice(sql.indexOf('ptax_rates('), sql.indexOf('ptax_years('));
+  const placesOf = (sql: string) => sql.slice(sql.indexOf('ptax_places('), sql.indexOf('ptax_rates('));
+  it('DuckDB: one line a row, | between fields, an empty field NULL; PostgreSQL: VALUES', () => {
+    const duck = generateSql(shapes(), { state: 'ZZ' });
+    // Alpha's 2024 rates: rate 2, typical 1.8, parts 1, 0.5, 0.3, 0.2, units Alpha ISD and Alpha City, not carried.
+    expect(ratesOf(duck)).toContain('ZZ|alpha|2024|2|1.8|1|0.5|0.3|0.2|Alpha ISD|Alpha City|\n');
+    // Beta's 2024: the 2026 rate 1 carried back (2026), no typical rate, no parts, no units.
+    expect(ratesOf(duck)).toContain('ZZ|beta|2024|1||||||||2026\n');
+    expect(ratesOf(duck)).toContain("CAST(NULLIF(s[5], '') AS FLOAT8)");
+    expect(placesOf(duck)).toContain('ZZ|gamma|Gamma|zz.b|true|true|false\n');
+    expect(placesOf(duck)).not.toContain('VALUES');
+    const pg = generateSql(shapes(), { state: 'ZZ', dialect: 'postgres' });
+    expect(ratesOf(pg)).toContain("('ZZ', 'beta', 2024, CAST('1' AS FLOAT8), NULL, NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), '2026')");
+    expect(placesOf(pg)).toContain("('ZZ', 'gamma', 'Gamma', 'zz.b', TRUE, TRUE, FALSE)");
+  });
+  it('DuckDB keeps VALUES for a table with a field holding | or a line break, or an empty text that is not NULL', () => {
+    const withUnit = (school: string) => {
+      const b = shapes();
+      const alpha = b.states.ZZ!.counties[0]!;
+      b.states.ZZ!.counties[0] = { ...alpha, rates: [{ ...alpha.rates[0]!, units: { school, city: 'Alpha City' } }] };
+      return generateSql(b, { state: 'ZZ' });
+    };
+    for (const unit of ['Alpha|ISD', 'Alpha\nISD', '']) {
+      const sql = withUnit(unit);
+      expect(ratesOf(sql)).toContain('  VALUES\n');
+      expect(ratesOf(sql)).toContain(`('ZZ', 'alpha', 2024, CAST('2' AS FLOAT8), CAST('1.8' AS FLOAT8)`);
+      // (The places have no such field: still a string.)
+      expect(placesOf(sql)).not.toContain('VALUES');
+    }
+    expect(ratesOf(withUnit('Alpha ISD'))).not.toContain('VALUES');
   });
 });

@@ -5,66 +5,66 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('AK', 'aleutians-east-borough', 'Aleutians East Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'aleutians-west-census-area', 'Aleutians West Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'anchorage-municipality', 'Anchorage Municipality', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'bethel-census-area', 'Bethel Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'bristol-bay-borough', 'Bristol Bay Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'chugach-census-area', 'Chugach Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'copper-river-census-area', 'Copper River Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'denali-borough', 'Denali Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'dillingham-census-area', 'Dillingham Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'fairbanks-north-star-borough', 'Fairbanks North Star Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'haines-borough', 'Haines Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'hoonah-angoon-census-area', 'Hoonah-Angoon Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'juneau-city-and-borough', 'Juneau City and Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'kenai-peninsula-borough', 'Kenai Peninsula Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'ketchikan-gateway-borough', 'Ketchikan Gateway Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'kodiak-island-borough', 'Kodiak Island Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'kusilvak-census-area', 'Kusilvak Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'lake-and-peninsula-borough', 'Lake and Peninsula Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'matanuska-susitna-borough', 'Matanuska-Susitna Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'nome-census-area', 'Nome Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'north-slope-borough', 'North Slope Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'northwest-arctic-borough', 'Northwest Arctic Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'petersburg-borough', 'Petersburg Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'prince-of-wales-hyder-census-area', 'Prince of Wales-Hyder Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'sitka-city-and-borough', 'Sitka City and Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'skagway-municipality', 'Skagway Municipality', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'southeast-fairbanks-census-area', 'Southeast Fairbanks Census Area', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'wrangell-city-and-borough', 'Wrangell City and Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'yakutat-city-and-borough', 'Yakutat City and Borough', 'county_level', FALSE, FALSE, FALSE),
-  ('AK', 'yukon-koyukuk-census-area', 'Yukon-Koyukuk Census Area', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('AK|aleutians-east-borough|Aleutians East Borough|county_level|false|false|false
+AK|aleutians-west-census-area|Aleutians West Census Area|county_level|false|false|false
+AK|anchorage-municipality|Anchorage Municipality|county_level|false|false|false
+AK|bethel-census-area|Bethel Census Area|county_level|false|false|false
+AK|bristol-bay-borough|Bristol Bay Borough|county_level|false|false|false
+AK|chugach-census-area|Chugach Census Area|county_level|false|false|false
+AK|copper-river-census-area|Copper River Census Area|county_level|false|false|false
+AK|denali-borough|Denali Borough|county_level|false|false|false
+AK|dillingham-census-area|Dillingham Census Area|county_level|false|false|false
+AK|fairbanks-north-star-borough|Fairbanks North Star Borough|county_level|false|false|false
+AK|haines-borough|Haines Borough|county_level|false|false|false
+AK|hoonah-angoon-census-area|Hoonah-Angoon Census Area|county_level|false|false|false
+AK|juneau-city-and-borough|Juneau City and Borough|county_level|false|false|false
+AK|kenai-peninsula-borough|Kenai Peninsula Borough|county_level|false|false|false
+AK|ketchikan-gateway-borough|Ketchikan Gateway Borough|county_level|false|false|false
+AK|kodiak-island-borough|Kodiak Island Borough|county_level|false|false|false
+AK|kusilvak-census-area|Kusilvak Census Area|county_level|false|false|false
+AK|lake-and-peninsula-borough|Lake and Peninsula Borough|county_level|false|false|false
+AK|matanuska-susitna-borough|Matanuska-Susitna Borough|county_level|false|false|false
+AK|nome-census-area|Nome Census Area|county_level|false|false|false
+AK|north-slope-borough|North Slope Borough|county_level|false|false|false
+AK|northwest-arctic-borough|Northwest Arctic Borough|county_level|false|false|false
+AK|petersburg-borough|Petersburg Borough|county_level|false|false|false
+AK|prince-of-wales-hyder-census-area|Prince of Wales-Hyder Census Area|county_level|false|false|false
+AK|sitka-city-and-borough|Sitka City and Borough|county_level|false|false|false
+AK|skagway-municipality|Skagway Municipality|county_level|false|false|false
+AK|southeast-fairbanks-census-area|Southeast Fairbanks Census Area|county_level|false|false|false
+AK|wrangell-city-and-borough|Wrangell City and Borough|county_level|false|false|false
+AK|yakutat-city-and-borough|Yakutat City and Borough|county_level|false|false|false
+AK|yukon-koyukuk-census-area|Yukon-Koyukuk Census Area|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('AK', 'aleutians-west-census-area', 2025, CAST('0.7084' AS FLOAT8), CAST('0.7084' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'anchorage-municipality', 2025, CAST('1.2942' AS FLOAT8), CAST('1.2942' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'bristol-bay-borough', 2025, CAST('0.7165' AS FLOAT8), CAST('0.7165' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'chugach-census-area', 2025, CAST('0.9166' AS FLOAT8), CAST('0.9166' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'copper-river-census-area', 2025, CAST('0.0807' AS FLOAT8), CAST('0.0807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'dillingham-census-area', 2025, CAST('1.7552' AS FLOAT8), CAST('1.7552' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'fairbanks-north-star-borough', 2025, CAST('1.2637' AS FLOAT8), CAST('1.2637' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'haines-borough', 2025, CAST('0.8021' AS FLOAT8), CAST('0.8021' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'hoonah-angoon-census-area', 2025, CAST('0.4165' AS FLOAT8), CAST('0.4165' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'juneau-city-and-borough', 2025, CAST('0.9339' AS FLOAT8), CAST('0.9339' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'kenai-peninsula-borough', 2025, CAST('0.6635' AS FLOAT8), CAST('0.6635' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'ketchikan-gateway-borough', 2025, CAST('0.6828' AS FLOAT8), CAST('0.6828' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'kodiak-island-borough', 2025, CAST('0.9169' AS FLOAT8), CAST('0.9169' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'kusilvak-census-area', 2025, CAST('0.2737' AS FLOAT8), CAST('0.2737' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'matanuska-susitna-borough', 2025, CAST('1.1003' AS FLOAT8), CAST('1.1003' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'nome-census-area', 2025, CAST('1.5473' AS FLOAT8), CAST('1.5473' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'north-slope-borough', 2025, CAST('0.9481' AS FLOAT8), CAST('0.9481' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'northwest-arctic-borough', 2025, CAST('0.1225' AS FLOAT8), CAST('0.1225' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'petersburg-borough', 2025, CAST('0.6857' AS FLOAT8), CAST('0.6857' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'prince-of-wales-hyder-census-area', 2025, CAST('0.4702' AS FLOAT8), CAST('0.4702' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'sitka-city-and-borough', 2025, CAST('0.4718' AS FLOAT8), CAST('0.4718' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'skagway-municipality', 2025, CAST('0.3423' AS FLOAT8), CAST('0.3423' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'southeast-fairbanks-census-area', 2025, CAST('0.7119' AS FLOAT8), CAST('0.7119' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'wrangell-city-and-borough', 2025, CAST('0.6196' AS FLOAT8), CAST('0.6196' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'yakutat-city-and-borough', 2025, CAST('0.7622' AS FLOAT8), CAST('0.7622' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AK', 'yukon-koyukuk-census-area', 2025, CAST('0.8622' AS FLOAT8), CAST('0.8622' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('AK|aleutians-west-census-area|2025|0.7084|0.7084|||||||
+AK|anchorage-municipality|2025|1.2942|1.2942|||||||
+AK|bristol-bay-borough|2025|0.7165|0.7165|||||||
+AK|chugach-census-area|2025|0.9166|0.9166|||||||
+AK|copper-river-census-area|2025|0.0807|0.0807|||||||
+AK|dillingham-census-area|2025|1.7552|1.7552|||||||
+AK|fairbanks-north-star-borough|2025|1.2637|1.2637|||||||
+AK|haines-borough|2025|0.8021|0.8021|||||||
+AK|hoonah-angoon-census-area|2025|0.4165|0.4165|||||||
+AK|juneau-city-and-borough|2025|0.9339|0.9339|||||||
+AK|kenai-peninsula-borough|2025|0.6635|0.6635|||||||
+AK|ketchikan-gateway-borough|2025|0.6828|0.6828|||||||
+AK|kodiak-island-borough|2025|0.9169|0.9169|||||||
+AK|kusilvak-census-area|2025|0.2737|0.2737|||||||
+AK|matanuska-susitna-borough|2025|1.1003|1.1003|||||||
+AK|nome-census-area|2025|1.5473|1.5473|||||||
+AK|north-slope-borough|2025|0.9481|0.9481|||||||
+AK|northwest-arctic-borough|2025|0.1225|0.1225|||||||
+AK|petersburg-borough|2025|0.6857|0.6857|||||||
+AK|prince-of-wales-hyder-census-area|2025|0.4702|0.4702|||||||
+AK|sitka-city-and-borough|2025|0.4718|0.4718|||||||
+AK|skagway-municipality|2025|0.3423|0.3423|||||||
+AK|southeast-fairbanks-census-area|2025|0.7119|0.7119|||||||
+AK|wrangell-city-and-borough|2025|0.6196|0.6196|||||||
+AK|yakutat-city-and-borough|2025|0.7622|0.7622|||||||
+AK|yukon-koyukuk-census-area|2025|0.8622|0.8622|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -107,9 +107,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -132,13 +146,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -153,18 +162,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

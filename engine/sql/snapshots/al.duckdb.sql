@@ -5,144 +5,144 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('AL', 'autauga', 'Autauga County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'baldwin', 'Baldwin County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'barbour', 'Barbour County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'bibb', 'Bibb County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'blount', 'Blount County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'bullock', 'Bullock County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'chambers', 'Chambers County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'cherokee', 'Cherokee County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'chilton', 'Chilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'choctaw', 'Choctaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'clarke', 'Clarke County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'cleburne', 'Cleburne County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'coffee', 'Coffee County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'colbert', 'Colbert County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'conecuh', 'Conecuh County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'coosa', 'Coosa County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'covington', 'Covington County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'crenshaw', 'Crenshaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'cullman', 'Cullman County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'dale', 'Dale County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'dallas', 'Dallas County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'dekalb', 'DeKalb County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'elmore', 'Elmore County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'escambia', 'Escambia County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'etowah', 'Etowah County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'geneva', 'Geneva County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'hale', 'Hale County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'houston', 'Houston County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'lamar', 'Lamar County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'lauderdale', 'Lauderdale County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'limestone', 'Limestone County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'lowndes', 'Lowndes County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'macon', 'Macon County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'marengo', 'Marengo County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'mobile', 'Mobile County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'pickens', 'Pickens County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'russell', 'Russell County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'st-clair', 'St. Clair County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'sumter', 'Sumter County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'talladega', 'Talladega County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'tallapoosa', 'Tallapoosa County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'tuscaloosa', 'Tuscaloosa County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'walker', 'Walker County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'wilcox', 'Wilcox County', 'county_level', FALSE, FALSE, FALSE),
-  ('AL', 'winston', 'Winston County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('AL|autauga|Autauga County|county_level|false|false|false
+AL|baldwin|Baldwin County|county_level|false|false|false
+AL|barbour|Barbour County|county_level|false|false|false
+AL|bibb|Bibb County|county_level|false|false|false
+AL|blount|Blount County|county_level|false|false|false
+AL|bullock|Bullock County|county_level|false|false|false
+AL|butler|Butler County|county_level|false|false|false
+AL|calhoun|Calhoun County|county_level|false|false|false
+AL|chambers|Chambers County|county_level|false|false|false
+AL|cherokee|Cherokee County|county_level|false|false|false
+AL|chilton|Chilton County|county_level|false|false|false
+AL|choctaw|Choctaw County|county_level|false|false|false
+AL|clarke|Clarke County|county_level|false|false|false
+AL|clay|Clay County|county_level|false|false|false
+AL|cleburne|Cleburne County|county_level|false|false|false
+AL|coffee|Coffee County|county_level|false|false|false
+AL|colbert|Colbert County|county_level|false|false|false
+AL|conecuh|Conecuh County|county_level|false|false|false
+AL|coosa|Coosa County|county_level|false|false|false
+AL|covington|Covington County|county_level|false|false|false
+AL|crenshaw|Crenshaw County|county_level|false|false|false
+AL|cullman|Cullman County|county_level|false|false|false
+AL|dale|Dale County|county_level|false|false|false
+AL|dallas|Dallas County|county_level|false|false|false
+AL|dekalb|DeKalb County|county_level|false|false|false
+AL|elmore|Elmore County|county_level|false|false|false
+AL|escambia|Escambia County|county_level|false|false|false
+AL|etowah|Etowah County|county_level|false|false|false
+AL|fayette|Fayette County|county_level|false|false|false
+AL|franklin|Franklin County|county_level|false|false|false
+AL|geneva|Geneva County|county_level|false|false|false
+AL|greene|Greene County|county_level|false|false|false
+AL|hale|Hale County|county_level|false|false|false
+AL|henry|Henry County|county_level|false|false|false
+AL|houston|Houston County|county_level|false|false|false
+AL|jackson|Jackson County|county_level|false|false|false
+AL|jefferson|Jefferson County|county_level|false|false|false
+AL|lamar|Lamar County|county_level|false|false|false
+AL|lauderdale|Lauderdale County|county_level|false|false|false
+AL|lawrence|Lawrence County|county_level|false|false|false
+AL|lee|Lee County|county_level|false|false|false
+AL|limestone|Limestone County|county_level|false|false|false
+AL|lowndes|Lowndes County|county_level|false|false|false
+AL|macon|Macon County|county_level|false|false|false
+AL|madison|Madison County|county_level|false|false|false
+AL|marengo|Marengo County|county_level|false|false|false
+AL|marion|Marion County|county_level|false|false|false
+AL|marshall|Marshall County|county_level|false|false|false
+AL|mobile|Mobile County|county_level|false|false|false
+AL|monroe|Monroe County|county_level|false|false|false
+AL|montgomery|Montgomery County|county_level|false|false|false
+AL|morgan|Morgan County|county_level|false|false|false
+AL|perry|Perry County|county_level|false|false|false
+AL|pickens|Pickens County|county_level|false|false|false
+AL|pike|Pike County|county_level|false|false|false
+AL|randolph|Randolph County|county_level|false|false|false
+AL|russell|Russell County|county_level|false|false|false
+AL|st-clair|St. Clair County|county_level|false|false|false
+AL|shelby|Shelby County|county_level|false|false|false
+AL|sumter|Sumter County|county_level|false|false|false
+AL|talladega|Talladega County|county_level|false|false|false
+AL|tallapoosa|Tallapoosa County|county_level|false|false|false
+AL|tuscaloosa|Tuscaloosa County|county_level|false|false|false
+AL|walker|Walker County|county_level|false|false|false
+AL|washington|Washington County|county_level|false|false|false
+AL|wilcox|Wilcox County|county_level|false|false|false
+AL|winston|Winston County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('AL', 'autauga', 2025, CAST('0.285' AS FLOAT8), CAST('0.285' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'baldwin', 2025, CAST('0.307' AS FLOAT8), CAST('0.307' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'barbour', 2025, CAST('0.3776' AS FLOAT8), CAST('0.3776' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'bibb', 2025, CAST('0.2044' AS FLOAT8), CAST('0.2044' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'blount', 2025, CAST('0.2994' AS FLOAT8), CAST('0.2994' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'bullock', 2025, CAST('0.3892' AS FLOAT8), CAST('0.3892' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'butler', 2025, CAST('0.343' AS FLOAT8), CAST('0.343' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'calhoun', 2025, CAST('0.408' AS FLOAT8), CAST('0.408' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'chambers', 2025, CAST('0.3824' AS FLOAT8), CAST('0.3824' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'cherokee', 2025, CAST('0.3876' AS FLOAT8), CAST('0.3876' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'chilton', 2025, CAST('0.3359' AS FLOAT8), CAST('0.3359' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'choctaw', 2025, CAST('0.178' AS FLOAT8), CAST('0.178' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'clarke', 2025, CAST('0.307' AS FLOAT8), CAST('0.307' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'clay', 2025, CAST('0.2253' AS FLOAT8), CAST('0.2253' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'cleburne', 2025, CAST('0.2892' AS FLOAT8), CAST('0.2892' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'coffee', 2025, CAST('0.3411' AS FLOAT8), CAST('0.3411' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'colbert', 2025, CAST('0.3738' AS FLOAT8), CAST('0.3738' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'conecuh', 2025, CAST('0.3238' AS FLOAT8), CAST('0.3238' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'coosa', 2025, CAST('0.271' AS FLOAT8), CAST('0.271' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'covington', 2025, CAST('0.2512' AS FLOAT8), CAST('0.2512' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'crenshaw', 2025, CAST('0.3201' AS FLOAT8), CAST('0.3201' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'cullman', 2025, CAST('0.2532' AS FLOAT8), CAST('0.2532' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'dale', 2025, CAST('0.33' AS FLOAT8), CAST('0.33' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'dallas', 2025, CAST('0.424' AS FLOAT8), CAST('0.424' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'dekalb', 2025, CAST('0.338' AS FLOAT8), CAST('0.338' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'elmore', 2025, CAST('0.2636' AS FLOAT8), CAST('0.2636' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'escambia', 2025, CAST('0.3953' AS FLOAT8), CAST('0.3953' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'etowah', 2025, CAST('0.3643' AS FLOAT8), CAST('0.3643' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'fayette', 2025, CAST('0.2863' AS FLOAT8), CAST('0.2863' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'franklin', 2025, CAST('0.3375' AS FLOAT8), CAST('0.3375' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'geneva', 2025, CAST('0.3178' AS FLOAT8), CAST('0.3178' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'greene', 2025, CAST('0.4884' AS FLOAT8), CAST('0.4884' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'hale', 2025, CAST('0.3215' AS FLOAT8), CAST('0.3215' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'henry', 2025, CAST('0.3424' AS FLOAT8), CAST('0.3424' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'houston', 2025, CAST('0.3' AS FLOAT8), CAST('0.3' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'jackson', 2025, CAST('0.308' AS FLOAT8), CAST('0.308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'jefferson', 2025, CAST('0.5958' AS FLOAT8), CAST('0.5958' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'lamar', 2025, CAST('0.2174' AS FLOAT8), CAST('0.2174' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'lauderdale', 2025, CAST('0.3751' AS FLOAT8), CAST('0.3751' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'lawrence', 2025, CAST('0.3046' AS FLOAT8), CAST('0.3046' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'lee', 2025, CAST('0.4956' AS FLOAT8), CAST('0.4956' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'limestone', 2025, CAST('0.3065' AS FLOAT8), CAST('0.3065' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'lowndes', 2025, CAST('0.4082' AS FLOAT8), CAST('0.4082' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'macon', 2025, CAST('0.489' AS FLOAT8), CAST('0.489' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'madison', 2025, CAST('0.4037' AS FLOAT8), CAST('0.4037' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'marengo', 2025, CAST('0.3839' AS FLOAT8), CAST('0.3839' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'marion', 2025, CAST('0.2953' AS FLOAT8), CAST('0.2953' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'marshall', 2025, CAST('0.3811' AS FLOAT8), CAST('0.3811' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'mobile', 2025, CAST('0.4807' AS FLOAT8), CAST('0.4807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'monroe', 2025, CAST('0.3151' AS FLOAT8), CAST('0.3151' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'montgomery', 2025, CAST('0.3735' AS FLOAT8), CAST('0.3735' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'morgan', 2025, CAST('0.3492' AS FLOAT8), CAST('0.3492' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'perry', 2025, CAST('0.3706' AS FLOAT8), CAST('0.3706' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'pickens', 2025, CAST('0.2887' AS FLOAT8), CAST('0.2887' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'pike', 2025, CAST('0.2705' AS FLOAT8), CAST('0.2705' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'randolph', 2025, CAST('0.2239' AS FLOAT8), CAST('0.2239' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'russell', 2025, CAST('0.4143' AS FLOAT8), CAST('0.4143' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'st-clair', 2025, CAST('0.3048' AS FLOAT8), CAST('0.3048' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'shelby', 2025, CAST('0.4496' AS FLOAT8), CAST('0.4496' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'sumter', 2025, CAST('0.3532' AS FLOAT8), CAST('0.3532' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'talladega', 2025, CAST('0.3691' AS FLOAT8), CAST('0.3691' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'tallapoosa', 2025, CAST('0.3108' AS FLOAT8), CAST('0.3108' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'tuscaloosa', 2025, CAST('0.3226' AS FLOAT8), CAST('0.3226' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'walker', 2025, CAST('0.2723' AS FLOAT8), CAST('0.2723' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'washington', 2025, CAST('0.2336' AS FLOAT8), CAST('0.2336' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'wilcox', 2025, CAST('0.367' AS FLOAT8), CAST('0.367' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AL', 'winston', 2025, CAST('0.3285' AS FLOAT8), CAST('0.3285' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('AL|autauga|2025|0.285|0.285|||||||
+AL|baldwin|2025|0.307|0.307|||||||
+AL|barbour|2025|0.3776|0.3776|||||||
+AL|bibb|2025|0.2044|0.2044|||||||
+AL|blount|2025|0.2994|0.2994|||||||
+AL|bullock|2025|0.3892|0.3892|||||||
+AL|butler|2025|0.343|0.343|||||||
+AL|calhoun|2025|0.408|0.408|||||||
+AL|chambers|2025|0.3824|0.3824|||||||
+AL|cherokee|2025|0.3876|0.3876|||||||
+AL|chilton|2025|0.3359|0.3359|||||||
+AL|choctaw|2025|0.178|0.178|||||||
+AL|clarke|2025|0.307|0.307|||||||
+AL|clay|2025|0.2253|0.2253|||||||
+AL|cleburne|2025|0.2892|0.2892|||||||
+AL|coffee|2025|0.3411|0.3411|||||||
+AL|colbert|2025|0.3738|0.3738|||||||
+AL|conecuh|2025|0.3238|0.3238|||||||
+AL|coosa|2025|0.271|0.271|||||||
+AL|covington|2025|0.2512|0.2512|||||||
+AL|crenshaw|2025|0.3201|0.3201|||||||
+AL|cullman|2025|0.2532|0.2532|||||||
+AL|dale|2025|0.33|0.33|||||||
+AL|dallas|2025|0.424|0.424|||||||
+AL|dekalb|2025|0.338|0.338|||||||
+AL|elmore|2025|0.2636|0.2636|||||||
+AL|escambia|2025|0.3953|0.3953|||||||
+AL|etowah|2025|0.3643|0.3643|||||||
+AL|fayette|2025|0.2863|0.2863|||||||
+AL|franklin|2025|0.3375|0.3375|||||||
+AL|geneva|2025|0.3178|0.3178|||||||
+AL|greene|2025|0.4884|0.4884|||||||
+AL|hale|2025|0.3215|0.3215|||||||
+AL|henry|2025|0.3424|0.3424|||||||
+AL|houston|2025|0.3|0.3|||||||
+AL|jackson|2025|0.308|0.308|||||||
+AL|jefferson|2025|0.5958|0.5958|||||||
+AL|lamar|2025|0.2174|0.2174|||||||
+AL|lauderdale|2025|0.3751|0.3751|||||||
+AL|lawrence|2025|0.3046|0.3046|||||||
+AL|lee|2025|0.4956|0.4956|||||||
+AL|limestone|2025|0.3065|0.3065|||||||
+AL|lowndes|2025|0.4082|0.4082|||||||
+AL|macon|2025|0.489|0.489|||||||
+AL|madison|2025|0.4037|0.4037|||||||
+AL|marengo|2025|0.3839|0.3839|||||||
+AL|marion|2025|0.2953|0.2953|||||||
+AL|marshall|2025|0.3811|0.3811|||||||
+AL|mobile|2025|0.4807|0.4807|||||||
+AL|monroe|2025|0.3151|0.3151|||||||
+AL|montgomery|2025|0.3735|0.3735|||||||
+AL|morgan|2025|0.3492|0.3492|||||||
+AL|perry|2025|0.3706|0.3706|||||||
+AL|pickens|2025|0.2887|0.2887|||||||
+AL|pike|2025|0.2705|0.2705|||||||
+AL|randolph|2025|0.2239|0.2239|||||||
+AL|russell|2025|0.4143|0.4143|||||||
+AL|st-clair|2025|0.3048|0.3048|||||||
+AL|shelby|2025|0.4496|0.4496|||||||
+AL|sumter|2025|0.3532|0.3532|||||||
+AL|talladega|2025|0.3691|0.3691|||||||
+AL|tallapoosa|2025|0.3108|0.3108|||||||
+AL|tuscaloosa|2025|0.3226|0.3226|||||||
+AL|walker|2025|0.2723|0.2723|||||||
+AL|washington|2025|0.2336|0.2336|||||||
+AL|wilcox|2025|0.367|0.367|||||||
+AL|winston|2025|0.3285|0.3285|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -185,9 +185,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -210,13 +224,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -231,18 +240,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

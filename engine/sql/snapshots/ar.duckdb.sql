@@ -5,160 +5,160 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('AR', 'arkansas', 'Arkansas County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'ashley', 'Ashley County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'baxter', 'Baxter County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'bradley', 'Bradley County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'chicot', 'Chicot County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'cleburne', 'Cleburne County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'cleveland', 'Cleveland County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'columbia', 'Columbia County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'conway', 'Conway County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'craighead', 'Craighead County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'crittenden', 'Crittenden County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'cross', 'Cross County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'dallas', 'Dallas County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'desha', 'Desha County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'drew', 'Drew County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'faulkner', 'Faulkner County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'fulton', 'Fulton County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'garland', 'Garland County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'hempstead', 'Hempstead County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'hot-spring', 'Hot Spring County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'howard', 'Howard County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'independence', 'Independence County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'izard', 'Izard County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'lafayette', 'Lafayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'little-river', 'Little River County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'lonoke', 'Lonoke County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'miller', 'Miller County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'mississippi', 'Mississippi County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'nevada', 'Nevada County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'newton', 'Newton County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'ouachita', 'Ouachita County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'phillips', 'Phillips County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'poinsett', 'Poinsett County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'pope', 'Pope County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'prairie', 'Prairie County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'pulaski', 'Pulaski County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'st-francis', 'St. Francis County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'saline', 'Saline County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'searcy', 'Searcy County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'sebastian', 'Sebastian County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'sevier', 'Sevier County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'sharp', 'Sharp County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'stone', 'Stone County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'van-buren', 'Van Buren County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'white', 'White County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'woodruff', 'Woodruff County', 'county_level', FALSE, FALSE, FALSE),
-  ('AR', 'yell', 'Yell County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('AR|arkansas|Arkansas County|county_level|false|false|false
+AR|ashley|Ashley County|county_level|false|false|false
+AR|baxter|Baxter County|county_level|false|false|false
+AR|benton|Benton County|county_level|false|false|false
+AR|boone|Boone County|county_level|false|false|false
+AR|bradley|Bradley County|county_level|false|false|false
+AR|calhoun|Calhoun County|county_level|false|false|false
+AR|carroll|Carroll County|county_level|false|false|false
+AR|chicot|Chicot County|county_level|false|false|false
+AR|clark|Clark County|county_level|false|false|false
+AR|clay|Clay County|county_level|false|false|false
+AR|cleburne|Cleburne County|county_level|false|false|false
+AR|cleveland|Cleveland County|county_level|false|false|false
+AR|columbia|Columbia County|county_level|false|false|false
+AR|conway|Conway County|county_level|false|false|false
+AR|craighead|Craighead County|county_level|false|false|false
+AR|crawford|Crawford County|county_level|false|false|false
+AR|crittenden|Crittenden County|county_level|false|false|false
+AR|cross|Cross County|county_level|false|false|false
+AR|dallas|Dallas County|county_level|false|false|false
+AR|desha|Desha County|county_level|false|false|false
+AR|drew|Drew County|county_level|false|false|false
+AR|faulkner|Faulkner County|county_level|false|false|false
+AR|franklin|Franklin County|county_level|false|false|false
+AR|fulton|Fulton County|county_level|false|false|false
+AR|garland|Garland County|county_level|false|false|false
+AR|grant|Grant County|county_level|false|false|false
+AR|greene|Greene County|county_level|false|false|false
+AR|hempstead|Hempstead County|county_level|false|false|false
+AR|hot-spring|Hot Spring County|county_level|false|false|false
+AR|howard|Howard County|county_level|false|false|false
+AR|independence|Independence County|county_level|false|false|false
+AR|izard|Izard County|county_level|false|false|false
+AR|jackson|Jackson County|county_level|false|false|false
+AR|jefferson|Jefferson County|county_level|false|false|false
+AR|johnson|Johnson County|county_level|false|false|false
+AR|lafayette|Lafayette County|county_level|false|false|false
+AR|lawrence|Lawrence County|county_level|false|false|false
+AR|lee|Lee County|county_level|false|false|false
+AR|lincoln|Lincoln County|county_level|false|false|false
+AR|little-river|Little River County|county_level|false|false|false
+AR|logan|Logan County|county_level|false|false|false
+AR|lonoke|Lonoke County|county_level|false|false|false
+AR|madison|Madison County|county_level|false|false|false
+AR|marion|Marion County|county_level|false|false|false
+AR|miller|Miller County|county_level|false|false|false
+AR|mississippi|Mississippi County|county_level|false|false|false
+AR|monroe|Monroe County|county_level|false|false|false
+AR|montgomery|Montgomery County|county_level|false|false|false
+AR|nevada|Nevada County|county_level|false|false|false
+AR|newton|Newton County|county_level|false|false|false
+AR|ouachita|Ouachita County|county_level|false|false|false
+AR|perry|Perry County|county_level|false|false|false
+AR|phillips|Phillips County|county_level|false|false|false
+AR|pike|Pike County|county_level|false|false|false
+AR|poinsett|Poinsett County|county_level|false|false|false
+AR|polk|Polk County|county_level|false|false|false
+AR|pope|Pope County|county_level|false|false|false
+AR|prairie|Prairie County|county_level|false|false|false
+AR|pulaski|Pulaski County|county_level|false|false|false
+AR|randolph|Randolph County|county_level|false|false|false
+AR|st-francis|St. Francis County|county_level|false|false|false
+AR|saline|Saline County|county_level|false|false|false
+AR|scott|Scott County|county_level|false|false|false
+AR|searcy|Searcy County|county_level|false|false|false
+AR|sebastian|Sebastian County|county_level|false|false|false
+AR|sevier|Sevier County|county_level|false|false|false
+AR|sharp|Sharp County|county_level|false|false|false
+AR|stone|Stone County|county_level|false|false|false
+AR|union|Union County|county_level|false|false|false
+AR|van-buren|Van Buren County|county_level|false|false|false
+AR|washington|Washington County|county_level|false|false|false
+AR|white|White County|county_level|false|false|false
+AR|woodruff|Woodruff County|county_level|false|false|false
+AR|yell|Yell County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('AR', 'arkansas', 2025, CAST('0.558' AS FLOAT8), CAST('0.558' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'ashley', 2025, CAST('0.6104' AS FLOAT8), CAST('0.6104' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'baxter', 2025, CAST('0.4625' AS FLOAT8), CAST('0.4625' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'benton', 2025, CAST('0.6072' AS FLOAT8), CAST('0.6072' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'boone', 2025, CAST('0.534' AS FLOAT8), CAST('0.534' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'bradley', 2025, CAST('0.5608' AS FLOAT8), CAST('0.5608' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'calhoun', 2025, CAST('0.4985' AS FLOAT8), CAST('0.4985' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'carroll', 2025, CAST('0.526' AS FLOAT8), CAST('0.526' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'chicot', 2025, CAST('0.5459' AS FLOAT8), CAST('0.5459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'clark', 2025, CAST('0.5704' AS FLOAT8), CAST('0.5704' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'clay', 2025, CAST('0.521' AS FLOAT8), CAST('0.521' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'cleburne', 2025, CAST('0.4662' AS FLOAT8), CAST('0.4662' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'cleveland', 2025, CAST('0.5802' AS FLOAT8), CAST('0.5802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'columbia', 2025, CAST('0.482' AS FLOAT8), CAST('0.482' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'conway', 2025, CAST('0.5241' AS FLOAT8), CAST('0.5241' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'craighead', 2025, CAST('0.5455' AS FLOAT8), CAST('0.5455' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'crawford', 2025, CAST('0.5318' AS FLOAT8), CAST('0.5318' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'crittenden', 2025, CAST('0.6022' AS FLOAT8), CAST('0.6022' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'cross', 2025, CAST('0.5519' AS FLOAT8), CAST('0.5519' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'dallas', 2025, CAST('0.4674' AS FLOAT8), CAST('0.4674' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'desha', 2025, CAST('0.5802' AS FLOAT8), CAST('0.5802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'drew', 2025, CAST('0.4476' AS FLOAT8), CAST('0.4476' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'faulkner', 2025, CAST('0.5684' AS FLOAT8), CAST('0.5684' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'franklin', 2025, CAST('0.5034' AS FLOAT8), CAST('0.5034' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'fulton', 2025, CAST('0.4608' AS FLOAT8), CAST('0.4608' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'garland', 2025, CAST('0.5187' AS FLOAT8), CAST('0.5187' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'grant', 2025, CAST('0.5437' AS FLOAT8), CAST('0.5437' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'greene', 2025, CAST('0.4883' AS FLOAT8), CAST('0.4883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'hempstead', 2025, CAST('0.502' AS FLOAT8), CAST('0.502' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'hot-spring', 2025, CAST('0.5082' AS FLOAT8), CAST('0.5082' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'howard', 2025, CAST('0.5229' AS FLOAT8), CAST('0.5229' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'independence', 2025, CAST('0.5452' AS FLOAT8), CAST('0.5452' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'izard', 2025, CAST('0.5848' AS FLOAT8), CAST('0.5848' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'jackson', 2025, CAST('0.5636' AS FLOAT8), CAST('0.5636' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'jefferson', 2025, CAST('0.6292' AS FLOAT8), CAST('0.6292' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'johnson', 2025, CAST('0.5657' AS FLOAT8), CAST('0.5657' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'lafayette', 2025, CAST('0.5657' AS FLOAT8), CAST('0.5657' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'lawrence', 2025, CAST('0.4885' AS FLOAT8), CAST('0.4885' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'lee', 2025, CAST('0.525' AS FLOAT8), CAST('0.525' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'lincoln', 2025, CAST('0.5391' AS FLOAT8), CAST('0.5391' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'little-river', 2025, CAST('0.4841' AS FLOAT8), CAST('0.4841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'logan', 2025, CAST('0.528' AS FLOAT8), CAST('0.528' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'lonoke', 2025, CAST('0.6399' AS FLOAT8), CAST('0.6399' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'madison', 2025, CAST('0.4449' AS FLOAT8), CAST('0.4449' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'marion', 2025, CAST('0.5133' AS FLOAT8), CAST('0.5133' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'miller', 2025, CAST('0.6181' AS FLOAT8), CAST('0.6181' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'mississippi', 2025, CAST('0.5579' AS FLOAT8), CAST('0.5579' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'monroe', 2025, CAST('0.4927' AS FLOAT8), CAST('0.4927' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'montgomery', 2025, CAST('0.3838' AS FLOAT8), CAST('0.3838' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'nevada', 2025, CAST('0.5391' AS FLOAT8), CAST('0.5391' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'newton', 2025, CAST('0.4077' AS FLOAT8), CAST('0.4077' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'ouachita', 2025, CAST('0.502' AS FLOAT8), CAST('0.502' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'perry', 2025, CAST('0.5197' AS FLOAT8), CAST('0.5197' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'phillips', 2025, CAST('0.6562' AS FLOAT8), CAST('0.6562' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'pike', 2025, CAST('0.5589' AS FLOAT8), CAST('0.5589' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'poinsett', 2025, CAST('0.5128' AS FLOAT8), CAST('0.5128' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'polk', 2025, CAST('0.4413' AS FLOAT8), CAST('0.4413' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'pope', 2025, CAST('0.5677' AS FLOAT8), CAST('0.5677' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'prairie', 2025, CAST('0.616' AS FLOAT8), CAST('0.616' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'pulaski', 2025, CAST('0.7826' AS FLOAT8), CAST('0.7826' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'randolph', 2025, CAST('0.4395' AS FLOAT8), CAST('0.4395' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'st-francis', 2025, CAST('0.5405' AS FLOAT8), CAST('0.5405' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'saline', 2025, CAST('0.6306' AS FLOAT8), CAST('0.6306' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'scott', 2025, CAST('0.4112' AS FLOAT8), CAST('0.4112' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'searcy', 2025, CAST('0.4783' AS FLOAT8), CAST('0.4783' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'sebastian', 2025, CAST('0.6512' AS FLOAT8), CAST('0.6512' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'sevier', 2025, CAST('0.4799' AS FLOAT8), CAST('0.4799' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'sharp', 2025, CAST('0.5793' AS FLOAT8), CAST('0.5793' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'stone', 2025, CAST('0.3534' AS FLOAT8), CAST('0.3534' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'union', 2025, CAST('0.5763' AS FLOAT8), CAST('0.5763' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'van-buren', 2025, CAST('0.4595' AS FLOAT8), CAST('0.4595' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'washington', 2025, CAST('0.5508' AS FLOAT8), CAST('0.5508' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'white', 2025, CAST('0.4768' AS FLOAT8), CAST('0.4768' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'woodruff', 2025, CAST('0.5764' AS FLOAT8), CAST('0.5764' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('AR', 'yell', 2025, CAST('0.5171' AS FLOAT8), CAST('0.5171' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('AR|arkansas|2025|0.558|0.558|||||||
+AR|ashley|2025|0.6104|0.6104|||||||
+AR|baxter|2025|0.4625|0.4625|||||||
+AR|benton|2025|0.6072|0.6072|||||||
+AR|boone|2025|0.534|0.534|||||||
+AR|bradley|2025|0.5608|0.5608|||||||
+AR|calhoun|2025|0.4985|0.4985|||||||
+AR|carroll|2025|0.526|0.526|||||||
+AR|chicot|2025|0.5459|0.5459|||||||
+AR|clark|2025|0.5704|0.5704|||||||
+AR|clay|2025|0.521|0.521|||||||
+AR|cleburne|2025|0.4662|0.4662|||||||
+AR|cleveland|2025|0.5802|0.5802|||||||
+AR|columbia|2025|0.482|0.482|||||||
+AR|conway|2025|0.5241|0.5241|||||||
+AR|craighead|2025|0.5455|0.5455|||||||
+AR|crawford|2025|0.5318|0.5318|||||||
+AR|crittenden|2025|0.6022|0.6022|||||||
+AR|cross|2025|0.5519|0.5519|||||||
+AR|dallas|2025|0.4674|0.4674|||||||
+AR|desha|2025|0.5802|0.5802|||||||
+AR|drew|2025|0.4476|0.4476|||||||
+AR|faulkner|2025|0.5684|0.5684|||||||
+AR|franklin|2025|0.5034|0.5034|||||||
+AR|fulton|2025|0.4608|0.4608|||||||
+AR|garland|2025|0.5187|0.5187|||||||
+AR|grant|2025|0.5437|0.5437|||||||
+AR|greene|2025|0.4883|0.4883|||||||
+AR|hempstead|2025|0.502|0.502|||||||
+AR|hot-spring|2025|0.5082|0.5082|||||||
+AR|howard|2025|0.5229|0.5229|||||||
+AR|independence|2025|0.5452|0.5452|||||||
+AR|izard|2025|0.5848|0.5848|||||||
+AR|jackson|2025|0.5636|0.5636|||||||
+AR|jefferson|2025|0.6292|0.6292|||||||
+AR|johnson|2025|0.5657|0.5657|||||||
+AR|lafayette|2025|0.5657|0.5657|||||||
+AR|lawrence|2025|0.4885|0.4885|||||||
+AR|lee|2025|0.525|0.525|||||||
+AR|lincoln|2025|0.5391|0.5391|||||||
+AR|little-river|2025|0.4841|0.4841|||||||
+AR|logan|2025|0.528|0.528|||||||
+AR|lonoke|2025|0.6399|0.6399|||||||
+AR|madison|2025|0.4449|0.4449|||||||
+AR|marion|2025|0.5133|0.5133|||||||
+AR|miller|2025|0.6181|0.6181|||||||
+AR|mississippi|2025|0.5579|0.5579|||||||
+AR|monroe|2025|0.4927|0.4927|||||||
+AR|montgomery|2025|0.3838|0.3838|||||||
+AR|nevada|2025|0.5391|0.5391|||||||
+AR|newton|2025|0.4077|0.4077|||||||
+AR|ouachita|2025|0.502|0.502|||||||
+AR|perry|2025|0.5197|0.5197|||||||
+AR|phillips|2025|0.6562|0.6562|||||||
+AR|pike|2025|0.5589|0.5589|||||||
+AR|poinsett|2025|0.5128|0.5128|||||||
+AR|polk|2025|0.4413|0.4413|||||||
+AR|pope|2025|0.5677|0.5677|||||||
+AR|prairie|2025|0.616|0.616|||||||
+AR|pulaski|2025|0.7826|0.7826|||||||
+AR|randolph|2025|0.4395|0.4395|||||||
+AR|st-francis|2025|0.5405|0.5405|||||||
+AR|saline|2025|0.6306|0.6306|||||||
+AR|scott|2025|0.4112|0.4112|||||||
+AR|searcy|2025|0.4783|0.4783|||||||
+AR|sebastian|2025|0.6512|0.6512|||||||
+AR|sevier|2025|0.4799|0.4799|||||||
+AR|sharp|2025|0.5793|0.5793|||||||
+AR|stone|2025|0.3534|0.3534|||||||
+AR|union|2025|0.5763|0.5763|||||||
+AR|van-buren|2025|0.4595|0.4595|||||||
+AR|washington|2025|0.5508|0.5508|||||||
+AR|white|2025|0.4768|0.4768|||||||
+AR|woodruff|2025|0.5764|0.5764|||||||
+AR|yell|2025|0.5171|0.5171|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -201,9 +201,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -226,13 +240,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -247,18 +256,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

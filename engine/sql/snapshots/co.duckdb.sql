@@ -5,138 +5,138 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('CO', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'alamosa', 'Alamosa County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'arapahoe', 'Arapahoe County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'archuleta', 'Archuleta County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'baca', 'Baca County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'bent', 'Bent County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'boulder', 'Boulder County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'broomfield', 'Broomfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'chaffee', 'Chaffee County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'cheyenne', 'Cheyenne County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'clear-creek', 'Clear Creek County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'conejos', 'Conejos County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'costilla', 'Costilla County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'crowley', 'Crowley County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'custer', 'Custer County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'delta', 'Delta County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'denver', 'Denver County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'dolores', 'Dolores County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'eagle', 'Eagle County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'elbert', 'Elbert County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'el-paso', 'El Paso County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'fremont', 'Fremont County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'garfield', 'Garfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'gilpin', 'Gilpin County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'grand', 'Grand County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'gunnison', 'Gunnison County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'hinsdale', 'Hinsdale County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'huerfano', 'Huerfano County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'kiowa', 'Kiowa County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'kit-carson', 'Kit Carson County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'la-plata', 'La Plata County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'larimer', 'Larimer County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'las-animas', 'Las Animas County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'mesa', 'Mesa County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'mineral', 'Mineral County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'moffat', 'Moffat County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'montezuma', 'Montezuma County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'montrose', 'Montrose County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'otero', 'Otero County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'ouray', 'Ouray County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'park', 'Park County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'phillips', 'Phillips County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'pitkin', 'Pitkin County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'prowers', 'Prowers County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'pueblo', 'Pueblo County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'rio-blanco', 'Rio Blanco County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'rio-grande', 'Rio Grande County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'routt', 'Routt County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'saguache', 'Saguache County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'san-juan', 'San Juan County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'san-miguel', 'San Miguel County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'sedgwick', 'Sedgwick County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'summit', 'Summit County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'teller', 'Teller County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'weld', 'Weld County', 'county_level', FALSE, FALSE, FALSE),
-  ('CO', 'yuma', 'Yuma County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('CO|adams|Adams County|county_level|false|false|false
+CO|alamosa|Alamosa County|county_level|false|false|false
+CO|arapahoe|Arapahoe County|county_level|false|false|false
+CO|archuleta|Archuleta County|county_level|false|false|false
+CO|baca|Baca County|county_level|false|false|false
+CO|bent|Bent County|county_level|false|false|false
+CO|boulder|Boulder County|county_level|false|false|false
+CO|broomfield|Broomfield County|county_level|false|false|false
+CO|chaffee|Chaffee County|county_level|false|false|false
+CO|cheyenne|Cheyenne County|county_level|false|false|false
+CO|clear-creek|Clear Creek County|county_level|false|false|false
+CO|conejos|Conejos County|county_level|false|false|false
+CO|costilla|Costilla County|county_level|false|false|false
+CO|crowley|Crowley County|county_level|false|false|false
+CO|custer|Custer County|county_level|false|false|false
+CO|delta|Delta County|county_level|false|false|false
+CO|denver|Denver County|county_level|false|false|false
+CO|dolores|Dolores County|county_level|false|false|false
+CO|douglas|Douglas County|county_level|false|false|false
+CO|eagle|Eagle County|county_level|false|false|false
+CO|elbert|Elbert County|county_level|false|false|false
+CO|el-paso|El Paso County|county_level|false|false|false
+CO|fremont|Fremont County|county_level|false|false|false
+CO|garfield|Garfield County|county_level|false|false|false
+CO|gilpin|Gilpin County|county_level|false|false|false
+CO|grand|Grand County|county_level|false|false|false
+CO|gunnison|Gunnison County|county_level|false|false|false
+CO|hinsdale|Hinsdale County|county_level|false|false|false
+CO|huerfano|Huerfano County|county_level|false|false|false
+CO|jackson|Jackson County|county_level|false|false|false
+CO|jefferson|Jefferson County|county_level|false|false|false
+CO|kiowa|Kiowa County|county_level|false|false|false
+CO|kit-carson|Kit Carson County|county_level|false|false|false
+CO|lake|Lake County|county_level|false|false|false
+CO|la-plata|La Plata County|county_level|false|false|false
+CO|larimer|Larimer County|county_level|false|false|false
+CO|las-animas|Las Animas County|county_level|false|false|false
+CO|lincoln|Lincoln County|county_level|false|false|false
+CO|logan|Logan County|county_level|false|false|false
+CO|mesa|Mesa County|county_level|false|false|false
+CO|mineral|Mineral County|county_level|false|false|false
+CO|moffat|Moffat County|county_level|false|false|false
+CO|montezuma|Montezuma County|county_level|false|false|false
+CO|montrose|Montrose County|county_level|false|false|false
+CO|morgan|Morgan County|county_level|false|false|false
+CO|otero|Otero County|county_level|false|false|false
+CO|ouray|Ouray County|county_level|false|false|false
+CO|park|Park County|county_level|false|false|false
+CO|phillips|Phillips County|county_level|false|false|false
+CO|pitkin|Pitkin County|county_level|false|false|false
+CO|prowers|Prowers County|county_level|false|false|false
+CO|pueblo|Pueblo County|county_level|false|false|false
+CO|rio-blanco|Rio Blanco County|county_level|false|false|false
+CO|rio-grande|Rio Grande County|county_level|false|false|false
+CO|routt|Routt County|county_level|false|false|false
+CO|saguache|Saguache County|county_level|false|false|false
+CO|san-juan|San Juan County|county_level|false|false|false
+CO|san-miguel|San Miguel County|county_level|false|false|false
+CO|sedgwick|Sedgwick County|county_level|false|false|false
+CO|summit|Summit County|county_level|false|false|false
+CO|teller|Teller County|county_level|false|false|false
+CO|washington|Washington County|county_level|false|false|false
+CO|weld|Weld County|county_level|false|false|false
+CO|yuma|Yuma County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('CO', 'adams', 2025, CAST('0.6043' AS FLOAT8), CAST('0.6043' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'alamosa', 2025, CAST('0.4424' AS FLOAT8), CAST('0.4424' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'arapahoe', 2025, CAST('0.526' AS FLOAT8), CAST('0.526' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'archuleta', 2025, CAST('0.3414' AS FLOAT8), CAST('0.3414' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'baca', 2025, CAST('0.4066' AS FLOAT8), CAST('0.4066' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'bent', 2025, CAST('0.3858' AS FLOAT8), CAST('0.3858' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'boulder', 2025, CAST('0.5352' AS FLOAT8), CAST('0.5352' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'broomfield', 2025, CAST('0.6156' AS FLOAT8), CAST('0.6156' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'chaffee', 2025, CAST('0.278' AS FLOAT8), CAST('0.278' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'cheyenne', 2025, CAST('0.4613' AS FLOAT8), CAST('0.4613' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'clear-creek', 2025, CAST('0.3771' AS FLOAT8), CAST('0.3771' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'conejos', 2025, CAST('0.4041' AS FLOAT8), CAST('0.4041' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'costilla', 2025, CAST('0.31' AS FLOAT8), CAST('0.31' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'crowley', 2025, CAST('0.492' AS FLOAT8), CAST('0.492' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'custer', 2025, CAST('0.3623' AS FLOAT8), CAST('0.3623' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'delta', 2025, CAST('0.3101' AS FLOAT8), CAST('0.3101' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'denver', 2025, CAST('0.4425' AS FLOAT8), CAST('0.4425' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'dolores', 2025, CAST('0.2406' AS FLOAT8), CAST('0.2406' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'douglas', 2025, CAST('0.55' AS FLOAT8), CAST('0.55' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'eagle', 2025, CAST('0.4098' AS FLOAT8), CAST('0.4098' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'elbert', 2025, CAST('0.4485' AS FLOAT8), CAST('0.4485' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'el-paso', 2025, CAST('0.4114' AS FLOAT8), CAST('0.4114' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'fremont', 2025, CAST('0.3832' AS FLOAT8), CAST('0.3832' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'garfield', 2025, CAST('0.427' AS FLOAT8), CAST('0.427' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'gilpin', 2025, CAST('0.2296' AS FLOAT8), CAST('0.2296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'grand', 2025, CAST('0.3476' AS FLOAT8), CAST('0.3476' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'gunnison', 2025, CAST('0.2818' AS FLOAT8), CAST('0.2818' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'hinsdale', 2025, CAST('0.2931' AS FLOAT8), CAST('0.2931' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'huerfano', 2025, CAST('0.2754' AS FLOAT8), CAST('0.2754' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'jackson', 2025, CAST('0.2052' AS FLOAT8), CAST('0.2052' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'jefferson', 2025, CAST('0.4744' AS FLOAT8), CAST('0.4744' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'kiowa', 2025, CAST('0.5801' AS FLOAT8), CAST('0.5801' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'kit-carson', 2025, CAST('0.5154' AS FLOAT8), CAST('0.5154' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'lake', 2025, CAST('0.3847' AS FLOAT8), CAST('0.3847' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'la-plata', 2025, CAST('0.2644' AS FLOAT8), CAST('0.2644' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'larimer', 2025, CAST('0.5002' AS FLOAT8), CAST('0.5002' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'las-animas', 2025, CAST('0.2443' AS FLOAT8), CAST('0.2443' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'lincoln', 2025, CAST('0.3817' AS FLOAT8), CAST('0.3817' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'logan', 2025, CAST('0.47' AS FLOAT8), CAST('0.47' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'mesa', 2025, CAST('0.3884' AS FLOAT8), CAST('0.3884' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'mineral', 2025, CAST('0.354' AS FLOAT8), CAST('0.354' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'moffat', 2025, CAST('0.4301' AS FLOAT8), CAST('0.4301' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'montezuma', 2025, CAST('0.297' AS FLOAT8), CAST('0.297' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'montrose', 2025, CAST('0.3576' AS FLOAT8), CAST('0.3576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'morgan', 2025, CAST('0.5259' AS FLOAT8), CAST('0.5259' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'otero', 2025, CAST('0.3223' AS FLOAT8), CAST('0.3223' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'ouray', 2025, CAST('0.2767' AS FLOAT8), CAST('0.2767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'park', 2025, CAST('0.3431' AS FLOAT8), CAST('0.3431' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'phillips', 2025, CAST('0.4947' AS FLOAT8), CAST('0.4947' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'pitkin', 2025, CAST('0.3934' AS FLOAT8), CAST('0.3934' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'prowers', 2025, CAST('0.3274' AS FLOAT8), CAST('0.3274' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'pueblo', 2025, CAST('0.5085' AS FLOAT8), CAST('0.5085' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'rio-blanco', 2025, CAST('0.3439' AS FLOAT8), CAST('0.3439' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'rio-grande', 2025, CAST('0.4146' AS FLOAT8), CAST('0.4146' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'routt', 2025, CAST('0.3293' AS FLOAT8), CAST('0.3293' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'saguache', 2025, CAST('0.3395' AS FLOAT8), CAST('0.3395' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'san-juan', 2025, CAST('0.2937' AS FLOAT8), CAST('0.2937' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'san-miguel', 2025, CAST('0.2608' AS FLOAT8), CAST('0.2608' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'sedgwick', 2025, CAST('0.4702' AS FLOAT8), CAST('0.4702' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'summit', 2025, CAST('0.3105' AS FLOAT8), CAST('0.3105' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'teller', 2025, CAST('0.3557' AS FLOAT8), CAST('0.3557' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'washington', 2025, CAST('0.4077' AS FLOAT8), CAST('0.4077' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'weld', 2025, CAST('0.5044' AS FLOAT8), CAST('0.5044' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('CO', 'yuma', 2025, CAST('0.4754' AS FLOAT8), CAST('0.4754' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('CO|adams|2025|0.6043|0.6043|||||||
+CO|alamosa|2025|0.4424|0.4424|||||||
+CO|arapahoe|2025|0.526|0.526|||||||
+CO|archuleta|2025|0.3414|0.3414|||||||
+CO|baca|2025|0.4066|0.4066|||||||
+CO|bent|2025|0.3858|0.3858|||||||
+CO|boulder|2025|0.5352|0.5352|||||||
+CO|broomfield|2025|0.6156|0.6156|||||||
+CO|chaffee|2025|0.278|0.278|||||||
+CO|cheyenne|2025|0.4613|0.4613|||||||
+CO|clear-creek|2025|0.3771|0.3771|||||||
+CO|conejos|2025|0.4041|0.4041|||||||
+CO|costilla|2025|0.31|0.31|||||||
+CO|crowley|2025|0.492|0.492|||||||
+CO|custer|2025|0.3623|0.3623|||||||
+CO|delta|2025|0.3101|0.3101|||||||
+CO|denver|2025|0.4425|0.4425|||||||
+CO|dolores|2025|0.2406|0.2406|||||||
+CO|douglas|2025|0.55|0.55|||||||
+CO|eagle|2025|0.4098|0.4098|||||||
+CO|elbert|2025|0.4485|0.4485|||||||
+CO|el-paso|2025|0.4114|0.4114|||||||
+CO|fremont|2025|0.3832|0.3832|||||||
+CO|garfield|2025|0.427|0.427|||||||
+CO|gilpin|2025|0.2296|0.2296|||||||
+CO|grand|2025|0.3476|0.3476|||||||
+CO|gunnison|2025|0.2818|0.2818|||||||
+CO|hinsdale|2025|0.2931|0.2931|||||||
+CO|huerfano|2025|0.2754|0.2754|||||||
+CO|jackson|2025|0.2052|0.2052|||||||
+CO|jefferson|2025|0.4744|0.4744|||||||
+CO|kiowa|2025|0.5801|0.5801|||||||
+CO|kit-carson|2025|0.5154|0.5154|||||||
+CO|lake|2025|0.3847|0.3847|||||||
+CO|la-plata|2025|0.2644|0.2644|||||||
+CO|larimer|2025|0.5002|0.5002|||||||
+CO|las-animas|2025|0.2443|0.2443|||||||
+CO|lincoln|2025|0.3817|0.3817|||||||
+CO|logan|2025|0.47|0.47|||||||
+CO|mesa|2025|0.3884|0.3884|||||||
+CO|mineral|2025|0.354|0.354|||||||
+CO|moffat|2025|0.4301|0.4301|||||||
+CO|montezuma|2025|0.297|0.297|||||||
+CO|montrose|2025|0.3576|0.3576|||||||
+CO|morgan|2025|0.5259|0.5259|||||||
+CO|otero|2025|0.3223|0.3223|||||||
+CO|ouray|2025|0.2767|0.2767|||||||
+CO|park|2025|0.3431|0.3431|||||||
+CO|phillips|2025|0.4947|0.4947|||||||
+CO|pitkin|2025|0.3934|0.3934|||||||
+CO|prowers|2025|0.3274|0.3274|||||||
+CO|pueblo|2025|0.5085|0.5085|||||||
+CO|rio-blanco|2025|0.3439|0.3439|||||||
+CO|rio-grande|2025|0.4146|0.4146|||||||
+CO|routt|2025|0.3293|0.3293|||||||
+CO|saguache|2025|0.3395|0.3395|||||||
+CO|san-juan|2025|0.2937|0.2937|||||||
+CO|san-miguel|2025|0.2608|0.2608|||||||
+CO|sedgwick|2025|0.4702|0.4702|||||||
+CO|summit|2025|0.3105|0.3105|||||||
+CO|teller|2025|0.3557|0.3557|||||||
+CO|washington|2025|0.4077|0.4077|||||||
+CO|weld|2025|0.5044|0.5044|||||||
+CO|yuma|2025|0.4754|0.4754|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -179,9 +179,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -204,13 +218,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -225,18 +234,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -251,9 +251,46 @@ ptax_krated AS MATERIALIZED (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_texts(n_py, n_bit, n_text) AS MATERIALIZED (
+  VALUES
+  (0, 0, 'The over-65 exemption requires a homestead; it was not applied'),
+  (0, 1, 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify'),
+  (0, 2, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner with a homestead since last year gives last year''s assessed value for the Save Our Homes cap'),
+  (0, 3, 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap'),
+  (0, 4, 'Save Our Homes applies only to a homestead; the prior assessed value was not used'),
+  (0, 5, 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit'),
+  (0, 6, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
+  (0, 7, 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price'),
+  (0, 8, 'Property classes, STAR and the senior citizen, wartime, combat-zone and Cold War veterans'' exemptions are New York''s; Florida does not use them'),
+  (0, 9, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in Florida; Florida uses the disability rating'),
+  (1, 0, 'The over-65 exemption requires a homestead; it was not applied'),
+  (1, 1, 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify'),
+  (1, 2, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner with a homestead since last year gives last year''s assessed value for the Save Our Homes cap'),
+  (1, 3, 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap'),
+  (1, 4, 'Save Our Homes applies only to a homestead; the prior assessed value was not used'),
+  (1, 5, 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit'),
+  (1, 6, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
+  (1, 7, 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price'),
+  (1, 8, 'Property classes, STAR and the senior citizen, wartime, combat-zone and Cold War veterans'' exemptions are New York''s; Florida does not use them'),
+  (1, 9, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in Florida; Florida uses the disability rating')
+),
+ptax_note_sets AS MATERIALIZED (
+  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 1024), (1, 1024)) AS c(n_py, n_count) CROSS JOIN generate_series(0, 16383) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
+  GROUP BY m.n_py, m.n_mask
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS MATERIALIZED (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -276,13 +313,8 @@ ptax_in AS MATERIALIZED (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS MATERIALIZED (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -295,8 +327,8 @@ ptax_l1 AS MATERIALIZED (
     CASE WHEN py IN (0, 1) THEN ((NOT (p_school IS NULL))) END AS py0_s1,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (((f3 AND COALESCE(f15 > CAST('0' AS FLOAT8), FALSE)))) THEN LEAST(f0, (COALESCE(f15, CAST('0' AS FLOAT8)) * (CASE py WHEN 0 THEN CAST('1.03' AS FLOAT8) WHEN 1 THEN CAST('1.029' AS FLOAT8) END))) ELSE f0 END) END AS py0_s9,
     CASE WHEN py IN (0, 1) THEN (f3 AND f4) END AS py0_s16,
-    CASE WHEN py IN (0, 1) THEN ((f10 >= COALESCE(CAST('10' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s23,
-    CASE WHEN py IN (0, 1) THEN ((f10 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s24
+    CASE WHEN py IN (0, 1) THEN ((f10 >= CAST('10' AS FLOAT8))) END AS py0_s23,
+    CASE WHEN py IN (0, 1) THEN ((f10 >= CAST('100' AS FLOAT8))) END AS py0_s24
   FROM ptax_rated
 ),
 ptax_l2 AS MATERIALIZED (
@@ -359,35 +391,6 @@ ptax_l11 AS MATERIALIZED (
 ptax_l12 AS MATERIALIZED (
   SELECT *, CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (py0_s29 + py0_s30)) END AS py0_s34
   FROM ptax_l11
-),
-ptax_note_texts(n_py, n_bit, n_text) AS MATERIALIZED (
-  VALUES
-  (0, 0, 'The over-65 exemption requires a homestead; it was not applied'),
-  (0, 1, 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify'),
-  (0, 2, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner with a homestead since last year gives last year''s assessed value for the Save Our Homes cap'),
-  (0, 3, 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap'),
-  (0, 4, 'Save Our Homes applies only to a homestead; the prior assessed value was not used'),
-  (0, 5, 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit'),
-  (0, 6, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
-  (0, 7, 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price'),
-  (0, 8, 'Property classes, STAR and the senior citizen, wartime, combat-zone and Cold War veterans'' exemptions are New York''s; Florida does not use them'),
-  (0, 9, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in Florida; Florida uses the disability rating'),
-  (1, 0, 'The over-65 exemption requires a homestead; it was not applied'),
-  (1, 1, 'The over-65 exemption is a local option with a household income limit; confirm with your county property appraiser that it is offered and that you qualify'),
-  (1, 2, 'A buyer''s estimate: the assessed value is the market value, as after a purchase; an owner with a homestead since last year gives last year''s assessed value for the Save Our Homes cap'),
-  (1, 3, 'Save Our Homes limited the assessed value to the prior assessed value plus this year''s cap'),
-  (1, 4, 'Save Our Homes applies only to a homestead; the prior assessed value was not used'),
-  (1, 5, 'The senior income is not used; the county property appraiser checks the over-65 exemption''s household income limit'),
-  (1, 6, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
-  (1, 7, 'The purchase price and year are not used in Florida''s calculation; the first-time buyer tax-shock calculator (ptax fl tax-shock) takes a purchase price'),
-  (1, 8, 'Property classes, STAR and the senior citizen, wartime, combat-zone and Cold War veterans'' exemptions are New York''s; Florida does not use them'),
-  (1, 9, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in Florida; Florida uses the disability rating')
-),
-ptax_note_sets AS MATERIALIZED (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 1024), (1, 1024)) AS c(n_py, n_count) CROSS JOIN generate_series(0, 16383) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS MATERIALIZED (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f15 IS NULL)) AND COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN ((NOT (f15 IS NULL)) AND COALESCE(f15 <= CAST('0' AS FLOAT8), FALSE)) THEN 3 WHEN ((p_rate IS NULL)) THEN 4 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (f4 AND (NOT f3)) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s16) THEN 2 ELSE 0 END) + (CASE WHEN (f3 AND (f15 IS NULL)) THEN 4 ELSE 0 END) + (CASE WHEN ((((py0_s9 < f0)))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL)) AND (NOT f3)) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f5 IS NULL))) THEN 32 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL)) OR (NOT (f17 IS NULL))) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f2 IS NULL)) OR (NOT (f14 IS NULL)) OR f6 OR f13 OR f8 OR f9) THEN 256 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 512 ELSE 0 END)) END) AS p_nmask,

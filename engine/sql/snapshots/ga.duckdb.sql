@@ -5,328 +5,328 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('GA', 'appling', 'Appling County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'atkinson', 'Atkinson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'bacon', 'Bacon County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'baker', 'Baker County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'baldwin', 'Baldwin County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'banks', 'Banks County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'barrow', 'Barrow County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'bartow', 'Bartow County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'ben-hill', 'Ben Hill County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'berrien', 'Berrien County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'bibb', 'Bibb County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'bleckley', 'Bleckley County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'brantley', 'Brantley County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'brooks', 'Brooks County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'bryan', 'Bryan County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'bulloch', 'Bulloch County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'burke', 'Burke County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'butts', 'Butts County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'camden', 'Camden County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'candler', 'Candler County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'catoosa', 'Catoosa County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'charlton', 'Charlton County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'chatham', 'Chatham County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'chattahoochee', 'Chattahoochee County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'chattooga', 'Chattooga County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'cherokee', 'Cherokee County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'clarke', 'Clarke County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'clayton', 'Clayton County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'clinch', 'Clinch County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'cobb', 'Cobb County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'coffee', 'Coffee County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'colquitt', 'Colquitt County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'columbia', 'Columbia County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'cook', 'Cook County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'coweta', 'Coweta County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'crisp', 'Crisp County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'dade', 'Dade County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'dawson', 'Dawson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'decatur', 'Decatur County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'dekalb', 'DeKalb County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'dodge', 'Dodge County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'dooly', 'Dooly County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'dougherty', 'Dougherty County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'early', 'Early County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'echols', 'Echols County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'effingham', 'Effingham County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'elbert', 'Elbert County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'emanuel', 'Emanuel County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'evans', 'Evans County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'fannin', 'Fannin County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'floyd', 'Floyd County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'forsyth', 'Forsyth County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'fulton', 'Fulton County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'gilmer', 'Gilmer County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'glascock', 'Glascock County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'glynn', 'Glynn County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'gordon', 'Gordon County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'grady', 'Grady County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'gwinnett', 'Gwinnett County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'habersham', 'Habersham County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'hall', 'Hall County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'haralson', 'Haralson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'harris', 'Harris County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'hart', 'Hart County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'heard', 'Heard County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'houston', 'Houston County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'irwin', 'Irwin County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'jasper', 'Jasper County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'jeff-davis', 'Jeff Davis County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'jenkins', 'Jenkins County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'jones', 'Jones County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'lamar', 'Lamar County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'lanier', 'Lanier County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'laurens', 'Laurens County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'liberty', 'Liberty County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'long', 'Long County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'lowndes', 'Lowndes County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'lumpkin', 'Lumpkin County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'mcduffie', 'McDuffie County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'mcintosh', 'McIntosh County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'macon', 'Macon County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'meriwether', 'Meriwether County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'miller', 'Miller County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'mitchell', 'Mitchell County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'murray', 'Murray County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'muscogee', 'Muscogee County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'newton', 'Newton County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'oconee', 'Oconee County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'oglethorpe', 'Oglethorpe County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'paulding', 'Paulding County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'peach', 'Peach County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'pickens', 'Pickens County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'pierce', 'Pierce County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'pulaski', 'Pulaski County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'putnam', 'Putnam County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'quitman', 'Quitman County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'rabun', 'Rabun County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'richmond', 'Richmond County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'rockdale', 'Rockdale County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'schley', 'Schley County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'screven', 'Screven County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'seminole', 'Seminole County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'spalding', 'Spalding County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'stephens', 'Stephens County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'stewart', 'Stewart County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'sumter', 'Sumter County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'talbot', 'Talbot County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'taliaferro', 'Taliaferro County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'tattnall', 'Tattnall County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'taylor', 'Taylor County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'telfair', 'Telfair County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'terrell', 'Terrell County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'thomas', 'Thomas County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'tift', 'Tift County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'toombs', 'Toombs County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'towns', 'Towns County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'treutlen', 'Treutlen County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'troup', 'Troup County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'turner', 'Turner County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'twiggs', 'Twiggs County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'upson', 'Upson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'walker', 'Walker County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'walton', 'Walton County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'ware', 'Ware County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'webster', 'Webster County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'wheeler', 'Wheeler County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'white', 'White County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'whitfield', 'Whitfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'wilcox', 'Wilcox County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'wilkes', 'Wilkes County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'wilkinson', 'Wilkinson County', 'county_level', FALSE, FALSE, FALSE),
-  ('GA', 'worth', 'Worth County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('GA|appling|Appling County|county_level|false|false|false
+GA|atkinson|Atkinson County|county_level|false|false|false
+GA|bacon|Bacon County|county_level|false|false|false
+GA|baker|Baker County|county_level|false|false|false
+GA|baldwin|Baldwin County|county_level|false|false|false
+GA|banks|Banks County|county_level|false|false|false
+GA|barrow|Barrow County|county_level|false|false|false
+GA|bartow|Bartow County|county_level|false|false|false
+GA|ben-hill|Ben Hill County|county_level|false|false|false
+GA|berrien|Berrien County|county_level|false|false|false
+GA|bibb|Bibb County|county_level|false|false|false
+GA|bleckley|Bleckley County|county_level|false|false|false
+GA|brantley|Brantley County|county_level|false|false|false
+GA|brooks|Brooks County|county_level|false|false|false
+GA|bryan|Bryan County|county_level|false|false|false
+GA|bulloch|Bulloch County|county_level|false|false|false
+GA|burke|Burke County|county_level|false|false|false
+GA|butts|Butts County|county_level|false|false|false
+GA|calhoun|Calhoun County|county_level|false|false|false
+GA|camden|Camden County|county_level|false|false|false
+GA|candler|Candler County|county_level|false|false|false
+GA|carroll|Carroll County|county_level|false|false|false
+GA|catoosa|Catoosa County|county_level|false|false|false
+GA|charlton|Charlton County|county_level|false|false|false
+GA|chatham|Chatham County|county_level|false|false|false
+GA|chattahoochee|Chattahoochee County|county_level|false|false|false
+GA|chattooga|Chattooga County|county_level|false|false|false
+GA|cherokee|Cherokee County|county_level|false|false|false
+GA|clarke|Clarke County|county_level|false|false|false
+GA|clay|Clay County|county_level|false|false|false
+GA|clayton|Clayton County|county_level|false|false|false
+GA|clinch|Clinch County|county_level|false|false|false
+GA|cobb|Cobb County|county_level|false|false|false
+GA|coffee|Coffee County|county_level|false|false|false
+GA|colquitt|Colquitt County|county_level|false|false|false
+GA|columbia|Columbia County|county_level|false|false|false
+GA|cook|Cook County|county_level|false|false|false
+GA|coweta|Coweta County|county_level|false|false|false
+GA|crawford|Crawford County|county_level|false|false|false
+GA|crisp|Crisp County|county_level|false|false|false
+GA|dade|Dade County|county_level|false|false|false
+GA|dawson|Dawson County|county_level|false|false|false
+GA|decatur|Decatur County|county_level|false|false|false
+GA|dekalb|DeKalb County|county_level|false|false|false
+GA|dodge|Dodge County|county_level|false|false|false
+GA|dooly|Dooly County|county_level|false|false|false
+GA|dougherty|Dougherty County|county_level|false|false|false
+GA|douglas|Douglas County|county_level|false|false|false
+GA|early|Early County|county_level|false|false|false
+GA|echols|Echols County|county_level|false|false|false
+GA|effingham|Effingham County|county_level|false|false|false
+GA|elbert|Elbert County|county_level|false|false|false
+GA|emanuel|Emanuel County|county_level|false|false|false
+GA|evans|Evans County|county_level|false|false|false
+GA|fannin|Fannin County|county_level|false|false|false
+GA|fayette|Fayette County|county_level|false|false|false
+GA|floyd|Floyd County|county_level|false|false|false
+GA|forsyth|Forsyth County|county_level|false|false|false
+GA|franklin|Franklin County|county_level|false|false|false
+GA|fulton|Fulton County|county_level|false|false|false
+GA|gilmer|Gilmer County|county_level|false|false|false
+GA|glascock|Glascock County|county_level|false|false|false
+GA|glynn|Glynn County|county_level|false|false|false
+GA|gordon|Gordon County|county_level|false|false|false
+GA|grady|Grady County|county_level|false|false|false
+GA|greene|Greene County|county_level|false|false|false
+GA|gwinnett|Gwinnett County|county_level|false|false|false
+GA|habersham|Habersham County|county_level|false|false|false
+GA|hall|Hall County|county_level|false|false|false
+GA|hancock|Hancock County|county_level|false|false|false
+GA|haralson|Haralson County|county_level|false|false|false
+GA|harris|Harris County|county_level|false|false|false
+GA|hart|Hart County|county_level|false|false|false
+GA|heard|Heard County|county_level|false|false|false
+GA|henry|Henry County|county_level|false|false|false
+GA|houston|Houston County|county_level|false|false|false
+GA|irwin|Irwin County|county_level|false|false|false
+GA|jackson|Jackson County|county_level|false|false|false
+GA|jasper|Jasper County|county_level|false|false|false
+GA|jeff-davis|Jeff Davis County|county_level|false|false|false
+GA|jefferson|Jefferson County|county_level|false|false|false
+GA|jenkins|Jenkins County|county_level|false|false|false
+GA|johnson|Johnson County|county_level|false|false|false
+GA|jones|Jones County|county_level|false|false|false
+GA|lamar|Lamar County|county_level|false|false|false
+GA|lanier|Lanier County|county_level|false|false|false
+GA|laurens|Laurens County|county_level|false|false|false
+GA|lee|Lee County|county_level|false|false|false
+GA|liberty|Liberty County|county_level|false|false|false
+GA|lincoln|Lincoln County|county_level|false|false|false
+GA|long|Long County|county_level|false|false|false
+GA|lowndes|Lowndes County|county_level|false|false|false
+GA|lumpkin|Lumpkin County|county_level|false|false|false
+GA|mcduffie|McDuffie County|county_level|false|false|false
+GA|mcintosh|McIntosh County|county_level|false|false|false
+GA|macon|Macon County|county_level|false|false|false
+GA|madison|Madison County|county_level|false|false|false
+GA|marion|Marion County|county_level|false|false|false
+GA|meriwether|Meriwether County|county_level|false|false|false
+GA|miller|Miller County|county_level|false|false|false
+GA|mitchell|Mitchell County|county_level|false|false|false
+GA|monroe|Monroe County|county_level|false|false|false
+GA|montgomery|Montgomery County|county_level|false|false|false
+GA|morgan|Morgan County|county_level|false|false|false
+GA|murray|Murray County|county_level|false|false|false
+GA|muscogee|Muscogee County|county_level|false|false|false
+GA|newton|Newton County|county_level|false|false|false
+GA|oconee|Oconee County|county_level|false|false|false
+GA|oglethorpe|Oglethorpe County|county_level|false|false|false
+GA|paulding|Paulding County|county_level|false|false|false
+GA|peach|Peach County|county_level|false|false|false
+GA|pickens|Pickens County|county_level|false|false|false
+GA|pierce|Pierce County|county_level|false|false|false
+GA|pike|Pike County|county_level|false|false|false
+GA|polk|Polk County|county_level|false|false|false
+GA|pulaski|Pulaski County|county_level|false|false|false
+GA|putnam|Putnam County|county_level|false|false|false
+GA|quitman|Quitman County|county_level|false|false|false
+GA|rabun|Rabun County|county_level|false|false|false
+GA|randolph|Randolph County|county_level|false|false|false
+GA|richmond|Richmond County|county_level|false|false|false
+GA|rockdale|Rockdale County|county_level|false|false|false
+GA|schley|Schley County|county_level|false|false|false
+GA|screven|Screven County|county_level|false|false|false
+GA|seminole|Seminole County|county_level|false|false|false
+GA|spalding|Spalding County|county_level|false|false|false
+GA|stephens|Stephens County|county_level|false|false|false
+GA|stewart|Stewart County|county_level|false|false|false
+GA|sumter|Sumter County|county_level|false|false|false
+GA|talbot|Talbot County|county_level|false|false|false
+GA|taliaferro|Taliaferro County|county_level|false|false|false
+GA|tattnall|Tattnall County|county_level|false|false|false
+GA|taylor|Taylor County|county_level|false|false|false
+GA|telfair|Telfair County|county_level|false|false|false
+GA|terrell|Terrell County|county_level|false|false|false
+GA|thomas|Thomas County|county_level|false|false|false
+GA|tift|Tift County|county_level|false|false|false
+GA|toombs|Toombs County|county_level|false|false|false
+GA|towns|Towns County|county_level|false|false|false
+GA|treutlen|Treutlen County|county_level|false|false|false
+GA|troup|Troup County|county_level|false|false|false
+GA|turner|Turner County|county_level|false|false|false
+GA|twiggs|Twiggs County|county_level|false|false|false
+GA|union|Union County|county_level|false|false|false
+GA|upson|Upson County|county_level|false|false|false
+GA|walker|Walker County|county_level|false|false|false
+GA|walton|Walton County|county_level|false|false|false
+GA|ware|Ware County|county_level|false|false|false
+GA|warren|Warren County|county_level|false|false|false
+GA|washington|Washington County|county_level|false|false|false
+GA|wayne|Wayne County|county_level|false|false|false
+GA|webster|Webster County|county_level|false|false|false
+GA|wheeler|Wheeler County|county_level|false|false|false
+GA|white|White County|county_level|false|false|false
+GA|whitfield|Whitfield County|county_level|false|false|false
+GA|wilcox|Wilcox County|county_level|false|false|false
+GA|wilkes|Wilkes County|county_level|false|false|false
+GA|wilkinson|Wilkinson County|county_level|false|false|false
+GA|worth|Worth County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('GA', 'appling', 2025, CAST('0.8464' AS FLOAT8), CAST('0.8464' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'atkinson', 2025, CAST('0.8834' AS FLOAT8), CAST('0.8834' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'bacon', 2025, CAST('1.0221' AS FLOAT8), CAST('1.0221' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'baker', 2025, CAST('0.8676' AS FLOAT8), CAST('0.8676' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'baldwin', 2025, CAST('0.742' AS FLOAT8), CAST('0.742' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'banks', 2025, CAST('0.6301' AS FLOAT8), CAST('0.6301' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'barrow', 2025, CAST('0.8323' AS FLOAT8), CAST('0.8323' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'bartow', 2025, CAST('0.725' AS FLOAT8), CAST('0.725' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'ben-hill', 2025, CAST('1.0611' AS FLOAT8), CAST('1.0611' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'berrien', 2025, CAST('0.9887' AS FLOAT8), CAST('0.9887' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'bibb', 2025, CAST('1.1013' AS FLOAT8), CAST('1.1013' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'bleckley', 2025, CAST('1.082' AS FLOAT8), CAST('1.082' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'brantley', 2025, CAST('1.1198' AS FLOAT8), CAST('1.1198' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'brooks', 2025, CAST('1.2811' AS FLOAT8), CAST('1.2811' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'bryan', 2025, CAST('0.7887' AS FLOAT8), CAST('0.7887' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'bulloch', 2025, CAST('0.7782' AS FLOAT8), CAST('0.7782' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'burke', 2025, CAST('0.9072' AS FLOAT8), CAST('0.9072' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'butts', 2025, CAST('0.8279' AS FLOAT8), CAST('0.8279' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'calhoun', 2025, CAST('1.1521' AS FLOAT8), CAST('1.1521' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'camden', 2025, CAST('0.9393' AS FLOAT8), CAST('0.9393' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'candler', 2025, CAST('1.0413' AS FLOAT8), CAST('1.0413' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'carroll', 2025, CAST('0.6242' AS FLOAT8), CAST('0.6242' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'catoosa', 2025, CAST('0.6886' AS FLOAT8), CAST('0.6886' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'charlton', 2025, CAST('0.9084' AS FLOAT8), CAST('0.9084' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'chatham', 2025, CAST('0.9012' AS FLOAT8), CAST('0.9012' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'chattahoochee', 2025, CAST('0.99' AS FLOAT8), CAST('0.99' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'chattooga', 2025, CAST('0.8551' AS FLOAT8), CAST('0.8551' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'cherokee', 2025, CAST('0.7014' AS FLOAT8), CAST('0.7014' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'clarke', 2025, CAST('0.8989' AS FLOAT8), CAST('0.8989' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'clay', 2025, CAST('1.0443' AS FLOAT8), CAST('1.0443' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'clayton', 2025, CAST('0.8931' AS FLOAT8), CAST('0.8931' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'clinch', 2025, CAST('1.3963' AS FLOAT8), CAST('1.3963' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'cobb', 2025, CAST('0.685' AS FLOAT8), CAST('0.685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'coffee', 2025, CAST('0.8067' AS FLOAT8), CAST('0.8067' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'colquitt', 2025, CAST('0.8657' AS FLOAT8), CAST('0.8657' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'columbia', 2025, CAST('0.8459' AS FLOAT8), CAST('0.8459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'cook', 2025, CAST('0.8203' AS FLOAT8), CAST('0.8203' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'coweta', 2025, CAST('0.771' AS FLOAT8), CAST('0.771' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'crawford', 2025, CAST('0.8419' AS FLOAT8), CAST('0.8419' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'crisp', 2025, CAST('1.1556' AS FLOAT8), CAST('1.1556' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'dade', 2025, CAST('0.6236' AS FLOAT8), CAST('0.6236' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'dawson', 2025, CAST('0.632' AS FLOAT8), CAST('0.632' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'decatur', 2025, CAST('0.9254' AS FLOAT8), CAST('0.9254' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'dekalb', 2025, CAST('0.9191' AS FLOAT8), CAST('0.9191' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'dodge', 2025, CAST('0.954' AS FLOAT8), CAST('0.954' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'dooly', 2025, CAST('1.2427' AS FLOAT8), CAST('1.2427' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'dougherty', 2025, CAST('1.3932' AS FLOAT8), CAST('1.3932' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'douglas', 2025, CAST('0.7929' AS FLOAT8), CAST('0.7929' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'early', 2025, CAST('0.8217' AS FLOAT8), CAST('0.8217' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'echols', 2025, CAST('0.9858' AS FLOAT8), CAST('0.9858' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'effingham', 2025, CAST('0.9556' AS FLOAT8), CAST('0.9556' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'elbert', 2025, CAST('0.9825' AS FLOAT8), CAST('0.9825' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'emanuel', 2025, CAST('0.9751' AS FLOAT8), CAST('0.9751' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'evans', 2025, CAST('1.0322' AS FLOAT8), CAST('1.0322' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'fannin', 2025, CAST('0.3492' AS FLOAT8), CAST('0.3492' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'fayette', 2025, CAST('0.7811' AS FLOAT8), CAST('0.7811' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'floyd', 2025, CAST('0.8037' AS FLOAT8), CAST('0.8037' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'forsyth', 2025, CAST('0.7588' AS FLOAT8), CAST('0.7588' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'franklin', 2025, CAST('0.7665' AS FLOAT8), CAST('0.7665' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'fulton', 2025, CAST('0.8922' AS FLOAT8), CAST('0.8922' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'gilmer', 2025, CAST('0.3837' AS FLOAT8), CAST('0.3837' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'glascock', 2025, CAST('0.9886' AS FLOAT8), CAST('0.9886' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'glynn', 2025, CAST('0.6381' AS FLOAT8), CAST('0.6381' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'gordon', 2025, CAST('0.7053' AS FLOAT8), CAST('0.7053' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'grady', 2025, CAST('0.9795' AS FLOAT8), CAST('0.9795' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'greene', 2025, CAST('0.6847' AS FLOAT8), CAST('0.6847' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'gwinnett', 2025, CAST('0.978' AS FLOAT8), CAST('0.978' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'habersham', 2025, CAST('0.6274' AS FLOAT8), CAST('0.6274' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'hall', 2025, CAST('0.7596' AS FLOAT8), CAST('0.7596' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'hancock', 2025, CAST('0.9943' AS FLOAT8), CAST('0.9943' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'haralson', 2025, CAST('0.8493' AS FLOAT8), CAST('0.8493' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'harris', 2025, CAST('0.8863' AS FLOAT8), CAST('0.8863' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'hart', 2025, CAST('0.539' AS FLOAT8), CAST('0.539' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'heard', 2025, CAST('0.6398' AS FLOAT8), CAST('0.6398' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'henry', 2025, CAST('0.9225' AS FLOAT8), CAST('0.9225' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'houston', 2025, CAST('0.8555' AS FLOAT8), CAST('0.8555' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'irwin', 2025, CAST('1.1149' AS FLOAT8), CAST('1.1149' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'jackson', 2025, CAST('0.883' AS FLOAT8), CAST('0.883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'jasper', 2025, CAST('0.8903' AS FLOAT8), CAST('0.8903' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'jeff-davis', 2025, CAST('0.9296' AS FLOAT8), CAST('0.9296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'jefferson', 2025, CAST('0.9914' AS FLOAT8), CAST('0.9914' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'jenkins', 2025, CAST('0.9581' AS FLOAT8), CAST('0.9581' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'johnson', 2025, CAST('0.9178' AS FLOAT8), CAST('0.9178' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'jones', 2025, CAST('0.9582' AS FLOAT8), CAST('0.9582' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'lamar', 2025, CAST('0.9484' AS FLOAT8), CAST('0.9484' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'lanier', 2025, CAST('1.0174' AS FLOAT8), CAST('1.0174' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'laurens', 2025, CAST('0.7693' AS FLOAT8), CAST('0.7693' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'lee', 2025, CAST('1.0018' AS FLOAT8), CAST('1.0018' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'liberty', 2025, CAST('1.0527' AS FLOAT8), CAST('1.0527' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'lincoln', 2025, CAST('0.8833' AS FLOAT8), CAST('0.8833' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'long', 2025, CAST('0.9969' AS FLOAT8), CAST('0.9969' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'lowndes', 2025, CAST('0.8302' AS FLOAT8), CAST('0.8302' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'lumpkin', 2025, CAST('0.6883' AS FLOAT8), CAST('0.6883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'mcduffie', 2025, CAST('0.8491' AS FLOAT8), CAST('0.8491' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'mcintosh', 2025, CAST('0.7533' AS FLOAT8), CAST('0.7533' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'macon', 2025, CAST('1.1621' AS FLOAT8), CAST('1.1621' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'madison', 2025, CAST('0.8089' AS FLOAT8), CAST('0.8089' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'marion', 2025, CAST('0.7043' AS FLOAT8), CAST('0.7043' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'meriwether', 2025, CAST('0.9308' AS FLOAT8), CAST('0.9308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'miller', 2025, CAST('1.3863' AS FLOAT8), CAST('1.3863' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'mitchell', 2025, CAST('1.2768' AS FLOAT8), CAST('1.2768' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'monroe', 2025, CAST('0.6863' AS FLOAT8), CAST('0.6863' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'montgomery', 2025, CAST('0.9645' AS FLOAT8), CAST('0.9645' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'morgan', 2025, CAST('0.7425' AS FLOAT8), CAST('0.7425' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'murray', 2025, CAST('0.6411' AS FLOAT8), CAST('0.6411' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'muscogee', 2025, CAST('0.8371' AS FLOAT8), CAST('0.8371' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'newton', 2025, CAST('0.9143' AS FLOAT8), CAST('0.9143' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'oconee', 2025, CAST('0.7189' AS FLOAT8), CAST('0.7189' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'oglethorpe', 2025, CAST('0.8037' AS FLOAT8), CAST('0.8037' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'paulding', 2025, CAST('0.8457' AS FLOAT8), CAST('0.8457' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'peach', 2025, CAST('1.1241' AS FLOAT8), CAST('1.1241' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'pickens', 2025, CAST('0.6609' AS FLOAT8), CAST('0.6609' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'pierce', 2025, CAST('0.9152' AS FLOAT8), CAST('0.9152' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'pike', 2025, CAST('0.9244' AS FLOAT8), CAST('0.9244' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'polk', 2025, CAST('0.7994' AS FLOAT8), CAST('0.7994' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'pulaski', 2025, CAST('0.912' AS FLOAT8), CAST('0.912' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'putnam', 2025, CAST('0.7225' AS FLOAT8), CAST('0.7225' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'quitman', 2025, CAST('0.8437' AS FLOAT8), CAST('0.8437' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'rabun', 2025, CAST('0.5367' AS FLOAT8), CAST('0.5367' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'randolph', 2025, CAST('0.8801' AS FLOAT8), CAST('0.8801' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'richmond', 2025, CAST('0.8818' AS FLOAT8), CAST('0.8818' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'rockdale', 2025, CAST('0.7182' AS FLOAT8), CAST('0.7182' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'schley', 2025, CAST('0.8869' AS FLOAT8), CAST('0.8869' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'screven', 2025, CAST('1.1807' AS FLOAT8), CAST('1.1807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'seminole', 2025, CAST('1.2195' AS FLOAT8), CAST('1.2195' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'spalding', 2025, CAST('0.9649' AS FLOAT8), CAST('0.9649' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'stephens', 2025, CAST('0.83' AS FLOAT8), CAST('0.83' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'stewart', 2025, CAST('1.7113' AS FLOAT8), CAST('1.7113' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'sumter', 2025, CAST('1.3213' AS FLOAT8), CAST('1.3213' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'talbot', 2025, CAST('1.0881' AS FLOAT8), CAST('1.0881' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'taliaferro', 2025, CAST('1.2544' AS FLOAT8), CAST('1.2544' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'tattnall', 2025, CAST('1.018' AS FLOAT8), CAST('1.018' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'taylor', 2025, CAST('0.8975' AS FLOAT8), CAST('0.8975' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'telfair', 2025, CAST('1.0915' AS FLOAT8), CAST('1.0915' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'terrell', 2025, CAST('1.096' AS FLOAT8), CAST('1.096' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'thomas', 2025, CAST('0.8246' AS FLOAT8), CAST('0.8246' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'tift', 2025, CAST('0.9357' AS FLOAT8), CAST('0.9357' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'toombs', 2025, CAST('0.9622' AS FLOAT8), CAST('0.9622' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'towns', 2025, CAST('0.3652' AS FLOAT8), CAST('0.3652' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'treutlen', 2025, CAST('0.9553' AS FLOAT8), CAST('0.9553' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'troup', 2025, CAST('0.9723' AS FLOAT8), CAST('0.9723' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'turner', 2025, CAST('1.1313' AS FLOAT8), CAST('1.1313' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'twiggs', 2025, CAST('0.822' AS FLOAT8), CAST('0.822' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'union', 2025, CAST('0.5048' AS FLOAT8), CAST('0.5048' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'upson', 2025, CAST('0.8863' AS FLOAT8), CAST('0.8863' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'walker', 2025, CAST('0.778' AS FLOAT8), CAST('0.778' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'walton', 2025, CAST('0.809' AS FLOAT8), CAST('0.809' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'ware', 2025, CAST('1.0113' AS FLOAT8), CAST('1.0113' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'warren', 2025, CAST('1.0308' AS FLOAT8), CAST('1.0308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'washington', 2025, CAST('1.0969' AS FLOAT8), CAST('1.0969' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'wayne', 2025, CAST('0.7964' AS FLOAT8), CAST('0.7964' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'webster', 2025, CAST('1.0141' AS FLOAT8), CAST('1.0141' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'wheeler', 2025, CAST('0.7534' AS FLOAT8), CAST('0.7534' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'white', 2025, CAST('0.6606' AS FLOAT8), CAST('0.6606' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'whitfield', 2025, CAST('0.6732' AS FLOAT8), CAST('0.6732' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'wilcox', 2025, CAST('1.0576' AS FLOAT8), CAST('1.0576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'wilkes', 2025, CAST('1.1371' AS FLOAT8), CAST('1.1371' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'wilkinson', 2025, CAST('0.8822' AS FLOAT8), CAST('0.8822' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('GA', 'worth', 2025, CAST('1.0863' AS FLOAT8), CAST('1.0863' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('GA|appling|2025|0.8464|0.8464|||||||
+GA|atkinson|2025|0.8834|0.8834|||||||
+GA|bacon|2025|1.0221|1.0221|||||||
+GA|baker|2025|0.8676|0.8676|||||||
+GA|baldwin|2025|0.742|0.742|||||||
+GA|banks|2025|0.6301|0.6301|||||||
+GA|barrow|2025|0.8323|0.8323|||||||
+GA|bartow|2025|0.725|0.725|||||||
+GA|ben-hill|2025|1.0611|1.0611|||||||
+GA|berrien|2025|0.9887|0.9887|||||||
+GA|bibb|2025|1.1013|1.1013|||||||
+GA|bleckley|2025|1.082|1.082|||||||
+GA|brantley|2025|1.1198|1.1198|||||||
+GA|brooks|2025|1.2811|1.2811|||||||
+GA|bryan|2025|0.7887|0.7887|||||||
+GA|bulloch|2025|0.7782|0.7782|||||||
+GA|burke|2025|0.9072|0.9072|||||||
+GA|butts|2025|0.8279|0.8279|||||||
+GA|calhoun|2025|1.1521|1.1521|||||||
+GA|camden|2025|0.9393|0.9393|||||||
+GA|candler|2025|1.0413|1.0413|||||||
+GA|carroll|2025|0.6242|0.6242|||||||
+GA|catoosa|2025|0.6886|0.6886|||||||
+GA|charlton|2025|0.9084|0.9084|||||||
+GA|chatham|2025|0.9012|0.9012|||||||
+GA|chattahoochee|2025|0.99|0.99|||||||
+GA|chattooga|2025|0.8551|0.8551|||||||
+GA|cherokee|2025|0.7014|0.7014|||||||
+GA|clarke|2025|0.8989|0.8989|||||||
+GA|clay|2025|1.0443|1.0443|||||||
+GA|clayton|2025|0.8931|0.8931|||||||
+GA|clinch|2025|1.3963|1.3963|||||||
+GA|cobb|2025|0.685|0.685|||||||
+GA|coffee|2025|0.8067|0.8067|||||||
+GA|colquitt|2025|0.8657|0.8657|||||||
+GA|columbia|2025|0.8459|0.8459|||||||
+GA|cook|2025|0.8203|0.8203|||||||
+GA|coweta|2025|0.771|0.771|||||||
+GA|crawford|2025|0.8419|0.8419|||||||
+GA|crisp|2025|1.1556|1.1556|||||||
+GA|dade|2025|0.6236|0.6236|||||||
+GA|dawson|2025|0.632|0.632|||||||
+GA|decatur|2025|0.9254|0.9254|||||||
+GA|dekalb|2025|0.9191|0.9191|||||||
+GA|dodge|2025|0.954|0.954|||||||
+GA|dooly|2025|1.2427|1.2427|||||||
+GA|dougherty|2025|1.3932|1.3932|||||||
+GA|douglas|2025|0.7929|0.7929|||||||
+GA|early|2025|0.8217|0.8217|||||||
+GA|echols|2025|0.9858|0.9858|||||||
+GA|effingham|2025|0.9556|0.9556|||||||
+GA|elbert|2025|0.9825|0.9825|||||||
+GA|emanuel|2025|0.9751|0.9751|||||||
+GA|evans|2025|1.0322|1.0322|||||||
+GA|fannin|2025|0.3492|0.3492|||||||
+GA|fayette|2025|0.7811|0.7811|||||||
+GA|floyd|2025|0.8037|0.8037|||||||
+GA|forsyth|2025|0.7588|0.7588|||||||
+GA|franklin|2025|0.7665|0.7665|||||||
+GA|fulton|2025|0.8922|0.8922|||||||
+GA|gilmer|2025|0.3837|0.3837|||||||
+GA|glascock|2025|0.9886|0.9886|||||||
+GA|glynn|2025|0.6381|0.6381|||||||
+GA|gordon|2025|0.7053|0.7053|||||||
+GA|grady|2025|0.9795|0.9795|||||||
+GA|greene|2025|0.6847|0.6847|||||||
+GA|gwinnett|2025|0.978|0.978|||||||
+GA|habersham|2025|0.6274|0.6274|||||||
+GA|hall|2025|0.7596|0.7596|||||||
+GA|hancock|2025|0.9943|0.9943|||||||
+GA|haralson|2025|0.8493|0.8493|||||||
+GA|harris|2025|0.8863|0.8863|||||||
+GA|hart|2025|0.539|0.539|||||||
+GA|heard|2025|0.6398|0.6398|||||||
+GA|henry|2025|0.9225|0.9225|||||||
+GA|houston|2025|0.8555|0.8555|||||||
+GA|irwin|2025|1.1149|1.1149|||||||
+GA|jackson|2025|0.883|0.883|||||||
+GA|jasper|2025|0.8903|0.8903|||||||
+GA|jeff-davis|2025|0.9296|0.9296|||||||
+GA|jefferson|2025|0.9914|0.9914|||||||
+GA|jenkins|2025|0.9581|0.9581|||||||
+GA|johnson|2025|0.9178|0.9178|||||||
+GA|jones|2025|0.9582|0.9582|||||||
+GA|lamar|2025|0.9484|0.9484|||||||
+GA|lanier|2025|1.0174|1.0174|||||||
+GA|laurens|2025|0.7693|0.7693|||||||
+GA|lee|2025|1.0018|1.0018|||||||
+GA|liberty|2025|1.0527|1.0527|||||||
+GA|lincoln|2025|0.8833|0.8833|||||||
+GA|long|2025|0.9969|0.9969|||||||
+GA|lowndes|2025|0.8302|0.8302|||||||
+GA|lumpkin|2025|0.6883|0.6883|||||||
+GA|mcduffie|2025|0.8491|0.8491|||||||
+GA|mcintosh|2025|0.7533|0.7533|||||||
+GA|macon|2025|1.1621|1.1621|||||||
+GA|madison|2025|0.8089|0.8089|||||||
+GA|marion|2025|0.7043|0.7043|||||||
+GA|meriwether|2025|0.9308|0.9308|||||||
+GA|miller|2025|1.3863|1.3863|||||||
+GA|mitchell|2025|1.2768|1.2768|||||||
+GA|monroe|2025|0.6863|0.6863|||||||
+GA|montgomery|2025|0.9645|0.9645|||||||
+GA|morgan|2025|0.7425|0.7425|||||||
+GA|murray|2025|0.6411|0.6411|||||||
+GA|muscogee|2025|0.8371|0.8371|||||||
+GA|newton|2025|0.9143|0.9143|||||||
+GA|oconee|2025|0.7189|0.7189|||||||
+GA|oglethorpe|2025|0.8037|0.8037|||||||
+GA|paulding|2025|0.8457|0.8457|||||||
+GA|peach|2025|1.1241|1.1241|||||||
+GA|pickens|2025|0.6609|0.6609|||||||
+GA|pierce|2025|0.9152|0.9152|||||||
+GA|pike|2025|0.9244|0.9244|||||||
+GA|polk|2025|0.7994|0.7994|||||||
+GA|pulaski|2025|0.912|0.912|||||||
+GA|putnam|2025|0.7225|0.7225|||||||
+GA|quitman|2025|0.8437|0.8437|||||||
+GA|rabun|2025|0.5367|0.5367|||||||
+GA|randolph|2025|0.8801|0.8801|||||||
+GA|richmond|2025|0.8818|0.8818|||||||
+GA|rockdale|2025|0.7182|0.7182|||||||
+GA|schley|2025|0.8869|0.8869|||||||
+GA|screven|2025|1.1807|1.1807|||||||
+GA|seminole|2025|1.2195|1.2195|||||||
+GA|spalding|2025|0.9649|0.9649|||||||
+GA|stephens|2025|0.83|0.83|||||||
+GA|stewart|2025|1.7113|1.7113|||||||
+GA|sumter|2025|1.3213|1.3213|||||||
+GA|talbot|2025|1.0881|1.0881|||||||
+GA|taliaferro|2025|1.2544|1.2544|||||||
+GA|tattnall|2025|1.018|1.018|||||||
+GA|taylor|2025|0.8975|0.8975|||||||
+GA|telfair|2025|1.0915|1.0915|||||||
+GA|terrell|2025|1.096|1.096|||||||
+GA|thomas|2025|0.8246|0.8246|||||||
+GA|tift|2025|0.9357|0.9357|||||||
+GA|toombs|2025|0.9622|0.9622|||||||
+GA|towns|2025|0.3652|0.3652|||||||
+GA|treutlen|2025|0.9553|0.9553|||||||
+GA|troup|2025|0.9723|0.9723|||||||
+GA|turner|2025|1.1313|1.1313|||||||
+GA|twiggs|2025|0.822|0.822|||||||
+GA|union|2025|0.5048|0.5048|||||||
+GA|upson|2025|0.8863|0.8863|||||||
+GA|walker|2025|0.778|0.778|||||||
+GA|walton|2025|0.809|0.809|||||||
+GA|ware|2025|1.0113|1.0113|||||||
+GA|warren|2025|1.0308|1.0308|||||||
+GA|washington|2025|1.0969|1.0969|||||||
+GA|wayne|2025|0.7964|0.7964|||||||
+GA|webster|2025|1.0141|1.0141|||||||
+GA|wheeler|2025|0.7534|0.7534|||||||
+GA|white|2025|0.6606|0.6606|||||||
+GA|whitfield|2025|0.6732|0.6732|||||||
+GA|wilcox|2025|1.0576|1.0576|||||||
+GA|wilkes|2025|1.1371|1.1371|||||||
+GA|wilkinson|2025|0.8822|0.8822|||||||
+GA|worth|2025|1.0863|1.0863|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -369,9 +369,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -394,13 +408,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -415,18 +424,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,208 +5,208 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('IA', 'adair', 'Adair County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'allamakee', 'Allamakee County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'appanoose', 'Appanoose County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'audubon', 'Audubon County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'black-hawk', 'Black Hawk County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'bremer', 'Bremer County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'buchanan', 'Buchanan County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'buena-vista', 'Buena Vista County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'cedar', 'Cedar County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'cerro-gordo', 'Cerro Gordo County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'cherokee', 'Cherokee County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'chickasaw', 'Chickasaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'clarke', 'Clarke County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'clayton', 'Clayton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'dallas', 'Dallas County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'davis', 'Davis County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'decatur', 'Decatur County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'delaware', 'Delaware County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'des-moines', 'Des Moines County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'dickinson', 'Dickinson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'dubuque', 'Dubuque County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'emmet', 'Emmet County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'floyd', 'Floyd County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'fremont', 'Fremont County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'grundy', 'Grundy County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'guthrie', 'Guthrie County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'hamilton', 'Hamilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'hardin', 'Hardin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'harrison', 'Harrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'howard', 'Howard County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'humboldt', 'Humboldt County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'ida', 'Ida County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'iowa', 'Iowa County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'jasper', 'Jasper County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'jones', 'Jones County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'keokuk', 'Keokuk County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'kossuth', 'Kossuth County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'linn', 'Linn County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'louisa', 'Louisa County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'lucas', 'Lucas County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'lyon', 'Lyon County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'mahaska', 'Mahaska County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'mills', 'Mills County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'mitchell', 'Mitchell County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'monona', 'Monona County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'muscatine', 'Muscatine County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'o-brien', 'O''Brien County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'osceola', 'Osceola County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'page', 'Page County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'palo-alto', 'Palo Alto County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'plymouth', 'Plymouth County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'pocahontas', 'Pocahontas County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'pottawattamie', 'Pottawattamie County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'poweshiek', 'Poweshiek County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'ringgold', 'Ringgold County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'sac', 'Sac County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'sioux', 'Sioux County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'story', 'Story County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'tama', 'Tama County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'taylor', 'Taylor County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'van-buren', 'Van Buren County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'wapello', 'Wapello County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'webster', 'Webster County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'winnebago', 'Winnebago County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'winneshiek', 'Winneshiek County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'woodbury', 'Woodbury County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'worth', 'Worth County', 'county_level', FALSE, FALSE, FALSE),
-  ('IA', 'wright', 'Wright County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('IA|adair|Adair County|county_level|false|false|false
+IA|adams|Adams County|county_level|false|false|false
+IA|allamakee|Allamakee County|county_level|false|false|false
+IA|appanoose|Appanoose County|county_level|false|false|false
+IA|audubon|Audubon County|county_level|false|false|false
+IA|benton|Benton County|county_level|false|false|false
+IA|black-hawk|Black Hawk County|county_level|false|false|false
+IA|boone|Boone County|county_level|false|false|false
+IA|bremer|Bremer County|county_level|false|false|false
+IA|buchanan|Buchanan County|county_level|false|false|false
+IA|buena-vista|Buena Vista County|county_level|false|false|false
+IA|butler|Butler County|county_level|false|false|false
+IA|calhoun|Calhoun County|county_level|false|false|false
+IA|carroll|Carroll County|county_level|false|false|false
+IA|cass|Cass County|county_level|false|false|false
+IA|cedar|Cedar County|county_level|false|false|false
+IA|cerro-gordo|Cerro Gordo County|county_level|false|false|false
+IA|cherokee|Cherokee County|county_level|false|false|false
+IA|chickasaw|Chickasaw County|county_level|false|false|false
+IA|clarke|Clarke County|county_level|false|false|false
+IA|clay|Clay County|county_level|false|false|false
+IA|clayton|Clayton County|county_level|false|false|false
+IA|clinton|Clinton County|county_level|false|false|false
+IA|crawford|Crawford County|county_level|false|false|false
+IA|dallas|Dallas County|county_level|false|false|false
+IA|davis|Davis County|county_level|false|false|false
+IA|decatur|Decatur County|county_level|false|false|false
+IA|delaware|Delaware County|county_level|false|false|false
+IA|des-moines|Des Moines County|county_level|false|false|false
+IA|dickinson|Dickinson County|county_level|false|false|false
+IA|dubuque|Dubuque County|county_level|false|false|false
+IA|emmet|Emmet County|county_level|false|false|false
+IA|fayette|Fayette County|county_level|false|false|false
+IA|floyd|Floyd County|county_level|false|false|false
+IA|franklin|Franklin County|county_level|false|false|false
+IA|fremont|Fremont County|county_level|false|false|false
+IA|greene|Greene County|county_level|false|false|false
+IA|grundy|Grundy County|county_level|false|false|false
+IA|guthrie|Guthrie County|county_level|false|false|false
+IA|hamilton|Hamilton County|county_level|false|false|false
+IA|hancock|Hancock County|county_level|false|false|false
+IA|hardin|Hardin County|county_level|false|false|false
+IA|harrison|Harrison County|county_level|false|false|false
+IA|henry|Henry County|county_level|false|false|false
+IA|howard|Howard County|county_level|false|false|false
+IA|humboldt|Humboldt County|county_level|false|false|false
+IA|ida|Ida County|county_level|false|false|false
+IA|iowa|Iowa County|county_level|false|false|false
+IA|jackson|Jackson County|county_level|false|false|false
+IA|jasper|Jasper County|county_level|false|false|false
+IA|jefferson|Jefferson County|county_level|false|false|false
+IA|johnson|Johnson County|county_level|false|false|false
+IA|jones|Jones County|county_level|false|false|false
+IA|keokuk|Keokuk County|county_level|false|false|false
+IA|kossuth|Kossuth County|county_level|false|false|false
+IA|lee|Lee County|county_level|false|false|false
+IA|linn|Linn County|county_level|false|false|false
+IA|louisa|Louisa County|county_level|false|false|false
+IA|lucas|Lucas County|county_level|false|false|false
+IA|lyon|Lyon County|county_level|false|false|false
+IA|madison|Madison County|county_level|false|false|false
+IA|mahaska|Mahaska County|county_level|false|false|false
+IA|marion|Marion County|county_level|false|false|false
+IA|marshall|Marshall County|county_level|false|false|false
+IA|mills|Mills County|county_level|false|false|false
+IA|mitchell|Mitchell County|county_level|false|false|false
+IA|monona|Monona County|county_level|false|false|false
+IA|monroe|Monroe County|county_level|false|false|false
+IA|montgomery|Montgomery County|county_level|false|false|false
+IA|muscatine|Muscatine County|county_level|false|false|false
+IA|o-brien|O''Brien County|county_level|false|false|false
+IA|osceola|Osceola County|county_level|false|false|false
+IA|page|Page County|county_level|false|false|false
+IA|palo-alto|Palo Alto County|county_level|false|false|false
+IA|plymouth|Plymouth County|county_level|false|false|false
+IA|pocahontas|Pocahontas County|county_level|false|false|false
+IA|polk|Polk County|county_level|false|false|false
+IA|pottawattamie|Pottawattamie County|county_level|false|false|false
+IA|poweshiek|Poweshiek County|county_level|false|false|false
+IA|ringgold|Ringgold County|county_level|false|false|false
+IA|sac|Sac County|county_level|false|false|false
+IA|scott|Scott County|county_level|false|false|false
+IA|shelby|Shelby County|county_level|false|false|false
+IA|sioux|Sioux County|county_level|false|false|false
+IA|story|Story County|county_level|false|false|false
+IA|tama|Tama County|county_level|false|false|false
+IA|taylor|Taylor County|county_level|false|false|false
+IA|union|Union County|county_level|false|false|false
+IA|van-buren|Van Buren County|county_level|false|false|false
+IA|wapello|Wapello County|county_level|false|false|false
+IA|warren|Warren County|county_level|false|false|false
+IA|washington|Washington County|county_level|false|false|false
+IA|wayne|Wayne County|county_level|false|false|false
+IA|webster|Webster County|county_level|false|false|false
+IA|winnebago|Winnebago County|county_level|false|false|false
+IA|winneshiek|Winneshiek County|county_level|false|false|false
+IA|woodbury|Woodbury County|county_level|false|false|false
+IA|worth|Worth County|county_level|false|false|false
+IA|wright|Wright County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('IA', 'adair', 2025, CAST('1.3215' AS FLOAT8), CAST('1.3215' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'adams', 2025, CAST('1.2652' AS FLOAT8), CAST('1.2652' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'allamakee', 2025, CAST('1.2234' AS FLOAT8), CAST('1.2234' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'appanoose', 2025, CAST('1.2529' AS FLOAT8), CAST('1.2529' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'audubon', 2025, CAST('1.2255' AS FLOAT8), CAST('1.2255' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'benton', 2025, CAST('1.3241' AS FLOAT8), CAST('1.3241' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'black-hawk', 2025, CAST('1.5296' AS FLOAT8), CAST('1.5296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'boone', 2025, CAST('1.4336' AS FLOAT8), CAST('1.4336' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'bremer', 2025, CAST('1.3494' AS FLOAT8), CAST('1.3494' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'buchanan', 2025, CAST('1.3337' AS FLOAT8), CAST('1.3337' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'buena-vista', 2025, CAST('1.2403' AS FLOAT8), CAST('1.2403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'butler', 2025, CAST('1.3789' AS FLOAT8), CAST('1.3789' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'calhoun', 2025, CAST('1.3164' AS FLOAT8), CAST('1.3164' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'carroll', 2025, CAST('1.0524' AS FLOAT8), CAST('1.0524' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'cass', 2025, CAST('1.4284' AS FLOAT8), CAST('1.4284' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'cedar', 2025, CAST('1.2183' AS FLOAT8), CAST('1.2183' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'cerro-gordo', 2025, CAST('1.4958' AS FLOAT8), CAST('1.4958' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'cherokee', 2025, CAST('1.0758' AS FLOAT8), CAST('1.0758' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'chickasaw', 2025, CAST('1.0973' AS FLOAT8), CAST('1.0973' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'clarke', 2025, CAST('1.4576' AS FLOAT8), CAST('1.4576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'clay', 2025, CAST('1.1825' AS FLOAT8), CAST('1.1825' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'clayton', 2025, CAST('1.3802' AS FLOAT8), CAST('1.3802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'clinton', 2025, CAST('1.5488' AS FLOAT8), CAST('1.5488' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'crawford', 2025, CAST('1.3199' AS FLOAT8), CAST('1.3199' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'dallas', 2025, CAST('1.4544' AS FLOAT8), CAST('1.4544' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'davis', 2025, CAST('1.5185' AS FLOAT8), CAST('1.5185' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'decatur', 2025, CAST('1.695' AS FLOAT8), CAST('1.695' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'delaware', 2025, CAST('1.3432' AS FLOAT8), CAST('1.3432' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'des-moines', 2025, CAST('1.5307' AS FLOAT8), CAST('1.5307' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'dickinson', 2025, CAST('0.9769' AS FLOAT8), CAST('0.9769' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'dubuque', 2025, CAST('1.2596' AS FLOAT8), CAST('1.2596' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'emmet', 2025, CAST('1.4783' AS FLOAT8), CAST('1.4783' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'fayette', 2025, CAST('1.3157' AS FLOAT8), CAST('1.3157' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'floyd', 2025, CAST('1.3908' AS FLOAT8), CAST('1.3908' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'franklin', 2025, CAST('1.3477' AS FLOAT8), CAST('1.3477' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'fremont', 2025, CAST('1.3003' AS FLOAT8), CAST('1.3003' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'greene', 2025, CAST('1.1972' AS FLOAT8), CAST('1.1972' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'grundy', 2025, CAST('1.0687' AS FLOAT8), CAST('1.0687' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'guthrie', 2025, CAST('1.3252' AS FLOAT8), CAST('1.3252' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'hamilton', 2025, CAST('1.3658' AS FLOAT8), CAST('1.3658' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'hancock', 2025, CAST('1.1918' AS FLOAT8), CAST('1.1918' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'hardin', 2025, CAST('1.4274' AS FLOAT8), CAST('1.4274' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'harrison', 2025, CAST('1.3394' AS FLOAT8), CAST('1.3394' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'henry', 2025, CAST('1.611' AS FLOAT8), CAST('1.611' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'howard', 2025, CAST('1.3025' AS FLOAT8), CAST('1.3025' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'humboldt', 2025, CAST('1.2859' AS FLOAT8), CAST('1.2859' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'ida', 2025, CAST('1.0643' AS FLOAT8), CAST('1.0643' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'iowa', 2025, CAST('1.3488' AS FLOAT8), CAST('1.3488' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'jackson', 2025, CAST('1.2524' AS FLOAT8), CAST('1.2524' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'jasper', 2025, CAST('1.4242' AS FLOAT8), CAST('1.4242' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'jefferson', 2025, CAST('1.487' AS FLOAT8), CAST('1.487' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'johnson', 2025, CAST('1.565' AS FLOAT8), CAST('1.565' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'jones', 2025, CAST('1.2983' AS FLOAT8), CAST('1.2983' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'keokuk', 2025, CAST('1.3289' AS FLOAT8), CAST('1.3289' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'kossuth', 2025, CAST('1.0637' AS FLOAT8), CAST('1.0637' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'lee', 2025, CAST('1.5008' AS FLOAT8), CAST('1.5008' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'linn', 2025, CAST('1.6614' AS FLOAT8), CAST('1.6614' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'louisa', 2025, CAST('1.2733' AS FLOAT8), CAST('1.2733' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'lucas', 2025, CAST('1.4803' AS FLOAT8), CAST('1.4803' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'lyon', 2025, CAST('0.9198' AS FLOAT8), CAST('0.9198' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'madison', 2025, CAST('1.5538' AS FLOAT8), CAST('1.5538' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'mahaska', 2025, CAST('1.3882' AS FLOAT8), CAST('1.3882' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'marion', 2025, CAST('1.2918' AS FLOAT8), CAST('1.2918' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'marshall', 2025, CAST('1.5138' AS FLOAT8), CAST('1.5138' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'mills', 2025, CAST('1.4578' AS FLOAT8), CAST('1.4578' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'mitchell', 2025, CAST('1.156' AS FLOAT8), CAST('1.156' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'monona', 2025, CAST('1.1517' AS FLOAT8), CAST('1.1517' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'monroe', 2025, CAST('1.5195' AS FLOAT8), CAST('1.5195' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'montgomery', 2025, CAST('1.7907' AS FLOAT8), CAST('1.7907' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'muscatine', 2025, CAST('1.547' AS FLOAT8), CAST('1.547' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'o-brien', 2025, CAST('0.9893' AS FLOAT8), CAST('0.9893' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'osceola', 2025, CAST('1.0517' AS FLOAT8), CAST('1.0517' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'page', 2025, CAST('1.4342' AS FLOAT8), CAST('1.4342' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'palo-alto', 2025, CAST('1.233' AS FLOAT8), CAST('1.233' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'plymouth', 2025, CAST('1.081' AS FLOAT8), CAST('1.081' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'pocahontas', 2025, CAST('1.1426' AS FLOAT8), CAST('1.1426' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'polk', 2025, CAST('1.7568' AS FLOAT8), CAST('1.7568' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'pottawattamie', 2025, CAST('1.6127' AS FLOAT8), CAST('1.6127' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'poweshiek', 2025, CAST('1.2823' AS FLOAT8), CAST('1.2823' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'ringgold', 2025, CAST('1.2701' AS FLOAT8), CAST('1.2701' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'sac', 2025, CAST('1.0282' AS FLOAT8), CAST('1.0282' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'scott', 2025, CAST('1.5158' AS FLOAT8), CAST('1.5158' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'shelby', 2025, CAST('1.265' AS FLOAT8), CAST('1.265' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'sioux', 2025, CAST('1.1553' AS FLOAT8), CAST('1.1553' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'story', 2025, CAST('1.4721' AS FLOAT8), CAST('1.4721' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'tama', 2025, CAST('1.3903' AS FLOAT8), CAST('1.3903' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'taylor', 2025, CAST('1.2115' AS FLOAT8), CAST('1.2115' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'union', 2025, CAST('1.7895' AS FLOAT8), CAST('1.7895' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'van-buren', 2025, CAST('1.2012' AS FLOAT8), CAST('1.2012' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'wapello', 2025, CAST('1.6422' AS FLOAT8), CAST('1.6422' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'warren', 2025, CAST('1.502' AS FLOAT8), CAST('1.502' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'washington', 2025, CAST('1.3467' AS FLOAT8), CAST('1.3467' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'wayne', 2025, CAST('1.346' AS FLOAT8), CAST('1.346' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'webster', 2025, CAST('1.478' AS FLOAT8), CAST('1.478' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'winnebago', 2025, CAST('1.3605' AS FLOAT8), CAST('1.3605' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'winneshiek', 2025, CAST('1.1649' AS FLOAT8), CAST('1.1649' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'woodbury', 2025, CAST('1.4779' AS FLOAT8), CAST('1.4779' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'worth', 2025, CAST('1.0752' AS FLOAT8), CAST('1.0752' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IA', 'wright', 2025, CAST('1.5437' AS FLOAT8), CAST('1.5437' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('IA|adair|2025|1.3215|1.3215|||||||
+IA|adams|2025|1.2652|1.2652|||||||
+IA|allamakee|2025|1.2234|1.2234|||||||
+IA|appanoose|2025|1.2529|1.2529|||||||
+IA|audubon|2025|1.2255|1.2255|||||||
+IA|benton|2025|1.3241|1.3241|||||||
+IA|black-hawk|2025|1.5296|1.5296|||||||
+IA|boone|2025|1.4336|1.4336|||||||
+IA|bremer|2025|1.3494|1.3494|||||||
+IA|buchanan|2025|1.3337|1.3337|||||||
+IA|buena-vista|2025|1.2403|1.2403|||||||
+IA|butler|2025|1.3789|1.3789|||||||
+IA|calhoun|2025|1.3164|1.3164|||||||
+IA|carroll|2025|1.0524|1.0524|||||||
+IA|cass|2025|1.4284|1.4284|||||||
+IA|cedar|2025|1.2183|1.2183|||||||
+IA|cerro-gordo|2025|1.4958|1.4958|||||||
+IA|cherokee|2025|1.0758|1.0758|||||||
+IA|chickasaw|2025|1.0973|1.0973|||||||
+IA|clarke|2025|1.4576|1.4576|||||||
+IA|clay|2025|1.1825|1.1825|||||||
+IA|clayton|2025|1.3802|1.3802|||||||
+IA|clinton|2025|1.5488|1.5488|||||||
+IA|crawford|2025|1.3199|1.3199|||||||
+IA|dallas|2025|1.4544|1.4544|||||||
+IA|davis|2025|1.5185|1.5185|||||||
+IA|decatur|2025|1.695|1.695|||||||
+IA|delaware|2025|1.3432|1.3432|||||||
+IA|des-moines|2025|1.5307|1.5307|||||||
+IA|dickinson|2025|0.9769|0.9769|||||||
+IA|dubuque|2025|1.2596|1.2596|||||||
+IA|emmet|2025|1.4783|1.4783|||||||
+IA|fayette|2025|1.3157|1.3157|||||||
+IA|floyd|2025|1.3908|1.3908|||||||
+IA|franklin|2025|1.3477|1.3477|||||||
+IA|fremont|2025|1.3003|1.3003|||||||
+IA|greene|2025|1.1972|1.1972|||||||
+IA|grundy|2025|1.0687|1.0687|||||||
+IA|guthrie|2025|1.3252|1.3252|||||||
+IA|hamilton|2025|1.3658|1.3658|||||||
+IA|hancock|2025|1.1918|1.1918|||||||
+IA|hardin|2025|1.4274|1.4274|||||||
+IA|harrison|2025|1.3394|1.3394|||||||
+IA|henry|2025|1.611|1.611|||||||
+IA|howard|2025|1.3025|1.3025|||||||
+IA|humboldt|2025|1.2859|1.2859|||||||
+IA|ida|2025|1.0643|1.0643|||||||
+IA|iowa|2025|1.3488|1.3488|||||||
+IA|jackson|2025|1.2524|1.2524|||||||
+IA|jasper|2025|1.4242|1.4242|||||||
+IA|jefferson|2025|1.487|1.487|||||||
+IA|johnson|2025|1.565|1.565|||||||
+IA|jones|2025|1.2983|1.2983|||||||
+IA|keokuk|2025|1.3289|1.3289|||||||
+IA|kossuth|2025|1.0637|1.0637|||||||
+IA|lee|2025|1.5008|1.5008|||||||
+IA|linn|2025|1.6614|1.6614|||||||
+IA|louisa|2025|1.2733|1.2733|||||||
+IA|lucas|2025|1.4803|1.4803|||||||
+IA|lyon|2025|0.9198|0.9198|||||||
+IA|madison|2025|1.5538|1.5538|||||||
+IA|mahaska|2025|1.3882|1.3882|||||||
+IA|marion|2025|1.2918|1.2918|||||||
+IA|marshall|2025|1.5138|1.5138|||||||
+IA|mills|2025|1.4578|1.4578|||||||
+IA|mitchell|2025|1.156|1.156|||||||
+IA|monona|2025|1.1517|1.1517|||||||
+IA|monroe|2025|1.5195|1.5195|||||||
+IA|montgomery|2025|1.7907|1.7907|||||||
+IA|muscatine|2025|1.547|1.547|||||||
+IA|o-brien|2025|0.9893|0.9893|||||||
+IA|osceola|2025|1.0517|1.0517|||||||
+IA|page|2025|1.4342|1.4342|||||||
+IA|palo-alto|2025|1.233|1.233|||||||
+IA|plymouth|2025|1.081|1.081|||||||
+IA|pocahontas|2025|1.1426|1.1426|||||||
+IA|polk|2025|1.7568|1.7568|||||||
+IA|pottawattamie|2025|1.6127|1.6127|||||||
+IA|poweshiek|2025|1.2823|1.2823|||||||
+IA|ringgold|2025|1.2701|1.2701|||||||
+IA|sac|2025|1.0282|1.0282|||||||
+IA|scott|2025|1.5158|1.5158|||||||
+IA|shelby|2025|1.265|1.265|||||||
+IA|sioux|2025|1.1553|1.1553|||||||
+IA|story|2025|1.4721|1.4721|||||||
+IA|tama|2025|1.3903|1.3903|||||||
+IA|taylor|2025|1.2115|1.2115|||||||
+IA|union|2025|1.7895|1.7895|||||||
+IA|van-buren|2025|1.2012|1.2012|||||||
+IA|wapello|2025|1.6422|1.6422|||||||
+IA|warren|2025|1.502|1.502|||||||
+IA|washington|2025|1.3467|1.3467|||||||
+IA|wayne|2025|1.346|1.346|||||||
+IA|webster|2025|1.478|1.478|||||||
+IA|winnebago|2025|1.3605|1.3605|||||||
+IA|winneshiek|2025|1.1649|1.1649|||||||
+IA|woodbury|2025|1.4779|1.4779|||||||
+IA|worth|2025|1.0752|1.0752|||||||
+IA|wright|2025|1.5437|1.5437|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -249,9 +249,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -274,13 +288,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -295,18 +304,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

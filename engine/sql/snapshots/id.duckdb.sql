@@ -5,98 +5,98 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('ID', 'ada', 'Ada County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'bannock', 'Bannock County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'bear-lake', 'Bear Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'benewah', 'Benewah County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'bingham', 'Bingham County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'blaine', 'Blaine County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'boise', 'Boise County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'bonner', 'Bonner County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'bonneville', 'Bonneville County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'boundary', 'Boundary County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'butte', 'Butte County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'camas', 'Camas County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'canyon', 'Canyon County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'caribou', 'Caribou County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'cassia', 'Cassia County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'clearwater', 'Clearwater County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'custer', 'Custer County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'elmore', 'Elmore County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'fremont', 'Fremont County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'gem', 'Gem County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'gooding', 'Gooding County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'idaho', 'Idaho County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'jerome', 'Jerome County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'kootenai', 'Kootenai County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'latah', 'Latah County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'lemhi', 'Lemhi County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'lewis', 'Lewis County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'minidoka', 'Minidoka County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'nez-perce', 'Nez Perce County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'oneida', 'Oneida County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'owyhee', 'Owyhee County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'payette', 'Payette County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'power', 'Power County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'shoshone', 'Shoshone County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'teton', 'Teton County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'twin-falls', 'Twin Falls County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'valley', 'Valley County', 'county_level', FALSE, FALSE, FALSE),
-  ('ID', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('ID|ada|Ada County|county_level|false|false|false
+ID|adams|Adams County|county_level|false|false|false
+ID|bannock|Bannock County|county_level|false|false|false
+ID|bear-lake|Bear Lake County|county_level|false|false|false
+ID|benewah|Benewah County|county_level|false|false|false
+ID|bingham|Bingham County|county_level|false|false|false
+ID|blaine|Blaine County|county_level|false|false|false
+ID|boise|Boise County|county_level|false|false|false
+ID|bonner|Bonner County|county_level|false|false|false
+ID|bonneville|Bonneville County|county_level|false|false|false
+ID|boundary|Boundary County|county_level|false|false|false
+ID|butte|Butte County|county_level|false|false|false
+ID|camas|Camas County|county_level|false|false|false
+ID|canyon|Canyon County|county_level|false|false|false
+ID|caribou|Caribou County|county_level|false|false|false
+ID|cassia|Cassia County|county_level|false|false|false
+ID|clark|Clark County|county_level|false|false|false
+ID|clearwater|Clearwater County|county_level|false|false|false
+ID|custer|Custer County|county_level|false|false|false
+ID|elmore|Elmore County|county_level|false|false|false
+ID|franklin|Franklin County|county_level|false|false|false
+ID|fremont|Fremont County|county_level|false|false|false
+ID|gem|Gem County|county_level|false|false|false
+ID|gooding|Gooding County|county_level|false|false|false
+ID|idaho|Idaho County|county_level|false|false|false
+ID|jefferson|Jefferson County|county_level|false|false|false
+ID|jerome|Jerome County|county_level|false|false|false
+ID|kootenai|Kootenai County|county_level|false|false|false
+ID|latah|Latah County|county_level|false|false|false
+ID|lemhi|Lemhi County|county_level|false|false|false
+ID|lewis|Lewis County|county_level|false|false|false
+ID|lincoln|Lincoln County|county_level|false|false|false
+ID|madison|Madison County|county_level|false|false|false
+ID|minidoka|Minidoka County|county_level|false|false|false
+ID|nez-perce|Nez Perce County|county_level|false|false|false
+ID|oneida|Oneida County|county_level|false|false|false
+ID|owyhee|Owyhee County|county_level|false|false|false
+ID|payette|Payette County|county_level|false|false|false
+ID|power|Power County|county_level|false|false|false
+ID|shoshone|Shoshone County|county_level|false|false|false
+ID|teton|Teton County|county_level|false|false|false
+ID|twin-falls|Twin Falls County|county_level|false|false|false
+ID|valley|Valley County|county_level|false|false|false
+ID|washington|Washington County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('ID', 'ada', 2025, CAST('0.5553' AS FLOAT8), CAST('0.5553' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'adams', 2025, CAST('0.4128' AS FLOAT8), CAST('0.4128' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'bannock', 2025, CAST('0.7178' AS FLOAT8), CAST('0.7178' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'bear-lake', 2025, CAST('0.453' AS FLOAT8), CAST('0.453' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'benewah', 2025, CAST('0.55' AS FLOAT8), CAST('0.55' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'bingham', 2025, CAST('0.5384' AS FLOAT8), CAST('0.5384' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'blaine', 2025, CAST('0.3861' AS FLOAT8), CAST('0.3861' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'boise', 2025, CAST('0.3704' AS FLOAT8), CAST('0.3704' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'bonner', 2025, CAST('0.3959' AS FLOAT8), CAST('0.3959' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'bonneville', 2025, CAST('0.5538' AS FLOAT8), CAST('0.5538' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'boundary', 2025, CAST('0.4164' AS FLOAT8), CAST('0.4164' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'butte', 2025, CAST('0.5036' AS FLOAT8), CAST('0.5036' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'camas', 2025, CAST('0.4219' AS FLOAT8), CAST('0.4219' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'canyon', 2025, CAST('0.5698' AS FLOAT8), CAST('0.5698' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'caribou', 2025, CAST('0.604' AS FLOAT8), CAST('0.604' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'cassia', 2025, CAST('0.4435' AS FLOAT8), CAST('0.4435' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'clark', 2025, CAST('0.2916' AS FLOAT8), CAST('0.2916' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'clearwater', 2025, CAST('0.6009' AS FLOAT8), CAST('0.6009' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'custer', 2025, CAST('0.3055' AS FLOAT8), CAST('0.3055' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'elmore', 2025, CAST('0.6037' AS FLOAT8), CAST('0.6037' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'franklin', 2025, CAST('0.4974' AS FLOAT8), CAST('0.4974' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'fremont', 2025, CAST('0.4826' AS FLOAT8), CAST('0.4826' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'gem', 2025, CAST('0.3929' AS FLOAT8), CAST('0.3929' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'gooding', 2025, CAST('0.5276' AS FLOAT8), CAST('0.5276' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'idaho', 2025, CAST('0.3422' AS FLOAT8), CAST('0.3422' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'jefferson', 2025, CAST('0.5299' AS FLOAT8), CAST('0.5299' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'jerome', 2025, CAST('0.639' AS FLOAT8), CAST('0.639' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'kootenai', 2025, CAST('0.4713' AS FLOAT8), CAST('0.4713' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'latah', 2025, CAST('0.6812' AS FLOAT8), CAST('0.6812' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'lemhi', 2025, CAST('0.3931' AS FLOAT8), CAST('0.3931' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'lewis', 2025, CAST('0.666' AS FLOAT8), CAST('0.666' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'lincoln', 2025, CAST('0.4794' AS FLOAT8), CAST('0.4794' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'madison', 2025, CAST('0.4967' AS FLOAT8), CAST('0.4967' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'minidoka', 2025, CAST('0.5176' AS FLOAT8), CAST('0.5176' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'nez-perce', 2025, CAST('0.8682' AS FLOAT8), CAST('0.8682' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'oneida', 2025, CAST('0.5134' AS FLOAT8), CAST('0.5134' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'owyhee', 2025, CAST('0.4812' AS FLOAT8), CAST('0.4812' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'payette', 2025, CAST('0.4355' AS FLOAT8), CAST('0.4355' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'power', 2025, CAST('0.8248' AS FLOAT8), CAST('0.8248' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'shoshone', 2025, CAST('0.5716' AS FLOAT8), CAST('0.5716' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'teton', 2025, CAST('0.3465' AS FLOAT8), CAST('0.3465' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'twin-falls', 2025, CAST('0.6666' AS FLOAT8), CAST('0.6666' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'valley', 2025, CAST('0.2966' AS FLOAT8), CAST('0.2966' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ID', 'washington', 2025, CAST('0.5258' AS FLOAT8), CAST('0.5258' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('ID|ada|2025|0.5553|0.5553|||||||
+ID|adams|2025|0.4128|0.4128|||||||
+ID|bannock|2025|0.7178|0.7178|||||||
+ID|bear-lake|2025|0.453|0.453|||||||
+ID|benewah|2025|0.55|0.55|||||||
+ID|bingham|2025|0.5384|0.5384|||||||
+ID|blaine|2025|0.3861|0.3861|||||||
+ID|boise|2025|0.3704|0.3704|||||||
+ID|bonner|2025|0.3959|0.3959|||||||
+ID|bonneville|2025|0.5538|0.5538|||||||
+ID|boundary|2025|0.4164|0.4164|||||||
+ID|butte|2025|0.5036|0.5036|||||||
+ID|camas|2025|0.4219|0.4219|||||||
+ID|canyon|2025|0.5698|0.5698|||||||
+ID|caribou|2025|0.604|0.604|||||||
+ID|cassia|2025|0.4435|0.4435|||||||
+ID|clark|2025|0.2916|0.2916|||||||
+ID|clearwater|2025|0.6009|0.6009|||||||
+ID|custer|2025|0.3055|0.3055|||||||
+ID|elmore|2025|0.6037|0.6037|||||||
+ID|franklin|2025|0.4974|0.4974|||||||
+ID|fremont|2025|0.4826|0.4826|||||||
+ID|gem|2025|0.3929|0.3929|||||||
+ID|gooding|2025|0.5276|0.5276|||||||
+ID|idaho|2025|0.3422|0.3422|||||||
+ID|jefferson|2025|0.5299|0.5299|||||||
+ID|jerome|2025|0.639|0.639|||||||
+ID|kootenai|2025|0.4713|0.4713|||||||
+ID|latah|2025|0.6812|0.6812|||||||
+ID|lemhi|2025|0.3931|0.3931|||||||
+ID|lewis|2025|0.666|0.666|||||||
+ID|lincoln|2025|0.4794|0.4794|||||||
+ID|madison|2025|0.4967|0.4967|||||||
+ID|minidoka|2025|0.5176|0.5176|||||||
+ID|nez-perce|2025|0.8682|0.8682|||||||
+ID|oneida|2025|0.5134|0.5134|||||||
+ID|owyhee|2025|0.4812|0.4812|||||||
+ID|payette|2025|0.4355|0.4355|||||||
+ID|power|2025|0.8248|0.8248|||||||
+ID|shoshone|2025|0.5716|0.5716|||||||
+ID|teton|2025|0.3465|0.3465|||||||
+ID|twin-falls|2025|0.6666|0.6666|||||||
+ID|valley|2025|0.2966|0.2966|||||||
+ID|washington|2025|0.5258|0.5258|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -139,9 +139,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -164,13 +178,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -185,18 +194,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,214 +5,214 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('IL', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'alexander', 'Alexander County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'bond', 'Bond County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'bureau', 'Bureau County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'champaign', 'Champaign County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'christian', 'Christian County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'coles', 'Coles County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'cook', 'Cook County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'cumberland', 'Cumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'dekalb', 'DeKalb County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'de-witt', 'De Witt County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'dupage', 'DuPage County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'edgar', 'Edgar County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'edwards', 'Edwards County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'effingham', 'Effingham County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'ford', 'Ford County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'fulton', 'Fulton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'gallatin', 'Gallatin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'grundy', 'Grundy County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'hamilton', 'Hamilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'hardin', 'Hardin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'henderson', 'Henderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'iroquois', 'Iroquois County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'jasper', 'Jasper County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'jersey', 'Jersey County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'jo-daviess', 'Jo Daviess County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'kane', 'Kane County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'kankakee', 'Kankakee County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'kendall', 'Kendall County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'knox', 'Knox County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'lasalle', 'LaSalle County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'livingston', 'Livingston County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'mcdonough', 'McDonough County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'mchenry', 'McHenry County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'mclean', 'McLean County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'macon', 'Macon County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'macoupin', 'Macoupin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'mason', 'Mason County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'massac', 'Massac County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'menard', 'Menard County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'moultrie', 'Moultrie County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'ogle', 'Ogle County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'peoria', 'Peoria County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'piatt', 'Piatt County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'pope', 'Pope County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'pulaski', 'Pulaski County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'putnam', 'Putnam County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'richland', 'Richland County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'rock-island', 'Rock Island County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'st-clair', 'St. Clair County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'saline', 'Saline County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'sangamon', 'Sangamon County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'schuyler', 'Schuyler County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'stark', 'Stark County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'stephenson', 'Stephenson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'tazewell', 'Tazewell County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'vermilion', 'Vermilion County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'wabash', 'Wabash County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'white', 'White County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'whiteside', 'Whiteside County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'will', 'Will County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'williamson', 'Williamson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'winnebago', 'Winnebago County', 'county_level', FALSE, FALSE, FALSE),
-  ('IL', 'woodford', 'Woodford County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('IL|adams|Adams County|county_level|false|false|false
+IL|alexander|Alexander County|county_level|false|false|false
+IL|bond|Bond County|county_level|false|false|false
+IL|boone|Boone County|county_level|false|false|false
+IL|brown|Brown County|county_level|false|false|false
+IL|bureau|Bureau County|county_level|false|false|false
+IL|calhoun|Calhoun County|county_level|false|false|false
+IL|carroll|Carroll County|county_level|false|false|false
+IL|cass|Cass County|county_level|false|false|false
+IL|champaign|Champaign County|county_level|false|false|false
+IL|christian|Christian County|county_level|false|false|false
+IL|clark|Clark County|county_level|false|false|false
+IL|clay|Clay County|county_level|false|false|false
+IL|clinton|Clinton County|county_level|false|false|false
+IL|coles|Coles County|county_level|false|false|false
+IL|cook|Cook County|county_level|false|false|false
+IL|crawford|Crawford County|county_level|false|false|false
+IL|cumberland|Cumberland County|county_level|false|false|false
+IL|dekalb|DeKalb County|county_level|false|false|false
+IL|de-witt|De Witt County|county_level|false|false|false
+IL|douglas|Douglas County|county_level|false|false|false
+IL|dupage|DuPage County|county_level|false|false|false
+IL|edgar|Edgar County|county_level|false|false|false
+IL|edwards|Edwards County|county_level|false|false|false
+IL|effingham|Effingham County|county_level|false|false|false
+IL|fayette|Fayette County|county_level|false|false|false
+IL|ford|Ford County|county_level|false|false|false
+IL|franklin|Franklin County|county_level|false|false|false
+IL|fulton|Fulton County|county_level|false|false|false
+IL|gallatin|Gallatin County|county_level|false|false|false
+IL|greene|Greene County|county_level|false|false|false
+IL|grundy|Grundy County|county_level|false|false|false
+IL|hamilton|Hamilton County|county_level|false|false|false
+IL|hancock|Hancock County|county_level|false|false|false
+IL|hardin|Hardin County|county_level|false|false|false
+IL|henderson|Henderson County|county_level|false|false|false
+IL|henry|Henry County|county_level|false|false|false
+IL|iroquois|Iroquois County|county_level|false|false|false
+IL|jackson|Jackson County|county_level|false|false|false
+IL|jasper|Jasper County|county_level|false|false|false
+IL|jefferson|Jefferson County|county_level|false|false|false
+IL|jersey|Jersey County|county_level|false|false|false
+IL|jo-daviess|Jo Daviess County|county_level|false|false|false
+IL|johnson|Johnson County|county_level|false|false|false
+IL|kane|Kane County|county_level|false|false|false
+IL|kankakee|Kankakee County|county_level|false|false|false
+IL|kendall|Kendall County|county_level|false|false|false
+IL|knox|Knox County|county_level|false|false|false
+IL|lake|Lake County|county_level|false|false|false
+IL|lasalle|LaSalle County|county_level|false|false|false
+IL|lawrence|Lawrence County|county_level|false|false|false
+IL|lee|Lee County|county_level|false|false|false
+IL|livingston|Livingston County|county_level|false|false|false
+IL|logan|Logan County|county_level|false|false|false
+IL|mcdonough|McDonough County|county_level|false|false|false
+IL|mchenry|McHenry County|county_level|false|false|false
+IL|mclean|McLean County|county_level|false|false|false
+IL|macon|Macon County|county_level|false|false|false
+IL|macoupin|Macoupin County|county_level|false|false|false
+IL|madison|Madison County|county_level|false|false|false
+IL|marion|Marion County|county_level|false|false|false
+IL|marshall|Marshall County|county_level|false|false|false
+IL|mason|Mason County|county_level|false|false|false
+IL|massac|Massac County|county_level|false|false|false
+IL|menard|Menard County|county_level|false|false|false
+IL|mercer|Mercer County|county_level|false|false|false
+IL|monroe|Monroe County|county_level|false|false|false
+IL|montgomery|Montgomery County|county_level|false|false|false
+IL|morgan|Morgan County|county_level|false|false|false
+IL|moultrie|Moultrie County|county_level|false|false|false
+IL|ogle|Ogle County|county_level|false|false|false
+IL|peoria|Peoria County|county_level|false|false|false
+IL|perry|Perry County|county_level|false|false|false
+IL|piatt|Piatt County|county_level|false|false|false
+IL|pike|Pike County|county_level|false|false|false
+IL|pope|Pope County|county_level|false|false|false
+IL|pulaski|Pulaski County|county_level|false|false|false
+IL|putnam|Putnam County|county_level|false|false|false
+IL|randolph|Randolph County|county_level|false|false|false
+IL|richland|Richland County|county_level|false|false|false
+IL|rock-island|Rock Island County|county_level|false|false|false
+IL|st-clair|St. Clair County|county_level|false|false|false
+IL|saline|Saline County|county_level|false|false|false
+IL|sangamon|Sangamon County|county_level|false|false|false
+IL|schuyler|Schuyler County|county_level|false|false|false
+IL|scott|Scott County|county_level|false|false|false
+IL|shelby|Shelby County|county_level|false|false|false
+IL|stark|Stark County|county_level|false|false|false
+IL|stephenson|Stephenson County|county_level|false|false|false
+IL|tazewell|Tazewell County|county_level|false|false|false
+IL|union|Union County|county_level|false|false|false
+IL|vermilion|Vermilion County|county_level|false|false|false
+IL|wabash|Wabash County|county_level|false|false|false
+IL|warren|Warren County|county_level|false|false|false
+IL|washington|Washington County|county_level|false|false|false
+IL|wayne|Wayne County|county_level|false|false|false
+IL|white|White County|county_level|false|false|false
+IL|whiteside|Whiteside County|county_level|false|false|false
+IL|will|Will County|county_level|false|false|false
+IL|williamson|Williamson County|county_level|false|false|false
+IL|winnebago|Winnebago County|county_level|false|false|false
+IL|woodford|Woodford County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('IL', 'adams', 2025, CAST('1.5786' AS FLOAT8), CAST('1.5786' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'alexander', 2025, CAST('1.6457' AS FLOAT8), CAST('1.6457' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'bond', 2025, CAST('1.9624' AS FLOAT8), CAST('1.9624' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'boone', 2025, CAST('2.2694' AS FLOAT8), CAST('2.2694' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'brown', 2025, CAST('1.4698' AS FLOAT8), CAST('1.4698' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'bureau', 2025, CAST('2.0689' AS FLOAT8), CAST('2.0689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'calhoun', 2025, CAST('1.4741' AS FLOAT8), CAST('1.4741' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'carroll', 2025, CAST('2.0335' AS FLOAT8), CAST('2.0335' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'cass', 2025, CAST('2.1016' AS FLOAT8), CAST('2.1016' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'champaign', 2025, CAST('2.0697' AS FLOAT8), CAST('2.0697' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'christian', 2025, CAST('1.6913' AS FLOAT8), CAST('1.6913' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'clark', 2025, CAST('1.684' AS FLOAT8), CAST('1.684' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'clay', 2025, CAST('1.6151' AS FLOAT8), CAST('1.6151' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'clinton', 2025, CAST('1.8593' AS FLOAT8), CAST('1.8593' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'coles', 2025, CAST('2.0459' AS FLOAT8), CAST('2.0459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'cook', 2025, CAST('1.9833' AS FLOAT8), CAST('1.9833' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'crawford', 2025, CAST('1.5558' AS FLOAT8), CAST('1.5558' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'cumberland', 2025, CAST('1.757' AS FLOAT8), CAST('1.757' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'dekalb', 2025, CAST('2.5395' AS FLOAT8), CAST('2.5395' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'de-witt', 2025, CAST('1.8494' AS FLOAT8), CAST('1.8494' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'douglas', 2025, CAST('1.8135' AS FLOAT8), CAST('1.8135' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'dupage', 2025, CAST('2.0938' AS FLOAT8), CAST('2.0938' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'edgar', 2025, CAST('1.5444' AS FLOAT8), CAST('1.5444' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'edwards', 2025, CAST('1.4656' AS FLOAT8), CAST('1.4656' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'effingham', 2025, CAST('1.5089' AS FLOAT8), CAST('1.5089' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'fayette', 2025, CAST('1.517' AS FLOAT8), CAST('1.517' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'ford', 2025, CAST('2.0686' AS FLOAT8), CAST('2.0686' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'franklin', 2025, CAST('1.5006' AS FLOAT8), CAST('1.5006' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'fulton', 2025, CAST('2.1327' AS FLOAT8), CAST('2.1327' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'gallatin', 2025, CAST('1.5065' AS FLOAT8), CAST('1.5065' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'greene', 2025, CAST('1.6568' AS FLOAT8), CAST('1.6568' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'grundy', 2025, CAST('2.0293' AS FLOAT8), CAST('2.0293' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'hamilton', 2025, CAST('1.3511' AS FLOAT8), CAST('1.3511' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'hancock', 2025, CAST('1.8635' AS FLOAT8), CAST('1.8635' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'hardin', 2025, CAST('1.1756' AS FLOAT8), CAST('1.1756' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'henderson', 2025, CAST('1.6762' AS FLOAT8), CAST('1.6762' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'henry', 2025, CAST('1.98' AS FLOAT8), CAST('1.98' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'iroquois', 2025, CAST('1.953' AS FLOAT8), CAST('1.953' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'jackson', 2025, CAST('1.908' AS FLOAT8), CAST('1.908' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'jasper', 2025, CAST('1.9048' AS FLOAT8), CAST('1.9048' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'jefferson', 2025, CAST('1.7111' AS FLOAT8), CAST('1.7111' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'jersey', 2025, CAST('1.7518' AS FLOAT8), CAST('1.7518' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'jo-daviess', 2025, CAST('1.7447' AS FLOAT8), CAST('1.7447' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'johnson', 2025, CAST('1.3171' AS FLOAT8), CAST('1.3171' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'kane', 2025, CAST('2.3861' AS FLOAT8), CAST('2.3861' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'kankakee', 2025, CAST('2.2213' AS FLOAT8), CAST('2.2213' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'kendall', 2025, CAST('2.5279' AS FLOAT8), CAST('2.5279' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'knox', 2025, CAST('1.9485' AS FLOAT8), CAST('1.9485' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'lake', 2025, CAST('2.677' AS FLOAT8), CAST('2.677' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'lasalle', 2025, CAST('2.1536' AS FLOAT8), CAST('2.1536' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'lawrence', 2025, CAST('1.2105' AS FLOAT8), CAST('1.2105' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'lee', 2025, CAST('1.9213' AS FLOAT8), CAST('1.9213' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'livingston', 2025, CAST('2.1802' AS FLOAT8), CAST('2.1802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'logan', 2025, CAST('1.8388' AS FLOAT8), CAST('1.8388' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'mcdonough', 2025, CAST('2.1623' AS FLOAT8), CAST('2.1623' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'mchenry', 2025, CAST('2.4932' AS FLOAT8), CAST('2.4932' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'mclean', 2025, CAST('2.2708' AS FLOAT8), CAST('2.2708' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'macon', 2025, CAST('2.1018' AS FLOAT8), CAST('2.1018' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'macoupin', 2025, CAST('1.5781' AS FLOAT8), CAST('1.5781' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'madison', 2025, CAST('1.925' AS FLOAT8), CAST('1.925' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'marion', 2025, CAST('1.7073' AS FLOAT8), CAST('1.7073' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'marshall', 2025, CAST('1.9906' AS FLOAT8), CAST('1.9906' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'mason', 2025, CAST('2.1461' AS FLOAT8), CAST('2.1461' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'massac', 2025, CAST('1.4992' AS FLOAT8), CAST('1.4992' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'menard', 2025, CAST('1.6375' AS FLOAT8), CAST('1.6375' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'mercer', 2025, CAST('1.9454' AS FLOAT8), CAST('1.9454' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'monroe', 2025, CAST('1.7029' AS FLOAT8), CAST('1.7029' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'montgomery', 2025, CAST('1.7202' AS FLOAT8), CAST('1.7202' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'morgan', 2025, CAST('1.8803' AS FLOAT8), CAST('1.8803' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'moultrie', 2025, CAST('1.9062' AS FLOAT8), CAST('1.9062' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'ogle', 2025, CAST('2.0299' AS FLOAT8), CAST('2.0299' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'peoria', 2025, CAST('2.2385' AS FLOAT8), CAST('2.2385' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'perry', 2025, CAST('1.6578' AS FLOAT8), CAST('1.6578' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'piatt', 2025, CAST('1.7552' AS FLOAT8), CAST('1.7552' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'pike', 2025, CAST('1.5554' AS FLOAT8), CAST('1.5554' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'pope', 2025, CAST('1.0206' AS FLOAT8), CAST('1.0206' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'pulaski', 2025, CAST('0.8247' AS FLOAT8), CAST('0.8247' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'putnam', 2025, CAST('1.59' AS FLOAT8), CAST('1.59' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'randolph', 2025, CAST('1.3997' AS FLOAT8), CAST('1.3997' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'richland', 2025, CAST('1.5178' AS FLOAT8), CAST('1.5178' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'rock-island', 2025, CAST('2.3303' AS FLOAT8), CAST('2.3303' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'st-clair', 2025, CAST('2.093' AS FLOAT8), CAST('2.093' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'saline', 2025, CAST('1.5554' AS FLOAT8), CAST('1.5554' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'sangamon', 2025, CAST('1.9783' AS FLOAT8), CAST('1.9783' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'schuyler', 2025, CAST('1.8267' AS FLOAT8), CAST('1.8267' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'scott', 2025, CAST('1.3825' AS FLOAT8), CAST('1.3825' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'shelby', 2025, CAST('1.4992' AS FLOAT8), CAST('1.4992' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'stark', 2025, CAST('1.6425' AS FLOAT8), CAST('1.6425' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'stephenson', 2025, CAST('2.4627' AS FLOAT8), CAST('2.4627' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'tazewell', 2025, CAST('2.1161' AS FLOAT8), CAST('2.1161' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'union', 2025, CAST('1.4055' AS FLOAT8), CAST('1.4055' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'vermilion', 2025, CAST('1.7933' AS FLOAT8), CAST('1.7933' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'wabash', 2025, CAST('1.4706' AS FLOAT8), CAST('1.4706' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'warren', 2025, CAST('1.8963' AS FLOAT8), CAST('1.8963' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'washington', 2025, CAST('1.8465' AS FLOAT8), CAST('1.8465' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'wayne', 2025, CAST('1.5265' AS FLOAT8), CAST('1.5265' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'white', 2025, CAST('1.3866' AS FLOAT8), CAST('1.3866' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'whiteside', 2025, CAST('2.1272' AS FLOAT8), CAST('2.1272' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'will', 2025, CAST('2.3466' AS FLOAT8), CAST('2.3466' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'williamson', 2025, CAST('1.7102' AS FLOAT8), CAST('1.7102' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'winnebago', 2025, CAST('2.4823' AS FLOAT8), CAST('2.4823' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IL', 'woodford', 2025, CAST('2.1796' AS FLOAT8), CAST('2.1796' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('IL|adams|2025|1.5786|1.5786|||||||
+IL|alexander|2025|1.6457|1.6457|||||||
+IL|bond|2025|1.9624|1.9624|||||||
+IL|boone|2025|2.2694|2.2694|||||||
+IL|brown|2025|1.4698|1.4698|||||||
+IL|bureau|2025|2.0689|2.0689|||||||
+IL|calhoun|2025|1.4741|1.4741|||||||
+IL|carroll|2025|2.0335|2.0335|||||||
+IL|cass|2025|2.1016|2.1016|||||||
+IL|champaign|2025|2.0697|2.0697|||||||
+IL|christian|2025|1.6913|1.6913|||||||
+IL|clark|2025|1.684|1.684|||||||
+IL|clay|2025|1.6151|1.6151|||||||
+IL|clinton|2025|1.8593|1.8593|||||||
+IL|coles|2025|2.0459|2.0459|||||||
+IL|cook|2025|1.9833|1.9833|||||||
+IL|crawford|2025|1.5558|1.5558|||||||
+IL|cumberland|2025|1.757|1.757|||||||
+IL|dekalb|2025|2.5395|2.5395|||||||
+IL|de-witt|2025|1.8494|1.8494|||||||
+IL|douglas|2025|1.8135|1.8135|||||||
+IL|dupage|2025|2.0938|2.0938|||||||
+IL|edgar|2025|1.5444|1.5444|||||||
+IL|edwards|2025|1.4656|1.4656|||||||
+IL|effingham|2025|1.5089|1.5089|||||||
+IL|fayette|2025|1.517|1.517|||||||
+IL|ford|2025|2.0686|2.0686|||||||
+IL|franklin|2025|1.5006|1.5006|||||||
+IL|fulton|2025|2.1327|2.1327|||||||
+IL|gallatin|2025|1.5065|1.5065|||||||
+IL|greene|2025|1.6568|1.6568|||||||
+IL|grundy|2025|2.0293|2.0293|||||||
+IL|hamilton|2025|1.3511|1.3511|||||||
+IL|hancock|2025|1.8635|1.8635|||||||
+IL|hardin|2025|1.1756|1.1756|||||||
+IL|henderson|2025|1.6762|1.6762|||||||
+IL|henry|2025|1.98|1.98|||||||
+IL|iroquois|2025|1.953|1.953|||||||
+IL|jackson|2025|1.908|1.908|||||||
+IL|jasper|2025|1.9048|1.9048|||||||
+IL|jefferson|2025|1.7111|1.7111|||||||
+IL|jersey|2025|1.7518|1.7518|||||||
+IL|jo-daviess|2025|1.7447|1.7447|||||||
+IL|johnson|2025|1.3171|1.3171|||||||
+IL|kane|2025|2.3861|2.3861|||||||
+IL|kankakee|2025|2.2213|2.2213|||||||
+IL|kendall|2025|2.5279|2.5279|||||||
+IL|knox|2025|1.9485|1.9485|||||||
+IL|lake|2025|2.677|2.677|||||||
+IL|lasalle|2025|2.1536|2.1536|||||||
+IL|lawrence|2025|1.2105|1.2105|||||||
+IL|lee|2025|1.9213|1.9213|||||||
+IL|livingston|2025|2.1802|2.1802|||||||
+IL|logan|2025|1.8388|1.8388|||||||
+IL|mcdonough|2025|2.1623|2.1623|||||||
+IL|mchenry|2025|2.4932|2.4932|||||||
+IL|mclean|2025|2.2708|2.2708|||||||
+IL|macon|2025|2.1018|2.1018|||||||
+IL|macoupin|2025|1.5781|1.5781|||||||
+IL|madison|2025|1.925|1.925|||||||
+IL|marion|2025|1.7073|1.7073|||||||
+IL|marshall|2025|1.9906|1.9906|||||||
+IL|mason|2025|2.1461|2.1461|||||||
+IL|massac|2025|1.4992|1.4992|||||||
+IL|menard|2025|1.6375|1.6375|||||||
+IL|mercer|2025|1.9454|1.9454|||||||
+IL|monroe|2025|1.7029|1.7029|||||||
+IL|montgomery|2025|1.7202|1.7202|||||||
+IL|morgan|2025|1.8803|1.8803|||||||
+IL|moultrie|2025|1.9062|1.9062|||||||
+IL|ogle|2025|2.0299|2.0299|||||||
+IL|peoria|2025|2.2385|2.2385|||||||
+IL|perry|2025|1.6578|1.6578|||||||
+IL|piatt|2025|1.7552|1.7552|||||||
+IL|pike|2025|1.5554|1.5554|||||||
+IL|pope|2025|1.0206|1.0206|||||||
+IL|pulaski|2025|0.8247|0.8247|||||||
+IL|putnam|2025|1.59|1.59|||||||
+IL|randolph|2025|1.3997|1.3997|||||||
+IL|richland|2025|1.5178|1.5178|||||||
+IL|rock-island|2025|2.3303|2.3303|||||||
+IL|st-clair|2025|2.093|2.093|||||||
+IL|saline|2025|1.5554|1.5554|||||||
+IL|sangamon|2025|1.9783|1.9783|||||||
+IL|schuyler|2025|1.8267|1.8267|||||||
+IL|scott|2025|1.3825|1.3825|||||||
+IL|shelby|2025|1.4992|1.4992|||||||
+IL|stark|2025|1.6425|1.6425|||||||
+IL|stephenson|2025|2.4627|2.4627|||||||
+IL|tazewell|2025|2.1161|2.1161|||||||
+IL|union|2025|1.4055|1.4055|||||||
+IL|vermilion|2025|1.7933|1.7933|||||||
+IL|wabash|2025|1.4706|1.4706|||||||
+IL|warren|2025|1.8963|1.8963|||||||
+IL|washington|2025|1.8465|1.8465|||||||
+IL|wayne|2025|1.5265|1.5265|||||||
+IL|white|2025|1.3866|1.3866|||||||
+IL|whiteside|2025|2.1272|2.1272|||||||
+IL|will|2025|2.3466|2.3466|||||||
+IL|williamson|2025|1.7102|1.7102|||||||
+IL|winnebago|2025|2.4823|2.4823|||||||
+IL|woodford|2025|2.1796|2.1796|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -255,9 +255,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -280,13 +294,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -301,18 +310,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,194 +5,194 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('IN', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'allen', 'Allen County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'bartholomew', 'Bartholomew County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'blackford', 'Blackford County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'daviess', 'Daviess County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'dearborn', 'Dearborn County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'decatur', 'Decatur County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'dekalb', 'DeKalb County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'delaware', 'Delaware County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'dubois', 'Dubois County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'elkhart', 'Elkhart County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'floyd', 'Floyd County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'fountain', 'Fountain County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'fulton', 'Fulton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'gibson', 'Gibson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'hamilton', 'Hamilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'harrison', 'Harrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'hendricks', 'Hendricks County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'howard', 'Howard County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'huntington', 'Huntington County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'jasper', 'Jasper County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'jay', 'Jay County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'jennings', 'Jennings County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'knox', 'Knox County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'kosciusko', 'Kosciusko County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'lagrange', 'LaGrange County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'laporte', 'LaPorte County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'martin', 'Martin County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'miami', 'Miami County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'newton', 'Newton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'noble', 'Noble County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'ohio', 'Ohio County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'orange', 'Orange County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'owen', 'Owen County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'parke', 'Parke County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'porter', 'Porter County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'posey', 'Posey County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'pulaski', 'Pulaski County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'putnam', 'Putnam County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'ripley', 'Ripley County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'rush', 'Rush County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'st-joseph', 'St. Joseph County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'spencer', 'Spencer County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'starke', 'Starke County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'steuben', 'Steuben County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'sullivan', 'Sullivan County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'switzerland', 'Switzerland County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'tippecanoe', 'Tippecanoe County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'tipton', 'Tipton County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'vanderburgh', 'Vanderburgh County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'vermillion', 'Vermillion County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'vigo', 'Vigo County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'wabash', 'Wabash County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'warrick', 'Warrick County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'wells', 'Wells County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'white', 'White County', 'county_level', FALSE, FALSE, FALSE),
-  ('IN', 'whitley', 'Whitley County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('IN|adams|Adams County|county_level|false|false|false
+IN|allen|Allen County|county_level|false|false|false
+IN|bartholomew|Bartholomew County|county_level|false|false|false
+IN|benton|Benton County|county_level|false|false|false
+IN|blackford|Blackford County|county_level|false|false|false
+IN|boone|Boone County|county_level|false|false|false
+IN|brown|Brown County|county_level|false|false|false
+IN|carroll|Carroll County|county_level|false|false|false
+IN|cass|Cass County|county_level|false|false|false
+IN|clark|Clark County|county_level|false|false|false
+IN|clay|Clay County|county_level|false|false|false
+IN|clinton|Clinton County|county_level|false|false|false
+IN|crawford|Crawford County|county_level|false|false|false
+IN|daviess|Daviess County|county_level|false|false|false
+IN|dearborn|Dearborn County|county_level|false|false|false
+IN|decatur|Decatur County|county_level|false|false|false
+IN|dekalb|DeKalb County|county_level|false|false|false
+IN|delaware|Delaware County|county_level|false|false|false
+IN|dubois|Dubois County|county_level|false|false|false
+IN|elkhart|Elkhart County|county_level|false|false|false
+IN|fayette|Fayette County|county_level|false|false|false
+IN|floyd|Floyd County|county_level|false|false|false
+IN|fountain|Fountain County|county_level|false|false|false
+IN|franklin|Franklin County|county_level|false|false|false
+IN|fulton|Fulton County|county_level|false|false|false
+IN|gibson|Gibson County|county_level|false|false|false
+IN|grant|Grant County|county_level|false|false|false
+IN|greene|Greene County|county_level|false|false|false
+IN|hamilton|Hamilton County|county_level|false|false|false
+IN|hancock|Hancock County|county_level|false|false|false
+IN|harrison|Harrison County|county_level|false|false|false
+IN|hendricks|Hendricks County|county_level|false|false|false
+IN|henry|Henry County|county_level|false|false|false
+IN|howard|Howard County|county_level|false|false|false
+IN|huntington|Huntington County|county_level|false|false|false
+IN|jackson|Jackson County|county_level|false|false|false
+IN|jasper|Jasper County|county_level|false|false|false
+IN|jay|Jay County|county_level|false|false|false
+IN|jefferson|Jefferson County|county_level|false|false|false
+IN|jennings|Jennings County|county_level|false|false|false
+IN|johnson|Johnson County|county_level|false|false|false
+IN|knox|Knox County|county_level|false|false|false
+IN|kosciusko|Kosciusko County|county_level|false|false|false
+IN|lagrange|LaGrange County|county_level|false|false|false
+IN|lake|Lake County|county_level|false|false|false
+IN|laporte|LaPorte County|county_level|false|false|false
+IN|lawrence|Lawrence County|county_level|false|false|false
+IN|madison|Madison County|county_level|false|false|false
+IN|marion|Marion County|county_level|false|false|false
+IN|marshall|Marshall County|county_level|false|false|false
+IN|martin|Martin County|county_level|false|false|false
+IN|miami|Miami County|county_level|false|false|false
+IN|monroe|Monroe County|county_level|false|false|false
+IN|montgomery|Montgomery County|county_level|false|false|false
+IN|morgan|Morgan County|county_level|false|false|false
+IN|newton|Newton County|county_level|false|false|false
+IN|noble|Noble County|county_level|false|false|false
+IN|ohio|Ohio County|county_level|false|false|false
+IN|orange|Orange County|county_level|false|false|false
+IN|owen|Owen County|county_level|false|false|false
+IN|parke|Parke County|county_level|false|false|false
+IN|perry|Perry County|county_level|false|false|false
+IN|pike|Pike County|county_level|false|false|false
+IN|porter|Porter County|county_level|false|false|false
+IN|posey|Posey County|county_level|false|false|false
+IN|pulaski|Pulaski County|county_level|false|false|false
+IN|putnam|Putnam County|county_level|false|false|false
+IN|randolph|Randolph County|county_level|false|false|false
+IN|ripley|Ripley County|county_level|false|false|false
+IN|rush|Rush County|county_level|false|false|false
+IN|st-joseph|St. Joseph County|county_level|false|false|false
+IN|scott|Scott County|county_level|false|false|false
+IN|shelby|Shelby County|county_level|false|false|false
+IN|spencer|Spencer County|county_level|false|false|false
+IN|starke|Starke County|county_level|false|false|false
+IN|steuben|Steuben County|county_level|false|false|false
+IN|sullivan|Sullivan County|county_level|false|false|false
+IN|switzerland|Switzerland County|county_level|false|false|false
+IN|tippecanoe|Tippecanoe County|county_level|false|false|false
+IN|tipton|Tipton County|county_level|false|false|false
+IN|union|Union County|county_level|false|false|false
+IN|vanderburgh|Vanderburgh County|county_level|false|false|false
+IN|vermillion|Vermillion County|county_level|false|false|false
+IN|vigo|Vigo County|county_level|false|false|false
+IN|wabash|Wabash County|county_level|false|false|false
+IN|warren|Warren County|county_level|false|false|false
+IN|warrick|Warrick County|county_level|false|false|false
+IN|washington|Washington County|county_level|false|false|false
+IN|wayne|Wayne County|county_level|false|false|false
+IN|wells|Wells County|county_level|false|false|false
+IN|white|White County|county_level|false|false|false
+IN|whitley|Whitley County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('IN', 'adams', 2025, CAST('0.7481' AS FLOAT8), CAST('0.7481' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'allen', 2025, CAST('0.8024' AS FLOAT8), CAST('0.8024' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'bartholomew', 2025, CAST('0.7223' AS FLOAT8), CAST('0.7223' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'benton', 2025, CAST('0.7563' AS FLOAT8), CAST('0.7563' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'blackford', 2025, CAST('0.8056' AS FLOAT8), CAST('0.8056' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'boone', 2025, CAST('0.7972' AS FLOAT8), CAST('0.7972' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'brown', 2025, CAST('0.4705' AS FLOAT8), CAST('0.4705' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'carroll', 2025, CAST('0.5689' AS FLOAT8), CAST('0.5689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'cass', 2025, CAST('0.6942' AS FLOAT8), CAST('0.6942' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'clark', 2025, CAST('0.7373' AS FLOAT8), CAST('0.7373' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'clay', 2025, CAST('0.4569' AS FLOAT8), CAST('0.4569' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'clinton', 2025, CAST('0.6224' AS FLOAT8), CAST('0.6224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'crawford', 2025, CAST('0.7374' AS FLOAT8), CAST('0.7374' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'daviess', 2025, CAST('0.6805' AS FLOAT8), CAST('0.6805' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'dearborn', 2025, CAST('0.76' AS FLOAT8), CAST('0.76' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'decatur', 2025, CAST('0.6193' AS FLOAT8), CAST('0.6193' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'dekalb', 2025, CAST('0.6279' AS FLOAT8), CAST('0.6279' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'delaware', 2025, CAST('0.7813' AS FLOAT8), CAST('0.7813' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'dubois', 2025, CAST('0.6504' AS FLOAT8), CAST('0.6504' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'elkhart', 2025, CAST('0.8189' AS FLOAT8), CAST('0.8189' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'fayette', 2025, CAST('0.7648' AS FLOAT8), CAST('0.7648' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'floyd', 2025, CAST('0.7044' AS FLOAT8), CAST('0.7044' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'fountain', 2025, CAST('0.6156' AS FLOAT8), CAST('0.6156' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'franklin', 2025, CAST('0.6164' AS FLOAT8), CAST('0.6164' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'fulton', 2025, CAST('0.5142' AS FLOAT8), CAST('0.5142' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'gibson', 2025, CAST('0.7296' AS FLOAT8), CAST('0.7296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'grant', 2025, CAST('0.681' AS FLOAT8), CAST('0.681' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'greene', 2025, CAST('0.689' AS FLOAT8), CAST('0.689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'hamilton', 2025, CAST('0.881' AS FLOAT8), CAST('0.881' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'hancock', 2025, CAST('0.6804' AS FLOAT8), CAST('0.6804' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'harrison', 2025, CAST('0.5452' AS FLOAT8), CAST('0.5452' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'hendricks', 2025, CAST('0.8327' AS FLOAT8), CAST('0.8327' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'henry', 2025, CAST('0.7489' AS FLOAT8), CAST('0.7489' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'howard', 2025, CAST('0.7327' AS FLOAT8), CAST('0.7327' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'huntington', 2025, CAST('0.7309' AS FLOAT8), CAST('0.7309' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'jackson', 2025, CAST('0.4722' AS FLOAT8), CAST('0.4722' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'jasper', 2025, CAST('0.4883' AS FLOAT8), CAST('0.4883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'jay', 2025, CAST('0.604' AS FLOAT8), CAST('0.604' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'jefferson', 2025, CAST('0.6595' AS FLOAT8), CAST('0.6595' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'jennings', 2025, CAST('0.5841' AS FLOAT8), CAST('0.5841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'johnson', 2025, CAST('0.72' AS FLOAT8), CAST('0.72' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'knox', 2025, CAST('0.7247' AS FLOAT8), CAST('0.7247' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'kosciusko', 2025, CAST('0.5981' AS FLOAT8), CAST('0.5981' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'lagrange', 2025, CAST('0.5419' AS FLOAT8), CAST('0.5419' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'lake', 2025, CAST('0.9255' AS FLOAT8), CAST('0.9255' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'laporte', 2025, CAST('0.7941' AS FLOAT8), CAST('0.7941' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'lawrence', 2025, CAST('0.6043' AS FLOAT8), CAST('0.6043' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'madison', 2025, CAST('0.7637' AS FLOAT8), CAST('0.7637' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'marion', 2025, CAST('0.929' AS FLOAT8), CAST('0.929' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'marshall', 2025, CAST('0.6829' AS FLOAT8), CAST('0.6829' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'martin', 2025, CAST('0.5306' AS FLOAT8), CAST('0.5306' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'miami', 2025, CAST('0.578' AS FLOAT8), CAST('0.578' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'monroe', 2025, CAST('0.7019' AS FLOAT8), CAST('0.7019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'montgomery', 2025, CAST('0.6296' AS FLOAT8), CAST('0.6296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'morgan', 2025, CAST('0.4798' AS FLOAT8), CAST('0.4798' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'newton', 2025, CAST('0.8261' AS FLOAT8), CAST('0.8261' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'noble', 2025, CAST('0.6816' AS FLOAT8), CAST('0.6816' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'ohio', 2025, CAST('0.6093' AS FLOAT8), CAST('0.6093' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'orange', 2025, CAST('0.5782' AS FLOAT8), CAST('0.5782' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'owen', 2025, CAST('0.6718' AS FLOAT8), CAST('0.6718' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'parke', 2025, CAST('0.4961' AS FLOAT8), CAST('0.4961' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'perry', 2025, CAST('0.713' AS FLOAT8), CAST('0.713' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'pike', 2025, CAST('0.8131' AS FLOAT8), CAST('0.8131' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'porter', 2025, CAST('0.8293' AS FLOAT8), CAST('0.8293' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'posey', 2025, CAST('0.6284' AS FLOAT8), CAST('0.6284' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'pulaski', 2025, CAST('0.4799' AS FLOAT8), CAST('0.4799' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'putnam', 2025, CAST('0.4752' AS FLOAT8), CAST('0.4752' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'randolph', 2025, CAST('0.8311' AS FLOAT8), CAST('0.8311' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'ripley', 2025, CAST('0.5757' AS FLOAT8), CAST('0.5757' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'rush', 2025, CAST('0.6498' AS FLOAT8), CAST('0.6498' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'st-joseph', 2025, CAST('0.8671' AS FLOAT8), CAST('0.8671' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'scott', 2025, CAST('0.6403' AS FLOAT8), CAST('0.6403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'shelby', 2025, CAST('0.7047' AS FLOAT8), CAST('0.7047' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'spencer', 2025, CAST('0.6315' AS FLOAT8), CAST('0.6315' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'starke', 2025, CAST('0.6031' AS FLOAT8), CAST('0.6031' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'steuben', 2025, CAST('0.5815' AS FLOAT8), CAST('0.5815' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'sullivan', 2025, CAST('0.6751' AS FLOAT8), CAST('0.6751' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'switzerland', 2025, CAST('0.4121' AS FLOAT8), CAST('0.4121' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'tippecanoe', 2025, CAST('0.6227' AS FLOAT8), CAST('0.6227' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'tipton', 2025, CAST('0.644' AS FLOAT8), CAST('0.644' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'union', 2025, CAST('0.7053' AS FLOAT8), CAST('0.7053' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'vanderburgh', 2025, CAST('0.8241' AS FLOAT8), CAST('0.8241' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'vermillion', 2025, CAST('0.7205' AS FLOAT8), CAST('0.7205' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'vigo', 2025, CAST('0.8946' AS FLOAT8), CAST('0.8946' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'wabash', 2025, CAST('0.5327' AS FLOAT8), CAST('0.5327' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'warren', 2025, CAST('0.515' AS FLOAT8), CAST('0.515' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'warrick', 2025, CAST('0.654' AS FLOAT8), CAST('0.654' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'washington', 2025, CAST('0.6515' AS FLOAT8), CAST('0.6515' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'wayne', 2025, CAST('0.8731' AS FLOAT8), CAST('0.8731' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'wells', 2025, CAST('0.5111' AS FLOAT8), CAST('0.5111' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'white', 2025, CAST('0.5307' AS FLOAT8), CAST('0.5307' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('IN', 'whitley', 2025, CAST('0.6979' AS FLOAT8), CAST('0.6979' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('IN|adams|2025|0.7481|0.7481|||||||
+IN|allen|2025|0.8024|0.8024|||||||
+IN|bartholomew|2025|0.7223|0.7223|||||||
+IN|benton|2025|0.7563|0.7563|||||||
+IN|blackford|2025|0.8056|0.8056|||||||
+IN|boone|2025|0.7972|0.7972|||||||
+IN|brown|2025|0.4705|0.4705|||||||
+IN|carroll|2025|0.5689|0.5689|||||||
+IN|cass|2025|0.6942|0.6942|||||||
+IN|clark|2025|0.7373|0.7373|||||||
+IN|clay|2025|0.4569|0.4569|||||||
+IN|clinton|2025|0.6224|0.6224|||||||
+IN|crawford|2025|0.7374|0.7374|||||||
+IN|daviess|2025|0.6805|0.6805|||||||
+IN|dearborn|2025|0.76|0.76|||||||
+IN|decatur|2025|0.6193|0.6193|||||||
+IN|dekalb|2025|0.6279|0.6279|||||||
+IN|delaware|2025|0.7813|0.7813|||||||
+IN|dubois|2025|0.6504|0.6504|||||||
+IN|elkhart|2025|0.8189|0.8189|||||||
+IN|fayette|2025|0.7648|0.7648|||||||
+IN|floyd|2025|0.7044|0.7044|||||||
+IN|fountain|2025|0.6156|0.6156|||||||
+IN|franklin|2025|0.6164|0.6164|||||||
+IN|fulton|2025|0.5142|0.5142|||||||
+IN|gibson|2025|0.7296|0.7296|||||||
+IN|grant|2025|0.681|0.681|||||||
+IN|greene|2025|0.689|0.689|||||||
+IN|hamilton|2025|0.881|0.881|||||||
+IN|hancock|2025|0.6804|0.6804|||||||
+IN|harrison|2025|0.5452|0.5452|||||||
+IN|hendricks|2025|0.8327|0.8327|||||||
+IN|henry|2025|0.7489|0.7489|||||||
+IN|howard|2025|0.7327|0.7327|||||||
+IN|huntington|2025|0.7309|0.7309|||||||
+IN|jackson|2025|0.4722|0.4722|||||||
+IN|jasper|2025|0.4883|0.4883|||||||
+IN|jay|2025|0.604|0.604|||||||
+IN|jefferson|2025|0.6595|0.6595|||||||
+IN|jennings|2025|0.5841|0.5841|||||||
+IN|johnson|2025|0.72|0.72|||||||
+IN|knox|2025|0.7247|0.7247|||||||
+IN|kosciusko|2025|0.5981|0.5981|||||||
+IN|lagrange|2025|0.5419|0.5419|||||||
+IN|lake|2025|0.9255|0.9255|||||||
+IN|laporte|2025|0.7941|0.7941|||||||
+IN|lawrence|2025|0.6043|0.6043|||||||
+IN|madison|2025|0.7637|0.7637|||||||
+IN|marion|2025|0.929|0.929|||||||
+IN|marshall|2025|0.6829|0.6829|||||||
+IN|martin|2025|0.5306|0.5306|||||||
+IN|miami|2025|0.578|0.578|||||||
+IN|monroe|2025|0.7019|0.7019|||||||
+IN|montgomery|2025|0.6296|0.6296|||||||
+IN|morgan|2025|0.4798|0.4798|||||||
+IN|newton|2025|0.8261|0.8261|||||||
+IN|noble|2025|0.6816|0.6816|||||||
+IN|ohio|2025|0.6093|0.6093|||||||
+IN|orange|2025|0.5782|0.5782|||||||
+IN|owen|2025|0.6718|0.6718|||||||
+IN|parke|2025|0.4961|0.4961|||||||
+IN|perry|2025|0.713|0.713|||||||
+IN|pike|2025|0.8131|0.8131|||||||
+IN|porter|2025|0.8293|0.8293|||||||
+IN|posey|2025|0.6284|0.6284|||||||
+IN|pulaski|2025|0.4799|0.4799|||||||
+IN|putnam|2025|0.4752|0.4752|||||||
+IN|randolph|2025|0.8311|0.8311|||||||
+IN|ripley|2025|0.5757|0.5757|||||||
+IN|rush|2025|0.6498|0.6498|||||||
+IN|st-joseph|2025|0.8671|0.8671|||||||
+IN|scott|2025|0.6403|0.6403|||||||
+IN|shelby|2025|0.7047|0.7047|||||||
+IN|spencer|2025|0.6315|0.6315|||||||
+IN|starke|2025|0.6031|0.6031|||||||
+IN|steuben|2025|0.5815|0.5815|||||||
+IN|sullivan|2025|0.6751|0.6751|||||||
+IN|switzerland|2025|0.4121|0.4121|||||||
+IN|tippecanoe|2025|0.6227|0.6227|||||||
+IN|tipton|2025|0.644|0.644|||||||
+IN|union|2025|0.7053|0.7053|||||||
+IN|vanderburgh|2025|0.8241|0.8241|||||||
+IN|vermillion|2025|0.7205|0.7205|||||||
+IN|vigo|2025|0.8946|0.8946|||||||
+IN|wabash|2025|0.5327|0.5327|||||||
+IN|warren|2025|0.515|0.515|||||||
+IN|warrick|2025|0.654|0.654|||||||
+IN|washington|2025|0.6515|0.6515|||||||
+IN|wayne|2025|0.8731|0.8731|||||||
+IN|wells|2025|0.5111|0.5111|||||||
+IN|white|2025|0.5307|0.5307|||||||
+IN|whitley|2025|0.6979|0.6979|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -235,9 +235,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -260,13 +274,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -281,18 +290,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,220 +5,220 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('KS', 'allen', 'Allen County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'anderson', 'Anderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'atchison', 'Atchison County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'barber', 'Barber County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'barton', 'Barton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'bourbon', 'Bourbon County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'chase', 'Chase County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'chautauqua', 'Chautauqua County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'cherokee', 'Cherokee County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'cheyenne', 'Cheyenne County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'cloud', 'Cloud County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'coffey', 'Coffey County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'comanche', 'Comanche County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'cowley', 'Cowley County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'decatur', 'Decatur County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'dickinson', 'Dickinson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'doniphan', 'Doniphan County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'edwards', 'Edwards County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'elk', 'Elk County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'ellis', 'Ellis County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'ellsworth', 'Ellsworth County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'finney', 'Finney County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'ford', 'Ford County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'geary', 'Geary County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'gove', 'Gove County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'graham', 'Graham County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'gray', 'Gray County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'greeley', 'Greeley County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'greenwood', 'Greenwood County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'hamilton', 'Hamilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'harper', 'Harper County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'harvey', 'Harvey County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'haskell', 'Haskell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'hodgeman', 'Hodgeman County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'jewell', 'Jewell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'kearny', 'Kearny County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'kingman', 'Kingman County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'kiowa', 'Kiowa County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'labette', 'Labette County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'lane', 'Lane County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'leavenworth', 'Leavenworth County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'linn', 'Linn County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'lyon', 'Lyon County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'mcpherson', 'McPherson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'meade', 'Meade County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'miami', 'Miami County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'mitchell', 'Mitchell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'morris', 'Morris County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'morton', 'Morton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'nemaha', 'Nemaha County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'neosho', 'Neosho County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'ness', 'Ness County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'norton', 'Norton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'osage', 'Osage County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'osborne', 'Osborne County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'ottawa', 'Ottawa County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'pawnee', 'Pawnee County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'phillips', 'Phillips County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'pottawatomie', 'Pottawatomie County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'pratt', 'Pratt County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'rawlins', 'Rawlins County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'reno', 'Reno County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'republic', 'Republic County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'rice', 'Rice County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'riley', 'Riley County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'rooks', 'Rooks County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'rush', 'Rush County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'russell', 'Russell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'saline', 'Saline County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'sedgwick', 'Sedgwick County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'seward', 'Seward County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'shawnee', 'Shawnee County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'sheridan', 'Sheridan County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'sherman', 'Sherman County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'smith', 'Smith County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'stafford', 'Stafford County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'stanton', 'Stanton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'stevens', 'Stevens County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'sumner', 'Sumner County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'thomas', 'Thomas County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'trego', 'Trego County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'wabaunsee', 'Wabaunsee County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'wallace', 'Wallace County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'wichita', 'Wichita County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'wilson', 'Wilson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'woodson', 'Woodson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KS', 'wyandotte', 'Wyandotte County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('KS|allen|Allen County|county_level|false|false|false
+KS|anderson|Anderson County|county_level|false|false|false
+KS|atchison|Atchison County|county_level|false|false|false
+KS|barber|Barber County|county_level|false|false|false
+KS|barton|Barton County|county_level|false|false|false
+KS|bourbon|Bourbon County|county_level|false|false|false
+KS|brown|Brown County|county_level|false|false|false
+KS|butler|Butler County|county_level|false|false|false
+KS|chase|Chase County|county_level|false|false|false
+KS|chautauqua|Chautauqua County|county_level|false|false|false
+KS|cherokee|Cherokee County|county_level|false|false|false
+KS|cheyenne|Cheyenne County|county_level|false|false|false
+KS|clark|Clark County|county_level|false|false|false
+KS|clay|Clay County|county_level|false|false|false
+KS|cloud|Cloud County|county_level|false|false|false
+KS|coffey|Coffey County|county_level|false|false|false
+KS|comanche|Comanche County|county_level|false|false|false
+KS|cowley|Cowley County|county_level|false|false|false
+KS|crawford|Crawford County|county_level|false|false|false
+KS|decatur|Decatur County|county_level|false|false|false
+KS|dickinson|Dickinson County|county_level|false|false|false
+KS|doniphan|Doniphan County|county_level|false|false|false
+KS|douglas|Douglas County|county_level|false|false|false
+KS|edwards|Edwards County|county_level|false|false|false
+KS|elk|Elk County|county_level|false|false|false
+KS|ellis|Ellis County|county_level|false|false|false
+KS|ellsworth|Ellsworth County|county_level|false|false|false
+KS|finney|Finney County|county_level|false|false|false
+KS|ford|Ford County|county_level|false|false|false
+KS|franklin|Franklin County|county_level|false|false|false
+KS|geary|Geary County|county_level|false|false|false
+KS|gove|Gove County|county_level|false|false|false
+KS|graham|Graham County|county_level|false|false|false
+KS|grant|Grant County|county_level|false|false|false
+KS|gray|Gray County|county_level|false|false|false
+KS|greeley|Greeley County|county_level|false|false|false
+KS|greenwood|Greenwood County|county_level|false|false|false
+KS|hamilton|Hamilton County|county_level|false|false|false
+KS|harper|Harper County|county_level|false|false|false
+KS|harvey|Harvey County|county_level|false|false|false
+KS|haskell|Haskell County|county_level|false|false|false
+KS|hodgeman|Hodgeman County|county_level|false|false|false
+KS|jackson|Jackson County|county_level|false|false|false
+KS|jefferson|Jefferson County|county_level|false|false|false
+KS|jewell|Jewell County|county_level|false|false|false
+KS|johnson|Johnson County|county_level|false|false|false
+KS|kearny|Kearny County|county_level|false|false|false
+KS|kingman|Kingman County|county_level|false|false|false
+KS|kiowa|Kiowa County|county_level|false|false|false
+KS|labette|Labette County|county_level|false|false|false
+KS|lane|Lane County|county_level|false|false|false
+KS|leavenworth|Leavenworth County|county_level|false|false|false
+KS|lincoln|Lincoln County|county_level|false|false|false
+KS|linn|Linn County|county_level|false|false|false
+KS|logan|Logan County|county_level|false|false|false
+KS|lyon|Lyon County|county_level|false|false|false
+KS|mcpherson|McPherson County|county_level|false|false|false
+KS|marion|Marion County|county_level|false|false|false
+KS|marshall|Marshall County|county_level|false|false|false
+KS|meade|Meade County|county_level|false|false|false
+KS|miami|Miami County|county_level|false|false|false
+KS|mitchell|Mitchell County|county_level|false|false|false
+KS|montgomery|Montgomery County|county_level|false|false|false
+KS|morris|Morris County|county_level|false|false|false
+KS|morton|Morton County|county_level|false|false|false
+KS|nemaha|Nemaha County|county_level|false|false|false
+KS|neosho|Neosho County|county_level|false|false|false
+KS|ness|Ness County|county_level|false|false|false
+KS|norton|Norton County|county_level|false|false|false
+KS|osage|Osage County|county_level|false|false|false
+KS|osborne|Osborne County|county_level|false|false|false
+KS|ottawa|Ottawa County|county_level|false|false|false
+KS|pawnee|Pawnee County|county_level|false|false|false
+KS|phillips|Phillips County|county_level|false|false|false
+KS|pottawatomie|Pottawatomie County|county_level|false|false|false
+KS|pratt|Pratt County|county_level|false|false|false
+KS|rawlins|Rawlins County|county_level|false|false|false
+KS|reno|Reno County|county_level|false|false|false
+KS|republic|Republic County|county_level|false|false|false
+KS|rice|Rice County|county_level|false|false|false
+KS|riley|Riley County|county_level|false|false|false
+KS|rooks|Rooks County|county_level|false|false|false
+KS|rush|Rush County|county_level|false|false|false
+KS|russell|Russell County|county_level|false|false|false
+KS|saline|Saline County|county_level|false|false|false
+KS|scott|Scott County|county_level|false|false|false
+KS|sedgwick|Sedgwick County|county_level|false|false|false
+KS|seward|Seward County|county_level|false|false|false
+KS|shawnee|Shawnee County|county_level|false|false|false
+KS|sheridan|Sheridan County|county_level|false|false|false
+KS|sherman|Sherman County|county_level|false|false|false
+KS|smith|Smith County|county_level|false|false|false
+KS|stafford|Stafford County|county_level|false|false|false
+KS|stanton|Stanton County|county_level|false|false|false
+KS|stevens|Stevens County|county_level|false|false|false
+KS|sumner|Sumner County|county_level|false|false|false
+KS|thomas|Thomas County|county_level|false|false|false
+KS|trego|Trego County|county_level|false|false|false
+KS|wabaunsee|Wabaunsee County|county_level|false|false|false
+KS|wallace|Wallace County|county_level|false|false|false
+KS|washington|Washington County|county_level|false|false|false
+KS|wichita|Wichita County|county_level|false|false|false
+KS|wilson|Wilson County|county_level|false|false|false
+KS|woodson|Woodson County|county_level|false|false|false
+KS|wyandotte|Wyandotte County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('KS', 'allen', 2025, CAST('1.6524' AS FLOAT8), CAST('1.6524' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'anderson', 2025, CAST('1.5281' AS FLOAT8), CAST('1.5281' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'atchison', 2025, CAST('1.3124' AS FLOAT8), CAST('1.3124' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'barber', 2025, CAST('1.6634' AS FLOAT8), CAST('1.6634' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'barton', 2025, CAST('1.6621' AS FLOAT8), CAST('1.6621' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'bourbon', 2025, CAST('1.6701' AS FLOAT8), CAST('1.6701' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'brown', 2025, CAST('1.2484' AS FLOAT8), CAST('1.2484' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'butler', 2025, CAST('1.4619' AS FLOAT8), CAST('1.4619' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'chase', 2025, CAST('1.5951' AS FLOAT8), CAST('1.5951' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'chautauqua', 2025, CAST('1.5987' AS FLOAT8), CAST('1.5987' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'cherokee', 2025, CAST('1.2264' AS FLOAT8), CAST('1.2264' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'cheyenne', 2025, CAST('1.4023' AS FLOAT8), CAST('1.4023' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'clark', 2025, CAST('2.0536' AS FLOAT8), CAST('2.0536' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'clay', 2025, CAST('1.3777' AS FLOAT8), CAST('1.3777' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'cloud', 2025, CAST('1.7882' AS FLOAT8), CAST('1.7882' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'coffey', 2025, CAST('1.1599' AS FLOAT8), CAST('1.1599' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'comanche', 2025, CAST('2.2855' AS FLOAT8), CAST('2.2855' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'cowley', 2025, CAST('1.6828' AS FLOAT8), CAST('1.6828' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'crawford', 2025, CAST('1.1234' AS FLOAT8), CAST('1.1234' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'decatur', 2025, CAST('1.7936' AS FLOAT8), CAST('1.7936' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'dickinson', 2025, CAST('1.4296' AS FLOAT8), CAST('1.4296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'doniphan', 2025, CAST('1.1601' AS FLOAT8), CAST('1.1601' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'douglas', 2025, CAST('1.2457' AS FLOAT8), CAST('1.2457' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'edwards', 2025, CAST('1.5929' AS FLOAT8), CAST('1.5929' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'elk', 2025, CAST('1.9885' AS FLOAT8), CAST('1.9885' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'ellis', 2025, CAST('1.2231' AS FLOAT8), CAST('1.2231' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'ellsworth', 2025, CAST('1.5185' AS FLOAT8), CAST('1.5185' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'finney', 2025, CAST('1.4301' AS FLOAT8), CAST('1.4301' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'ford', 2025, CAST('1.6503' AS FLOAT8), CAST('1.6503' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'franklin', 2025, CAST('1.4605' AS FLOAT8), CAST('1.4605' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'geary', 2025, CAST('1.5376' AS FLOAT8), CAST('1.5376' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'gove', 2025, CAST('1.3286' AS FLOAT8), CAST('1.3286' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'graham', 2025, CAST('1.732' AS FLOAT8), CAST('1.732' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'grant', 2025, CAST('1.3071' AS FLOAT8), CAST('1.3071' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'gray', 2025, CAST('1.4087' AS FLOAT8), CAST('1.4087' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'greeley', 2025, CAST('1.91' AS FLOAT8), CAST('1.91' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'greenwood', 2025, CAST('1.6465' AS FLOAT8), CAST('1.6465' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'hamilton', 2025, CAST('1.5714' AS FLOAT8), CAST('1.5714' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'harper', 2025, CAST('1.784' AS FLOAT8), CAST('1.784' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'harvey', 2025, CAST('1.4524' AS FLOAT8), CAST('1.4524' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'haskell', 2025, CAST('1.438' AS FLOAT8), CAST('1.438' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'hodgeman', 2025, CAST('1.767' AS FLOAT8), CAST('1.767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'jackson', 2025, CAST('1.1901' AS FLOAT8), CAST('1.1901' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'jefferson', 2025, CAST('1.2759' AS FLOAT8), CAST('1.2759' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'jewell', 2025, CAST('1.9678' AS FLOAT8), CAST('1.9678' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'johnson', 2025, CAST('1.1533' AS FLOAT8), CAST('1.1533' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'kearny', 2025, CAST('1.2243' AS FLOAT8), CAST('1.2243' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'kingman', 2025, CAST('1.784' AS FLOAT8), CAST('1.784' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'kiowa', 2025, CAST('1.1588' AS FLOAT8), CAST('1.1588' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'labette', 2025, CAST('1.6276' AS FLOAT8), CAST('1.6276' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'lane', 2025, CAST('1.4353' AS FLOAT8), CAST('1.4353' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'leavenworth', 2025, CAST('1.2034' AS FLOAT8), CAST('1.2034' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'lincoln', 2025, CAST('1.5464' AS FLOAT8), CAST('1.5464' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'linn', 2025, CAST('1.0942' AS FLOAT8), CAST('1.0942' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'logan', 2025, CAST('1.8156' AS FLOAT8), CAST('1.8156' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'lyon', 2025, CAST('1.5977' AS FLOAT8), CAST('1.5977' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'mcpherson', 2025, CAST('1.4012' AS FLOAT8), CAST('1.4012' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'marion', 2025, CAST('1.7255' AS FLOAT8), CAST('1.7255' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'marshall', 2025, CAST('1.2795' AS FLOAT8), CAST('1.2795' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'meade', 2025, CAST('1.523' AS FLOAT8), CAST('1.523' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'miami', 2025, CAST('1.2265' AS FLOAT8), CAST('1.2265' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'mitchell', 2025, CAST('1.9015' AS FLOAT8), CAST('1.9015' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'montgomery', 2025, CAST('1.696' AS FLOAT8), CAST('1.696' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'morris', 2025, CAST('1.5467' AS FLOAT8), CAST('1.5467' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'morton', 2025, CAST('2.0418' AS FLOAT8), CAST('2.0418' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'nemaha', 2025, CAST('0.9776' AS FLOAT8), CAST('0.9776' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'neosho', 2025, CAST('1.4832' AS FLOAT8), CAST('1.4832' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'ness', 2025, CAST('1.9649' AS FLOAT8), CAST('1.9649' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'norton', 2025, CAST('1.4911' AS FLOAT8), CAST('1.4911' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'osage', 2025, CAST('1.598' AS FLOAT8), CAST('1.598' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'osborne', 2025, CAST('1.6116' AS FLOAT8), CAST('1.6116' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'ottawa', 2025, CAST('1.6155' AS FLOAT8), CAST('1.6155' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'pawnee', 2025, CAST('1.7891' AS FLOAT8), CAST('1.7891' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'phillips', 2025, CAST('1.6969' AS FLOAT8), CAST('1.6969' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'pottawatomie', 2025, CAST('1.1099' AS FLOAT8), CAST('1.1099' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'pratt', 2025, CAST('1.7633' AS FLOAT8), CAST('1.7633' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'rawlins', 2025, CAST('1.661' AS FLOAT8), CAST('1.661' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'reno', 2025, CAST('1.744' AS FLOAT8), CAST('1.744' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'republic', 2025, CAST('1.6974' AS FLOAT8), CAST('1.6974' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'rice', 2025, CAST('1.5507' AS FLOAT8), CAST('1.5507' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'riley', 2025, CAST('1.4347' AS FLOAT8), CAST('1.4347' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'rooks', 2025, CAST('1.77' AS FLOAT8), CAST('1.77' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'rush', 2025, CAST('1.8966' AS FLOAT8), CAST('1.8966' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'russell', 2025, CAST('1.7509' AS FLOAT8), CAST('1.7509' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'saline', 2025, CAST('1.3281' AS FLOAT8), CAST('1.3281' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'scott', 2025, CAST('1.532' AS FLOAT8), CAST('1.532' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'sedgwick', 2025, CAST('1.2297' AS FLOAT8), CAST('1.2297' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'seward', 2025, CAST('1.6843' AS FLOAT8), CAST('1.6843' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'shawnee', 2025, CAST('1.4671' AS FLOAT8), CAST('1.4671' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'sheridan', 2025, CAST('1.5336' AS FLOAT8), CAST('1.5336' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'sherman', 2025, CAST('1.5724' AS FLOAT8), CAST('1.5724' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'smith', 2025, CAST('1.6516' AS FLOAT8), CAST('1.6516' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'stafford', 2025, CAST('1.5564' AS FLOAT8), CAST('1.5564' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'stanton', 2025, CAST('2.4704' AS FLOAT8), CAST('2.4704' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'stevens', 2025, CAST('1.7984' AS FLOAT8), CAST('1.7984' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'sumner', 2025, CAST('1.7051' AS FLOAT8), CAST('1.7051' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'thomas', 2025, CAST('1.3213' AS FLOAT8), CAST('1.3213' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'trego', 2025, CAST('1.4558' AS FLOAT8), CAST('1.4558' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'wabaunsee', 2025, CAST('1.2738' AS FLOAT8), CAST('1.2738' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'wallace', 2025, CAST('1.5382' AS FLOAT8), CAST('1.5382' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'washington', 2025, CAST('1.4618' AS FLOAT8), CAST('1.4618' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'wichita', 2025, CAST('1.4681' AS FLOAT8), CAST('1.4681' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'wilson', 2025, CAST('1.3781' AS FLOAT8), CAST('1.3781' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'woodson', 2025, CAST('1.8106' AS FLOAT8), CAST('1.8106' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KS', 'wyandotte', 2025, CAST('1.4669' AS FLOAT8), CAST('1.4669' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('KS|allen|2025|1.6524|1.6524|||||||
+KS|anderson|2025|1.5281|1.5281|||||||
+KS|atchison|2025|1.3124|1.3124|||||||
+KS|barber|2025|1.6634|1.6634|||||||
+KS|barton|2025|1.6621|1.6621|||||||
+KS|bourbon|2025|1.6701|1.6701|||||||
+KS|brown|2025|1.2484|1.2484|||||||
+KS|butler|2025|1.4619|1.4619|||||||
+KS|chase|2025|1.5951|1.5951|||||||
+KS|chautauqua|2025|1.5987|1.5987|||||||
+KS|cherokee|2025|1.2264|1.2264|||||||
+KS|cheyenne|2025|1.4023|1.4023|||||||
+KS|clark|2025|2.0536|2.0536|||||||
+KS|clay|2025|1.3777|1.3777|||||||
+KS|cloud|2025|1.7882|1.7882|||||||
+KS|coffey|2025|1.1599|1.1599|||||||
+KS|comanche|2025|2.2855|2.2855|||||||
+KS|cowley|2025|1.6828|1.6828|||||||
+KS|crawford|2025|1.1234|1.1234|||||||
+KS|decatur|2025|1.7936|1.7936|||||||
+KS|dickinson|2025|1.4296|1.4296|||||||
+KS|doniphan|2025|1.1601|1.1601|||||||
+KS|douglas|2025|1.2457|1.2457|||||||
+KS|edwards|2025|1.5929|1.5929|||||||
+KS|elk|2025|1.9885|1.9885|||||||
+KS|ellis|2025|1.2231|1.2231|||||||
+KS|ellsworth|2025|1.5185|1.5185|||||||
+KS|finney|2025|1.4301|1.4301|||||||
+KS|ford|2025|1.6503|1.6503|||||||
+KS|franklin|2025|1.4605|1.4605|||||||
+KS|geary|2025|1.5376|1.5376|||||||
+KS|gove|2025|1.3286|1.3286|||||||
+KS|graham|2025|1.732|1.732|||||||
+KS|grant|2025|1.3071|1.3071|||||||
+KS|gray|2025|1.4087|1.4087|||||||
+KS|greeley|2025|1.91|1.91|||||||
+KS|greenwood|2025|1.6465|1.6465|||||||
+KS|hamilton|2025|1.5714|1.5714|||||||
+KS|harper|2025|1.784|1.784|||||||
+KS|harvey|2025|1.4524|1.4524|||||||
+KS|haskell|2025|1.438|1.438|||||||
+KS|hodgeman|2025|1.767|1.767|||||||
+KS|jackson|2025|1.1901|1.1901|||||||
+KS|jefferson|2025|1.2759|1.2759|||||||
+KS|jewell|2025|1.9678|1.9678|||||||
+KS|johnson|2025|1.1533|1.1533|||||||
+KS|kearny|2025|1.2243|1.2243|||||||
+KS|kingman|2025|1.784|1.784|||||||
+KS|kiowa|2025|1.1588|1.1588|||||||
+KS|labette|2025|1.6276|1.6276|||||||
+KS|lane|2025|1.4353|1.4353|||||||
+KS|leavenworth|2025|1.2034|1.2034|||||||
+KS|lincoln|2025|1.5464|1.5464|||||||
+KS|linn|2025|1.0942|1.0942|||||||
+KS|logan|2025|1.8156|1.8156|||||||
+KS|lyon|2025|1.5977|1.5977|||||||
+KS|mcpherson|2025|1.4012|1.4012|||||||
+KS|marion|2025|1.7255|1.7255|||||||
+KS|marshall|2025|1.2795|1.2795|||||||
+KS|meade|2025|1.523|1.523|||||||
+KS|miami|2025|1.2265|1.2265|||||||
+KS|mitchell|2025|1.9015|1.9015|||||||
+KS|montgomery|2025|1.696|1.696|||||||
+KS|morris|2025|1.5467|1.5467|||||||
+KS|morton|2025|2.0418|2.0418|||||||
+KS|nemaha|2025|0.9776|0.9776|||||||
+KS|neosho|2025|1.4832|1.4832|||||||
+KS|ness|2025|1.9649|1.9649|||||||
+KS|norton|2025|1.4911|1.4911|||||||
+KS|osage|2025|1.598|1.598|||||||
+KS|osborne|2025|1.6116|1.6116|||||||
+KS|ottawa|2025|1.6155|1.6155|||||||
+KS|pawnee|2025|1.7891|1.7891|||||||
+KS|phillips|2025|1.6969|1.6969|||||||
+KS|pottawatomie|2025|1.1099|1.1099|||||||
+KS|pratt|2025|1.7633|1.7633|||||||
+KS|rawlins|2025|1.661|1.661|||||||
+KS|reno|2025|1.744|1.744|||||||
+KS|republic|2025|1.6974|1.6974|||||||
+KS|rice|2025|1.5507|1.5507|||||||
+KS|riley|2025|1.4347|1.4347|||||||
+KS|rooks|2025|1.77|1.77|||||||
+KS|rush|2025|1.8966|1.8966|||||||
+KS|russell|2025|1.7509|1.7509|||||||
+KS|saline|2025|1.3281|1.3281|||||||
+KS|scott|2025|1.532|1.532|||||||
+KS|sedgwick|2025|1.2297|1.2297|||||||
+KS|seward|2025|1.6843|1.6843|||||||
+KS|shawnee|2025|1.4671|1.4671|||||||
+KS|sheridan|2025|1.5336|1.5336|||||||
+KS|sherman|2025|1.5724|1.5724|||||||
+KS|smith|2025|1.6516|1.6516|||||||
+KS|stafford|2025|1.5564|1.5564|||||||
+KS|stanton|2025|2.4704|2.4704|||||||
+KS|stevens|2025|1.7984|1.7984|||||||
+KS|sumner|2025|1.7051|1.7051|||||||
+KS|thomas|2025|1.3213|1.3213|||||||
+KS|trego|2025|1.4558|1.4558|||||||
+KS|wabaunsee|2025|1.2738|1.2738|||||||
+KS|wallace|2025|1.5382|1.5382|||||||
+KS|washington|2025|1.4618|1.4618|||||||
+KS|wichita|2025|1.4681|1.4681|||||||
+KS|wilson|2025|1.3781|1.3781|||||||
+KS|woodson|2025|1.8106|1.8106|||||||
+KS|wyandotte|2025|1.4669|1.4669|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -261,9 +261,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -286,13 +300,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -307,18 +316,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,250 +5,250 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('KY', 'adair', 'Adair County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'allen', 'Allen County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'anderson', 'Anderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'ballard', 'Ballard County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'barren', 'Barren County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'bath', 'Bath County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'bell', 'Bell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'bourbon', 'Bourbon County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'boyd', 'Boyd County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'boyle', 'Boyle County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'bracken', 'Bracken County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'breathitt', 'Breathitt County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'breckinridge', 'Breckinridge County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'bullitt', 'Bullitt County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'caldwell', 'Caldwell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'calloway', 'Calloway County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'campbell', 'Campbell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'carlisle', 'Carlisle County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'carter', 'Carter County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'casey', 'Casey County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'christian', 'Christian County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'crittenden', 'Crittenden County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'cumberland', 'Cumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'daviess', 'Daviess County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'edmonson', 'Edmonson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'elliott', 'Elliott County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'estill', 'Estill County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'fleming', 'Fleming County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'floyd', 'Floyd County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'fulton', 'Fulton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'gallatin', 'Gallatin County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'garrard', 'Garrard County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'graves', 'Graves County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'grayson', 'Grayson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'green', 'Green County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'greenup', 'Greenup County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'hardin', 'Hardin County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'harlan', 'Harlan County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'harrison', 'Harrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'hart', 'Hart County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'henderson', 'Henderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'hickman', 'Hickman County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'hopkins', 'Hopkins County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'jessamine', 'Jessamine County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'kenton', 'Kenton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'knott', 'Knott County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'knox', 'Knox County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'larue', 'Larue County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'laurel', 'Laurel County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'leslie', 'Leslie County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'letcher', 'Letcher County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'lewis', 'Lewis County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'livingston', 'Livingston County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'lyon', 'Lyon County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'mccracken', 'McCracken County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'mccreary', 'McCreary County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'mclean', 'McLean County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'magoffin', 'Magoffin County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'martin', 'Martin County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'mason', 'Mason County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'meade', 'Meade County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'menifee', 'Menifee County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'metcalfe', 'Metcalfe County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'muhlenberg', 'Muhlenberg County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'nelson', 'Nelson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'nicholas', 'Nicholas County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'ohio', 'Ohio County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'oldham', 'Oldham County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'owen', 'Owen County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'owsley', 'Owsley County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'pendleton', 'Pendleton County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'powell', 'Powell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'pulaski', 'Pulaski County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'robertson', 'Robertson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'rockcastle', 'Rockcastle County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'rowan', 'Rowan County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'russell', 'Russell County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'simpson', 'Simpson County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'spencer', 'Spencer County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'taylor', 'Taylor County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'todd', 'Todd County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'trigg', 'Trigg County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'trimble', 'Trimble County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'webster', 'Webster County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'whitley', 'Whitley County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'wolfe', 'Wolfe County', 'county_level', FALSE, FALSE, FALSE),
-  ('KY', 'woodford', 'Woodford County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('KY|adair|Adair County|county_level|false|false|false
+KY|allen|Allen County|county_level|false|false|false
+KY|anderson|Anderson County|county_level|false|false|false
+KY|ballard|Ballard County|county_level|false|false|false
+KY|barren|Barren County|county_level|false|false|false
+KY|bath|Bath County|county_level|false|false|false
+KY|bell|Bell County|county_level|false|false|false
+KY|boone|Boone County|county_level|false|false|false
+KY|bourbon|Bourbon County|county_level|false|false|false
+KY|boyd|Boyd County|county_level|false|false|false
+KY|boyle|Boyle County|county_level|false|false|false
+KY|bracken|Bracken County|county_level|false|false|false
+KY|breathitt|Breathitt County|county_level|false|false|false
+KY|breckinridge|Breckinridge County|county_level|false|false|false
+KY|bullitt|Bullitt County|county_level|false|false|false
+KY|butler|Butler County|county_level|false|false|false
+KY|caldwell|Caldwell County|county_level|false|false|false
+KY|calloway|Calloway County|county_level|false|false|false
+KY|campbell|Campbell County|county_level|false|false|false
+KY|carlisle|Carlisle County|county_level|false|false|false
+KY|carroll|Carroll County|county_level|false|false|false
+KY|carter|Carter County|county_level|false|false|false
+KY|casey|Casey County|county_level|false|false|false
+KY|christian|Christian County|county_level|false|false|false
+KY|clark|Clark County|county_level|false|false|false
+KY|clay|Clay County|county_level|false|false|false
+KY|clinton|Clinton County|county_level|false|false|false
+KY|crittenden|Crittenden County|county_level|false|false|false
+KY|cumberland|Cumberland County|county_level|false|false|false
+KY|daviess|Daviess County|county_level|false|false|false
+KY|edmonson|Edmonson County|county_level|false|false|false
+KY|elliott|Elliott County|county_level|false|false|false
+KY|estill|Estill County|county_level|false|false|false
+KY|fayette|Fayette County|county_level|false|false|false
+KY|fleming|Fleming County|county_level|false|false|false
+KY|floyd|Floyd County|county_level|false|false|false
+KY|franklin|Franklin County|county_level|false|false|false
+KY|fulton|Fulton County|county_level|false|false|false
+KY|gallatin|Gallatin County|county_level|false|false|false
+KY|garrard|Garrard County|county_level|false|false|false
+KY|grant|Grant County|county_level|false|false|false
+KY|graves|Graves County|county_level|false|false|false
+KY|grayson|Grayson County|county_level|false|false|false
+KY|green|Green County|county_level|false|false|false
+KY|greenup|Greenup County|county_level|false|false|false
+KY|hancock|Hancock County|county_level|false|false|false
+KY|hardin|Hardin County|county_level|false|false|false
+KY|harlan|Harlan County|county_level|false|false|false
+KY|harrison|Harrison County|county_level|false|false|false
+KY|hart|Hart County|county_level|false|false|false
+KY|henderson|Henderson County|county_level|false|false|false
+KY|henry|Henry County|county_level|false|false|false
+KY|hickman|Hickman County|county_level|false|false|false
+KY|hopkins|Hopkins County|county_level|false|false|false
+KY|jackson|Jackson County|county_level|false|false|false
+KY|jefferson|Jefferson County|county_level|false|false|false
+KY|jessamine|Jessamine County|county_level|false|false|false
+KY|johnson|Johnson County|county_level|false|false|false
+KY|kenton|Kenton County|county_level|false|false|false
+KY|knott|Knott County|county_level|false|false|false
+KY|knox|Knox County|county_level|false|false|false
+KY|larue|Larue County|county_level|false|false|false
+KY|laurel|Laurel County|county_level|false|false|false
+KY|lawrence|Lawrence County|county_level|false|false|false
+KY|lee|Lee County|county_level|false|false|false
+KY|leslie|Leslie County|county_level|false|false|false
+KY|letcher|Letcher County|county_level|false|false|false
+KY|lewis|Lewis County|county_level|false|false|false
+KY|lincoln|Lincoln County|county_level|false|false|false
+KY|livingston|Livingston County|county_level|false|false|false
+KY|logan|Logan County|county_level|false|false|false
+KY|lyon|Lyon County|county_level|false|false|false
+KY|mccracken|McCracken County|county_level|false|false|false
+KY|mccreary|McCreary County|county_level|false|false|false
+KY|mclean|McLean County|county_level|false|false|false
+KY|madison|Madison County|county_level|false|false|false
+KY|magoffin|Magoffin County|county_level|false|false|false
+KY|marion|Marion County|county_level|false|false|false
+KY|marshall|Marshall County|county_level|false|false|false
+KY|martin|Martin County|county_level|false|false|false
+KY|mason|Mason County|county_level|false|false|false
+KY|meade|Meade County|county_level|false|false|false
+KY|menifee|Menifee County|county_level|false|false|false
+KY|mercer|Mercer County|county_level|false|false|false
+KY|metcalfe|Metcalfe County|county_level|false|false|false
+KY|monroe|Monroe County|county_level|false|false|false
+KY|montgomery|Montgomery County|county_level|false|false|false
+KY|morgan|Morgan County|county_level|false|false|false
+KY|muhlenberg|Muhlenberg County|county_level|false|false|false
+KY|nelson|Nelson County|county_level|false|false|false
+KY|nicholas|Nicholas County|county_level|false|false|false
+KY|ohio|Ohio County|county_level|false|false|false
+KY|oldham|Oldham County|county_level|false|false|false
+KY|owen|Owen County|county_level|false|false|false
+KY|owsley|Owsley County|county_level|false|false|false
+KY|pendleton|Pendleton County|county_level|false|false|false
+KY|perry|Perry County|county_level|false|false|false
+KY|pike|Pike County|county_level|false|false|false
+KY|powell|Powell County|county_level|false|false|false
+KY|pulaski|Pulaski County|county_level|false|false|false
+KY|robertson|Robertson County|county_level|false|false|false
+KY|rockcastle|Rockcastle County|county_level|false|false|false
+KY|rowan|Rowan County|county_level|false|false|false
+KY|russell|Russell County|county_level|false|false|false
+KY|scott|Scott County|county_level|false|false|false
+KY|shelby|Shelby County|county_level|false|false|false
+KY|simpson|Simpson County|county_level|false|false|false
+KY|spencer|Spencer County|county_level|false|false|false
+KY|taylor|Taylor County|county_level|false|false|false
+KY|todd|Todd County|county_level|false|false|false
+KY|trigg|Trigg County|county_level|false|false|false
+KY|trimble|Trimble County|county_level|false|false|false
+KY|union|Union County|county_level|false|false|false
+KY|warren|Warren County|county_level|false|false|false
+KY|washington|Washington County|county_level|false|false|false
+KY|wayne|Wayne County|county_level|false|false|false
+KY|webster|Webster County|county_level|false|false|false
+KY|whitley|Whitley County|county_level|false|false|false
+KY|wolfe|Wolfe County|county_level|false|false|false
+KY|woodford|Woodford County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('KY', 'adair', 2025, CAST('0.684' AS FLOAT8), CAST('0.684' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'allen', 2025, CAST('0.5513' AS FLOAT8), CAST('0.5513' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'anderson', 2025, CAST('0.7964' AS FLOAT8), CAST('0.7964' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'ballard', 2025, CAST('0.8029' AS FLOAT8), CAST('0.8029' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'barren', 2025, CAST('0.7262' AS FLOAT8), CAST('0.7262' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'bath', 2025, CAST('0.7308' AS FLOAT8), CAST('0.7308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'bell', 2025, CAST('0.7434' AS FLOAT8), CAST('0.7434' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'boone', 2025, CAST('0.8977' AS FLOAT8), CAST('0.8977' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'bourbon', 2025, CAST('0.7387' AS FLOAT8), CAST('0.7387' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'boyd', 2025, CAST('0.9762' AS FLOAT8), CAST('0.9762' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'boyle', 2025, CAST('0.853' AS FLOAT8), CAST('0.853' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'bracken', 2025, CAST('0.939' AS FLOAT8), CAST('0.939' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'breathitt', 2025, CAST('0.843' AS FLOAT8), CAST('0.843' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'breckinridge', 2025, CAST('0.6047' AS FLOAT8), CAST('0.6047' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'bullitt', 2025, CAST('0.8532' AS FLOAT8), CAST('0.8532' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'butler', 2025, CAST('0.563' AS FLOAT8), CAST('0.563' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'caldwell', 2025, CAST('0.5233' AS FLOAT8), CAST('0.5233' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'calloway', 2025, CAST('0.6705' AS FLOAT8), CAST('0.6705' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'campbell', 2025, CAST('1.064' AS FLOAT8), CAST('1.064' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'carlisle', 2025, CAST('0.8472' AS FLOAT8), CAST('0.8472' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'carroll', 2025, CAST('0.7565' AS FLOAT8), CAST('0.7565' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'carter', 2025, CAST('0.4933' AS FLOAT8), CAST('0.4933' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'casey', 2025, CAST('0.5969' AS FLOAT8), CAST('0.5969' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'christian', 2025, CAST('0.7138' AS FLOAT8), CAST('0.7138' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'clark', 2025, CAST('0.7317' AS FLOAT8), CAST('0.7317' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'clay', 2025, CAST('0.685' AS FLOAT8), CAST('0.685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'clinton', 2025, CAST('0.55' AS FLOAT8), CAST('0.55' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'crittenden', 2025, CAST('0.5618' AS FLOAT8), CAST('0.5618' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'cumberland', 2025, CAST('0.6112' AS FLOAT8), CAST('0.6112' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'daviess', 2025, CAST('0.8584' AS FLOAT8), CAST('0.8584' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'edmonson', 2025, CAST('0.582' AS FLOAT8), CAST('0.582' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'elliott', 2025, CAST('0.6889' AS FLOAT8), CAST('0.6889' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'estill', 2025, CAST('0.6908' AS FLOAT8), CAST('0.6908' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'fayette', 2025, CAST('0.8912' AS FLOAT8), CAST('0.8912' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'fleming', 2025, CAST('0.7153' AS FLOAT8), CAST('0.7153' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'floyd', 2025, CAST('0.7471' AS FLOAT8), CAST('0.7471' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'franklin', 2025, CAST('0.8415' AS FLOAT8), CAST('0.8415' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'fulton', 2025, CAST('0.7196' AS FLOAT8), CAST('0.7196' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'gallatin', 2025, CAST('0.8076' AS FLOAT8), CAST('0.8076' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'garrard', 2025, CAST('0.7195' AS FLOAT8), CAST('0.7195' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'grant', 2025, CAST('0.7218' AS FLOAT8), CAST('0.7218' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'graves', 2025, CAST('0.6683' AS FLOAT8), CAST('0.6683' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'grayson', 2025, CAST('0.5597' AS FLOAT8), CAST('0.5597' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'green', 2025, CAST('0.6325' AS FLOAT8), CAST('0.6325' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'greenup', 2025, CAST('0.9409' AS FLOAT8), CAST('0.9409' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'hancock', 2025, CAST('0.6795' AS FLOAT8), CAST('0.6795' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'hardin', 2025, CAST('0.7047' AS FLOAT8), CAST('0.7047' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'harlan', 2025, CAST('0.9877' AS FLOAT8), CAST('0.9877' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'harrison', 2025, CAST('0.6787' AS FLOAT8), CAST('0.6787' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'hart', 2025, CAST('0.7504' AS FLOAT8), CAST('0.7504' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'henderson', 2025, CAST('0.8781' AS FLOAT8), CAST('0.8781' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'henry', 2025, CAST('0.8213' AS FLOAT8), CAST('0.8213' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'hickman', 2025, CAST('0.8191' AS FLOAT8), CAST('0.8191' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'hopkins', 2025, CAST('0.8207' AS FLOAT8), CAST('0.8207' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'jackson', 2025, CAST('0.6383' AS FLOAT8), CAST('0.6383' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'jefferson', 2025, CAST('0.8529' AS FLOAT8), CAST('0.8529' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'jessamine', 2025, CAST('0.7707' AS FLOAT8), CAST('0.7707' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'johnson', 2025, CAST('0.6449' AS FLOAT8), CAST('0.6449' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'kenton', 2025, CAST('1.004' AS FLOAT8), CAST('1.004' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'knott', 2025, CAST('0.7185' AS FLOAT8), CAST('0.7185' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'knox', 2025, CAST('0.7353' AS FLOAT8), CAST('0.7353' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'larue', 2025, CAST('0.6299' AS FLOAT8), CAST('0.6299' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'laurel', 2025, CAST('0.5893' AS FLOAT8), CAST('0.5893' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'lawrence', 2025, CAST('0.6781' AS FLOAT8), CAST('0.6781' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'lee', 2025, CAST('0.8477' AS FLOAT8), CAST('0.8477' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'leslie', 2025, CAST('0.7179' AS FLOAT8), CAST('0.7179' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'letcher', 2025, CAST('0.9319' AS FLOAT8), CAST('0.9319' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'lewis', 2025, CAST('0.6481' AS FLOAT8), CAST('0.6481' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'lincoln', 2025, CAST('0.7322' AS FLOAT8), CAST('0.7322' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'livingston', 2025, CAST('0.6285' AS FLOAT8), CAST('0.6285' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'logan', 2025, CAST('0.6238' AS FLOAT8), CAST('0.6238' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'lyon', 2025, CAST('0.5534' AS FLOAT8), CAST('0.5534' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'mccracken', 2025, CAST('0.7337' AS FLOAT8), CAST('0.7337' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'mccreary', 2025, CAST('0.7338' AS FLOAT8), CAST('0.7338' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'mclean', 2025, CAST('0.6758' AS FLOAT8), CAST('0.6758' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'madison', 2025, CAST('0.739' AS FLOAT8), CAST('0.739' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'magoffin', 2025, CAST('0.7282' AS FLOAT8), CAST('0.7282' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'marion', 2025, CAST('0.7083' AS FLOAT8), CAST('0.7083' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'marshall', 2025, CAST('0.7173' AS FLOAT8), CAST('0.7173' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'martin', 2025, CAST('0.7739' AS FLOAT8), CAST('0.7739' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'mason', 2025, CAST('0.6337' AS FLOAT8), CAST('0.6337' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'meade', 2025, CAST('0.7108' AS FLOAT8), CAST('0.7108' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'menifee', 2025, CAST('0.5004' AS FLOAT8), CAST('0.5004' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'mercer', 2025, CAST('0.8187' AS FLOAT8), CAST('0.8187' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'metcalfe', 2025, CAST('0.7207' AS FLOAT8), CAST('0.7207' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'monroe', 2025, CAST('0.767' AS FLOAT8), CAST('0.767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'montgomery', 2025, CAST('0.746' AS FLOAT8), CAST('0.746' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'morgan', 2025, CAST('0.7566' AS FLOAT8), CAST('0.7566' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'muhlenberg', 2025, CAST('0.6941' AS FLOAT8), CAST('0.6941' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'nelson', 2025, CAST('0.7952' AS FLOAT8), CAST('0.7952' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'nicholas', 2025, CAST('0.5677' AS FLOAT8), CAST('0.5677' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'ohio', 2025, CAST('0.6129' AS FLOAT8), CAST('0.6129' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'oldham', 2025, CAST('0.9211' AS FLOAT8), CAST('0.9211' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'owen', 2025, CAST('0.7461' AS FLOAT8), CAST('0.7461' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'owsley', 2025, CAST('0.7034' AS FLOAT8), CAST('0.7034' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'pendleton', 2025, CAST('0.7749' AS FLOAT8), CAST('0.7749' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'perry', 2025, CAST('0.7288' AS FLOAT8), CAST('0.7288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'pike', 2025, CAST('0.7274' AS FLOAT8), CAST('0.7274' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'powell', 2025, CAST('0.5822' AS FLOAT8), CAST('0.5822' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'pulaski', 2025, CAST('0.6462' AS FLOAT8), CAST('0.6462' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'robertson', 2025, CAST('0.671' AS FLOAT8), CAST('0.671' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'rockcastle', 2025, CAST('0.4811' AS FLOAT8), CAST('0.4811' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'rowan', 2025, CAST('0.5529' AS FLOAT8), CAST('0.5529' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'russell', 2025, CAST('0.5884' AS FLOAT8), CAST('0.5884' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'scott', 2025, CAST('0.6813' AS FLOAT8), CAST('0.6813' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'shelby', 2025, CAST('0.8101' AS FLOAT8), CAST('0.8101' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'simpson', 2025, CAST('0.6367' AS FLOAT8), CAST('0.6367' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'spencer', 2025, CAST('0.7117' AS FLOAT8), CAST('0.7117' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'taylor', 2025, CAST('0.7172' AS FLOAT8), CAST('0.7172' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'todd', 2025, CAST('0.5527' AS FLOAT8), CAST('0.5527' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'trigg', 2025, CAST('0.5547' AS FLOAT8), CAST('0.5547' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'trimble', 2025, CAST('0.6804' AS FLOAT8), CAST('0.6804' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'union', 2025, CAST('0.7872' AS FLOAT8), CAST('0.7872' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'warren', 2025, CAST('0.6422' AS FLOAT8), CAST('0.6422' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'washington', 2025, CAST('0.716' AS FLOAT8), CAST('0.716' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'wayne', 2025, CAST('0.5776' AS FLOAT8), CAST('0.5776' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'webster', 2025, CAST('0.9846' AS FLOAT8), CAST('0.9846' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'whitley', 2025, CAST('0.6567' AS FLOAT8), CAST('0.6567' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'wolfe', 2025, CAST('0.5889' AS FLOAT8), CAST('0.5889' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('KY', 'woodford', 2025, CAST('0.7408' AS FLOAT8), CAST('0.7408' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('KY|adair|2025|0.684|0.684|||||||
+KY|allen|2025|0.5513|0.5513|||||||
+KY|anderson|2025|0.7964|0.7964|||||||
+KY|ballard|2025|0.8029|0.8029|||||||
+KY|barren|2025|0.7262|0.7262|||||||
+KY|bath|2025|0.7308|0.7308|||||||
+KY|bell|2025|0.7434|0.7434|||||||
+KY|boone|2025|0.8977|0.8977|||||||
+KY|bourbon|2025|0.7387|0.7387|||||||
+KY|boyd|2025|0.9762|0.9762|||||||
+KY|boyle|2025|0.853|0.853|||||||
+KY|bracken|2025|0.939|0.939|||||||
+KY|breathitt|2025|0.843|0.843|||||||
+KY|breckinridge|2025|0.6047|0.6047|||||||
+KY|bullitt|2025|0.8532|0.8532|||||||
+KY|butler|2025|0.563|0.563|||||||
+KY|caldwell|2025|0.5233|0.5233|||||||
+KY|calloway|2025|0.6705|0.6705|||||||
+KY|campbell|2025|1.064|1.064|||||||
+KY|carlisle|2025|0.8472|0.8472|||||||
+KY|carroll|2025|0.7565|0.7565|||||||
+KY|carter|2025|0.4933|0.4933|||||||
+KY|casey|2025|0.5969|0.5969|||||||
+KY|christian|2025|0.7138|0.7138|||||||
+KY|clark|2025|0.7317|0.7317|||||||
+KY|clay|2025|0.685|0.685|||||||
+KY|clinton|2025|0.55|0.55|||||||
+KY|crittenden|2025|0.5618|0.5618|||||||
+KY|cumberland|2025|0.6112|0.6112|||||||
+KY|daviess|2025|0.8584|0.8584|||||||
+KY|edmonson|2025|0.582|0.582|||||||
+KY|elliott|2025|0.6889|0.6889|||||||
+KY|estill|2025|0.6908|0.6908|||||||
+KY|fayette|2025|0.8912|0.8912|||||||
+KY|fleming|2025|0.7153|0.7153|||||||
+KY|floyd|2025|0.7471|0.7471|||||||
+KY|franklin|2025|0.8415|0.8415|||||||
+KY|fulton|2025|0.7196|0.7196|||||||
+KY|gallatin|2025|0.8076|0.8076|||||||
+KY|garrard|2025|0.7195|0.7195|||||||
+KY|grant|2025|0.7218|0.7218|||||||
+KY|graves|2025|0.6683|0.6683|||||||
+KY|grayson|2025|0.5597|0.5597|||||||
+KY|green|2025|0.6325|0.6325|||||||
+KY|greenup|2025|0.9409|0.9409|||||||
+KY|hancock|2025|0.6795|0.6795|||||||
+KY|hardin|2025|0.7047|0.7047|||||||
+KY|harlan|2025|0.9877|0.9877|||||||
+KY|harrison|2025|0.6787|0.6787|||||||
+KY|hart|2025|0.7504|0.7504|||||||
+KY|henderson|2025|0.8781|0.8781|||||||
+KY|henry|2025|0.8213|0.8213|||||||
+KY|hickman|2025|0.8191|0.8191|||||||
+KY|hopkins|2025|0.8207|0.8207|||||||
+KY|jackson|2025|0.6383|0.6383|||||||
+KY|jefferson|2025|0.8529|0.8529|||||||
+KY|jessamine|2025|0.7707|0.7707|||||||
+KY|johnson|2025|0.6449|0.6449|||||||
+KY|kenton|2025|1.004|1.004|||||||
+KY|knott|2025|0.7185|0.7185|||||||
+KY|knox|2025|0.7353|0.7353|||||||
+KY|larue|2025|0.6299|0.6299|||||||
+KY|laurel|2025|0.5893|0.5893|||||||
+KY|lawrence|2025|0.6781|0.6781|||||||
+KY|lee|2025|0.8477|0.8477|||||||
+KY|leslie|2025|0.7179|0.7179|||||||
+KY|letcher|2025|0.9319|0.9319|||||||
+KY|lewis|2025|0.6481|0.6481|||||||
+KY|lincoln|2025|0.7322|0.7322|||||||
+KY|livingston|2025|0.6285|0.6285|||||||
+KY|logan|2025|0.6238|0.6238|||||||
+KY|lyon|2025|0.5534|0.5534|||||||
+KY|mccracken|2025|0.7337|0.7337|||||||
+KY|mccreary|2025|0.7338|0.7338|||||||
+KY|mclean|2025|0.6758|0.6758|||||||
+KY|madison|2025|0.739|0.739|||||||
+KY|magoffin|2025|0.7282|0.7282|||||||
+KY|marion|2025|0.7083|0.7083|||||||
+KY|marshall|2025|0.7173|0.7173|||||||
+KY|martin|2025|0.7739|0.7739|||||||
+KY|mason|2025|0.6337|0.6337|||||||
+KY|meade|2025|0.7108|0.7108|||||||
+KY|menifee|2025|0.5004|0.5004|||||||
+KY|mercer|2025|0.8187|0.8187|||||||
+KY|metcalfe|2025|0.7207|0.7207|||||||
+KY|monroe|2025|0.767|0.767|||||||
+KY|montgomery|2025|0.746|0.746|||||||
+KY|morgan|2025|0.7566|0.7566|||||||
+KY|muhlenberg|2025|0.6941|0.6941|||||||
+KY|nelson|2025|0.7952|0.7952|||||||
+KY|nicholas|2025|0.5677|0.5677|||||||
+KY|ohio|2025|0.6129|0.6129|||||||
+KY|oldham|2025|0.9211|0.9211|||||||
+KY|owen|2025|0.7461|0.7461|||||||
+KY|owsley|2025|0.7034|0.7034|||||||
+KY|pendleton|2025|0.7749|0.7749|||||||
+KY|perry|2025|0.7288|0.7288|||||||
+KY|pike|2025|0.7274|0.7274|||||||
+KY|powell|2025|0.5822|0.5822|||||||
+KY|pulaski|2025|0.6462|0.6462|||||||
+KY|robertson|2025|0.671|0.671|||||||
+KY|rockcastle|2025|0.4811|0.4811|||||||
+KY|rowan|2025|0.5529|0.5529|||||||
+KY|russell|2025|0.5884|0.5884|||||||
+KY|scott|2025|0.6813|0.6813|||||||
+KY|shelby|2025|0.8101|0.8101|||||||
+KY|simpson|2025|0.6367|0.6367|||||||
+KY|spencer|2025|0.7117|0.7117|||||||
+KY|taylor|2025|0.7172|0.7172|||||||
+KY|todd|2025|0.5527|0.5527|||||||
+KY|trigg|2025|0.5547|0.5547|||||||
+KY|trimble|2025|0.6804|0.6804|||||||
+KY|union|2025|0.7872|0.7872|||||||
+KY|warren|2025|0.6422|0.6422|||||||
+KY|washington|2025|0.716|0.716|||||||
+KY|wayne|2025|0.5776|0.5776|||||||
+KY|webster|2025|0.9846|0.9846|||||||
+KY|whitley|2025|0.6567|0.6567|||||||
+KY|wolfe|2025|0.5889|0.5889|||||||
+KY|woodford|2025|0.7408|0.7408|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -291,9 +291,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -316,13 +330,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -337,18 +346,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,138 +5,138 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('LA', 'acadia-parish', 'Acadia Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'allen-parish', 'Allen Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'ascension-parish', 'Ascension Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'assumption-parish', 'Assumption Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'avoyelles-parish', 'Avoyelles Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'beauregard-parish', 'Beauregard Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'bienville-parish', 'Bienville Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'bossier-parish', 'Bossier Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'caddo-parish', 'Caddo Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'calcasieu-parish', 'Calcasieu Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'caldwell-parish', 'Caldwell Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'cameron-parish', 'Cameron Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'catahoula-parish', 'Catahoula Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'claiborne-parish', 'Claiborne Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'concordia-parish', 'Concordia Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'de-soto-parish', 'De Soto Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'east-baton-rouge-parish', 'East Baton Rouge Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'east-carroll-parish', 'East Carroll Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'east-feliciana-parish', 'East Feliciana Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'evangeline-parish', 'Evangeline Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'franklin-parish', 'Franklin Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'grant-parish', 'Grant Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'iberia-parish', 'Iberia Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'iberville-parish', 'Iberville Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'jackson-parish', 'Jackson Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'jefferson-parish', 'Jefferson Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'jefferson-davis-parish', 'Jefferson Davis Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'lafayette-parish', 'Lafayette Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'lafourche-parish', 'Lafourche Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'lasalle-parish', 'LaSalle Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'lincoln-parish', 'Lincoln Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'livingston-parish', 'Livingston Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'madison-parish', 'Madison Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'morehouse-parish', 'Morehouse Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'natchitoches-parish', 'Natchitoches Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'orleans-parish', 'Orleans Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'ouachita-parish', 'Ouachita Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'plaquemines-parish', 'Plaquemines Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'pointe-coupee-parish', 'Pointe Coupee Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'rapides-parish', 'Rapides Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'red-river-parish', 'Red River Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'richland-parish', 'Richland Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'sabine-parish', 'Sabine Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-bernard-parish', 'St. Bernard Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-charles-parish', 'St. Charles Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-helena-parish', 'St. Helena Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-james-parish', 'St. James Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-john-the-baptist-parish', 'St. John the Baptist Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-landry-parish', 'St. Landry Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-martin-parish', 'St. Martin Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-mary-parish', 'St. Mary Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'st-tammany-parish', 'St. Tammany Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'tangipahoa-parish', 'Tangipahoa Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'tensas-parish', 'Tensas Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'terrebonne-parish', 'Terrebonne Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'union-parish', 'Union Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'vermilion-parish', 'Vermilion Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'vernon-parish', 'Vernon Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'washington-parish', 'Washington Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'webster-parish', 'Webster Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'west-baton-rouge-parish', 'West Baton Rouge Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'west-carroll-parish', 'West Carroll Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'west-feliciana-parish', 'West Feliciana Parish', 'county_level', FALSE, FALSE, FALSE),
-  ('LA', 'winn-parish', 'Winn Parish', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('LA|acadia-parish|Acadia Parish|county_level|false|false|false
+LA|allen-parish|Allen Parish|county_level|false|false|false
+LA|ascension-parish|Ascension Parish|county_level|false|false|false
+LA|assumption-parish|Assumption Parish|county_level|false|false|false
+LA|avoyelles-parish|Avoyelles Parish|county_level|false|false|false
+LA|beauregard-parish|Beauregard Parish|county_level|false|false|false
+LA|bienville-parish|Bienville Parish|county_level|false|false|false
+LA|bossier-parish|Bossier Parish|county_level|false|false|false
+LA|caddo-parish|Caddo Parish|county_level|false|false|false
+LA|calcasieu-parish|Calcasieu Parish|county_level|false|false|false
+LA|caldwell-parish|Caldwell Parish|county_level|false|false|false
+LA|cameron-parish|Cameron Parish|county_level|false|false|false
+LA|catahoula-parish|Catahoula Parish|county_level|false|false|false
+LA|claiborne-parish|Claiborne Parish|county_level|false|false|false
+LA|concordia-parish|Concordia Parish|county_level|false|false|false
+LA|de-soto-parish|De Soto Parish|county_level|false|false|false
+LA|east-baton-rouge-parish|East Baton Rouge Parish|county_level|false|false|false
+LA|east-carroll-parish|East Carroll Parish|county_level|false|false|false
+LA|east-feliciana-parish|East Feliciana Parish|county_level|false|false|false
+LA|evangeline-parish|Evangeline Parish|county_level|false|false|false
+LA|franklin-parish|Franklin Parish|county_level|false|false|false
+LA|grant-parish|Grant Parish|county_level|false|false|false
+LA|iberia-parish|Iberia Parish|county_level|false|false|false
+LA|iberville-parish|Iberville Parish|county_level|false|false|false
+LA|jackson-parish|Jackson Parish|county_level|false|false|false
+LA|jefferson-parish|Jefferson Parish|county_level|false|false|false
+LA|jefferson-davis-parish|Jefferson Davis Parish|county_level|false|false|false
+LA|lafayette-parish|Lafayette Parish|county_level|false|false|false
+LA|lafourche-parish|Lafourche Parish|county_level|false|false|false
+LA|lasalle-parish|LaSalle Parish|county_level|false|false|false
+LA|lincoln-parish|Lincoln Parish|county_level|false|false|false
+LA|livingston-parish|Livingston Parish|county_level|false|false|false
+LA|madison-parish|Madison Parish|county_level|false|false|false
+LA|morehouse-parish|Morehouse Parish|county_level|false|false|false
+LA|natchitoches-parish|Natchitoches Parish|county_level|false|false|false
+LA|orleans-parish|Orleans Parish|county_level|false|false|false
+LA|ouachita-parish|Ouachita Parish|county_level|false|false|false
+LA|plaquemines-parish|Plaquemines Parish|county_level|false|false|false
+LA|pointe-coupee-parish|Pointe Coupee Parish|county_level|false|false|false
+LA|rapides-parish|Rapides Parish|county_level|false|false|false
+LA|red-river-parish|Red River Parish|county_level|false|false|false
+LA|richland-parish|Richland Parish|county_level|false|false|false
+LA|sabine-parish|Sabine Parish|county_level|false|false|false
+LA|st-bernard-parish|St. Bernard Parish|county_level|false|false|false
+LA|st-charles-parish|St. Charles Parish|county_level|false|false|false
+LA|st-helena-parish|St. Helena Parish|county_level|false|false|false
+LA|st-james-parish|St. James Parish|county_level|false|false|false
+LA|st-john-the-baptist-parish|St. John the Baptist Parish|county_level|false|false|false
+LA|st-landry-parish|St. Landry Parish|county_level|false|false|false
+LA|st-martin-parish|St. Martin Parish|county_level|false|false|false
+LA|st-mary-parish|St. Mary Parish|county_level|false|false|false
+LA|st-tammany-parish|St. Tammany Parish|county_level|false|false|false
+LA|tangipahoa-parish|Tangipahoa Parish|county_level|false|false|false
+LA|tensas-parish|Tensas Parish|county_level|false|false|false
+LA|terrebonne-parish|Terrebonne Parish|county_level|false|false|false
+LA|union-parish|Union Parish|county_level|false|false|false
+LA|vermilion-parish|Vermilion Parish|county_level|false|false|false
+LA|vernon-parish|Vernon Parish|county_level|false|false|false
+LA|washington-parish|Washington Parish|county_level|false|false|false
+LA|webster-parish|Webster Parish|county_level|false|false|false
+LA|west-baton-rouge-parish|West Baton Rouge Parish|county_level|false|false|false
+LA|west-carroll-parish|West Carroll Parish|county_level|false|false|false
+LA|west-feliciana-parish|West Feliciana Parish|county_level|false|false|false
+LA|winn-parish|Winn Parish|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('LA', 'acadia-parish', 2025, CAST('0.3036' AS FLOAT8), CAST('0.3036' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'allen-parish', 2025, CAST('0.1796' AS FLOAT8), CAST('0.1796' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'ascension-parish', 2025, CAST('0.5349' AS FLOAT8), CAST('0.5349' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'assumption-parish', 2025, CAST('0.4313' AS FLOAT8), CAST('0.4313' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'avoyelles-parish', 2025, CAST('0.203' AS FLOAT8), CAST('0.203' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'beauregard-parish', 2025, CAST('0.3307' AS FLOAT8), CAST('0.3307' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'bienville-parish', 2025, CAST('0.3194' AS FLOAT8), CAST('0.3194' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'bossier-parish', 2025, CAST('0.6416' AS FLOAT8), CAST('0.6416' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'caddo-parish', 2025, CAST('0.6146' AS FLOAT8), CAST('0.6146' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'calcasieu-parish', 2025, CAST('0.4441' AS FLOAT8), CAST('0.4441' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'caldwell-parish', 2025, CAST('0.3217' AS FLOAT8), CAST('0.3217' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'cameron-parish', 2025, CAST('0.4441' AS FLOAT8), CAST('0.4441' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'catahoula-parish', 2025, CAST('0.292' AS FLOAT8), CAST('0.292' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'claiborne-parish', 2025, CAST('0.3689' AS FLOAT8), CAST('0.3689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'concordia-parish', 2025, CAST('0.3838' AS FLOAT8), CAST('0.3838' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'de-soto-parish', 2025, CAST('0.3099' AS FLOAT8), CAST('0.3099' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'east-baton-rouge-parish', 2025, CAST('0.6398' AS FLOAT8), CAST('0.6398' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'east-carroll-parish', 2025, CAST('0.2872' AS FLOAT8), CAST('0.2872' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'east-feliciana-parish', 2025, CAST('0.1535' AS FLOAT8), CAST('0.1535' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'evangeline-parish', 2025, CAST('0.2726' AS FLOAT8), CAST('0.2726' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'franklin-parish', 2025, CAST('0.3225' AS FLOAT8), CAST('0.3225' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'grant-parish', 2025, CAST('0.6358' AS FLOAT8), CAST('0.6358' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'iberia-parish', 2025, CAST('0.3506' AS FLOAT8), CAST('0.3506' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'iberville-parish', 2025, CAST('0.3281' AS FLOAT8), CAST('0.3281' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'jackson-parish', 2025, CAST('0.3296' AS FLOAT8), CAST('0.3296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'jefferson-parish', 2025, CAST('0.5195' AS FLOAT8), CAST('0.5195' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'jefferson-davis-parish', 2025, CAST('0.2821' AS FLOAT8), CAST('0.2821' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'lafayette-parish', 2025, CAST('0.5675' AS FLOAT8), CAST('0.5675' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'lafourche-parish', 2025, CAST('0.4984' AS FLOAT8), CAST('0.4984' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'lasalle-parish', 2025, CAST('0.4213' AS FLOAT8), CAST('0.4213' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'lincoln-parish', 2025, CAST('0.4987' AS FLOAT8), CAST('0.4987' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'livingston-parish', 2025, CAST('0.4929' AS FLOAT8), CAST('0.4929' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'madison-parish', 2025, CAST('0.2296' AS FLOAT8), CAST('0.2296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'morehouse-parish', 2025, CAST('0.4296' AS FLOAT8), CAST('0.4296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'natchitoches-parish', 2025, CAST('0.4699' AS FLOAT8), CAST('0.4699' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'orleans-parish', 2025, CAST('0.8192' AS FLOAT8), CAST('0.8192' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'ouachita-parish', 2025, CAST('0.5552' AS FLOAT8), CAST('0.5552' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'plaquemines-parish', 2025, CAST('0.4623' AS FLOAT8), CAST('0.4623' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'pointe-coupee-parish', 2025, CAST('0.2814' AS FLOAT8), CAST('0.2814' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'rapides-parish', 2025, CAST('0.5717' AS FLOAT8), CAST('0.5717' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'red-river-parish', 2025, CAST('0.5378' AS FLOAT8), CAST('0.5378' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'richland-parish', 2025, CAST('0.3518' AS FLOAT8), CAST('0.3518' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'sabine-parish', 2025, CAST('0.3825' AS FLOAT8), CAST('0.3825' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-bernard-parish', 2025, CAST('0.5081' AS FLOAT8), CAST('0.5081' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-charles-parish', 2025, CAST('0.5744' AS FLOAT8), CAST('0.5744' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-helena-parish', 2025, CAST('0.4211' AS FLOAT8), CAST('0.4211' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-james-parish', 2025, CAST('0.5273' AS FLOAT8), CAST('0.5273' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-john-the-baptist-parish', 2025, CAST('0.4505' AS FLOAT8), CAST('0.4505' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-landry-parish', 2025, CAST('0.2974' AS FLOAT8), CAST('0.2974' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-martin-parish', 2025, CAST('0.404' AS FLOAT8), CAST('0.404' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-mary-parish', 2025, CAST('0.4023' AS FLOAT8), CAST('0.4023' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'st-tammany-parish', 2025, CAST('0.7366' AS FLOAT8), CAST('0.7366' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'tangipahoa-parish', 2025, CAST('0.4335' AS FLOAT8), CAST('0.4335' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'tensas-parish', 2025, CAST('0.2889' AS FLOAT8), CAST('0.2889' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'terrebonne-parish', 2025, CAST('0.4506' AS FLOAT8), CAST('0.4506' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'union-parish', 2025, CAST('0.4073' AS FLOAT8), CAST('0.4073' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'vermilion-parish', 2025, CAST('0.3369' AS FLOAT8), CAST('0.3369' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'vernon-parish', 2025, CAST('0.5408' AS FLOAT8), CAST('0.5408' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'washington-parish', 2025, CAST('0.3501' AS FLOAT8), CAST('0.3501' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'webster-parish', 2025, CAST('0.3807' AS FLOAT8), CAST('0.3807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'west-baton-rouge-parish', 2025, CAST('0.5914' AS FLOAT8), CAST('0.5914' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'west-carroll-parish', 2025, CAST('0.2039' AS FLOAT8), CAST('0.2039' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'west-feliciana-parish', 2025, CAST('0.5163' AS FLOAT8), CAST('0.5163' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('LA', 'winn-parish', 2025, CAST('0.3148' AS FLOAT8), CAST('0.3148' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('LA|acadia-parish|2025|0.3036|0.3036|||||||
+LA|allen-parish|2025|0.1796|0.1796|||||||
+LA|ascension-parish|2025|0.5349|0.5349|||||||
+LA|assumption-parish|2025|0.4313|0.4313|||||||
+LA|avoyelles-parish|2025|0.203|0.203|||||||
+LA|beauregard-parish|2025|0.3307|0.3307|||||||
+LA|bienville-parish|2025|0.3194|0.3194|||||||
+LA|bossier-parish|2025|0.6416|0.6416|||||||
+LA|caddo-parish|2025|0.6146|0.6146|||||||
+LA|calcasieu-parish|2025|0.4441|0.4441|||||||
+LA|caldwell-parish|2025|0.3217|0.3217|||||||
+LA|cameron-parish|2025|0.4441|0.4441|||||||
+LA|catahoula-parish|2025|0.292|0.292|||||||
+LA|claiborne-parish|2025|0.3689|0.3689|||||||
+LA|concordia-parish|2025|0.3838|0.3838|||||||
+LA|de-soto-parish|2025|0.3099|0.3099|||||||
+LA|east-baton-rouge-parish|2025|0.6398|0.6398|||||||
+LA|east-carroll-parish|2025|0.2872|0.2872|||||||
+LA|east-feliciana-parish|2025|0.1535|0.1535|||||||
+LA|evangeline-parish|2025|0.2726|0.2726|||||||
+LA|franklin-parish|2025|0.3225|0.3225|||||||
+LA|grant-parish|2025|0.6358|0.6358|||||||
+LA|iberia-parish|2025|0.3506|0.3506|||||||
+LA|iberville-parish|2025|0.3281|0.3281|||||||
+LA|jackson-parish|2025|0.3296|0.3296|||||||
+LA|jefferson-parish|2025|0.5195|0.5195|||||||
+LA|jefferson-davis-parish|2025|0.2821|0.2821|||||||
+LA|lafayette-parish|2025|0.5675|0.5675|||||||
+LA|lafourche-parish|2025|0.4984|0.4984|||||||
+LA|lasalle-parish|2025|0.4213|0.4213|||||||
+LA|lincoln-parish|2025|0.4987|0.4987|||||||
+LA|livingston-parish|2025|0.4929|0.4929|||||||
+LA|madison-parish|2025|0.2296|0.2296|||||||
+LA|morehouse-parish|2025|0.4296|0.4296|||||||
+LA|natchitoches-parish|2025|0.4699|0.4699|||||||
+LA|orleans-parish|2025|0.8192|0.8192|||||||
+LA|ouachita-parish|2025|0.5552|0.5552|||||||
+LA|plaquemines-parish|2025|0.4623|0.4623|||||||
+LA|pointe-coupee-parish|2025|0.2814|0.2814|||||||
+LA|rapides-parish|2025|0.5717|0.5717|||||||
+LA|red-river-parish|2025|0.5378|0.5378|||||||
+LA|richland-parish|2025|0.3518|0.3518|||||||
+LA|sabine-parish|2025|0.3825|0.3825|||||||
+LA|st-bernard-parish|2025|0.5081|0.5081|||||||
+LA|st-charles-parish|2025|0.5744|0.5744|||||||
+LA|st-helena-parish|2025|0.4211|0.4211|||||||
+LA|st-james-parish|2025|0.5273|0.5273|||||||
+LA|st-john-the-baptist-parish|2025|0.4505|0.4505|||||||
+LA|st-landry-parish|2025|0.2974|0.2974|||||||
+LA|st-martin-parish|2025|0.404|0.404|||||||
+LA|st-mary-parish|2025|0.4023|0.4023|||||||
+LA|st-tammany-parish|2025|0.7366|0.7366|||||||
+LA|tangipahoa-parish|2025|0.4335|0.4335|||||||
+LA|tensas-parish|2025|0.2889|0.2889|||||||
+LA|terrebonne-parish|2025|0.4506|0.4506|||||||
+LA|union-parish|2025|0.4073|0.4073|||||||
+LA|vermilion-parish|2025|0.3369|0.3369|||||||
+LA|vernon-parish|2025|0.5408|0.5408|||||||
+LA|washington-parish|2025|0.3501|0.3501|||||||
+LA|webster-parish|2025|0.3807|0.3807|||||||
+LA|west-baton-rouge-parish|2025|0.5914|0.5914|||||||
+LA|west-carroll-parish|2025|0.2039|0.2039|||||||
+LA|west-feliciana-parish|2025|0.5163|0.5163|||||||
+LA|winn-parish|2025|0.3148|0.3148|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -179,9 +179,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -204,13 +218,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -225,18 +234,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,176 +5,176 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('MI', 'alcona', 'Alcona County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'alger', 'Alger County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'allegan', 'Allegan County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'alpena', 'Alpena County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'antrim', 'Antrim County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'arenac', 'Arenac County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'baraga', 'Baraga County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'barry', 'Barry County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'bay', 'Bay County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'benzie', 'Benzie County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'berrien', 'Berrien County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'branch', 'Branch County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'charlevoix', 'Charlevoix County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'cheboygan', 'Cheboygan County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'chippewa', 'Chippewa County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'clare', 'Clare County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'delta', 'Delta County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'dickinson', 'Dickinson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'eaton', 'Eaton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'emmet', 'Emmet County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'genesee', 'Genesee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'gladwin', 'Gladwin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'gogebic', 'Gogebic County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'grand-traverse', 'Grand Traverse County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'gratiot', 'Gratiot County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'hillsdale', 'Hillsdale County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'houghton', 'Houghton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'huron', 'Huron County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'ingham', 'Ingham County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'ionia', 'Ionia County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'iosco', 'Iosco County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'iron', 'Iron County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'isabella', 'Isabella County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'kalamazoo', 'Kalamazoo County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'kalkaska', 'Kalkaska County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'kent', 'Kent County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'keweenaw', 'Keweenaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'lapeer', 'Lapeer County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'leelanau', 'Leelanau County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'lenawee', 'Lenawee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'livingston', 'Livingston County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'luce', 'Luce County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'mackinac', 'Mackinac County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'macomb', 'Macomb County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'manistee', 'Manistee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'marquette', 'Marquette County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'mason', 'Mason County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'mecosta', 'Mecosta County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'menominee', 'Menominee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'midland', 'Midland County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'missaukee', 'Missaukee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'montcalm', 'Montcalm County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'montmorency', 'Montmorency County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'muskegon', 'Muskegon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'newaygo', 'Newaygo County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'oakland', 'Oakland County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'oceana', 'Oceana County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'ogemaw', 'Ogemaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'ontonagon', 'Ontonagon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'osceola', 'Osceola County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'oscoda', 'Oscoda County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'otsego', 'Otsego County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'ottawa', 'Ottawa County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'presque-isle', 'Presque Isle County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'roscommon', 'Roscommon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'saginaw', 'Saginaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'st-clair', 'St. Clair County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'st-joseph', 'St. Joseph County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'sanilac', 'Sanilac County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'schoolcraft', 'Schoolcraft County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'shiawassee', 'Shiawassee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'tuscola', 'Tuscola County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'van-buren', 'Van Buren County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'washtenaw', 'Washtenaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('MI', 'wexford', 'Wexford County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MI|alcona|Alcona County|county_level|false|false|false
+MI|alger|Alger County|county_level|false|false|false
+MI|allegan|Allegan County|county_level|false|false|false
+MI|alpena|Alpena County|county_level|false|false|false
+MI|antrim|Antrim County|county_level|false|false|false
+MI|arenac|Arenac County|county_level|false|false|false
+MI|baraga|Baraga County|county_level|false|false|false
+MI|barry|Barry County|county_level|false|false|false
+MI|bay|Bay County|county_level|false|false|false
+MI|benzie|Benzie County|county_level|false|false|false
+MI|berrien|Berrien County|county_level|false|false|false
+MI|branch|Branch County|county_level|false|false|false
+MI|calhoun|Calhoun County|county_level|false|false|false
+MI|cass|Cass County|county_level|false|false|false
+MI|charlevoix|Charlevoix County|county_level|false|false|false
+MI|cheboygan|Cheboygan County|county_level|false|false|false
+MI|chippewa|Chippewa County|county_level|false|false|false
+MI|clare|Clare County|county_level|false|false|false
+MI|clinton|Clinton County|county_level|false|false|false
+MI|crawford|Crawford County|county_level|false|false|false
+MI|delta|Delta County|county_level|false|false|false
+MI|dickinson|Dickinson County|county_level|false|false|false
+MI|eaton|Eaton County|county_level|false|false|false
+MI|emmet|Emmet County|county_level|false|false|false
+MI|genesee|Genesee County|county_level|false|false|false
+MI|gladwin|Gladwin County|county_level|false|false|false
+MI|gogebic|Gogebic County|county_level|false|false|false
+MI|grand-traverse|Grand Traverse County|county_level|false|false|false
+MI|gratiot|Gratiot County|county_level|false|false|false
+MI|hillsdale|Hillsdale County|county_level|false|false|false
+MI|houghton|Houghton County|county_level|false|false|false
+MI|huron|Huron County|county_level|false|false|false
+MI|ingham|Ingham County|county_level|false|false|false
+MI|ionia|Ionia County|county_level|false|false|false
+MI|iosco|Iosco County|county_level|false|false|false
+MI|iron|Iron County|county_level|false|false|false
+MI|isabella|Isabella County|county_level|false|false|false
+MI|jackson|Jackson County|county_level|false|false|false
+MI|kalamazoo|Kalamazoo County|county_level|false|false|false
+MI|kalkaska|Kalkaska County|county_level|false|false|false
+MI|kent|Kent County|county_level|false|false|false
+MI|keweenaw|Keweenaw County|county_level|false|false|false
+MI|lake|Lake County|county_level|false|false|false
+MI|lapeer|Lapeer County|county_level|false|false|false
+MI|leelanau|Leelanau County|county_level|false|false|false
+MI|lenawee|Lenawee County|county_level|false|false|false
+MI|livingston|Livingston County|county_level|false|false|false
+MI|luce|Luce County|county_level|false|false|false
+MI|mackinac|Mackinac County|county_level|false|false|false
+MI|macomb|Macomb County|county_level|false|false|false
+MI|manistee|Manistee County|county_level|false|false|false
+MI|marquette|Marquette County|county_level|false|false|false
+MI|mason|Mason County|county_level|false|false|false
+MI|mecosta|Mecosta County|county_level|false|false|false
+MI|menominee|Menominee County|county_level|false|false|false
+MI|midland|Midland County|county_level|false|false|false
+MI|missaukee|Missaukee County|county_level|false|false|false
+MI|monroe|Monroe County|county_level|false|false|false
+MI|montcalm|Montcalm County|county_level|false|false|false
+MI|montmorency|Montmorency County|county_level|false|false|false
+MI|muskegon|Muskegon County|county_level|false|false|false
+MI|newaygo|Newaygo County|county_level|false|false|false
+MI|oakland|Oakland County|county_level|false|false|false
+MI|oceana|Oceana County|county_level|false|false|false
+MI|ogemaw|Ogemaw County|county_level|false|false|false
+MI|ontonagon|Ontonagon County|county_level|false|false|false
+MI|osceola|Osceola County|county_level|false|false|false
+MI|oscoda|Oscoda County|county_level|false|false|false
+MI|otsego|Otsego County|county_level|false|false|false
+MI|ottawa|Ottawa County|county_level|false|false|false
+MI|presque-isle|Presque Isle County|county_level|false|false|false
+MI|roscommon|Roscommon County|county_level|false|false|false
+MI|saginaw|Saginaw County|county_level|false|false|false
+MI|st-clair|St. Clair County|county_level|false|false|false
+MI|st-joseph|St. Joseph County|county_level|false|false|false
+MI|sanilac|Sanilac County|county_level|false|false|false
+MI|schoolcraft|Schoolcraft County|county_level|false|false|false
+MI|shiawassee|Shiawassee County|county_level|false|false|false
+MI|tuscola|Tuscola County|county_level|false|false|false
+MI|van-buren|Van Buren County|county_level|false|false|false
+MI|washtenaw|Washtenaw County|county_level|false|false|false
+MI|wayne|Wayne County|county_level|false|false|false
+MI|wexford|Wexford County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('MI', 'alcona', 2025, CAST('0.8394' AS FLOAT8), CAST('0.8394' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'alger', 2025, CAST('0.997' AS FLOAT8), CAST('0.997' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'allegan', 2025, CAST('1.1332' AS FLOAT8), CAST('1.1332' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'alpena', 2025, CAST('1.1292' AS FLOAT8), CAST('1.1292' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'antrim', 2025, CAST('0.9137' AS FLOAT8), CAST('0.9137' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'arenac', 2025, CAST('1.2992' AS FLOAT8), CAST('1.2992' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'baraga', 2025, CAST('1.3392' AS FLOAT8), CAST('1.3392' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'barry', 2025, CAST('1.1104' AS FLOAT8), CAST('1.1104' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'bay', 2025, CAST('1.6321' AS FLOAT8), CAST('1.6321' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'benzie', 2025, CAST('0.8329' AS FLOAT8), CAST('0.8329' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'berrien', 2025, CAST('1.1149' AS FLOAT8), CAST('1.1149' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'branch', 2025, CAST('1.2292' AS FLOAT8), CAST('1.2292' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'calhoun', 2025, CAST('1.4977' AS FLOAT8), CAST('1.4977' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'cass', 2025, CAST('0.961' AS FLOAT8), CAST('0.961' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'charlevoix', 2025, CAST('0.9918' AS FLOAT8), CAST('0.9918' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'cheboygan', 2025, CAST('0.9275' AS FLOAT8), CAST('0.9275' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'chippewa', 2025, CAST('1.288' AS FLOAT8), CAST('1.288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'clare', 2025, CAST('1.1814' AS FLOAT8), CAST('1.1814' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'clinton', 2025, CAST('1.2507' AS FLOAT8), CAST('1.2507' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'crawford', 2025, CAST('1.0934' AS FLOAT8), CAST('1.0934' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'delta', 2025, CAST('1.1294' AS FLOAT8), CAST('1.1294' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'dickinson', 2025, CAST('1.4712' AS FLOAT8), CAST('1.4712' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'eaton', 2025, CAST('1.4146' AS FLOAT8), CAST('1.4146' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'emmet', 2025, CAST('0.9052' AS FLOAT8), CAST('0.9052' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'genesee', 2025, CAST('1.3979' AS FLOAT8), CAST('1.3979' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'gladwin', 2025, CAST('1.1834' AS FLOAT8), CAST('1.1834' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'gogebic', 2025, CAST('1.4925' AS FLOAT8), CAST('1.4925' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'grand-traverse', 2025, CAST('0.9791' AS FLOAT8), CAST('0.9791' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'gratiot', 2025, CAST('1.2712' AS FLOAT8), CAST('1.2712' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'hillsdale', 2025, CAST('0.9642' AS FLOAT8), CAST('0.9642' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'houghton', 2025, CAST('1.2687' AS FLOAT8), CAST('1.2687' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'huron', 2025, CAST('1.2413' AS FLOAT8), CAST('1.2413' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'ingham', 2025, CAST('1.8603' AS FLOAT8), CAST('1.8603' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'ionia', 2025, CAST('1.1674' AS FLOAT8), CAST('1.1674' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'iosco', 2025, CAST('1.061' AS FLOAT8), CAST('1.061' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'iron', 2025, CAST('1.4374' AS FLOAT8), CAST('1.4374' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'isabella', 2025, CAST('1.3204' AS FLOAT8), CAST('1.3204' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'jackson', 2025, CAST('1.2865' AS FLOAT8), CAST('1.2865' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'kalamazoo', 2025, CAST('1.4848' AS FLOAT8), CAST('1.4848' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'kalkaska', 2025, CAST('0.8864' AS FLOAT8), CAST('0.8864' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'kent', 2025, CAST('1.1396' AS FLOAT8), CAST('1.1396' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'keweenaw', 2025, CAST('0.9394' AS FLOAT8), CAST('0.9394' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'lake', 2025, CAST('1.1497' AS FLOAT8), CAST('1.1497' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'lapeer', 2025, CAST('0.9537' AS FLOAT8), CAST('0.9537' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'leelanau', 2025, CAST('0.7019' AS FLOAT8), CAST('0.7019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'lenawee', 2025, CAST('1.3319' AS FLOAT8), CAST('1.3319' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'livingston', 2025, CAST('0.9873' AS FLOAT8), CAST('0.9873' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'luce', 2025, CAST('1.0154' AS FLOAT8), CAST('1.0154' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'mackinac', 2025, CAST('1.038' AS FLOAT8), CAST('1.038' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'macomb', 2025, CAST('1.4231' AS FLOAT8), CAST('1.4231' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'manistee', 2025, CAST('1.0888' AS FLOAT8), CAST('1.0888' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'marquette', 2025, CAST('0.9995' AS FLOAT8), CAST('0.9995' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'mason', 2025, CAST('1.1054' AS FLOAT8), CAST('1.1054' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'mecosta', 2025, CAST('0.9959' AS FLOAT8), CAST('0.9959' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'menominee', 2025, CAST('1.0301' AS FLOAT8), CAST('1.0301' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'midland', 2025, CAST('1.5035' AS FLOAT8), CAST('1.5035' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'missaukee', 2025, CAST('0.9774' AS FLOAT8), CAST('0.9774' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'monroe', 2025, CAST('1.1553' AS FLOAT8), CAST('1.1553' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'montcalm', 2025, CAST('1.0755' AS FLOAT8), CAST('1.0755' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'montmorency', 2025, CAST('0.9218' AS FLOAT8), CAST('0.9218' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'muskegon', 2025, CAST('1.2604' AS FLOAT8), CAST('1.2604' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'newaygo', 2025, CAST('1.1509' AS FLOAT8), CAST('1.1509' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'oakland', 2025, CAST('1.3237' AS FLOAT8), CAST('1.3237' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'oceana', 2025, CAST('1.1432' AS FLOAT8), CAST('1.1432' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'ogemaw', 2025, CAST('1.0224' AS FLOAT8), CAST('1.0224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'ontonagon', 2025, CAST('1.2317' AS FLOAT8), CAST('1.2317' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'osceola', 2025, CAST('1.0587' AS FLOAT8), CAST('1.0587' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'oscoda', 2025, CAST('0.9381' AS FLOAT8), CAST('0.9381' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'otsego', 2025, CAST('0.8911' AS FLOAT8), CAST('0.8911' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'ottawa', 2025, CAST('1.057' AS FLOAT8), CAST('1.057' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'presque-isle', 2025, CAST('1.0222' AS FLOAT8), CAST('1.0222' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'roscommon', 2025, CAST('1.0486' AS FLOAT8), CAST('1.0486' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'saginaw', 2025, CAST('1.571' AS FLOAT8), CAST('1.571' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'st-clair', 2025, CAST('1.1655' AS FLOAT8), CAST('1.1655' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'st-joseph', 2025, CAST('1.114' AS FLOAT8), CAST('1.114' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'sanilac', 2025, CAST('0.9174' AS FLOAT8), CAST('0.9174' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'schoolcraft', 2025, CAST('1.0915' AS FLOAT8), CAST('1.0915' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'shiawassee', 2025, CAST('1.3451' AS FLOAT8), CAST('1.3451' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'tuscola', 2025, CAST('1.2805' AS FLOAT8), CAST('1.2805' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'van-buren', 2025, CAST('1.287' AS FLOAT8), CAST('1.287' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'washtenaw', 2025, CAST('1.5595' AS FLOAT8), CAST('1.5595' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'wayne', 2025, CAST('1.6416' AS FLOAT8), CAST('1.6416' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MI', 'wexford', 2025, CAST('1.1653' AS FLOAT8), CAST('1.1653' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MI|alcona|2025|0.8394|0.8394|||||||
+MI|alger|2025|0.997|0.997|||||||
+MI|allegan|2025|1.1332|1.1332|||||||
+MI|alpena|2025|1.1292|1.1292|||||||
+MI|antrim|2025|0.9137|0.9137|||||||
+MI|arenac|2025|1.2992|1.2992|||||||
+MI|baraga|2025|1.3392|1.3392|||||||
+MI|barry|2025|1.1104|1.1104|||||||
+MI|bay|2025|1.6321|1.6321|||||||
+MI|benzie|2025|0.8329|0.8329|||||||
+MI|berrien|2025|1.1149|1.1149|||||||
+MI|branch|2025|1.2292|1.2292|||||||
+MI|calhoun|2025|1.4977|1.4977|||||||
+MI|cass|2025|0.961|0.961|||||||
+MI|charlevoix|2025|0.9918|0.9918|||||||
+MI|cheboygan|2025|0.9275|0.9275|||||||
+MI|chippewa|2025|1.288|1.288|||||||
+MI|clare|2025|1.1814|1.1814|||||||
+MI|clinton|2025|1.2507|1.2507|||||||
+MI|crawford|2025|1.0934|1.0934|||||||
+MI|delta|2025|1.1294|1.1294|||||||
+MI|dickinson|2025|1.4712|1.4712|||||||
+MI|eaton|2025|1.4146|1.4146|||||||
+MI|emmet|2025|0.9052|0.9052|||||||
+MI|genesee|2025|1.3979|1.3979|||||||
+MI|gladwin|2025|1.1834|1.1834|||||||
+MI|gogebic|2025|1.4925|1.4925|||||||
+MI|grand-traverse|2025|0.9791|0.9791|||||||
+MI|gratiot|2025|1.2712|1.2712|||||||
+MI|hillsdale|2025|0.9642|0.9642|||||||
+MI|houghton|2025|1.2687|1.2687|||||||
+MI|huron|2025|1.2413|1.2413|||||||
+MI|ingham|2025|1.8603|1.8603|||||||
+MI|ionia|2025|1.1674|1.1674|||||||
+MI|iosco|2025|1.061|1.061|||||||
+MI|iron|2025|1.4374|1.4374|||||||
+MI|isabella|2025|1.3204|1.3204|||||||
+MI|jackson|2025|1.2865|1.2865|||||||
+MI|kalamazoo|2025|1.4848|1.4848|||||||
+MI|kalkaska|2025|0.8864|0.8864|||||||
+MI|kent|2025|1.1396|1.1396|||||||
+MI|keweenaw|2025|0.9394|0.9394|||||||
+MI|lake|2025|1.1497|1.1497|||||||
+MI|lapeer|2025|0.9537|0.9537|||||||
+MI|leelanau|2025|0.7019|0.7019|||||||
+MI|lenawee|2025|1.3319|1.3319|||||||
+MI|livingston|2025|0.9873|0.9873|||||||
+MI|luce|2025|1.0154|1.0154|||||||
+MI|mackinac|2025|1.038|1.038|||||||
+MI|macomb|2025|1.4231|1.4231|||||||
+MI|manistee|2025|1.0888|1.0888|||||||
+MI|marquette|2025|0.9995|0.9995|||||||
+MI|mason|2025|1.1054|1.1054|||||||
+MI|mecosta|2025|0.9959|0.9959|||||||
+MI|menominee|2025|1.0301|1.0301|||||||
+MI|midland|2025|1.5035|1.5035|||||||
+MI|missaukee|2025|0.9774|0.9774|||||||
+MI|monroe|2025|1.1553|1.1553|||||||
+MI|montcalm|2025|1.0755|1.0755|||||||
+MI|montmorency|2025|0.9218|0.9218|||||||
+MI|muskegon|2025|1.2604|1.2604|||||||
+MI|newaygo|2025|1.1509|1.1509|||||||
+MI|oakland|2025|1.3237|1.3237|||||||
+MI|oceana|2025|1.1432|1.1432|||||||
+MI|ogemaw|2025|1.0224|1.0224|||||||
+MI|ontonagon|2025|1.2317|1.2317|||||||
+MI|osceola|2025|1.0587|1.0587|||||||
+MI|oscoda|2025|0.9381|0.9381|||||||
+MI|otsego|2025|0.8911|0.8911|||||||
+MI|ottawa|2025|1.057|1.057|||||||
+MI|presque-isle|2025|1.0222|1.0222|||||||
+MI|roscommon|2025|1.0486|1.0486|||||||
+MI|saginaw|2025|1.571|1.571|||||||
+MI|st-clair|2025|1.1655|1.1655|||||||
+MI|st-joseph|2025|1.114|1.114|||||||
+MI|sanilac|2025|0.9174|0.9174|||||||
+MI|schoolcraft|2025|1.0915|1.0915|||||||
+MI|shiawassee|2025|1.3451|1.3451|||||||
+MI|tuscola|2025|1.2805|1.2805|||||||
+MI|van-buren|2025|1.287|1.287|||||||
+MI|washtenaw|2025|1.5595|1.5595|||||||
+MI|wayne|2025|1.6416|1.6416|||||||
+MI|wexford|2025|1.1653|1.1653|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -217,9 +217,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -242,13 +256,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -263,18 +272,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,184 +5,184 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('MN', 'aitkin', 'Aitkin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'anoka', 'Anoka County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'becker', 'Becker County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'beltrami', 'Beltrami County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'big-stone', 'Big Stone County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'blue-earth', 'Blue Earth County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'carlton', 'Carlton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'carver', 'Carver County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'chippewa', 'Chippewa County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'chisago', 'Chisago County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'clearwater', 'Clearwater County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'cook', 'Cook County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'cottonwood', 'Cottonwood County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'crow-wing', 'Crow Wing County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'dakota', 'Dakota County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'dodge', 'Dodge County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'faribault', 'Faribault County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'fillmore', 'Fillmore County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'freeborn', 'Freeborn County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'goodhue', 'Goodhue County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'hennepin', 'Hennepin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'houston', 'Houston County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'hubbard', 'Hubbard County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'isanti', 'Isanti County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'itasca', 'Itasca County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'kanabec', 'Kanabec County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'kandiyohi', 'Kandiyohi County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'kittson', 'Kittson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'koochiching', 'Koochiching County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'lac-qui-parle', 'Lac qui Parle County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'lake-of-the-woods', 'Lake of the Woods County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'le-sueur', 'Le Sueur County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'lyon', 'Lyon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'mcleod', 'McLeod County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'mahnomen', 'Mahnomen County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'martin', 'Martin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'meeker', 'Meeker County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'mille-lacs', 'Mille Lacs County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'morrison', 'Morrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'mower', 'Mower County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'murray', 'Murray County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'nicollet', 'Nicollet County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'nobles', 'Nobles County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'norman', 'Norman County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'olmsted', 'Olmsted County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'otter-tail', 'Otter Tail County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'pennington', 'Pennington County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'pine', 'Pine County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'pipestone', 'Pipestone County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'pope', 'Pope County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'ramsey', 'Ramsey County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'red-lake', 'Red Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'redwood', 'Redwood County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'renville', 'Renville County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'rice', 'Rice County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'rock', 'Rock County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'roseau', 'Roseau County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'st-louis', 'St. Louis County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'sherburne', 'Sherburne County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'sibley', 'Sibley County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'stearns', 'Stearns County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'steele', 'Steele County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'stevens', 'Stevens County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'swift', 'Swift County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'todd', 'Todd County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'traverse', 'Traverse County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'wabasha', 'Wabasha County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'wadena', 'Wadena County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'waseca', 'Waseca County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'watonwan', 'Watonwan County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'wilkin', 'Wilkin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'winona', 'Winona County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'wright', 'Wright County', 'county_level', FALSE, FALSE, FALSE),
-  ('MN', 'yellow-medicine', 'Yellow Medicine County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MN|aitkin|Aitkin County|county_level|false|false|false
+MN|anoka|Anoka County|county_level|false|false|false
+MN|becker|Becker County|county_level|false|false|false
+MN|beltrami|Beltrami County|county_level|false|false|false
+MN|benton|Benton County|county_level|false|false|false
+MN|big-stone|Big Stone County|county_level|false|false|false
+MN|blue-earth|Blue Earth County|county_level|false|false|false
+MN|brown|Brown County|county_level|false|false|false
+MN|carlton|Carlton County|county_level|false|false|false
+MN|carver|Carver County|county_level|false|false|false
+MN|cass|Cass County|county_level|false|false|false
+MN|chippewa|Chippewa County|county_level|false|false|false
+MN|chisago|Chisago County|county_level|false|false|false
+MN|clay|Clay County|county_level|false|false|false
+MN|clearwater|Clearwater County|county_level|false|false|false
+MN|cook|Cook County|county_level|false|false|false
+MN|cottonwood|Cottonwood County|county_level|false|false|false
+MN|crow-wing|Crow Wing County|county_level|false|false|false
+MN|dakota|Dakota County|county_level|false|false|false
+MN|dodge|Dodge County|county_level|false|false|false
+MN|douglas|Douglas County|county_level|false|false|false
+MN|faribault|Faribault County|county_level|false|false|false
+MN|fillmore|Fillmore County|county_level|false|false|false
+MN|freeborn|Freeborn County|county_level|false|false|false
+MN|goodhue|Goodhue County|county_level|false|false|false
+MN|grant|Grant County|county_level|false|false|false
+MN|hennepin|Hennepin County|county_level|false|false|false
+MN|houston|Houston County|county_level|false|false|false
+MN|hubbard|Hubbard County|county_level|false|false|false
+MN|isanti|Isanti County|county_level|false|false|false
+MN|itasca|Itasca County|county_level|false|false|false
+MN|jackson|Jackson County|county_level|false|false|false
+MN|kanabec|Kanabec County|county_level|false|false|false
+MN|kandiyohi|Kandiyohi County|county_level|false|false|false
+MN|kittson|Kittson County|county_level|false|false|false
+MN|koochiching|Koochiching County|county_level|false|false|false
+MN|lac-qui-parle|Lac qui Parle County|county_level|false|false|false
+MN|lake|Lake County|county_level|false|false|false
+MN|lake-of-the-woods|Lake of the Woods County|county_level|false|false|false
+MN|le-sueur|Le Sueur County|county_level|false|false|false
+MN|lincoln|Lincoln County|county_level|false|false|false
+MN|lyon|Lyon County|county_level|false|false|false
+MN|mcleod|McLeod County|county_level|false|false|false
+MN|mahnomen|Mahnomen County|county_level|false|false|false
+MN|marshall|Marshall County|county_level|false|false|false
+MN|martin|Martin County|county_level|false|false|false
+MN|meeker|Meeker County|county_level|false|false|false
+MN|mille-lacs|Mille Lacs County|county_level|false|false|false
+MN|morrison|Morrison County|county_level|false|false|false
+MN|mower|Mower County|county_level|false|false|false
+MN|murray|Murray County|county_level|false|false|false
+MN|nicollet|Nicollet County|county_level|false|false|false
+MN|nobles|Nobles County|county_level|false|false|false
+MN|norman|Norman County|county_level|false|false|false
+MN|olmsted|Olmsted County|county_level|false|false|false
+MN|otter-tail|Otter Tail County|county_level|false|false|false
+MN|pennington|Pennington County|county_level|false|false|false
+MN|pine|Pine County|county_level|false|false|false
+MN|pipestone|Pipestone County|county_level|false|false|false
+MN|polk|Polk County|county_level|false|false|false
+MN|pope|Pope County|county_level|false|false|false
+MN|ramsey|Ramsey County|county_level|false|false|false
+MN|red-lake|Red Lake County|county_level|false|false|false
+MN|redwood|Redwood County|county_level|false|false|false
+MN|renville|Renville County|county_level|false|false|false
+MN|rice|Rice County|county_level|false|false|false
+MN|rock|Rock County|county_level|false|false|false
+MN|roseau|Roseau County|county_level|false|false|false
+MN|st-louis|St. Louis County|county_level|false|false|false
+MN|scott|Scott County|county_level|false|false|false
+MN|sherburne|Sherburne County|county_level|false|false|false
+MN|sibley|Sibley County|county_level|false|false|false
+MN|stearns|Stearns County|county_level|false|false|false
+MN|steele|Steele County|county_level|false|false|false
+MN|stevens|Stevens County|county_level|false|false|false
+MN|swift|Swift County|county_level|false|false|false
+MN|todd|Todd County|county_level|false|false|false
+MN|traverse|Traverse County|county_level|false|false|false
+MN|wabasha|Wabasha County|county_level|false|false|false
+MN|wadena|Wadena County|county_level|false|false|false
+MN|waseca|Waseca County|county_level|false|false|false
+MN|washington|Washington County|county_level|false|false|false
+MN|watonwan|Watonwan County|county_level|false|false|false
+MN|wilkin|Wilkin County|county_level|false|false|false
+MN|winona|Winona County|county_level|false|false|false
+MN|wright|Wright County|county_level|false|false|false
+MN|yellow-medicine|Yellow Medicine County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('MN', 'aitkin', 2025, CAST('0.5725' AS FLOAT8), CAST('0.5725' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'anoka', 2025, CAST('0.9512' AS FLOAT8), CAST('0.9512' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'becker', 2025, CAST('0.731' AS FLOAT8), CAST('0.731' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'beltrami', 2025, CAST('0.996' AS FLOAT8), CAST('0.996' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'benton', 2025, CAST('1.0247' AS FLOAT8), CAST('1.0247' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'big-stone', 2025, CAST('0.8615' AS FLOAT8), CAST('0.8615' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'blue-earth', 2025, CAST('0.9838' AS FLOAT8), CAST('0.9838' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'brown', 2025, CAST('1.0402' AS FLOAT8), CAST('1.0402' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'carlton', 2025, CAST('1.169' AS FLOAT8), CAST('1.169' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'carver', 2025, CAST('1.026' AS FLOAT8), CAST('1.026' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'cass', 2025, CAST('0.5764' AS FLOAT8), CAST('0.5764' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'chippewa', 2025, CAST('1.0409' AS FLOAT8), CAST('1.0409' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'chisago', 2025, CAST('1.1231' AS FLOAT8), CAST('1.1231' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'clay', 2025, CAST('1.1148' AS FLOAT8), CAST('1.1148' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'clearwater', 2025, CAST('0.7324' AS FLOAT8), CAST('0.7324' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'cook', 2025, CAST('0.7898' AS FLOAT8), CAST('0.7898' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'cottonwood', 2025, CAST('1.1279' AS FLOAT8), CAST('1.1279' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'crow-wing', 2025, CAST('0.7875' AS FLOAT8), CAST('0.7875' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'dakota', 2025, CAST('0.997' AS FLOAT8), CAST('0.997' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'dodge', 2025, CAST('1.0849' AS FLOAT8), CAST('1.0849' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'douglas', 2025, CAST('0.8625' AS FLOAT8), CAST('0.8625' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'faribault', 2025, CAST('1.0507' AS FLOAT8), CAST('1.0507' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'fillmore', 2025, CAST('0.9471' AS FLOAT8), CAST('0.9471' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'freeborn', 2025, CAST('1.0612' AS FLOAT8), CAST('1.0612' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'goodhue', 2025, CAST('1.0638' AS FLOAT8), CAST('1.0638' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'grant', 2025, CAST('0.939' AS FLOAT8), CAST('0.939' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'hennepin', 2025, CAST('1.1519' AS FLOAT8), CAST('1.1519' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'houston', 2025, CAST('1.1635' AS FLOAT8), CAST('1.1635' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'hubbard', 2025, CAST('0.8156' AS FLOAT8), CAST('0.8156' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'isanti', 2025, CAST('1.042' AS FLOAT8), CAST('1.042' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'itasca', 2025, CAST('0.8731' AS FLOAT8), CAST('0.8731' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'jackson', 2025, CAST('0.914' AS FLOAT8), CAST('0.914' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'kanabec', 2025, CAST('1.114' AS FLOAT8), CAST('1.114' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'kandiyohi', 2025, CAST('0.9939' AS FLOAT8), CAST('0.9939' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'kittson', 2025, CAST('0.9159' AS FLOAT8), CAST('0.9159' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'koochiching', 2025, CAST('0.7989' AS FLOAT8), CAST('0.7989' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'lac-qui-parle', 2025, CAST('0.9484' AS FLOAT8), CAST('0.9484' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'lake', 2025, CAST('0.751' AS FLOAT8), CAST('0.751' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'lake-of-the-woods', 2025, CAST('0.707' AS FLOAT8), CAST('0.707' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'le-sueur', 2025, CAST('1.0841' AS FLOAT8), CAST('1.0841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'lincoln', 2025, CAST('0.9711' AS FLOAT8), CAST('0.9711' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'lyon', 2025, CAST('1.0466' AS FLOAT8), CAST('1.0466' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'mcleod', 2025, CAST('1.1602' AS FLOAT8), CAST('1.1602' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'mahnomen', 2025, CAST('0.9741' AS FLOAT8), CAST('0.9741' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'marshall', 2025, CAST('0.8291' AS FLOAT8), CAST('0.8291' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'martin', 2025, CAST('0.9742' AS FLOAT8), CAST('0.9742' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'meeker', 2025, CAST('0.9432' AS FLOAT8), CAST('0.9432' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'mille-lacs', 2025, CAST('1.0421' AS FLOAT8), CAST('1.0421' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'morrison', 2025, CAST('0.9089' AS FLOAT8), CAST('0.9089' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'mower', 2025, CAST('1.0576' AS FLOAT8), CAST('1.0576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'murray', 2025, CAST('0.7653' AS FLOAT8), CAST('0.7653' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'nicollet', 2025, CAST('1.1172' AS FLOAT8), CAST('1.1172' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'nobles', 2025, CAST('0.9342' AS FLOAT8), CAST('0.9342' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'norman', 2025, CAST('0.9882' AS FLOAT8), CAST('0.9882' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'olmsted', 2025, CAST('1.0883' AS FLOAT8), CAST('1.0883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'otter-tail', 2025, CAST('0.7786' AS FLOAT8), CAST('0.7786' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'pennington', 2025, CAST('1.2176' AS FLOAT8), CAST('1.2176' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'pine', 2025, CAST('0.8746' AS FLOAT8), CAST('0.8746' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'pipestone', 2025, CAST('0.9108' AS FLOAT8), CAST('0.9108' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'polk', 2025, CAST('0.9991' AS FLOAT8), CAST('0.9991' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'pope', 2025, CAST('0.7887' AS FLOAT8), CAST('0.7887' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'ramsey', 2025, CAST('1.2355' AS FLOAT8), CAST('1.2355' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'red-lake', 2025, CAST('0.9593' AS FLOAT8), CAST('0.9593' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'redwood', 2025, CAST('0.9601' AS FLOAT8), CAST('0.9601' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'renville', 2025, CAST('1.0158' AS FLOAT8), CAST('1.0158' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'rice', 2025, CAST('0.9712' AS FLOAT8), CAST('0.9712' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'rock', 2025, CAST('0.7197' AS FLOAT8), CAST('0.7197' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'roseau', 2025, CAST('0.9283' AS FLOAT8), CAST('0.9283' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'st-louis', 2025, CAST('1.0273' AS FLOAT8), CAST('1.0273' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'scott', 2025, CAST('1.0661' AS FLOAT8), CAST('1.0661' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'sherburne', 2025, CAST('0.9952' AS FLOAT8), CAST('0.9952' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'sibley', 2025, CAST('1.0995' AS FLOAT8), CAST('1.0995' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'stearns', 2025, CAST('1.0203' AS FLOAT8), CAST('1.0203' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'steele', 2025, CAST('1.2058' AS FLOAT8), CAST('1.2058' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'stevens', 2025, CAST('0.807' AS FLOAT8), CAST('0.807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'swift', 2025, CAST('0.8552' AS FLOAT8), CAST('0.8552' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'todd', 2025, CAST('0.9947' AS FLOAT8), CAST('0.9947' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'traverse', 2025, CAST('0.9718' AS FLOAT8), CAST('0.9718' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'wabasha', 2025, CAST('1.0883' AS FLOAT8), CAST('1.0883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'wadena', 2025, CAST('1.0399' AS FLOAT8), CAST('1.0399' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'waseca', 2025, CAST('1.19' AS FLOAT8), CAST('1.19' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'washington', 2025, CAST('1.0007' AS FLOAT8), CAST('1.0007' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'watonwan', 2025, CAST('1.027' AS FLOAT8), CAST('1.027' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'wilkin', 2025, CAST('0.7603' AS FLOAT8), CAST('0.7603' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'winona', 2025, CAST('0.9417' AS FLOAT8), CAST('0.9417' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'wright', 2025, CAST('0.9973' AS FLOAT8), CAST('0.9973' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MN', 'yellow-medicine', 2025, CAST('1.0425' AS FLOAT8), CAST('1.0425' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MN|aitkin|2025|0.5725|0.5725|||||||
+MN|anoka|2025|0.9512|0.9512|||||||
+MN|becker|2025|0.731|0.731|||||||
+MN|beltrami|2025|0.996|0.996|||||||
+MN|benton|2025|1.0247|1.0247|||||||
+MN|big-stone|2025|0.8615|0.8615|||||||
+MN|blue-earth|2025|0.9838|0.9838|||||||
+MN|brown|2025|1.0402|1.0402|||||||
+MN|carlton|2025|1.169|1.169|||||||
+MN|carver|2025|1.026|1.026|||||||
+MN|cass|2025|0.5764|0.5764|||||||
+MN|chippewa|2025|1.0409|1.0409|||||||
+MN|chisago|2025|1.1231|1.1231|||||||
+MN|clay|2025|1.1148|1.1148|||||||
+MN|clearwater|2025|0.7324|0.7324|||||||
+MN|cook|2025|0.7898|0.7898|||||||
+MN|cottonwood|2025|1.1279|1.1279|||||||
+MN|crow-wing|2025|0.7875|0.7875|||||||
+MN|dakota|2025|0.997|0.997|||||||
+MN|dodge|2025|1.0849|1.0849|||||||
+MN|douglas|2025|0.8625|0.8625|||||||
+MN|faribault|2025|1.0507|1.0507|||||||
+MN|fillmore|2025|0.9471|0.9471|||||||
+MN|freeborn|2025|1.0612|1.0612|||||||
+MN|goodhue|2025|1.0638|1.0638|||||||
+MN|grant|2025|0.939|0.939|||||||
+MN|hennepin|2025|1.1519|1.1519|||||||
+MN|houston|2025|1.1635|1.1635|||||||
+MN|hubbard|2025|0.8156|0.8156|||||||
+MN|isanti|2025|1.042|1.042|||||||
+MN|itasca|2025|0.8731|0.8731|||||||
+MN|jackson|2025|0.914|0.914|||||||
+MN|kanabec|2025|1.114|1.114|||||||
+MN|kandiyohi|2025|0.9939|0.9939|||||||
+MN|kittson|2025|0.9159|0.9159|||||||
+MN|koochiching|2025|0.7989|0.7989|||||||
+MN|lac-qui-parle|2025|0.9484|0.9484|||||||
+MN|lake|2025|0.751|0.751|||||||
+MN|lake-of-the-woods|2025|0.707|0.707|||||||
+MN|le-sueur|2025|1.0841|1.0841|||||||
+MN|lincoln|2025|0.9711|0.9711|||||||
+MN|lyon|2025|1.0466|1.0466|||||||
+MN|mcleod|2025|1.1602|1.1602|||||||
+MN|mahnomen|2025|0.9741|0.9741|||||||
+MN|marshall|2025|0.8291|0.8291|||||||
+MN|martin|2025|0.9742|0.9742|||||||
+MN|meeker|2025|0.9432|0.9432|||||||
+MN|mille-lacs|2025|1.0421|1.0421|||||||
+MN|morrison|2025|0.9089|0.9089|||||||
+MN|mower|2025|1.0576|1.0576|||||||
+MN|murray|2025|0.7653|0.7653|||||||
+MN|nicollet|2025|1.1172|1.1172|||||||
+MN|nobles|2025|0.9342|0.9342|||||||
+MN|norman|2025|0.9882|0.9882|||||||
+MN|olmsted|2025|1.0883|1.0883|||||||
+MN|otter-tail|2025|0.7786|0.7786|||||||
+MN|pennington|2025|1.2176|1.2176|||||||
+MN|pine|2025|0.8746|0.8746|||||||
+MN|pipestone|2025|0.9108|0.9108|||||||
+MN|polk|2025|0.9991|0.9991|||||||
+MN|pope|2025|0.7887|0.7887|||||||
+MN|ramsey|2025|1.2355|1.2355|||||||
+MN|red-lake|2025|0.9593|0.9593|||||||
+MN|redwood|2025|0.9601|0.9601|||||||
+MN|renville|2025|1.0158|1.0158|||||||
+MN|rice|2025|0.9712|0.9712|||||||
+MN|rock|2025|0.7197|0.7197|||||||
+MN|roseau|2025|0.9283|0.9283|||||||
+MN|st-louis|2025|1.0273|1.0273|||||||
+MN|scott|2025|1.0661|1.0661|||||||
+MN|sherburne|2025|0.9952|0.9952|||||||
+MN|sibley|2025|1.0995|1.0995|||||||
+MN|stearns|2025|1.0203|1.0203|||||||
+MN|steele|2025|1.2058|1.2058|||||||
+MN|stevens|2025|0.807|0.807|||||||
+MN|swift|2025|0.8552|0.8552|||||||
+MN|todd|2025|0.9947|0.9947|||||||
+MN|traverse|2025|0.9718|0.9718|||||||
+MN|wabasha|2025|1.0883|1.0883|||||||
+MN|wadena|2025|1.0399|1.0399|||||||
+MN|waseca|2025|1.19|1.19|||||||
+MN|washington|2025|1.0007|1.0007|||||||
+MN|watonwan|2025|1.027|1.027|||||||
+MN|wilkin|2025|0.7603|0.7603|||||||
+MN|winona|2025|0.9417|0.9417|||||||
+MN|wright|2025|0.9973|0.9973|||||||
+MN|yellow-medicine|2025|1.0425|1.0425|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -225,9 +225,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -250,13 +264,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -271,18 +280,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

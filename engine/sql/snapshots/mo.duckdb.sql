@@ -5,240 +5,240 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('MO', 'adair', 'Adair County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'andrew', 'Andrew County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'atchison', 'Atchison County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'audrain', 'Audrain County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'barry', 'Barry County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'barton', 'Barton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'bates', 'Bates County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'bollinger', 'Bollinger County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'buchanan', 'Buchanan County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'caldwell', 'Caldwell County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'callaway', 'Callaway County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'camden', 'Camden County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'cape-girardeau', 'Cape Girardeau County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'carter', 'Carter County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'cedar', 'Cedar County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'chariton', 'Chariton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'christian', 'Christian County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'cole', 'Cole County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'cooper', 'Cooper County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'dade', 'Dade County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'dallas', 'Dallas County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'daviess', 'Daviess County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'dekalb', 'DeKalb County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'dent', 'Dent County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'dunklin', 'Dunklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'gasconade', 'Gasconade County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'gentry', 'Gentry County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'grundy', 'Grundy County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'harrison', 'Harrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'hickory', 'Hickory County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'holt', 'Holt County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'howard', 'Howard County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'howell', 'Howell County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'iron', 'Iron County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'jasper', 'Jasper County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'knox', 'Knox County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'laclede', 'Laclede County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'lafayette', 'Lafayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'lewis', 'Lewis County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'linn', 'Linn County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'livingston', 'Livingston County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'mcdonald', 'McDonald County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'macon', 'Macon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'maries', 'Maries County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'miller', 'Miller County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'mississippi', 'Mississippi County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'moniteau', 'Moniteau County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'new-madrid', 'New Madrid County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'newton', 'Newton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'nodaway', 'Nodaway County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'oregon', 'Oregon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'osage', 'Osage County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'ozark', 'Ozark County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'pemiscot', 'Pemiscot County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'pettis', 'Pettis County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'phelps', 'Phelps County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'platte', 'Platte County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'pulaski', 'Pulaski County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'putnam', 'Putnam County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'ralls', 'Ralls County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'ray', 'Ray County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'reynolds', 'Reynolds County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'ripley', 'Ripley County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'st-charles', 'St. Charles County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'st-clair', 'St. Clair County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'ste-genevieve', 'Ste. Genevieve County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'st-francois', 'St. Francois County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'st-louis', 'St. Louis County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'saline', 'Saline County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'schuyler', 'Schuyler County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'scotland', 'Scotland County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'shannon', 'Shannon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'stoddard', 'Stoddard County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'stone', 'Stone County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'sullivan', 'Sullivan County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'taney', 'Taney County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'texas', 'Texas County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'vernon', 'Vernon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'webster', 'Webster County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'worth', 'Worth County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'wright', 'Wright County', 'county_level', FALSE, FALSE, FALSE),
-  ('MO', 'st-louis-city', 'St. Louis city', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MO|adair|Adair County|county_level|false|false|false
+MO|andrew|Andrew County|county_level|false|false|false
+MO|atchison|Atchison County|county_level|false|false|false
+MO|audrain|Audrain County|county_level|false|false|false
+MO|barry|Barry County|county_level|false|false|false
+MO|barton|Barton County|county_level|false|false|false
+MO|bates|Bates County|county_level|false|false|false
+MO|benton|Benton County|county_level|false|false|false
+MO|bollinger|Bollinger County|county_level|false|false|false
+MO|boone|Boone County|county_level|false|false|false
+MO|buchanan|Buchanan County|county_level|false|false|false
+MO|butler|Butler County|county_level|false|false|false
+MO|caldwell|Caldwell County|county_level|false|false|false
+MO|callaway|Callaway County|county_level|false|false|false
+MO|camden|Camden County|county_level|false|false|false
+MO|cape-girardeau|Cape Girardeau County|county_level|false|false|false
+MO|carroll|Carroll County|county_level|false|false|false
+MO|carter|Carter County|county_level|false|false|false
+MO|cass|Cass County|county_level|false|false|false
+MO|cedar|Cedar County|county_level|false|false|false
+MO|chariton|Chariton County|county_level|false|false|false
+MO|christian|Christian County|county_level|false|false|false
+MO|clark|Clark County|county_level|false|false|false
+MO|clay|Clay County|county_level|false|false|false
+MO|clinton|Clinton County|county_level|false|false|false
+MO|cole|Cole County|county_level|false|false|false
+MO|cooper|Cooper County|county_level|false|false|false
+MO|crawford|Crawford County|county_level|false|false|false
+MO|dade|Dade County|county_level|false|false|false
+MO|dallas|Dallas County|county_level|false|false|false
+MO|daviess|Daviess County|county_level|false|false|false
+MO|dekalb|DeKalb County|county_level|false|false|false
+MO|dent|Dent County|county_level|false|false|false
+MO|douglas|Douglas County|county_level|false|false|false
+MO|dunklin|Dunklin County|county_level|false|false|false
+MO|franklin|Franklin County|county_level|false|false|false
+MO|gasconade|Gasconade County|county_level|false|false|false
+MO|gentry|Gentry County|county_level|false|false|false
+MO|greene|Greene County|county_level|false|false|false
+MO|grundy|Grundy County|county_level|false|false|false
+MO|harrison|Harrison County|county_level|false|false|false
+MO|henry|Henry County|county_level|false|false|false
+MO|hickory|Hickory County|county_level|false|false|false
+MO|holt|Holt County|county_level|false|false|false
+MO|howard|Howard County|county_level|false|false|false
+MO|howell|Howell County|county_level|false|false|false
+MO|iron|Iron County|county_level|false|false|false
+MO|jackson|Jackson County|county_level|false|false|false
+MO|jasper|Jasper County|county_level|false|false|false
+MO|jefferson|Jefferson County|county_level|false|false|false
+MO|johnson|Johnson County|county_level|false|false|false
+MO|knox|Knox County|county_level|false|false|false
+MO|laclede|Laclede County|county_level|false|false|false
+MO|lafayette|Lafayette County|county_level|false|false|false
+MO|lawrence|Lawrence County|county_level|false|false|false
+MO|lewis|Lewis County|county_level|false|false|false
+MO|lincoln|Lincoln County|county_level|false|false|false
+MO|linn|Linn County|county_level|false|false|false
+MO|livingston|Livingston County|county_level|false|false|false
+MO|mcdonald|McDonald County|county_level|false|false|false
+MO|macon|Macon County|county_level|false|false|false
+MO|madison|Madison County|county_level|false|false|false
+MO|maries|Maries County|county_level|false|false|false
+MO|marion|Marion County|county_level|false|false|false
+MO|mercer|Mercer County|county_level|false|false|false
+MO|miller|Miller County|county_level|false|false|false
+MO|mississippi|Mississippi County|county_level|false|false|false
+MO|moniteau|Moniteau County|county_level|false|false|false
+MO|monroe|Monroe County|county_level|false|false|false
+MO|montgomery|Montgomery County|county_level|false|false|false
+MO|morgan|Morgan County|county_level|false|false|false
+MO|new-madrid|New Madrid County|county_level|false|false|false
+MO|newton|Newton County|county_level|false|false|false
+MO|nodaway|Nodaway County|county_level|false|false|false
+MO|oregon|Oregon County|county_level|false|false|false
+MO|osage|Osage County|county_level|false|false|false
+MO|ozark|Ozark County|county_level|false|false|false
+MO|pemiscot|Pemiscot County|county_level|false|false|false
+MO|perry|Perry County|county_level|false|false|false
+MO|pettis|Pettis County|county_level|false|false|false
+MO|phelps|Phelps County|county_level|false|false|false
+MO|pike|Pike County|county_level|false|false|false
+MO|platte|Platte County|county_level|false|false|false
+MO|polk|Polk County|county_level|false|false|false
+MO|pulaski|Pulaski County|county_level|false|false|false
+MO|putnam|Putnam County|county_level|false|false|false
+MO|ralls|Ralls County|county_level|false|false|false
+MO|randolph|Randolph County|county_level|false|false|false
+MO|ray|Ray County|county_level|false|false|false
+MO|reynolds|Reynolds County|county_level|false|false|false
+MO|ripley|Ripley County|county_level|false|false|false
+MO|st-charles|St. Charles County|county_level|false|false|false
+MO|st-clair|St. Clair County|county_level|false|false|false
+MO|ste-genevieve|Ste. Genevieve County|county_level|false|false|false
+MO|st-francois|St. Francois County|county_level|false|false|false
+MO|st-louis|St. Louis County|county_level|false|false|false
+MO|saline|Saline County|county_level|false|false|false
+MO|schuyler|Schuyler County|county_level|false|false|false
+MO|scotland|Scotland County|county_level|false|false|false
+MO|scott|Scott County|county_level|false|false|false
+MO|shannon|Shannon County|county_level|false|false|false
+MO|shelby|Shelby County|county_level|false|false|false
+MO|stoddard|Stoddard County|county_level|false|false|false
+MO|stone|Stone County|county_level|false|false|false
+MO|sullivan|Sullivan County|county_level|false|false|false
+MO|taney|Taney County|county_level|false|false|false
+MO|texas|Texas County|county_level|false|false|false
+MO|vernon|Vernon County|county_level|false|false|false
+MO|warren|Warren County|county_level|false|false|false
+MO|washington|Washington County|county_level|false|false|false
+MO|wayne|Wayne County|county_level|false|false|false
+MO|webster|Webster County|county_level|false|false|false
+MO|worth|Worth County|county_level|false|false|false
+MO|wright|Wright County|county_level|false|false|false
+MO|st-louis-city|St. Louis city|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('MO', 'adair', 2025, CAST('0.7586' AS FLOAT8), CAST('0.7586' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'andrew', 2025, CAST('0.762' AS FLOAT8), CAST('0.762' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'atchison', 2025, CAST('1.171' AS FLOAT8), CAST('1.171' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'audrain', 2025, CAST('0.875' AS FLOAT8), CAST('0.875' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'barry', 2025, CAST('0.5714' AS FLOAT8), CAST('0.5714' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'barton', 2025, CAST('0.7426' AS FLOAT8), CAST('0.7426' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'bates', 2025, CAST('0.6214' AS FLOAT8), CAST('0.6214' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'benton', 2025, CAST('0.5574' AS FLOAT8), CAST('0.5574' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'bollinger', 2025, CAST('0.6138' AS FLOAT8), CAST('0.6138' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'boone', 2025, CAST('0.8784' AS FLOAT8), CAST('0.8784' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'buchanan', 2025, CAST('0.8001' AS FLOAT8), CAST('0.8001' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'butler', 2025, CAST('0.6729' AS FLOAT8), CAST('0.6729' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'caldwell', 2025, CAST('0.7849' AS FLOAT8), CAST('0.7849' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'callaway', 2025, CAST('0.7895' AS FLOAT8), CAST('0.7895' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'camden', 2025, CAST('0.5002' AS FLOAT8), CAST('0.5002' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'cape-girardeau', 2025, CAST('0.674' AS FLOAT8), CAST('0.674' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'carroll', 2025, CAST('0.8443' AS FLOAT8), CAST('0.8443' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'carter', 2025, CAST('0.4431' AS FLOAT8), CAST('0.4431' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'cass', 2025, CAST('0.8788' AS FLOAT8), CAST('0.8788' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'cedar', 2025, CAST('0.5865' AS FLOAT8), CAST('0.5865' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'chariton', 2025, CAST('0.7569' AS FLOAT8), CAST('0.7569' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'christian', 2025, CAST('0.7521' AS FLOAT8), CAST('0.7521' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'clark', 2025, CAST('0.9685' AS FLOAT8), CAST('0.9685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'clay', 2025, CAST('1.0987' AS FLOAT8), CAST('1.0987' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'clinton', 2025, CAST('0.8605' AS FLOAT8), CAST('0.8605' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'cole', 2025, CAST('0.806' AS FLOAT8), CAST('0.806' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'cooper', 2025, CAST('0.6758' AS FLOAT8), CAST('0.6758' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'crawford', 2025, CAST('0.609' AS FLOAT8), CAST('0.609' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'dade', 2025, CAST('0.6501' AS FLOAT8), CAST('0.6501' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'dallas', 2025, CAST('0.4802' AS FLOAT8), CAST('0.4802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'daviess', 2025, CAST('0.7084' AS FLOAT8), CAST('0.7084' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'dekalb', 2025, CAST('0.7576' AS FLOAT8), CAST('0.7576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'dent', 2025, CAST('0.5631' AS FLOAT8), CAST('0.5631' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'douglas', 2025, CAST('0.4094' AS FLOAT8), CAST('0.4094' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'dunklin', 2025, CAST('0.694' AS FLOAT8), CAST('0.694' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'franklin', 2025, CAST('0.8255' AS FLOAT8), CAST('0.8255' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'gasconade', 2025, CAST('0.733' AS FLOAT8), CAST('0.733' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'gentry', 2025, CAST('1.0309' AS FLOAT8), CAST('1.0309' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'greene', 2025, CAST('0.7219' AS FLOAT8), CAST('0.7219' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'grundy', 2025, CAST('1.0224' AS FLOAT8), CAST('1.0224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'harrison', 2025, CAST('0.824' AS FLOAT8), CAST('0.824' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'henry', 2025, CAST('0.8013' AS FLOAT8), CAST('0.8013' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'hickory', 2025, CAST('0.4716' AS FLOAT8), CAST('0.4716' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'holt', 2025, CAST('0.7727' AS FLOAT8), CAST('0.7727' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'howard', 2025, CAST('0.8685' AS FLOAT8), CAST('0.8685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'howell', 2025, CAST('0.554' AS FLOAT8), CAST('0.554' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'iron', 2025, CAST('0.6513' AS FLOAT8), CAST('0.6513' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'jackson', 2025, CAST('1.1477' AS FLOAT8), CAST('1.1477' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'jasper', 2025, CAST('0.7388' AS FLOAT8), CAST('0.7388' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'jefferson', 2025, CAST('0.8387' AS FLOAT8), CAST('0.8387' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'johnson', 2025, CAST('0.6843' AS FLOAT8), CAST('0.6843' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'knox', 2025, CAST('0.8025' AS FLOAT8), CAST('0.8025' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'laclede', 2025, CAST('0.6525' AS FLOAT8), CAST('0.6525' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'lafayette', 2025, CAST('0.7659' AS FLOAT8), CAST('0.7659' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'lawrence', 2025, CAST('0.6064' AS FLOAT8), CAST('0.6064' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'lewis', 2025, CAST('0.7359' AS FLOAT8), CAST('0.7359' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'lincoln', 2025, CAST('0.77' AS FLOAT8), CAST('0.77' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'linn', 2025, CAST('0.7664' AS FLOAT8), CAST('0.7664' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'livingston', 2025, CAST('0.8988' AS FLOAT8), CAST('0.8988' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'mcdonald', 2025, CAST('0.5391' AS FLOAT8), CAST('0.5391' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'macon', 2025, CAST('0.826' AS FLOAT8), CAST('0.826' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'madison', 2025, CAST('0.7351' AS FLOAT8), CAST('0.7351' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'maries', 2025, CAST('0.5634' AS FLOAT8), CAST('0.5634' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'marion', 2025, CAST('0.8684' AS FLOAT8), CAST('0.8684' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'mercer', 2025, CAST('0.9496' AS FLOAT8), CAST('0.9496' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'miller', 2025, CAST('0.6272' AS FLOAT8), CAST('0.6272' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'mississippi', 2025, CAST('0.8774' AS FLOAT8), CAST('0.8774' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'moniteau', 2025, CAST('0.716' AS FLOAT8), CAST('0.716' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'monroe', 2025, CAST('0.7368' AS FLOAT8), CAST('0.7368' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'montgomery', 2025, CAST('0.7484' AS FLOAT8), CAST('0.7484' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'morgan', 2025, CAST('0.6103' AS FLOAT8), CAST('0.6103' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'new-madrid', 2025, CAST('0.7071' AS FLOAT8), CAST('0.7071' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'newton', 2025, CAST('0.68' AS FLOAT8), CAST('0.68' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'nodaway', 2025, CAST('0.8116' AS FLOAT8), CAST('0.8116' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'oregon', 2025, CAST('0.5089' AS FLOAT8), CAST('0.5089' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'osage', 2025, CAST('0.5941' AS FLOAT8), CAST('0.5941' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'ozark', 2025, CAST('0.4655' AS FLOAT8), CAST('0.4655' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'pemiscot', 2025, CAST('1.0115' AS FLOAT8), CAST('1.0115' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'perry', 2025, CAST('0.7223' AS FLOAT8), CAST('0.7223' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'pettis', 2025, CAST('0.7796' AS FLOAT8), CAST('0.7796' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'phelps', 2025, CAST('0.6403' AS FLOAT8), CAST('0.6403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'pike', 2025, CAST('0.7682' AS FLOAT8), CAST('0.7682' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'platte', 2025, CAST('1.0595' AS FLOAT8), CAST('1.0595' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'polk', 2025, CAST('0.5807' AS FLOAT8), CAST('0.5807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'pulaski', 2025, CAST('0.611' AS FLOAT8), CAST('0.611' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'putnam', 2025, CAST('0.9866' AS FLOAT8), CAST('0.9866' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'ralls', 2025, CAST('0.7568' AS FLOAT8), CAST('0.7568' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'randolph', 2025, CAST('0.8485' AS FLOAT8), CAST('0.8485' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'ray', 2025, CAST('0.818' AS FLOAT8), CAST('0.818' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'reynolds', 2025, CAST('0.4612' AS FLOAT8), CAST('0.4612' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'ripley', 2025, CAST('0.5009' AS FLOAT8), CAST('0.5009' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'st-charles', 2025, CAST('1.1253' AS FLOAT8), CAST('1.1253' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'st-clair', 2025, CAST('0.6393' AS FLOAT8), CAST('0.6393' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'ste-genevieve', 2025, CAST('0.6382' AS FLOAT8), CAST('0.6382' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'st-francois', 2025, CAST('0.7485' AS FLOAT8), CAST('0.7485' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'st-louis', 2025, CAST('1.2248' AS FLOAT8), CAST('1.2248' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'saline', 2025, CAST('0.8152' AS FLOAT8), CAST('0.8152' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'schuyler', 2025, CAST('0.8714' AS FLOAT8), CAST('0.8714' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'scotland', 2025, CAST('0.8448' AS FLOAT8), CAST('0.8448' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'scott', 2025, CAST('0.6514' AS FLOAT8), CAST('0.6514' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'shannon', 2025, CAST('0.4318' AS FLOAT8), CAST('0.4318' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'shelby', 2025, CAST('0.8956' AS FLOAT8), CAST('0.8956' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'stoddard', 2025, CAST('0.6536' AS FLOAT8), CAST('0.6536' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'stone', 2025, CAST('0.4934' AS FLOAT8), CAST('0.4934' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'sullivan', 2025, CAST('0.7357' AS FLOAT8), CAST('0.7357' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'taney', 2025, CAST('0.578' AS FLOAT8), CAST('0.578' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'texas', 2025, CAST('0.5288' AS FLOAT8), CAST('0.5288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'vernon', 2025, CAST('0.7096' AS FLOAT8), CAST('0.7096' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'warren', 2025, CAST('0.738' AS FLOAT8), CAST('0.738' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'washington', 2025, CAST('0.576' AS FLOAT8), CAST('0.576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'wayne', 2025, CAST('0.4996' AS FLOAT8), CAST('0.4996' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'webster', 2025, CAST('0.539' AS FLOAT8), CAST('0.539' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'worth', 2025, CAST('0.8013' AS FLOAT8), CAST('0.8013' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'wright', 2025, CAST('0.3835' AS FLOAT8), CAST('0.3835' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MO', 'st-louis-city', 2025, CAST('1.0454' AS FLOAT8), CAST('1.0454' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MO|adair|2025|0.7586|0.7586|||||||
+MO|andrew|2025|0.762|0.762|||||||
+MO|atchison|2025|1.171|1.171|||||||
+MO|audrain|2025|0.875|0.875|||||||
+MO|barry|2025|0.5714|0.5714|||||||
+MO|barton|2025|0.7426|0.7426|||||||
+MO|bates|2025|0.6214|0.6214|||||||
+MO|benton|2025|0.5574|0.5574|||||||
+MO|bollinger|2025|0.6138|0.6138|||||||
+MO|boone|2025|0.8784|0.8784|||||||
+MO|buchanan|2025|0.8001|0.8001|||||||
+MO|butler|2025|0.6729|0.6729|||||||
+MO|caldwell|2025|0.7849|0.7849|||||||
+MO|callaway|2025|0.7895|0.7895|||||||
+MO|camden|2025|0.5002|0.5002|||||||
+MO|cape-girardeau|2025|0.674|0.674|||||||
+MO|carroll|2025|0.8443|0.8443|||||||
+MO|carter|2025|0.4431|0.4431|||||||
+MO|cass|2025|0.8788|0.8788|||||||
+MO|cedar|2025|0.5865|0.5865|||||||
+MO|chariton|2025|0.7569|0.7569|||||||
+MO|christian|2025|0.7521|0.7521|||||||
+MO|clark|2025|0.9685|0.9685|||||||
+MO|clay|2025|1.0987|1.0987|||||||
+MO|clinton|2025|0.8605|0.8605|||||||
+MO|cole|2025|0.806|0.806|||||||
+MO|cooper|2025|0.6758|0.6758|||||||
+MO|crawford|2025|0.609|0.609|||||||
+MO|dade|2025|0.6501|0.6501|||||||
+MO|dallas|2025|0.4802|0.4802|||||||
+MO|daviess|2025|0.7084|0.7084|||||||
+MO|dekalb|2025|0.7576|0.7576|||||||
+MO|dent|2025|0.5631|0.5631|||||||
+MO|douglas|2025|0.4094|0.4094|||||||
+MO|dunklin|2025|0.694|0.694|||||||
+MO|franklin|2025|0.8255|0.8255|||||||
+MO|gasconade|2025|0.733|0.733|||||||
+MO|gentry|2025|1.0309|1.0309|||||||
+MO|greene|2025|0.7219|0.7219|||||||
+MO|grundy|2025|1.0224|1.0224|||||||
+MO|harrison|2025|0.824|0.824|||||||
+MO|henry|2025|0.8013|0.8013|||||||
+MO|hickory|2025|0.4716|0.4716|||||||
+MO|holt|2025|0.7727|0.7727|||||||
+MO|howard|2025|0.8685|0.8685|||||||
+MO|howell|2025|0.554|0.554|||||||
+MO|iron|2025|0.6513|0.6513|||||||
+MO|jackson|2025|1.1477|1.1477|||||||
+MO|jasper|2025|0.7388|0.7388|||||||
+MO|jefferson|2025|0.8387|0.8387|||||||
+MO|johnson|2025|0.6843|0.6843|||||||
+MO|knox|2025|0.8025|0.8025|||||||
+MO|laclede|2025|0.6525|0.6525|||||||
+MO|lafayette|2025|0.7659|0.7659|||||||
+MO|lawrence|2025|0.6064|0.6064|||||||
+MO|lewis|2025|0.7359|0.7359|||||||
+MO|lincoln|2025|0.77|0.77|||||||
+MO|linn|2025|0.7664|0.7664|||||||
+MO|livingston|2025|0.8988|0.8988|||||||
+MO|mcdonald|2025|0.5391|0.5391|||||||
+MO|macon|2025|0.826|0.826|||||||
+MO|madison|2025|0.7351|0.7351|||||||
+MO|maries|2025|0.5634|0.5634|||||||
+MO|marion|2025|0.8684|0.8684|||||||
+MO|mercer|2025|0.9496|0.9496|||||||
+MO|miller|2025|0.6272|0.6272|||||||
+MO|mississippi|2025|0.8774|0.8774|||||||
+MO|moniteau|2025|0.716|0.716|||||||
+MO|monroe|2025|0.7368|0.7368|||||||
+MO|montgomery|2025|0.7484|0.7484|||||||
+MO|morgan|2025|0.6103|0.6103|||||||
+MO|new-madrid|2025|0.7071|0.7071|||||||
+MO|newton|2025|0.68|0.68|||||||
+MO|nodaway|2025|0.8116|0.8116|||||||
+MO|oregon|2025|0.5089|0.5089|||||||
+MO|osage|2025|0.5941|0.5941|||||||
+MO|ozark|2025|0.4655|0.4655|||||||
+MO|pemiscot|2025|1.0115|1.0115|||||||
+MO|perry|2025|0.7223|0.7223|||||||
+MO|pettis|2025|0.7796|0.7796|||||||
+MO|phelps|2025|0.6403|0.6403|||||||
+MO|pike|2025|0.7682|0.7682|||||||
+MO|platte|2025|1.0595|1.0595|||||||
+MO|polk|2025|0.5807|0.5807|||||||
+MO|pulaski|2025|0.611|0.611|||||||
+MO|putnam|2025|0.9866|0.9866|||||||
+MO|ralls|2025|0.7568|0.7568|||||||
+MO|randolph|2025|0.8485|0.8485|||||||
+MO|ray|2025|0.818|0.818|||||||
+MO|reynolds|2025|0.4612|0.4612|||||||
+MO|ripley|2025|0.5009|0.5009|||||||
+MO|st-charles|2025|1.1253|1.1253|||||||
+MO|st-clair|2025|0.6393|0.6393|||||||
+MO|ste-genevieve|2025|0.6382|0.6382|||||||
+MO|st-francois|2025|0.7485|0.7485|||||||
+MO|st-louis|2025|1.2248|1.2248|||||||
+MO|saline|2025|0.8152|0.8152|||||||
+MO|schuyler|2025|0.8714|0.8714|||||||
+MO|scotland|2025|0.8448|0.8448|||||||
+MO|scott|2025|0.6514|0.6514|||||||
+MO|shannon|2025|0.4318|0.4318|||||||
+MO|shelby|2025|0.8956|0.8956|||||||
+MO|stoddard|2025|0.6536|0.6536|||||||
+MO|stone|2025|0.4934|0.4934|||||||
+MO|sullivan|2025|0.7357|0.7357|||||||
+MO|taney|2025|0.578|0.578|||||||
+MO|texas|2025|0.5288|0.5288|||||||
+MO|vernon|2025|0.7096|0.7096|||||||
+MO|warren|2025|0.738|0.738|||||||
+MO|washington|2025|0.576|0.576|||||||
+MO|wayne|2025|0.4996|0.4996|||||||
+MO|webster|2025|0.539|0.539|||||||
+MO|worth|2025|0.8013|0.8013|||||||
+MO|wright|2025|0.3835|0.3835|||||||
+MO|st-louis-city|2025|1.0454|1.0454|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -281,9 +281,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -306,13 +320,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -327,18 +336,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,174 +5,174 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('MS', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'alcorn', 'Alcorn County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'amite', 'Amite County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'attala', 'Attala County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'bolivar', 'Bolivar County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'chickasaw', 'Chickasaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'choctaw', 'Choctaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'claiborne', 'Claiborne County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'clarke', 'Clarke County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'coahoma', 'Coahoma County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'copiah', 'Copiah County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'covington', 'Covington County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'desoto', 'DeSoto County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'forrest', 'Forrest County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'george', 'George County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'grenada', 'Grenada County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'harrison', 'Harrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'hinds', 'Hinds County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'holmes', 'Holmes County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'humphreys', 'Humphreys County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'issaquena', 'Issaquena County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'itawamba', 'Itawamba County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'jasper', 'Jasper County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'jefferson-davis', 'Jefferson Davis County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'jones', 'Jones County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'kemper', 'Kemper County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'lafayette', 'Lafayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'lamar', 'Lamar County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'lauderdale', 'Lauderdale County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'leake', 'Leake County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'leflore', 'Leflore County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'lowndes', 'Lowndes County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'neshoba', 'Neshoba County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'newton', 'Newton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'noxubee', 'Noxubee County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'oktibbeha', 'Oktibbeha County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'panola', 'Panola County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'pearl-river', 'Pearl River County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'pontotoc', 'Pontotoc County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'prentiss', 'Prentiss County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'quitman', 'Quitman County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'rankin', 'Rankin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'sharkey', 'Sharkey County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'simpson', 'Simpson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'smith', 'Smith County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'stone', 'Stone County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'sunflower', 'Sunflower County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'tallahatchie', 'Tallahatchie County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'tate', 'Tate County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'tippah', 'Tippah County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'tishomingo', 'Tishomingo County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'tunica', 'Tunica County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'walthall', 'Walthall County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'webster', 'Webster County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'wilkinson', 'Wilkinson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'winston', 'Winston County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'yalobusha', 'Yalobusha County', 'county_level', FALSE, FALSE, FALSE),
-  ('MS', 'yazoo', 'Yazoo County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MS|adams|Adams County|county_level|false|false|false
+MS|alcorn|Alcorn County|county_level|false|false|false
+MS|amite|Amite County|county_level|false|false|false
+MS|attala|Attala County|county_level|false|false|false
+MS|benton|Benton County|county_level|false|false|false
+MS|bolivar|Bolivar County|county_level|false|false|false
+MS|calhoun|Calhoun County|county_level|false|false|false
+MS|carroll|Carroll County|county_level|false|false|false
+MS|chickasaw|Chickasaw County|county_level|false|false|false
+MS|choctaw|Choctaw County|county_level|false|false|false
+MS|claiborne|Claiborne County|county_level|false|false|false
+MS|clarke|Clarke County|county_level|false|false|false
+MS|clay|Clay County|county_level|false|false|false
+MS|coahoma|Coahoma County|county_level|false|false|false
+MS|copiah|Copiah County|county_level|false|false|false
+MS|covington|Covington County|county_level|false|false|false
+MS|desoto|DeSoto County|county_level|false|false|false
+MS|forrest|Forrest County|county_level|false|false|false
+MS|franklin|Franklin County|county_level|false|false|false
+MS|george|George County|county_level|false|false|false
+MS|greene|Greene County|county_level|false|false|false
+MS|grenada|Grenada County|county_level|false|false|false
+MS|hancock|Hancock County|county_level|false|false|false
+MS|harrison|Harrison County|county_level|false|false|false
+MS|hinds|Hinds County|county_level|false|false|false
+MS|holmes|Holmes County|county_level|false|false|false
+MS|humphreys|Humphreys County|county_level|false|false|false
+MS|issaquena|Issaquena County|county_level|false|false|false
+MS|itawamba|Itawamba County|county_level|false|false|false
+MS|jackson|Jackson County|county_level|false|false|false
+MS|jasper|Jasper County|county_level|false|false|false
+MS|jefferson|Jefferson County|county_level|false|false|false
+MS|jefferson-davis|Jefferson Davis County|county_level|false|false|false
+MS|jones|Jones County|county_level|false|false|false
+MS|kemper|Kemper County|county_level|false|false|false
+MS|lafayette|Lafayette County|county_level|false|false|false
+MS|lamar|Lamar County|county_level|false|false|false
+MS|lauderdale|Lauderdale County|county_level|false|false|false
+MS|lawrence|Lawrence County|county_level|false|false|false
+MS|leake|Leake County|county_level|false|false|false
+MS|lee|Lee County|county_level|false|false|false
+MS|leflore|Leflore County|county_level|false|false|false
+MS|lincoln|Lincoln County|county_level|false|false|false
+MS|lowndes|Lowndes County|county_level|false|false|false
+MS|madison|Madison County|county_level|false|false|false
+MS|marion|Marion County|county_level|false|false|false
+MS|marshall|Marshall County|county_level|false|false|false
+MS|monroe|Monroe County|county_level|false|false|false
+MS|montgomery|Montgomery County|county_level|false|false|false
+MS|neshoba|Neshoba County|county_level|false|false|false
+MS|newton|Newton County|county_level|false|false|false
+MS|noxubee|Noxubee County|county_level|false|false|false
+MS|oktibbeha|Oktibbeha County|county_level|false|false|false
+MS|panola|Panola County|county_level|false|false|false
+MS|pearl-river|Pearl River County|county_level|false|false|false
+MS|perry|Perry County|county_level|false|false|false
+MS|pike|Pike County|county_level|false|false|false
+MS|pontotoc|Pontotoc County|county_level|false|false|false
+MS|prentiss|Prentiss County|county_level|false|false|false
+MS|quitman|Quitman County|county_level|false|false|false
+MS|rankin|Rankin County|county_level|false|false|false
+MS|scott|Scott County|county_level|false|false|false
+MS|sharkey|Sharkey County|county_level|false|false|false
+MS|simpson|Simpson County|county_level|false|false|false
+MS|smith|Smith County|county_level|false|false|false
+MS|stone|Stone County|county_level|false|false|false
+MS|sunflower|Sunflower County|county_level|false|false|false
+MS|tallahatchie|Tallahatchie County|county_level|false|false|false
+MS|tate|Tate County|county_level|false|false|false
+MS|tippah|Tippah County|county_level|false|false|false
+MS|tishomingo|Tishomingo County|county_level|false|false|false
+MS|tunica|Tunica County|county_level|false|false|false
+MS|union|Union County|county_level|false|false|false
+MS|walthall|Walthall County|county_level|false|false|false
+MS|warren|Warren County|county_level|false|false|false
+MS|washington|Washington County|county_level|false|false|false
+MS|wayne|Wayne County|county_level|false|false|false
+MS|webster|Webster County|county_level|false|false|false
+MS|wilkinson|Wilkinson County|county_level|false|false|false
+MS|winston|Winston County|county_level|false|false|false
+MS|yalobusha|Yalobusha County|county_level|false|false|false
+MS|yazoo|Yazoo County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('MS', 'adams', 2025, CAST('0.8852' AS FLOAT8), CAST('0.8852' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'alcorn', 2025, CAST('0.5956' AS FLOAT8), CAST('0.5956' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'amite', 2025, CAST('0.4844' AS FLOAT8), CAST('0.4844' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'attala', 2025, CAST('0.6273' AS FLOAT8), CAST('0.6273' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'benton', 2025, CAST('0.6551' AS FLOAT8), CAST('0.6551' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'bolivar', 2025, CAST('0.7775' AS FLOAT8), CAST('0.7775' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'calhoun', 2025, CAST('0.6828' AS FLOAT8), CAST('0.6828' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'carroll', 2025, CAST('0.6654' AS FLOAT8), CAST('0.6654' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'chickasaw', 2025, CAST('0.743' AS FLOAT8), CAST('0.743' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'choctaw', 2025, CAST('0.4517' AS FLOAT8), CAST('0.4517' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'claiborne', 2025, CAST('0.5817' AS FLOAT8), CAST('0.5817' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'clarke', 2025, CAST('0.4987' AS FLOAT8), CAST('0.4987' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'clay', 2025, CAST('0.6894' AS FLOAT8), CAST('0.6894' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'coahoma', 2025, CAST('1.2396' AS FLOAT8), CAST('1.2396' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'copiah', 2025, CAST('0.7888' AS FLOAT8), CAST('0.7888' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'covington', 2025, CAST('0.6934' AS FLOAT8), CAST('0.6934' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'desoto', 2025, CAST('0.6413' AS FLOAT8), CAST('0.6413' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'forrest', 2025, CAST('0.8398' AS FLOAT8), CAST('0.8398' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'franklin', 2025, CAST('0.6446' AS FLOAT8), CAST('0.6446' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'george', 2025, CAST('0.646' AS FLOAT8), CAST('0.646' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'greene', 2025, CAST('0.8142' AS FLOAT8), CAST('0.8142' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'grenada', 2025, CAST('1.0105' AS FLOAT8), CAST('1.0105' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'hancock', 2025, CAST('0.7188' AS FLOAT8), CAST('0.7188' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'harrison', 2025, CAST('0.6468' AS FLOAT8), CAST('0.6468' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'hinds', 2025, CAST('0.9187' AS FLOAT8), CAST('0.9187' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'holmes', 2025, CAST('0.9085' AS FLOAT8), CAST('0.9085' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'humphreys', 2025, CAST('1.1036' AS FLOAT8), CAST('1.1036' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'issaquena', 2025, CAST('0.3462' AS FLOAT8), CAST('0.3462' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'itawamba', 2025, CAST('0.6364' AS FLOAT8), CAST('0.6364' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'jackson', 2025, CAST('0.7331' AS FLOAT8), CAST('0.7331' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'jasper', 2025, CAST('0.5987' AS FLOAT8), CAST('0.5987' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'jefferson', 2025, CAST('1.0025' AS FLOAT8), CAST('1.0025' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'jefferson-davis', 2025, CAST('0.8358' AS FLOAT8), CAST('0.8358' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'jones', 2025, CAST('0.8801' AS FLOAT8), CAST('0.8801' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'kemper', 2025, CAST('0.5976' AS FLOAT8), CAST('0.5976' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'lafayette', 2025, CAST('0.6418' AS FLOAT8), CAST('0.6418' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'lamar', 2025, CAST('0.6671' AS FLOAT8), CAST('0.6671' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'lauderdale', 2025, CAST('0.9823' AS FLOAT8), CAST('0.9823' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'lawrence', 2025, CAST('0.6998' AS FLOAT8), CAST('0.6998' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'leake', 2025, CAST('0.6763' AS FLOAT8), CAST('0.6763' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'lee', 2025, CAST('0.722' AS FLOAT8), CAST('0.722' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'leflore', 2025, CAST('1.056' AS FLOAT8), CAST('1.056' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'lincoln', 2025, CAST('0.717' AS FLOAT8), CAST('0.717' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'lowndes', 2025, CAST('0.6404' AS FLOAT8), CAST('0.6404' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'madison', 2025, CAST('0.7234' AS FLOAT8), CAST('0.7234' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'marion', 2025, CAST('0.7436' AS FLOAT8), CAST('0.7436' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'marshall', 2025, CAST('0.7468' AS FLOAT8), CAST('0.7468' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'monroe', 2025, CAST('0.7457' AS FLOAT8), CAST('0.7457' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'montgomery', 2025, CAST('0.8961' AS FLOAT8), CAST('0.8961' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'neshoba', 2025, CAST('0.8861' AS FLOAT8), CAST('0.8861' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'newton', 2025, CAST('0.7994' AS FLOAT8), CAST('0.7994' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'noxubee', 2025, CAST('1.0106' AS FLOAT8), CAST('1.0106' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'oktibbeha', 2025, CAST('0.7677' AS FLOAT8), CAST('0.7677' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'panola', 2025, CAST('0.7695' AS FLOAT8), CAST('0.7695' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'pearl-river', 2025, CAST('0.6768' AS FLOAT8), CAST('0.6768' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'perry', 2025, CAST('0.7516' AS FLOAT8), CAST('0.7516' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'pike', 2025, CAST('0.9294' AS FLOAT8), CAST('0.9294' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'pontotoc', 2025, CAST('0.6598' AS FLOAT8), CAST('0.6598' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'prentiss', 2025, CAST('0.6781' AS FLOAT8), CAST('0.6781' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'quitman', 2025, CAST('1.1545' AS FLOAT8), CAST('1.1545' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'rankin', 2025, CAST('0.6195' AS FLOAT8), CAST('0.6195' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'scott', 2025, CAST('0.7987' AS FLOAT8), CAST('0.7987' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'sharkey', 2025, CAST('0.9333' AS FLOAT8), CAST('0.9333' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'simpson', 2025, CAST('0.6013' AS FLOAT8), CAST('0.6013' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'smith', 2025, CAST('0.457' AS FLOAT8), CAST('0.457' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'stone', 2025, CAST('0.6069' AS FLOAT8), CAST('0.6069' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'sunflower', 2025, CAST('0.8791' AS FLOAT8), CAST('0.8791' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'tallahatchie', 2025, CAST('0.6022' AS FLOAT8), CAST('0.6022' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'tate', 2025, CAST('0.7676' AS FLOAT8), CAST('0.7676' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'tippah', 2025, CAST('0.75' AS FLOAT8), CAST('0.75' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'tishomingo', 2025, CAST('0.5381' AS FLOAT8), CAST('0.5381' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'tunica', 2025, CAST('0.4395' AS FLOAT8), CAST('0.4395' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'union', 2025, CAST('0.5764' AS FLOAT8), CAST('0.5764' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'walthall', 2025, CAST('0.7844' AS FLOAT8), CAST('0.7844' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'warren', 2025, CAST('0.8546' AS FLOAT8), CAST('0.8546' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'washington', 2025, CAST('0.8429' AS FLOAT8), CAST('0.8429' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'wayne', 2025, CAST('0.7795' AS FLOAT8), CAST('0.7795' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'webster', 2025, CAST('0.5744' AS FLOAT8), CAST('0.5744' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'wilkinson', 2025, CAST('0.8616' AS FLOAT8), CAST('0.8616' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'winston', 2025, CAST('0.6477' AS FLOAT8), CAST('0.6477' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'yalobusha', 2025, CAST('0.823' AS FLOAT8), CAST('0.823' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MS', 'yazoo', 2025, CAST('0.8901' AS FLOAT8), CAST('0.8901' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MS|adams|2025|0.8852|0.8852|||||||
+MS|alcorn|2025|0.5956|0.5956|||||||
+MS|amite|2025|0.4844|0.4844|||||||
+MS|attala|2025|0.6273|0.6273|||||||
+MS|benton|2025|0.6551|0.6551|||||||
+MS|bolivar|2025|0.7775|0.7775|||||||
+MS|calhoun|2025|0.6828|0.6828|||||||
+MS|carroll|2025|0.6654|0.6654|||||||
+MS|chickasaw|2025|0.743|0.743|||||||
+MS|choctaw|2025|0.4517|0.4517|||||||
+MS|claiborne|2025|0.5817|0.5817|||||||
+MS|clarke|2025|0.4987|0.4987|||||||
+MS|clay|2025|0.6894|0.6894|||||||
+MS|coahoma|2025|1.2396|1.2396|||||||
+MS|copiah|2025|0.7888|0.7888|||||||
+MS|covington|2025|0.6934|0.6934|||||||
+MS|desoto|2025|0.6413|0.6413|||||||
+MS|forrest|2025|0.8398|0.8398|||||||
+MS|franklin|2025|0.6446|0.6446|||||||
+MS|george|2025|0.646|0.646|||||||
+MS|greene|2025|0.8142|0.8142|||||||
+MS|grenada|2025|1.0105|1.0105|||||||
+MS|hancock|2025|0.7188|0.7188|||||||
+MS|harrison|2025|0.6468|0.6468|||||||
+MS|hinds|2025|0.9187|0.9187|||||||
+MS|holmes|2025|0.9085|0.9085|||||||
+MS|humphreys|2025|1.1036|1.1036|||||||
+MS|issaquena|2025|0.3462|0.3462|||||||
+MS|itawamba|2025|0.6364|0.6364|||||||
+MS|jackson|2025|0.7331|0.7331|||||||
+MS|jasper|2025|0.5987|0.5987|||||||
+MS|jefferson|2025|1.0025|1.0025|||||||
+MS|jefferson-davis|2025|0.8358|0.8358|||||||
+MS|jones|2025|0.8801|0.8801|||||||
+MS|kemper|2025|0.5976|0.5976|||||||
+MS|lafayette|2025|0.6418|0.6418|||||||
+MS|lamar|2025|0.6671|0.6671|||||||
+MS|lauderdale|2025|0.9823|0.9823|||||||
+MS|lawrence|2025|0.6998|0.6998|||||||
+MS|leake|2025|0.6763|0.6763|||||||
+MS|lee|2025|0.722|0.722|||||||
+MS|leflore|2025|1.056|1.056|||||||
+MS|lincoln|2025|0.717|0.717|||||||
+MS|lowndes|2025|0.6404|0.6404|||||||
+MS|madison|2025|0.7234|0.7234|||||||
+MS|marion|2025|0.7436|0.7436|||||||
+MS|marshall|2025|0.7468|0.7468|||||||
+MS|monroe|2025|0.7457|0.7457|||||||
+MS|montgomery|2025|0.8961|0.8961|||||||
+MS|neshoba|2025|0.8861|0.8861|||||||
+MS|newton|2025|0.7994|0.7994|||||||
+MS|noxubee|2025|1.0106|1.0106|||||||
+MS|oktibbeha|2025|0.7677|0.7677|||||||
+MS|panola|2025|0.7695|0.7695|||||||
+MS|pearl-river|2025|0.6768|0.6768|||||||
+MS|perry|2025|0.7516|0.7516|||||||
+MS|pike|2025|0.9294|0.9294|||||||
+MS|pontotoc|2025|0.6598|0.6598|||||||
+MS|prentiss|2025|0.6781|0.6781|||||||
+MS|quitman|2025|1.1545|1.1545|||||||
+MS|rankin|2025|0.6195|0.6195|||||||
+MS|scott|2025|0.7987|0.7987|||||||
+MS|sharkey|2025|0.9333|0.9333|||||||
+MS|simpson|2025|0.6013|0.6013|||||||
+MS|smith|2025|0.457|0.457|||||||
+MS|stone|2025|0.6069|0.6069|||||||
+MS|sunflower|2025|0.8791|0.8791|||||||
+MS|tallahatchie|2025|0.6022|0.6022|||||||
+MS|tate|2025|0.7676|0.7676|||||||
+MS|tippah|2025|0.75|0.75|||||||
+MS|tishomingo|2025|0.5381|0.5381|||||||
+MS|tunica|2025|0.4395|0.4395|||||||
+MS|union|2025|0.5764|0.5764|||||||
+MS|walthall|2025|0.7844|0.7844|||||||
+MS|warren|2025|0.8546|0.8546|||||||
+MS|washington|2025|0.8429|0.8429|||||||
+MS|wayne|2025|0.7795|0.7795|||||||
+MS|webster|2025|0.5744|0.5744|||||||
+MS|wilkinson|2025|0.8616|0.8616|||||||
+MS|winston|2025|0.6477|0.6477|||||||
+MS|yalobusha|2025|0.823|0.823|||||||
+MS|yazoo|2025|0.8901|0.8901|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -215,9 +215,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -240,13 +254,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -261,18 +270,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,122 +5,122 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('MT', 'beaverhead', 'Beaverhead County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'big-horn', 'Big Horn County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'blaine', 'Blaine County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'broadwater', 'Broadwater County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'carbon', 'Carbon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'carter', 'Carter County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'cascade', 'Cascade County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'chouteau', 'Chouteau County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'custer', 'Custer County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'daniels', 'Daniels County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'dawson', 'Dawson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'deer-lodge', 'Deer Lodge County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'fallon', 'Fallon County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'fergus', 'Fergus County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'flathead', 'Flathead County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'gallatin', 'Gallatin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'garfield', 'Garfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'glacier', 'Glacier County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'golden-valley', 'Golden Valley County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'granite', 'Granite County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'hill', 'Hill County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'judith-basin', 'Judith Basin County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'lewis-and-clark', 'Lewis and Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'liberty', 'Liberty County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'mccone', 'McCone County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'meagher', 'Meagher County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'mineral', 'Mineral County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'missoula', 'Missoula County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'musselshell', 'Musselshell County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'park', 'Park County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'petroleum', 'Petroleum County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'phillips', 'Phillips County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'pondera', 'Pondera County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'powder-river', 'Powder River County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'powell', 'Powell County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'prairie', 'Prairie County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'ravalli', 'Ravalli County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'richland', 'Richland County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'roosevelt', 'Roosevelt County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'rosebud', 'Rosebud County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'sanders', 'Sanders County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'sheridan', 'Sheridan County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'silver-bow', 'Silver Bow County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'stillwater', 'Stillwater County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'sweet-grass', 'Sweet Grass County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'teton', 'Teton County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'toole', 'Toole County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'treasure', 'Treasure County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'valley', 'Valley County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'wheatland', 'Wheatland County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'wibaux', 'Wibaux County', 'county_level', FALSE, FALSE, FALSE),
-  ('MT', 'yellowstone', 'Yellowstone County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MT|beaverhead|Beaverhead County|county_level|false|false|false
+MT|big-horn|Big Horn County|county_level|false|false|false
+MT|blaine|Blaine County|county_level|false|false|false
+MT|broadwater|Broadwater County|county_level|false|false|false
+MT|carbon|Carbon County|county_level|false|false|false
+MT|carter|Carter County|county_level|false|false|false
+MT|cascade|Cascade County|county_level|false|false|false
+MT|chouteau|Chouteau County|county_level|false|false|false
+MT|custer|Custer County|county_level|false|false|false
+MT|daniels|Daniels County|county_level|false|false|false
+MT|dawson|Dawson County|county_level|false|false|false
+MT|deer-lodge|Deer Lodge County|county_level|false|false|false
+MT|fallon|Fallon County|county_level|false|false|false
+MT|fergus|Fergus County|county_level|false|false|false
+MT|flathead|Flathead County|county_level|false|false|false
+MT|gallatin|Gallatin County|county_level|false|false|false
+MT|garfield|Garfield County|county_level|false|false|false
+MT|glacier|Glacier County|county_level|false|false|false
+MT|golden-valley|Golden Valley County|county_level|false|false|false
+MT|granite|Granite County|county_level|false|false|false
+MT|hill|Hill County|county_level|false|false|false
+MT|jefferson|Jefferson County|county_level|false|false|false
+MT|judith-basin|Judith Basin County|county_level|false|false|false
+MT|lake|Lake County|county_level|false|false|false
+MT|lewis-and-clark|Lewis and Clark County|county_level|false|false|false
+MT|liberty|Liberty County|county_level|false|false|false
+MT|lincoln|Lincoln County|county_level|false|false|false
+MT|mccone|McCone County|county_level|false|false|false
+MT|madison|Madison County|county_level|false|false|false
+MT|meagher|Meagher County|county_level|false|false|false
+MT|mineral|Mineral County|county_level|false|false|false
+MT|missoula|Missoula County|county_level|false|false|false
+MT|musselshell|Musselshell County|county_level|false|false|false
+MT|park|Park County|county_level|false|false|false
+MT|petroleum|Petroleum County|county_level|false|false|false
+MT|phillips|Phillips County|county_level|false|false|false
+MT|pondera|Pondera County|county_level|false|false|false
+MT|powder-river|Powder River County|county_level|false|false|false
+MT|powell|Powell County|county_level|false|false|false
+MT|prairie|Prairie County|county_level|false|false|false
+MT|ravalli|Ravalli County|county_level|false|false|false
+MT|richland|Richland County|county_level|false|false|false
+MT|roosevelt|Roosevelt County|county_level|false|false|false
+MT|rosebud|Rosebud County|county_level|false|false|false
+MT|sanders|Sanders County|county_level|false|false|false
+MT|sheridan|Sheridan County|county_level|false|false|false
+MT|silver-bow|Silver Bow County|county_level|false|false|false
+MT|stillwater|Stillwater County|county_level|false|false|false
+MT|sweet-grass|Sweet Grass County|county_level|false|false|false
+MT|teton|Teton County|county_level|false|false|false
+MT|toole|Toole County|county_level|false|false|false
+MT|treasure|Treasure County|county_level|false|false|false
+MT|valley|Valley County|county_level|false|false|false
+MT|wheatland|Wheatland County|county_level|false|false|false
+MT|wibaux|Wibaux County|county_level|false|false|false
+MT|yellowstone|Yellowstone County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('MT', 'beaverhead', 2025, CAST('0.6652' AS FLOAT8), CAST('0.6652' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'big-horn', 2025, CAST('1' AS FLOAT8), CAST('1' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'blaine', 2025, CAST('1.522' AS FLOAT8), CAST('1.522' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'broadwater', 2025, CAST('0.6058' AS FLOAT8), CAST('0.6058' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'carbon', 2025, CAST('0.5484' AS FLOAT8), CAST('0.5484' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'carter', 2025, CAST('0.4428' AS FLOAT8), CAST('0.4428' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'cascade', 2025, CAST('0.919' AS FLOAT8), CAST('0.919' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'chouteau', 2025, CAST('0.7812' AS FLOAT8), CAST('0.7812' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'custer', 2025, CAST('1.0979' AS FLOAT8), CAST('1.0979' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'daniels', 2025, CAST('0.8622' AS FLOAT8), CAST('0.8622' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'dawson', 2025, CAST('1.1734' AS FLOAT8), CAST('1.1734' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'deer-lodge', 2025, CAST('0.8135' AS FLOAT8), CAST('0.8135' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'fallon', 2025, CAST('0.5734' AS FLOAT8), CAST('0.5734' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'fergus', 2025, CAST('0.8431' AS FLOAT8), CAST('0.8431' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'flathead', 2025, CAST('0.613' AS FLOAT8), CAST('0.613' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'gallatin', 2025, CAST('0.5993' AS FLOAT8), CAST('0.5993' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'garfield', 2025, CAST('0.6556' AS FLOAT8), CAST('0.6556' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'glacier', 2025, CAST('0.8123' AS FLOAT8), CAST('0.8123' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'golden-valley', 2025, CAST('0.5091' AS FLOAT8), CAST('0.5091' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'granite', 2025, CAST('0.6071' AS FLOAT8), CAST('0.6071' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'hill', 2025, CAST('1.08' AS FLOAT8), CAST('1.08' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'jefferson', 2025, CAST('0.5574' AS FLOAT8), CAST('0.5574' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'judith-basin', 2025, CAST('0.4533' AS FLOAT8), CAST('0.4533' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'lake', 2025, CAST('0.6598' AS FLOAT8), CAST('0.6598' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'lewis-and-clark', 2025, CAST('0.8057' AS FLOAT8), CAST('0.8057' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'liberty', 2025, CAST('1.0308' AS FLOAT8), CAST('1.0308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'lincoln', 2025, CAST('0.5794' AS FLOAT8), CAST('0.5794' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'mccone', 2025, CAST('0.6738' AS FLOAT8), CAST('0.6738' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'madison', 2025, CAST('0.4086' AS FLOAT8), CAST('0.4086' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'meagher', 2025, CAST('0.6976' AS FLOAT8), CAST('0.6976' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'mineral', 2025, CAST('0.551' AS FLOAT8), CAST('0.551' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'missoula', 2025, CAST('0.9059' AS FLOAT8), CAST('0.9059' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'musselshell', 2025, CAST('0.6252' AS FLOAT8), CAST('0.6252' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'park', 2025, CAST('0.5711' AS FLOAT8), CAST('0.5711' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'petroleum', 2025, CAST('0.726' AS FLOAT8), CAST('0.726' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'phillips', 2025, CAST('0.848' AS FLOAT8), CAST('0.848' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'pondera', 2025, CAST('0.8839' AS FLOAT8), CAST('0.8839' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'powder-river', 2025, CAST('0.828' AS FLOAT8), CAST('0.828' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'powell', 2025, CAST('0.7075' AS FLOAT8), CAST('0.7075' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'prairie', 2025, CAST('0.8546' AS FLOAT8), CAST('0.8546' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'ravalli', 2025, CAST('0.5294' AS FLOAT8), CAST('0.5294' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'richland', 2025, CAST('0.7471' AS FLOAT8), CAST('0.7471' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'roosevelt', 2025, CAST('1.2856' AS FLOAT8), CAST('1.2856' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'rosebud', 2025, CAST('0.6305' AS FLOAT8), CAST('0.6305' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'sanders', 2025, CAST('0.5488' AS FLOAT8), CAST('0.5488' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'sheridan', 2025, CAST('1.2867' AS FLOAT8), CAST('1.2867' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'silver-bow', 2025, CAST('1.0546' AS FLOAT8), CAST('1.0546' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'stillwater', 2025, CAST('0.5993' AS FLOAT8), CAST('0.5993' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'sweet-grass', 2025, CAST('0.4914' AS FLOAT8), CAST('0.4914' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'teton', 2025, CAST('0.8191' AS FLOAT8), CAST('0.8191' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'toole', 2025, CAST('0.9632' AS FLOAT8), CAST('0.9632' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'treasure', 2025, CAST('0.6159' AS FLOAT8), CAST('0.6159' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'valley', 2025, CAST('1.1002' AS FLOAT8), CAST('1.1002' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'wheatland', 2025, CAST('0.6497' AS FLOAT8), CAST('0.6497' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'wibaux', 2025, CAST('0.7086' AS FLOAT8), CAST('0.7086' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('MT', 'yellowstone', 2025, CAST('0.8404' AS FLOAT8), CAST('0.8404' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('MT|beaverhead|2025|0.6652|0.6652|||||||
+MT|big-horn|2025|1|1|||||||
+MT|blaine|2025|1.522|1.522|||||||
+MT|broadwater|2025|0.6058|0.6058|||||||
+MT|carbon|2025|0.5484|0.5484|||||||
+MT|carter|2025|0.4428|0.4428|||||||
+MT|cascade|2025|0.919|0.919|||||||
+MT|chouteau|2025|0.7812|0.7812|||||||
+MT|custer|2025|1.0979|1.0979|||||||
+MT|daniels|2025|0.8622|0.8622|||||||
+MT|dawson|2025|1.1734|1.1734|||||||
+MT|deer-lodge|2025|0.8135|0.8135|||||||
+MT|fallon|2025|0.5734|0.5734|||||||
+MT|fergus|2025|0.8431|0.8431|||||||
+MT|flathead|2025|0.613|0.613|||||||
+MT|gallatin|2025|0.5993|0.5993|||||||
+MT|garfield|2025|0.6556|0.6556|||||||
+MT|glacier|2025|0.8123|0.8123|||||||
+MT|golden-valley|2025|0.5091|0.5091|||||||
+MT|granite|2025|0.6071|0.6071|||||||
+MT|hill|2025|1.08|1.08|||||||
+MT|jefferson|2025|0.5574|0.5574|||||||
+MT|judith-basin|2025|0.4533|0.4533|||||||
+MT|lake|2025|0.6598|0.6598|||||||
+MT|lewis-and-clark|2025|0.8057|0.8057|||||||
+MT|liberty|2025|1.0308|1.0308|||||||
+MT|lincoln|2025|0.5794|0.5794|||||||
+MT|mccone|2025|0.6738|0.6738|||||||
+MT|madison|2025|0.4086|0.4086|||||||
+MT|meagher|2025|0.6976|0.6976|||||||
+MT|mineral|2025|0.551|0.551|||||||
+MT|missoula|2025|0.9059|0.9059|||||||
+MT|musselshell|2025|0.6252|0.6252|||||||
+MT|park|2025|0.5711|0.5711|||||||
+MT|petroleum|2025|0.726|0.726|||||||
+MT|phillips|2025|0.848|0.848|||||||
+MT|pondera|2025|0.8839|0.8839|||||||
+MT|powder-river|2025|0.828|0.828|||||||
+MT|powell|2025|0.7075|0.7075|||||||
+MT|prairie|2025|0.8546|0.8546|||||||
+MT|ravalli|2025|0.5294|0.5294|||||||
+MT|richland|2025|0.7471|0.7471|||||||
+MT|roosevelt|2025|1.2856|1.2856|||||||
+MT|rosebud|2025|0.6305|0.6305|||||||
+MT|sanders|2025|0.5488|0.5488|||||||
+MT|sheridan|2025|1.2867|1.2867|||||||
+MT|silver-bow|2025|1.0546|1.0546|||||||
+MT|stillwater|2025|0.5993|0.5993|||||||
+MT|sweet-grass|2025|0.4914|0.4914|||||||
+MT|teton|2025|0.8191|0.8191|||||||
+MT|toole|2025|0.9632|0.9632|||||||
+MT|treasure|2025|0.6159|0.6159|||||||
+MT|valley|2025|1.1002|1.1002|||||||
+MT|wheatland|2025|0.6497|0.6497|||||||
+MT|wibaux|2025|0.7086|0.7086|||||||
+MT|yellowstone|2025|0.8404|0.8404|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -163,9 +163,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -188,13 +202,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -209,18 +218,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,210 +5,210 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('NC', 'alamance', 'Alamance County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'alexander', 'Alexander County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'alleghany', 'Alleghany County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'anson', 'Anson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'ashe', 'Ashe County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'avery', 'Avery County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'beaufort', 'Beaufort County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'bertie', 'Bertie County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'bladen', 'Bladen County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'brunswick', 'Brunswick County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'buncombe', 'Buncombe County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'burke', 'Burke County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'cabarrus', 'Cabarrus County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'caldwell', 'Caldwell County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'camden', 'Camden County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'carteret', 'Carteret County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'caswell', 'Caswell County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'catawba', 'Catawba County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'chatham', 'Chatham County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'cherokee', 'Cherokee County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'chowan', 'Chowan County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'cleveland', 'Cleveland County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'columbus', 'Columbus County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'craven', 'Craven County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'cumberland', 'Cumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'currituck', 'Currituck County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'dare', 'Dare County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'davidson', 'Davidson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'davie', 'Davie County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'duplin', 'Duplin County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'durham', 'Durham County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'edgecombe', 'Edgecombe County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'forsyth', 'Forsyth County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'gaston', 'Gaston County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'gates', 'Gates County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'graham', 'Graham County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'granville', 'Granville County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'guilford', 'Guilford County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'halifax', 'Halifax County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'harnett', 'Harnett County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'haywood', 'Haywood County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'henderson', 'Henderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'hertford', 'Hertford County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'hoke', 'Hoke County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'hyde', 'Hyde County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'iredell', 'Iredell County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'johnston', 'Johnston County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'jones', 'Jones County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'lenoir', 'Lenoir County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'mcdowell', 'McDowell County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'macon', 'Macon County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'martin', 'Martin County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'mecklenburg', 'Mecklenburg County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'mitchell', 'Mitchell County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'moore', 'Moore County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'nash', 'Nash County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'new-hanover', 'New Hanover County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'northampton', 'Northampton County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'onslow', 'Onslow County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'orange', 'Orange County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'pamlico', 'Pamlico County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'pasquotank', 'Pasquotank County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'pender', 'Pender County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'perquimans', 'Perquimans County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'person', 'Person County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'pitt', 'Pitt County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'richmond', 'Richmond County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'robeson', 'Robeson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'rockingham', 'Rockingham County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'rowan', 'Rowan County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'rutherford', 'Rutherford County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'sampson', 'Sampson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'scotland', 'Scotland County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'stanly', 'Stanly County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'stokes', 'Stokes County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'surry', 'Surry County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'swain', 'Swain County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'transylvania', 'Transylvania County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'tyrrell', 'Tyrrell County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'vance', 'Vance County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'wake', 'Wake County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'watauga', 'Watauga County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'wilkes', 'Wilkes County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'wilson', 'Wilson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'yadkin', 'Yadkin County', 'county_level', FALSE, FALSE, FALSE),
-  ('NC', 'yancey', 'Yancey County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NC|alamance|Alamance County|county_level|false|false|false
+NC|alexander|Alexander County|county_level|false|false|false
+NC|alleghany|Alleghany County|county_level|false|false|false
+NC|anson|Anson County|county_level|false|false|false
+NC|ashe|Ashe County|county_level|false|false|false
+NC|avery|Avery County|county_level|false|false|false
+NC|beaufort|Beaufort County|county_level|false|false|false
+NC|bertie|Bertie County|county_level|false|false|false
+NC|bladen|Bladen County|county_level|false|false|false
+NC|brunswick|Brunswick County|county_level|false|false|false
+NC|buncombe|Buncombe County|county_level|false|false|false
+NC|burke|Burke County|county_level|false|false|false
+NC|cabarrus|Cabarrus County|county_level|false|false|false
+NC|caldwell|Caldwell County|county_level|false|false|false
+NC|camden|Camden County|county_level|false|false|false
+NC|carteret|Carteret County|county_level|false|false|false
+NC|caswell|Caswell County|county_level|false|false|false
+NC|catawba|Catawba County|county_level|false|false|false
+NC|chatham|Chatham County|county_level|false|false|false
+NC|cherokee|Cherokee County|county_level|false|false|false
+NC|chowan|Chowan County|county_level|false|false|false
+NC|clay|Clay County|county_level|false|false|false
+NC|cleveland|Cleveland County|county_level|false|false|false
+NC|columbus|Columbus County|county_level|false|false|false
+NC|craven|Craven County|county_level|false|false|false
+NC|cumberland|Cumberland County|county_level|false|false|false
+NC|currituck|Currituck County|county_level|false|false|false
+NC|dare|Dare County|county_level|false|false|false
+NC|davidson|Davidson County|county_level|false|false|false
+NC|davie|Davie County|county_level|false|false|false
+NC|duplin|Duplin County|county_level|false|false|false
+NC|durham|Durham County|county_level|false|false|false
+NC|edgecombe|Edgecombe County|county_level|false|false|false
+NC|forsyth|Forsyth County|county_level|false|false|false
+NC|franklin|Franklin County|county_level|false|false|false
+NC|gaston|Gaston County|county_level|false|false|false
+NC|gates|Gates County|county_level|false|false|false
+NC|graham|Graham County|county_level|false|false|false
+NC|granville|Granville County|county_level|false|false|false
+NC|greene|Greene County|county_level|false|false|false
+NC|guilford|Guilford County|county_level|false|false|false
+NC|halifax|Halifax County|county_level|false|false|false
+NC|harnett|Harnett County|county_level|false|false|false
+NC|haywood|Haywood County|county_level|false|false|false
+NC|henderson|Henderson County|county_level|false|false|false
+NC|hertford|Hertford County|county_level|false|false|false
+NC|hoke|Hoke County|county_level|false|false|false
+NC|hyde|Hyde County|county_level|false|false|false
+NC|iredell|Iredell County|county_level|false|false|false
+NC|jackson|Jackson County|county_level|false|false|false
+NC|johnston|Johnston County|county_level|false|false|false
+NC|jones|Jones County|county_level|false|false|false
+NC|lee|Lee County|county_level|false|false|false
+NC|lenoir|Lenoir County|county_level|false|false|false
+NC|lincoln|Lincoln County|county_level|false|false|false
+NC|mcdowell|McDowell County|county_level|false|false|false
+NC|macon|Macon County|county_level|false|false|false
+NC|madison|Madison County|county_level|false|false|false
+NC|martin|Martin County|county_level|false|false|false
+NC|mecklenburg|Mecklenburg County|county_level|false|false|false
+NC|mitchell|Mitchell County|county_level|false|false|false
+NC|montgomery|Montgomery County|county_level|false|false|false
+NC|moore|Moore County|county_level|false|false|false
+NC|nash|Nash County|county_level|false|false|false
+NC|new-hanover|New Hanover County|county_level|false|false|false
+NC|northampton|Northampton County|county_level|false|false|false
+NC|onslow|Onslow County|county_level|false|false|false
+NC|orange|Orange County|county_level|false|false|false
+NC|pamlico|Pamlico County|county_level|false|false|false
+NC|pasquotank|Pasquotank County|county_level|false|false|false
+NC|pender|Pender County|county_level|false|false|false
+NC|perquimans|Perquimans County|county_level|false|false|false
+NC|person|Person County|county_level|false|false|false
+NC|pitt|Pitt County|county_level|false|false|false
+NC|polk|Polk County|county_level|false|false|false
+NC|randolph|Randolph County|county_level|false|false|false
+NC|richmond|Richmond County|county_level|false|false|false
+NC|robeson|Robeson County|county_level|false|false|false
+NC|rockingham|Rockingham County|county_level|false|false|false
+NC|rowan|Rowan County|county_level|false|false|false
+NC|rutherford|Rutherford County|county_level|false|false|false
+NC|sampson|Sampson County|county_level|false|false|false
+NC|scotland|Scotland County|county_level|false|false|false
+NC|stanly|Stanly County|county_level|false|false|false
+NC|stokes|Stokes County|county_level|false|false|false
+NC|surry|Surry County|county_level|false|false|false
+NC|swain|Swain County|county_level|false|false|false
+NC|transylvania|Transylvania County|county_level|false|false|false
+NC|tyrrell|Tyrrell County|county_level|false|false|false
+NC|union|Union County|county_level|false|false|false
+NC|vance|Vance County|county_level|false|false|false
+NC|wake|Wake County|county_level|false|false|false
+NC|warren|Warren County|county_level|false|false|false
+NC|washington|Washington County|county_level|false|false|false
+NC|watauga|Watauga County|county_level|false|false|false
+NC|wayne|Wayne County|county_level|false|false|false
+NC|wilkes|Wilkes County|county_level|false|false|false
+NC|wilson|Wilson County|county_level|false|false|false
+NC|yadkin|Yadkin County|county_level|false|false|false
+NC|yancey|Yancey County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('NC', 'alamance', 2025, CAST('0.651' AS FLOAT8), CAST('0.651' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'alexander', 2025, CAST('0.6311' AS FLOAT8), CAST('0.6311' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'alleghany', 2025, CAST('0.604' AS FLOAT8), CAST('0.604' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'anson', 2025, CAST('0.9329' AS FLOAT8), CAST('0.9329' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'ashe', 2025, CAST('0.5119' AS FLOAT8), CAST('0.5119' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'avery', 2025, CAST('0.4142' AS FLOAT8), CAST('0.4142' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'beaufort', 2025, CAST('0.7047' AS FLOAT8), CAST('0.7047' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'bertie', 2025, CAST('0.7975' AS FLOAT8), CAST('0.7975' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'bladen', 2025, CAST('0.9038' AS FLOAT8), CAST('0.9038' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'brunswick', 2025, CAST('0.5685' AS FLOAT8), CAST('0.5685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'buncombe', 2025, CAST('0.6008' AS FLOAT8), CAST('0.6008' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'burke', 2025, CAST('0.6985' AS FLOAT8), CAST('0.6985' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'cabarrus', 2025, CAST('0.7624' AS FLOAT8), CAST('0.7624' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'caldwell', 2025, CAST('0.6391' AS FLOAT8), CAST('0.6391' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'camden', 2025, CAST('0.6156' AS FLOAT8), CAST('0.6156' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'carteret', 2025, CAST('0.45' AS FLOAT8), CAST('0.45' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'caswell', 2025, CAST('0.6766' AS FLOAT8), CAST('0.6766' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'catawba', 2025, CAST('0.6048' AS FLOAT8), CAST('0.6048' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'chatham', 2025, CAST('0.6714' AS FLOAT8), CAST('0.6714' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'cherokee', 2025, CAST('0.5007' AS FLOAT8), CAST('0.5007' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'chowan', 2025, CAST('0.6864' AS FLOAT8), CAST('0.6864' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'clay', 2025, CAST('0.4512' AS FLOAT8), CAST('0.4512' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'cleveland', 2025, CAST('0.6881' AS FLOAT8), CAST('0.6881' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'columbus', 2025, CAST('0.873' AS FLOAT8), CAST('0.873' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'craven', 2025, CAST('0.6654' AS FLOAT8), CAST('0.6654' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'cumberland', 2025, CAST('0.9924' AS FLOAT8), CAST('0.9924' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'currituck', 2025, CAST('0.4556' AS FLOAT8), CAST('0.4556' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'dare', 2025, CAST('0.5277' AS FLOAT8), CAST('0.5277' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'davidson', 2025, CAST('0.6307' AS FLOAT8), CAST('0.6307' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'davie', 2025, CAST('0.6672' AS FLOAT8), CAST('0.6672' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'duplin', 2025, CAST('0.7403' AS FLOAT8), CAST('0.7403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'durham', 2025, CAST('0.8391' AS FLOAT8), CAST('0.8391' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'edgecombe', 2025, CAST('1.0976' AS FLOAT8), CAST('1.0976' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'forsyth', 2025, CAST('0.849' AS FLOAT8), CAST('0.849' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'franklin', 2025, CAST('0.719' AS FLOAT8), CAST('0.719' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'gaston', 2025, CAST('0.7966' AS FLOAT8), CAST('0.7966' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'gates', 2025, CAST('0.7767' AS FLOAT8), CAST('0.7767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'graham', 2025, CAST('0.5404' AS FLOAT8), CAST('0.5404' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'granville', 2025, CAST('0.7187' AS FLOAT8), CAST('0.7187' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'greene', 2025, CAST('0.8684' AS FLOAT8), CAST('0.8684' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'guilford', 2025, CAST('0.8834' AS FLOAT8), CAST('0.8834' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'halifax', 2025, CAST('1.1346' AS FLOAT8), CAST('1.1346' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'harnett', 2025, CAST('0.744' AS FLOAT8), CAST('0.744' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'haywood', 2025, CAST('0.601' AS FLOAT8), CAST('0.601' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'henderson', 2025, CAST('0.5245' AS FLOAT8), CAST('0.5245' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'hertford', 2025, CAST('0.9748' AS FLOAT8), CAST('0.9748' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'hoke', 2025, CAST('0.6923' AS FLOAT8), CAST('0.6923' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'hyde', 2025, CAST('0.6296' AS FLOAT8), CAST('0.6296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'iredell', 2025, CAST('0.6305' AS FLOAT8), CAST('0.6305' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'jackson', 2025, CAST('0.3694' AS FLOAT8), CAST('0.3694' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'johnston', 2025, CAST('0.6876' AS FLOAT8), CAST('0.6876' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'jones', 2025, CAST('0.7553' AS FLOAT8), CAST('0.7553' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'lee', 2025, CAST('0.7984' AS FLOAT8), CAST('0.7984' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'lenoir', 2025, CAST('0.8842' AS FLOAT8), CAST('0.8842' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'lincoln', 2025, CAST('0.5939' AS FLOAT8), CAST('0.5939' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'mcdowell', 2025, CAST('0.5175' AS FLOAT8), CAST('0.5175' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'macon', 2025, CAST('0.4275' AS FLOAT8), CAST('0.4275' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'madison', 2025, CAST('0.496' AS FLOAT8), CAST('0.496' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'martin', 2025, CAST('1.0701' AS FLOAT8), CAST('1.0701' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'mecklenburg', 2025, CAST('0.7489' AS FLOAT8), CAST('0.7489' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'mitchell', 2025, CAST('0.5017' AS FLOAT8), CAST('0.5017' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'montgomery', 2025, CAST('0.7033' AS FLOAT8), CAST('0.7033' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'moore', 2025, CAST('0.5658' AS FLOAT8), CAST('0.5658' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'nash', 2025, CAST('0.7715' AS FLOAT8), CAST('0.7715' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'new-hanover', 2025, CAST('0.5867' AS FLOAT8), CAST('0.5867' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'northampton', 2025, CAST('1.2055' AS FLOAT8), CAST('1.2055' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'onslow', 2025, CAST('0.6519' AS FLOAT8), CAST('0.6519' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'orange', 2025, CAST('0.958' AS FLOAT8), CAST('0.958' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'pamlico', 2025, CAST('0.5991' AS FLOAT8), CAST('0.5991' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'pasquotank', 2025, CAST('0.6928' AS FLOAT8), CAST('0.6928' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'pender', 2025, CAST('0.6956' AS FLOAT8), CAST('0.6956' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'perquimans', 2025, CAST('0.6219' AS FLOAT8), CAST('0.6219' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'person', 2025, CAST('0.668' AS FLOAT8), CAST('0.668' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'pitt', 2025, CAST('0.8487' AS FLOAT8), CAST('0.8487' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'polk', 2025, CAST('0.5788' AS FLOAT8), CAST('0.5788' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'randolph', 2025, CAST('0.7203' AS FLOAT8), CAST('0.7203' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'richmond', 2025, CAST('0.9288' AS FLOAT8), CAST('0.9288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'robeson', 2025, CAST('0.9018' AS FLOAT8), CAST('0.9018' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'rockingham', 2025, CAST('0.7885' AS FLOAT8), CAST('0.7885' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'rowan', 2025, CAST('0.6529' AS FLOAT8), CAST('0.6529' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'rutherford', 2025, CAST('0.5824' AS FLOAT8), CAST('0.5824' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'sampson', 2025, CAST('0.8185' AS FLOAT8), CAST('0.8185' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'scotland', 2025, CAST('0.909' AS FLOAT8), CAST('0.909' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'stanly', 2025, CAST('0.6225' AS FLOAT8), CAST('0.6225' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'stokes', 2025, CAST('0.6199' AS FLOAT8), CAST('0.6199' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'surry', 2025, CAST('0.6208' AS FLOAT8), CAST('0.6208' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'swain', 2025, CAST('0.4023' AS FLOAT8), CAST('0.4023' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'transylvania', 2025, CAST('0.4579' AS FLOAT8), CAST('0.4579' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'tyrrell', 2025, CAST('0.8909' AS FLOAT8), CAST('0.8909' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'union', 2025, CAST('0.6138' AS FLOAT8), CAST('0.6138' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'vance', 2025, CAST('0.8059' AS FLOAT8), CAST('0.8059' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'wake', 2025, CAST('0.715' AS FLOAT8), CAST('0.715' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'warren', 2025, CAST('0.8492' AS FLOAT8), CAST('0.8492' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'washington', 2025, CAST('1.1234' AS FLOAT8), CAST('1.1234' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'watauga', 2025, CAST('0.4149' AS FLOAT8), CAST('0.4149' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'wayne', 2025, CAST('0.7437' AS FLOAT8), CAST('0.7437' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'wilkes', 2025, CAST('0.6214' AS FLOAT8), CAST('0.6214' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'wilson', 2025, CAST('0.8312' AS FLOAT8), CAST('0.8312' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'yadkin', 2025, CAST('0.6859' AS FLOAT8), CAST('0.6859' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NC', 'yancey', 2025, CAST('0.4759' AS FLOAT8), CAST('0.4759' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NC|alamance|2025|0.651|0.651|||||||
+NC|alexander|2025|0.6311|0.6311|||||||
+NC|alleghany|2025|0.604|0.604|||||||
+NC|anson|2025|0.9329|0.9329|||||||
+NC|ashe|2025|0.5119|0.5119|||||||
+NC|avery|2025|0.4142|0.4142|||||||
+NC|beaufort|2025|0.7047|0.7047|||||||
+NC|bertie|2025|0.7975|0.7975|||||||
+NC|bladen|2025|0.9038|0.9038|||||||
+NC|brunswick|2025|0.5685|0.5685|||||||
+NC|buncombe|2025|0.6008|0.6008|||||||
+NC|burke|2025|0.6985|0.6985|||||||
+NC|cabarrus|2025|0.7624|0.7624|||||||
+NC|caldwell|2025|0.6391|0.6391|||||||
+NC|camden|2025|0.6156|0.6156|||||||
+NC|carteret|2025|0.45|0.45|||||||
+NC|caswell|2025|0.6766|0.6766|||||||
+NC|catawba|2025|0.6048|0.6048|||||||
+NC|chatham|2025|0.6714|0.6714|||||||
+NC|cherokee|2025|0.5007|0.5007|||||||
+NC|chowan|2025|0.6864|0.6864|||||||
+NC|clay|2025|0.4512|0.4512|||||||
+NC|cleveland|2025|0.6881|0.6881|||||||
+NC|columbus|2025|0.873|0.873|||||||
+NC|craven|2025|0.6654|0.6654|||||||
+NC|cumberland|2025|0.9924|0.9924|||||||
+NC|currituck|2025|0.4556|0.4556|||||||
+NC|dare|2025|0.5277|0.5277|||||||
+NC|davidson|2025|0.6307|0.6307|||||||
+NC|davie|2025|0.6672|0.6672|||||||
+NC|duplin|2025|0.7403|0.7403|||||||
+NC|durham|2025|0.8391|0.8391|||||||
+NC|edgecombe|2025|1.0976|1.0976|||||||
+NC|forsyth|2025|0.849|0.849|||||||
+NC|franklin|2025|0.719|0.719|||||||
+NC|gaston|2025|0.7966|0.7966|||||||
+NC|gates|2025|0.7767|0.7767|||||||
+NC|graham|2025|0.5404|0.5404|||||||
+NC|granville|2025|0.7187|0.7187|||||||
+NC|greene|2025|0.8684|0.8684|||||||
+NC|guilford|2025|0.8834|0.8834|||||||
+NC|halifax|2025|1.1346|1.1346|||||||
+NC|harnett|2025|0.744|0.744|||||||
+NC|haywood|2025|0.601|0.601|||||||
+NC|henderson|2025|0.5245|0.5245|||||||
+NC|hertford|2025|0.9748|0.9748|||||||
+NC|hoke|2025|0.6923|0.6923|||||||
+NC|hyde|2025|0.6296|0.6296|||||||
+NC|iredell|2025|0.6305|0.6305|||||||
+NC|jackson|2025|0.3694|0.3694|||||||
+NC|johnston|2025|0.6876|0.6876|||||||
+NC|jones|2025|0.7553|0.7553|||||||
+NC|lee|2025|0.7984|0.7984|||||||
+NC|lenoir|2025|0.8842|0.8842|||||||
+NC|lincoln|2025|0.5939|0.5939|||||||
+NC|mcdowell|2025|0.5175|0.5175|||||||
+NC|macon|2025|0.4275|0.4275|||||||
+NC|madison|2025|0.496|0.496|||||||
+NC|martin|2025|1.0701|1.0701|||||||
+NC|mecklenburg|2025|0.7489|0.7489|||||||
+NC|mitchell|2025|0.5017|0.5017|||||||
+NC|montgomery|2025|0.7033|0.7033|||||||
+NC|moore|2025|0.5658|0.5658|||||||
+NC|nash|2025|0.7715|0.7715|||||||
+NC|new-hanover|2025|0.5867|0.5867|||||||
+NC|northampton|2025|1.2055|1.2055|||||||
+NC|onslow|2025|0.6519|0.6519|||||||
+NC|orange|2025|0.958|0.958|||||||
+NC|pamlico|2025|0.5991|0.5991|||||||
+NC|pasquotank|2025|0.6928|0.6928|||||||
+NC|pender|2025|0.6956|0.6956|||||||
+NC|perquimans|2025|0.6219|0.6219|||||||
+NC|person|2025|0.668|0.668|||||||
+NC|pitt|2025|0.8487|0.8487|||||||
+NC|polk|2025|0.5788|0.5788|||||||
+NC|randolph|2025|0.7203|0.7203|||||||
+NC|richmond|2025|0.9288|0.9288|||||||
+NC|robeson|2025|0.9018|0.9018|||||||
+NC|rockingham|2025|0.7885|0.7885|||||||
+NC|rowan|2025|0.6529|0.6529|||||||
+NC|rutherford|2025|0.5824|0.5824|||||||
+NC|sampson|2025|0.8185|0.8185|||||||
+NC|scotland|2025|0.909|0.909|||||||
+NC|stanly|2025|0.6225|0.6225|||||||
+NC|stokes|2025|0.6199|0.6199|||||||
+NC|surry|2025|0.6208|0.6208|||||||
+NC|swain|2025|0.4023|0.4023|||||||
+NC|transylvania|2025|0.4579|0.4579|||||||
+NC|tyrrell|2025|0.8909|0.8909|||||||
+NC|union|2025|0.6138|0.6138|||||||
+NC|vance|2025|0.8059|0.8059|||||||
+NC|wake|2025|0.715|0.715|||||||
+NC|warren|2025|0.8492|0.8492|||||||
+NC|washington|2025|1.1234|1.1234|||||||
+NC|watauga|2025|0.4149|0.4149|||||||
+NC|wayne|2025|0.7437|0.7437|||||||
+NC|wilkes|2025|0.6214|0.6214|||||||
+NC|wilson|2025|0.8312|0.8312|||||||
+NC|yadkin|2025|0.6859|0.6859|||||||
+NC|yancey|2025|0.4759|0.4759|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -251,9 +251,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -276,13 +290,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -297,18 +306,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

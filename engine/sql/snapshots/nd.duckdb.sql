@@ -5,116 +5,116 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('ND', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'barnes', 'Barnes County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'benson', 'Benson County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'billings', 'Billings County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'bottineau', 'Bottineau County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'bowman', 'Bowman County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'burke', 'Burke County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'burleigh', 'Burleigh County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'cavalier', 'Cavalier County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'dickey', 'Dickey County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'divide', 'Divide County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'dunn', 'Dunn County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'eddy', 'Eddy County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'emmons', 'Emmons County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'foster', 'Foster County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'golden-valley', 'Golden Valley County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'grand-forks', 'Grand Forks County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'griggs', 'Griggs County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'hettinger', 'Hettinger County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'kidder', 'Kidder County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'lamoure', 'LaMoure County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'mchenry', 'McHenry County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'mcintosh', 'McIntosh County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'mckenzie', 'McKenzie County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'mclean', 'McLean County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'morton', 'Morton County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'mountrail', 'Mountrail County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'nelson', 'Nelson County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'oliver', 'Oliver County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'pembina', 'Pembina County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'pierce', 'Pierce County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'ramsey', 'Ramsey County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'ransom', 'Ransom County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'renville', 'Renville County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'richland', 'Richland County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'rolette', 'Rolette County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'sargent', 'Sargent County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'sheridan', 'Sheridan County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'sioux', 'Sioux County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'slope', 'Slope County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'stark', 'Stark County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'steele', 'Steele County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'stutsman', 'Stutsman County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'towner', 'Towner County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'traill', 'Traill County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'walsh', 'Walsh County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'ward', 'Ward County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'wells', 'Wells County', 'county_level', FALSE, FALSE, FALSE),
-  ('ND', 'williams', 'Williams County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('ND|adams|Adams County|county_level|false|false|false
+ND|barnes|Barnes County|county_level|false|false|false
+ND|benson|Benson County|county_level|false|false|false
+ND|billings|Billings County|county_level|false|false|false
+ND|bottineau|Bottineau County|county_level|false|false|false
+ND|bowman|Bowman County|county_level|false|false|false
+ND|burke|Burke County|county_level|false|false|false
+ND|burleigh|Burleigh County|county_level|false|false|false
+ND|cass|Cass County|county_level|false|false|false
+ND|cavalier|Cavalier County|county_level|false|false|false
+ND|dickey|Dickey County|county_level|false|false|false
+ND|divide|Divide County|county_level|false|false|false
+ND|dunn|Dunn County|county_level|false|false|false
+ND|eddy|Eddy County|county_level|false|false|false
+ND|emmons|Emmons County|county_level|false|false|false
+ND|foster|Foster County|county_level|false|false|false
+ND|golden-valley|Golden Valley County|county_level|false|false|false
+ND|grand-forks|Grand Forks County|county_level|false|false|false
+ND|grant|Grant County|county_level|false|false|false
+ND|griggs|Griggs County|county_level|false|false|false
+ND|hettinger|Hettinger County|county_level|false|false|false
+ND|kidder|Kidder County|county_level|false|false|false
+ND|lamoure|LaMoure County|county_level|false|false|false
+ND|logan|Logan County|county_level|false|false|false
+ND|mchenry|McHenry County|county_level|false|false|false
+ND|mcintosh|McIntosh County|county_level|false|false|false
+ND|mckenzie|McKenzie County|county_level|false|false|false
+ND|mclean|McLean County|county_level|false|false|false
+ND|mercer|Mercer County|county_level|false|false|false
+ND|morton|Morton County|county_level|false|false|false
+ND|mountrail|Mountrail County|county_level|false|false|false
+ND|nelson|Nelson County|county_level|false|false|false
+ND|oliver|Oliver County|county_level|false|false|false
+ND|pembina|Pembina County|county_level|false|false|false
+ND|pierce|Pierce County|county_level|false|false|false
+ND|ramsey|Ramsey County|county_level|false|false|false
+ND|ransom|Ransom County|county_level|false|false|false
+ND|renville|Renville County|county_level|false|false|false
+ND|richland|Richland County|county_level|false|false|false
+ND|rolette|Rolette County|county_level|false|false|false
+ND|sargent|Sargent County|county_level|false|false|false
+ND|sheridan|Sheridan County|county_level|false|false|false
+ND|sioux|Sioux County|county_level|false|false|false
+ND|slope|Slope County|county_level|false|false|false
+ND|stark|Stark County|county_level|false|false|false
+ND|steele|Steele County|county_level|false|false|false
+ND|stutsman|Stutsman County|county_level|false|false|false
+ND|towner|Towner County|county_level|false|false|false
+ND|traill|Traill County|county_level|false|false|false
+ND|walsh|Walsh County|county_level|false|false|false
+ND|ward|Ward County|county_level|false|false|false
+ND|wells|Wells County|county_level|false|false|false
+ND|williams|Williams County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('ND', 'adams', 2025, CAST('1.0212' AS FLOAT8), CAST('1.0212' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'barnes', 2025, CAST('1.0958' AS FLOAT8), CAST('1.0958' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'benson', 2025, CAST('0.8712' AS FLOAT8), CAST('0.8712' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'billings', 2025, CAST('0.3687' AS FLOAT8), CAST('0.3687' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'bottineau', 2025, CAST('0.6993' AS FLOAT8), CAST('0.6993' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'bowman', 2025, CAST('0.754' AS FLOAT8), CAST('0.754' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'burke', 2025, CAST('0.6822' AS FLOAT8), CAST('0.6822' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'burleigh', 2025, CAST('0.8783' AS FLOAT8), CAST('0.8783' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'cass', 2025, CAST('1.2115' AS FLOAT8), CAST('1.2115' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'cavalier', 2025, CAST('1.2461' AS FLOAT8), CAST('1.2461' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'dickey', 2025, CAST('0.9204' AS FLOAT8), CAST('0.9204' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'divide', 2025, CAST('0.5973' AS FLOAT8), CAST('0.5973' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'dunn', 2025, CAST('0.6037' AS FLOAT8), CAST('0.6037' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'eddy', 2025, CAST('0.8892' AS FLOAT8), CAST('0.8892' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'emmons', 2025, CAST('0.8995' AS FLOAT8), CAST('0.8995' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'foster', 2025, CAST('1.285' AS FLOAT8), CAST('1.285' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'golden-valley', 2025, CAST('0.9304' AS FLOAT8), CAST('0.9304' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'grand-forks', 2025, CAST('1.1278' AS FLOAT8), CAST('1.1278' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'grant', 2025, CAST('0.9802' AS FLOAT8), CAST('0.9802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'griggs', 2025, CAST('0.9064' AS FLOAT8), CAST('0.9064' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'hettinger', 2025, CAST('1.128' AS FLOAT8), CAST('1.128' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'kidder', 2025, CAST('0.657' AS FLOAT8), CAST('0.657' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'lamoure', 2025, CAST('0.9678' AS FLOAT8), CAST('0.9678' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'logan', 2025, CAST('0.9322' AS FLOAT8), CAST('0.9322' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'mchenry', 2025, CAST('0.6627' AS FLOAT8), CAST('0.6627' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'mcintosh', 2025, CAST('1.0797' AS FLOAT8), CAST('1.0797' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'mckenzie', 2025, CAST('0.4123' AS FLOAT8), CAST('0.4123' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'mclean', 2025, CAST('0.7499' AS FLOAT8), CAST('0.7499' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'mercer', 2025, CAST('1.0708' AS FLOAT8), CAST('1.0708' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'morton', 2025, CAST('1.0264' AS FLOAT8), CAST('1.0264' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'mountrail', 2025, CAST('0.5275' AS FLOAT8), CAST('0.5275' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'nelson', 2025, CAST('0.8026' AS FLOAT8), CAST('0.8026' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'oliver', 2025, CAST('0.6281' AS FLOAT8), CAST('0.6281' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'pembina', 2025, CAST('0.9991' AS FLOAT8), CAST('0.9991' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'pierce', 2025, CAST('1.03' AS FLOAT8), CAST('1.03' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'ramsey', 2025, CAST('0.9357' AS FLOAT8), CAST('0.9357' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'ransom', 2025, CAST('1.0515' AS FLOAT8), CAST('1.0515' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'renville', 2025, CAST('0.6775' AS FLOAT8), CAST('0.6775' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'richland', 2025, CAST('1.1346' AS FLOAT8), CAST('1.1346' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'rolette', 2025, CAST('0.9753' AS FLOAT8), CAST('0.9753' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'sargent', 2025, CAST('1.1417' AS FLOAT8), CAST('1.1417' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'sheridan', 2025, CAST('0.6992' AS FLOAT8), CAST('0.6992' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'sioux', 2025, CAST('0.4691' AS FLOAT8), CAST('0.4691' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'slope', 2025, CAST('0.3792' AS FLOAT8), CAST('0.3792' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'stark', 2025, CAST('0.9209' AS FLOAT8), CAST('0.9209' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'steele', 2025, CAST('0.9518' AS FLOAT8), CAST('0.9518' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'stutsman', 2025, CAST('1.0949' AS FLOAT8), CAST('1.0949' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'towner', 2025, CAST('0.8779' AS FLOAT8), CAST('0.8779' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'traill', 2025, CAST('1.0445' AS FLOAT8), CAST('1.0445' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'walsh', 2025, CAST('1.105' AS FLOAT8), CAST('1.105' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'ward', 2025, CAST('1.0749' AS FLOAT8), CAST('1.0749' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'wells', 2025, CAST('1.0404' AS FLOAT8), CAST('1.0404' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ND', 'williams', 2025, CAST('0.7143' AS FLOAT8), CAST('0.7143' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('ND|adams|2025|1.0212|1.0212|||||||
+ND|barnes|2025|1.0958|1.0958|||||||
+ND|benson|2025|0.8712|0.8712|||||||
+ND|billings|2025|0.3687|0.3687|||||||
+ND|bottineau|2025|0.6993|0.6993|||||||
+ND|bowman|2025|0.754|0.754|||||||
+ND|burke|2025|0.6822|0.6822|||||||
+ND|burleigh|2025|0.8783|0.8783|||||||
+ND|cass|2025|1.2115|1.2115|||||||
+ND|cavalier|2025|1.2461|1.2461|||||||
+ND|dickey|2025|0.9204|0.9204|||||||
+ND|divide|2025|0.5973|0.5973|||||||
+ND|dunn|2025|0.6037|0.6037|||||||
+ND|eddy|2025|0.8892|0.8892|||||||
+ND|emmons|2025|0.8995|0.8995|||||||
+ND|foster|2025|1.285|1.285|||||||
+ND|golden-valley|2025|0.9304|0.9304|||||||
+ND|grand-forks|2025|1.1278|1.1278|||||||
+ND|grant|2025|0.9802|0.9802|||||||
+ND|griggs|2025|0.9064|0.9064|||||||
+ND|hettinger|2025|1.128|1.128|||||||
+ND|kidder|2025|0.657|0.657|||||||
+ND|lamoure|2025|0.9678|0.9678|||||||
+ND|logan|2025|0.9322|0.9322|||||||
+ND|mchenry|2025|0.6627|0.6627|||||||
+ND|mcintosh|2025|1.0797|1.0797|||||||
+ND|mckenzie|2025|0.4123|0.4123|||||||
+ND|mclean|2025|0.7499|0.7499|||||||
+ND|mercer|2025|1.0708|1.0708|||||||
+ND|morton|2025|1.0264|1.0264|||||||
+ND|mountrail|2025|0.5275|0.5275|||||||
+ND|nelson|2025|0.8026|0.8026|||||||
+ND|oliver|2025|0.6281|0.6281|||||||
+ND|pembina|2025|0.9991|0.9991|||||||
+ND|pierce|2025|1.03|1.03|||||||
+ND|ramsey|2025|0.9357|0.9357|||||||
+ND|ransom|2025|1.0515|1.0515|||||||
+ND|renville|2025|0.6775|0.6775|||||||
+ND|richland|2025|1.1346|1.1346|||||||
+ND|rolette|2025|0.9753|0.9753|||||||
+ND|sargent|2025|1.1417|1.1417|||||||
+ND|sheridan|2025|0.6992|0.6992|||||||
+ND|sioux|2025|0.4691|0.4691|||||||
+ND|slope|2025|0.3792|0.3792|||||||
+ND|stark|2025|0.9209|0.9209|||||||
+ND|steele|2025|0.9518|0.9518|||||||
+ND|stutsman|2025|1.0949|1.0949|||||||
+ND|towner|2025|0.8779|0.8779|||||||
+ND|traill|2025|1.0445|1.0445|||||||
+ND|walsh|2025|1.105|1.105|||||||
+ND|ward|2025|1.0749|1.0749|||||||
+ND|wells|2025|1.0404|1.0404|||||||
+ND|williams|2025|0.7143|0.7143|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -157,9 +157,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -182,13 +196,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -203,18 +212,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

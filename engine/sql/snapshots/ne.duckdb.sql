@@ -5,196 +5,196 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('NE', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'antelope', 'Antelope County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'arthur', 'Arthur County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'banner', 'Banner County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'blaine', 'Blaine County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'box-butte', 'Box Butte County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'boyd', 'Boyd County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'buffalo', 'Buffalo County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'burt', 'Burt County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'cass', 'Cass County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'cedar', 'Cedar County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'chase', 'Chase County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'cherry', 'Cherry County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'cheyenne', 'Cheyenne County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'colfax', 'Colfax County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'cuming', 'Cuming County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'custer', 'Custer County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'dakota', 'Dakota County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'dawes', 'Dawes County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'dawson', 'Dawson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'deuel', 'Deuel County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'dixon', 'Dixon County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'dodge', 'Dodge County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'dundy', 'Dundy County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'fillmore', 'Fillmore County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'frontier', 'Frontier County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'furnas', 'Furnas County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'gage', 'Gage County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'garden', 'Garden County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'garfield', 'Garfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'gosper', 'Gosper County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'greeley', 'Greeley County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'hall', 'Hall County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'hamilton', 'Hamilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'harlan', 'Harlan County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'hayes', 'Hayes County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'hitchcock', 'Hitchcock County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'holt', 'Holt County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'hooker', 'Hooker County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'howard', 'Howard County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'kearney', 'Kearney County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'keith', 'Keith County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'keya-paha', 'Keya Paha County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'kimball', 'Kimball County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'knox', 'Knox County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'lancaster', 'Lancaster County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'loup', 'Loup County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'mcpherson', 'McPherson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'merrick', 'Merrick County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'morrill', 'Morrill County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'nance', 'Nance County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'nemaha', 'Nemaha County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'nuckolls', 'Nuckolls County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'otoe', 'Otoe County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'pawnee', 'Pawnee County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'perkins', 'Perkins County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'phelps', 'Phelps County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'pierce', 'Pierce County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'platte', 'Platte County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'red-willow', 'Red Willow County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'richardson', 'Richardson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'rock', 'Rock County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'saline', 'Saline County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'sarpy', 'Sarpy County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'saunders', 'Saunders County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'scotts-bluff', 'Scotts Bluff County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'seward', 'Seward County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'sheridan', 'Sheridan County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'sherman', 'Sherman County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'sioux', 'Sioux County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'stanton', 'Stanton County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'thayer', 'Thayer County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'thomas', 'Thomas County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'thurston', 'Thurston County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'valley', 'Valley County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'webster', 'Webster County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'wheeler', 'Wheeler County', 'county_level', FALSE, FALSE, FALSE),
-  ('NE', 'york', 'York County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NE|adams|Adams County|county_level|false|false|false
+NE|antelope|Antelope County|county_level|false|false|false
+NE|arthur|Arthur County|county_level|false|false|false
+NE|banner|Banner County|county_level|false|false|false
+NE|blaine|Blaine County|county_level|false|false|false
+NE|boone|Boone County|county_level|false|false|false
+NE|box-butte|Box Butte County|county_level|false|false|false
+NE|boyd|Boyd County|county_level|false|false|false
+NE|brown|Brown County|county_level|false|false|false
+NE|buffalo|Buffalo County|county_level|false|false|false
+NE|burt|Burt County|county_level|false|false|false
+NE|butler|Butler County|county_level|false|false|false
+NE|cass|Cass County|county_level|false|false|false
+NE|cedar|Cedar County|county_level|false|false|false
+NE|chase|Chase County|county_level|false|false|false
+NE|cherry|Cherry County|county_level|false|false|false
+NE|cheyenne|Cheyenne County|county_level|false|false|false
+NE|clay|Clay County|county_level|false|false|false
+NE|colfax|Colfax County|county_level|false|false|false
+NE|cuming|Cuming County|county_level|false|false|false
+NE|custer|Custer County|county_level|false|false|false
+NE|dakota|Dakota County|county_level|false|false|false
+NE|dawes|Dawes County|county_level|false|false|false
+NE|dawson|Dawson County|county_level|false|false|false
+NE|deuel|Deuel County|county_level|false|false|false
+NE|dixon|Dixon County|county_level|false|false|false
+NE|dodge|Dodge County|county_level|false|false|false
+NE|douglas|Douglas County|county_level|false|false|false
+NE|dundy|Dundy County|county_level|false|false|false
+NE|fillmore|Fillmore County|county_level|false|false|false
+NE|franklin|Franklin County|county_level|false|false|false
+NE|frontier|Frontier County|county_level|false|false|false
+NE|furnas|Furnas County|county_level|false|false|false
+NE|gage|Gage County|county_level|false|false|false
+NE|garden|Garden County|county_level|false|false|false
+NE|garfield|Garfield County|county_level|false|false|false
+NE|gosper|Gosper County|county_level|false|false|false
+NE|grant|Grant County|county_level|false|false|false
+NE|greeley|Greeley County|county_level|false|false|false
+NE|hall|Hall County|county_level|false|false|false
+NE|hamilton|Hamilton County|county_level|false|false|false
+NE|harlan|Harlan County|county_level|false|false|false
+NE|hayes|Hayes County|county_level|false|false|false
+NE|hitchcock|Hitchcock County|county_level|false|false|false
+NE|holt|Holt County|county_level|false|false|false
+NE|hooker|Hooker County|county_level|false|false|false
+NE|howard|Howard County|county_level|false|false|false
+NE|jefferson|Jefferson County|county_level|false|false|false
+NE|johnson|Johnson County|county_level|false|false|false
+NE|kearney|Kearney County|county_level|false|false|false
+NE|keith|Keith County|county_level|false|false|false
+NE|keya-paha|Keya Paha County|county_level|false|false|false
+NE|kimball|Kimball County|county_level|false|false|false
+NE|knox|Knox County|county_level|false|false|false
+NE|lancaster|Lancaster County|county_level|false|false|false
+NE|lincoln|Lincoln County|county_level|false|false|false
+NE|logan|Logan County|county_level|false|false|false
+NE|loup|Loup County|county_level|false|false|false
+NE|mcpherson|McPherson County|county_level|false|false|false
+NE|madison|Madison County|county_level|false|false|false
+NE|merrick|Merrick County|county_level|false|false|false
+NE|morrill|Morrill County|county_level|false|false|false
+NE|nance|Nance County|county_level|false|false|false
+NE|nemaha|Nemaha County|county_level|false|false|false
+NE|nuckolls|Nuckolls County|county_level|false|false|false
+NE|otoe|Otoe County|county_level|false|false|false
+NE|pawnee|Pawnee County|county_level|false|false|false
+NE|perkins|Perkins County|county_level|false|false|false
+NE|phelps|Phelps County|county_level|false|false|false
+NE|pierce|Pierce County|county_level|false|false|false
+NE|platte|Platte County|county_level|false|false|false
+NE|polk|Polk County|county_level|false|false|false
+NE|red-willow|Red Willow County|county_level|false|false|false
+NE|richardson|Richardson County|county_level|false|false|false
+NE|rock|Rock County|county_level|false|false|false
+NE|saline|Saline County|county_level|false|false|false
+NE|sarpy|Sarpy County|county_level|false|false|false
+NE|saunders|Saunders County|county_level|false|false|false
+NE|scotts-bluff|Scotts Bluff County|county_level|false|false|false
+NE|seward|Seward County|county_level|false|false|false
+NE|sheridan|Sheridan County|county_level|false|false|false
+NE|sherman|Sherman County|county_level|false|false|false
+NE|sioux|Sioux County|county_level|false|false|false
+NE|stanton|Stanton County|county_level|false|false|false
+NE|thayer|Thayer County|county_level|false|false|false
+NE|thomas|Thomas County|county_level|false|false|false
+NE|thurston|Thurston County|county_level|false|false|false
+NE|valley|Valley County|county_level|false|false|false
+NE|washington|Washington County|county_level|false|false|false
+NE|wayne|Wayne County|county_level|false|false|false
+NE|webster|Webster County|county_level|false|false|false
+NE|wheeler|Wheeler County|county_level|false|false|false
+NE|york|York County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('NE', 'adams', 2025, CAST('1.437' AS FLOAT8), CAST('1.437' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'antelope', 2025, CAST('1.2198' AS FLOAT8), CAST('1.2198' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'arthur', 2025, CAST('0.8337' AS FLOAT8), CAST('0.8337' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'banner', 2025, CAST('1.5129' AS FLOAT8), CAST('1.5129' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'blaine', 2025, CAST('1.1861' AS FLOAT8), CAST('1.1861' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'boone', 2025, CAST('1.0158' AS FLOAT8), CAST('1.0158' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'box-butte', 2025, CAST('1.4879' AS FLOAT8), CAST('1.4879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'boyd', 2025, CAST('1.2192' AS FLOAT8), CAST('1.2192' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'brown', 2025, CAST('1.0798' AS FLOAT8), CAST('1.0798' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'buffalo', 2025, CAST('1.4506' AS FLOAT8), CAST('1.4506' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'burt', 2025, CAST('1.4545' AS FLOAT8), CAST('1.4545' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'butler', 2025, CAST('1.1714' AS FLOAT8), CAST('1.1714' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'cass', 2025, CAST('1.4341' AS FLOAT8), CAST('1.4341' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'cedar', 2025, CAST('1.041' AS FLOAT8), CAST('1.041' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'chase', 2025, CAST('1.2065' AS FLOAT8), CAST('1.2065' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'cherry', 2025, CAST('1.0096' AS FLOAT8), CAST('1.0096' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'cheyenne', 2025, CAST('1.7413' AS FLOAT8), CAST('1.7413' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'clay', 2025, CAST('1.2891' AS FLOAT8), CAST('1.2891' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'colfax', 2025, CAST('1.2516' AS FLOAT8), CAST('1.2516' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'cuming', 2025, CAST('1.0377' AS FLOAT8), CAST('1.0377' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'custer', 2025, CAST('1.152' AS FLOAT8), CAST('1.152' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'dakota', 2025, CAST('1.5943' AS FLOAT8), CAST('1.5943' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'dawes', 2025, CAST('1.3447' AS FLOAT8), CAST('1.3447' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'dawson', 2025, CAST('1.2605' AS FLOAT8), CAST('1.2605' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'deuel', 2025, CAST('1.4969' AS FLOAT8), CAST('1.4969' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'dixon', 2025, CAST('1.2122' AS FLOAT8), CAST('1.2122' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'dodge', 2025, CAST('1.3775' AS FLOAT8), CAST('1.3775' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'douglas', 2025, CAST('1.7474' AS FLOAT8), CAST('1.7474' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'dundy', 2025, CAST('0.8215' AS FLOAT8), CAST('0.8215' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'fillmore', 2025, CAST('1.1288' AS FLOAT8), CAST('1.1288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'franklin', 2025, CAST('1.1332' AS FLOAT8), CAST('1.1332' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'frontier', 2025, CAST('1.4258' AS FLOAT8), CAST('1.4258' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'furnas', 2025, CAST('1.4488' AS FLOAT8), CAST('1.4488' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'gage', 2025, CAST('1.4399' AS FLOAT8), CAST('1.4399' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'garden', 2025, CAST('1.1801' AS FLOAT8), CAST('1.1801' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'garfield', 2025, CAST('1.4389' AS FLOAT8), CAST('1.4389' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'gosper', 2025, CAST('1.1875' AS FLOAT8), CAST('1.1875' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'grant', 2025, CAST('0.7489' AS FLOAT8), CAST('0.7489' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'greeley', 2025, CAST('1.5626' AS FLOAT8), CAST('1.5626' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'hall', 2025, CAST('1.3728' AS FLOAT8), CAST('1.3728' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'hamilton', 2025, CAST('0.9581' AS FLOAT8), CAST('0.9581' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'harlan', 2025, CAST('1.1481' AS FLOAT8), CAST('1.1481' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'hayes', 2025, CAST('1.2668' AS FLOAT8), CAST('1.2668' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'hitchcock', 2025, CAST('1.2444' AS FLOAT8), CAST('1.2444' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'holt', 2025, CAST('1.1388' AS FLOAT8), CAST('1.1388' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'hooker', 2025, CAST('1.4309' AS FLOAT8), CAST('1.4309' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'howard', 2025, CAST('1.1277' AS FLOAT8), CAST('1.1277' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'jefferson', 2025, CAST('1.4532' AS FLOAT8), CAST('1.4532' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'johnson', 2025, CAST('1.5156' AS FLOAT8), CAST('1.5156' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'kearney', 2025, CAST('1.2254' AS FLOAT8), CAST('1.2254' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'keith', 2025, CAST('1.4038' AS FLOAT8), CAST('1.4038' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'keya-paha', 2025, CAST('1.1397' AS FLOAT8), CAST('1.1397' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'kimball', 2025, CAST('1.7334' AS FLOAT8), CAST('1.7334' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'knox', 2025, CAST('1.2198' AS FLOAT8), CAST('1.2198' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'lancaster', 2025, CAST('1.5662' AS FLOAT8), CAST('1.5662' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'lincoln', 2025, CAST('1.4768' AS FLOAT8), CAST('1.4768' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'logan', 2025, CAST('1.0019' AS FLOAT8), CAST('1.0019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'loup', 2025, CAST('0.7995' AS FLOAT8), CAST('0.7995' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'mcpherson', 2025, CAST('1.0628' AS FLOAT8), CAST('1.0628' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'madison', 2025, CAST('1.3362' AS FLOAT8), CAST('1.3362' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'merrick', 2025, CAST('1.172' AS FLOAT8), CAST('1.172' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'morrill', 2025, CAST('1.2973' AS FLOAT8), CAST('1.2973' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'nance', 2025, CAST('1.1971' AS FLOAT8), CAST('1.1971' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'nemaha', 2025, CAST('1.4077' AS FLOAT8), CAST('1.4077' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'nuckolls', 2025, CAST('1.2805' AS FLOAT8), CAST('1.2805' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'otoe', 2025, CAST('1.4368' AS FLOAT8), CAST('1.4368' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'pawnee', 2025, CAST('1.5922' AS FLOAT8), CAST('1.5922' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'perkins', 2025, CAST('1.0141' AS FLOAT8), CAST('1.0141' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'phelps', 2025, CAST('1.3768' AS FLOAT8), CAST('1.3768' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'pierce', 2025, CAST('1.1576' AS FLOAT8), CAST('1.1576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'platte', 2025, CAST('1.3422' AS FLOAT8), CAST('1.3422' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'polk', 2025, CAST('0.9831' AS FLOAT8), CAST('0.9831' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'red-willow', 2025, CAST('1.262' AS FLOAT8), CAST('1.262' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'richardson', 2025, CAST('1.3772' AS FLOAT8), CAST('1.3772' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'rock', 2025, CAST('1.0161' AS FLOAT8), CAST('1.0161' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'saline', 2025, CAST('1.3531' AS FLOAT8), CAST('1.3531' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'sarpy', 2025, CAST('1.7931' AS FLOAT8), CAST('1.7931' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'saunders', 2025, CAST('1.3467' AS FLOAT8), CAST('1.3467' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'scotts-bluff', 2025, CAST('1.4876' AS FLOAT8), CAST('1.4876' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'seward', 2025, CAST('1.2009' AS FLOAT8), CAST('1.2009' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'sheridan', 2025, CAST('1.3761' AS FLOAT8), CAST('1.3761' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'sherman', 2025, CAST('1.2237' AS FLOAT8), CAST('1.2237' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'sioux', 2025, CAST('1.2145' AS FLOAT8), CAST('1.2145' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'stanton', 2025, CAST('1.3071' AS FLOAT8), CAST('1.3071' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'thayer', 2025, CAST('1.1365' AS FLOAT8), CAST('1.1365' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'thomas', 2025, CAST('1.0867' AS FLOAT8), CAST('1.0867' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'thurston', 2025, CAST('1.5214' AS FLOAT8), CAST('1.5214' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'valley', 2025, CAST('1.5524' AS FLOAT8), CAST('1.5524' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'washington', 2025, CAST('1.4754' AS FLOAT8), CAST('1.4754' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'wayne', 2025, CAST('1.1939' AS FLOAT8), CAST('1.1939' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'webster', 2025, CAST('1.4392' AS FLOAT8), CAST('1.4392' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'wheeler', 2025, CAST('0.9124' AS FLOAT8), CAST('0.9124' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NE', 'york', 2025, CAST('1.2024' AS FLOAT8), CAST('1.2024' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NE|adams|2025|1.437|1.437|||||||
+NE|antelope|2025|1.2198|1.2198|||||||
+NE|arthur|2025|0.8337|0.8337|||||||
+NE|banner|2025|1.5129|1.5129|||||||
+NE|blaine|2025|1.1861|1.1861|||||||
+NE|boone|2025|1.0158|1.0158|||||||
+NE|box-butte|2025|1.4879|1.4879|||||||
+NE|boyd|2025|1.2192|1.2192|||||||
+NE|brown|2025|1.0798|1.0798|||||||
+NE|buffalo|2025|1.4506|1.4506|||||||
+NE|burt|2025|1.4545|1.4545|||||||
+NE|butler|2025|1.1714|1.1714|||||||
+NE|cass|2025|1.4341|1.4341|||||||
+NE|cedar|2025|1.041|1.041|||||||
+NE|chase|2025|1.2065|1.2065|||||||
+NE|cherry|2025|1.0096|1.0096|||||||
+NE|cheyenne|2025|1.7413|1.7413|||||||
+NE|clay|2025|1.2891|1.2891|||||||
+NE|colfax|2025|1.2516|1.2516|||||||
+NE|cuming|2025|1.0377|1.0377|||||||
+NE|custer|2025|1.152|1.152|||||||
+NE|dakota|2025|1.5943|1.5943|||||||
+NE|dawes|2025|1.3447|1.3447|||||||
+NE|dawson|2025|1.2605|1.2605|||||||
+NE|deuel|2025|1.4969|1.4969|||||||
+NE|dixon|2025|1.2122|1.2122|||||||
+NE|dodge|2025|1.3775|1.3775|||||||
+NE|douglas|2025|1.7474|1.7474|||||||
+NE|dundy|2025|0.8215|0.8215|||||||
+NE|fillmore|2025|1.1288|1.1288|||||||
+NE|franklin|2025|1.1332|1.1332|||||||
+NE|frontier|2025|1.4258|1.4258|||||||
+NE|furnas|2025|1.4488|1.4488|||||||
+NE|gage|2025|1.4399|1.4399|||||||
+NE|garden|2025|1.1801|1.1801|||||||
+NE|garfield|2025|1.4389|1.4389|||||||
+NE|gosper|2025|1.1875|1.1875|||||||
+NE|grant|2025|0.7489|0.7489|||||||
+NE|greeley|2025|1.5626|1.5626|||||||
+NE|hall|2025|1.3728|1.3728|||||||
+NE|hamilton|2025|0.9581|0.9581|||||||
+NE|harlan|2025|1.1481|1.1481|||||||
+NE|hayes|2025|1.2668|1.2668|||||||
+NE|hitchcock|2025|1.2444|1.2444|||||||
+NE|holt|2025|1.1388|1.1388|||||||
+NE|hooker|2025|1.4309|1.4309|||||||
+NE|howard|2025|1.1277|1.1277|||||||
+NE|jefferson|2025|1.4532|1.4532|||||||
+NE|johnson|2025|1.5156|1.5156|||||||
+NE|kearney|2025|1.2254|1.2254|||||||
+NE|keith|2025|1.4038|1.4038|||||||
+NE|keya-paha|2025|1.1397|1.1397|||||||
+NE|kimball|2025|1.7334|1.7334|||||||
+NE|knox|2025|1.2198|1.2198|||||||
+NE|lancaster|2025|1.5662|1.5662|||||||
+NE|lincoln|2025|1.4768|1.4768|||||||
+NE|logan|2025|1.0019|1.0019|||||||
+NE|loup|2025|0.7995|0.7995|||||||
+NE|mcpherson|2025|1.0628|1.0628|||||||
+NE|madison|2025|1.3362|1.3362|||||||
+NE|merrick|2025|1.172|1.172|||||||
+NE|morrill|2025|1.2973|1.2973|||||||
+NE|nance|2025|1.1971|1.1971|||||||
+NE|nemaha|2025|1.4077|1.4077|||||||
+NE|nuckolls|2025|1.2805|1.2805|||||||
+NE|otoe|2025|1.4368|1.4368|||||||
+NE|pawnee|2025|1.5922|1.5922|||||||
+NE|perkins|2025|1.0141|1.0141|||||||
+NE|phelps|2025|1.3768|1.3768|||||||
+NE|pierce|2025|1.1576|1.1576|||||||
+NE|platte|2025|1.3422|1.3422|||||||
+NE|polk|2025|0.9831|0.9831|||||||
+NE|red-willow|2025|1.262|1.262|||||||
+NE|richardson|2025|1.3772|1.3772|||||||
+NE|rock|2025|1.0161|1.0161|||||||
+NE|saline|2025|1.3531|1.3531|||||||
+NE|sarpy|2025|1.7931|1.7931|||||||
+NE|saunders|2025|1.3467|1.3467|||||||
+NE|scotts-bluff|2025|1.4876|1.4876|||||||
+NE|seward|2025|1.2009|1.2009|||||||
+NE|sheridan|2025|1.3761|1.3761|||||||
+NE|sherman|2025|1.2237|1.2237|||||||
+NE|sioux|2025|1.2145|1.2145|||||||
+NE|stanton|2025|1.3071|1.3071|||||||
+NE|thayer|2025|1.1365|1.1365|||||||
+NE|thomas|2025|1.0867|1.0867|||||||
+NE|thurston|2025|1.5214|1.5214|||||||
+NE|valley|2025|1.5524|1.5524|||||||
+NE|washington|2025|1.4754|1.4754|||||||
+NE|wayne|2025|1.1939|1.1939|||||||
+NE|webster|2025|1.4392|1.4392|||||||
+NE|wheeler|2025|0.9124|0.9124|||||||
+NE|york|2025|1.2024|1.2024|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -237,9 +237,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -262,13 +276,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -283,18 +292,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,52 +5,52 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('NJ', 'atlantic', 'Atlantic County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'bergen', 'Bergen County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'burlington', 'Burlington County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'camden', 'Camden County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'cape-may', 'Cape May County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'cumberland', 'Cumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'essex', 'Essex County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'gloucester', 'Gloucester County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'hudson', 'Hudson County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'hunterdon', 'Hunterdon County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'middlesex', 'Middlesex County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'monmouth', 'Monmouth County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'morris', 'Morris County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'ocean', 'Ocean County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'passaic', 'Passaic County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'salem', 'Salem County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'somerset', 'Somerset County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'sussex', 'Sussex County', 'county_level', FALSE, FALSE, FALSE),
-  ('NJ', 'union', 'Union County', 'county_level', FALSE, TRUE, FALSE),
-  ('NJ', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NJ|atlantic|Atlantic County|county_level|false|false|false
+NJ|bergen|Bergen County|county_level|false|true|false
+NJ|burlington|Burlington County|county_level|false|false|false
+NJ|camden|Camden County|county_level|false|false|false
+NJ|cape-may|Cape May County|county_level|false|false|false
+NJ|cumberland|Cumberland County|county_level|false|false|false
+NJ|essex|Essex County|county_level|false|true|false
+NJ|gloucester|Gloucester County|county_level|false|false|false
+NJ|hudson|Hudson County|county_level|false|false|false
+NJ|hunterdon|Hunterdon County|county_level|false|true|false
+NJ|mercer|Mercer County|county_level|false|false|false
+NJ|middlesex|Middlesex County|county_level|false|false|false
+NJ|monmouth|Monmouth County|county_level|false|true|false
+NJ|morris|Morris County|county_level|false|true|false
+NJ|ocean|Ocean County|county_level|false|false|false
+NJ|passaic|Passaic County|county_level|false|true|false
+NJ|salem|Salem County|county_level|false|false|false
+NJ|somerset|Somerset County|county_level|false|true|false
+NJ|sussex|Sussex County|county_level|false|false|false
+NJ|union|Union County|county_level|false|true|false
+NJ|warren|Warren County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('NJ', 'atlantic', 2025, CAST('2.4749' AS FLOAT8), CAST('2.4749' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'bergen', 2025, CAST('1.6859' AS FLOAT8), CAST('1.6859' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'burlington', 2025, CAST('2.4187' AS FLOAT8), CAST('2.4187' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'camden', 2025, CAST('3.0751' AS FLOAT8), CAST('3.0751' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'cape-may', 2025, CAST('1.3248' AS FLOAT8), CAST('1.3248' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'cumberland', 2025, CAST('2.4553' AS FLOAT8), CAST('2.4553' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'essex', 2025, CAST('2.0229' AS FLOAT8), CAST('2.0229' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'gloucester', 2025, CAST('2.8092' AS FLOAT8), CAST('2.8092' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'hudson', 2025, CAST('1.8508' AS FLOAT8), CAST('1.8508' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'hunterdon', 2025, CAST('2.005' AS FLOAT8), CAST('2.005' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'mercer', 2025, CAST('2.5083' AS FLOAT8), CAST('2.5083' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'middlesex', 2025, CAST('2.2044' AS FLOAT8), CAST('2.2044' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'monmouth', 2025, CAST('1.7654' AS FLOAT8), CAST('1.7654' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'morris', 2025, CAST('1.7955' AS FLOAT8), CAST('1.7955' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'ocean', 2025, CAST('1.7728' AS FLOAT8), CAST('1.7728' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'passaic', 2025, CAST('2.2761' AS FLOAT8), CAST('2.2761' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'salem', 2025, CAST('3.03' AS FLOAT8), CAST('3.03' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'somerset', 2025, CAST('1.909' AS FLOAT8), CAST('1.909' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'sussex', 2025, CAST('2.4685' AS FLOAT8), CAST('2.4685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'union', 2025, CAST('2.046' AS FLOAT8), CAST('2.046' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NJ', 'warren', 2025, CAST('2.5243' AS FLOAT8), CAST('2.5243' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NJ|atlantic|2025|2.4749|2.4749|||||||
+NJ|bergen|2025|1.6859|1.6859|||||||
+NJ|burlington|2025|2.4187|2.4187|||||||
+NJ|camden|2025|3.0751|3.0751|||||||
+NJ|cape-may|2025|1.3248|1.3248|||||||
+NJ|cumberland|2025|2.4553|2.4553|||||||
+NJ|essex|2025|2.0229|2.0229|||||||
+NJ|gloucester|2025|2.8092|2.8092|||||||
+NJ|hudson|2025|1.8508|1.8508|||||||
+NJ|hunterdon|2025|2.005|2.005|||||||
+NJ|mercer|2025|2.5083|2.5083|||||||
+NJ|middlesex|2025|2.2044|2.2044|||||||
+NJ|monmouth|2025|1.7654|1.7654|||||||
+NJ|morris|2025|1.7955|1.7955|||||||
+NJ|ocean|2025|1.7728|1.7728|||||||
+NJ|passaic|2025|2.2761|2.2761|||||||
+NJ|salem|2025|3.03|3.03|||||||
+NJ|somerset|2025|1.909|1.909|||||||
+NJ|sussex|2025|2.4685|2.4685|||||||
+NJ|union|2025|2.046|2.046|||||||
+NJ|warren|2025|2.5243|2.5243|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -93,9 +93,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -118,13 +132,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -139,18 +148,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

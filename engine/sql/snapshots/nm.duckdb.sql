@@ -5,76 +5,76 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('NM', 'bernalillo', 'Bernalillo County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'catron', 'Catron County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'chaves', 'Chaves County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'cibola', 'Cibola County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'colfax', 'Colfax County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'curry', 'Curry County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'de-baca', 'De Baca County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'dona-ana', 'Doña Ana County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'eddy', 'Eddy County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'guadalupe', 'Guadalupe County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'harding', 'Harding County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'hidalgo', 'Hidalgo County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'lea', 'Lea County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'los-alamos', 'Los Alamos County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'luna', 'Luna County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'mckinley', 'McKinley County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'mora', 'Mora County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'otero', 'Otero County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'quay', 'Quay County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'rio-arriba', 'Rio Arriba County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'roosevelt', 'Roosevelt County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'sandoval', 'Sandoval County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'san-juan', 'San Juan County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'san-miguel', 'San Miguel County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'santa-fe', 'Santa Fe County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'sierra', 'Sierra County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'socorro', 'Socorro County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'taos', 'Taos County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'torrance', 'Torrance County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('NM', 'valencia', 'Valencia County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NM|bernalillo|Bernalillo County|county_level|false|false|false
+NM|catron|Catron County|county_level|false|false|false
+NM|chaves|Chaves County|county_level|false|false|false
+NM|cibola|Cibola County|county_level|false|false|false
+NM|colfax|Colfax County|county_level|false|false|false
+NM|curry|Curry County|county_level|false|false|false
+NM|de-baca|De Baca County|county_level|false|false|false
+NM|dona-ana|Doña Ana County|county_level|false|false|false
+NM|eddy|Eddy County|county_level|false|false|false
+NM|grant|Grant County|county_level|false|false|false
+NM|guadalupe|Guadalupe County|county_level|false|false|false
+NM|harding|Harding County|county_level|false|false|false
+NM|hidalgo|Hidalgo County|county_level|false|false|false
+NM|lea|Lea County|county_level|false|false|false
+NM|lincoln|Lincoln County|county_level|false|false|false
+NM|los-alamos|Los Alamos County|county_level|false|false|false
+NM|luna|Luna County|county_level|false|false|false
+NM|mckinley|McKinley County|county_level|false|false|false
+NM|mora|Mora County|county_level|false|false|false
+NM|otero|Otero County|county_level|false|false|false
+NM|quay|Quay County|county_level|false|false|false
+NM|rio-arriba|Rio Arriba County|county_level|false|false|false
+NM|roosevelt|Roosevelt County|county_level|false|false|false
+NM|sandoval|Sandoval County|county_level|false|false|false
+NM|san-juan|San Juan County|county_level|false|false|false
+NM|san-miguel|San Miguel County|county_level|false|false|false
+NM|santa-fe|Santa Fe County|county_level|false|false|false
+NM|sierra|Sierra County|county_level|false|false|false
+NM|socorro|Socorro County|county_level|false|false|false
+NM|taos|Taos County|county_level|false|false|false
+NM|torrance|Torrance County|county_level|false|false|false
+NM|union|Union County|county_level|false|false|false
+NM|valencia|Valencia County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('NM', 'bernalillo', 2025, CAST('0.9475' AS FLOAT8), CAST('0.9475' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'catron', 2025, CAST('0.3393' AS FLOAT8), CAST('0.3393' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'chaves', 2025, CAST('0.6448' AS FLOAT8), CAST('0.6448' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'cibola', 2025, CAST('0.8192' AS FLOAT8), CAST('0.8192' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'colfax', 2025, CAST('0.5758' AS FLOAT8), CAST('0.5758' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'curry', 2025, CAST('0.5553' AS FLOAT8), CAST('0.5553' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'de-baca', 2025, CAST('0.4987' AS FLOAT8), CAST('0.4987' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'dona-ana', 2025, CAST('0.6835' AS FLOAT8), CAST('0.6835' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'eddy', 2025, CAST('0.499' AS FLOAT8), CAST('0.499' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'grant', 2025, CAST('0.4599' AS FLOAT8), CAST('0.4599' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'guadalupe', 2025, CAST('0.5252' AS FLOAT8), CAST('0.5252' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'harding', 2025, CAST('0.3792' AS FLOAT8), CAST('0.3792' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'hidalgo', 2025, CAST('0.4614' AS FLOAT8), CAST('0.4614' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'lea', 2025, CAST('0.4682' AS FLOAT8), CAST('0.4682' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'lincoln', 2025, CAST('0.5386' AS FLOAT8), CAST('0.5386' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'los-alamos', 2025, CAST('0.5726' AS FLOAT8), CAST('0.5726' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'luna', 2025, CAST('0.576' AS FLOAT8), CAST('0.576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'mckinley', 2025, CAST('1.889' AS FLOAT8), CAST('1.889' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'mora', 2025, CAST('0.5354' AS FLOAT8), CAST('0.5354' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'otero', 2025, CAST('0.5625' AS FLOAT8), CAST('0.5625' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'quay', 2025, CAST('0.6168' AS FLOAT8), CAST('0.6168' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'rio-arriba', 2025, CAST('0.4331' AS FLOAT8), CAST('0.4331' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'roosevelt', 2025, CAST('0.436' AS FLOAT8), CAST('0.436' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'sandoval', 2025, CAST('0.7605' AS FLOAT8), CAST('0.7605' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'san-juan', 2025, CAST('0.6748' AS FLOAT8), CAST('0.6748' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'san-miguel', 2025, CAST('0.558' AS FLOAT8), CAST('0.558' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'santa-fe', 2025, CAST('0.5061' AS FLOAT8), CAST('0.5061' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'sierra', 2025, CAST('0.5477' AS FLOAT8), CAST('0.5477' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'socorro', 2025, CAST('0.5531' AS FLOAT8), CAST('0.5531' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'taos', 2025, CAST('0.3288' AS FLOAT8), CAST('0.3288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'torrance', 2025, CAST('0.4666' AS FLOAT8), CAST('0.4666' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'union', 2025, CAST('0.571' AS FLOAT8), CAST('0.571' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NM', 'valencia', 2025, CAST('0.6601' AS FLOAT8), CAST('0.6601' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NM|bernalillo|2025|0.9475|0.9475|||||||
+NM|catron|2025|0.3393|0.3393|||||||
+NM|chaves|2025|0.6448|0.6448|||||||
+NM|cibola|2025|0.8192|0.8192|||||||
+NM|colfax|2025|0.5758|0.5758|||||||
+NM|curry|2025|0.5553|0.5553|||||||
+NM|de-baca|2025|0.4987|0.4987|||||||
+NM|dona-ana|2025|0.6835|0.6835|||||||
+NM|eddy|2025|0.499|0.499|||||||
+NM|grant|2025|0.4599|0.4599|||||||
+NM|guadalupe|2025|0.5252|0.5252|||||||
+NM|harding|2025|0.3792|0.3792|||||||
+NM|hidalgo|2025|0.4614|0.4614|||||||
+NM|lea|2025|0.4682|0.4682|||||||
+NM|lincoln|2025|0.5386|0.5386|||||||
+NM|los-alamos|2025|0.5726|0.5726|||||||
+NM|luna|2025|0.576|0.576|||||||
+NM|mckinley|2025|1.889|1.889|||||||
+NM|mora|2025|0.5354|0.5354|||||||
+NM|otero|2025|0.5625|0.5625|||||||
+NM|quay|2025|0.6168|0.6168|||||||
+NM|rio-arriba|2025|0.4331|0.4331|||||||
+NM|roosevelt|2025|0.436|0.436|||||||
+NM|sandoval|2025|0.7605|0.7605|||||||
+NM|san-juan|2025|0.6748|0.6748|||||||
+NM|san-miguel|2025|0.558|0.558|||||||
+NM|santa-fe|2025|0.5061|0.5061|||||||
+NM|sierra|2025|0.5477|0.5477|||||||
+NM|socorro|2025|0.5531|0.5531|||||||
+NM|taos|2025|0.3288|0.3288|||||||
+NM|torrance|2025|0.4666|0.4666|||||||
+NM|union|2025|0.571|0.571|||||||
+NM|valencia|2025|0.6601|0.6601|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -117,9 +117,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -142,13 +156,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -163,18 +172,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,140 +5,140 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('NY', 'new-york-city', 'New York City', 'ny.nyc', FALSE, FALSE, FALSE),
-  ('NY', 'albany', 'Albany County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'allegany', 'Allegany County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'bronx', 'Bronx County', 'ny.nyc', TRUE, FALSE, FALSE),
-  ('NY', 'broome', 'Broome County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'cattaraugus', 'Cattaraugus County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'cayuga', 'Cayuga County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'chautauqua', 'Chautauqua County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'chemung', 'Chemung County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'chenango', 'Chenango County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'clinton', 'Clinton County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'columbia', 'Columbia County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'cortland', 'Cortland County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'delaware', 'Delaware County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'dutchess', 'Dutchess County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'erie', 'Erie County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'essex', 'Essex County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'franklin', 'Franklin County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'fulton', 'Fulton County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'genesee', 'Genesee County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'greene', 'Greene County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'hamilton', 'Hamilton County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'herkimer', 'Herkimer County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'jefferson', 'Jefferson County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'kings', 'Kings County', 'ny.nyc', TRUE, FALSE, FALSE),
-  ('NY', 'lewis', 'Lewis County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'livingston', 'Livingston County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'madison', 'Madison County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'monroe', 'Monroe County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'montgomery', 'Montgomery County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'nassau', 'Nassau County', 'ny.outside', FALSE, TRUE, FALSE),
-  ('NY', 'new-york', 'New York County', 'ny.nyc', TRUE, TRUE, FALSE),
-  ('NY', 'niagara', 'Niagara County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'oneida', 'Oneida County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'onondaga', 'Onondaga County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'ontario', 'Ontario County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'orange', 'Orange County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'orleans', 'Orleans County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'oswego', 'Oswego County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'otsego', 'Otsego County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'putnam', 'Putnam County', 'ny.outside', FALSE, TRUE, FALSE),
-  ('NY', 'queens', 'Queens County', 'ny.nyc', TRUE, FALSE, FALSE),
-  ('NY', 'rensselaer', 'Rensselaer County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'richmond', 'Richmond County', 'ny.nyc', TRUE, FALSE, FALSE),
-  ('NY', 'rockland', 'Rockland County', 'ny.outside', FALSE, TRUE, FALSE),
-  ('NY', 'st-lawrence', 'St. Lawrence County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'saratoga', 'Saratoga County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'schenectady', 'Schenectady County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'schoharie', 'Schoharie County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'schuyler', 'Schuyler County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'seneca', 'Seneca County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'steuben', 'Steuben County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'suffolk', 'Suffolk County', 'ny.outside', FALSE, TRUE, FALSE),
-  ('NY', 'sullivan', 'Sullivan County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'tioga', 'Tioga County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'tompkins', 'Tompkins County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'ulster', 'Ulster County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'warren', 'Warren County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'washington', 'Washington County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'wayne', 'Wayne County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'westchester', 'Westchester County', 'ny.outside', FALSE, TRUE, FALSE),
-  ('NY', 'wyoming', 'Wyoming County', 'ny.outside', FALSE, FALSE, FALSE),
-  ('NY', 'yates', 'Yates County', 'ny.outside', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NY|new-york-city|New York City|ny.nyc|false|false|false
+NY|albany|Albany County|ny.outside|false|false|false
+NY|allegany|Allegany County|ny.outside|false|false|false
+NY|bronx|Bronx County|ny.nyc|true|false|false
+NY|broome|Broome County|ny.outside|false|false|false
+NY|cattaraugus|Cattaraugus County|ny.outside|false|false|false
+NY|cayuga|Cayuga County|ny.outside|false|false|false
+NY|chautauqua|Chautauqua County|ny.outside|false|false|false
+NY|chemung|Chemung County|ny.outside|false|false|false
+NY|chenango|Chenango County|ny.outside|false|false|false
+NY|clinton|Clinton County|ny.outside|false|false|false
+NY|columbia|Columbia County|ny.outside|false|false|false
+NY|cortland|Cortland County|ny.outside|false|false|false
+NY|delaware|Delaware County|ny.outside|false|false|false
+NY|dutchess|Dutchess County|ny.outside|false|false|false
+NY|erie|Erie County|ny.outside|false|false|false
+NY|essex|Essex County|ny.outside|false|false|false
+NY|franklin|Franklin County|ny.outside|false|false|false
+NY|fulton|Fulton County|ny.outside|false|false|false
+NY|genesee|Genesee County|ny.outside|false|false|false
+NY|greene|Greene County|ny.outside|false|false|false
+NY|hamilton|Hamilton County|ny.outside|false|false|false
+NY|herkimer|Herkimer County|ny.outside|false|false|false
+NY|jefferson|Jefferson County|ny.outside|false|false|false
+NY|kings|Kings County|ny.nyc|true|false|false
+NY|lewis|Lewis County|ny.outside|false|false|false
+NY|livingston|Livingston County|ny.outside|false|false|false
+NY|madison|Madison County|ny.outside|false|false|false
+NY|monroe|Monroe County|ny.outside|false|false|false
+NY|montgomery|Montgomery County|ny.outside|false|false|false
+NY|nassau|Nassau County|ny.outside|false|true|false
+NY|new-york|New York County|ny.nyc|true|true|false
+NY|niagara|Niagara County|ny.outside|false|false|false
+NY|oneida|Oneida County|ny.outside|false|false|false
+NY|onondaga|Onondaga County|ny.outside|false|false|false
+NY|ontario|Ontario County|ny.outside|false|false|false
+NY|orange|Orange County|ny.outside|false|false|false
+NY|orleans|Orleans County|ny.outside|false|false|false
+NY|oswego|Oswego County|ny.outside|false|false|false
+NY|otsego|Otsego County|ny.outside|false|false|false
+NY|putnam|Putnam County|ny.outside|false|true|false
+NY|queens|Queens County|ny.nyc|true|false|false
+NY|rensselaer|Rensselaer County|ny.outside|false|false|false
+NY|richmond|Richmond County|ny.nyc|true|false|false
+NY|rockland|Rockland County|ny.outside|false|true|false
+NY|st-lawrence|St. Lawrence County|ny.outside|false|false|false
+NY|saratoga|Saratoga County|ny.outside|false|false|false
+NY|schenectady|Schenectady County|ny.outside|false|false|false
+NY|schoharie|Schoharie County|ny.outside|false|false|false
+NY|schuyler|Schuyler County|ny.outside|false|false|false
+NY|seneca|Seneca County|ny.outside|false|false|false
+NY|steuben|Steuben County|ny.outside|false|false|false
+NY|suffolk|Suffolk County|ny.outside|false|true|false
+NY|sullivan|Sullivan County|ny.outside|false|false|false
+NY|tioga|Tioga County|ny.outside|false|false|false
+NY|tompkins|Tompkins County|ny.outside|false|false|false
+NY|ulster|Ulster County|ny.outside|false|false|false
+NY|warren|Warren County|ny.outside|false|false|false
+NY|washington|Washington County|ny.outside|false|false|false
+NY|wayne|Wayne County|ny.outside|false|false|false
+NY|westchester|Westchester County|ny.outside|false|true|false
+NY|wyoming|Wyoming County|ny.outside|false|false|false
+NY|yates|Yates County|ny.outside|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('NY', 'albany', 2025, CAST('1.8937' AS FLOAT8), CAST('1.8937' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'allegany', 2025, CAST('2.9428' AS FLOAT8), CAST('2.9428' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'bronx', 2025, CAST('1.0271' AS FLOAT8), CAST('1.0271' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'bronx', 2026, CAST('1.0271' AS FLOAT8), CAST('1.0271' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'broome', 2025, CAST('2.6354' AS FLOAT8), CAST('2.6354' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'cattaraugus', 2025, CAST('2.6929' AS FLOAT8), CAST('2.6929' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'cayuga', 2025, CAST('2.282' AS FLOAT8), CAST('2.282' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'chautauqua', 2025, CAST('2.3856' AS FLOAT8), CAST('2.3856' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'chemung', 2025, CAST('2.5223' AS FLOAT8), CAST('2.5223' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'chenango', 2025, CAST('2.3895' AS FLOAT8), CAST('2.3895' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'clinton', 2025, CAST('1.9766' AS FLOAT8), CAST('1.9766' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'columbia', 2025, CAST('1.5478' AS FLOAT8), CAST('1.5478' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'cortland', 2025, CAST('2.6464' AS FLOAT8), CAST('2.6464' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'delaware', 2025, CAST('1.7361' AS FLOAT8), CAST('1.7361' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'dutchess', 2025, CAST('1.9631' AS FLOAT8), CAST('1.9631' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'erie', 2025, CAST('2.0814' AS FLOAT8), CAST('2.0814' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'essex', 2025, CAST('1.5555' AS FLOAT8), CAST('1.5555' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'franklin', 2025, CAST('1.8802' AS FLOAT8), CAST('1.8802' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'fulton', 2025, CAST('2.13' AS FLOAT8), CAST('2.13' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'genesee', 2025, CAST('2.5082' AS FLOAT8), CAST('2.5082' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'greene', 2025, CAST('1.6577' AS FLOAT8), CAST('1.6577' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'hamilton', 2025, CAST('0.9789' AS FLOAT8), CAST('0.9789' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'herkimer', 2025, CAST('2.2719' AS FLOAT8), CAST('2.2719' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'jefferson', 2025, CAST('1.5751' AS FLOAT8), CAST('1.5751' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'kings', 2025, CAST('0.6879' AS FLOAT8), CAST('0.6879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'kings', 2026, CAST('0.6879' AS FLOAT8), CAST('0.6879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'lewis', 2025, CAST('1.6975' AS FLOAT8), CAST('1.6975' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'livingston', 2025, CAST('2.4658' AS FLOAT8), CAST('2.4658' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'madison', 2025, CAST('2.2952' AS FLOAT8), CAST('2.2952' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'monroe', 2025, CAST('2.7879' AS FLOAT8), CAST('2.7879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'montgomery', 2025, CAST('2.5636' AS FLOAT8), CAST('2.5636' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'nassau', 2025, CAST('1.5183' AS FLOAT8), CAST('1.5183' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'new-york', 2025, CAST('0.9019' AS FLOAT8), CAST('0.9019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'new-york', 2026, CAST('0.9019' AS FLOAT8), CAST('0.9019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'niagara', 2025, CAST('2.2841' AS FLOAT8), CAST('2.2841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'oneida', 2025, CAST('2.1309' AS FLOAT8), CAST('2.1309' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'onondaga', 2025, CAST('2.5931' AS FLOAT8), CAST('2.5931' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'ontario', 2025, CAST('2.1981' AS FLOAT8), CAST('2.1981' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'orange', 2025, CAST('2.3437' AS FLOAT8), CAST('2.3437' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'orleans', 2025, CAST('2.996' AS FLOAT8), CAST('2.996' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'oswego', 2025, CAST('2.5752' AS FLOAT8), CAST('2.5752' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'otsego', 2025, CAST('1.6549' AS FLOAT8), CAST('1.6549' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'putnam', 2025, CAST('2.2324' AS FLOAT8), CAST('2.2324' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'queens', 2025, CAST('0.8767' AS FLOAT8), CAST('0.8767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'queens', 2026, CAST('0.8767' AS FLOAT8), CAST('0.8767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'rensselaer', 2025, CAST('2.1928' AS FLOAT8), CAST('2.1928' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'richmond', 2025, CAST('0.9224' AS FLOAT8), CAST('0.9224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'richmond', 2026, CAST('0.9224' AS FLOAT8), CAST('0.9224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'rockland', 2025, CAST('1.7726' AS FLOAT8), CAST('1.7726' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'st-lawrence', 2025, CAST('2.283' AS FLOAT8), CAST('2.283' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'saratoga', 2025, CAST('1.4911' AS FLOAT8), CAST('1.4911' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'schenectady', 2025, CAST('2.459' AS FLOAT8), CAST('2.459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'schoharie', 2025, CAST('2.1852' AS FLOAT8), CAST('2.1852' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'schuyler', 2025, CAST('1.9382' AS FLOAT8), CAST('1.9382' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'seneca', 2025, CAST('2.2894' AS FLOAT8), CAST('2.2894' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'steuben', 2025, CAST('2.5233' AS FLOAT8), CAST('2.5233' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'suffolk', 2025, CAST('1.8538' AS FLOAT8), CAST('1.8538' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'sullivan', 2025, CAST('2.1644' AS FLOAT8), CAST('2.1644' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'tioga', 2025, CAST('2.4478' AS FLOAT8), CAST('2.4478' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'tompkins', 2025, CAST('2.3477' AS FLOAT8), CAST('2.3477' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'ulster', 2025, CAST('1.9435' AS FLOAT8), CAST('1.9435' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'warren', 2025, CAST('1.5303' AS FLOAT8), CAST('1.5303' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'washington', 2025, CAST('2.0822' AS FLOAT8), CAST('2.0822' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'wayne', 2025, CAST('2.5508' AS FLOAT8), CAST('2.5508' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'westchester', 2025, CAST('1.5666' AS FLOAT8), CAST('1.5666' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'wyoming', 2025, CAST('2.2993' AS FLOAT8), CAST('2.2993' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('NY', 'yates', 2025, CAST('1.9197' AS FLOAT8), CAST('1.9197' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('NY|albany|2025|1.8937|1.8937|||||||
+NY|allegany|2025|2.9428|2.9428|||||||
+NY|bronx|2025|1.0271|1.0271|||||||
+NY|bronx|2026|1.0271|1.0271|||||||
+NY|broome|2025|2.6354|2.6354|||||||
+NY|cattaraugus|2025|2.6929|2.6929|||||||
+NY|cayuga|2025|2.282|2.282|||||||
+NY|chautauqua|2025|2.3856|2.3856|||||||
+NY|chemung|2025|2.5223|2.5223|||||||
+NY|chenango|2025|2.3895|2.3895|||||||
+NY|clinton|2025|1.9766|1.9766|||||||
+NY|columbia|2025|1.5478|1.5478|||||||
+NY|cortland|2025|2.6464|2.6464|||||||
+NY|delaware|2025|1.7361|1.7361|||||||
+NY|dutchess|2025|1.9631|1.9631|||||||
+NY|erie|2025|2.0814|2.0814|||||||
+NY|essex|2025|1.5555|1.5555|||||||
+NY|franklin|2025|1.8802|1.8802|||||||
+NY|fulton|2025|2.13|2.13|||||||
+NY|genesee|2025|2.5082|2.5082|||||||
+NY|greene|2025|1.6577|1.6577|||||||
+NY|hamilton|2025|0.9789|0.9789|||||||
+NY|herkimer|2025|2.2719|2.2719|||||||
+NY|jefferson|2025|1.5751|1.5751|||||||
+NY|kings|2025|0.6879|0.6879|||||||
+NY|kings|2026|0.6879|0.6879|||||||
+NY|lewis|2025|1.6975|1.6975|||||||
+NY|livingston|2025|2.4658|2.4658|||||||
+NY|madison|2025|2.2952|2.2952|||||||
+NY|monroe|2025|2.7879|2.7879|||||||
+NY|montgomery|2025|2.5636|2.5636|||||||
+NY|nassau|2025|1.5183|1.5183|||||||
+NY|new-york|2025|0.9019|0.9019|||||||
+NY|new-york|2026|0.9019|0.9019|||||||
+NY|niagara|2025|2.2841|2.2841|||||||
+NY|oneida|2025|2.1309|2.1309|||||||
+NY|onondaga|2025|2.5931|2.5931|||||||
+NY|ontario|2025|2.1981|2.1981|||||||
+NY|orange|2025|2.3437|2.3437|||||||
+NY|orleans|2025|2.996|2.996|||||||
+NY|oswego|2025|2.5752|2.5752|||||||
+NY|otsego|2025|1.6549|1.6549|||||||
+NY|putnam|2025|2.2324|2.2324|||||||
+NY|queens|2025|0.8767|0.8767|||||||
+NY|queens|2026|0.8767|0.8767|||||||
+NY|rensselaer|2025|2.1928|2.1928|||||||
+NY|richmond|2025|0.9224|0.9224|||||||
+NY|richmond|2026|0.9224|0.9224|||||||
+NY|rockland|2025|1.7726|1.7726|||||||
+NY|st-lawrence|2025|2.283|2.283|||||||
+NY|saratoga|2025|1.4911|1.4911|||||||
+NY|schenectady|2025|2.459|2.459|||||||
+NY|schoharie|2025|2.1852|2.1852|||||||
+NY|schuyler|2025|1.9382|1.9382|||||||
+NY|seneca|2025|2.2894|2.2894|||||||
+NY|steuben|2025|2.5233|2.5233|||||||
+NY|suffolk|2025|1.8538|1.8538|||||||
+NY|sullivan|2025|2.1644|2.1644|||||||
+NY|tioga|2025|2.4478|2.4478|||||||
+NY|tompkins|2025|2.3477|2.3477|||||||
+NY|ulster|2025|1.9435|1.9435|||||||
+NY|warren|2025|1.5303|1.5303|||||||
+NY|washington|2025|2.0822|2.0822|||||||
+NY|wayne|2025|2.5508|2.5508|||||||
+NY|westchester|2025|1.5666|1.5666|||||||
+NY|wyoming|2025|2.2993|2.2993|||||||
+NY|yates|2025|1.9197|1.9197|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -166,7 +166,7 @@ ptax_placed AS (
   LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = CASE WHEN r.p_in_state IN ('HUB') THEN '' ELSE r.p_in_slug END
   LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
 ),
-ptax_krated AS (
+ptax_krated AS MATERIALIZED (
   SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
@@ -182,9 +182,26 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
-ptax_in AS (
+ptax_note_sets AS MATERIALIZED (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 64, CAST(['Income too high for Enhanced STAR - Basic STAR applied instead', 'The alternative veterans'' exemption (RPTL §458-a) is for a veteran who served during a period of war; the disability rating and combat-zone service count only with that service, so they were not applied', 'The Cold War veterans'' exemption is not given with the alternative veterans'' exemption; only the alternative one was applied', 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in New York; New York uses the wartime and combat-zone service and the disability rating', 'Residential exemptions do not apply to class3 or class4 property; none were applied', 'The purchase price and year apply to California''s Proposition 13; New York does not use them'] AS TEXT[])),
+  (1, 64, CAST(['Income too high for Enhanced STAR - Basic STAR applied instead', 'The alternative veterans'' exemption (RPTL §458-a) is for a veteran who served during a period of war; the disability rating and combat-zone service count only with that service, so they were not applied', 'The Cold War veterans'' exemption is not given with the alternative veterans'' exemption; only the alternative one was applied', 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in New York; New York uses the wartime and combat-zone service and the disability rating', 'Residential exemptions do not apply to class3 or class4 property; none were applied', 'The purchase price and year apply to California''s Proposition 13; New York does not use them'] AS TEXT[])),
+  (2, 1024, CAST(['STAR is not subtracted: the county rate is the typical owner''s rate, which already averages in the STAR exemption most homeowners have; its value for this home is shown beside the estimate', 'Income too high for Enhanced STAR - Basic STAR applied instead', 'The alternative veterans'' exemption (RPTL §458-a) is for a veteran who served during a period of war; the disability rating and combat-zone service count only with that service, so no veterans'' exemption was applied', 'The veterans'' exemption uses the statute''s basic maximums and is taken off county, city, town and special district taxes; your county, city, town or village may have adopted other maximums, and it reduces school taxes only where the school district has adopted it', 'The Cold War veterans'' exemption is not given with the alternative veterans'' exemption; only the alternative one was applied', 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in New York; New York uses the wartime and combat-zone service and the disability rating', 'Residential exemptions do not apply to class3 or class4 property; none were applied', 'This county''s rate is understated: the source data caps median taxes at $10,000', 'The prior assessed value is used only for the NYC transitional caps; it was not used here', 'The purchase price and year apply to California''s Proposition 13; New York does not use them'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined_0 AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+  WHERE k.p_py IN (2)
+),
+ptax_in_0 AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -207,175 +224,87 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined_0 AS i
 ),
-ptax_rated AS (
+ptax_rated_0 AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
     CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
     CASE WHEN k_error IS NULL AND NOT f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN k_py END AS py
-  FROM ptax_in
+  FROM ptax_in_0
 ),
-ptax_l1 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (f0 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s0,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f2, 'null') END) END AS py0_e0,
-    CASE WHEN py IN (0, 1) THEN (CASE f2 WHEN 'class1' THEN (CASE py WHEN 0 THEN CAST('20.085' AS FLOAT8) WHEN 1 THEN CAST('19.843' AS FLOAT8) END) WHEN 'class2' THEN (CASE py WHEN 0 THEN CAST('12.5' AS FLOAT8) WHEN 1 THEN CAST('12.439' AS FLOAT8) END) WHEN 'class3' THEN (CASE py WHEN 0 THEN CAST('11.181' AS FLOAT8) WHEN 1 THEN CAST('11.108' AS FLOAT8) END) WHEN 'class4' THEN (CASE py WHEN 0 THEN CAST('10.762' AS FLOAT8) WHEN 1 THEN CAST('10.848' AS FLOAT8) END) END) END AS py0_s2,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.tax_rate has no value for ' || COALESCE(f2, 'null') END) END AS py0_e2,
-    CASE WHEN py IN (0, 1) THEN ((COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) END AS py0_s6,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT (f14 IS NULL))) THEN f14 WHEN (f4) THEN 'enhanced' WHEN (f3) THEN 'basic' ELSE 'none' END) END AS py0_s11,
-    CASE WHEN py IN (0, 1) THEN LEAST(CAST('1' AS FLOAT8), COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s20,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f2, 'null') END) END AS py0_e20,
-    CASE WHEN py = 2 THEN ((f2 IS NULL) OR (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) END AS py2_s0,
+ptax_l1_0 AS (
+  SELECT *, CASE WHEN py = 2 THEN ((f2 IS NULL) OR (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) END AS py2_s0,
     CASE WHEN py = 2 THEN p_rate END AS py2_s2,
     CASE WHEN py = 2 THEN ((NOT (p_school IS NULL))) END AS py2_s3
-  FROM ptax_rated
+  FROM ptax_rated_0
 ),
-ptax_l2 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f15 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) THEN LEAST(py0_s0, (COALESCE(f15, CAST('0' AS FLOAT8)) * (CAST('1' AS FLOAT8) + COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.08' AS FLOAT8) END), CAST('0' AS FLOAT8))))) ELSE py0_s0 END) END AS py0_s1,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f15 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2') THEN 'ny.nyc.transitional_cap has no value for ' || COALESCE(f2, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e1,
-    CASE WHEN py IN (0, 1) THEN (py0_s6 AND (f6 OR f7)) END AS py0_s8,
-    CASE WHEN py IN (0, 1) THEN (py0_s6 AND COALESCE(py0_s11 = 'enhanced', FALSE) AND (NOT (((NOT (f5 IS NULL)) AND COALESCE(f5 <= COALESCE((CASE py WHEN 0 THEN CAST('98700' AS FLOAT8) WHEN 1 THEN CAST('107300' AS FLOAT8) END), CAST('0' AS FLOAT8)), FALSE))))) END AS py0_s13,
-    CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s2, CAST('0' AS FLOAT8)) * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s15,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e15,
-    CASE WHEN py IN (0, 1) THEN (py0_s6 AND f8) END AS py0_s19,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN (((COALESCE(p_school, CAST('0' AS FLOAT8)) + COALESCE(p_countypart, CAST('0' AS FLOAT8))) + COALESCE(p_city, CAST('0' AS FLOAT8))) + COALESCE(p_special, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py2_s4,
+ptax_l2_0 AS (
+  SELECT *, CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN (((COALESCE(p_school, CAST('0' AS FLOAT8)) + COALESCE(p_countypart, CAST('0' AS FLOAT8))) + COALESCE(p_city, CAST('0' AS FLOAT8))) + COALESCE(p_special, CAST('0' AS FLOAT8))) ELSE CAST('0' AS FLOAT8) END) END AS py2_s4,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND (f6 OR f7)) THEN CAST('0.5' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py2_s9,
     CASE WHEN py = 2 THEN (py2_s0 AND f8) END AS py2_s10,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f4) THEN 'enhanced' WHEN (py2_s0 AND f3) THEN 'basic' ELSE 'none' END) END AS py2_s22
-  FROM ptax_l1
+  FROM ptax_l1_0
 ),
-ptax_l3 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s1 * COALESCE(py0_s2, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s3,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT py0_s6)) THEN 'none' WHEN (py0_s13) THEN 'basic' ELSE py0_s11 END) END AS py0_s14,
-    CASE WHEN py IN (0, 1) THEN LEAST(py0_s1, (((((CASE WHEN (py0_s19) THEN LEAST((py0_s1 * CAST('0.15' AS FLOAT8)), (CAST('54000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END)) + ((CASE WHEN (py0_s19 AND f9) THEN LEAST((py0_s1 * CAST('0.1' AS FLOAT8)), (CAST('36000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s19 AND (f10 > CAST('0' AS FLOAT8))) THEN LEAST((((py0_s1 * CAST('0.5' AS FLOAT8)) * f10) / CAST('100' AS FLOAT8)), (CAST('180000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s6 AND f13 AND (NOT py0_s19)) THEN (py0_s1 * CAST('0.15' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)))) END AS py0_s25,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f2 = 'class2', FALSE) AND f3) THEN (CASE WHEN py0_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py0_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py0_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN py0_s1 < CAST('Infinity' AS FLOAT8) THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s29,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f2 = 'class2', FALSE) AND f3) THEN (CASE WHEN NOT (py0_s1 <= CAST('50000' AS FLOAT8) OR py0_s1 <= CAST('55000' AS FLOAT8) OR py0_s1 <= CAST('60000' AS FLOAT8) OR py0_s1 < CAST('Infinity' AS FLOAT8)) THEN 'ny.nyc.abatement_rate has no band for ' || (CASE WHEN py0_s1 = CAST('NaN' AS FLOAT8) THEN 'NaN' WHEN py0_s1 = CAST('Infinity' AS FLOAT8) THEN 'Infinity' WHEN py0_s1 = CAST('-Infinity' AS FLOAT8) THEN '-Infinity' WHEN py0_s1 = FLOOR(py0_s1) AND ABS(py0_s1) < CAST('1000000000000000' AS FLOAT8) THEN CAST(CAST(py0_s1 AS BIGINT) AS TEXT) ELSE CAST(py0_s1 AS TEXT) END) END) ELSE CAST(NULL AS TEXT) END) END AS py0_e29,
-    CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_school, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.5' AS FLOAT8)) END) END AS py2_s5,
+ptax_l3_0 AS (
+  SELECT *, CASE WHEN py = 2 THEN (CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_school, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.5' AS FLOAT8)) END) END AS py2_s5,
     CASE WHEN py = 2 THEN LEAST(((((CASE WHEN (py2_s10) THEN LEAST((f0 * CAST('0.15' AS FLOAT8)), CAST('12000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)) + ((CASE WHEN (py2_s10 AND f9) THEN LEAST((f0 * CAST('0.1' AS FLOAT8)), CAST('8000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py2_s10 AND (f10 > CAST('0' AS FLOAT8))) THEN LEAST((((f0 * CAST('0.5' AS FLOAT8)) * f10) / CAST('100' AS FLOAT8)), CAST('40000' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))), (f0 * (CAST('1' AS FLOAT8) - py2_s9))) END AS py2_s14,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s0 AND f13 AND (NOT py2_s10)) THEN LEAST(CAST('0.15' AS FLOAT8), (CAST('1' AS FLOAT8) - py2_s9)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s15,
-    CASE WHEN py = 2 THEN ((py2_s22 = 'enhanced') AND (NOT (((NOT (f5 IS NULL)) AND COALESCE(f5 <= COALESCE(CAST('98700' AS FLOAT8), CAST('0' AS FLOAT8)), FALSE))))) END AS py2_s24,
+    CASE WHEN py = 2 THEN ((py2_s22 = 'enhanced') AND (NOT (((NOT (f5 IS NULL)) AND COALESCE(f5 <= CAST('98700' AS FLOAT8), FALSE))))) END AS py2_s24,
     CASE WHEN py = 2 THEN (CASE WHEN (f6) THEN (((f0 * py2_s9) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END) END AS py2_s31
-  FROM ptax_l2
+  FROM ptax_l2_0
 ),
-ptax_l4 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s4,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e4,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s8) THEN LEAST((py0_s3 * CAST('0.5' AS FLOAT8)), py0_s3) ELSE CAST('0' AS FLOAT8) END) END AS py0_s9,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE py0_s14 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN (CASE py WHEN 0 THEN CAST('84000' AS FLOAT8) WHEN 1 THEN CAST('86100' AS FLOAT8) END) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s16,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e16,
-    CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s1 - ((CASE WHEN (py0_s8) THEN (py0_s1 * CAST('0.5' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) - py0_s25)) END AS py0_s33,
-    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (f0 * ((CAST('1' AS FLOAT8) - py2_s9) - py2_s15))) END AS py2_s16,
+ptax_l4_0 AS (
+  SELECT *, CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (f0 * ((CAST('1' AS FLOAT8) - py2_s9) - py2_s15))) END AS py2_s16,
     CASE WHEN py = 2 THEN (CASE WHEN (py2_s24) THEN 'basic' ELSE py2_s22 END) END AS py2_s25,
     CASE WHEN py = 2 THEN ((py2_s14 * (COALESCE(p_rate, CAST('0' AS FLOAT8)) - py2_s5)) / CAST('100' AS FLOAT8)) END AS py2_s33
-  FROM ptax_l3
+  FROM ptax_l3_0
 ),
-ptax_l5 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s9) END AS py0_s10,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f6) THEN py0_s9 ELSE CAST('0' AS FLOAT8) END) END AS py0_s36,
-    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (py2_s16 - py2_s14)) END AS py2_s17,
+ptax_l5_0 AS (
+  SELECT *, CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (py2_s16 - py2_s14)) END AS py2_s17,
     CASE WHEN py = 2 THEN ((py2_s16 * py2_s5) / CAST('100' AS FLOAT8)) END AS py2_s18,
     CASE WHEN py = 2 THEN (CASE WHEN (((py2_s25 = 'basic') OR (py2_s25 = 'enhanced'))) THEN (CASE py2_s25 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN CAST('84000' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py2_s26,
     CASE WHEN py = 2 THEN (CASE WHEN (((py2_s25 = 'basic') OR (py2_s25 = 'enhanced'))) THEN (CASE WHEN py2_s25 IS NULL OR py2_s25 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py2_s25, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py2_e26
-  FROM ptax_l4
+  FROM ptax_l4_0
 ),
-ptax_l6 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN LEAST(LEAST(LEAST(((COALESCE(py0_s16, CAST('0' AS FLOAT8)) * py0_s15) / CAST('100' AS FLOAT8)), py0_s4), COALESCE((CASE py0_s14 WHEN 'basic' THEN CAST('293' AS FLOAT8) WHEN 'enhanced' THEN CAST('650' AS FLOAT8) END), CAST('0' AS FLOAT8))), py0_s10) ELSE CAST('0' AS FLOAT8) END) END AS py0_s17,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.nyc.star_max_savings has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e17,
-    CASE WHEN py = 2 THEN ((py2_s17 * ((CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_countypart, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.3' AS FLOAT8)) END))) / CAST('100' AS FLOAT8)) END AS py2_s19,
+ptax_l6_0 AS (
+  SELECT *, CASE WHEN py = 2 THEN ((py2_s17 * ((CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_countypart, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.3' AS FLOAT8)) END))) / CAST('100' AS FLOAT8)) END AS py2_s19,
     CASE WHEN py = 2 THEN ((py2_s17 * ((CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_city, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.15' AS FLOAT8)) END))) / CAST('100' AS FLOAT8)) END AS py2_s20,
     CASE WHEN py = 2 THEN ((py2_s17 * ((CASE WHEN (py2_s3) THEN ((COALESCE(py2_s2, CAST('0' AS FLOAT8)) * COALESCE(p_special, CAST('0' AS FLOAT8))) / py2_s4) ELSE (COALESCE(py2_s2, CAST('0' AS FLOAT8)) * CAST('0.05' AS FLOAT8)) END))) / CAST('100' AS FLOAT8)) END AS py2_s21,
     CASE WHEN py = 2 THEN LEAST(((COALESCE(py2_s26, CAST('0' AS FLOAT8)) * py2_s5) / CAST('100' AS FLOAT8)), py2_s18) END AS py2_s27,
     CASE WHEN py = 2 THEN py2_s18 END AS py2_s28
-  FROM ptax_l5
+  FROM ptax_l5_0
 ),
-ptax_l7 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s10 - py0_s17) END AS py0_s18,
-    CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (((py2_s28 + py2_s19) + py2_s20) + py2_s21)) END AS py2_s29
-  FROM ptax_l6
+ptax_l7_0 AS (
+  SELECT *, CASE WHEN py = 2 THEN GREATEST(CAST('0' AS FLOAT8), (((py2_s28 + py2_s19) + py2_s20) + py2_s21)) END AS py2_s29
+  FROM ptax_l6_0
 ),
-ptax_l8 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN LEAST(((py0_s25 * COALESCE(py0_s2, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s18) END AS py0_s26
-  FROM ptax_l7
+ptax_raw_0 AS (
+  SELECT *, (CASE py WHEN 2 THEN 128 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((NOT (f2 IS NULL)) AND (NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 2 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 3 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 4 WHEN ((NOT (f14 IS NULL))) THEN 5 WHEN ((p_rate IS NULL)) THEN 6 WHEN py2_e26 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py = 2 THEN ((CASE WHEN ((py2_s27 > CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END) + (CASE WHEN (py2_s24) THEN 2 ELSE 0 END) + (CASE WHEN (py2_s0 AND ((f10 > CAST('0' AS FLOAT8)) OR f9) AND (NOT f8)) THEN 4 ELSE 0 END) + (CASE WHEN (py2_s10) THEN 8 ELSE 0 END) + (CASE WHEN (py2_s10 AND f13) THEN 16 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT py2_s0) AND ((f3 OR f4 OR f6 OR f7 OR (f10 > CAST('0' AS FLOAT8)) OR f13 OR f8 OR f9))) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 256 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 512 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py = 2 THEN py2_s29 END) AS l0_0,
+    (CASE WHEN py = 2 THEN (py2_s29 / CAST('12' AS FLOAT8)) END) AS l1_0,
+    (CASE WHEN py = 2 THEN ((py2_s29 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
+    (CASE WHEN py = 2 THEN f0 END) AS l3_0,
+    (CASE WHEN py = 2 THEN py2_s17 END) AS l4_0,
+    (CASE WHEN py = 2 THEN py2_s17 END) AS l5_0,
+    (CASE WHEN py = 2 THEN ((((f0 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py2_s29) END) AS l6_0,
+    (CASE WHEN py = 2 THEN py2_s28 END) AS l7_0,
+    (CASE WHEN py = 2 THEN py2_s19 END) AS l8_0,
+    (CASE WHEN py = 2 THEN py2_s20 END) AS l9_0,
+    (CASE WHEN py = 2 THEN py2_s21 END) AS l10_0,
+    (CASE WHEN py = 2 THEN ((CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f3 AND f4) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s29) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s29) END)) END) AS l11_0
+  FROM ptax_l7_0
 ),
-ptax_l9 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s18 - py0_s26) END AS py0_s28
-  FROM ptax_l8
-),
-ptax_l10 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s28 * COALESCE(py0_s29, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s30
-  FROM ptax_l9
-),
-ptax_l11 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (py0_s28 - py0_s30)) END AS py0_s31
-  FROM ptax_l10
-),
-ptax_l12 AS (
-  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s31 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s35,
-    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e35
-  FROM ptax_l11
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Income too high for Enhanced STAR - Basic STAR applied instead'),
-  (0, 1, 'The alternative veterans'' exemption (RPTL §458-a) is for a veteran who served during a period of war; the disability rating and combat-zone service count only with that service, so they were not applied'),
-  (0, 2, 'The Cold War veterans'' exemption is not given with the alternative veterans'' exemption; only the alternative one was applied'),
-  (0, 3, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in New York; New York uses the wartime and combat-zone service and the disability rating'),
-  (0, 4, 'Residential exemptions do not apply to class3 or class4 property; none were applied'),
-  (0, 5, 'The purchase price and year apply to California''s Proposition 13; New York does not use them'),
-  (1, 0, 'Income too high for Enhanced STAR - Basic STAR applied instead'),
-  (1, 1, 'The alternative veterans'' exemption (RPTL §458-a) is for a veteran who served during a period of war; the disability rating and combat-zone service count only with that service, so they were not applied'),
-  (1, 2, 'The Cold War veterans'' exemption is not given with the alternative veterans'' exemption; only the alternative one was applied'),
-  (1, 3, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in New York; New York uses the wartime and combat-zone service and the disability rating'),
-  (1, 4, 'Residential exemptions do not apply to class3 or class4 property; none were applied'),
-  (1, 5, 'The purchase price and year apply to California''s Proposition 13; New York does not use them'),
-  (2, 0, 'STAR is not subtracted: the county rate is the typical owner''s rate, which already averages in the STAR exemption most homeowners have; its value for this home is shown beside the estimate'),
-  (2, 1, 'Income too high for Enhanced STAR - Basic STAR applied instead'),
-  (2, 2, 'The alternative veterans'' exemption (RPTL §458-a) is for a veteran who served during a period of war; the disability rating and combat-zone service count only with that service, so no veterans'' exemption was applied'),
-  (2, 3, 'The veterans'' exemption uses the statute''s basic maximums and is taken off county, city, town and special district taxes; your county, city, town or village may have adopted other maximums, and it reduces school taxes only where the school district has adopted it'),
-  (2, 4, 'The Cold War veterans'' exemption is not given with the alternative veterans'' exemption; only the alternative one was applied'),
-  (2, 5, 'California''s disabled veterans'' options (the qualifying disability, the household income) do not apply in New York; New York uses the wartime and combat-zone service and the disability rating'),
-  (2, 6, 'Residential exemptions do not apply to class3 or class4 property; none were applied'),
-  (2, 7, 'This county''s rate is understated: the source data caps median taxes at $10,000'),
-  (2, 8, 'The prior assessed value is used only for the NYC transitional caps; it was not used here'),
-  (2, 9, 'The purchase price and year apply to California''s Proposition 13; New York does not use them')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 64), (1, 64), (2, 1024)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
-),
-ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f2 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f14 = 'enhanced', FALSE) AND (f5 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > COALESCE(CAST('50000000' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN ((f2 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f14 = 'enhanced', FALSE) AND (f5 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) IS NOT NULL THEN 0 END) WHEN 2 THEN 128 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((NOT (f2 IS NULL)) AND (NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 2 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 3 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 4 WHEN ((NOT (f14 IS NULL))) THEN 5 WHEN ((p_rate IS NULL)) THEN 6 WHEN py2_e26 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s13) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s6 AND ((f10 > CAST('0' AS FLOAT8)) OR f9) AND (NOT f8)) THEN 2 ELSE 0 END) + (CASE WHEN (py0_s19 AND f13) THEN 4 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT py0_s6) AND ((f3 OR f4 OR f6 OR f7 OR (f10 > CAST('0' AS FLOAT8)) OR f13 OR f8 OR f9 OR (COALESCE(f14 = 'basic', FALSE) OR COALESCE(f14 = 'enhanced', FALSE))))) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 32 ELSE 0 END)) WHEN py = 2 THEN ((CASE WHEN ((py2_s27 > CAST('0' AS FLOAT8))) THEN 1 ELSE 0 END) + (CASE WHEN (py2_s24) THEN 2 ELSE 0 END) + (CASE WHEN (py2_s0 AND ((f10 > CAST('0' AS FLOAT8)) OR f9) AND (NOT f8)) THEN 4 ELSE 0 END) + (CASE WHEN (py2_s10) THEN 8 ELSE 0 END) + (CASE WHEN (py2_s10 AND f13) THEN 16 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 32 ELSE 0 END) + (CASE WHEN ((NOT py2_s0) AND ((f3 OR f4 OR f6 OR f7 OR (f10 > CAST('0' AS FLOAT8)) OR f13 OR f8 OR f9))) THEN 64 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 128 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL))) THEN 256 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 512 ELSE 0 END)) END) AS p_nmask,
-    (CASE WHEN py IN (0, 1) THEN py0_s31 WHEN py = 2 THEN py2_s29 END) AS l0_0,
-    (CASE WHEN py IN (0, 1) THEN (py0_s31 / CAST('12' AS FLOAT8)) WHEN py = 2 THEN (py2_s29 / CAST('12' AS FLOAT8)) END) AS l1_0,
-    (CASE WHEN py IN (0, 1) THEN ((py0_s31 / f0) * CAST('100' AS FLOAT8)) WHEN py = 2 THEN ((py2_s29 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
-    (CASE WHEN py IN (0, 1) THEN py0_s1 WHEN py = 2 THEN f0 END) AS l3_0,
-    (CASE WHEN py IN (0, 1) THEN py0_s33 WHEN py = 2 THEN py2_s17 END) AS l4_0,
-    (CASE WHEN py IN (0, 1) THEN py0_s33 WHEN py = 2 THEN py2_s17 END) AS l5_0,
-    (CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s31) WHEN py = 2 THEN ((((f0 * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8))) - py2_s29) END) AS l6_0,
-    (CASE WHEN py IN (0, 1) THEN py0_s35 WHEN py = 2 THEN py2_s28 END) AS l7_0,
-    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s19 END) AS l8_0,
-    (CASE WHEN py IN (0, 1) THEN (py0_s31 - py0_s35) WHEN py = 2 THEN py2_s20 END) AS l9_0,
-    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) WHEN py = 2 THEN py2_s21 END) AS l10_0,
-    (CASE WHEN py IN (0, 1) THEN ((CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f3 AND f4) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s31) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s31) END)) WHEN py = 2 THEN ((CASE WHEN ((NOT py2_s0)) THEN CAST('0' AS FLOAT8) WHEN (f3 AND f4) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py2_s29) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py2_s29) END)) END) AS l11_0
-  FROM ptax_l12
-),
-ptax_a AS (
+ptax_a_0 AS (
   SELECT *, ABS(COALESCE(l0_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a0_0, ABS(COALESCE(l1_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a1_0, ABS(COALESCE(l2_0, CAST('0' AS FLOAT8))) * CAST('1000000' AS FLOAT8) AS a2_0, ABS(COALESCE(l3_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a3_0, ABS(COALESCE(l4_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a4_0, ABS(COALESCE(l5_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a5_0, ABS(COALESCE(l6_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a6_0, ABS(COALESCE(l7_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a7_0, ABS(COALESCE(l8_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a8_0, ABS(COALESCE(l9_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a9_0, ABS(COALESCE(l10_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a10_0, ABS(COALESCE(l11_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a11_0
-  FROM ptax_raw
+  FROM ptax_raw_0
 ),
-ptax_t AS (
+ptax_t_0 AS (
   SELECT *, a0_0 + LEAST(a0_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t0_0, a1_0 + LEAST(a1_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t1_0, a2_0 + LEAST(a2_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t2_0, a3_0 + LEAST(a3_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t3_0, a4_0 + LEAST(a4_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t4_0, a5_0 + LEAST(a5_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t5_0, a6_0 + LEAST(a6_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t6_0, a7_0 + LEAST(a7_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t7_0, a8_0 + LEAST(a8_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t8_0, a9_0 + LEAST(a9_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t9_0, a10_0 + LEAST(a10_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t10_0, a11_0 + LEAST(a11_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t11_0
-  FROM ptax_a
+  FROM ptax_a_0
 ),
-ptax_out AS (
-  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'VALUE_TOO_HIGH' WHEN 3 THEN 'CLASS_REQUIRED' WHEN 4 THEN 'INVALID_CLASS' WHEN 5 THEN 'INVALID_VETERAN_LEVEL' WHEN 6 THEN 'NEGATIVE_INCOME' WHEN 7 THEN 'INCOME_REQUIRED' WHEN 0 THEN 'NO_VALUE' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'VALUE_TOO_HIGH' WHEN 67 THEN 'CLASS_REQUIRED' WHEN 68 THEN 'INVALID_CLASS' WHEN 69 THEN 'INVALID_VETERAN_LEVEL' WHEN 70 THEN 'NEGATIVE_INCOME' WHEN 71 THEN 'INCOME_REQUIRED' WHEN 64 THEN 'NO_VALUE' WHEN 129 THEN 'INVALID_VALUE' WHEN 130 THEN 'INVALID_CLASS' WHEN 131 THEN 'INVALID_VETERAN_LEVEL' WHEN 132 THEN 'NEGATIVE_INCOME' WHEN 133 THEN 'STAR_NYC_ONLY' WHEN 134 THEN 'NO_COUNTY_RATE' WHEN 128 THEN 'NO_VALUE' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Market value seems unreasonably high' WHEN 3 THEN 'NYC properties require property type selection for accurate calculation' WHEN 4 THEN 'Invalid property class' WHEN 5 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 6 THEN 'Senior income cannot be negative' WHEN 7 THEN 'Senior income required for Enhanced STAR' WHEN 0 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Market value seems unreasonably high' WHEN 67 THEN 'NYC properties require property type selection for accurate calculation' WHEN 68 THEN 'Invalid property class' WHEN 69 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 70 THEN 'Senior income cannot be negative' WHEN 71 THEN 'Senior income required for Enhanced STAR' WHEN 64 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) WHEN 129 THEN 'Market value must be greater than 0' WHEN 130 THEN 'Invalid property class' WHEN 131 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 132 THEN 'Senior income cannot be negative' WHEN 133 THEN 'The STAR type can be chosen only for New York City; outside it STAR follows homestead and over-65' WHEN 134 THEN 'No tax rate is known for this county' WHEN 128 THEN py2_e26 END) END)) AS o_msg,
+ptax_out_0 AS (
+  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 129 THEN 'INVALID_VALUE' WHEN 130 THEN 'INVALID_CLASS' WHEN 131 THEN 'INVALID_VETERAN_LEVEL' WHEN 132 THEN 'NEGATIVE_INCOME' WHEN 133 THEN 'STAR_NYC_ONLY' WHEN 134 THEN 'NO_COUNTY_RATE' WHEN 128 THEN 'NO_VALUE' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 129 THEN 'Market value must be greater than 0' WHEN 130 THEN 'Invalid property class' WHEN 131 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 132 THEN 'Senior income cannot be negative' WHEN 133 THEN 'The STAR type can be chosen only for New York City; outside it STAR follows homestead and over-65' WHEN 134 THEN 'No tax rate is known for this county' WHEN 128 THEN py2_e26 END) END)) AS o_msg,
     (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
@@ -389,7 +318,167 @@ ptax_out AS (
     (CASE WHEN (CASE WHEN l9_0 < 0 AND (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l9_0 < 0 AND (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.city",
     (CASE WHEN (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.special",
     (CASE WHEN (CASE WHEN l11_0 < 0 AND (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l11_0 < 0 AND (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "potentialSavings"
-  FROM ptax_t
-  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
+  FROM ptax_t_0
+  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t_0.py, -1) AND ns.n_mask = COALESCE(ptax_t_0.p_nmask, 0)
+),
+ptax_joined_1 AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+  WHERE k.p_py IS NULL OR k.p_py NOT IN (2)
+),
+ptax_in_1 AS (
+  SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
+    i.p_in_year AS f1,
+    CAST(i."class" AS TEXT) AS f2,
+    COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
+    COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
+    CAST(i."seniorIncome" AS FLOAT8) AS f5,
+    COALESCE(CAST(i."seniorCitizen" AS BOOLEAN), FALSE) AS f6,
+    COALESCE(CAST(i."disabled" AS BOOLEAN), FALSE) AS f7,
+    COALESCE(CAST(i."wartimeVeteran" AS BOOLEAN), FALSE) AS f8,
+    COALESCE(CAST(i."combatVeteran" AS BOOLEAN), FALSE) AS f9,
+    COALESCE(CAST(i."veteranDisability" AS FLOAT8), CAST('0' AS FLOAT8)) AS f10,
+    COALESCE(CAST(i."totallyDisabledVeteran" AS BOOLEAN), FALSE) AS f11,
+    CAST(i."veteranIncome" AS FLOAT8) AS f12,
+    COALESCE(CAST(i."coldWarVeteran" AS BOOLEAN), FALSE) AS f13,
+    CAST(i."star" AS TEXT) AS f14,
+    CAST(i."priorAssessed" AS FLOAT8) AS f15,
+    CAST(i."purchasePrice" AS FLOAT8) AS f16,
+    CAST(i."purchaseYear" AS FLOAT8) AS f17,
+    CAST(i."melloRoos" AS FLOAT8) AS f18,
+    CAST(NULL AS FLOAT8) AS f19,
+    CAST(NULL AS FLOAT8) AS f20,
+    CAST(NULL AS FLOAT8) AS f21,
+    CAST(NULL AS FLOAT8) AS f22,
+    CAST(NULL AS FLOAT8) AS f23,
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined_1 AS i
+),
+ptax_rated_1 AS (
+  SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
+    CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_message WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'Market value must be a number' ELSE k_message END AS p_message,
+    CASE WHEN k_error IS NULL AND NOT f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN k_py END AS py
+  FROM ptax_in_1
+),
+ptax_l1_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (f0 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s0,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f2, 'null') END) END AS py0_e0,
+    CASE WHEN py IN (0, 1) THEN (CASE f2 WHEN 'class1' THEN (CASE py WHEN 0 THEN CAST('20.085' AS FLOAT8) WHEN 1 THEN CAST('19.843' AS FLOAT8) END) WHEN 'class2' THEN (CASE py WHEN 0 THEN CAST('12.5' AS FLOAT8) WHEN 1 THEN CAST('12.439' AS FLOAT8) END) WHEN 'class3' THEN (CASE py WHEN 0 THEN CAST('11.181' AS FLOAT8) WHEN 1 THEN CAST('11.108' AS FLOAT8) END) WHEN 'class4' THEN (CASE py WHEN 0 THEN CAST('10.762' AS FLOAT8) WHEN 1 THEN CAST('10.848' AS FLOAT8) END) END) END AS py0_s2,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.tax_rate has no value for ' || COALESCE(f2, 'null') END) END AS py0_e2,
+    CASE WHEN py IN (0, 1) THEN ((COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) END AS py0_s6,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT (f14 IS NULL))) THEN f14 WHEN (f4) THEN 'enhanced' WHEN (f3) THEN 'basic' ELSE 'none' END) END AS py0_s11,
+    CASE WHEN py IN (0, 1) THEN LEAST(CAST('1' AS FLOAT8), COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.45' AS FLOAT8) WHEN 'class3' THEN CAST('0.45' AS FLOAT8) WHEN 'class4' THEN CAST('0.45' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s20,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.assessment_ratio has no value for ' || COALESCE(f2, 'null') END) END AS py0_e20
+  FROM ptax_rated_1
+),
+ptax_l2_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f15 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) THEN LEAST(py0_s0, (COALESCE(f15, CAST('0' AS FLOAT8)) * (CAST('1' AS FLOAT8) + COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.06' AS FLOAT8) WHEN 'class2' THEN CAST('0.08' AS FLOAT8) END), CAST('0' AS FLOAT8))))) ELSE py0_s0 END) END AS py0_s1,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f15 > CAST('0' AS FLOAT8), FALSE) AND (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE))) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2') THEN 'ny.nyc.transitional_cap has no value for ' || COALESCE(f2, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e1,
+    CASE WHEN py IN (0, 1) THEN (py0_s6 AND (f6 OR f7)) END AS py0_s8,
+    CASE WHEN py IN (0, 1) THEN (py0_s6 AND COALESCE(py0_s11 = 'enhanced', FALSE) AND (NOT (((NOT (f5 IS NULL)) AND COALESCE(f5 <= (CASE py WHEN 0 THEN CAST('98700' AS FLOAT8) WHEN 1 THEN CAST('107300' AS FLOAT8) END), FALSE))))) END AS py0_s13,
+    CASE WHEN py IN (0, 1) THEN (COALESCE(py0_s2, CAST('0' AS FLOAT8)) * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s15,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e15,
+    CASE WHEN py IN (0, 1) THEN (py0_s6 AND f8) END AS py0_s19
+  FROM ptax_l1_1
+),
+ptax_l3_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s1 * COALESCE(py0_s2, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s3,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((NOT py0_s6)) THEN 'none' WHEN (py0_s13) THEN 'basic' ELSE py0_s11 END) END AS py0_s14,
+    CASE WHEN py IN (0, 1) THEN LEAST(py0_s1, (((((CASE WHEN (py0_s19) THEN LEAST((py0_s1 * CAST('0.15' AS FLOAT8)), (CAST('54000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END)) + ((CASE WHEN (py0_s19 AND f9) THEN LEAST((py0_s1 * CAST('0.1' AS FLOAT8)), (CAST('36000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s19 AND (f10 > CAST('0' AS FLOAT8))) THEN LEAST((((py0_s1 * CAST('0.5' AS FLOAT8)) * f10) / CAST('100' AS FLOAT8)), (CAST('180000' AS FLOAT8) * py0_s20)) ELSE CAST('0' AS FLOAT8) END))) + ((CASE WHEN (py0_s6 AND f13 AND (NOT py0_s19)) THEN (py0_s1 * CAST('0.15' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END)))) END AS py0_s25,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f2 = 'class2', FALSE) AND f3) THEN (CASE WHEN py0_s1 <= CAST('50000' AS FLOAT8) THEN CAST('28.1' AS FLOAT8) WHEN py0_s1 <= CAST('55000' AS FLOAT8) THEN CAST('25.2' AS FLOAT8) WHEN py0_s1 <= CAST('60000' AS FLOAT8) THEN CAST('22.5' AS FLOAT8) WHEN py0_s1 < CAST('Infinity' AS FLOAT8) THEN CAST('17.5' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s29,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (COALESCE(f2 = 'class2', FALSE) AND f3) THEN (CASE WHEN NOT (py0_s1 <= CAST('50000' AS FLOAT8) OR py0_s1 <= CAST('55000' AS FLOAT8) OR py0_s1 <= CAST('60000' AS FLOAT8) OR py0_s1 < CAST('Infinity' AS FLOAT8)) THEN 'ny.nyc.abatement_rate has no band for ' || (CASE WHEN py0_s1 = CAST('NaN' AS FLOAT8) THEN 'NaN' WHEN py0_s1 = CAST('Infinity' AS FLOAT8) THEN 'Infinity' WHEN py0_s1 = CAST('-Infinity' AS FLOAT8) THEN '-Infinity' WHEN py0_s1 = FLOOR(py0_s1) AND ABS(py0_s1) < CAST('1000000000000000' AS FLOAT8) THEN CAST(CAST(py0_s1 AS BIGINT) AS TEXT) ELSE CAST(py0_s1 AS TEXT) END) END) ELSE CAST(NULL AS TEXT) END) END AS py0_e29
+  FROM ptax_l2_1
+),
+ptax_l4_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s4,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e4,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (py0_s8) THEN LEAST((py0_s3 * CAST('0.5' AS FLOAT8)), py0_s3) ELSE CAST('0' AS FLOAT8) END) END AS py0_s9,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE py0_s14 WHEN 'basic' THEN CAST('30000' AS FLOAT8) WHEN 'enhanced' THEN (CASE py WHEN 0 THEN CAST('84000' AS FLOAT8) WHEN 1 THEN CAST('86100' AS FLOAT8) END) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s16,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.star.exemption has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e16,
+    CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), ((py0_s1 - ((CASE WHEN (py0_s8) THEN (py0_s1 * CAST('0.5' AS FLOAT8)) ELSE CAST('0' AS FLOAT8) END))) - py0_s25)) END AS py0_s33
+  FROM ptax_l3_1
+),
+ptax_l5_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s9) END AS py0_s10,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN (f6) THEN py0_s9 ELSE CAST('0' AS FLOAT8) END) END AS py0_s36
+  FROM ptax_l4_1
+),
+ptax_l6_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN LEAST(LEAST(LEAST(((COALESCE(py0_s16, CAST('0' AS FLOAT8)) * py0_s15) / CAST('100' AS FLOAT8)), py0_s4), COALESCE((CASE py0_s14 WHEN 'basic' THEN CAST('293' AS FLOAT8) WHEN 'enhanced' THEN CAST('650' AS FLOAT8) END), CAST('0' AS FLOAT8))), py0_s10) ELSE CAST('0' AS FLOAT8) END) END AS py0_s17,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN ((COALESCE(py0_s14 = 'basic', FALSE) OR COALESCE(py0_s14 = 'enhanced', FALSE))) THEN (CASE WHEN py0_s14 IS NULL OR py0_s14 NOT IN ('basic', 'enhanced') THEN 'ny.nyc.star_max_savings has no value for ' || COALESCE(py0_s14, 'null') END) ELSE CAST(NULL AS TEXT) END) END AS py0_e17
+  FROM ptax_l5_1
+),
+ptax_l7_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s10 - py0_s17) END AS py0_s18
+  FROM ptax_l6_1
+),
+ptax_l8_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN LEAST(((py0_s25 * COALESCE(py0_s2, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s18) END AS py0_s26
+  FROM ptax_l7_1
+),
+ptax_l9_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s18 - py0_s26) END AS py0_s28
+  FROM ptax_l8_1
+),
+ptax_l10_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN ((py0_s28 * COALESCE(py0_s29, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s30
+  FROM ptax_l9_1
+),
+ptax_l11_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN GREATEST(CAST('0' AS FLOAT8), (py0_s28 - py0_s30)) END AS py0_s31
+  FROM ptax_l10_1
+),
+ptax_l12_1 AS (
+  SELECT *, CASE WHEN py IN (0, 1) THEN (py0_s31 * COALESCE((CASE f2 WHEN 'class1' THEN CAST('0.584' AS FLOAT8) WHEN 'class2' THEN CAST('0.605' AS FLOAT8) WHEN 'class3' THEN CAST('0.481' AS FLOAT8) WHEN 'class4' THEN CAST('0.609' AS FLOAT8) END), CAST('0' AS FLOAT8))) END AS py0_s35,
+    CASE WHEN py IN (0, 1) THEN (CASE WHEN f2 IS NULL OR f2 NOT IN ('class1', 'class2', 'class3', 'class4') THEN 'ny.nyc.school_share has no value for ' || COALESCE(f2, 'null') END) END AS py0_e35
+  FROM ptax_l11_1
+),
+ptax_raw_1 AS (
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > CAST('50000000' AS FLOAT8))) THEN 2 WHEN ((f2 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f14 = 'enhanced', FALSE) AND (f5 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f0 > CAST('50000000' AS FLOAT8))) THEN 2 WHEN ((f2 IS NULL)) THEN 3 WHEN ((NOT (COALESCE(f2 = 'class1', FALSE) OR COALESCE(f2 = 'class2', FALSE) OR COALESCE(f2 = 'class3', FALSE) OR COALESCE(f2 = 'class4', FALSE)))) THEN 4 WHEN ((NOT ((f10 = CAST('0' AS FLOAT8)) OR (f10 = CAST('10' AS FLOAT8)) OR (f10 = CAST('20' AS FLOAT8)) OR (f10 = CAST('30' AS FLOAT8)) OR (f10 = CAST('40' AS FLOAT8)) OR (f10 = CAST('50' AS FLOAT8)) OR (f10 = CAST('60' AS FLOAT8)) OR (f10 = CAST('70' AS FLOAT8)) OR (f10 = CAST('80' AS FLOAT8)) OR (f10 = CAST('90' AS FLOAT8)) OR (f10 = CAST('100' AS FLOAT8))))) THEN 5 WHEN (COALESCE(f5 < CAST('0' AS FLOAT8), FALSE)) THEN 6 WHEN (COALESCE(f14 = 'enhanced', FALSE) AND (f5 IS NULL)) THEN 7 WHEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s13) THEN 1 ELSE 0 END) + (CASE WHEN (py0_s6 AND ((f10 > CAST('0' AS FLOAT8)) OR f9) AND (NOT f8)) THEN 2 ELSE 0 END) + (CASE WHEN (py0_s19 AND f13) THEN 4 ELSE 0 END) + (CASE WHEN (f11 OR (NOT (f12 IS NULL))) THEN 8 ELSE 0 END) + (CASE WHEN ((NOT py0_s6) AND ((f3 OR f4 OR f6 OR f7 OR (f10 > CAST('0' AS FLOAT8)) OR f13 OR f8 OR f9 OR (COALESCE(f14 = 'basic', FALSE) OR COALESCE(f14 = 'enhanced', FALSE))))) THEN 16 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 32 ELSE 0 END)) END) AS p_nmask,
+    (CASE WHEN py IN (0, 1) THEN py0_s31 END) AS l0_0,
+    (CASE WHEN py IN (0, 1) THEN (py0_s31 / CAST('12' AS FLOAT8)) END) AS l1_0,
+    (CASE WHEN py IN (0, 1) THEN ((py0_s31 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s1 END) AS l3_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s33 END) AS l4_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s33 END) AS l5_0,
+    (CASE WHEN py IN (0, 1) THEN (py0_s3 - py0_s31) END) AS l6_0,
+    (CASE WHEN py IN (0, 1) THEN py0_s35 END) AS l7_0,
+    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) END) AS l8_0,
+    (CASE WHEN py IN (0, 1) THEN (py0_s31 - py0_s35) END) AS l9_0,
+    (CASE WHEN py IN (0, 1) THEN CAST('0' AS FLOAT8) END) AS l10_0,
+    (CASE WHEN py IN (0, 1) THEN ((CASE WHEN ((NOT py0_s6)) THEN CAST('0' AS FLOAT8) WHEN (f3 AND f4) THEN CAST('0' AS FLOAT8) WHEN ((NOT (p_rate IS NULL))) THEN LEAST((((f0 * CAST('0.15' AS FLOAT8)) * COALESCE(p_rate, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)), py0_s31) ELSE LEAST((((f0 * CAST('0.15' AS FLOAT8)) * CAST('1.54' AS FLOAT8)) / CAST('100' AS FLOAT8)), py0_s31) END)) END) AS l11_0
+  FROM ptax_l12_1
+),
+ptax_a_1 AS (
+  SELECT *, ABS(COALESCE(l0_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a0_0, ABS(COALESCE(l1_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a1_0, ABS(COALESCE(l2_0, CAST('0' AS FLOAT8))) * CAST('1000000' AS FLOAT8) AS a2_0, ABS(COALESCE(l3_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a3_0, ABS(COALESCE(l4_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a4_0, ABS(COALESCE(l5_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a5_0, ABS(COALESCE(l6_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a6_0, ABS(COALESCE(l7_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a7_0, ABS(COALESCE(l8_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a8_0, ABS(COALESCE(l9_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a9_0, ABS(COALESCE(l10_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a10_0, ABS(COALESCE(l11_0, CAST('0' AS FLOAT8))) * CAST('100' AS FLOAT8) AS a11_0
+  FROM ptax_raw_1
+),
+ptax_t_1 AS (
+  SELECT *, a0_0 + LEAST(a0_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t0_0, a1_0 + LEAST(a1_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t1_0, a2_0 + LEAST(a2_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t2_0, a3_0 + LEAST(a3_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t3_0, a4_0 + LEAST(a4_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t4_0, a5_0 + LEAST(a5_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t5_0, a6_0 + LEAST(a6_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t6_0, a7_0 + LEAST(a7_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t7_0, a8_0 + LEAST(a8_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t8_0, a9_0 + LEAST(a9_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t9_0, a10_0 + LEAST(a10_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t10_0, a11_0 + LEAST(a11_0 * CAST('9.094947017729282e-13' AS FLOAT8), CAST('0.000244140625' AS FLOAT8)) AS t11_0
+  FROM ptax_a_1
+),
+ptax_out_1 AS (
+  SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'VALUE_TOO_HIGH' WHEN 3 THEN 'CLASS_REQUIRED' WHEN 4 THEN 'INVALID_CLASS' WHEN 5 THEN 'INVALID_VETERAN_LEVEL' WHEN 6 THEN 'NEGATIVE_INCOME' WHEN 7 THEN 'INCOME_REQUIRED' WHEN 0 THEN 'NO_VALUE' WHEN 65 THEN 'INVALID_VALUE' WHEN 66 THEN 'VALUE_TOO_HIGH' WHEN 67 THEN 'CLASS_REQUIRED' WHEN 68 THEN 'INVALID_CLASS' WHEN 69 THEN 'INVALID_VETERAN_LEVEL' WHEN 70 THEN 'NEGATIVE_INCOME' WHEN 71 THEN 'INCOME_REQUIRED' WHEN 64 THEN 'NO_VALUE' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'Market value seems unreasonably high' WHEN 3 THEN 'NYC properties require property type selection for accurate calculation' WHEN 4 THEN 'Invalid property class' WHEN 5 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 6 THEN 'Senior income cannot be negative' WHEN 7 THEN 'Senior income required for Enhanced STAR' WHEN 0 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) WHEN 65 THEN 'Market value must be greater than 0' WHEN 66 THEN 'Market value seems unreasonably high' WHEN 67 THEN 'NYC properties require property type selection for accurate calculation' WHEN 68 THEN 'Invalid property class' WHEN 69 THEN 'Veteran disability level must be 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 or 100' WHEN 70 THEN 'Senior income cannot be negative' WHEN 71 THEN 'Senior income required for Enhanced STAR' WHEN 64 THEN COALESCE(py0_e0, py0_e1, py0_e2, py0_e4, py0_e15, py0_e16, py0_e17, py0_e20, py0_e29, py0_e35) END) END)) AS o_msg,
+    (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
+    (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
+    (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
+    (CASE WHEN (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8) END) END) AS "effectiveRate",
+    (CASE WHEN (CASE WHEN l3_0 < 0 AND (FLOOR(t3_0) + CASE WHEN t3_0 - FLOOR(t3_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t3_0) + CASE WHEN t3_0 - FLOOR(t3_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t3_0) + CASE WHEN t3_0 - FLOOR(t3_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l3_0 < 0 AND (FLOOR(t3_0) + CASE WHEN t3_0 - FLOOR(t3_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t3_0) + CASE WHEN t3_0 - FLOOR(t3_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t3_0) + CASE WHEN t3_0 - FLOOR(t3_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "baseAssessedValue",
+    (CASE WHEN (CASE WHEN l4_0 < 0 AND (FLOOR(t4_0) + CASE WHEN t4_0 - FLOOR(t4_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t4_0) + CASE WHEN t4_0 - FLOOR(t4_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t4_0) + CASE WHEN t4_0 - FLOOR(t4_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l4_0 < 0 AND (FLOOR(t4_0) + CASE WHEN t4_0 - FLOOR(t4_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t4_0) + CASE WHEN t4_0 - FLOOR(t4_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t4_0) + CASE WHEN t4_0 - FLOOR(t4_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "finalAssessedValue",
+    (CASE WHEN (CASE WHEN l5_0 < 0 AND (FLOOR(t5_0) + CASE WHEN t5_0 - FLOOR(t5_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t5_0) + CASE WHEN t5_0 - FLOOR(t5_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t5_0) + CASE WHEN t5_0 - FLOOR(t5_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l5_0 < 0 AND (FLOOR(t5_0) + CASE WHEN t5_0 - FLOOR(t5_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t5_0) + CASE WHEN t5_0 - FLOOR(t5_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t5_0) + CASE WHEN t5_0 - FLOOR(t5_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "taxableValue",
+    (CASE WHEN (CASE WHEN l6_0 < 0 AND (FLOOR(t6_0) + CASE WHEN t6_0 - FLOOR(t6_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t6_0) + CASE WHEN t6_0 - FLOOR(t6_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t6_0) + CASE WHEN t6_0 - FLOOR(t6_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l6_0 < 0 AND (FLOOR(t6_0) + CASE WHEN t6_0 - FLOOR(t6_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t6_0) + CASE WHEN t6_0 - FLOOR(t6_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t6_0) + CASE WHEN t6_0 - FLOOR(t6_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "exemptionSavings",
+    (CASE WHEN (CASE WHEN l7_0 < 0 AND (FLOOR(t7_0) + CASE WHEN t7_0 - FLOOR(t7_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t7_0) + CASE WHEN t7_0 - FLOOR(t7_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t7_0) + CASE WHEN t7_0 - FLOOR(t7_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l7_0 < 0 AND (FLOOR(t7_0) + CASE WHEN t7_0 - FLOOR(t7_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t7_0) + CASE WHEN t7_0 - FLOOR(t7_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t7_0) + CASE WHEN t7_0 - FLOOR(t7_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.school",
+    (CASE WHEN (CASE WHEN l8_0 < 0 AND (FLOOR(t8_0) + CASE WHEN t8_0 - FLOOR(t8_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t8_0) + CASE WHEN t8_0 - FLOOR(t8_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t8_0) + CASE WHEN t8_0 - FLOOR(t8_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l8_0 < 0 AND (FLOOR(t8_0) + CASE WHEN t8_0 - FLOOR(t8_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t8_0) + CASE WHEN t8_0 - FLOOR(t8_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t8_0) + CASE WHEN t8_0 - FLOOR(t8_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.county",
+    (CASE WHEN (CASE WHEN l9_0 < 0 AND (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l9_0 < 0 AND (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t9_0) + CASE WHEN t9_0 - FLOOR(t9_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.city",
+    (CASE WHEN (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.special",
+    (CASE WHEN (CASE WHEN l11_0 < 0 AND (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l11_0 < 0 AND (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t11_0) + CASE WHEN t11_0 - FLOOR(t11_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "potentialSavings"
+  FROM ptax_t_1
+  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t_1.py, -1) AND ns.n_mask = COALESCE(ptax_t_1.p_nmask, 0)
 )
-SELECT r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
+SELECT r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out_0 AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL
+UNION ALL
+SELECT r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out_1 AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

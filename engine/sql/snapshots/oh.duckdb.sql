@@ -5,186 +5,186 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('OH', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'allen', 'Allen County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'ashland', 'Ashland County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'ashtabula', 'Ashtabula County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'athens', 'Athens County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'auglaize', 'Auglaize County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'belmont', 'Belmont County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'champaign', 'Champaign County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'clermont', 'Clermont County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'columbiana', 'Columbiana County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'coshocton', 'Coshocton County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'cuyahoga', 'Cuyahoga County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'darke', 'Darke County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'defiance', 'Defiance County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'delaware', 'Delaware County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'erie', 'Erie County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'fairfield', 'Fairfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'fulton', 'Fulton County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'gallia', 'Gallia County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'geauga', 'Geauga County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'guernsey', 'Guernsey County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'hamilton', 'Hamilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'hardin', 'Hardin County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'harrison', 'Harrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'highland', 'Highland County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'hocking', 'Hocking County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'holmes', 'Holmes County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'huron', 'Huron County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'knox', 'Knox County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'licking', 'Licking County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'lorain', 'Lorain County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'lucas', 'Lucas County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'mahoning', 'Mahoning County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'medina', 'Medina County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'meigs', 'Meigs County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'miami', 'Miami County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'morrow', 'Morrow County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'muskingum', 'Muskingum County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'noble', 'Noble County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'ottawa', 'Ottawa County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'paulding', 'Paulding County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'pickaway', 'Pickaway County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'portage', 'Portage County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'preble', 'Preble County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'putnam', 'Putnam County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'richland', 'Richland County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'ross', 'Ross County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'sandusky', 'Sandusky County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'scioto', 'Scioto County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'seneca', 'Seneca County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'stark', 'Stark County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'summit', 'Summit County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'trumbull', 'Trumbull County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'tuscarawas', 'Tuscarawas County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'van-wert', 'Van Wert County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'vinton', 'Vinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'williams', 'Williams County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'wood', 'Wood County', 'county_level', FALSE, FALSE, FALSE),
-  ('OH', 'wyandot', 'Wyandot County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('OH|adams|Adams County|county_level|false|false|false
+OH|allen|Allen County|county_level|false|false|false
+OH|ashland|Ashland County|county_level|false|false|false
+OH|ashtabula|Ashtabula County|county_level|false|false|false
+OH|athens|Athens County|county_level|false|false|false
+OH|auglaize|Auglaize County|county_level|false|false|false
+OH|belmont|Belmont County|county_level|false|false|false
+OH|brown|Brown County|county_level|false|false|false
+OH|butler|Butler County|county_level|false|false|false
+OH|carroll|Carroll County|county_level|false|false|false
+OH|champaign|Champaign County|county_level|false|false|false
+OH|clark|Clark County|county_level|false|false|false
+OH|clermont|Clermont County|county_level|false|false|false
+OH|clinton|Clinton County|county_level|false|false|false
+OH|columbiana|Columbiana County|county_level|false|false|false
+OH|coshocton|Coshocton County|county_level|false|false|false
+OH|crawford|Crawford County|county_level|false|false|false
+OH|cuyahoga|Cuyahoga County|county_level|false|false|false
+OH|darke|Darke County|county_level|false|false|false
+OH|defiance|Defiance County|county_level|false|false|false
+OH|delaware|Delaware County|county_level|false|false|false
+OH|erie|Erie County|county_level|false|false|false
+OH|fairfield|Fairfield County|county_level|false|false|false
+OH|fayette|Fayette County|county_level|false|false|false
+OH|franklin|Franklin County|county_level|false|false|false
+OH|fulton|Fulton County|county_level|false|false|false
+OH|gallia|Gallia County|county_level|false|false|false
+OH|geauga|Geauga County|county_level|false|false|false
+OH|greene|Greene County|county_level|false|false|false
+OH|guernsey|Guernsey County|county_level|false|false|false
+OH|hamilton|Hamilton County|county_level|false|false|false
+OH|hancock|Hancock County|county_level|false|false|false
+OH|hardin|Hardin County|county_level|false|false|false
+OH|harrison|Harrison County|county_level|false|false|false
+OH|henry|Henry County|county_level|false|false|false
+OH|highland|Highland County|county_level|false|false|false
+OH|hocking|Hocking County|county_level|false|false|false
+OH|holmes|Holmes County|county_level|false|false|false
+OH|huron|Huron County|county_level|false|false|false
+OH|jackson|Jackson County|county_level|false|false|false
+OH|jefferson|Jefferson County|county_level|false|false|false
+OH|knox|Knox County|county_level|false|false|false
+OH|lake|Lake County|county_level|false|false|false
+OH|lawrence|Lawrence County|county_level|false|false|false
+OH|licking|Licking County|county_level|false|false|false
+OH|logan|Logan County|county_level|false|false|false
+OH|lorain|Lorain County|county_level|false|false|false
+OH|lucas|Lucas County|county_level|false|false|false
+OH|madison|Madison County|county_level|false|false|false
+OH|mahoning|Mahoning County|county_level|false|false|false
+OH|marion|Marion County|county_level|false|false|false
+OH|medina|Medina County|county_level|false|false|false
+OH|meigs|Meigs County|county_level|false|false|false
+OH|mercer|Mercer County|county_level|false|false|false
+OH|miami|Miami County|county_level|false|false|false
+OH|monroe|Monroe County|county_level|false|false|false
+OH|montgomery|Montgomery County|county_level|false|false|false
+OH|morgan|Morgan County|county_level|false|false|false
+OH|morrow|Morrow County|county_level|false|false|false
+OH|muskingum|Muskingum County|county_level|false|false|false
+OH|noble|Noble County|county_level|false|false|false
+OH|ottawa|Ottawa County|county_level|false|false|false
+OH|paulding|Paulding County|county_level|false|false|false
+OH|perry|Perry County|county_level|false|false|false
+OH|pickaway|Pickaway County|county_level|false|false|false
+OH|pike|Pike County|county_level|false|false|false
+OH|portage|Portage County|county_level|false|false|false
+OH|preble|Preble County|county_level|false|false|false
+OH|putnam|Putnam County|county_level|false|false|false
+OH|richland|Richland County|county_level|false|false|false
+OH|ross|Ross County|county_level|false|false|false
+OH|sandusky|Sandusky County|county_level|false|false|false
+OH|scioto|Scioto County|county_level|false|false|false
+OH|seneca|Seneca County|county_level|false|false|false
+OH|shelby|Shelby County|county_level|false|false|false
+OH|stark|Stark County|county_level|false|false|false
+OH|summit|Summit County|county_level|false|false|false
+OH|trumbull|Trumbull County|county_level|false|false|false
+OH|tuscarawas|Tuscarawas County|county_level|false|false|false
+OH|union|Union County|county_level|false|false|false
+OH|van-wert|Van Wert County|county_level|false|false|false
+OH|vinton|Vinton County|county_level|false|false|false
+OH|warren|Warren County|county_level|false|false|false
+OH|washington|Washington County|county_level|false|false|false
+OH|wayne|Wayne County|county_level|false|false|false
+OH|williams|Williams County|county_level|false|false|false
+OH|wood|Wood County|county_level|false|false|false
+OH|wyandot|Wyandot County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('OH', 'adams', 2025, CAST('0.8273' AS FLOAT8), CAST('0.8273' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'allen', 2025, CAST('1.125' AS FLOAT8), CAST('1.125' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'ashland', 2025, CAST('1.0159' AS FLOAT8), CAST('1.0159' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'ashtabula', 2025, CAST('1.2634' AS FLOAT8), CAST('1.2634' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'athens', 2025, CAST('1.2048' AS FLOAT8), CAST('1.2048' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'auglaize', 2025, CAST('0.9648' AS FLOAT8), CAST('0.9648' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'belmont', 2025, CAST('0.993' AS FLOAT8), CAST('0.993' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'brown', 2025, CAST('0.8266' AS FLOAT8), CAST('0.8266' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'butler', 2025, CAST('1.2387' AS FLOAT8), CAST('1.2387' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'carroll', 2025, CAST('0.9673' AS FLOAT8), CAST('0.9673' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'champaign', 2025, CAST('1.0403' AS FLOAT8), CAST('1.0403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'clark', 2025, CAST('1.2463' AS FLOAT8), CAST('1.2463' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'clermont', 2025, CAST('1.2789' AS FLOAT8), CAST('1.2789' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'clinton', 2025, CAST('0.9419' AS FLOAT8), CAST('0.9419' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'columbiana', 2025, CAST('1.0697' AS FLOAT8), CAST('1.0697' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'coshocton', 2025, CAST('0.9684' AS FLOAT8), CAST('0.9684' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'crawford', 2025, CAST('1.2209' AS FLOAT8), CAST('1.2209' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'cuyahoga', 2025, CAST('2.0846' AS FLOAT8), CAST('2.0846' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'darke', 2025, CAST('0.9296' AS FLOAT8), CAST('0.9296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'defiance', 2025, CAST('1.1173' AS FLOAT8), CAST('1.1173' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'delaware', 2025, CAST('1.6439' AS FLOAT8), CAST('1.6439' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'erie', 2025, CAST('1.267' AS FLOAT8), CAST('1.267' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'fairfield', 2025, CAST('1.1473' AS FLOAT8), CAST('1.1473' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'fayette', 2025, CAST('0.9624' AS FLOAT8), CAST('0.9624' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'franklin', 2025, CAST('1.5469' AS FLOAT8), CAST('1.5469' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'fulton', 2025, CAST('1.3341' AS FLOAT8), CAST('1.3341' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'gallia', 2025, CAST('1.0007' AS FLOAT8), CAST('1.0007' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'geauga', 2025, CAST('1.4857' AS FLOAT8), CAST('1.4857' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'greene', 2025, CAST('1.6895' AS FLOAT8), CAST('1.6895' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'guernsey', 2025, CAST('1.013' AS FLOAT8), CAST('1.013' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'hamilton', 2025, CAST('1.5335' AS FLOAT8), CAST('1.5335' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'hancock', 2025, CAST('1.0005' AS FLOAT8), CAST('1.0005' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'hardin', 2025, CAST('1.1224' AS FLOAT8), CAST('1.1224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'harrison', 2025, CAST('1.039' AS FLOAT8), CAST('1.039' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'henry', 2025, CAST('1.1771' AS FLOAT8), CAST('1.1771' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'highland', 2025, CAST('0.9395' AS FLOAT8), CAST('0.9395' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'hocking', 2025, CAST('1.0145' AS FLOAT8), CAST('1.0145' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'holmes', 2025, CAST('1.1128' AS FLOAT8), CAST('1.1128' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'huron', 2025, CAST('1.0472' AS FLOAT8), CAST('1.0472' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'jackson', 2025, CAST('0.9537' AS FLOAT8), CAST('0.9537' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'jefferson', 2025, CAST('1.0116' AS FLOAT8), CAST('1.0116' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'knox', 2025, CAST('1.0742' AS FLOAT8), CAST('1.0742' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'lake', 2025, CAST('1.7034' AS FLOAT8), CAST('1.7034' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'lawrence', 2025, CAST('0.8798' AS FLOAT8), CAST('0.8798' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'licking', 2025, CAST('1.2565' AS FLOAT8), CAST('1.2565' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'logan', 2025, CAST('1.0456' AS FLOAT8), CAST('1.0456' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'lorain', 2025, CAST('1.444' AS FLOAT8), CAST('1.444' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'lucas', 2025, CAST('1.7461' AS FLOAT8), CAST('1.7461' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'madison', 2025, CAST('1.0532' AS FLOAT8), CAST('1.0532' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'mahoning', 2025, CAST('1.3997' AS FLOAT8), CAST('1.3997' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'marion', 2025, CAST('0.9795' AS FLOAT8), CAST('0.9795' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'medina', 2025, CAST('1.2866' AS FLOAT8), CAST('1.2866' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'meigs', 2025, CAST('0.985' AS FLOAT8), CAST('0.985' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'mercer', 2025, CAST('1.0781' AS FLOAT8), CAST('1.0781' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'miami', 2025, CAST('1.0067' AS FLOAT8), CAST('1.0067' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'monroe', 2025, CAST('0.8697' AS FLOAT8), CAST('0.8697' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'montgomery', 2025, CAST('1.7772' AS FLOAT8), CAST('1.7772' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'morgan', 2025, CAST('0.9061' AS FLOAT8), CAST('0.9061' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'morrow', 2025, CAST('1.0996' AS FLOAT8), CAST('1.0996' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'muskingum', 2025, CAST('0.9459' AS FLOAT8), CAST('0.9459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'noble', 2025, CAST('0.789' AS FLOAT8), CAST('0.789' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'ottawa', 2025, CAST('1.0867' AS FLOAT8), CAST('1.0867' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'paulding', 2025, CAST('1.0899' AS FLOAT8), CAST('1.0899' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'perry', 2025, CAST('0.9288' AS FLOAT8), CAST('0.9288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'pickaway', 2025, CAST('1.0344' AS FLOAT8), CAST('1.0344' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'pike', 2025, CAST('0.8545' AS FLOAT8), CAST('0.8545' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'portage', 2025, CAST('1.296' AS FLOAT8), CAST('1.296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'preble', 2025, CAST('1.076' AS FLOAT8), CAST('1.076' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'putnam', 2025, CAST('0.976' AS FLOAT8), CAST('0.976' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'richland', 2025, CAST('1.2883' AS FLOAT8), CAST('1.2883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'ross', 2025, CAST('0.995' AS FLOAT8), CAST('0.995' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'sandusky', 2025, CAST('1.063' AS FLOAT8), CAST('1.063' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'scioto', 2025, CAST('1.0711' AS FLOAT8), CAST('1.0711' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'seneca', 2025, CAST('1.0932' AS FLOAT8), CAST('1.0932' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'shelby', 2025, CAST('1.0084' AS FLOAT8), CAST('1.0084' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'stark', 2025, CAST('1.318' AS FLOAT8), CAST('1.318' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'summit', 2025, CAST('1.5422' AS FLOAT8), CAST('1.5422' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'trumbull', 2025, CAST('1.4098' AS FLOAT8), CAST('1.4098' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'tuscarawas', 2025, CAST('1.0803' AS FLOAT8), CAST('1.0803' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'union', 2025, CAST('1.2547' AS FLOAT8), CAST('1.2547' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'van-wert', 2025, CAST('0.9665' AS FLOAT8), CAST('0.9665' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'vinton', 2025, CAST('1.0873' AS FLOAT8), CAST('1.0873' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'warren', 2025, CAST('1.2749' AS FLOAT8), CAST('1.2749' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'washington', 2025, CAST('0.9563' AS FLOAT8), CAST('0.9563' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'wayne', 2025, CAST('1.2009' AS FLOAT8), CAST('1.2009' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'williams', 2025, CAST('1.16' AS FLOAT8), CAST('1.16' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'wood', 2025, CAST('1.3577' AS FLOAT8), CAST('1.3577' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OH', 'wyandot', 2025, CAST('0.8884' AS FLOAT8), CAST('0.8884' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('OH|adams|2025|0.8273|0.8273|||||||
+OH|allen|2025|1.125|1.125|||||||
+OH|ashland|2025|1.0159|1.0159|||||||
+OH|ashtabula|2025|1.2634|1.2634|||||||
+OH|athens|2025|1.2048|1.2048|||||||
+OH|auglaize|2025|0.9648|0.9648|||||||
+OH|belmont|2025|0.993|0.993|||||||
+OH|brown|2025|0.8266|0.8266|||||||
+OH|butler|2025|1.2387|1.2387|||||||
+OH|carroll|2025|0.9673|0.9673|||||||
+OH|champaign|2025|1.0403|1.0403|||||||
+OH|clark|2025|1.2463|1.2463|||||||
+OH|clermont|2025|1.2789|1.2789|||||||
+OH|clinton|2025|0.9419|0.9419|||||||
+OH|columbiana|2025|1.0697|1.0697|||||||
+OH|coshocton|2025|0.9684|0.9684|||||||
+OH|crawford|2025|1.2209|1.2209|||||||
+OH|cuyahoga|2025|2.0846|2.0846|||||||
+OH|darke|2025|0.9296|0.9296|||||||
+OH|defiance|2025|1.1173|1.1173|||||||
+OH|delaware|2025|1.6439|1.6439|||||||
+OH|erie|2025|1.267|1.267|||||||
+OH|fairfield|2025|1.1473|1.1473|||||||
+OH|fayette|2025|0.9624|0.9624|||||||
+OH|franklin|2025|1.5469|1.5469|||||||
+OH|fulton|2025|1.3341|1.3341|||||||
+OH|gallia|2025|1.0007|1.0007|||||||
+OH|geauga|2025|1.4857|1.4857|||||||
+OH|greene|2025|1.6895|1.6895|||||||
+OH|guernsey|2025|1.013|1.013|||||||
+OH|hamilton|2025|1.5335|1.5335|||||||
+OH|hancock|2025|1.0005|1.0005|||||||
+OH|hardin|2025|1.1224|1.1224|||||||
+OH|harrison|2025|1.039|1.039|||||||
+OH|henry|2025|1.1771|1.1771|||||||
+OH|highland|2025|0.9395|0.9395|||||||
+OH|hocking|2025|1.0145|1.0145|||||||
+OH|holmes|2025|1.1128|1.1128|||||||
+OH|huron|2025|1.0472|1.0472|||||||
+OH|jackson|2025|0.9537|0.9537|||||||
+OH|jefferson|2025|1.0116|1.0116|||||||
+OH|knox|2025|1.0742|1.0742|||||||
+OH|lake|2025|1.7034|1.7034|||||||
+OH|lawrence|2025|0.8798|0.8798|||||||
+OH|licking|2025|1.2565|1.2565|||||||
+OH|logan|2025|1.0456|1.0456|||||||
+OH|lorain|2025|1.444|1.444|||||||
+OH|lucas|2025|1.7461|1.7461|||||||
+OH|madison|2025|1.0532|1.0532|||||||
+OH|mahoning|2025|1.3997|1.3997|||||||
+OH|marion|2025|0.9795|0.9795|||||||
+OH|medina|2025|1.2866|1.2866|||||||
+OH|meigs|2025|0.985|0.985|||||||
+OH|mercer|2025|1.0781|1.0781|||||||
+OH|miami|2025|1.0067|1.0067|||||||
+OH|monroe|2025|0.8697|0.8697|||||||
+OH|montgomery|2025|1.7772|1.7772|||||||
+OH|morgan|2025|0.9061|0.9061|||||||
+OH|morrow|2025|1.0996|1.0996|||||||
+OH|muskingum|2025|0.9459|0.9459|||||||
+OH|noble|2025|0.789|0.789|||||||
+OH|ottawa|2025|1.0867|1.0867|||||||
+OH|paulding|2025|1.0899|1.0899|||||||
+OH|perry|2025|0.9288|0.9288|||||||
+OH|pickaway|2025|1.0344|1.0344|||||||
+OH|pike|2025|0.8545|0.8545|||||||
+OH|portage|2025|1.296|1.296|||||||
+OH|preble|2025|1.076|1.076|||||||
+OH|putnam|2025|0.976|0.976|||||||
+OH|richland|2025|1.2883|1.2883|||||||
+OH|ross|2025|0.995|0.995|||||||
+OH|sandusky|2025|1.063|1.063|||||||
+OH|scioto|2025|1.0711|1.0711|||||||
+OH|seneca|2025|1.0932|1.0932|||||||
+OH|shelby|2025|1.0084|1.0084|||||||
+OH|stark|2025|1.318|1.318|||||||
+OH|summit|2025|1.5422|1.5422|||||||
+OH|trumbull|2025|1.4098|1.4098|||||||
+OH|tuscarawas|2025|1.0803|1.0803|||||||
+OH|union|2025|1.2547|1.2547|||||||
+OH|van-wert|2025|0.9665|0.9665|||||||
+OH|vinton|2025|1.0873|1.0873|||||||
+OH|warren|2025|1.2749|1.2749|||||||
+OH|washington|2025|0.9563|0.9563|||||||
+OH|wayne|2025|1.2009|1.2009|||||||
+OH|williams|2025|1.16|1.16|||||||
+OH|wood|2025|1.3577|1.3577|||||||
+OH|wyandot|2025|0.8884|0.8884|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -227,9 +227,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -252,13 +266,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -273,18 +282,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

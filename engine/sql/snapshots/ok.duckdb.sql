@@ -5,164 +5,164 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('OK', 'adair', 'Adair County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'alfalfa', 'Alfalfa County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'atoka', 'Atoka County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'beaver', 'Beaver County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'beckham', 'Beckham County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'blaine', 'Blaine County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'bryan', 'Bryan County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'caddo', 'Caddo County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'canadian', 'Canadian County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'carter', 'Carter County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'cherokee', 'Cherokee County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'choctaw', 'Choctaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'cimarron', 'Cimarron County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'cleveland', 'Cleveland County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'coal', 'Coal County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'comanche', 'Comanche County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'cotton', 'Cotton County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'craig', 'Craig County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'creek', 'Creek County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'custer', 'Custer County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'delaware', 'Delaware County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'dewey', 'Dewey County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'ellis', 'Ellis County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'garfield', 'Garfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'garvin', 'Garvin County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'grady', 'Grady County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'greer', 'Greer County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'harmon', 'Harmon County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'harper', 'Harper County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'haskell', 'Haskell County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'hughes', 'Hughes County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'johnston', 'Johnston County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'kay', 'Kay County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'kingfisher', 'Kingfisher County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'kiowa', 'Kiowa County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'latimer', 'Latimer County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'le-flore', 'Le Flore County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'love', 'Love County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'mcclain', 'McClain County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'mccurtain', 'McCurtain County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'mcintosh', 'McIntosh County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'major', 'Major County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'mayes', 'Mayes County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'murray', 'Murray County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'muskogee', 'Muskogee County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'noble', 'Noble County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'nowata', 'Nowata County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'okfuskee', 'Okfuskee County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'oklahoma', 'Oklahoma County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'okmulgee', 'Okmulgee County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'osage', 'Osage County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'ottawa', 'Ottawa County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'pawnee', 'Pawnee County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'payne', 'Payne County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'pittsburg', 'Pittsburg County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'pontotoc', 'Pontotoc County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'pottawatomie', 'Pottawatomie County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'pushmataha', 'Pushmataha County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'roger-mills', 'Roger Mills County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'rogers', 'Rogers County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'seminole', 'Seminole County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'sequoyah', 'Sequoyah County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'stephens', 'Stephens County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'texas', 'Texas County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'tillman', 'Tillman County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'tulsa', 'Tulsa County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'wagoner', 'Wagoner County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'washita', 'Washita County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'woods', 'Woods County', 'county_level', FALSE, FALSE, FALSE),
-  ('OK', 'woodward', 'Woodward County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('OK|adair|Adair County|county_level|false|false|false
+OK|alfalfa|Alfalfa County|county_level|false|false|false
+OK|atoka|Atoka County|county_level|false|false|false
+OK|beaver|Beaver County|county_level|false|false|false
+OK|beckham|Beckham County|county_level|false|false|false
+OK|blaine|Blaine County|county_level|false|false|false
+OK|bryan|Bryan County|county_level|false|false|false
+OK|caddo|Caddo County|county_level|false|false|false
+OK|canadian|Canadian County|county_level|false|false|false
+OK|carter|Carter County|county_level|false|false|false
+OK|cherokee|Cherokee County|county_level|false|false|false
+OK|choctaw|Choctaw County|county_level|false|false|false
+OK|cimarron|Cimarron County|county_level|false|false|false
+OK|cleveland|Cleveland County|county_level|false|false|false
+OK|coal|Coal County|county_level|false|false|false
+OK|comanche|Comanche County|county_level|false|false|false
+OK|cotton|Cotton County|county_level|false|false|false
+OK|craig|Craig County|county_level|false|false|false
+OK|creek|Creek County|county_level|false|false|false
+OK|custer|Custer County|county_level|false|false|false
+OK|delaware|Delaware County|county_level|false|false|false
+OK|dewey|Dewey County|county_level|false|false|false
+OK|ellis|Ellis County|county_level|false|false|false
+OK|garfield|Garfield County|county_level|false|false|false
+OK|garvin|Garvin County|county_level|false|false|false
+OK|grady|Grady County|county_level|false|false|false
+OK|grant|Grant County|county_level|false|false|false
+OK|greer|Greer County|county_level|false|false|false
+OK|harmon|Harmon County|county_level|false|false|false
+OK|harper|Harper County|county_level|false|false|false
+OK|haskell|Haskell County|county_level|false|false|false
+OK|hughes|Hughes County|county_level|false|false|false
+OK|jackson|Jackson County|county_level|false|false|false
+OK|jefferson|Jefferson County|county_level|false|false|false
+OK|johnston|Johnston County|county_level|false|false|false
+OK|kay|Kay County|county_level|false|false|false
+OK|kingfisher|Kingfisher County|county_level|false|false|false
+OK|kiowa|Kiowa County|county_level|false|false|false
+OK|latimer|Latimer County|county_level|false|false|false
+OK|le-flore|Le Flore County|county_level|false|false|false
+OK|lincoln|Lincoln County|county_level|false|false|false
+OK|logan|Logan County|county_level|false|false|false
+OK|love|Love County|county_level|false|false|false
+OK|mcclain|McClain County|county_level|false|false|false
+OK|mccurtain|McCurtain County|county_level|false|false|false
+OK|mcintosh|McIntosh County|county_level|false|false|false
+OK|major|Major County|county_level|false|false|false
+OK|marshall|Marshall County|county_level|false|false|false
+OK|mayes|Mayes County|county_level|false|false|false
+OK|murray|Murray County|county_level|false|false|false
+OK|muskogee|Muskogee County|county_level|false|false|false
+OK|noble|Noble County|county_level|false|false|false
+OK|nowata|Nowata County|county_level|false|false|false
+OK|okfuskee|Okfuskee County|county_level|false|false|false
+OK|oklahoma|Oklahoma County|county_level|false|false|false
+OK|okmulgee|Okmulgee County|county_level|false|false|false
+OK|osage|Osage County|county_level|false|false|false
+OK|ottawa|Ottawa County|county_level|false|false|false
+OK|pawnee|Pawnee County|county_level|false|false|false
+OK|payne|Payne County|county_level|false|false|false
+OK|pittsburg|Pittsburg County|county_level|false|false|false
+OK|pontotoc|Pontotoc County|county_level|false|false|false
+OK|pottawatomie|Pottawatomie County|county_level|false|false|false
+OK|pushmataha|Pushmataha County|county_level|false|false|false
+OK|roger-mills|Roger Mills County|county_level|false|false|false
+OK|rogers|Rogers County|county_level|false|false|false
+OK|seminole|Seminole County|county_level|false|false|false
+OK|sequoyah|Sequoyah County|county_level|false|false|false
+OK|stephens|Stephens County|county_level|false|false|false
+OK|texas|Texas County|county_level|false|false|false
+OK|tillman|Tillman County|county_level|false|false|false
+OK|tulsa|Tulsa County|county_level|false|false|false
+OK|wagoner|Wagoner County|county_level|false|false|false
+OK|washington|Washington County|county_level|false|false|false
+OK|washita|Washita County|county_level|false|false|false
+OK|woods|Woods County|county_level|false|false|false
+OK|woodward|Woodward County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('OK', 'adair', 2025, CAST('0.4753' AS FLOAT8), CAST('0.4753' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'alfalfa', 2025, CAST('0.6301' AS FLOAT8), CAST('0.6301' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'atoka', 2025, CAST('0.5558' AS FLOAT8), CAST('0.5558' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'beaver', 2025, CAST('0.7608' AS FLOAT8), CAST('0.7608' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'beckham', 2025, CAST('0.792' AS FLOAT8), CAST('0.792' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'blaine', 2025, CAST('0.5563' AS FLOAT8), CAST('0.5563' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'bryan', 2025, CAST('0.6353' AS FLOAT8), CAST('0.6353' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'caddo', 2025, CAST('0.5705' AS FLOAT8), CAST('0.5705' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'canadian', 2025, CAST('0.9809' AS FLOAT8), CAST('0.9809' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'carter', 2025, CAST('0.772' AS FLOAT8), CAST('0.772' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'cherokee', 2025, CAST('0.5646' AS FLOAT8), CAST('0.5646' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'choctaw', 2025, CAST('0.4194' AS FLOAT8), CAST('0.4194' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'cimarron', 2025, CAST('0.4085' AS FLOAT8), CAST('0.4085' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'cleveland', 2025, CAST('1.0269' AS FLOAT8), CAST('1.0269' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'coal', 2025, CAST('0.5838' AS FLOAT8), CAST('0.5838' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'comanche', 2025, CAST('0.8983' AS FLOAT8), CAST('0.8983' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'cotton', 2025, CAST('0.629' AS FLOAT8), CAST('0.629' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'craig', 2025, CAST('0.5831' AS FLOAT8), CAST('0.5831' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'creek', 2025, CAST('0.7379' AS FLOAT8), CAST('0.7379' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'custer', 2025, CAST('0.6763' AS FLOAT8), CAST('0.6763' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'delaware', 2025, CAST('0.5888' AS FLOAT8), CAST('0.5888' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'dewey', 2025, CAST('0.6032' AS FLOAT8), CAST('0.6032' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'ellis', 2025, CAST('0.7478' AS FLOAT8), CAST('0.7478' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'garfield', 2025, CAST('0.8885' AS FLOAT8), CAST('0.8885' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'garvin', 2025, CAST('0.5656' AS FLOAT8), CAST('0.5656' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'grady', 2025, CAST('0.703' AS FLOAT8), CAST('0.703' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'grant', 2025, CAST('0.6038' AS FLOAT8), CAST('0.6038' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'greer', 2025, CAST('0.5695' AS FLOAT8), CAST('0.5695' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'harmon', 2025, CAST('0.6975' AS FLOAT8), CAST('0.6975' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'harper', 2025, CAST('0.6677' AS FLOAT8), CAST('0.6677' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'haskell', 2025, CAST('0.4554' AS FLOAT8), CAST('0.4554' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'hughes', 2025, CAST('0.6112' AS FLOAT8), CAST('0.6112' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'jackson', 2025, CAST('0.6331' AS FLOAT8), CAST('0.6331' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'jefferson', 2025, CAST('0.6606' AS FLOAT8), CAST('0.6606' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'johnston', 2025, CAST('0.5547' AS FLOAT8), CAST('0.5547' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'kay', 2025, CAST('0.6841' AS FLOAT8), CAST('0.6841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'kingfisher', 2025, CAST('0.5518' AS FLOAT8), CAST('0.5518' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'kiowa', 2025, CAST('0.5725' AS FLOAT8), CAST('0.5725' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'latimer', 2025, CAST('0.515' AS FLOAT8), CAST('0.515' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'le-flore', 2025, CAST('0.653' AS FLOAT8), CAST('0.653' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'lincoln', 2025, CAST('0.5349' AS FLOAT8), CAST('0.5349' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'logan', 2025, CAST('0.7627' AS FLOAT8), CAST('0.7627' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'love', 2025, CAST('0.6364' AS FLOAT8), CAST('0.6364' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'mcclain', 2025, CAST('0.7986' AS FLOAT8), CAST('0.7986' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'mccurtain', 2025, CAST('0.4005' AS FLOAT8), CAST('0.4005' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'mcintosh', 2025, CAST('0.5869' AS FLOAT8), CAST('0.5869' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'major', 2025, CAST('0.6147' AS FLOAT8), CAST('0.6147' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'marshall', 2025, CAST('0.5898' AS FLOAT8), CAST('0.5898' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'mayes', 2025, CAST('0.6707' AS FLOAT8), CAST('0.6707' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'murray', 2025, CAST('0.4293' AS FLOAT8), CAST('0.4293' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'muskogee', 2025, CAST('0.7003' AS FLOAT8), CAST('0.7003' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'noble', 2025, CAST('0.8029' AS FLOAT8), CAST('0.8029' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'nowata', 2025, CAST('0.7055' AS FLOAT8), CAST('0.7055' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'okfuskee', 2025, CAST('0.4982' AS FLOAT8), CAST('0.4982' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'oklahoma', 2025, CAST('0.9841' AS FLOAT8), CAST('0.9841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'okmulgee', 2025, CAST('0.6876' AS FLOAT8), CAST('0.6876' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'osage', 2025, CAST('0.7272' AS FLOAT8), CAST('0.7272' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'ottawa', 2025, CAST('0.6194' AS FLOAT8), CAST('0.6194' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'pawnee', 2025, CAST('0.6945' AS FLOAT8), CAST('0.6945' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'payne', 2025, CAST('0.8654' AS FLOAT8), CAST('0.8654' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'pittsburg', 2025, CAST('0.5167' AS FLOAT8), CAST('0.5167' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'pontotoc', 2025, CAST('0.6258' AS FLOAT8), CAST('0.6258' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'pottawatomie', 2025, CAST('0.6506' AS FLOAT8), CAST('0.6506' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'pushmataha', 2025, CAST('0.4135' AS FLOAT8), CAST('0.4135' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'roger-mills', 2025, CAST('0.479' AS FLOAT8), CAST('0.479' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'rogers', 2025, CAST('0.7826' AS FLOAT8), CAST('0.7826' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'seminole', 2025, CAST('0.6053' AS FLOAT8), CAST('0.6053' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'sequoyah', 2025, CAST('0.5671' AS FLOAT8), CAST('0.5671' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'stephens', 2025, CAST('0.7113' AS FLOAT8), CAST('0.7113' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'texas', 2025, CAST('0.6909' AS FLOAT8), CAST('0.6909' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'tillman', 2025, CAST('0.6634' AS FLOAT8), CAST('0.6634' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'tulsa', 2025, CAST('1.0122' AS FLOAT8), CAST('1.0122' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'wagoner', 2025, CAST('0.8116' AS FLOAT8), CAST('0.8116' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'washington', 2025, CAST('0.9354' AS FLOAT8), CAST('0.9354' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'washita', 2025, CAST('0.5419' AS FLOAT8), CAST('0.5419' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'woods', 2025, CAST('0.5152' AS FLOAT8), CAST('0.5152' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OK', 'woodward', 2025, CAST('0.6208' AS FLOAT8), CAST('0.6208' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('OK|adair|2025|0.4753|0.4753|||||||
+OK|alfalfa|2025|0.6301|0.6301|||||||
+OK|atoka|2025|0.5558|0.5558|||||||
+OK|beaver|2025|0.7608|0.7608|||||||
+OK|beckham|2025|0.792|0.792|||||||
+OK|blaine|2025|0.5563|0.5563|||||||
+OK|bryan|2025|0.6353|0.6353|||||||
+OK|caddo|2025|0.5705|0.5705|||||||
+OK|canadian|2025|0.9809|0.9809|||||||
+OK|carter|2025|0.772|0.772|||||||
+OK|cherokee|2025|0.5646|0.5646|||||||
+OK|choctaw|2025|0.4194|0.4194|||||||
+OK|cimarron|2025|0.4085|0.4085|||||||
+OK|cleveland|2025|1.0269|1.0269|||||||
+OK|coal|2025|0.5838|0.5838|||||||
+OK|comanche|2025|0.8983|0.8983|||||||
+OK|cotton|2025|0.629|0.629|||||||
+OK|craig|2025|0.5831|0.5831|||||||
+OK|creek|2025|0.7379|0.7379|||||||
+OK|custer|2025|0.6763|0.6763|||||||
+OK|delaware|2025|0.5888|0.5888|||||||
+OK|dewey|2025|0.6032|0.6032|||||||
+OK|ellis|2025|0.7478|0.7478|||||||
+OK|garfield|2025|0.8885|0.8885|||||||
+OK|garvin|2025|0.5656|0.5656|||||||
+OK|grady|2025|0.703|0.703|||||||
+OK|grant|2025|0.6038|0.6038|||||||
+OK|greer|2025|0.5695|0.5695|||||||
+OK|harmon|2025|0.6975|0.6975|||||||
+OK|harper|2025|0.6677|0.6677|||||||
+OK|haskell|2025|0.4554|0.4554|||||||
+OK|hughes|2025|0.6112|0.6112|||||||
+OK|jackson|2025|0.6331|0.6331|||||||
+OK|jefferson|2025|0.6606|0.6606|||||||
+OK|johnston|2025|0.5547|0.5547|||||||
+OK|kay|2025|0.6841|0.6841|||||||
+OK|kingfisher|2025|0.5518|0.5518|||||||
+OK|kiowa|2025|0.5725|0.5725|||||||
+OK|latimer|2025|0.515|0.515|||||||
+OK|le-flore|2025|0.653|0.653|||||||
+OK|lincoln|2025|0.5349|0.5349|||||||
+OK|logan|2025|0.7627|0.7627|||||||
+OK|love|2025|0.6364|0.6364|||||||
+OK|mcclain|2025|0.7986|0.7986|||||||
+OK|mccurtain|2025|0.4005|0.4005|||||||
+OK|mcintosh|2025|0.5869|0.5869|||||||
+OK|major|2025|0.6147|0.6147|||||||
+OK|marshall|2025|0.5898|0.5898|||||||
+OK|mayes|2025|0.6707|0.6707|||||||
+OK|murray|2025|0.4293|0.4293|||||||
+OK|muskogee|2025|0.7003|0.7003|||||||
+OK|noble|2025|0.8029|0.8029|||||||
+OK|nowata|2025|0.7055|0.7055|||||||
+OK|okfuskee|2025|0.4982|0.4982|||||||
+OK|oklahoma|2025|0.9841|0.9841|||||||
+OK|okmulgee|2025|0.6876|0.6876|||||||
+OK|osage|2025|0.7272|0.7272|||||||
+OK|ottawa|2025|0.6194|0.6194|||||||
+OK|pawnee|2025|0.6945|0.6945|||||||
+OK|payne|2025|0.8654|0.8654|||||||
+OK|pittsburg|2025|0.5167|0.5167|||||||
+OK|pontotoc|2025|0.6258|0.6258|||||||
+OK|pottawatomie|2025|0.6506|0.6506|||||||
+OK|pushmataha|2025|0.4135|0.4135|||||||
+OK|roger-mills|2025|0.479|0.479|||||||
+OK|rogers|2025|0.7826|0.7826|||||||
+OK|seminole|2025|0.6053|0.6053|||||||
+OK|sequoyah|2025|0.5671|0.5671|||||||
+OK|stephens|2025|0.7113|0.7113|||||||
+OK|texas|2025|0.6909|0.6909|||||||
+OK|tillman|2025|0.6634|0.6634|||||||
+OK|tulsa|2025|1.0122|1.0122|||||||
+OK|wagoner|2025|0.8116|0.8116|||||||
+OK|washington|2025|0.9354|0.9354|||||||
+OK|washita|2025|0.5419|0.5419|||||||
+OK|woods|2025|0.5152|0.5152|||||||
+OK|woodward|2025|0.6208|0.6208|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -205,9 +205,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -230,13 +244,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -251,18 +260,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,82 +5,82 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('OR', 'baker', 'Baker County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'clackamas', 'Clackamas County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'clatsop', 'Clatsop County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'columbia', 'Columbia County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'coos', 'Coos County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'crook', 'Crook County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'curry', 'Curry County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'deschutes', 'Deschutes County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'gilliam', 'Gilliam County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'harney', 'Harney County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'hood-river', 'Hood River County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'josephine', 'Josephine County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'klamath', 'Klamath County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'lane', 'Lane County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'linn', 'Linn County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'malheur', 'Malheur County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'morrow', 'Morrow County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'multnomah', 'Multnomah County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'sherman', 'Sherman County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'tillamook', 'Tillamook County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'umatilla', 'Umatilla County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'wallowa', 'Wallowa County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'wasco', 'Wasco County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'wheeler', 'Wheeler County', 'county_level', FALSE, FALSE, FALSE),
-  ('OR', 'yamhill', 'Yamhill County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('OR|baker|Baker County|county_level|false|false|false
+OR|benton|Benton County|county_level|false|false|false
+OR|clackamas|Clackamas County|county_level|false|false|false
+OR|clatsop|Clatsop County|county_level|false|false|false
+OR|columbia|Columbia County|county_level|false|false|false
+OR|coos|Coos County|county_level|false|false|false
+OR|crook|Crook County|county_level|false|false|false
+OR|curry|Curry County|county_level|false|false|false
+OR|deschutes|Deschutes County|county_level|false|false|false
+OR|douglas|Douglas County|county_level|false|false|false
+OR|gilliam|Gilliam County|county_level|false|false|false
+OR|grant|Grant County|county_level|false|false|false
+OR|harney|Harney County|county_level|false|false|false
+OR|hood-river|Hood River County|county_level|false|false|false
+OR|jackson|Jackson County|county_level|false|false|false
+OR|jefferson|Jefferson County|county_level|false|false|false
+OR|josephine|Josephine County|county_level|false|false|false
+OR|klamath|Klamath County|county_level|false|false|false
+OR|lake|Lake County|county_level|false|false|false
+OR|lane|Lane County|county_level|false|false|false
+OR|lincoln|Lincoln County|county_level|false|false|false
+OR|linn|Linn County|county_level|false|false|false
+OR|malheur|Malheur County|county_level|false|false|false
+OR|marion|Marion County|county_level|false|false|false
+OR|morrow|Morrow County|county_level|false|false|false
+OR|multnomah|Multnomah County|county_level|false|false|false
+OR|polk|Polk County|county_level|false|false|false
+OR|sherman|Sherman County|county_level|false|false|false
+OR|tillamook|Tillamook County|county_level|false|false|false
+OR|umatilla|Umatilla County|county_level|false|false|false
+OR|union|Union County|county_level|false|false|false
+OR|wallowa|Wallowa County|county_level|false|false|false
+OR|wasco|Wasco County|county_level|false|false|false
+OR|washington|Washington County|county_level|false|false|false
+OR|wheeler|Wheeler County|county_level|false|false|false
+OR|yamhill|Yamhill County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('OR', 'baker', 2025, CAST('0.8817' AS FLOAT8), CAST('0.8817' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'benton', 2025, CAST('0.9784' AS FLOAT8), CAST('0.9784' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'clackamas', 2025, CAST('0.874' AS FLOAT8), CAST('0.874' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'clatsop', 2025, CAST('0.7044' AS FLOAT8), CAST('0.7044' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'columbia', 2025, CAST('0.7547' AS FLOAT8), CAST('0.7547' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'coos', 2025, CAST('0.7408' AS FLOAT8), CAST('0.7408' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'crook', 2025, CAST('0.6386' AS FLOAT8), CAST('0.6386' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'curry', 2025, CAST('0.5312' AS FLOAT8), CAST('0.5312' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'deschutes', 2025, CAST('0.6158' AS FLOAT8), CAST('0.6158' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'douglas', 2025, CAST('0.66' AS FLOAT8), CAST('0.66' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'gilliam', 2025, CAST('1.0082' AS FLOAT8), CAST('1.0082' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'grant', 2025, CAST('0.761' AS FLOAT8), CAST('0.761' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'harney', 2025, CAST('0.968' AS FLOAT8), CAST('0.968' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'hood-river', 2025, CAST('0.5881' AS FLOAT8), CAST('0.5881' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'jackson', 2025, CAST('0.7576' AS FLOAT8), CAST('0.7576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'jefferson', 2025, CAST('0.7388' AS FLOAT8), CAST('0.7388' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'josephine', 2025, CAST('0.5281' AS FLOAT8), CAST('0.5281' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'klamath', 2025, CAST('0.6781' AS FLOAT8), CAST('0.6781' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'lake', 2025, CAST('0.6413' AS FLOAT8), CAST('0.6413' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'lane', 2025, CAST('0.8633' AS FLOAT8), CAST('0.8633' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'lincoln', 2025, CAST('0.836' AS FLOAT8), CAST('0.836' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'linn', 2025, CAST('0.9083' AS FLOAT8), CAST('0.9083' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'malheur', 2025, CAST('0.8129' AS FLOAT8), CAST('0.8129' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'marion', 2025, CAST('0.8823' AS FLOAT8), CAST('0.8823' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'morrow', 2025, CAST('0.8203' AS FLOAT8), CAST('0.8203' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'multnomah', 2025, CAST('0.9585' AS FLOAT8), CAST('0.9585' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'polk', 2025, CAST('0.8424' AS FLOAT8), CAST('0.8424' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'sherman', 2025, CAST('0.6947' AS FLOAT8), CAST('0.6947' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'tillamook', 2025, CAST('0.5994' AS FLOAT8), CAST('0.5994' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'umatilla', 2025, CAST('0.9895' AS FLOAT8), CAST('0.9895' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'union', 2025, CAST('0.8856' AS FLOAT8), CAST('0.8856' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'wallowa', 2025, CAST('0.5843' AS FLOAT8), CAST('0.5843' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'wasco', 2025, CAST('0.8373' AS FLOAT8), CAST('0.8373' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'washington', 2025, CAST('0.8688' AS FLOAT8), CAST('0.8688' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'wheeler', 2025, CAST('0.7274' AS FLOAT8), CAST('0.7274' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('OR', 'yamhill', 2025, CAST('0.7495' AS FLOAT8), CAST('0.7495' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('OR|baker|2025|0.8817|0.8817|||||||
+OR|benton|2025|0.9784|0.9784|||||||
+OR|clackamas|2025|0.874|0.874|||||||
+OR|clatsop|2025|0.7044|0.7044|||||||
+OR|columbia|2025|0.7547|0.7547|||||||
+OR|coos|2025|0.7408|0.7408|||||||
+OR|crook|2025|0.6386|0.6386|||||||
+OR|curry|2025|0.5312|0.5312|||||||
+OR|deschutes|2025|0.6158|0.6158|||||||
+OR|douglas|2025|0.66|0.66|||||||
+OR|gilliam|2025|1.0082|1.0082|||||||
+OR|grant|2025|0.761|0.761|||||||
+OR|harney|2025|0.968|0.968|||||||
+OR|hood-river|2025|0.5881|0.5881|||||||
+OR|jackson|2025|0.7576|0.7576|||||||
+OR|jefferson|2025|0.7388|0.7388|||||||
+OR|josephine|2025|0.5281|0.5281|||||||
+OR|klamath|2025|0.6781|0.6781|||||||
+OR|lake|2025|0.6413|0.6413|||||||
+OR|lane|2025|0.8633|0.8633|||||||
+OR|lincoln|2025|0.836|0.836|||||||
+OR|linn|2025|0.9083|0.9083|||||||
+OR|malheur|2025|0.8129|0.8129|||||||
+OR|marion|2025|0.8823|0.8823|||||||
+OR|morrow|2025|0.8203|0.8203|||||||
+OR|multnomah|2025|0.9585|0.9585|||||||
+OR|polk|2025|0.8424|0.8424|||||||
+OR|sherman|2025|0.6947|0.6947|||||||
+OR|tillamook|2025|0.5994|0.5994|||||||
+OR|umatilla|2025|0.9895|0.9895|||||||
+OR|union|2025|0.8856|0.8856|||||||
+OR|wallowa|2025|0.5843|0.5843|||||||
+OR|wasco|2025|0.8373|0.8373|||||||
+OR|washington|2025|0.8688|0.8688|||||||
+OR|wheeler|2025|0.7274|0.7274|||||||
+OR|yamhill|2025|0.7495|0.7495|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -123,9 +123,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -148,13 +162,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -169,18 +178,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

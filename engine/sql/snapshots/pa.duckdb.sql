@@ -5,144 +5,144 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('PA', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'allegheny', 'Allegheny County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'armstrong', 'Armstrong County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'beaver', 'Beaver County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'bedford', 'Bedford County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'berks', 'Berks County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'blair', 'Blair County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'bradford', 'Bradford County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'bucks', 'Bucks County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'butler', 'Butler County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'cambria', 'Cambria County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'cameron', 'Cameron County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'carbon', 'Carbon County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'centre', 'Centre County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'chester', 'Chester County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'clarion', 'Clarion County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'clearfield', 'Clearfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'clinton', 'Clinton County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'columbia', 'Columbia County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'cumberland', 'Cumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'dauphin', 'Dauphin County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'delaware', 'Delaware County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'elk', 'Elk County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'erie', 'Erie County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'forest', 'Forest County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'fulton', 'Fulton County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'huntingdon', 'Huntingdon County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'indiana', 'Indiana County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'juniata', 'Juniata County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'lackawanna', 'Lackawanna County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'lancaster', 'Lancaster County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'lebanon', 'Lebanon County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'lehigh', 'Lehigh County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'luzerne', 'Luzerne County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'lycoming', 'Lycoming County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'mckean', 'McKean County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'mifflin', 'Mifflin County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'montour', 'Montour County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'northampton', 'Northampton County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'northumberland', 'Northumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'philadelphia', 'Philadelphia County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'pike', 'Pike County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'potter', 'Potter County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'schuylkill', 'Schuylkill County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'snyder', 'Snyder County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'somerset', 'Somerset County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'sullivan', 'Sullivan County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'susquehanna', 'Susquehanna County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'tioga', 'Tioga County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'venango', 'Venango County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'westmoreland', 'Westmoreland County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'wyoming', 'Wyoming County', 'county_level', FALSE, FALSE, FALSE),
-  ('PA', 'york', 'York County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('PA|adams|Adams County|county_level|false|false|false
+PA|allegheny|Allegheny County|county_level|false|false|false
+PA|armstrong|Armstrong County|county_level|false|false|false
+PA|beaver|Beaver County|county_level|false|false|false
+PA|bedford|Bedford County|county_level|false|false|false
+PA|berks|Berks County|county_level|false|false|false
+PA|blair|Blair County|county_level|false|false|false
+PA|bradford|Bradford County|county_level|false|false|false
+PA|bucks|Bucks County|county_level|false|false|false
+PA|butler|Butler County|county_level|false|false|false
+PA|cambria|Cambria County|county_level|false|false|false
+PA|cameron|Cameron County|county_level|false|false|false
+PA|carbon|Carbon County|county_level|false|false|false
+PA|centre|Centre County|county_level|false|false|false
+PA|chester|Chester County|county_level|false|false|false
+PA|clarion|Clarion County|county_level|false|false|false
+PA|clearfield|Clearfield County|county_level|false|false|false
+PA|clinton|Clinton County|county_level|false|false|false
+PA|columbia|Columbia County|county_level|false|false|false
+PA|crawford|Crawford County|county_level|false|false|false
+PA|cumberland|Cumberland County|county_level|false|false|false
+PA|dauphin|Dauphin County|county_level|false|false|false
+PA|delaware|Delaware County|county_level|false|false|false
+PA|elk|Elk County|county_level|false|false|false
+PA|erie|Erie County|county_level|false|false|false
+PA|fayette|Fayette County|county_level|false|false|false
+PA|forest|Forest County|county_level|false|false|false
+PA|franklin|Franklin County|county_level|false|false|false
+PA|fulton|Fulton County|county_level|false|false|false
+PA|greene|Greene County|county_level|false|false|false
+PA|huntingdon|Huntingdon County|county_level|false|false|false
+PA|indiana|Indiana County|county_level|false|false|false
+PA|jefferson|Jefferson County|county_level|false|false|false
+PA|juniata|Juniata County|county_level|false|false|false
+PA|lackawanna|Lackawanna County|county_level|false|false|false
+PA|lancaster|Lancaster County|county_level|false|false|false
+PA|lawrence|Lawrence County|county_level|false|false|false
+PA|lebanon|Lebanon County|county_level|false|false|false
+PA|lehigh|Lehigh County|county_level|false|false|false
+PA|luzerne|Luzerne County|county_level|false|false|false
+PA|lycoming|Lycoming County|county_level|false|false|false
+PA|mckean|McKean County|county_level|false|false|false
+PA|mercer|Mercer County|county_level|false|false|false
+PA|mifflin|Mifflin County|county_level|false|false|false
+PA|monroe|Monroe County|county_level|false|false|false
+PA|montgomery|Montgomery County|county_level|false|false|false
+PA|montour|Montour County|county_level|false|false|false
+PA|northampton|Northampton County|county_level|false|false|false
+PA|northumberland|Northumberland County|county_level|false|false|false
+PA|perry|Perry County|county_level|false|false|false
+PA|philadelphia|Philadelphia County|county_level|false|false|false
+PA|pike|Pike County|county_level|false|false|false
+PA|potter|Potter County|county_level|false|false|false
+PA|schuylkill|Schuylkill County|county_level|false|false|false
+PA|snyder|Snyder County|county_level|false|false|false
+PA|somerset|Somerset County|county_level|false|false|false
+PA|sullivan|Sullivan County|county_level|false|false|false
+PA|susquehanna|Susquehanna County|county_level|false|false|false
+PA|tioga|Tioga County|county_level|false|false|false
+PA|union|Union County|county_level|false|false|false
+PA|venango|Venango County|county_level|false|false|false
+PA|warren|Warren County|county_level|false|false|false
+PA|washington|Washington County|county_level|false|false|false
+PA|wayne|Wayne County|county_level|false|false|false
+PA|westmoreland|Westmoreland County|county_level|false|false|false
+PA|wyoming|Wyoming County|county_level|false|false|false
+PA|york|York County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('PA', 'adams', 2025, CAST('1.3936' AS FLOAT8), CAST('1.3936' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'allegheny', 2025, CAST('1.5685' AS FLOAT8), CAST('1.5685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'armstrong', 2025, CAST('1.4867' AS FLOAT8), CAST('1.4867' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'beaver', 2025, CAST('1.4404' AS FLOAT8), CAST('1.4404' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'bedford', 2025, CAST('0.8115' AS FLOAT8), CAST('0.8115' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'berks', 2025, CAST('1.768' AS FLOAT8), CAST('1.768' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'blair', 2025, CAST('1.0919' AS FLOAT8), CAST('1.0919' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'bradford', 2025, CAST('1.1574' AS FLOAT8), CAST('1.1574' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'bucks', 2025, CAST('1.3832' AS FLOAT8), CAST('1.3832' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'butler', 2025, CAST('1.0704' AS FLOAT8), CAST('1.0704' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'cambria', 2025, CAST('1.283' AS FLOAT8), CAST('1.283' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'cameron', 2025, CAST('1.6667' AS FLOAT8), CAST('1.6667' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'carbon', 2025, CAST('1.5044' AS FLOAT8), CAST('1.5044' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'centre', 2025, CAST('1.0652' AS FLOAT8), CAST('1.0652' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'chester', 2025, CAST('1.3406' AS FLOAT8), CAST('1.3406' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'clarion', 2025, CAST('0.9711' AS FLOAT8), CAST('0.9711' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'clearfield', 2025, CAST('1.1904' AS FLOAT8), CAST('1.1904' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'clinton', 2025, CAST('1.1429' AS FLOAT8), CAST('1.1429' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'columbia', 2025, CAST('1.1376' AS FLOAT8), CAST('1.1376' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'crawford', 2025, CAST('1.4637' AS FLOAT8), CAST('1.4637' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'cumberland', 2025, CAST('1.2142' AS FLOAT8), CAST('1.2142' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'dauphin', 2025, CAST('1.4265' AS FLOAT8), CAST('1.4265' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'delaware', 2025, CAST('1.9845' AS FLOAT8), CAST('1.9845' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'elk', 2025, CAST('1.311' AS FLOAT8), CAST('1.311' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'erie', 2025, CAST('1.6248' AS FLOAT8), CAST('1.6248' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'fayette', 2025, CAST('1.1946' AS FLOAT8), CAST('1.1946' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'forest', 2025, CAST('1.0384' AS FLOAT8), CAST('1.0384' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'franklin', 2025, CAST('1.1147' AS FLOAT8), CAST('1.1147' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'fulton', 2025, CAST('1.0282' AS FLOAT8), CAST('1.0282' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'greene', 2025, CAST('1.2948' AS FLOAT8), CAST('1.2948' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'huntingdon', 2025, CAST('0.914' AS FLOAT8), CAST('0.914' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'indiana', 2025, CAST('1.5619' AS FLOAT8), CAST('1.5619' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'jefferson', 2025, CAST('1.1137' AS FLOAT8), CAST('1.1137' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'juniata', 2025, CAST('1.0504' AS FLOAT8), CAST('1.0504' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'lackawanna', 2025, CAST('1.5324' AS FLOAT8), CAST('1.5324' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'lancaster', 2025, CAST('1.4105' AS FLOAT8), CAST('1.4105' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'lawrence', 2025, CAST('1.4506' AS FLOAT8), CAST('1.4506' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'lebanon', 2025, CAST('1.399' AS FLOAT8), CAST('1.399' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'lehigh', 2025, CAST('1.6628' AS FLOAT8), CAST('1.6628' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'luzerne', 2025, CAST('1.5299' AS FLOAT8), CAST('1.5299' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'lycoming', 2025, CAST('1.3533' AS FLOAT8), CAST('1.3533' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'mckean', 2025, CAST('1.6363' AS FLOAT8), CAST('1.6363' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'mercer', 2025, CAST('1.265' AS FLOAT8), CAST('1.265' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'mifflin', 2025, CAST('1.5584' AS FLOAT8), CAST('1.5584' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'monroe', 2025, CAST('1.8387' AS FLOAT8), CAST('1.8387' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'montgomery', 2025, CAST('1.4091' AS FLOAT8), CAST('1.4091' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'montour', 2025, CAST('1.03' AS FLOAT8), CAST('1.03' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'northampton', 2025, CAST('1.6526' AS FLOAT8), CAST('1.6526' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'northumberland', 2025, CAST('1.1728' AS FLOAT8), CAST('1.1728' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'perry', 2025, CAST('1.2455' AS FLOAT8), CAST('1.2455' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'philadelphia', 2025, CAST('0.8399' AS FLOAT8), CAST('0.8399' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'pike', 2025, CAST('1.3958' AS FLOAT8), CAST('1.3958' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'potter', 2025, CAST('1.2777' AS FLOAT8), CAST('1.2777' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'schuylkill', 2025, CAST('1.5292' AS FLOAT8), CAST('1.5292' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'snyder', 2025, CAST('1.1689' AS FLOAT8), CAST('1.1689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'somerset', 2025, CAST('1.1095' AS FLOAT8), CAST('1.1095' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'sullivan', 2025, CAST('1.051' AS FLOAT8), CAST('1.051' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'susquehanna', 2025, CAST('1.148' AS FLOAT8), CAST('1.148' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'tioga', 2025, CAST('1.1892' AS FLOAT8), CAST('1.1892' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'union', 2025, CAST('1.1965' AS FLOAT8), CAST('1.1965' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'venango', 2025, CAST('1.3179' AS FLOAT8), CAST('1.3179' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'warren', 2025, CAST('1.3908' AS FLOAT8), CAST('1.3908' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'washington', 2025, CAST('1.1083' AS FLOAT8), CAST('1.1083' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'wayne', 2025, CAST('1.2629' AS FLOAT8), CAST('1.2629' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'westmoreland', 2025, CAST('1.2807' AS FLOAT8), CAST('1.2807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'wyoming', 2025, CAST('1.3439' AS FLOAT8), CAST('1.3439' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PA', 'york', 2025, CAST('1.6796' AS FLOAT8), CAST('1.6796' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('PA|adams|2025|1.3936|1.3936|||||||
+PA|allegheny|2025|1.5685|1.5685|||||||
+PA|armstrong|2025|1.4867|1.4867|||||||
+PA|beaver|2025|1.4404|1.4404|||||||
+PA|bedford|2025|0.8115|0.8115|||||||
+PA|berks|2025|1.768|1.768|||||||
+PA|blair|2025|1.0919|1.0919|||||||
+PA|bradford|2025|1.1574|1.1574|||||||
+PA|bucks|2025|1.3832|1.3832|||||||
+PA|butler|2025|1.0704|1.0704|||||||
+PA|cambria|2025|1.283|1.283|||||||
+PA|cameron|2025|1.6667|1.6667|||||||
+PA|carbon|2025|1.5044|1.5044|||||||
+PA|centre|2025|1.0652|1.0652|||||||
+PA|chester|2025|1.3406|1.3406|||||||
+PA|clarion|2025|0.9711|0.9711|||||||
+PA|clearfield|2025|1.1904|1.1904|||||||
+PA|clinton|2025|1.1429|1.1429|||||||
+PA|columbia|2025|1.1376|1.1376|||||||
+PA|crawford|2025|1.4637|1.4637|||||||
+PA|cumberland|2025|1.2142|1.2142|||||||
+PA|dauphin|2025|1.4265|1.4265|||||||
+PA|delaware|2025|1.9845|1.9845|||||||
+PA|elk|2025|1.311|1.311|||||||
+PA|erie|2025|1.6248|1.6248|||||||
+PA|fayette|2025|1.1946|1.1946|||||||
+PA|forest|2025|1.0384|1.0384|||||||
+PA|franklin|2025|1.1147|1.1147|||||||
+PA|fulton|2025|1.0282|1.0282|||||||
+PA|greene|2025|1.2948|1.2948|||||||
+PA|huntingdon|2025|0.914|0.914|||||||
+PA|indiana|2025|1.5619|1.5619|||||||
+PA|jefferson|2025|1.1137|1.1137|||||||
+PA|juniata|2025|1.0504|1.0504|||||||
+PA|lackawanna|2025|1.5324|1.5324|||||||
+PA|lancaster|2025|1.4105|1.4105|||||||
+PA|lawrence|2025|1.4506|1.4506|||||||
+PA|lebanon|2025|1.399|1.399|||||||
+PA|lehigh|2025|1.6628|1.6628|||||||
+PA|luzerne|2025|1.5299|1.5299|||||||
+PA|lycoming|2025|1.3533|1.3533|||||||
+PA|mckean|2025|1.6363|1.6363|||||||
+PA|mercer|2025|1.265|1.265|||||||
+PA|mifflin|2025|1.5584|1.5584|||||||
+PA|monroe|2025|1.8387|1.8387|||||||
+PA|montgomery|2025|1.4091|1.4091|||||||
+PA|montour|2025|1.03|1.03|||||||
+PA|northampton|2025|1.6526|1.6526|||||||
+PA|northumberland|2025|1.1728|1.1728|||||||
+PA|perry|2025|1.2455|1.2455|||||||
+PA|philadelphia|2025|0.8399|0.8399|||||||
+PA|pike|2025|1.3958|1.3958|||||||
+PA|potter|2025|1.2777|1.2777|||||||
+PA|schuylkill|2025|1.5292|1.5292|||||||
+PA|snyder|2025|1.1689|1.1689|||||||
+PA|somerset|2025|1.1095|1.1095|||||||
+PA|sullivan|2025|1.051|1.051|||||||
+PA|susquehanna|2025|1.148|1.148|||||||
+PA|tioga|2025|1.1892|1.1892|||||||
+PA|union|2025|1.1965|1.1965|||||||
+PA|venango|2025|1.3179|1.3179|||||||
+PA|warren|2025|1.3908|1.3908|||||||
+PA|washington|2025|1.1083|1.1083|||||||
+PA|wayne|2025|1.2629|1.2629|||||||
+PA|westmoreland|2025|1.2807|1.2807|||||||
+PA|wyoming|2025|1.3439|1.3439|||||||
+PA|york|2025|1.6796|1.6796|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -185,9 +185,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -210,13 +224,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -231,18 +240,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

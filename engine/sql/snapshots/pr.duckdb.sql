@@ -5,163 +5,163 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('PR', 'adjuntas-municipio', 'Adjuntas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'aguada-municipio', 'Aguada Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'aguadilla-municipio', 'Aguadilla Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'aguas-buenas-municipio', 'Aguas Buenas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'aibonito-municipio', 'Aibonito Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'anasco-municipio', 'Añasco Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'arecibo-municipio', 'Arecibo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'arroyo-municipio', 'Arroyo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'barceloneta-municipio', 'Barceloneta Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'barranquitas-municipio', 'Barranquitas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'bayamon-municipio', 'Bayamón Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'cabo-rojo-municipio', 'Cabo Rojo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'caguas-municipio', 'Caguas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'camuy-municipio', 'Camuy Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'canovanas-municipio', 'Canóvanas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'carolina-municipio', 'Carolina Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'catano-municipio', 'Cataño Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'cayey-municipio', 'Cayey Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'ceiba-municipio', 'Ceiba Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'ciales-municipio', 'Ciales Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'cidra-municipio', 'Cidra Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'coamo-municipio', 'Coamo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'comerio-municipio', 'Comerío Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'corozal-municipio', 'Corozal Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'culebra-municipio', 'Culebra Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'dorado-municipio', 'Dorado Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'fajardo-municipio', 'Fajardo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'florida-municipio', 'Florida Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'guanica-municipio', 'Guánica Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'guayama-municipio', 'Guayama Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'guayanilla-municipio', 'Guayanilla Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'guaynabo-municipio', 'Guaynabo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'gurabo-municipio', 'Gurabo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'hatillo-municipio', 'Hatillo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'hormigueros-municipio', 'Hormigueros Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'humacao-municipio', 'Humacao Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'isabela-municipio', 'Isabela Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'jayuya-municipio', 'Jayuya Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'juana-diaz-municipio', 'Juana Díaz Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'juncos-municipio', 'Juncos Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'lajas-municipio', 'Lajas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'lares-municipio', 'Lares Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'las-marias-municipio', 'Las Marías Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'las-piedras-municipio', 'Las Piedras Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'loiza-municipio', 'Loíza Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'luquillo-municipio', 'Luquillo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'manati-municipio', 'Manatí Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'maricao-municipio', 'Maricao Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'maunabo-municipio', 'Maunabo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'mayaguez-municipio', 'Mayagüez Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'moca-municipio', 'Moca Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'morovis-municipio', 'Morovis Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'naguabo-municipio', 'Naguabo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'naranjito-municipio', 'Naranjito Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'orocovis-municipio', 'Orocovis Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'patillas-municipio', 'Patillas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'penuelas-municipio', 'Peñuelas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'ponce-municipio', 'Ponce Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'quebradillas-municipio', 'Quebradillas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'rincon-municipio', 'Rincón Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'rio-grande-municipio', 'Río Grande Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'sabana-grande-municipio', 'Sabana Grande Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'salinas-municipio', 'Salinas Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'san-german-municipio', 'San Germán Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'san-juan-municipio', 'San Juan Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'san-lorenzo-municipio', 'San Lorenzo Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'san-sebastian-municipio', 'San Sebastián Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'santa-isabel-municipio', 'Santa Isabel Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'toa-alta-municipio', 'Toa Alta Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'toa-baja-municipio', 'Toa Baja Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'trujillo-alto-municipio', 'Trujillo Alto Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'utuado-municipio', 'Utuado Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'vega-alta-municipio', 'Vega Alta Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'vega-baja-municipio', 'Vega Baja Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'vieques-municipio', 'Vieques Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'villalba-municipio', 'Villalba Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'yabucoa-municipio', 'Yabucoa Municipio', 'county_level', FALSE, FALSE, FALSE),
-  ('PR', 'yauco-municipio', 'Yauco Municipio', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('PR|adjuntas-municipio|Adjuntas Municipio|county_level|false|false|false
+PR|aguada-municipio|Aguada Municipio|county_level|false|false|false
+PR|aguadilla-municipio|Aguadilla Municipio|county_level|false|false|false
+PR|aguas-buenas-municipio|Aguas Buenas Municipio|county_level|false|false|false
+PR|aibonito-municipio|Aibonito Municipio|county_level|false|false|false
+PR|anasco-municipio|Añasco Municipio|county_level|false|false|false
+PR|arecibo-municipio|Arecibo Municipio|county_level|false|false|false
+PR|arroyo-municipio|Arroyo Municipio|county_level|false|false|false
+PR|barceloneta-municipio|Barceloneta Municipio|county_level|false|false|false
+PR|barranquitas-municipio|Barranquitas Municipio|county_level|false|false|false
+PR|bayamon-municipio|Bayamón Municipio|county_level|false|false|false
+PR|cabo-rojo-municipio|Cabo Rojo Municipio|county_level|false|false|false
+PR|caguas-municipio|Caguas Municipio|county_level|false|false|false
+PR|camuy-municipio|Camuy Municipio|county_level|false|false|false
+PR|canovanas-municipio|Canóvanas Municipio|county_level|false|false|false
+PR|carolina-municipio|Carolina Municipio|county_level|false|false|false
+PR|catano-municipio|Cataño Municipio|county_level|false|false|false
+PR|cayey-municipio|Cayey Municipio|county_level|false|false|false
+PR|ceiba-municipio|Ceiba Municipio|county_level|false|false|false
+PR|ciales-municipio|Ciales Municipio|county_level|false|false|false
+PR|cidra-municipio|Cidra Municipio|county_level|false|false|false
+PR|coamo-municipio|Coamo Municipio|county_level|false|false|false
+PR|comerio-municipio|Comerío Municipio|county_level|false|false|false
+PR|corozal-municipio|Corozal Municipio|county_level|false|false|false
+PR|culebra-municipio|Culebra Municipio|county_level|false|false|false
+PR|dorado-municipio|Dorado Municipio|county_level|false|false|false
+PR|fajardo-municipio|Fajardo Municipio|county_level|false|false|false
+PR|florida-municipio|Florida Municipio|county_level|false|false|false
+PR|guanica-municipio|Guánica Municipio|county_level|false|false|false
+PR|guayama-municipio|Guayama Municipio|county_level|false|false|false
+PR|guayanilla-municipio|Guayanilla Municipio|county_level|false|false|false
+PR|guaynabo-municipio|Guaynabo Municipio|county_level|false|false|false
+PR|gurabo-municipio|Gurabo Municipio|county_level|false|false|false
+PR|hatillo-municipio|Hatillo Municipio|county_level|false|false|false
+PR|hormigueros-municipio|Hormigueros Municipio|county_level|false|false|false
+PR|humacao-municipio|Humacao Municipio|county_level|false|false|false
+PR|isabela-municipio|Isabela Municipio|county_level|false|false|false
+PR|jayuya-municipio|Jayuya Municipio|county_level|false|false|false
+PR|juana-diaz-municipio|Juana Díaz Municipio|county_level|false|false|false
+PR|juncos-municipio|Juncos Municipio|county_level|false|false|false
+PR|lajas-municipio|Lajas Municipio|county_level|false|false|false
+PR|lares-municipio|Lares Municipio|county_level|false|false|false
+PR|las-marias-municipio|Las Marías Municipio|county_level|false|false|false
+PR|las-piedras-municipio|Las Piedras Municipio|county_level|false|false|false
+PR|loiza-municipio|Loíza Municipio|county_level|false|false|false
+PR|luquillo-municipio|Luquillo Municipio|county_level|false|false|false
+PR|manati-municipio|Manatí Municipio|county_level|false|false|false
+PR|maricao-municipio|Maricao Municipio|county_level|false|false|false
+PR|maunabo-municipio|Maunabo Municipio|county_level|false|false|false
+PR|mayaguez-municipio|Mayagüez Municipio|county_level|false|false|false
+PR|moca-municipio|Moca Municipio|county_level|false|false|false
+PR|morovis-municipio|Morovis Municipio|county_level|false|false|false
+PR|naguabo-municipio|Naguabo Municipio|county_level|false|false|false
+PR|naranjito-municipio|Naranjito Municipio|county_level|false|false|false
+PR|orocovis-municipio|Orocovis Municipio|county_level|false|false|false
+PR|patillas-municipio|Patillas Municipio|county_level|false|false|false
+PR|penuelas-municipio|Peñuelas Municipio|county_level|false|false|false
+PR|ponce-municipio|Ponce Municipio|county_level|false|false|false
+PR|quebradillas-municipio|Quebradillas Municipio|county_level|false|false|false
+PR|rincon-municipio|Rincón Municipio|county_level|false|false|false
+PR|rio-grande-municipio|Río Grande Municipio|county_level|false|false|false
+PR|sabana-grande-municipio|Sabana Grande Municipio|county_level|false|false|false
+PR|salinas-municipio|Salinas Municipio|county_level|false|false|false
+PR|san-german-municipio|San Germán Municipio|county_level|false|false|false
+PR|san-juan-municipio|San Juan Municipio|county_level|false|false|false
+PR|san-lorenzo-municipio|San Lorenzo Municipio|county_level|false|false|false
+PR|san-sebastian-municipio|San Sebastián Municipio|county_level|false|false|false
+PR|santa-isabel-municipio|Santa Isabel Municipio|county_level|false|false|false
+PR|toa-alta-municipio|Toa Alta Municipio|county_level|false|false|false
+PR|toa-baja-municipio|Toa Baja Municipio|county_level|false|false|false
+PR|trujillo-alto-municipio|Trujillo Alto Municipio|county_level|false|false|false
+PR|utuado-municipio|Utuado Municipio|county_level|false|false|false
+PR|vega-alta-municipio|Vega Alta Municipio|county_level|false|false|false
+PR|vega-baja-municipio|Vega Baja Municipio|county_level|false|false|false
+PR|vieques-municipio|Vieques Municipio|county_level|false|false|false
+PR|villalba-municipio|Villalba Municipio|county_level|false|false|false
+PR|yabucoa-municipio|Yabucoa Municipio|county_level|false|false|false
+PR|yauco-municipio|Yauco Municipio|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('PR', 'adjuntas-municipio', 2025, CAST('0.2241' AS FLOAT8), CAST('0.2241' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'aguada-municipio', 2025, CAST('0.3115' AS FLOAT8), CAST('0.3115' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'aguadilla-municipio', 2025, CAST('0.3724' AS FLOAT8), CAST('0.3724' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'aguas-buenas-municipio', 2025, CAST('0.1472' AS FLOAT8), CAST('0.1472' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'aibonito-municipio', 2025, CAST('0.1653' AS FLOAT8), CAST('0.1653' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'arecibo-municipio', 2025, CAST('0.4838' AS FLOAT8), CAST('0.4838' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'arroyo-municipio', 2025, CAST('0.709' AS FLOAT8), CAST('0.709' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'barceloneta-municipio', 2025, CAST('0.4488' AS FLOAT8), CAST('0.4488' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'barranquitas-municipio', 2025, CAST('0.292' AS FLOAT8), CAST('0.292' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'bayamon-municipio', 2025, CAST('0.4296' AS FLOAT8), CAST('0.4296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'cabo-rojo-municipio', 2025, CAST('0.3981' AS FLOAT8), CAST('0.3981' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'caguas-municipio', 2025, CAST('0.6036' AS FLOAT8), CAST('0.6036' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'canovanas-municipio', 2025, CAST('0.494' AS FLOAT8), CAST('0.494' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'carolina-municipio', 2025, CAST('0.4334' AS FLOAT8), CAST('0.4334' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'catano-municipio', 2025, CAST('0.4774' AS FLOAT8), CAST('0.4774' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'cayey-municipio', 2025, CAST('0.4251' AS FLOAT8), CAST('0.4251' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'ceiba-municipio', 2025, CAST('0.468' AS FLOAT8), CAST('0.468' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'ciales-municipio', 2025, CAST('0.2086' AS FLOAT8), CAST('0.2086' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'cidra-municipio', 2025, CAST('0.3846' AS FLOAT8), CAST('0.3846' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'coamo-municipio', 2025, CAST('0.2798' AS FLOAT8), CAST('0.2798' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'comerio-municipio', 2025, CAST('0.2097' AS FLOAT8), CAST('0.2097' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'corozal-municipio', 2025, CAST('0.1689' AS FLOAT8), CAST('0.1689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'culebra-municipio', 2025, CAST('0.3371' AS FLOAT8), CAST('0.3371' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'dorado-municipio', 2025, CAST('0.7776' AS FLOAT8), CAST('0.7776' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'fajardo-municipio', 2025, CAST('0.6368' AS FLOAT8), CAST('0.6368' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'florida-municipio', 2025, CAST('0.7053' AS FLOAT8), CAST('0.7053' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'guanica-municipio', 2025, CAST('1.0362' AS FLOAT8), CAST('1.0362' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'guayama-municipio', 2025, CAST('0.6415' AS FLOAT8), CAST('0.6415' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'guayanilla-municipio', 2025, CAST('0.2347' AS FLOAT8), CAST('0.2347' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'guaynabo-municipio', 2025, CAST('0.5212' AS FLOAT8), CAST('0.5212' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'gurabo-municipio', 2025, CAST('0.6977' AS FLOAT8), CAST('0.6977' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'hatillo-municipio', 2025, CAST('0.3798' AS FLOAT8), CAST('0.3798' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'hormigueros-municipio', 2025, CAST('0.34' AS FLOAT8), CAST('0.34' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'humacao-municipio', 2025, CAST('0.6845' AS FLOAT8), CAST('0.6845' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'isabela-municipio', 2025, CAST('0.4811' AS FLOAT8), CAST('0.4811' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'jayuya-municipio', 2025, CAST('0.1895' AS FLOAT8), CAST('0.1895' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'juana-diaz-municipio', 2025, CAST('0.2799' AS FLOAT8), CAST('0.2799' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'juncos-municipio', 2025, CAST('0.1705' AS FLOAT8), CAST('0.1705' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'lajas-municipio', 2025, CAST('0.2852' AS FLOAT8), CAST('0.2852' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'lares-municipio', 2025, CAST('0.1947' AS FLOAT8), CAST('0.1947' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'las-marias-municipio', 2025, CAST('0.3055' AS FLOAT8), CAST('0.3055' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'las-piedras-municipio', 2025, CAST('0.2547' AS FLOAT8), CAST('0.2547' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'loiza-municipio', 2025, CAST('0.5405' AS FLOAT8), CAST('0.5405' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'luquillo-municipio', 2025, CAST('0.8123' AS FLOAT8), CAST('0.8123' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'manati-municipio', 2025, CAST('0.3034' AS FLOAT8), CAST('0.3034' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'maricao-municipio', 2025, CAST('0.1917' AS FLOAT8), CAST('0.1917' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'mayaguez-municipio', 2025, CAST('0.544' AS FLOAT8), CAST('0.544' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'moca-municipio', 2025, CAST('0.3076' AS FLOAT8), CAST('0.3076' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'morovis-municipio', 2025, CAST('0.4701' AS FLOAT8), CAST('0.4701' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'naguabo-municipio', 2025, CAST('0.3261' AS FLOAT8), CAST('0.3261' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'naranjito-municipio', 2025, CAST('0.324' AS FLOAT8), CAST('0.324' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'orocovis-municipio', 2025, CAST('0.4034' AS FLOAT8), CAST('0.4034' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'patillas-municipio', 2025, CAST('0.2231' AS FLOAT8), CAST('0.2231' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'penuelas-municipio', 2025, CAST('0.4398' AS FLOAT8), CAST('0.4398' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'ponce-municipio', 2025, CAST('0.5749' AS FLOAT8), CAST('0.5749' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'quebradillas-municipio', 2025, CAST('0.2397' AS FLOAT8), CAST('0.2397' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'rincon-municipio', 2025, CAST('0.3551' AS FLOAT8), CAST('0.3551' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'rio-grande-municipio', 2025, CAST('0.4562' AS FLOAT8), CAST('0.4562' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'sabana-grande-municipio', 2025, CAST('0.1984' AS FLOAT8), CAST('0.1984' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'salinas-municipio', 2025, CAST('0.4057' AS FLOAT8), CAST('0.4057' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'san-german-municipio', 2025, CAST('0.5085' AS FLOAT8), CAST('0.5085' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'san-juan-municipio', 2025, CAST('0.4667' AS FLOAT8), CAST('0.4667' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'san-lorenzo-municipio', 2025, CAST('0.1991' AS FLOAT8), CAST('0.1991' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'san-sebastian-municipio', 2025, CAST('0.2688' AS FLOAT8), CAST('0.2688' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'santa-isabel-municipio', 2025, CAST('0.5693' AS FLOAT8), CAST('0.5693' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'toa-alta-municipio', 2025, CAST('0.3382' AS FLOAT8), CAST('0.3382' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'toa-baja-municipio', 2025, CAST('0.5203' AS FLOAT8), CAST('0.5203' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'trujillo-alto-municipio', 2025, CAST('0.4528' AS FLOAT8), CAST('0.4528' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'utuado-municipio', 2025, CAST('0.2519' AS FLOAT8), CAST('0.2519' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'vega-alta-municipio', 2025, CAST('0.4647' AS FLOAT8), CAST('0.4647' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'vega-baja-municipio', 2025, CAST('0.3492' AS FLOAT8), CAST('0.3492' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'vieques-municipio', 2025, CAST('0.176' AS FLOAT8), CAST('0.176' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'villalba-municipio', 2025, CAST('0.453' AS FLOAT8), CAST('0.453' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'yabucoa-municipio', 2025, CAST('0.3923' AS FLOAT8), CAST('0.3923' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('PR', 'yauco-municipio', 2025, CAST('0.2014' AS FLOAT8), CAST('0.2014' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('PR|adjuntas-municipio|2025|0.2241|0.2241|||||||
+PR|aguada-municipio|2025|0.3115|0.3115|||||||
+PR|aguadilla-municipio|2025|0.3724|0.3724|||||||
+PR|aguas-buenas-municipio|2025|0.1472|0.1472|||||||
+PR|aibonito-municipio|2025|0.1653|0.1653|||||||
+PR|arecibo-municipio|2025|0.4838|0.4838|||||||
+PR|arroyo-municipio|2025|0.709|0.709|||||||
+PR|barceloneta-municipio|2025|0.4488|0.4488|||||||
+PR|barranquitas-municipio|2025|0.292|0.292|||||||
+PR|bayamon-municipio|2025|0.4296|0.4296|||||||
+PR|cabo-rojo-municipio|2025|0.3981|0.3981|||||||
+PR|caguas-municipio|2025|0.6036|0.6036|||||||
+PR|canovanas-municipio|2025|0.494|0.494|||||||
+PR|carolina-municipio|2025|0.4334|0.4334|||||||
+PR|catano-municipio|2025|0.4774|0.4774|||||||
+PR|cayey-municipio|2025|0.4251|0.4251|||||||
+PR|ceiba-municipio|2025|0.468|0.468|||||||
+PR|ciales-municipio|2025|0.2086|0.2086|||||||
+PR|cidra-municipio|2025|0.3846|0.3846|||||||
+PR|coamo-municipio|2025|0.2798|0.2798|||||||
+PR|comerio-municipio|2025|0.2097|0.2097|||||||
+PR|corozal-municipio|2025|0.1689|0.1689|||||||
+PR|culebra-municipio|2025|0.3371|0.3371|||||||
+PR|dorado-municipio|2025|0.7776|0.7776|||||||
+PR|fajardo-municipio|2025|0.6368|0.6368|||||||
+PR|florida-municipio|2025|0.7053|0.7053|||||||
+PR|guanica-municipio|2025|1.0362|1.0362|||||||
+PR|guayama-municipio|2025|0.6415|0.6415|||||||
+PR|guayanilla-municipio|2025|0.2347|0.2347|||||||
+PR|guaynabo-municipio|2025|0.5212|0.5212|||||||
+PR|gurabo-municipio|2025|0.6977|0.6977|||||||
+PR|hatillo-municipio|2025|0.3798|0.3798|||||||
+PR|hormigueros-municipio|2025|0.34|0.34|||||||
+PR|humacao-municipio|2025|0.6845|0.6845|||||||
+PR|isabela-municipio|2025|0.4811|0.4811|||||||
+PR|jayuya-municipio|2025|0.1895|0.1895|||||||
+PR|juana-diaz-municipio|2025|0.2799|0.2799|||||||
+PR|juncos-municipio|2025|0.1705|0.1705|||||||
+PR|lajas-municipio|2025|0.2852|0.2852|||||||
+PR|lares-municipio|2025|0.1947|0.1947|||||||
+PR|las-marias-municipio|2025|0.3055|0.3055|||||||
+PR|las-piedras-municipio|2025|0.2547|0.2547|||||||
+PR|loiza-municipio|2025|0.5405|0.5405|||||||
+PR|luquillo-municipio|2025|0.8123|0.8123|||||||
+PR|manati-municipio|2025|0.3034|0.3034|||||||
+PR|maricao-municipio|2025|0.1917|0.1917|||||||
+PR|mayaguez-municipio|2025|0.544|0.544|||||||
+PR|moca-municipio|2025|0.3076|0.3076|||||||
+PR|morovis-municipio|2025|0.4701|0.4701|||||||
+PR|naguabo-municipio|2025|0.3261|0.3261|||||||
+PR|naranjito-municipio|2025|0.324|0.324|||||||
+PR|orocovis-municipio|2025|0.4034|0.4034|||||||
+PR|patillas-municipio|2025|0.2231|0.2231|||||||
+PR|penuelas-municipio|2025|0.4398|0.4398|||||||
+PR|ponce-municipio|2025|0.5749|0.5749|||||||
+PR|quebradillas-municipio|2025|0.2397|0.2397|||||||
+PR|rincon-municipio|2025|0.3551|0.3551|||||||
+PR|rio-grande-municipio|2025|0.4562|0.4562|||||||
+PR|sabana-grande-municipio|2025|0.1984|0.1984|||||||
+PR|salinas-municipio|2025|0.4057|0.4057|||||||
+PR|san-german-municipio|2025|0.5085|0.5085|||||||
+PR|san-juan-municipio|2025|0.4667|0.4667|||||||
+PR|san-lorenzo-municipio|2025|0.1991|0.1991|||||||
+PR|san-sebastian-municipio|2025|0.2688|0.2688|||||||
+PR|santa-isabel-municipio|2025|0.5693|0.5693|||||||
+PR|toa-alta-municipio|2025|0.3382|0.3382|||||||
+PR|toa-baja-municipio|2025|0.5203|0.5203|||||||
+PR|trujillo-alto-municipio|2025|0.4528|0.4528|||||||
+PR|utuado-municipio|2025|0.2519|0.2519|||||||
+PR|vega-alta-municipio|2025|0.4647|0.4647|||||||
+PR|vega-baja-municipio|2025|0.3492|0.3492|||||||
+PR|vieques-municipio|2025|0.176|0.176|||||||
+PR|villalba-municipio|2025|0.453|0.453|||||||
+PR|yabucoa-municipio|2025|0.3923|0.3923|||||||
+PR|yauco-municipio|2025|0.2014|0.2014|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -204,9 +204,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -229,13 +243,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -250,18 +259,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,102 +5,102 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('SC', 'abbeville', 'Abbeville County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'aiken', 'Aiken County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'allendale', 'Allendale County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'anderson', 'Anderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'bamberg', 'Bamberg County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'barnwell', 'Barnwell County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'beaufort', 'Beaufort County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'berkeley', 'Berkeley County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'charleston', 'Charleston County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'cherokee', 'Cherokee County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'chester', 'Chester County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'chesterfield', 'Chesterfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'clarendon', 'Clarendon County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'colleton', 'Colleton County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'darlington', 'Darlington County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'dillon', 'Dillon County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'dorchester', 'Dorchester County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'edgefield', 'Edgefield County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'fairfield', 'Fairfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'florence', 'Florence County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'georgetown', 'Georgetown County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'greenville', 'Greenville County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'greenwood', 'Greenwood County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'hampton', 'Hampton County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'horry', 'Horry County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'jasper', 'Jasper County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'kershaw', 'Kershaw County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'lancaster', 'Lancaster County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'laurens', 'Laurens County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'lexington', 'Lexington County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'mccormick', 'McCormick County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'marlboro', 'Marlboro County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'newberry', 'Newberry County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'oconee', 'Oconee County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'orangeburg', 'Orangeburg County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'pickens', 'Pickens County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'richland', 'Richland County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'saluda', 'Saluda County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'spartanburg', 'Spartanburg County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'sumter', 'Sumter County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'williamsburg', 'Williamsburg County', 'county_level', FALSE, FALSE, FALSE),
-  ('SC', 'york', 'York County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('SC|abbeville|Abbeville County|county_level|false|false|false
+SC|aiken|Aiken County|county_level|false|false|false
+SC|allendale|Allendale County|county_level|false|false|false
+SC|anderson|Anderson County|county_level|false|false|false
+SC|bamberg|Bamberg County|county_level|false|false|false
+SC|barnwell|Barnwell County|county_level|false|false|false
+SC|beaufort|Beaufort County|county_level|false|false|false
+SC|berkeley|Berkeley County|county_level|false|false|false
+SC|calhoun|Calhoun County|county_level|false|false|false
+SC|charleston|Charleston County|county_level|false|false|false
+SC|cherokee|Cherokee County|county_level|false|false|false
+SC|chester|Chester County|county_level|false|false|false
+SC|chesterfield|Chesterfield County|county_level|false|false|false
+SC|clarendon|Clarendon County|county_level|false|false|false
+SC|colleton|Colleton County|county_level|false|false|false
+SC|darlington|Darlington County|county_level|false|false|false
+SC|dillon|Dillon County|county_level|false|false|false
+SC|dorchester|Dorchester County|county_level|false|false|false
+SC|edgefield|Edgefield County|county_level|false|false|false
+SC|fairfield|Fairfield County|county_level|false|false|false
+SC|florence|Florence County|county_level|false|false|false
+SC|georgetown|Georgetown County|county_level|false|false|false
+SC|greenville|Greenville County|county_level|false|false|false
+SC|greenwood|Greenwood County|county_level|false|false|false
+SC|hampton|Hampton County|county_level|false|false|false
+SC|horry|Horry County|county_level|false|false|false
+SC|jasper|Jasper County|county_level|false|false|false
+SC|kershaw|Kershaw County|county_level|false|false|false
+SC|lancaster|Lancaster County|county_level|false|false|false
+SC|laurens|Laurens County|county_level|false|false|false
+SC|lee|Lee County|county_level|false|false|false
+SC|lexington|Lexington County|county_level|false|false|false
+SC|mccormick|McCormick County|county_level|false|false|false
+SC|marion|Marion County|county_level|false|false|false
+SC|marlboro|Marlboro County|county_level|false|false|false
+SC|newberry|Newberry County|county_level|false|false|false
+SC|oconee|Oconee County|county_level|false|false|false
+SC|orangeburg|Orangeburg County|county_level|false|false|false
+SC|pickens|Pickens County|county_level|false|false|false
+SC|richland|Richland County|county_level|false|false|false
+SC|saluda|Saluda County|county_level|false|false|false
+SC|spartanburg|Spartanburg County|county_level|false|false|false
+SC|sumter|Sumter County|county_level|false|false|false
+SC|union|Union County|county_level|false|false|false
+SC|williamsburg|Williamsburg County|county_level|false|false|false
+SC|york|York County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('SC', 'abbeville', 2025, CAST('0.4871' AS FLOAT8), CAST('0.4871' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'aiken', 2025, CAST('0.4321' AS FLOAT8), CAST('0.4321' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'allendale', 2025, CAST('0.8799' AS FLOAT8), CAST('0.8799' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'anderson', 2025, CAST('0.4635' AS FLOAT8), CAST('0.4635' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'bamberg', 2025, CAST('0.8292' AS FLOAT8), CAST('0.8292' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'barnwell', 2025, CAST('0.7377' AS FLOAT8), CAST('0.7377' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'beaufort', 2025, CAST('0.4961' AS FLOAT8), CAST('0.4961' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'berkeley', 2025, CAST('0.4791' AS FLOAT8), CAST('0.4791' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'calhoun', 2025, CAST('0.4234' AS FLOAT8), CAST('0.4234' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'charleston', 2025, CAST('0.4135' AS FLOAT8), CAST('0.4135' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'cherokee', 2025, CAST('0.4364' AS FLOAT8), CAST('0.4364' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'chester', 2025, CAST('0.5883' AS FLOAT8), CAST('0.5883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'chesterfield', 2025, CAST('0.4615' AS FLOAT8), CAST('0.4615' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'clarendon', 2025, CAST('0.5757' AS FLOAT8), CAST('0.5757' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'colleton', 2025, CAST('0.6052' AS FLOAT8), CAST('0.6052' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'darlington', 2025, CAST('0.4272' AS FLOAT8), CAST('0.4272' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'dillon', 2025, CAST('0.5036' AS FLOAT8), CAST('0.5036' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'dorchester', 2025, CAST('0.5808' AS FLOAT8), CAST('0.5808' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'edgefield', 2025, CAST('0.4514' AS FLOAT8), CAST('0.4514' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'fairfield', 2025, CAST('0.529' AS FLOAT8), CAST('0.529' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'florence', 2025, CAST('0.4375' AS FLOAT8), CAST('0.4375' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'georgetown', 2025, CAST('0.4258' AS FLOAT8), CAST('0.4258' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'greenville', 2025, CAST('0.5276' AS FLOAT8), CAST('0.5276' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'greenwood', 2025, CAST('0.5847' AS FLOAT8), CAST('0.5847' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'hampton', 2025, CAST('0.8066' AS FLOAT8), CAST('0.8066' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'horry', 2025, CAST('0.3374' AS FLOAT8), CAST('0.3374' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'jasper', 2025, CAST('0.5531' AS FLOAT8), CAST('0.5531' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'kershaw', 2025, CAST('0.4883' AS FLOAT8), CAST('0.4883' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'lancaster', 2025, CAST('0.4988' AS FLOAT8), CAST('0.4988' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'laurens', 2025, CAST('0.4384' AS FLOAT8), CAST('0.4384' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'lee', 2025, CAST('0.5682' AS FLOAT8), CAST('0.5682' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'lexington', 2025, CAST('0.5218' AS FLOAT8), CAST('0.5218' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'mccormick', 2025, CAST('0.6377' AS FLOAT8), CAST('0.6377' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'marion', 2025, CAST('0.4574' AS FLOAT8), CAST('0.4574' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'marlboro', 2025, CAST('0.6376' AS FLOAT8), CAST('0.6376' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'newberry', 2025, CAST('0.689' AS FLOAT8), CAST('0.689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'oconee', 2025, CAST('0.3941' AS FLOAT8), CAST('0.3941' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'orangeburg', 2025, CAST('0.66' AS FLOAT8), CAST('0.66' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'pickens', 2025, CAST('0.3801' AS FLOAT8), CAST('0.3801' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'richland', 2025, CAST('0.6998' AS FLOAT8), CAST('0.6998' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'saluda', 2025, CAST('0.5682' AS FLOAT8), CAST('0.5682' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'spartanburg', 2025, CAST('0.5634' AS FLOAT8), CAST('0.5634' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'sumter', 2025, CAST('0.5392' AS FLOAT8), CAST('0.5392' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'union', 2025, CAST('0.558' AS FLOAT8), CAST('0.558' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'williamsburg', 2025, CAST('0.6625' AS FLOAT8), CAST('0.6625' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SC', 'york', 2025, CAST('0.4964' AS FLOAT8), CAST('0.4964' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('SC|abbeville|2025|0.4871|0.4871|||||||
+SC|aiken|2025|0.4321|0.4321|||||||
+SC|allendale|2025|0.8799|0.8799|||||||
+SC|anderson|2025|0.4635|0.4635|||||||
+SC|bamberg|2025|0.8292|0.8292|||||||
+SC|barnwell|2025|0.7377|0.7377|||||||
+SC|beaufort|2025|0.4961|0.4961|||||||
+SC|berkeley|2025|0.4791|0.4791|||||||
+SC|calhoun|2025|0.4234|0.4234|||||||
+SC|charleston|2025|0.4135|0.4135|||||||
+SC|cherokee|2025|0.4364|0.4364|||||||
+SC|chester|2025|0.5883|0.5883|||||||
+SC|chesterfield|2025|0.4615|0.4615|||||||
+SC|clarendon|2025|0.5757|0.5757|||||||
+SC|colleton|2025|0.6052|0.6052|||||||
+SC|darlington|2025|0.4272|0.4272|||||||
+SC|dillon|2025|0.5036|0.5036|||||||
+SC|dorchester|2025|0.5808|0.5808|||||||
+SC|edgefield|2025|0.4514|0.4514|||||||
+SC|fairfield|2025|0.529|0.529|||||||
+SC|florence|2025|0.4375|0.4375|||||||
+SC|georgetown|2025|0.4258|0.4258|||||||
+SC|greenville|2025|0.5276|0.5276|||||||
+SC|greenwood|2025|0.5847|0.5847|||||||
+SC|hampton|2025|0.8066|0.8066|||||||
+SC|horry|2025|0.3374|0.3374|||||||
+SC|jasper|2025|0.5531|0.5531|||||||
+SC|kershaw|2025|0.4883|0.4883|||||||
+SC|lancaster|2025|0.4988|0.4988|||||||
+SC|laurens|2025|0.4384|0.4384|||||||
+SC|lee|2025|0.5682|0.5682|||||||
+SC|lexington|2025|0.5218|0.5218|||||||
+SC|mccormick|2025|0.6377|0.6377|||||||
+SC|marion|2025|0.4574|0.4574|||||||
+SC|marlboro|2025|0.6376|0.6376|||||||
+SC|newberry|2025|0.689|0.689|||||||
+SC|oconee|2025|0.3941|0.3941|||||||
+SC|orangeburg|2025|0.66|0.66|||||||
+SC|pickens|2025|0.3801|0.3801|||||||
+SC|richland|2025|0.6998|0.6998|||||||
+SC|saluda|2025|0.5682|0.5682|||||||
+SC|spartanburg|2025|0.5634|0.5634|||||||
+SC|sumter|2025|0.5392|0.5392|||||||
+SC|union|2025|0.558|0.558|||||||
+SC|williamsburg|2025|0.6625|0.6625|||||||
+SC|york|2025|0.4964|0.4964|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -143,9 +143,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -168,13 +182,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -189,18 +198,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,141 +5,141 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('SD', 'aurora', 'Aurora County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'beadle', 'Beadle County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'bennett', 'Bennett County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'bon-homme', 'Bon Homme County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'brookings', 'Brookings County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'brule', 'Brule County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'buffalo', 'Buffalo County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'butte', 'Butte County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'campbell', 'Campbell County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'charles-mix', 'Charles Mix County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'codington', 'Codington County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'corson', 'Corson County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'custer', 'Custer County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'davison', 'Davison County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'day', 'Day County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'deuel', 'Deuel County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'dewey', 'Dewey County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'edmunds', 'Edmunds County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'fall-river', 'Fall River County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'faulk', 'Faulk County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'gregory', 'Gregory County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'haakon', 'Haakon County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'hamlin', 'Hamlin County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'hand', 'Hand County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'hanson', 'Hanson County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'harding', 'Harding County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'hughes', 'Hughes County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'hutchinson', 'Hutchinson County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'hyde', 'Hyde County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'jerauld', 'Jerauld County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'jones', 'Jones County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'kingsbury', 'Kingsbury County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'lyman', 'Lyman County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'mccook', 'McCook County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'mcpherson', 'McPherson County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'meade', 'Meade County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'mellette', 'Mellette County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'miner', 'Miner County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'minnehaha', 'Minnehaha County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'moody', 'Moody County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'oglala-lakota', 'Oglala Lakota County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'pennington', 'Pennington County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'perkins', 'Perkins County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'potter', 'Potter County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'roberts', 'Roberts County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'sanborn', 'Sanborn County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'spink', 'Spink County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'stanley', 'Stanley County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'sully', 'Sully County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'todd', 'Todd County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'tripp', 'Tripp County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'turner', 'Turner County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'walworth', 'Walworth County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'yankton', 'Yankton County', 'county_level', FALSE, FALSE, FALSE),
-  ('SD', 'ziebach', 'Ziebach County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('SD|aurora|Aurora County|county_level|false|false|false
+SD|beadle|Beadle County|county_level|false|false|false
+SD|bennett|Bennett County|county_level|false|false|false
+SD|bon-homme|Bon Homme County|county_level|false|false|false
+SD|brookings|Brookings County|county_level|false|false|false
+SD|brown|Brown County|county_level|false|false|false
+SD|brule|Brule County|county_level|false|false|false
+SD|buffalo|Buffalo County|county_level|false|false|false
+SD|butte|Butte County|county_level|false|false|false
+SD|campbell|Campbell County|county_level|false|false|false
+SD|charles-mix|Charles Mix County|county_level|false|false|false
+SD|clark|Clark County|county_level|false|false|false
+SD|clay|Clay County|county_level|false|false|false
+SD|codington|Codington County|county_level|false|false|false
+SD|corson|Corson County|county_level|false|false|false
+SD|custer|Custer County|county_level|false|false|false
+SD|davison|Davison County|county_level|false|false|false
+SD|day|Day County|county_level|false|false|false
+SD|deuel|Deuel County|county_level|false|false|false
+SD|dewey|Dewey County|county_level|false|false|false
+SD|douglas|Douglas County|county_level|false|false|false
+SD|edmunds|Edmunds County|county_level|false|false|false
+SD|fall-river|Fall River County|county_level|false|false|false
+SD|faulk|Faulk County|county_level|false|false|false
+SD|grant|Grant County|county_level|false|false|false
+SD|gregory|Gregory County|county_level|false|false|false
+SD|haakon|Haakon County|county_level|false|false|false
+SD|hamlin|Hamlin County|county_level|false|false|false
+SD|hand|Hand County|county_level|false|false|false
+SD|hanson|Hanson County|county_level|false|false|false
+SD|harding|Harding County|county_level|false|false|false
+SD|hughes|Hughes County|county_level|false|false|false
+SD|hutchinson|Hutchinson County|county_level|false|false|false
+SD|hyde|Hyde County|county_level|false|false|false
+SD|jackson|Jackson County|county_level|false|false|false
+SD|jerauld|Jerauld County|county_level|false|false|false
+SD|jones|Jones County|county_level|false|false|false
+SD|kingsbury|Kingsbury County|county_level|false|false|false
+SD|lake|Lake County|county_level|false|false|false
+SD|lawrence|Lawrence County|county_level|false|false|false
+SD|lincoln|Lincoln County|county_level|false|false|false
+SD|lyman|Lyman County|county_level|false|false|false
+SD|mccook|McCook County|county_level|false|false|false
+SD|mcpherson|McPherson County|county_level|false|false|false
+SD|marshall|Marshall County|county_level|false|false|false
+SD|meade|Meade County|county_level|false|false|false
+SD|mellette|Mellette County|county_level|false|false|false
+SD|miner|Miner County|county_level|false|false|false
+SD|minnehaha|Minnehaha County|county_level|false|false|false
+SD|moody|Moody County|county_level|false|false|false
+SD|oglala-lakota|Oglala Lakota County|county_level|false|false|false
+SD|pennington|Pennington County|county_level|false|false|false
+SD|perkins|Perkins County|county_level|false|false|false
+SD|potter|Potter County|county_level|false|false|false
+SD|roberts|Roberts County|county_level|false|false|false
+SD|sanborn|Sanborn County|county_level|false|false|false
+SD|spink|Spink County|county_level|false|false|false
+SD|stanley|Stanley County|county_level|false|false|false
+SD|sully|Sully County|county_level|false|false|false
+SD|todd|Todd County|county_level|false|false|false
+SD|tripp|Tripp County|county_level|false|false|false
+SD|turner|Turner County|county_level|false|false|false
+SD|union|Union County|county_level|false|false|false
+SD|walworth|Walworth County|county_level|false|false|false
+SD|yankton|Yankton County|county_level|false|false|false
+SD|ziebach|Ziebach County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('SD', 'aurora', 2025, CAST('1.0798' AS FLOAT8), CAST('1.0798' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'beadle', 2025, CAST('1.0533' AS FLOAT8), CAST('1.0533' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'bennett', 2025, CAST('1.0274' AS FLOAT8), CAST('1.0274' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'bon-homme', 2025, CAST('1.2461' AS FLOAT8), CAST('1.2461' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'brookings', 2025, CAST('1.1348' AS FLOAT8), CAST('1.1348' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'brown', 2025, CAST('1.1992' AS FLOAT8), CAST('1.1992' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'brule', 2025, CAST('0.8487' AS FLOAT8), CAST('0.8487' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'buffalo', 2025, CAST('0.7806' AS FLOAT8), CAST('0.7806' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'butte', 2025, CAST('1.0578' AS FLOAT8), CAST('1.0578' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'campbell', 2025, CAST('1.4403' AS FLOAT8), CAST('1.4403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'charles-mix', 2025, CAST('1.0774' AS FLOAT8), CAST('1.0774' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'clark', 2025, CAST('0.981' AS FLOAT8), CAST('0.981' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'clay', 2025, CAST('1.298' AS FLOAT8), CAST('1.298' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'codington', 2025, CAST('1.0596' AS FLOAT8), CAST('1.0596' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'corson', 2025, CAST('1.3374' AS FLOAT8), CAST('1.3374' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'custer', 2025, CAST('0.779' AS FLOAT8), CAST('0.779' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'davison', 2025, CAST('1.2426' AS FLOAT8), CAST('1.2426' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'day', 2025, CAST('1.0303' AS FLOAT8), CAST('1.0303' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'deuel', 2025, CAST('0.8201' AS FLOAT8), CAST('0.8201' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'dewey', 2025, CAST('1.3382' AS FLOAT8), CAST('1.3382' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'douglas', 2025, CAST('1.1728' AS FLOAT8), CAST('1.1728' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'edmunds', 2025, CAST('0.8661' AS FLOAT8), CAST('0.8661' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'fall-river', 2025, CAST('1.0641' AS FLOAT8), CAST('1.0641' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'faulk', 2025, CAST('0.7623' AS FLOAT8), CAST('0.7623' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'grant', 2025, CAST('0.8512' AS FLOAT8), CAST('0.8512' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'gregory', 2025, CAST('1.1' AS FLOAT8), CAST('1.1' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'haakon', 2025, CAST('0.8466' AS FLOAT8), CAST('0.8466' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'hamlin', 2025, CAST('1.09' AS FLOAT8), CAST('1.09' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'hand', 2025, CAST('0.9027' AS FLOAT8), CAST('0.9027' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'hanson', 2025, CAST('1.0255' AS FLOAT8), CAST('1.0255' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'harding', 2025, CAST('0.9335' AS FLOAT8), CAST('0.9335' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'hughes', 2025, CAST('1.1425' AS FLOAT8), CAST('1.1425' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'hutchinson', 2025, CAST('1.1171' AS FLOAT8), CAST('1.1171' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'hyde', 2025, CAST('1.2268' AS FLOAT8), CAST('1.2268' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'jerauld', 2025, CAST('0.9543' AS FLOAT8), CAST('0.9543' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'jones', 2025, CAST('1.1588' AS FLOAT8), CAST('1.1588' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'kingsbury', 2025, CAST('0.995' AS FLOAT8), CAST('0.995' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'lake', 2025, CAST('1.0662' AS FLOAT8), CAST('1.0662' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'lawrence', 2025, CAST('0.8594' AS FLOAT8), CAST('0.8594' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'lincoln', 2025, CAST('1.1815' AS FLOAT8), CAST('1.1815' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'lyman', 2025, CAST('1.0102' AS FLOAT8), CAST('1.0102' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'mccook', 2025, CAST('0.9816' AS FLOAT8), CAST('0.9816' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'mcpherson', 2025, CAST('1.5536' AS FLOAT8), CAST('1.5536' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'marshall', 2025, CAST('0.9076' AS FLOAT8), CAST('0.9076' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'meade', 2025, CAST('1.0335' AS FLOAT8), CAST('1.0335' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'mellette', 2025, CAST('1.5286' AS FLOAT8), CAST('1.5286' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'miner', 2025, CAST('1.1078' AS FLOAT8), CAST('1.1078' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'minnehaha', 2025, CAST('1.159' AS FLOAT8), CAST('1.159' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'moody', 2025, CAST('1.0814' AS FLOAT8), CAST('1.0814' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'oglala-lakota', 2025, CAST('0.4364' AS FLOAT8), CAST('0.4364' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'pennington', 2025, CAST('1.1276' AS FLOAT8), CAST('1.1276' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'perkins', 2025, CAST('1.3267' AS FLOAT8), CAST('1.3267' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'potter', 2025, CAST('1.371' AS FLOAT8), CAST('1.371' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'roberts', 2025, CAST('1.0496' AS FLOAT8), CAST('1.0496' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'sanborn', 2025, CAST('1.2635' AS FLOAT8), CAST('1.2635' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'spink', 2025, CAST('1.3109' AS FLOAT8), CAST('1.3109' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'stanley', 2025, CAST('1.4261' AS FLOAT8), CAST('1.4261' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'sully', 2025, CAST('0.8541' AS FLOAT8), CAST('0.8541' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'todd', 2025, CAST('2.2257' AS FLOAT8), CAST('2.2257' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'tripp', 2025, CAST('0.9023' AS FLOAT8), CAST('0.9023' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'turner', 2025, CAST('1.0412' AS FLOAT8), CAST('1.0412' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'union', 2025, CAST('1.1121' AS FLOAT8), CAST('1.1121' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'walworth', 2025, CAST('1.4354' AS FLOAT8), CAST('1.4354' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'yankton', 2025, CAST('1.1273' AS FLOAT8), CAST('1.1273' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('SD', 'ziebach', 2025, CAST('0.5851' AS FLOAT8), CAST('0.5851' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('SD|aurora|2025|1.0798|1.0798|||||||
+SD|beadle|2025|1.0533|1.0533|||||||
+SD|bennett|2025|1.0274|1.0274|||||||
+SD|bon-homme|2025|1.2461|1.2461|||||||
+SD|brookings|2025|1.1348|1.1348|||||||
+SD|brown|2025|1.1992|1.1992|||||||
+SD|brule|2025|0.8487|0.8487|||||||
+SD|buffalo|2025|0.7806|0.7806|||||||
+SD|butte|2025|1.0578|1.0578|||||||
+SD|campbell|2025|1.4403|1.4403|||||||
+SD|charles-mix|2025|1.0774|1.0774|||||||
+SD|clark|2025|0.981|0.981|||||||
+SD|clay|2025|1.298|1.298|||||||
+SD|codington|2025|1.0596|1.0596|||||||
+SD|corson|2025|1.3374|1.3374|||||||
+SD|custer|2025|0.779|0.779|||||||
+SD|davison|2025|1.2426|1.2426|||||||
+SD|day|2025|1.0303|1.0303|||||||
+SD|deuel|2025|0.8201|0.8201|||||||
+SD|dewey|2025|1.3382|1.3382|||||||
+SD|douglas|2025|1.1728|1.1728|||||||
+SD|edmunds|2025|0.8661|0.8661|||||||
+SD|fall-river|2025|1.0641|1.0641|||||||
+SD|faulk|2025|0.7623|0.7623|||||||
+SD|grant|2025|0.8512|0.8512|||||||
+SD|gregory|2025|1.1|1.1|||||||
+SD|haakon|2025|0.8466|0.8466|||||||
+SD|hamlin|2025|1.09|1.09|||||||
+SD|hand|2025|0.9027|0.9027|||||||
+SD|hanson|2025|1.0255|1.0255|||||||
+SD|harding|2025|0.9335|0.9335|||||||
+SD|hughes|2025|1.1425|1.1425|||||||
+SD|hutchinson|2025|1.1171|1.1171|||||||
+SD|hyde|2025|1.2268|1.2268|||||||
+SD|jerauld|2025|0.9543|0.9543|||||||
+SD|jones|2025|1.1588|1.1588|||||||
+SD|kingsbury|2025|0.995|0.995|||||||
+SD|lake|2025|1.0662|1.0662|||||||
+SD|lawrence|2025|0.8594|0.8594|||||||
+SD|lincoln|2025|1.1815|1.1815|||||||
+SD|lyman|2025|1.0102|1.0102|||||||
+SD|mccook|2025|0.9816|0.9816|||||||
+SD|mcpherson|2025|1.5536|1.5536|||||||
+SD|marshall|2025|0.9076|0.9076|||||||
+SD|meade|2025|1.0335|1.0335|||||||
+SD|mellette|2025|1.5286|1.5286|||||||
+SD|miner|2025|1.1078|1.1078|||||||
+SD|minnehaha|2025|1.159|1.159|||||||
+SD|moody|2025|1.0814|1.0814|||||||
+SD|oglala-lakota|2025|0.4364|0.4364|||||||
+SD|pennington|2025|1.1276|1.1276|||||||
+SD|perkins|2025|1.3267|1.3267|||||||
+SD|potter|2025|1.371|1.371|||||||
+SD|roberts|2025|1.0496|1.0496|||||||
+SD|sanborn|2025|1.2635|1.2635|||||||
+SD|spink|2025|1.3109|1.3109|||||||
+SD|stanley|2025|1.4261|1.4261|||||||
+SD|sully|2025|0.8541|0.8541|||||||
+SD|todd|2025|2.2257|2.2257|||||||
+SD|tripp|2025|0.9023|0.9023|||||||
+SD|turner|2025|1.0412|1.0412|||||||
+SD|union|2025|1.1121|1.1121|||||||
+SD|walworth|2025|1.4354|1.4354|||||||
+SD|yankton|2025|1.1273|1.1273|||||||
+SD|ziebach|2025|0.5851|0.5851|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -182,9 +182,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -207,13 +221,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -228,18 +237,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,200 +5,200 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('TN', 'anderson', 'Anderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'bedford', 'Bedford County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'bledsoe', 'Bledsoe County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'blount', 'Blount County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'bradley', 'Bradley County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'campbell', 'Campbell County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'cannon', 'Cannon County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'carter', 'Carter County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'cheatham', 'Cheatham County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'chester', 'Chester County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'claiborne', 'Claiborne County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'cocke', 'Cocke County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'coffee', 'Coffee County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'crockett', 'Crockett County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'cumberland', 'Cumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'davidson', 'Davidson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'decatur', 'Decatur County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'dekalb', 'DeKalb County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'dickson', 'Dickson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'dyer', 'Dyer County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'fentress', 'Fentress County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'gibson', 'Gibson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'giles', 'Giles County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'grainger', 'Grainger County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'grundy', 'Grundy County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'hamblen', 'Hamblen County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'hamilton', 'Hamilton County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'hardeman', 'Hardeman County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'hardin', 'Hardin County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'hawkins', 'Hawkins County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'haywood', 'Haywood County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'henderson', 'Henderson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'hickman', 'Hickman County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'houston', 'Houston County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'humphreys', 'Humphreys County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'johnson', 'Johnson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'knox', 'Knox County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'lake', 'Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'lauderdale', 'Lauderdale County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'lawrence', 'Lawrence County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'lewis', 'Lewis County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'loudon', 'Loudon County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'mcminn', 'McMinn County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'mcnairy', 'McNairy County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'macon', 'Macon County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'maury', 'Maury County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'meigs', 'Meigs County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'moore', 'Moore County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'obion', 'Obion County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'overton', 'Overton County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'perry', 'Perry County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'pickett', 'Pickett County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'putnam', 'Putnam County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'rhea', 'Rhea County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'roane', 'Roane County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'robertson', 'Robertson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'rutherford', 'Rutherford County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'sequatchie', 'Sequatchie County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'sevier', 'Sevier County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'shelby', 'Shelby County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'smith', 'Smith County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'stewart', 'Stewart County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'sullivan', 'Sullivan County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'sumner', 'Sumner County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'tipton', 'Tipton County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'trousdale', 'Trousdale County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'unicoi', 'Unicoi County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'union', 'Union County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'van-buren', 'Van Buren County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'weakley', 'Weakley County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'white', 'White County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'williamson', 'Williamson County', 'county_level', FALSE, FALSE, FALSE),
-  ('TN', 'wilson', 'Wilson County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('TN|anderson|Anderson County|county_level|false|false|false
+TN|bedford|Bedford County|county_level|false|false|false
+TN|benton|Benton County|county_level|false|false|false
+TN|bledsoe|Bledsoe County|county_level|false|false|false
+TN|blount|Blount County|county_level|false|false|false
+TN|bradley|Bradley County|county_level|false|false|false
+TN|campbell|Campbell County|county_level|false|false|false
+TN|cannon|Cannon County|county_level|false|false|false
+TN|carroll|Carroll County|county_level|false|false|false
+TN|carter|Carter County|county_level|false|false|false
+TN|cheatham|Cheatham County|county_level|false|false|false
+TN|chester|Chester County|county_level|false|false|false
+TN|claiborne|Claiborne County|county_level|false|false|false
+TN|clay|Clay County|county_level|false|false|false
+TN|cocke|Cocke County|county_level|false|false|false
+TN|coffee|Coffee County|county_level|false|false|false
+TN|crockett|Crockett County|county_level|false|false|false
+TN|cumberland|Cumberland County|county_level|false|false|false
+TN|davidson|Davidson County|county_level|false|false|false
+TN|decatur|Decatur County|county_level|false|false|false
+TN|dekalb|DeKalb County|county_level|false|false|false
+TN|dickson|Dickson County|county_level|false|false|false
+TN|dyer|Dyer County|county_level|false|false|false
+TN|fayette|Fayette County|county_level|false|false|false
+TN|fentress|Fentress County|county_level|false|false|false
+TN|franklin|Franklin County|county_level|false|false|false
+TN|gibson|Gibson County|county_level|false|false|false
+TN|giles|Giles County|county_level|false|false|false
+TN|grainger|Grainger County|county_level|false|false|false
+TN|greene|Greene County|county_level|false|false|false
+TN|grundy|Grundy County|county_level|false|false|false
+TN|hamblen|Hamblen County|county_level|false|false|false
+TN|hamilton|Hamilton County|county_level|false|false|false
+TN|hancock|Hancock County|county_level|false|false|false
+TN|hardeman|Hardeman County|county_level|false|false|false
+TN|hardin|Hardin County|county_level|false|false|false
+TN|hawkins|Hawkins County|county_level|false|false|false
+TN|haywood|Haywood County|county_level|false|false|false
+TN|henderson|Henderson County|county_level|false|false|false
+TN|henry|Henry County|county_level|false|false|false
+TN|hickman|Hickman County|county_level|false|false|false
+TN|houston|Houston County|county_level|false|false|false
+TN|humphreys|Humphreys County|county_level|false|false|false
+TN|jackson|Jackson County|county_level|false|false|false
+TN|jefferson|Jefferson County|county_level|false|false|false
+TN|johnson|Johnson County|county_level|false|false|false
+TN|knox|Knox County|county_level|false|false|false
+TN|lake|Lake County|county_level|false|false|false
+TN|lauderdale|Lauderdale County|county_level|false|false|false
+TN|lawrence|Lawrence County|county_level|false|false|false
+TN|lewis|Lewis County|county_level|false|false|false
+TN|lincoln|Lincoln County|county_level|false|false|false
+TN|loudon|Loudon County|county_level|false|false|false
+TN|mcminn|McMinn County|county_level|false|false|false
+TN|mcnairy|McNairy County|county_level|false|false|false
+TN|macon|Macon County|county_level|false|false|false
+TN|madison|Madison County|county_level|false|false|false
+TN|marion|Marion County|county_level|false|false|false
+TN|marshall|Marshall County|county_level|false|false|false
+TN|maury|Maury County|county_level|false|false|false
+TN|meigs|Meigs County|county_level|false|false|false
+TN|monroe|Monroe County|county_level|false|false|false
+TN|montgomery|Montgomery County|county_level|false|false|false
+TN|moore|Moore County|county_level|false|false|false
+TN|morgan|Morgan County|county_level|false|false|false
+TN|obion|Obion County|county_level|false|false|false
+TN|overton|Overton County|county_level|false|false|false
+TN|perry|Perry County|county_level|false|false|false
+TN|pickett|Pickett County|county_level|false|false|false
+TN|polk|Polk County|county_level|false|false|false
+TN|putnam|Putnam County|county_level|false|false|false
+TN|rhea|Rhea County|county_level|false|false|false
+TN|roane|Roane County|county_level|false|false|false
+TN|robertson|Robertson County|county_level|false|false|false
+TN|rutherford|Rutherford County|county_level|false|false|false
+TN|scott|Scott County|county_level|false|false|false
+TN|sequatchie|Sequatchie County|county_level|false|false|false
+TN|sevier|Sevier County|county_level|false|false|false
+TN|shelby|Shelby County|county_level|false|false|false
+TN|smith|Smith County|county_level|false|false|false
+TN|stewart|Stewart County|county_level|false|false|false
+TN|sullivan|Sullivan County|county_level|false|false|false
+TN|sumner|Sumner County|county_level|false|false|false
+TN|tipton|Tipton County|county_level|false|false|false
+TN|trousdale|Trousdale County|county_level|false|false|false
+TN|unicoi|Unicoi County|county_level|false|false|false
+TN|union|Union County|county_level|false|false|false
+TN|van-buren|Van Buren County|county_level|false|false|false
+TN|warren|Warren County|county_level|false|false|false
+TN|washington|Washington County|county_level|false|false|false
+TN|wayne|Wayne County|county_level|false|false|false
+TN|weakley|Weakley County|county_level|false|false|false
+TN|white|White County|county_level|false|false|false
+TN|williamson|Williamson County|county_level|false|false|false
+TN|wilson|Wilson County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('TN', 'anderson', 2025, CAST('0.6177' AS FLOAT8), CAST('0.6177' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'bedford', 2025, CAST('0.499' AS FLOAT8), CAST('0.499' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'benton', 2025, CAST('0.581' AS FLOAT8), CAST('0.581' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'bledsoe', 2025, CAST('0.4057' AS FLOAT8), CAST('0.4057' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'blount', 2025, CAST('0.5031' AS FLOAT8), CAST('0.5031' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'bradley', 2025, CAST('0.5087' AS FLOAT8), CAST('0.5087' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'campbell', 2025, CAST('0.3841' AS FLOAT8), CAST('0.3841' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'cannon', 2025, CAST('0.4793' AS FLOAT8), CAST('0.4793' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'carroll', 2025, CAST('0.6626' AS FLOAT8), CAST('0.6626' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'carter', 2025, CAST('0.5299' AS FLOAT8), CAST('0.5299' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'cheatham', 2025, CAST('0.5075' AS FLOAT8), CAST('0.5075' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'chester', 2025, CAST('0.5393' AS FLOAT8), CAST('0.5393' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'claiborne', 2025, CAST('0.4919' AS FLOAT8), CAST('0.4919' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'clay', 2025, CAST('0.6143' AS FLOAT8), CAST('0.6143' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'cocke', 2025, CAST('0.6425' AS FLOAT8), CAST('0.6425' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'coffee', 2025, CAST('0.6062' AS FLOAT8), CAST('0.6062' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'crockett', 2025, CAST('0.645' AS FLOAT8), CAST('0.645' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'cumberland', 2025, CAST('0.3066' AS FLOAT8), CAST('0.3066' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'davidson', 2025, CAST('0.6182' AS FLOAT8), CAST('0.6182' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'decatur', 2025, CAST('0.4884' AS FLOAT8), CAST('0.4884' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'dekalb', 2025, CAST('0.3616' AS FLOAT8), CAST('0.3616' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'dickson', 2025, CAST('0.502' AS FLOAT8), CAST('0.502' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'dyer', 2025, CAST('0.6056' AS FLOAT8), CAST('0.6056' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'fayette', 2025, CAST('0.3456' AS FLOAT8), CAST('0.3456' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'fentress', 2025, CAST('0.3419' AS FLOAT8), CAST('0.3419' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'franklin', 2025, CAST('0.5647' AS FLOAT8), CAST('0.5647' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'gibson', 2025, CAST('0.6787' AS FLOAT8), CAST('0.6787' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'giles', 2025, CAST('0.4669' AS FLOAT8), CAST('0.4669' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'grainger', 2025, CAST('0.5064' AS FLOAT8), CAST('0.5064' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'greene', 2025, CAST('0.4308' AS FLOAT8), CAST('0.4308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'grundy', 2025, CAST('0.422' AS FLOAT8), CAST('0.422' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'hamblen', 2025, CAST('0.4571' AS FLOAT8), CAST('0.4571' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'hamilton', 2025, CAST('0.6693' AS FLOAT8), CAST('0.6693' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'hancock', 2025, CAST('0.4517' AS FLOAT8), CAST('0.4517' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'hardeman', 2025, CAST('0.6524' AS FLOAT8), CAST('0.6524' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'hardin', 2025, CAST('0.4325' AS FLOAT8), CAST('0.4325' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'hawkins', 2025, CAST('0.5632' AS FLOAT8), CAST('0.5632' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'haywood', 2025, CAST('0.714' AS FLOAT8), CAST('0.714' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'henderson', 2025, CAST('0.4692' AS FLOAT8), CAST('0.4692' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'henry', 2025, CAST('0.4821' AS FLOAT8), CAST('0.4821' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'hickman', 2025, CAST('0.5672' AS FLOAT8), CAST('0.5672' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'houston', 2025, CAST('0.5736' AS FLOAT8), CAST('0.5736' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'humphreys', 2025, CAST('0.4789' AS FLOAT8), CAST('0.4789' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'jackson', 2025, CAST('0.4963' AS FLOAT8), CAST('0.4963' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'jefferson', 2025, CAST('0.4714' AS FLOAT8), CAST('0.4714' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'johnson', 2025, CAST('0.3835' AS FLOAT8), CAST('0.3835' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'knox', 2025, CAST('0.4762' AS FLOAT8), CAST('0.4762' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'lake', 2025, CAST('0.7084' AS FLOAT8), CAST('0.7084' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'lauderdale', 2025, CAST('0.6618' AS FLOAT8), CAST('0.6618' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'lawrence', 2025, CAST('0.532' AS FLOAT8), CAST('0.532' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'lewis', 2025, CAST('0.5038' AS FLOAT8), CAST('0.5038' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'lincoln', 2025, CAST('0.4739' AS FLOAT8), CAST('0.4739' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'loudon', 2025, CAST('0.3975' AS FLOAT8), CAST('0.3975' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'mcminn', 2025, CAST('0.3713' AS FLOAT8), CAST('0.3713' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'mcnairy', 2025, CAST('0.3898' AS FLOAT8), CAST('0.3898' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'macon', 2025, CAST('0.4063' AS FLOAT8), CAST('0.4063' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'madison', 2025, CAST('0.612' AS FLOAT8), CAST('0.612' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'marion', 2025, CAST('0.4441' AS FLOAT8), CAST('0.4441' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'marshall', 2025, CAST('0.5421' AS FLOAT8), CAST('0.5421' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'maury', 2025, CAST('0.48' AS FLOAT8), CAST('0.48' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'meigs', 2025, CAST('0.3919' AS FLOAT8), CAST('0.3919' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'monroe', 2025, CAST('0.4442' AS FLOAT8), CAST('0.4442' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'montgomery', 2025, CAST('0.673' AS FLOAT8), CAST('0.673' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'moore', 2025, CAST('0.4828' AS FLOAT8), CAST('0.4828' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'morgan', 2025, CAST('0.5813' AS FLOAT8), CAST('0.5813' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'obion', 2025, CAST('0.5681' AS FLOAT8), CAST('0.5681' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'overton', 2025, CAST('0.3937' AS FLOAT8), CAST('0.3937' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'perry', 2025, CAST('0.58' AS FLOAT8), CAST('0.58' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'pickett', 2025, CAST('0.3736' AS FLOAT8), CAST('0.3736' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'polk', 2025, CAST('0.5645' AS FLOAT8), CAST('0.5645' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'putnam', 2025, CAST('0.5263' AS FLOAT8), CAST('0.5263' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'rhea', 2025, CAST('0.4622' AS FLOAT8), CAST('0.4622' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'roane', 2025, CAST('0.552' AS FLOAT8), CAST('0.552' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'robertson', 2025, CAST('0.5214' AS FLOAT8), CAST('0.5214' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'rutherford', 2025, CAST('0.5072' AS FLOAT8), CAST('0.5072' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'scott', 2025, CAST('0.5274' AS FLOAT8), CAST('0.5274' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'sequatchie', 2025, CAST('0.4527' AS FLOAT8), CAST('0.4527' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'sevier', 2025, CAST('0.3141' AS FLOAT8), CAST('0.3141' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'shelby', 2025, CAST('1.0344' AS FLOAT8), CAST('1.0344' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'smith', 2025, CAST('0.4664' AS FLOAT8), CAST('0.4664' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'stewart', 2025, CAST('0.5205' AS FLOAT8), CAST('0.5205' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'sullivan', 2025, CAST('0.6316' AS FLOAT8), CAST('0.6316' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'sumner', 2025, CAST('0.5341' AS FLOAT8), CAST('0.5341' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'tipton', 2025, CAST('0.5261' AS FLOAT8), CAST('0.5261' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'trousdale', 2025, CAST('0.4224' AS FLOAT8), CAST('0.4224' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'unicoi', 2025, CAST('0.5707' AS FLOAT8), CAST('0.5707' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'union', 2025, CAST('0.3865' AS FLOAT8), CAST('0.3865' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'van-buren', 2025, CAST('0.3995' AS FLOAT8), CAST('0.3995' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'warren', 2025, CAST('0.4468' AS FLOAT8), CAST('0.4468' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'washington', 2025, CAST('0.5516' AS FLOAT8), CAST('0.5516' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'wayne', 2025, CAST('0.5395' AS FLOAT8), CAST('0.5395' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'weakley', 2025, CAST('0.5407' AS FLOAT8), CAST('0.5407' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'white', 2025, CAST('0.4253' AS FLOAT8), CAST('0.4253' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'williamson', 2025, CAST('0.4291' AS FLOAT8), CAST('0.4291' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TN', 'wilson', 2025, CAST('0.439' AS FLOAT8), CAST('0.439' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('TN|anderson|2025|0.6177|0.6177|||||||
+TN|bedford|2025|0.499|0.499|||||||
+TN|benton|2025|0.581|0.581|||||||
+TN|bledsoe|2025|0.4057|0.4057|||||||
+TN|blount|2025|0.5031|0.5031|||||||
+TN|bradley|2025|0.5087|0.5087|||||||
+TN|campbell|2025|0.3841|0.3841|||||||
+TN|cannon|2025|0.4793|0.4793|||||||
+TN|carroll|2025|0.6626|0.6626|||||||
+TN|carter|2025|0.5299|0.5299|||||||
+TN|cheatham|2025|0.5075|0.5075|||||||
+TN|chester|2025|0.5393|0.5393|||||||
+TN|claiborne|2025|0.4919|0.4919|||||||
+TN|clay|2025|0.6143|0.6143|||||||
+TN|cocke|2025|0.6425|0.6425|||||||
+TN|coffee|2025|0.6062|0.6062|||||||
+TN|crockett|2025|0.645|0.645|||||||
+TN|cumberland|2025|0.3066|0.3066|||||||
+TN|davidson|2025|0.6182|0.6182|||||||
+TN|decatur|2025|0.4884|0.4884|||||||
+TN|dekalb|2025|0.3616|0.3616|||||||
+TN|dickson|2025|0.502|0.502|||||||
+TN|dyer|2025|0.6056|0.6056|||||||
+TN|fayette|2025|0.3456|0.3456|||||||
+TN|fentress|2025|0.3419|0.3419|||||||
+TN|franklin|2025|0.5647|0.5647|||||||
+TN|gibson|2025|0.6787|0.6787|||||||
+TN|giles|2025|0.4669|0.4669|||||||
+TN|grainger|2025|0.5064|0.5064|||||||
+TN|greene|2025|0.4308|0.4308|||||||
+TN|grundy|2025|0.422|0.422|||||||
+TN|hamblen|2025|0.4571|0.4571|||||||
+TN|hamilton|2025|0.6693|0.6693|||||||
+TN|hancock|2025|0.4517|0.4517|||||||
+TN|hardeman|2025|0.6524|0.6524|||||||
+TN|hardin|2025|0.4325|0.4325|||||||
+TN|hawkins|2025|0.5632|0.5632|||||||
+TN|haywood|2025|0.714|0.714|||||||
+TN|henderson|2025|0.4692|0.4692|||||||
+TN|henry|2025|0.4821|0.4821|||||||
+TN|hickman|2025|0.5672|0.5672|||||||
+TN|houston|2025|0.5736|0.5736|||||||
+TN|humphreys|2025|0.4789|0.4789|||||||
+TN|jackson|2025|0.4963|0.4963|||||||
+TN|jefferson|2025|0.4714|0.4714|||||||
+TN|johnson|2025|0.3835|0.3835|||||||
+TN|knox|2025|0.4762|0.4762|||||||
+TN|lake|2025|0.7084|0.7084|||||||
+TN|lauderdale|2025|0.6618|0.6618|||||||
+TN|lawrence|2025|0.532|0.532|||||||
+TN|lewis|2025|0.5038|0.5038|||||||
+TN|lincoln|2025|0.4739|0.4739|||||||
+TN|loudon|2025|0.3975|0.3975|||||||
+TN|mcminn|2025|0.3713|0.3713|||||||
+TN|mcnairy|2025|0.3898|0.3898|||||||
+TN|macon|2025|0.4063|0.4063|||||||
+TN|madison|2025|0.612|0.612|||||||
+TN|marion|2025|0.4441|0.4441|||||||
+TN|marshall|2025|0.5421|0.5421|||||||
+TN|maury|2025|0.48|0.48|||||||
+TN|meigs|2025|0.3919|0.3919|||||||
+TN|monroe|2025|0.4442|0.4442|||||||
+TN|montgomery|2025|0.673|0.673|||||||
+TN|moore|2025|0.4828|0.4828|||||||
+TN|morgan|2025|0.5813|0.5813|||||||
+TN|obion|2025|0.5681|0.5681|||||||
+TN|overton|2025|0.3937|0.3937|||||||
+TN|perry|2025|0.58|0.58|||||||
+TN|pickett|2025|0.3736|0.3736|||||||
+TN|polk|2025|0.5645|0.5645|||||||
+TN|putnam|2025|0.5263|0.5263|||||||
+TN|rhea|2025|0.4622|0.4622|||||||
+TN|roane|2025|0.552|0.552|||||||
+TN|robertson|2025|0.5214|0.5214|||||||
+TN|rutherford|2025|0.5072|0.5072|||||||
+TN|scott|2025|0.5274|0.5274|||||||
+TN|sequatchie|2025|0.4527|0.4527|||||||
+TN|sevier|2025|0.3141|0.3141|||||||
+TN|shelby|2025|1.0344|1.0344|||||||
+TN|smith|2025|0.4664|0.4664|||||||
+TN|stewart|2025|0.5205|0.5205|||||||
+TN|sullivan|2025|0.6316|0.6316|||||||
+TN|sumner|2025|0.5341|0.5341|||||||
+TN|tipton|2025|0.5261|0.5261|||||||
+TN|trousdale|2025|0.4224|0.4224|||||||
+TN|unicoi|2025|0.5707|0.5707|||||||
+TN|union|2025|0.3865|0.3865|||||||
+TN|van-buren|2025|0.3995|0.3995|||||||
+TN|warren|2025|0.4468|0.4468|||||||
+TN|washington|2025|0.5516|0.5516|||||||
+TN|wayne|2025|0.5395|0.5395|||||||
+TN|weakley|2025|0.5407|0.5407|||||||
+TN|white|2025|0.4253|0.4253|||||||
+TN|williamson|2025|0.4291|0.4291|||||||
+TN|wilson|2025|0.439|0.439|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -241,9 +241,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -266,13 +280,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -287,18 +296,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -812,9 +812,52 @@ ptax_krated AS MATERIALIZED (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_texts(n_py, n_bit, n_text) AS MATERIALIZED (
+  VALUES
+  (0, 0, 'The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate'),
+  (0, 1, 'No tax rate is published for this county; the Texas average rate is used as an estimate'),
+  (0, 2, 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied'),
+  (0, 3, 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied'),
+  (0, 4, 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here'),
+  (0, 5, 'A disability rating below 10% gives no disabled veteran''s exemption in Texas'),
+  (0, 6, 'A disabled veteran rated 100% is exempt from the whole tax'),
+  (0, 7, 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used'),
+  (0, 8, 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%'),
+  (0, 9, 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap'),
+  (0, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
+  (0, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
+  (0, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used'),
+  (1, 0, 'The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate'),
+  (1, 1, 'No tax rate is published for this county; the Texas average rate is used as an estimate'),
+  (1, 2, 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied'),
+  (1, 3, 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied'),
+  (1, 4, 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here'),
+  (1, 5, 'A disability rating below 10% gives no disabled veteran''s exemption in Texas'),
+  (1, 6, 'A disabled veteran rated 100% is exempt from the whole tax'),
+  (1, 7, 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used'),
+  (1, 8, 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%'),
+  (1, 9, 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap'),
+  (1, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
+  (1, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
+  (1, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used')
+),
+ptax_note_sets AS MATERIALIZED (
+  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
+  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8192), (1, 8192)) AS c(n_py, n_count) CROSS JOIN generate_series(0, 16383) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
+  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
+  GROUP BY m.n_py, m.n_mask
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS MATERIALIZED (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -837,13 +880,8 @@ ptax_in AS MATERIALIZED (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS MATERIALIZED (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -856,7 +894,7 @@ ptax_l1 AS MATERIALIZED (
     CASE WHEN py IN (0, 1) THEN ((NOT (p_school IS NULL))) END AS py0_s1,
     CASE WHEN py IN (0, 1) THEN (f3 AND COALESCE(f15 > CAST('0' AS FLOAT8), FALSE)) END AS py0_s7,
     CASE WHEN py IN (0, 1) THEN (f3 AND (f4 OR f7)) END AS py0_s9,
-    CASE WHEN py IN (0, 1) THEN ((f10 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s10,
+    CASE WHEN py IN (0, 1) THEN ((f10 >= CAST('100' AS FLOAT8))) END AS py0_s10,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (f3) THEN (CASE py WHEN 0 THEN CAST('100000' AS FLOAT8) WHEN 1 THEN CAST('140000' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s11,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (f3) THEN CAST('3000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s12,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN f10 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f10 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f10 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f10 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN f10 < CAST('Infinity' AS FLOAT8) THEN CAST('12000' AS FLOAT8) END) END AS py0_s14,
@@ -908,43 +946,8 @@ ptax_l8 AS MATERIALIZED (
   SELECT *, CASE WHEN py IN (0, 1) THEN (((py0_s24 + py0_s25) + py0_s26) + py0_s27) END AS py0_s28
   FROM ptax_l7
 ),
-ptax_note_texts(n_py, n_bit, n_text) AS MATERIALIZED (
-  VALUES
-  (0, 0, 'The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate'),
-  (0, 1, 'No tax rate is published for this county; the Texas average rate is used as an estimate'),
-  (0, 2, 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied'),
-  (0, 3, 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied'),
-  (0, 4, 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here'),
-  (0, 5, 'A disability rating below 10% gives no disabled veteran''s exemption in Texas'),
-  (0, 6, 'A disabled veteran rated 100% is exempt from the whole tax'),
-  (0, 7, 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used'),
-  (0, 8, 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%'),
-  (0, 9, 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap'),
-  (0, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
-  (0, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
-  (0, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used'),
-  (1, 0, 'The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate'),
-  (1, 1, 'No tax rate is published for this county; the Texas average rate is used as an estimate'),
-  (1, 2, 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied'),
-  (1, 3, 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied'),
-  (1, 4, 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here'),
-  (1, 5, 'A disability rating below 10% gives no disabled veteran''s exemption in Texas'),
-  (1, 6, 'A disabled veteran rated 100% is exempt from the whole tax'),
-  (1, 7, 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used'),
-  (1, 8, 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%'),
-  (1, 9, 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap'),
-  (1, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
-  (1, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
-  (1, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used')
-),
-ptax_note_sets AS MATERIALIZED (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8192), (1, 8192)) AS c(n_py, n_count) CROSS JOIN generate_series(0, 16383) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
-),
 ptax_raw AS MATERIALIZED (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s1) THEN 1 ELSE 0 END) + (CASE WHEN ((p_rate IS NULL)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f3) AND (f4 OR f7)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s9 AND f4 AND f7) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9) THEN 16 ELSE 0 END) + (CASE WHEN ((f10 > CAST('0' AS FLOAT8)) AND COALESCE(py0_s14 = CAST('0' AS FLOAT8), FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL)) AND (NOT f3)) THEN 128 ELSE 0 END) + (CASE WHEN (py0_s7 AND (py0_s8 < f0)) THEN 256 ELSE 0 END) + (CASE WHEN (f3 AND (f15 IS NULL)) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN ((NOT (f18 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f2 IS NULL)) OR (NOT (f14 IS NULL)) OR (NOT (f5 IS NULL)) OR f6 OR f13 OR f8 OR f9) THEN 4096 ELSE 0 END)) END) AS p_nmask,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s1) THEN 1 ELSE 0 END) + (CASE WHEN ((p_rate IS NULL)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f3) AND (f4 OR f7)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s9 AND f4 AND f7) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9) THEN 16 ELSE 0 END) + (CASE WHEN ((f10 > CAST('0' AS FLOAT8)) AND COALESCE(py0_s14 = CAST('0' AS FLOAT8), FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL)) AND (NOT f3)) THEN 128 ELSE 0 END) + (CASE WHEN (py0_s7 AND (py0_s8 < f0)) THEN 256 ELSE 0 END) + (CASE WHEN (f3 AND (f15 IS NULL)) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN ((NOT (f18 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f2 IS NULL)) OR (NOT (f14 IS NULL)) OR (NOT (f5 IS NULL)) OR f6 OR f13 OR f8 OR f9) THEN 4096 ELSE 0 END)) END) AS p_nmask,
     (CASE WHEN py IN (0, 1) THEN py0_s28 END) AS l0_0,
     (CASE WHEN py IN (0, 1) THEN (CASE WHEN CAST('12' AS FLOAT8) = 0 THEN (CASE WHEN py0_s28 > 0 THEN CAST('Infinity' AS FLOAT8) WHEN py0_s28 < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE py0_s28 / CAST('12' AS FLOAT8) END) END) AS l1_0,
     (CASE WHEN py IN (0, 1) THEN ((CASE WHEN f0 = 0 THEN (CASE WHEN py0_s28 > 0 THEN CAST('Infinity' AS FLOAT8) WHEN py0_s28 < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE py0_s28 / f0 END) * CAST('100' AS FLOAT8)) END) AS l2_0,

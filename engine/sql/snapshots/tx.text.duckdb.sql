@@ -5,780 +5,832 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('TX', 'anderson', 'Anderson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'andrews', 'Andrews County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'angelina', 'Angelina County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'aransas', 'Aransas County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'archer', 'Archer County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'armstrong', 'Armstrong County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'atascosa', 'Atascosa County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'austin', 'Austin County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bailey', 'Bailey County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bandera', 'Bandera County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bastrop', 'Bastrop County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'baylor', 'Baylor County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bee', 'Bee County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bell', 'Bell County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bexar', 'Bexar County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'blanco', 'Blanco County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'borden', 'Borden County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bosque', 'Bosque County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'bowie', 'Bowie County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'brazoria', 'Brazoria County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'brazos', 'Brazos County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'brewster', 'Brewster County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'briscoe', 'Briscoe County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'brooks', 'Brooks County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'brown', 'Brown County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'burleson', 'Burleson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'burnet', 'Burnet County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'caldwell', 'Caldwell County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'calhoun', 'Calhoun County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'callahan', 'Callahan County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'cameron', 'Cameron County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'camp', 'Camp County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'carson', 'Carson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'cass', 'Cass County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'castro', 'Castro County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'chambers', 'Chambers County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'cherokee', 'Cherokee County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'childress', 'Childress County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'clay', 'Clay County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'cochran', 'Cochran County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'coke', 'Coke County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'coleman', 'Coleman County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'collin', 'Collin County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'collingsworth', 'Collingsworth County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'colorado', 'Colorado County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'comal', 'Comal County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'comanche', 'Comanche County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'concho', 'Concho County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'cooke', 'Cooke County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'coryell', 'Coryell County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'cottle', 'Cottle County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'crane', 'Crane County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'crockett', 'Crockett County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'crosby', 'Crosby County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'culberson', 'Culberson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'dallam', 'Dallam County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'dallas', 'Dallas County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'dawson', 'Dawson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'deaf-smith', 'Deaf Smith County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'delta', 'Delta County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'denton', 'Denton County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'dewitt', 'DeWitt County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'dickens', 'Dickens County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'dimmit', 'Dimmit County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'donley', 'Donley County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'duval', 'Duval County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'eastland', 'Eastland County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'ector', 'Ector County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'edwards', 'Edwards County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'ellis', 'Ellis County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'el-paso', 'El Paso County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'erath', 'Erath County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'falls', 'Falls County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'fannin', 'Fannin County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'fayette', 'Fayette County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'fisher', 'Fisher County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'floyd', 'Floyd County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'foard', 'Foard County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'fort-bend', 'Fort Bend County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'franklin', 'Franklin County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'freestone', 'Freestone County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'frio', 'Frio County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'gaines', 'Gaines County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'galveston', 'Galveston County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'garza', 'Garza County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'gillespie', 'Gillespie County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'glasscock', 'Glasscock County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'goliad', 'Goliad County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'gonzales', 'Gonzales County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'gray', 'Gray County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'grayson', 'Grayson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'gregg', 'Gregg County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'grimes', 'Grimes County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'guadalupe', 'Guadalupe County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hale', 'Hale County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hall', 'Hall County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hamilton', 'Hamilton County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hansford', 'Hansford County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hardeman', 'Hardeman County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hardin', 'Hardin County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'harris', 'Harris County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'harrison', 'Harrison County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hartley', 'Hartley County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'haskell', 'Haskell County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hays', 'Hays County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hemphill', 'Hemphill County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'henderson', 'Henderson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hidalgo', 'Hidalgo County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hill', 'Hill County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hockley', 'Hockley County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hood', 'Hood County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hopkins', 'Hopkins County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'houston', 'Houston County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'howard', 'Howard County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hudspeth', 'Hudspeth County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hunt', 'Hunt County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'hutchinson', 'Hutchinson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'irion', 'Irion County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jack', 'Jack County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jackson', 'Jackson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jasper', 'Jasper County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jeff-davis', 'Jeff Davis County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jefferson', 'Jefferson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jim-hogg', 'Jim Hogg County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jim-wells', 'Jim Wells County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'johnson', 'Johnson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'jones', 'Jones County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'karnes', 'Karnes County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kaufman', 'Kaufman County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kendall', 'Kendall County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kenedy', 'Kenedy County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kent', 'Kent County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kerr', 'Kerr County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kimble', 'Kimble County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'king', 'King County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kinney', 'Kinney County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'kleberg', 'Kleberg County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'knox', 'Knox County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lamar', 'Lamar County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lamb', 'Lamb County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lampasas', 'Lampasas County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'la-salle', 'La Salle County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lavaca', 'Lavaca County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lee', 'Lee County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'leon', 'Leon County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'liberty', 'Liberty County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'limestone', 'Limestone County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lipscomb', 'Lipscomb County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'live-oak', 'Live Oak County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'llano', 'Llano County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'loving', 'Loving County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lubbock', 'Lubbock County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'lynn', 'Lynn County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'mcculloch', 'McCulloch County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'mclennan', 'McLennan County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'mcmullen', 'McMullen County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'madison', 'Madison County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'marion', 'Marion County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'martin', 'Martin County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'mason', 'Mason County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'matagorda', 'Matagorda County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'maverick', 'Maverick County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'medina', 'Medina County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'menard', 'Menard County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'midland', 'Midland County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'milam', 'Milam County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'mills', 'Mills County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'mitchell', 'Mitchell County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'montague', 'Montague County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'montgomery', 'Montgomery County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'moore', 'Moore County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'morris', 'Morris County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'motley', 'Motley County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'nacogdoches', 'Nacogdoches County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'navarro', 'Navarro County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'newton', 'Newton County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'nolan', 'Nolan County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'nueces', 'Nueces County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'ochiltree', 'Ochiltree County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'oldham', 'Oldham County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'orange', 'Orange County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'palo-pinto', 'Palo Pinto County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'panola', 'Panola County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'parker', 'Parker County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'parmer', 'Parmer County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'pecos', 'Pecos County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'polk', 'Polk County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'potter', 'Potter County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'presidio', 'Presidio County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'rains', 'Rains County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'randall', 'Randall County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'reagan', 'Reagan County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'real', 'Real County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'red-river', 'Red River County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'reeves', 'Reeves County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'refugio', 'Refugio County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'roberts', 'Roberts County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'robertson', 'Robertson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'rockwall', 'Rockwall County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'runnels', 'Runnels County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'rusk', 'Rusk County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'sabine', 'Sabine County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'san-augustine', 'San Augustine County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'san-jacinto', 'San Jacinto County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'san-patricio', 'San Patricio County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'san-saba', 'San Saba County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'schleicher', 'Schleicher County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'scurry', 'Scurry County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'shackelford', 'Shackelford County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'shelby', 'Shelby County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'sherman', 'Sherman County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'smith', 'Smith County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'somervell', 'Somervell County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'starr', 'Starr County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'stephens', 'Stephens County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'sterling', 'Sterling County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'stonewall', 'Stonewall County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'sutton', 'Sutton County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'swisher', 'Swisher County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'tarrant', 'Tarrant County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'taylor', 'Taylor County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'terrell', 'Terrell County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'terry', 'Terry County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'throckmorton', 'Throckmorton County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'titus', 'Titus County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'tom-green', 'Tom Green County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'travis', 'Travis County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'trinity', 'Trinity County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'tyler', 'Tyler County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'upshur', 'Upshur County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'upton', 'Upton County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'uvalde', 'Uvalde County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'val-verde', 'Val Verde County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'van-zandt', 'Van Zandt County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'victoria', 'Victoria County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'walker', 'Walker County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'waller', 'Waller County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'ward', 'Ward County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'washington', 'Washington County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'webb', 'Webb County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'wharton', 'Wharton County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'wheeler', 'Wheeler County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'wichita', 'Wichita County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'wilbarger', 'Wilbarger County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'willacy', 'Willacy County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'williamson', 'Williamson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'wilson', 'Wilson County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'winkler', 'Winkler County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'wise', 'Wise County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'wood', 'Wood County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'yoakum', 'Yoakum County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'young', 'Young County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'zapata', 'Zapata County', 'tx', FALSE, FALSE, FALSE),
-  ('TX', 'zavala', 'Zavala County', 'tx', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('TX|anderson|Anderson County|tx|false|false|false
+TX|andrews|Andrews County|tx|false|false|false
+TX|angelina|Angelina County|tx|false|false|false
+TX|aransas|Aransas County|tx|false|false|false
+TX|archer|Archer County|tx|false|false|false
+TX|armstrong|Armstrong County|tx|false|false|false
+TX|atascosa|Atascosa County|tx|false|false|false
+TX|austin|Austin County|tx|false|false|false
+TX|bailey|Bailey County|tx|false|false|false
+TX|bandera|Bandera County|tx|false|false|false
+TX|bastrop|Bastrop County|tx|false|false|false
+TX|baylor|Baylor County|tx|false|false|false
+TX|bee|Bee County|tx|false|false|false
+TX|bell|Bell County|tx|false|false|false
+TX|bexar|Bexar County|tx|false|false|false
+TX|blanco|Blanco County|tx|false|false|false
+TX|borden|Borden County|tx|false|false|false
+TX|bosque|Bosque County|tx|false|false|false
+TX|bowie|Bowie County|tx|false|false|false
+TX|brazoria|Brazoria County|tx|false|false|false
+TX|brazos|Brazos County|tx|false|false|false
+TX|brewster|Brewster County|tx|false|false|false
+TX|briscoe|Briscoe County|tx|false|false|false
+TX|brooks|Brooks County|tx|false|false|false
+TX|brown|Brown County|tx|false|false|false
+TX|burleson|Burleson County|tx|false|false|false
+TX|burnet|Burnet County|tx|false|false|false
+TX|caldwell|Caldwell County|tx|false|false|false
+TX|calhoun|Calhoun County|tx|false|false|false
+TX|callahan|Callahan County|tx|false|false|false
+TX|cameron|Cameron County|tx|false|false|false
+TX|camp|Camp County|tx|false|false|false
+TX|carson|Carson County|tx|false|false|false
+TX|cass|Cass County|tx|false|false|false
+TX|castro|Castro County|tx|false|false|false
+TX|chambers|Chambers County|tx|false|false|false
+TX|cherokee|Cherokee County|tx|false|false|false
+TX|childress|Childress County|tx|false|false|false
+TX|clay|Clay County|tx|false|false|false
+TX|cochran|Cochran County|tx|false|false|false
+TX|coke|Coke County|tx|false|false|false
+TX|coleman|Coleman County|tx|false|false|false
+TX|collin|Collin County|tx|false|false|false
+TX|collingsworth|Collingsworth County|tx|false|false|false
+TX|colorado|Colorado County|tx|false|false|false
+TX|comal|Comal County|tx|false|false|false
+TX|comanche|Comanche County|tx|false|false|false
+TX|concho|Concho County|tx|false|false|false
+TX|cooke|Cooke County|tx|false|false|false
+TX|coryell|Coryell County|tx|false|false|false
+TX|cottle|Cottle County|tx|false|false|false
+TX|crane|Crane County|tx|false|false|false
+TX|crockett|Crockett County|tx|false|false|false
+TX|crosby|Crosby County|tx|false|false|false
+TX|culberson|Culberson County|tx|false|false|false
+TX|dallam|Dallam County|tx|false|false|false
+TX|dallas|Dallas County|tx|false|false|false
+TX|dawson|Dawson County|tx|false|false|false
+TX|deaf-smith|Deaf Smith County|tx|false|false|false
+TX|delta|Delta County|tx|false|false|false
+TX|denton|Denton County|tx|false|false|false
+TX|dewitt|DeWitt County|tx|false|false|false
+TX|dickens|Dickens County|tx|false|false|false
+TX|dimmit|Dimmit County|tx|false|false|false
+TX|donley|Donley County|tx|false|false|false
+TX|duval|Duval County|tx|false|false|false
+TX|eastland|Eastland County|tx|false|false|false
+TX|ector|Ector County|tx|false|false|false
+TX|edwards|Edwards County|tx|false|false|false
+TX|ellis|Ellis County|tx|false|false|false
+TX|el-paso|El Paso County|tx|false|false|false
+TX|erath|Erath County|tx|false|false|false
+TX|falls|Falls County|tx|false|false|false
+TX|fannin|Fannin County|tx|false|false|false
+TX|fayette|Fayette County|tx|false|false|false
+TX|fisher|Fisher County|tx|false|false|false
+TX|floyd|Floyd County|tx|false|false|false
+TX|foard|Foard County|tx|false|false|false
+TX|fort-bend|Fort Bend County|tx|false|false|false
+TX|franklin|Franklin County|tx|false|false|false
+TX|freestone|Freestone County|tx|false|false|false
+TX|frio|Frio County|tx|false|false|false
+TX|gaines|Gaines County|tx|false|false|false
+TX|galveston|Galveston County|tx|false|false|false
+TX|garza|Garza County|tx|false|false|false
+TX|gillespie|Gillespie County|tx|false|false|false
+TX|glasscock|Glasscock County|tx|false|false|false
+TX|goliad|Goliad County|tx|false|false|false
+TX|gonzales|Gonzales County|tx|false|false|false
+TX|gray|Gray County|tx|false|false|false
+TX|grayson|Grayson County|tx|false|false|false
+TX|gregg|Gregg County|tx|false|false|false
+TX|grimes|Grimes County|tx|false|false|false
+TX|guadalupe|Guadalupe County|tx|false|false|false
+TX|hale|Hale County|tx|false|false|false
+TX|hall|Hall County|tx|false|false|false
+TX|hamilton|Hamilton County|tx|false|false|false
+TX|hansford|Hansford County|tx|false|false|false
+TX|hardeman|Hardeman County|tx|false|false|false
+TX|hardin|Hardin County|tx|false|false|false
+TX|harris|Harris County|tx|false|false|false
+TX|harrison|Harrison County|tx|false|false|false
+TX|hartley|Hartley County|tx|false|false|false
+TX|haskell|Haskell County|tx|false|false|false
+TX|hays|Hays County|tx|false|false|false
+TX|hemphill|Hemphill County|tx|false|false|false
+TX|henderson|Henderson County|tx|false|false|false
+TX|hidalgo|Hidalgo County|tx|false|false|false
+TX|hill|Hill County|tx|false|false|false
+TX|hockley|Hockley County|tx|false|false|false
+TX|hood|Hood County|tx|false|false|false
+TX|hopkins|Hopkins County|tx|false|false|false
+TX|houston|Houston County|tx|false|false|false
+TX|howard|Howard County|tx|false|false|false
+TX|hudspeth|Hudspeth County|tx|false|false|false
+TX|hunt|Hunt County|tx|false|false|false
+TX|hutchinson|Hutchinson County|tx|false|false|false
+TX|irion|Irion County|tx|false|false|false
+TX|jack|Jack County|tx|false|false|false
+TX|jackson|Jackson County|tx|false|false|false
+TX|jasper|Jasper County|tx|false|false|false
+TX|jeff-davis|Jeff Davis County|tx|false|false|false
+TX|jefferson|Jefferson County|tx|false|false|false
+TX|jim-hogg|Jim Hogg County|tx|false|false|false
+TX|jim-wells|Jim Wells County|tx|false|false|false
+TX|johnson|Johnson County|tx|false|false|false
+TX|jones|Jones County|tx|false|false|false
+TX|karnes|Karnes County|tx|false|false|false
+TX|kaufman|Kaufman County|tx|false|false|false
+TX|kendall|Kendall County|tx|false|false|false
+TX|kenedy|Kenedy County|tx|false|false|false
+TX|kent|Kent County|tx|false|false|false
+TX|kerr|Kerr County|tx|false|false|false
+TX|kimble|Kimble County|tx|false|false|false
+TX|king|King County|tx|false|false|false
+TX|kinney|Kinney County|tx|false|false|false
+TX|kleberg|Kleberg County|tx|false|false|false
+TX|knox|Knox County|tx|false|false|false
+TX|lamar|Lamar County|tx|false|false|false
+TX|lamb|Lamb County|tx|false|false|false
+TX|lampasas|Lampasas County|tx|false|false|false
+TX|la-salle|La Salle County|tx|false|false|false
+TX|lavaca|Lavaca County|tx|false|false|false
+TX|lee|Lee County|tx|false|false|false
+TX|leon|Leon County|tx|false|false|false
+TX|liberty|Liberty County|tx|false|false|false
+TX|limestone|Limestone County|tx|false|false|false
+TX|lipscomb|Lipscomb County|tx|false|false|false
+TX|live-oak|Live Oak County|tx|false|false|false
+TX|llano|Llano County|tx|false|false|false
+TX|loving|Loving County|tx|false|false|false
+TX|lubbock|Lubbock County|tx|false|false|false
+TX|lynn|Lynn County|tx|false|false|false
+TX|mcculloch|McCulloch County|tx|false|false|false
+TX|mclennan|McLennan County|tx|false|false|false
+TX|mcmullen|McMullen County|tx|false|false|false
+TX|madison|Madison County|tx|false|false|false
+TX|marion|Marion County|tx|false|false|false
+TX|martin|Martin County|tx|false|false|false
+TX|mason|Mason County|tx|false|false|false
+TX|matagorda|Matagorda County|tx|false|false|false
+TX|maverick|Maverick County|tx|false|false|false
+TX|medina|Medina County|tx|false|false|false
+TX|menard|Menard County|tx|false|false|false
+TX|midland|Midland County|tx|false|false|false
+TX|milam|Milam County|tx|false|false|false
+TX|mills|Mills County|tx|false|false|false
+TX|mitchell|Mitchell County|tx|false|false|false
+TX|montague|Montague County|tx|false|false|false
+TX|montgomery|Montgomery County|tx|false|false|false
+TX|moore|Moore County|tx|false|false|false
+TX|morris|Morris County|tx|false|false|false
+TX|motley|Motley County|tx|false|false|false
+TX|nacogdoches|Nacogdoches County|tx|false|false|false
+TX|navarro|Navarro County|tx|false|false|false
+TX|newton|Newton County|tx|false|false|false
+TX|nolan|Nolan County|tx|false|false|false
+TX|nueces|Nueces County|tx|false|false|false
+TX|ochiltree|Ochiltree County|tx|false|false|false
+TX|oldham|Oldham County|tx|false|false|false
+TX|orange|Orange County|tx|false|false|false
+TX|palo-pinto|Palo Pinto County|tx|false|false|false
+TX|panola|Panola County|tx|false|false|false
+TX|parker|Parker County|tx|false|false|false
+TX|parmer|Parmer County|tx|false|false|false
+TX|pecos|Pecos County|tx|false|false|false
+TX|polk|Polk County|tx|false|false|false
+TX|potter|Potter County|tx|false|false|false
+TX|presidio|Presidio County|tx|false|false|false
+TX|rains|Rains County|tx|false|false|false
+TX|randall|Randall County|tx|false|false|false
+TX|reagan|Reagan County|tx|false|false|false
+TX|real|Real County|tx|false|false|false
+TX|red-river|Red River County|tx|false|false|false
+TX|reeves|Reeves County|tx|false|false|false
+TX|refugio|Refugio County|tx|false|false|false
+TX|roberts|Roberts County|tx|false|false|false
+TX|robertson|Robertson County|tx|false|false|false
+TX|rockwall|Rockwall County|tx|false|false|false
+TX|runnels|Runnels County|tx|false|false|false
+TX|rusk|Rusk County|tx|false|false|false
+TX|sabine|Sabine County|tx|false|false|false
+TX|san-augustine|San Augustine County|tx|false|false|false
+TX|san-jacinto|San Jacinto County|tx|false|false|false
+TX|san-patricio|San Patricio County|tx|false|false|false
+TX|san-saba|San Saba County|tx|false|false|false
+TX|schleicher|Schleicher County|tx|false|false|false
+TX|scurry|Scurry County|tx|false|false|false
+TX|shackelford|Shackelford County|tx|false|false|false
+TX|shelby|Shelby County|tx|false|false|false
+TX|sherman|Sherman County|tx|false|false|false
+TX|smith|Smith County|tx|false|false|false
+TX|somervell|Somervell County|tx|false|false|false
+TX|starr|Starr County|tx|false|false|false
+TX|stephens|Stephens County|tx|false|false|false
+TX|sterling|Sterling County|tx|false|false|false
+TX|stonewall|Stonewall County|tx|false|false|false
+TX|sutton|Sutton County|tx|false|false|false
+TX|swisher|Swisher County|tx|false|false|false
+TX|tarrant|Tarrant County|tx|false|false|false
+TX|taylor|Taylor County|tx|false|false|false
+TX|terrell|Terrell County|tx|false|false|false
+TX|terry|Terry County|tx|false|false|false
+TX|throckmorton|Throckmorton County|tx|false|false|false
+TX|titus|Titus County|tx|false|false|false
+TX|tom-green|Tom Green County|tx|false|false|false
+TX|travis|Travis County|tx|false|false|false
+TX|trinity|Trinity County|tx|false|false|false
+TX|tyler|Tyler County|tx|false|false|false
+TX|upshur|Upshur County|tx|false|false|false
+TX|upton|Upton County|tx|false|false|false
+TX|uvalde|Uvalde County|tx|false|false|false
+TX|val-verde|Val Verde County|tx|false|false|false
+TX|van-zandt|Van Zandt County|tx|false|false|false
+TX|victoria|Victoria County|tx|false|false|false
+TX|walker|Walker County|tx|false|false|false
+TX|waller|Waller County|tx|false|false|false
+TX|ward|Ward County|tx|false|false|false
+TX|washington|Washington County|tx|false|false|false
+TX|webb|Webb County|tx|false|false|false
+TX|wharton|Wharton County|tx|false|false|false
+TX|wheeler|Wheeler County|tx|false|false|false
+TX|wichita|Wichita County|tx|false|false|false
+TX|wilbarger|Wilbarger County|tx|false|false|false
+TX|willacy|Willacy County|tx|false|false|false
+TX|williamson|Williamson County|tx|false|false|false
+TX|wilson|Wilson County|tx|false|false|false
+TX|winkler|Winkler County|tx|false|false|false
+TX|wise|Wise County|tx|false|false|false
+TX|wood|Wood County|tx|false|false|false
+TX|yoakum|Yoakum County|tx|false|false|false
+TX|young|Young County|tx|false|false|false
+TX|zapata|Zapata County|tx|false|false|false
+TX|zavala|Zavala County|tx|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('TX', 'anderson', 2024, CAST('2.145992' AS FLOAT8), CAST('0.9735' AS FLOAT8), CAST('1.0378' AS FLOAT8), CAST('0.493907' AS FLOAT8), CAST('0.614285' AS FLOAT8), CAST('0' AS FLOAT8), 'Palestine ISD', 'Palestine', '2025'),
-  ('TX', 'anderson', 2025, CAST('2.145992' AS FLOAT8), CAST('0.9735' AS FLOAT8), CAST('1.0378' AS FLOAT8), CAST('0.493907' AS FLOAT8), CAST('0.614285' AS FLOAT8), CAST('0' AS FLOAT8), 'Palestine ISD', 'Palestine', CAST(NULL AS TEXT)),
-  ('TX', 'andrews', 2024, CAST('1.437175' AS FLOAT8), CAST('1.3284' AS FLOAT8), CAST('0.8969' AS FLOAT8), CAST('0.3598' AS FLOAT8), CAST('0.180475' AS FLOAT8), CAST('0' AS FLOAT8), 'Andrews ISD', 'Andrews', '2025'),
-  ('TX', 'andrews', 2025, CAST('1.437175' AS FLOAT8), CAST('1.3284' AS FLOAT8), CAST('0.8969' AS FLOAT8), CAST('0.3598' AS FLOAT8), CAST('0.180475' AS FLOAT8), CAST('0' AS FLOAT8), 'Andrews ISD', 'Andrews', CAST(NULL AS TEXT)),
-  ('TX', 'angelina', 2024, CAST('1.948684' AS FLOAT8), CAST('1.2497' AS FLOAT8), CAST('0.971428' AS FLOAT8), CAST('0.449041' AS FLOAT8), CAST('0.528215' AS FLOAT8), CAST('0' AS FLOAT8), 'Lufkin ISD', 'Lufkin', '2025'),
-  ('TX', 'angelina', 2025, CAST('1.948684' AS FLOAT8), CAST('1.2497' AS FLOAT8), CAST('0.971428' AS FLOAT8), CAST('0.449041' AS FLOAT8), CAST('0.528215' AS FLOAT8), CAST('0' AS FLOAT8), 'Lufkin ISD', 'Lufkin', CAST(NULL AS TEXT)),
-  ('TX', 'aransas', 2024, CAST('1.571875' AS FLOAT8), CAST('1.0139' AS FLOAT8), CAST('0.7669' AS FLOAT8), CAST('0.3785' AS FLOAT8), CAST('0.426475' AS FLOAT8), CAST('0' AS FLOAT8), 'Rockport-Fulton ISD', 'Rockport', '2025'),
-  ('TX', 'aransas', 2025, CAST('1.571875' AS FLOAT8), CAST('1.0139' AS FLOAT8), CAST('0.7669' AS FLOAT8), CAST('0.3785' AS FLOAT8), CAST('0.426475' AS FLOAT8), CAST('0' AS FLOAT8), 'Rockport-Fulton ISD', 'Rockport', CAST(NULL AS TEXT)),
-  ('TX', 'archer', 2024, CAST('2.07837' AS FLOAT8), CAST('1.3217' AS FLOAT8), CAST('1.2552' AS FLOAT8), CAST('0.53152' AS FLOAT8), CAST('0.29165' AS FLOAT8), CAST('0' AS FLOAT8), 'Holliday ISD', 'Lakeside City', '2025'),
-  ('TX', 'archer', 2025, CAST('2.07837' AS FLOAT8), CAST('1.3217' AS FLOAT8), CAST('1.2552' AS FLOAT8), CAST('0.53152' AS FLOAT8), CAST('0.29165' AS FLOAT8), CAST('0' AS FLOAT8), 'Holliday ISD', 'Lakeside City', CAST(NULL AS TEXT)),
-  ('TX', 'armstrong', 2024, CAST('1.786219' AS FLOAT8), CAST('1.4426' AS FLOAT8), CAST('0.6956' AS FLOAT8), CAST('0.466181' AS FLOAT8), CAST('0.624438' AS FLOAT8), CAST('0' AS FLOAT8), 'Claude ISD', 'Claude', '2025'),
-  ('TX', 'armstrong', 2025, CAST('1.786219' AS FLOAT8), CAST('1.4426' AS FLOAT8), CAST('0.6956' AS FLOAT8), CAST('0.466181' AS FLOAT8), CAST('0.624438' AS FLOAT8), CAST('0' AS FLOAT8), 'Claude ISD', 'Claude', CAST(NULL AS TEXT)),
-  ('TX', 'atascosa', 2024, CAST('1.902069' AS FLOAT8), CAST('1.3208' AS FLOAT8), CAST('0.903536' AS FLOAT8), CAST('0.482888' AS FLOAT8), CAST('0.515645' AS FLOAT8), CAST('0' AS FLOAT8), 'Pleasanton ISD', 'Pleasanton', '2025'),
-  ('TX', 'atascosa', 2025, CAST('1.902069' AS FLOAT8), CAST('1.3208' AS FLOAT8), CAST('0.903536' AS FLOAT8), CAST('0.482888' AS FLOAT8), CAST('0.515645' AS FLOAT8), CAST('0' AS FLOAT8), 'Pleasanton ISD', 'Pleasanton', CAST(NULL AS TEXT)),
-  ('TX', 'austin', 2024, CAST('1.87158' AS FLOAT8), CAST('1.2787' AS FLOAT8), CAST('0.9905' AS FLOAT8), CAST('0.50377' AS FLOAT8), CAST('0.37731' AS FLOAT8), CAST('0' AS FLOAT8), 'Sealy ISD', 'Sealy', '2025'),
-  ('TX', 'austin', 2025, CAST('1.87158' AS FLOAT8), CAST('1.2787' AS FLOAT8), CAST('0.9905' AS FLOAT8), CAST('0.50377' AS FLOAT8), CAST('0.37731' AS FLOAT8), CAST('0' AS FLOAT8), 'Sealy ISD', 'Sealy', CAST(NULL AS TEXT)),
-  ('TX', 'bailey', 2024, CAST('2.498023' AS FLOAT8), CAST('1.4684' AS FLOAT8), CAST('1.0355' AS FLOAT8), CAST('0.78943' AS FLOAT8), CAST('0.673093' AS FLOAT8), CAST('0' AS FLOAT8), 'Muleshoe ISD', 'Muleshoe', '2025'),
-  ('TX', 'bailey', 2025, CAST('2.498023' AS FLOAT8), CAST('1.4684' AS FLOAT8), CAST('1.0355' AS FLOAT8), CAST('0.78943' AS FLOAT8), CAST('0.673093' AS FLOAT8), CAST('0' AS FLOAT8), 'Muleshoe ISD', 'Muleshoe', CAST(NULL AS TEXT)),
-  ('TX', 'bandera', 2024, CAST('1.877239' AS FLOAT8), CAST('0.9396' AS FLOAT8), CAST('0.7769' AS FLOAT8), CAST('0.5304' AS FLOAT8), CAST('0.569939' AS FLOAT8), CAST('0' AS FLOAT8), 'Bandera ISD', 'Bandera', '2025'),
-  ('TX', 'bandera', 2025, CAST('1.877239' AS FLOAT8), CAST('0.9396' AS FLOAT8), CAST('0.7769' AS FLOAT8), CAST('0.5304' AS FLOAT8), CAST('0.569939' AS FLOAT8), CAST('0' AS FLOAT8), 'Bandera ISD', 'Bandera', CAST(NULL AS TEXT)),
-  ('TX', 'bastrop', 2024, CAST('2.0027' AS FLOAT8), CAST('1.5128' AS FLOAT8), CAST('1.07' AS FLOAT8), CAST('0.4287' AS FLOAT8), CAST('0.504' AS FLOAT8), CAST('0' AS FLOAT8), 'Bastrop ISD', 'Bastrop', '2025'),
-  ('TX', 'bastrop', 2025, CAST('2.0027' AS FLOAT8), CAST('1.5128' AS FLOAT8), CAST('1.07' AS FLOAT8), CAST('0.4287' AS FLOAT8), CAST('0.504' AS FLOAT8), CAST('0' AS FLOAT8), 'Bastrop ISD', 'Bastrop', CAST(NULL AS TEXT)),
-  ('TX', 'baylor', 2024, CAST('2.00775' AS FLOAT8), CAST('1.2465' AS FLOAT8), CAST('0.6489' AS FLOAT8), CAST('0.9471' AS FLOAT8), CAST('0.41175' AS FLOAT8), CAST('0' AS FLOAT8), 'Seymour ISD', 'Seymour', '2025'),
-  ('TX', 'baylor', 2025, CAST('2.00775' AS FLOAT8), CAST('1.2465' AS FLOAT8), CAST('0.6489' AS FLOAT8), CAST('0.9471' AS FLOAT8), CAST('0.41175' AS FLOAT8), CAST('0' AS FLOAT8), 'Seymour ISD', 'Seymour', CAST(NULL AS TEXT)),
-  ('TX', 'bee', 2024, CAST('2.275094' AS FLOAT8), CAST('1.4212' AS FLOAT8), CAST('1.116114' AS FLOAT8), CAST('0.47673' AS FLOAT8), CAST('0.68225' AS FLOAT8), CAST('0' AS FLOAT8), 'Beeville ISD', 'Beeville', '2025'),
-  ('TX', 'bee', 2025, CAST('2.275094' AS FLOAT8), CAST('1.4212' AS FLOAT8), CAST('1.116114' AS FLOAT8), CAST('0.47673' AS FLOAT8), CAST('0.68225' AS FLOAT8), CAST('0' AS FLOAT8), 'Beeville ISD', 'Beeville', CAST(NULL AS TEXT)),
-  ('TX', 'bell', 2024, CAST('1.9094' AS FLOAT8), CAST('1.5418' AS FLOAT8), CAST('0.8778' AS FLOAT8), CAST('0.3317' AS FLOAT8), CAST('0.6999' AS FLOAT8), CAST('0' AS FLOAT8), 'Killeen ISD', 'Temple', '2025'),
-  ('TX', 'bell', 2025, CAST('1.9094' AS FLOAT8), CAST('1.5418' AS FLOAT8), CAST('0.8778' AS FLOAT8), CAST('0.3317' AS FLOAT8), CAST('0.6999' AS FLOAT8), CAST('0' AS FLOAT8), 'Killeen ISD', 'Temple', CAST(NULL AS TEXT)),
-  ('TX', 'bexar', 2024, CAST('1.846489' AS FLOAT8), CAST('1.8144' AS FLOAT8), CAST('1.0049' AS FLOAT8), CAST('0.299999' AS FLOAT8), CAST('0.54159' AS FLOAT8), CAST('0' AS FLOAT8), 'Northside ISD', 'San Antonio', '2025'),
-  ('TX', 'bexar', 2025, CAST('1.846489' AS FLOAT8), CAST('1.8144' AS FLOAT8), CAST('1.0049' AS FLOAT8), CAST('0.299999' AS FLOAT8), CAST('0.54159' AS FLOAT8), CAST('0' AS FLOAT8), 'Northside ISD', 'San Antonio', CAST(NULL AS TEXT)),
-  ('TX', 'blanco', 2024, CAST('1.568332' AS FLOAT8), CAST('1.0434' AS FLOAT8), CAST('0.8608' AS FLOAT8), CAST('0.375232' AS FLOAT8), CAST('0.3323' AS FLOAT8), CAST('0' AS FLOAT8), 'Johnson City ISD', 'Johnson City', '2025'),
-  ('TX', 'blanco', 2025, CAST('1.568332' AS FLOAT8), CAST('1.0434' AS FLOAT8), CAST('0.8608' AS FLOAT8), CAST('0.375232' AS FLOAT8), CAST('0.3323' AS FLOAT8), CAST('0' AS FLOAT8), 'Johnson City ISD', 'Johnson City', CAST(NULL AS TEXT)),
-  ('TX', 'borden', 2024, CAST('1.28785' AS FLOAT8), CAST('0.4677' AS FLOAT8), CAST('0.78385' AS FLOAT8), CAST('0.504' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Borden County ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'borden', 2025, CAST('1.28785' AS FLOAT8), CAST('0.4677' AS FLOAT8), CAST('0.78385' AS FLOAT8), CAST('0.504' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Borden County ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'bosque', 2024, CAST('1.45855' AS FLOAT8), CAST('1.0076' AS FLOAT8), CAST('0.7715' AS FLOAT8), CAST('0.341' AS FLOAT8), CAST('0.34605' AS FLOAT8), CAST('0' AS FLOAT8), 'Clifton ISD', 'Clifton', '2025'),
-  ('TX', 'bosque', 2025, CAST('1.45855' AS FLOAT8), CAST('1.0076' AS FLOAT8), CAST('0.7715' AS FLOAT8), CAST('0.341' AS FLOAT8), CAST('0.34605' AS FLOAT8), CAST('0' AS FLOAT8), 'Clifton ISD', 'Clifton', CAST(NULL AS TEXT)),
-  ('TX', 'bowie', 2024, CAST('2.282947' AS FLOAT8), CAST('1.2963' AS FLOAT8), CAST('1.209' AS FLOAT8), CAST('0.423947' AS FLOAT8), CAST('0.65' AS FLOAT8), CAST('0' AS FLOAT8), 'Texarkana ISD', 'Texarkana', '2025'),
-  ('TX', 'bowie', 2025, CAST('2.282947' AS FLOAT8), CAST('1.2963' AS FLOAT8), CAST('1.209' AS FLOAT8), CAST('0.423947' AS FLOAT8), CAST('0.65' AS FLOAT8), CAST('0' AS FLOAT8), 'Texarkana ISD', 'Texarkana', CAST(NULL AS TEXT)),
-  ('TX', 'brazoria', 2024, CAST('2.084758' AS FLOAT8), CAST('1.7453' AS FLOAT8), CAST('1.15' AS FLOAT8), CAST('0.304758' AS FLOAT8), CAST('0.63' AS FLOAT8), CAST('0' AS FLOAT8), 'Alvin ISD', 'Pearland', '2025'),
-  ('TX', 'brazoria', 2025, CAST('2.084758' AS FLOAT8), CAST('1.7453' AS FLOAT8), CAST('1.15' AS FLOAT8), CAST('0.304758' AS FLOAT8), CAST('0.63' AS FLOAT8), CAST('0' AS FLOAT8), 'Alvin ISD', 'Pearland', CAST(NULL AS TEXT)),
-  ('TX', 'brazos', 2024, CAST('1.910231' AS FLOAT8), CAST('1.6375' AS FLOAT8), CAST('0.9753' AS FLOAT8), CAST('0.423059' AS FLOAT8), CAST('0.511872' AS FLOAT8), CAST('0' AS FLOAT8), 'College Station ISD', 'College Station', '2025'),
-  ('TX', 'brazos', 2025, CAST('1.910231' AS FLOAT8), CAST('1.6375' AS FLOAT8), CAST('0.9753' AS FLOAT8), CAST('0.423059' AS FLOAT8), CAST('0.511872' AS FLOAT8), CAST('0' AS FLOAT8), 'College Station ISD', 'College Station', CAST(NULL AS TEXT)),
-  ('TX', 'brewster', 2024, CAST('1.764944' AS FLOAT8), CAST('1.2241' AS FLOAT8), CAST('0.9702' AS FLOAT8), CAST('0.370007' AS FLOAT8), CAST('0.424737' AS FLOAT8), CAST('0' AS FLOAT8), 'Alpine ISD', 'Alpine', '2025'),
-  ('TX', 'brewster', 2025, CAST('1.764944' AS FLOAT8), CAST('1.2241' AS FLOAT8), CAST('0.9702' AS FLOAT8), CAST('0.370007' AS FLOAT8), CAST('0.424737' AS FLOAT8), CAST('0' AS FLOAT8), 'Alpine ISD', 'Alpine', CAST(NULL AS TEXT)),
-  ('TX', 'briscoe', 2024, CAST('2.21808' AS FLOAT8), CAST('1.0844' AS FLOAT8), CAST('0.9382' AS FLOAT8), CAST('0.63' AS FLOAT8), CAST('0.64988' AS FLOAT8), CAST('0' AS FLOAT8), 'Silverton ISD', 'Silverton', '2025'),
-  ('TX', 'briscoe', 2025, CAST('2.21808' AS FLOAT8), CAST('1.0844' AS FLOAT8), CAST('0.9382' AS FLOAT8), CAST('0.63' AS FLOAT8), CAST('0.64988' AS FLOAT8), CAST('0' AS FLOAT8), 'Silverton ISD', 'Silverton', CAST(NULL AS TEXT)),
-  ('TX', 'brooks', 2024, CAST('2.63167' AS FLOAT8), CAST('1.26' AS FLOAT8), CAST('1.2453' AS FLOAT8), CAST('0.900847' AS FLOAT8), CAST('0.485523' AS FLOAT8), CAST('0' AS FLOAT8), 'Brooks County ISD', 'Falfurrias', '2025'),
-  ('TX', 'brooks', 2025, CAST('2.63167' AS FLOAT8), CAST('1.26' AS FLOAT8), CAST('1.2453' AS FLOAT8), CAST('0.900847' AS FLOAT8), CAST('0.485523' AS FLOAT8), CAST('0' AS FLOAT8), 'Brooks County ISD', 'Falfurrias', CAST(NULL AS TEXT)),
-  ('TX', 'brown', 2024, CAST('2.13422' AS FLOAT8), CAST('1.1521' AS FLOAT8), CAST('0.9469' AS FLOAT8), CAST('0.49482' AS FLOAT8), CAST('0.6925' AS FLOAT8), CAST('0' AS FLOAT8), 'Brownwood ISD', 'Brownwood', '2025'),
-  ('TX', 'brown', 2025, CAST('2.13422' AS FLOAT8), CAST('1.1521' AS FLOAT8), CAST('0.9469' AS FLOAT8), CAST('0.49482' AS FLOAT8), CAST('0.6925' AS FLOAT8), CAST('0' AS FLOAT8), 'Brownwood ISD', 'Brownwood', CAST(NULL AS TEXT)),
-  ('TX', 'burleson', 2024, CAST('1.67282' AS FLOAT8), CAST('1.0437' AS FLOAT8), CAST('0.8161' AS FLOAT8), CAST('0.44785' AS FLOAT8), CAST('0.40887' AS FLOAT8), CAST('0' AS FLOAT8), 'Caldwell ISD', 'Caldwell', '2025'),
-  ('TX', 'burleson', 2025, CAST('1.67282' AS FLOAT8), CAST('1.0437' AS FLOAT8), CAST('0.8161' AS FLOAT8), CAST('0.44785' AS FLOAT8), CAST('0.40887' AS FLOAT8), CAST('0' AS FLOAT8), 'Caldwell ISD', 'Caldwell', CAST(NULL AS TEXT)),
-  ('TX', 'burnet', 2024, CAST('1.7528' AS FLOAT8), CAST('1.1256' AS FLOAT8), CAST('0.8855' AS FLOAT8), CAST('0.3323' AS FLOAT8), CAST('0.535' AS FLOAT8), CAST('0' AS FLOAT8), 'Marble Falls ISD', 'Marble Falls', '2025'),
-  ('TX', 'burnet', 2025, CAST('1.7528' AS FLOAT8), CAST('1.1256' AS FLOAT8), CAST('0.8855' AS FLOAT8), CAST('0.3323' AS FLOAT8), CAST('0.535' AS FLOAT8), CAST('0' AS FLOAT8), 'Marble Falls ISD', 'Marble Falls', CAST(NULL AS TEXT)),
-  ('TX', 'caldwell', 2024, CAST('1.9328' AS FLOAT8), CAST('1.3316' AS FLOAT8), CAST('0.9396' AS FLOAT8), CAST('0.4391' AS FLOAT8), CAST('0.5541' AS FLOAT8), CAST('0' AS FLOAT8), 'Lockhart ISD', 'Lockhart', '2025'),
-  ('TX', 'caldwell', 2025, CAST('1.9328' AS FLOAT8), CAST('1.3316' AS FLOAT8), CAST('0.9396' AS FLOAT8), CAST('0.4391' AS FLOAT8), CAST('0.5541' AS FLOAT8), CAST('0' AS FLOAT8), 'Lockhart ISD', 'Lockhart', CAST(NULL AS TEXT)),
-  ('TX', 'calhoun', 2024, CAST('2.1923' AS FLOAT8), CAST('1.3967' AS FLOAT8), CAST('0.7701' AS FLOAT8), CAST('0.6222' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0' AS FLOAT8), 'Calhoun County ISD', 'Port Lavaca', '2025'),
-  ('TX', 'calhoun', 2025, CAST('2.1923' AS FLOAT8), CAST('1.3967' AS FLOAT8), CAST('0.7701' AS FLOAT8), CAST('0.6222' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0' AS FLOAT8), 'Calhoun County ISD', 'Port Lavaca', CAST(NULL AS TEXT)),
-  ('TX', 'callahan', 2024, CAST('2.80665' AS FLOAT8), CAST('1.096' AS FLOAT8), CAST('0.9626' AS FLOAT8), CAST('0.84405' AS FLOAT8), CAST('1' AS FLOAT8), CAST('0' AS FLOAT8), 'Baird ISD', 'Clyde', '2025'),
-  ('TX', 'callahan', 2025, CAST('2.80665' AS FLOAT8), CAST('1.096' AS FLOAT8), CAST('0.9626' AS FLOAT8), CAST('0.84405' AS FLOAT8), CAST('1' AS FLOAT8), CAST('0' AS FLOAT8), 'Baird ISD', 'Clyde', CAST(NULL AS TEXT)),
-  ('TX', 'cameron', 2024, CAST('1.909122' AS FLOAT8), CAST('1.6217' AS FLOAT8), CAST('0.83146' AS FLOAT8), CAST('0.474158' AS FLOAT8), CAST('0.603504' AS FLOAT8), CAST('0' AS FLOAT8), 'Brownsville ISD', 'Brownsville', '2025'),
-  ('TX', 'cameron', 2025, CAST('1.909122' AS FLOAT8), CAST('1.6217' AS FLOAT8), CAST('0.83146' AS FLOAT8), CAST('0.474158' AS FLOAT8), CAST('0.603504' AS FLOAT8), CAST('0' AS FLOAT8), 'Brownsville ISD', 'Brownsville', CAST(NULL AS TEXT)),
-  ('TX', 'camp', 2024, CAST('2.070677' AS FLOAT8), CAST('1.065' AS FLOAT8), CAST('1.1169' AS FLOAT8), CAST('0.422737' AS FLOAT8), CAST('0.53104' AS FLOAT8), CAST('0' AS FLOAT8), 'Pittsburg ISD', 'Pittsburg', '2025'),
-  ('TX', 'camp', 2025, CAST('2.070677' AS FLOAT8), CAST('1.065' AS FLOAT8), CAST('1.1169' AS FLOAT8), CAST('0.422737' AS FLOAT8), CAST('0.53104' AS FLOAT8), CAST('0' AS FLOAT8), 'Pittsburg ISD', 'Pittsburg', CAST(NULL AS TEXT)),
-  ('TX', 'carson', 2024, CAST('2.170235' AS FLOAT8), CAST('1.362' AS FLOAT8), CAST('0.930268' AS FLOAT8), CAST('0.519967' AS FLOAT8), CAST('0.72' AS FLOAT8), CAST('0' AS FLOAT8), 'Panhandle ISD', 'Panhandle', '2025'),
-  ('TX', 'carson', 2025, CAST('2.170235' AS FLOAT8), CAST('1.362' AS FLOAT8), CAST('0.930268' AS FLOAT8), CAST('0.519967' AS FLOAT8), CAST('0.72' AS FLOAT8), CAST('0' AS FLOAT8), 'Panhandle ISD', 'Panhandle', CAST(NULL AS TEXT)),
-  ('TX', 'cass', 2024, CAST('1.771479' AS FLOAT8), CAST('1.0629' AS FLOAT8), CAST('0.81538' AS FLOAT8), CAST('0.462009' AS FLOAT8), CAST('0.49409' AS FLOAT8), CAST('0' AS FLOAT8), 'Atlanta ISD', 'Atlanta', '2025'),
-  ('TX', 'cass', 2025, CAST('1.771479' AS FLOAT8), CAST('1.0629' AS FLOAT8), CAST('0.81538' AS FLOAT8), CAST('0.462009' AS FLOAT8), CAST('0.49409' AS FLOAT8), CAST('0' AS FLOAT8), 'Atlanta ISD', 'Atlanta', CAST(NULL AS TEXT)),
-  ('TX', 'castro', 2024, CAST('2.0838' AS FLOAT8), CAST('1.1243' AS FLOAT8), CAST('1.0797' AS FLOAT8), CAST('0.5239' AS FLOAT8), CAST('0.4802' AS FLOAT8), CAST('0' AS FLOAT8), 'Dimmitt ISD', 'Dimmitt', '2025'),
-  ('TX', 'castro', 2025, CAST('2.0838' AS FLOAT8), CAST('1.1243' AS FLOAT8), CAST('1.0797' AS FLOAT8), CAST('0.5239' AS FLOAT8), CAST('0.4802' AS FLOAT8), CAST('0' AS FLOAT8), 'Dimmitt ISD', 'Dimmitt', CAST(NULL AS TEXT)),
-  ('TX', 'chambers', 2024, CAST('2.056018' AS FLOAT8), CAST('1.1349' AS FLOAT8), CAST('1.0631' AS FLOAT8), CAST('0.467092' AS FLOAT8), CAST('0.525826' AS FLOAT8), CAST('0' AS FLOAT8), 'Barbers Hill ISD', 'Mont Belvieu', '2025'),
-  ('TX', 'chambers', 2025, CAST('2.056018' AS FLOAT8), CAST('1.1349' AS FLOAT8), CAST('1.0631' AS FLOAT8), CAST('0.467092' AS FLOAT8), CAST('0.525826' AS FLOAT8), CAST('0' AS FLOAT8), 'Barbers Hill ISD', 'Mont Belvieu', CAST(NULL AS TEXT)),
-  ('TX', 'cherokee', 2024, CAST('2.18953' AS FLOAT8), CAST('1.2109' AS FLOAT8), CAST('1.0619' AS FLOAT8), CAST('0.49' AS FLOAT8), CAST('0.63763' AS FLOAT8), CAST('0' AS FLOAT8), 'Jacksonville ISD', 'Jacksonville', '2025'),
-  ('TX', 'cherokee', 2025, CAST('2.18953' AS FLOAT8), CAST('1.2109' AS FLOAT8), CAST('1.0619' AS FLOAT8), CAST('0.49' AS FLOAT8), CAST('0.63763' AS FLOAT8), CAST('0' AS FLOAT8), 'Jacksonville ISD', 'Jacksonville', CAST(NULL AS TEXT)),
-  ('TX', 'childress', 2024, CAST('1.993242' AS FLOAT8), CAST('1.4718' AS FLOAT8), CAST('0.6189' AS FLOAT8), CAST('0.535' AS FLOAT8), CAST('0.839342' AS FLOAT8), CAST('0' AS FLOAT8), 'Childress ISD', 'Childress', '2025'),
-  ('TX', 'childress', 2025, CAST('1.993242' AS FLOAT8), CAST('1.4718' AS FLOAT8), CAST('0.6189' AS FLOAT8), CAST('0.535' AS FLOAT8), CAST('0.839342' AS FLOAT8), CAST('0' AS FLOAT8), 'Childress ISD', 'Childress', CAST(NULL AS TEXT)),
-  ('TX', 'clay', 2024, CAST('2.2941' AS FLOAT8), CAST('1.3602' AS FLOAT8), CAST('1.1692' AS FLOAT8), CAST('0.5773' AS FLOAT8), CAST('0.5476' AS FLOAT8), CAST('0' AS FLOAT8), 'Henrietta ISD', 'Henrietta', '2025'),
-  ('TX', 'clay', 2025, CAST('2.2941' AS FLOAT8), CAST('1.3602' AS FLOAT8), CAST('1.1692' AS FLOAT8), CAST('0.5773' AS FLOAT8), CAST('0.5476' AS FLOAT8), CAST('0' AS FLOAT8), 'Henrietta ISD', 'Henrietta', CAST(NULL AS TEXT)),
-  ('TX', 'cochran', 2024, CAST('1.6703' AS FLOAT8), CAST('1.1854' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0.1881' AS FLOAT8), CAST('0' AS FLOAT8), 'Whiteface CISD', 'Morton', '2025'),
-  ('TX', 'cochran', 2025, CAST('1.6703' AS FLOAT8), CAST('1.1854' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0.1881' AS FLOAT8), CAST('0' AS FLOAT8), 'Whiteface CISD', 'Morton', CAST(NULL AS TEXT)),
-  ('TX', 'coke', 2024, CAST('1.85524' AS FLOAT8), CAST('1.1869' AS FLOAT8), CAST('1.0866' AS FLOAT8), CAST('0.40715' AS FLOAT8), CAST('0.36149' AS FLOAT8), CAST('0' AS FLOAT8), 'Robert Lee ISD', 'Bronte', '2025'),
-  ('TX', 'coke', 2025, CAST('1.85524' AS FLOAT8), CAST('1.1869' AS FLOAT8), CAST('1.0866' AS FLOAT8), CAST('0.40715' AS FLOAT8), CAST('0.36149' AS FLOAT8), CAST('0' AS FLOAT8), 'Robert Lee ISD', 'Bronte', CAST(NULL AS TEXT)),
-  ('TX', 'coleman', 2024, CAST('1.918891' AS FLOAT8), CAST('1.3684' AS FLOAT8), CAST('0.7171' AS FLOAT8), CAST('0.7954' AS FLOAT8), CAST('0.406391' AS FLOAT8), CAST('0' AS FLOAT8), 'Coleman ISD', 'Coleman', '2025'),
-  ('TX', 'coleman', 2025, CAST('1.918891' AS FLOAT8), CAST('1.3684' AS FLOAT8), CAST('0.7171' AS FLOAT8), CAST('0.7954' AS FLOAT8), CAST('0.406391' AS FLOAT8), CAST('0' AS FLOAT8), 'Coleman ISD', 'Coleman', CAST(NULL AS TEXT)),
-  ('TX', 'collin', 2024, CAST('1.626493' AS FLOAT8), CAST('1.6604' AS FLOAT8), CAST('1.03955' AS FLOAT8), CAST('0.149343' AS FLOAT8), CAST('0.4376' AS FLOAT8), CAST('0' AS FLOAT8), 'Plano ISD', 'Plano', '2025'),
-  ('TX', 'collin', 2025, CAST('1.626493' AS FLOAT8), CAST('1.6604' AS FLOAT8), CAST('1.03955' AS FLOAT8), CAST('0.149343' AS FLOAT8), CAST('0.4376' AS FLOAT8), CAST('0' AS FLOAT8), 'Plano ISD', 'Plano', CAST(NULL AS TEXT)),
-  ('TX', 'collingsworth', 2024, CAST('1.813512' AS FLOAT8), CAST('1.2712' AS FLOAT8), CAST('0.681' AS FLOAT8), CAST('0.817475' AS FLOAT8), CAST('0.315037' AS FLOAT8), CAST('0' AS FLOAT8), 'Wellington ISD', 'Wellington', '2025'),
-  ('TX', 'collingsworth', 2025, CAST('1.813512' AS FLOAT8), CAST('1.2712' AS FLOAT8), CAST('0.681' AS FLOAT8), CAST('0.817475' AS FLOAT8), CAST('0.315037' AS FLOAT8), CAST('0' AS FLOAT8), 'Wellington ISD', 'Wellington', CAST(NULL AS TEXT)),
-  ('TX', 'colorado', 2024, CAST('1.512529' AS FLOAT8), CAST('1.0912' AS FLOAT8), CAST('0.763057' AS FLOAT8), CAST('0.464918' AS FLOAT8), CAST('0.284554' AS FLOAT8), CAST('0' AS FLOAT8), 'Columbus ISD', 'Columbus', '2025'),
-  ('TX', 'colorado', 2025, CAST('1.512529' AS FLOAT8), CAST('1.0912' AS FLOAT8), CAST('0.763057' AS FLOAT8), CAST('0.464918' AS FLOAT8), CAST('0.284554' AS FLOAT8), CAST('0' AS FLOAT8), 'Columbus ISD', 'Columbus', CAST(NULL AS TEXT)),
-  ('TX', 'comal', 2024, CAST('1.788751' AS FLOAT8), CAST('1.2104' AS FLOAT8), CAST('1.0748' AS FLOAT8), CAST('0.305015' AS FLOAT8), CAST('0.408936' AS FLOAT8), CAST('0' AS FLOAT8), 'Comal ISD', 'New Braunfels', '2025'),
-  ('TX', 'comal', 2025, CAST('1.788751' AS FLOAT8), CAST('1.2104' AS FLOAT8), CAST('1.0748' AS FLOAT8), CAST('0.305015' AS FLOAT8), CAST('0.408936' AS FLOAT8), CAST('0' AS FLOAT8), 'Comal ISD', 'New Braunfels', CAST(NULL AS TEXT)),
-  ('TX', 'comanche', 2024, CAST('2.183036' AS FLOAT8), CAST('1.5109' AS FLOAT8), CAST('1.0852' AS FLOAT8), CAST('0.51109' AS FLOAT8), CAST('0.586746' AS FLOAT8), CAST('0' AS FLOAT8), 'Comanche ISD', 'Comanche', '2025'),
-  ('TX', 'comanche', 2025, CAST('2.183036' AS FLOAT8), CAST('1.5109' AS FLOAT8), CAST('1.0852' AS FLOAT8), CAST('0.51109' AS FLOAT8), CAST('0.586746' AS FLOAT8), CAST('0' AS FLOAT8), 'Comanche ISD', 'Comanche', CAST(NULL AS TEXT)),
-  ('TX', 'concho', 2024, CAST('2.099371' AS FLOAT8), CAST('1.5123' AS FLOAT8), CAST('0.9639' AS FLOAT8), CAST('0.552565' AS FLOAT8), CAST('0.582906' AS FLOAT8), CAST('0' AS FLOAT8), 'Eden CISD', 'Eden', '2025'),
-  ('TX', 'concho', 2025, CAST('2.099371' AS FLOAT8), CAST('1.5123' AS FLOAT8), CAST('0.9639' AS FLOAT8), CAST('0.552565' AS FLOAT8), CAST('0.582906' AS FLOAT8), CAST('0' AS FLOAT8), 'Eden CISD', 'Eden', CAST(NULL AS TEXT)),
-  ('TX', 'cooke', 2024, CAST('1.906979' AS FLOAT8), CAST('1.244' AS FLOAT8), CAST('0.9977' AS FLOAT8), CAST('0.3355' AS FLOAT8), CAST('0.573779' AS FLOAT8), CAST('0' AS FLOAT8), 'Gainesville ISD', 'Gainesville', '2025'),
-  ('TX', 'cooke', 2025, CAST('1.906979' AS FLOAT8), CAST('1.244' AS FLOAT8), CAST('0.9977' AS FLOAT8), CAST('0.3355' AS FLOAT8), CAST('0.573779' AS FLOAT8), CAST('0' AS FLOAT8), 'Gainesville ISD', 'Gainesville', CAST(NULL AS TEXT)),
-  ('TX', 'coryell', 2024, CAST('2.009709' AS FLOAT8), CAST('1.4143' AS FLOAT8), CAST('0.7575' AS FLOAT8), CAST('0.56579' AS FLOAT8), CAST('0.686419' AS FLOAT8), CAST('0' AS FLOAT8), 'Copperas Cove ISD', 'Copperas Cove', '2025'),
-  ('TX', 'coryell', 2025, CAST('2.009709' AS FLOAT8), CAST('1.4143' AS FLOAT8), CAST('0.7575' AS FLOAT8), CAST('0.56579' AS FLOAT8), CAST('0.686419' AS FLOAT8), CAST('0' AS FLOAT8), 'Copperas Cove ISD', 'Copperas Cove', CAST(NULL AS TEXT)),
-  ('TX', 'cottle', 2024, CAST('2.2794' AS FLOAT8), CAST('1.1516' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.8636' AS FLOAT8), CAST('0.7336' AS FLOAT8), CAST('0' AS FLOAT8), 'Paducah ISD', 'Paducah', '2025'),
-  ('TX', 'cottle', 2025, CAST('2.2794' AS FLOAT8), CAST('1.1516' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.8636' AS FLOAT8), CAST('0.7336' AS FLOAT8), CAST('0' AS FLOAT8), 'Paducah ISD', 'Paducah', CAST(NULL AS TEXT)),
-  ('TX', 'crane', 2024, CAST('2.030129' AS FLOAT8), CAST('1.3078' AS FLOAT8), CAST('0.8454' AS FLOAT8), CAST('0.812929' AS FLOAT8), CAST('0.3718' AS FLOAT8), CAST('0' AS FLOAT8), 'Crane ISD', 'Crane', '2025'),
-  ('TX', 'crane', 2025, CAST('2.030129' AS FLOAT8), CAST('1.3078' AS FLOAT8), CAST('0.8454' AS FLOAT8), CAST('0.812929' AS FLOAT8), CAST('0.3718' AS FLOAT8), CAST('0' AS FLOAT8), 'Crane ISD', 'Crane', CAST(NULL AS TEXT)),
-  ('TX', 'crockett', 2024, CAST('2.014003' AS FLOAT8), CAST('0.3329' AS FLOAT8), CAST('1.134' AS FLOAT8), CAST('0.880003' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Crockett County CCSD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'crockett', 2025, CAST('2.014003' AS FLOAT8), CAST('0.3329' AS FLOAT8), CAST('1.134' AS FLOAT8), CAST('0.880003' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Crockett County CCSD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'crosby', 2024, CAST('2.180706' AS FLOAT8), CAST('1.7815' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.686035' AS FLOAT8), CAST('0.812471' AS FLOAT8), CAST('0' AS FLOAT8), 'Lorenzo ISD', 'Ralls', '2025'),
-  ('TX', 'crosby', 2025, CAST('2.180706' AS FLOAT8), CAST('1.7815' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.686035' AS FLOAT8), CAST('0.812471' AS FLOAT8), CAST('0' AS FLOAT8), 'Lorenzo ISD', 'Ralls', CAST(NULL AS TEXT)),
-  ('TX', 'culberson', 2024, CAST('0.96' AS FLOAT8), CAST('0.8592' AS FLOAT8), CAST('0.96' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Culberson County-Allamore ISD', 'Van Horn', '2025'),
-  ('TX', 'culberson', 2025, CAST('0.96' AS FLOAT8), CAST('0.8592' AS FLOAT8), CAST('0.96' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Culberson County-Allamore ISD', 'Van Horn', CAST(NULL AS TEXT)),
-  ('TX', 'dallam', 2024, CAST('1.707526' AS FLOAT8), CAST('1.4698' AS FLOAT8), CAST('0.9622' AS FLOAT8), CAST('0.30927' AS FLOAT8), CAST('0.436056' AS FLOAT8), CAST('0' AS FLOAT8), 'Dalhart ISD', 'Dalhart', '2025'),
-  ('TX', 'dallam', 2025, CAST('1.707526' AS FLOAT8), CAST('1.4698' AS FLOAT8), CAST('0.9622' AS FLOAT8), CAST('0.30927' AS FLOAT8), CAST('0.436056' AS FLOAT8), CAST('0' AS FLOAT8), 'Dalhart ISD', 'Dalhart', CAST(NULL AS TEXT)),
-  ('TX', 'dallas', 2024, CAST('1.908135' AS FLOAT8), CAST('1.6797' AS FLOAT8), CAST('0.993835' AS FLOAT8), CAST('0.2155' AS FLOAT8), CAST('0.6988' AS FLOAT8), CAST('0' AS FLOAT8), 'Dallas ISD', 'Dallas', '2025'),
-  ('TX', 'dallas', 2025, CAST('1.908135' AS FLOAT8), CAST('1.6797' AS FLOAT8), CAST('0.993835' AS FLOAT8), CAST('0.2155' AS FLOAT8), CAST('0.6988' AS FLOAT8), CAST('0' AS FLOAT8), 'Dallas ISD', 'Dallas', CAST(NULL AS TEXT)),
-  ('TX', 'dawson', 2024, CAST('2.636132' AS FLOAT8), CAST('1.7258' AS FLOAT8), CAST('0.9377' AS FLOAT8), CAST('0.99381' AS FLOAT8), CAST('0.704622' AS FLOAT8), CAST('0' AS FLOAT8), 'Lamesa ISD', 'Lamesa', '2025'),
-  ('TX', 'dawson', 2025, CAST('2.636132' AS FLOAT8), CAST('1.7258' AS FLOAT8), CAST('0.9377' AS FLOAT8), CAST('0.99381' AS FLOAT8), CAST('0.704622' AS FLOAT8), CAST('0' AS FLOAT8), 'Lamesa ISD', 'Lamesa', CAST(NULL AS TEXT)),
-  ('TX', 'deaf-smith', 2024, CAST('1.65423' AS FLOAT8), CAST('1.3707' AS FLOAT8), CAST('0.8061' AS FLOAT8), CAST('0.55633' AS FLOAT8), CAST('0.2918' AS FLOAT8), CAST('0' AS FLOAT8), 'Hereford ISD', 'Hereford', '2025'),
-  ('TX', 'deaf-smith', 2025, CAST('1.65423' AS FLOAT8), CAST('1.3707' AS FLOAT8), CAST('0.8061' AS FLOAT8), CAST('0.55633' AS FLOAT8), CAST('0.2918' AS FLOAT8), CAST('0' AS FLOAT8), 'Hereford ISD', 'Hereford', CAST(NULL AS TEXT)),
-  ('TX', 'delta', 2024, CAST('2.154056' AS FLOAT8), CAST('0.9746' AS FLOAT8), CAST('0.9175' AS FLOAT8), CAST('0.594097' AS FLOAT8), CAST('0.642459' AS FLOAT8), CAST('0' AS FLOAT8), 'Cooper ISD', 'Cooper', '2025'),
-  ('TX', 'delta', 2025, CAST('2.154056' AS FLOAT8), CAST('0.9746' AS FLOAT8), CAST('0.9175' AS FLOAT8), CAST('0.594097' AS FLOAT8), CAST('0.642459' AS FLOAT8), CAST('0' AS FLOAT8), 'Cooper ISD', 'Cooper', CAST(NULL AS TEXT)),
-  ('TX', 'denton', 2024, CAST('1.722747' AS FLOAT8), CAST('1.7211' AS FLOAT8), CAST('1.1178' AS FLOAT8), CAST('0.185938' AS FLOAT8), CAST('0.419009' AS FLOAT8), CAST('0' AS FLOAT8), 'Lewisville ISD', 'Lewisville', '2025'),
-  ('TX', 'denton', 2025, CAST('1.722747' AS FLOAT8), CAST('1.7211' AS FLOAT8), CAST('1.1178' AS FLOAT8), CAST('0.185938' AS FLOAT8), CAST('0.419009' AS FLOAT8), CAST('0' AS FLOAT8), 'Lewisville ISD', 'Lewisville', CAST(NULL AS TEXT)),
-  ('TX', 'dewitt', 2024, CAST('1.35941' AS FLOAT8), CAST('0.8594' AS FLOAT8), CAST('0.6669' AS FLOAT8), CAST('0.38576' AS FLOAT8), CAST('0.30675' AS FLOAT8), CAST('0' AS FLOAT8), 'Yorktown ISD', 'Cuero', '2025'),
-  ('TX', 'dewitt', 2025, CAST('1.35941' AS FLOAT8), CAST('0.8594' AS FLOAT8), CAST('0.6669' AS FLOAT8), CAST('0.38576' AS FLOAT8), CAST('0.30675' AS FLOAT8), CAST('0' AS FLOAT8), 'Yorktown ISD', 'Cuero', CAST(NULL AS TEXT)),
-  ('TX', 'dickens', 2024, CAST('2.65157' AS FLOAT8), CAST('1.3662' AS FLOAT8), CAST('0.7421' AS FLOAT8), CAST('0.85' AS FLOAT8), CAST('1.05947' AS FLOAT8), CAST('0' AS FLOAT8), 'Patton Springs ISD', 'Spur', '2025'),
-  ('TX', 'dickens', 2025, CAST('2.65157' AS FLOAT8), CAST('1.3662' AS FLOAT8), CAST('0.7421' AS FLOAT8), CAST('0.85' AS FLOAT8), CAST('1.05947' AS FLOAT8), CAST('0' AS FLOAT8), 'Patton Springs ISD', 'Spur', CAST(NULL AS TEXT)),
-  ('TX', 'dimmit', 2024, CAST('1.9007' AS FLOAT8), CAST('1.142' AS FLOAT8), CAST('0.8472' AS FLOAT8), CAST('0.28' AS FLOAT8), CAST('0.7735' AS FLOAT8), CAST('0' AS FLOAT8), 'Carrizo Springs CISD', 'Carrizo Springs', '2025'),
-  ('TX', 'dimmit', 2025, CAST('1.9007' AS FLOAT8), CAST('1.142' AS FLOAT8), CAST('0.8472' AS FLOAT8), CAST('0.28' AS FLOAT8), CAST('0.7735' AS FLOAT8), CAST('0' AS FLOAT8), 'Carrizo Springs CISD', 'Carrizo Springs', CAST(NULL AS TEXT)),
-  ('TX', 'donley', 2024, CAST('1.889608' AS FLOAT8), CAST('1.126' AS FLOAT8), CAST('0.7705' AS FLOAT8), CAST('0.558867' AS FLOAT8), CAST('0.560241' AS FLOAT8), CAST('0' AS FLOAT8), 'Clarendon ISD', 'Clarendon', '2025'),
-  ('TX', 'donley', 2025, CAST('1.889608' AS FLOAT8), CAST('1.126' AS FLOAT8), CAST('0.7705' AS FLOAT8), CAST('0.558867' AS FLOAT8), CAST('0.560241' AS FLOAT8), CAST('0' AS FLOAT8), 'Clarendon ISD', 'Clarendon', CAST(NULL AS TEXT)),
-  ('TX', 'duval', 2024, CAST('2.276804' AS FLOAT8), CAST('1.0775' AS FLOAT8), CAST('1.12236' AS FLOAT8), CAST('0.861839' AS FLOAT8), CAST('0.292605' AS FLOAT8), CAST('0' AS FLOAT8), 'Freer ISD', 'City Of Freer', '2025'),
-  ('TX', 'duval', 2025, CAST('2.276804' AS FLOAT8), CAST('1.0775' AS FLOAT8), CAST('1.12236' AS FLOAT8), CAST('0.861839' AS FLOAT8), CAST('0.292605' AS FLOAT8), CAST('0' AS FLOAT8), 'Freer ISD', 'City Of Freer', CAST(NULL AS TEXT)),
-  ('TX', 'eastland', 2024, CAST('1.466145' AS FLOAT8), CAST('1.1923' AS FLOAT8), CAST('0.6422' AS FLOAT8), CAST('0.34' AS FLOAT8), CAST('0.483945' AS FLOAT8), CAST('0' AS FLOAT8), 'Cisco ISD', 'Eastland', '2025'),
-  ('TX', 'eastland', 2025, CAST('1.466145' AS FLOAT8), CAST('1.1923' AS FLOAT8), CAST('0.6422' AS FLOAT8), CAST('0.34' AS FLOAT8), CAST('0.483945' AS FLOAT8), CAST('0' AS FLOAT8), 'Cisco ISD', 'Eastland', CAST(NULL AS TEXT)),
-  ('TX', 'ector', 2024, CAST('1.91445' AS FLOAT8), CAST('1.2798' AS FLOAT8), CAST('1.0048' AS FLOAT8), CAST('0.43895' AS FLOAT8), CAST('0.4707' AS FLOAT8), CAST('0' AS FLOAT8), 'Ector County ISD', 'Odessa', '2025'),
-  ('TX', 'ector', 2025, CAST('1.91445' AS FLOAT8), CAST('1.2798' AS FLOAT8), CAST('1.0048' AS FLOAT8), CAST('0.43895' AS FLOAT8), CAST('0.4707' AS FLOAT8), CAST('0' AS FLOAT8), 'Ector County ISD', 'Odessa', CAST(NULL AS TEXT)),
-  ('TX', 'edwards', 2024, CAST('2.118758' AS FLOAT8), CAST('1.0511' AS FLOAT8), CAST('0.8453' AS FLOAT8), CAST('0.691431' AS FLOAT8), CAST('0.582027' AS FLOAT8), CAST('0' AS FLOAT8), 'Rocksprings ISD', 'Rocksprings', '2025'),
-  ('TX', 'edwards', 2025, CAST('2.118758' AS FLOAT8), CAST('1.0511' AS FLOAT8), CAST('0.8453' AS FLOAT8), CAST('0.691431' AS FLOAT8), CAST('0.582027' AS FLOAT8), CAST('0' AS FLOAT8), 'Rocksprings ISD', 'Rocksprings', CAST(NULL AS TEXT)),
-  ('TX', 'ellis', 2024, CAST('1.935392' AS FLOAT8), CAST('1.4595' AS FLOAT8), CAST('1.0708' AS FLOAT8), CAST('0.273992' AS FLOAT8), CAST('0.5906' AS FLOAT8), CAST('0' AS FLOAT8), 'Midlothian ISD', 'Waxahachie', '2025'),
-  ('TX', 'ellis', 2025, CAST('1.935392' AS FLOAT8), CAST('1.4595' AS FLOAT8), CAST('1.0708' AS FLOAT8), CAST('0.273992' AS FLOAT8), CAST('0.5906' AS FLOAT8), CAST('0' AS FLOAT8), 'Midlothian ISD', 'Waxahachie', CAST(NULL AS TEXT)),
-  ('TX', 'el-paso', 2024, CAST('2.299238' AS FLOAT8), CAST('2.0861' AS FLOAT8), CAST('1.0807' AS FLOAT8), CAST('0.458889' AS FLOAT8), CAST('0.759649' AS FLOAT8), CAST('0' AS FLOAT8), 'El Paso ISD', 'El Paso', '2025'),
-  ('TX', 'el-paso', 2025, CAST('2.299238' AS FLOAT8), CAST('2.0861' AS FLOAT8), CAST('1.0807' AS FLOAT8), CAST('0.458889' AS FLOAT8), CAST('0.759649' AS FLOAT8), CAST('0' AS FLOAT8), 'El Paso ISD', 'El Paso', CAST(NULL AS TEXT)),
-  ('TX', 'erath', 2024, CAST('1.6686' AS FLOAT8), CAST('1.1258' AS FLOAT8), CAST('0.8875' AS FLOAT8), CAST('0.3811' AS FLOAT8), CAST('0.4' AS FLOAT8), CAST('0' AS FLOAT8), 'Stephenville ISD', 'Stephenville', '2025'),
-  ('TX', 'erath', 2025, CAST('1.6686' AS FLOAT8), CAST('1.1258' AS FLOAT8), CAST('0.8875' AS FLOAT8), CAST('0.3811' AS FLOAT8), CAST('0.4' AS FLOAT8), CAST('0' AS FLOAT8), 'Stephenville ISD', 'Stephenville', CAST(NULL AS TEXT)),
-  ('TX', 'falls', 2024, CAST('2.788033' AS FLOAT8), CAST('1.4687' AS FLOAT8), CAST('1.2154' AS FLOAT8), CAST('0.76465' AS FLOAT8), CAST('0.807983' AS FLOAT8), CAST('0' AS FLOAT8), 'Marlin ISD', 'Marlin', '2025'),
-  ('TX', 'falls', 2025, CAST('2.788033' AS FLOAT8), CAST('1.4687' AS FLOAT8), CAST('1.2154' AS FLOAT8), CAST('0.76465' AS FLOAT8), CAST('0.807983' AS FLOAT8), CAST('0' AS FLOAT8), 'Marlin ISD', 'Marlin', CAST(NULL AS TEXT)),
-  ('TX', 'fannin', 2024, CAST('1.909111' AS FLOAT8), CAST('1.1035' AS FLOAT8), CAST('1.0088' AS FLOAT8), CAST('0.350311' AS FLOAT8), CAST('0.55' AS FLOAT8), CAST('0' AS FLOAT8), 'Bonham ISD', 'Bonham', '2025'),
-  ('TX', 'fannin', 2025, CAST('1.909111' AS FLOAT8), CAST('1.1035' AS FLOAT8), CAST('1.0088' AS FLOAT8), CAST('0.350311' AS FLOAT8), CAST('0.55' AS FLOAT8), CAST('0' AS FLOAT8), 'Bonham ISD', 'Bonham', CAST(NULL AS TEXT)),
-  ('TX', 'fayette', 2024, CAST('1.3655' AS FLOAT8), CAST('1.0085' AS FLOAT8), CAST('0.77372' AS FLOAT8), CAST('0.40984' AS FLOAT8), CAST('0.18194' AS FLOAT8), CAST('0' AS FLOAT8), 'La Grange ISD', 'La Grange', '2025'),
-  ('TX', 'fayette', 2025, CAST('1.3655' AS FLOAT8), CAST('1.0085' AS FLOAT8), CAST('0.77372' AS FLOAT8), CAST('0.40984' AS FLOAT8), CAST('0.18194' AS FLOAT8), CAST('0' AS FLOAT8), 'La Grange ISD', 'La Grange', CAST(NULL AS TEXT)),
-  ('TX', 'fisher', 2024, CAST('2.137901' AS FLOAT8), CAST('1.7049' AS FLOAT8), CAST('1.0825' AS FLOAT8), CAST('0.554359' AS FLOAT8), CAST('0.501042' AS FLOAT8), CAST('0' AS FLOAT8), 'Rotan ISD', 'Rotan', '2025'),
-  ('TX', 'fisher', 2025, CAST('2.137901' AS FLOAT8), CAST('1.7049' AS FLOAT8), CAST('1.0825' AS FLOAT8), CAST('0.554359' AS FLOAT8), CAST('0.501042' AS FLOAT8), CAST('0' AS FLOAT8), 'Rotan ISD', 'Rotan', CAST(NULL AS TEXT)),
-  ('TX', 'floyd', 2024, CAST('2.350464' AS FLOAT8), CAST('1.0792' AS FLOAT8), CAST('1.2654' AS FLOAT8), CAST('0.7121' AS FLOAT8), CAST('0.372964' AS FLOAT8), CAST('0' AS FLOAT8), 'Floydada ISD', 'Floydada', '2025'),
-  ('TX', 'floyd', 2025, CAST('2.350464' AS FLOAT8), CAST('1.0792' AS FLOAT8), CAST('1.2654' AS FLOAT8), CAST('0.7121' AS FLOAT8), CAST('0.372964' AS FLOAT8), CAST('0' AS FLOAT8), 'Floydada ISD', 'Floydada', CAST(NULL AS TEXT)),
-  ('TX', 'foard', 2024, CAST('2.767426' AS FLOAT8), CAST('1.1821' AS FLOAT8), CAST('0.8705' AS FLOAT8), CAST('0.83' AS FLOAT8), CAST('1.066926' AS FLOAT8), CAST('0' AS FLOAT8), 'Crowell ISD', 'Crowell', '2025'),
-  ('TX', 'foard', 2025, CAST('2.767426' AS FLOAT8), CAST('1.1821' AS FLOAT8), CAST('0.8705' AS FLOAT8), CAST('0.83' AS FLOAT8), CAST('1.066926' AS FLOAT8), CAST('0' AS FLOAT8), 'Crowell ISD', 'Crowell', CAST(NULL AS TEXT)),
-  ('TX', 'fort-bend', 2024, CAST('2.239727' AS FLOAT8), CAST('1.9883' AS FLOAT8), CAST('1.0569' AS FLOAT8), CAST('0.824' AS FLOAT8), CAST('0.358827' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Bend ISD', 'Sugar Land', '2025'),
-  ('TX', 'fort-bend', 2025, CAST('2.239727' AS FLOAT8), CAST('1.9883' AS FLOAT8), CAST('1.0569' AS FLOAT8), CAST('0.824' AS FLOAT8), CAST('0.358827' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Bend ISD', 'Sugar Land', CAST(NULL AS TEXT)),
-  ('TX', 'franklin', 2024, CAST('1.85863' AS FLOAT8), CAST('0.9118' AS FLOAT8), CAST('0.90726' AS FLOAT8), CAST('0.36386' AS FLOAT8), CAST('0.58751' AS FLOAT8), CAST('0' AS FLOAT8), 'Mount Vernon ISD', 'Mount Vernon', '2025'),
-  ('TX', 'franklin', 2025, CAST('1.85863' AS FLOAT8), CAST('0.9118' AS FLOAT8), CAST('0.90726' AS FLOAT8), CAST('0.36386' AS FLOAT8), CAST('0.58751' AS FLOAT8), CAST('0' AS FLOAT8), 'Mount Vernon ISD', 'Mount Vernon', CAST(NULL AS TEXT)),
-  ('TX', 'freestone', 2024, CAST('1.656847' AS FLOAT8), CAST('1.0371' AS FLOAT8), CAST('0.9716' AS FLOAT8), CAST('0.3335' AS FLOAT8), CAST('0.351747' AS FLOAT8), CAST('0' AS FLOAT8), 'Fairfield ISD', 'Fairfield', '2025'),
-  ('TX', 'freestone', 2025, CAST('1.656847' AS FLOAT8), CAST('1.0371' AS FLOAT8), CAST('0.9716' AS FLOAT8), CAST('0.3335' AS FLOAT8), CAST('0.351747' AS FLOAT8), CAST('0' AS FLOAT8), 'Fairfield ISD', 'Fairfield', CAST(NULL AS TEXT)),
-  ('TX', 'frio', 2024, CAST('2.219664' AS FLOAT8), CAST('1.5904' AS FLOAT8), CAST('0.91004' AS FLOAT8), CAST('0.443' AS FLOAT8), CAST('0.866624' AS FLOAT8), CAST('0' AS FLOAT8), 'Pearsall ISD', 'Pearsall', '2025'),
-  ('TX', 'frio', 2025, CAST('2.219664' AS FLOAT8), CAST('1.5904' AS FLOAT8), CAST('0.91004' AS FLOAT8), CAST('0.443' AS FLOAT8), CAST('0.866624' AS FLOAT8), CAST('0' AS FLOAT8), 'Pearsall ISD', 'Pearsall', CAST(NULL AS TEXT)),
-  ('TX', 'gaines', 2024, CAST('1.797539' AS FLOAT8), CAST('1.4684' AS FLOAT8), CAST('0.7992' AS FLOAT8), CAST('0.523555' AS FLOAT8), CAST('0.474784' AS FLOAT8), CAST('0' AS FLOAT8), 'Seminole ISD', 'Seminole', '2025'),
-  ('TX', 'gaines', 2025, CAST('1.797539' AS FLOAT8), CAST('1.4684' AS FLOAT8), CAST('0.7992' AS FLOAT8), CAST('0.523555' AS FLOAT8), CAST('0.474784' AS FLOAT8), CAST('0' AS FLOAT8), 'Seminole ISD', 'Seminole', CAST(NULL AS TEXT)),
-  ('TX', 'galveston', 2024, CAST('1.572847' AS FLOAT8), CAST('1.4875' AS FLOAT8), CAST('0.8415' AS FLOAT8), CAST('0.32266' AS FLOAT8), CAST('0.408687' AS FLOAT8), CAST('0' AS FLOAT8), 'Galveston ISD', 'Galveston', '2025'),
-  ('TX', 'galveston', 2025, CAST('1.572847' AS FLOAT8), CAST('1.4875' AS FLOAT8), CAST('0.8415' AS FLOAT8), CAST('0.32266' AS FLOAT8), CAST('0.408687' AS FLOAT8), CAST('0' AS FLOAT8), 'Galveston ISD', 'Galveston', CAST(NULL AS TEXT)),
-  ('TX', 'garza', 2024, CAST('2.6514' AS FLOAT8), CAST('1.6595' AS FLOAT8), CAST('1.1583' AS FLOAT8), CAST('0.7941' AS FLOAT8), CAST('0.699' AS FLOAT8), CAST('0' AS FLOAT8), 'Post ISD', 'Post', '2025'),
-  ('TX', 'garza', 2025, CAST('2.6514' AS FLOAT8), CAST('1.6595' AS FLOAT8), CAST('1.1583' AS FLOAT8), CAST('0.7941' AS FLOAT8), CAST('0.699' AS FLOAT8), CAST('0' AS FLOAT8), 'Post ISD', 'Post', CAST(NULL AS TEXT)),
-  ('TX', 'gillespie', 2024, CAST('1.269027' AS FLOAT8), CAST('1.0187' AS FLOAT8), CAST('0.7731' AS FLOAT8), CAST('0.2685' AS FLOAT8), CAST('0.227427' AS FLOAT8), CAST('0' AS FLOAT8), 'Fredericksburg ISD', 'Fredericksburg', '2025'),
-  ('TX', 'gillespie', 2025, CAST('1.269027' AS FLOAT8), CAST('1.0187' AS FLOAT8), CAST('0.7731' AS FLOAT8), CAST('0.2685' AS FLOAT8), CAST('0.227427' AS FLOAT8), CAST('0' AS FLOAT8), 'Fredericksburg ISD', 'Fredericksburg', CAST(NULL AS TEXT)),
-  ('TX', 'glasscock', 2024, CAST('0.92' AS FLOAT8), CAST('0.4642' AS FLOAT8), CAST('0.77' AS FLOAT8), CAST('0.15' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Glasscock County ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'glasscock', 2025, CAST('0.92' AS FLOAT8), CAST('0.4642' AS FLOAT8), CAST('0.77' AS FLOAT8), CAST('0.15' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Glasscock County ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'goliad', 2024, CAST('3.439745' AS FLOAT8), CAST('1.035' AS FLOAT8), CAST('1.1634' AS FLOAT8), CAST('0.777943' AS FLOAT8), CAST('1.498402' AS FLOAT8), CAST('0' AS FLOAT8), 'Goliad ISD', 'Goliad', '2025'),
-  ('TX', 'goliad', 2025, CAST('3.439745' AS FLOAT8), CAST('1.035' AS FLOAT8), CAST('1.1634' AS FLOAT8), CAST('0.777943' AS FLOAT8), CAST('1.498402' AS FLOAT8), CAST('0' AS FLOAT8), 'Goliad ISD', 'Goliad', CAST(NULL AS TEXT)),
-  ('TX', 'gonzales', 2024, CAST('1.4739' AS FLOAT8), CAST('1.2266' AS FLOAT8), CAST('0.875' AS FLOAT8), CAST('0.2689' AS FLOAT8), CAST('0.33' AS FLOAT8), CAST('0' AS FLOAT8), 'Gonzales ISD', 'Gonzales', '2025'),
-  ('TX', 'gonzales', 2025, CAST('1.4739' AS FLOAT8), CAST('1.2266' AS FLOAT8), CAST('0.875' AS FLOAT8), CAST('0.2689' AS FLOAT8), CAST('0.33' AS FLOAT8), CAST('0' AS FLOAT8), 'Gonzales ISD', 'Gonzales', CAST(NULL AS TEXT)),
-  ('TX', 'gray', 2024, CAST('2.476534' AS FLOAT8), CAST('1.4293' AS FLOAT8), CAST('1.1922' AS FLOAT8), CAST('0.58103' AS FLOAT8), CAST('0.703304' AS FLOAT8), CAST('0' AS FLOAT8), 'Pampa ISD', 'Pampa', '2025'),
-  ('TX', 'gray', 2025, CAST('2.476534' AS FLOAT8), CAST('1.4293' AS FLOAT8), CAST('1.1922' AS FLOAT8), CAST('0.58103' AS FLOAT8), CAST('0.703304' AS FLOAT8), CAST('0' AS FLOAT8), 'Pampa ISD', 'Pampa', CAST(NULL AS TEXT)),
-  ('TX', 'grayson', 2024, CAST('2.0473' AS FLOAT8), CAST('1.2935' AS FLOAT8), CAST('1.2342' AS FLOAT8), CAST('0.3051' AS FLOAT8), CAST('0.508' AS FLOAT8), CAST('0' AS FLOAT8), 'Sherman ISD', 'Sherman', '2025'),
-  ('TX', 'grayson', 2025, CAST('2.0473' AS FLOAT8), CAST('1.2935' AS FLOAT8), CAST('1.2342' AS FLOAT8), CAST('0.3051' AS FLOAT8), CAST('0.508' AS FLOAT8), CAST('0' AS FLOAT8), 'Sherman ISD', 'Sherman', CAST(NULL AS TEXT)),
-  ('TX', 'gregg', 2024, CAST('1.996131' AS FLOAT8), CAST('1.2223' AS FLOAT8), CAST('1.1299' AS FLOAT8), CAST('0.304331' AS FLOAT8), CAST('0.5619' AS FLOAT8), CAST('0' AS FLOAT8), 'Longview ISD', 'Longview', '2025'),
-  ('TX', 'gregg', 2025, CAST('1.996131' AS FLOAT8), CAST('1.2223' AS FLOAT8), CAST('1.1299' AS FLOAT8), CAST('0.304331' AS FLOAT8), CAST('0.5619' AS FLOAT8), CAST('0' AS FLOAT8), 'Longview ISD', 'Longview', CAST(NULL AS TEXT)),
-  ('TX', 'grimes', 2024, CAST('1.894077' AS FLOAT8), CAST('1.0944' AS FLOAT8), CAST('0.9632' AS FLOAT8), CAST('0.423077' AS FLOAT8), CAST('0.5078' AS FLOAT8), CAST('0' AS FLOAT8), 'Navasota ISD', 'Navasota', '2025'),
-  ('TX', 'grimes', 2025, CAST('1.894077' AS FLOAT8), CAST('1.0944' AS FLOAT8), CAST('0.9632' AS FLOAT8), CAST('0.423077' AS FLOAT8), CAST('0.5078' AS FLOAT8), CAST('0' AS FLOAT8), 'Navasota ISD', 'Navasota', CAST(NULL AS TEXT)),
-  ('TX', 'guadalupe', 2024, CAST('1.9208' AS FLOAT8), CAST('1.4935' AS FLOAT8), CAST('1.0769' AS FLOAT8), CAST('0.3304' AS FLOAT8), CAST('0.5135' AS FLOAT8), CAST('0' AS FLOAT8), 'Schertz-Cibolo-Universal City ISD', 'Seguin', '2025'),
-  ('TX', 'guadalupe', 2025, CAST('1.9208' AS FLOAT8), CAST('1.4935' AS FLOAT8), CAST('1.0769' AS FLOAT8), CAST('0.3304' AS FLOAT8), CAST('0.5135' AS FLOAT8), CAST('0' AS FLOAT8), 'Schertz-Cibolo-Universal City ISD', 'Seguin', CAST(NULL AS TEXT)),
-  ('TX', 'hale', 2024, CAST('2.705479' AS FLOAT8), CAST('1.3864' AS FLOAT8), CAST('1.2705' AS FLOAT8), CAST('0.699779' AS FLOAT8), CAST('0.7352' AS FLOAT8), CAST('0' AS FLOAT8), 'Plainview ISD', 'Plainview', '2025'),
-  ('TX', 'hale', 2025, CAST('2.705479' AS FLOAT8), CAST('1.3864' AS FLOAT8), CAST('1.2705' AS FLOAT8), CAST('0.699779' AS FLOAT8), CAST('0.7352' AS FLOAT8), CAST('0' AS FLOAT8), 'Plainview ISD', 'Plainview', CAST(NULL AS TEXT)),
-  ('TX', 'hall', 2024, CAST('1.967887' AS FLOAT8), CAST('1.212' AS FLOAT8), CAST('0.7705' AS FLOAT8), CAST('0.799991' AS FLOAT8), CAST('0.397396' AS FLOAT8), CAST('0' AS FLOAT8), 'Memphis ISD', 'Memphis', '2025'),
-  ('TX', 'hall', 2025, CAST('1.967887' AS FLOAT8), CAST('1.212' AS FLOAT8), CAST('0.7705' AS FLOAT8), CAST('0.799991' AS FLOAT8), CAST('0.397396' AS FLOAT8), CAST('0' AS FLOAT8), 'Memphis ISD', 'Memphis', CAST(NULL AS TEXT)),
-  ('TX', 'hamilton', 2024, CAST('2.442252' AS FLOAT8), CAST('1.5369' AS FLOAT8), CAST('0.9668' AS FLOAT8), CAST('0.508652' AS FLOAT8), CAST('0.9668' AS FLOAT8), CAST('0' AS FLOAT8), 'Hamilton ISD', 'Hamilton', '2025'),
-  ('TX', 'hamilton', 2025, CAST('2.442252' AS FLOAT8), CAST('1.5369' AS FLOAT8), CAST('0.9668' AS FLOAT8), CAST('0.508652' AS FLOAT8), CAST('0.9668' AS FLOAT8), CAST('0' AS FLOAT8), 'Hamilton ISD', 'Hamilton', CAST(NULL AS TEXT)),
-  ('TX', 'hansford', 2024, CAST('2.108833' AS FLOAT8), CAST('1.6389' AS FLOAT8), CAST('1.1847' AS FLOAT8), CAST('0.454422' AS FLOAT8), CAST('0.469711' AS FLOAT8), CAST('0' AS FLOAT8), 'Gruver ISD', 'Spearman', '2025'),
-  ('TX', 'hansford', 2025, CAST('2.108833' AS FLOAT8), CAST('1.6389' AS FLOAT8), CAST('1.1847' AS FLOAT8), CAST('0.454422' AS FLOAT8), CAST('0.469711' AS FLOAT8), CAST('0' AS FLOAT8), 'Gruver ISD', 'Spearman', CAST(NULL AS TEXT)),
-  ('TX', 'hardeman', 2024, CAST('2.1474' AS FLOAT8), CAST('1.183' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.6888' AS FLOAT8), CAST('0.7764' AS FLOAT8), CAST('0' AS FLOAT8), 'Quanah ISD', 'Quanah', '2025'),
-  ('TX', 'hardeman', 2025, CAST('2.1474' AS FLOAT8), CAST('1.183' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.6888' AS FLOAT8), CAST('0.7764' AS FLOAT8), CAST('0' AS FLOAT8), 'Quanah ISD', 'Quanah', CAST(NULL AS TEXT)),
-  ('TX', 'hardin', 2024, CAST('1.738312' AS FLOAT8), CAST('1.1552' AS FLOAT8), CAST('0.9492' AS FLOAT8), CAST('0.480106' AS FLOAT8), CAST('0.309006' AS FLOAT8), CAST('0' AS FLOAT8), 'Lumberton ISD', 'Silsbee', '2025'),
-  ('TX', 'hardin', 2025, CAST('1.738312' AS FLOAT8), CAST('1.1552' AS FLOAT8), CAST('0.9492' AS FLOAT8), CAST('0.480106' AS FLOAT8), CAST('0.309006' AS FLOAT8), CAST('0' AS FLOAT8), 'Lumberton ISD', 'Silsbee', CAST(NULL AS TEXT)),
-  ('TX', 'harris', 2024, CAST('1.77845' AS FLOAT8), CAST('1.7184' AS FLOAT8), CAST('0.8783' AS FLOAT8), CAST('0.38096' AS FLOAT8), CAST('0.51919' AS FLOAT8), CAST('0' AS FLOAT8), 'Houston ISD', 'Houston', '2025'),
-  ('TX', 'harris', 2025, CAST('1.77845' AS FLOAT8), CAST('1.7184' AS FLOAT8), CAST('0.8783' AS FLOAT8), CAST('0.38096' AS FLOAT8), CAST('0.51919' AS FLOAT8), CAST('0' AS FLOAT8), 'Houston ISD', 'Houston', CAST(NULL AS TEXT)),
-  ('TX', 'harrison', 2024, CAST('1.701518' AS FLOAT8), CAST('1.0163' AS FLOAT8), CAST('0.7772' AS FLOAT8), CAST('0.3428' AS FLOAT8), CAST('0.581518' AS FLOAT8), CAST('0' AS FLOAT8), 'Hallsville ISD', 'Marshall', '2025'),
-  ('TX', 'harrison', 2025, CAST('1.701518' AS FLOAT8), CAST('1.0163' AS FLOAT8), CAST('0.7772' AS FLOAT8), CAST('0.3428' AS FLOAT8), CAST('0.581518' AS FLOAT8), CAST('0' AS FLOAT8), 'Hallsville ISD', 'Marshall', CAST(NULL AS TEXT)),
-  ('TX', 'hartley', 2024, CAST('1.803598' AS FLOAT8), CAST('1.2214' AS FLOAT8), CAST('0.9622' AS FLOAT8), CAST('0.405342' AS FLOAT8), CAST('0.436056' AS FLOAT8), CAST('0' AS FLOAT8), 'Dalhart ISD', 'Dalhart', '2025'),
-  ('TX', 'hartley', 2025, CAST('1.803598' AS FLOAT8), CAST('1.2214' AS FLOAT8), CAST('0.9622' AS FLOAT8), CAST('0.405342' AS FLOAT8), CAST('0.436056' AS FLOAT8), CAST('0' AS FLOAT8), 'Dalhart ISD', 'Dalhart', CAST(NULL AS TEXT)),
-  ('TX', 'haskell', 2024, CAST('2.106963' AS FLOAT8), CAST('1.1174' AS FLOAT8), CAST('1.0804' AS FLOAT8), CAST('0.561675' AS FLOAT8), CAST('0.464888' AS FLOAT8), CAST('0' AS FLOAT8), 'Haskell CISD', 'Haskell', '2025'),
-  ('TX', 'haskell', 2025, CAST('2.106963' AS FLOAT8), CAST('1.1174' AS FLOAT8), CAST('1.0804' AS FLOAT8), CAST('0.561675' AS FLOAT8), CAST('0.464888' AS FLOAT8), CAST('0' AS FLOAT8), 'Haskell CISD', 'Haskell', CAST(NULL AS TEXT)),
-  ('TX', 'hays', 2024, CAST('2.206' AS FLOAT8), CAST('1.7286' AS FLOAT8), CAST('1.1546' AS FLOAT8), CAST('0.3999' AS FLOAT8), CAST('0.6515' AS FLOAT8), CAST('0' AS FLOAT8), 'Hays CISD', 'San Marcos', '2025'),
-  ('TX', 'hays', 2025, CAST('2.206' AS FLOAT8), CAST('1.7286' AS FLOAT8), CAST('1.1546' AS FLOAT8), CAST('0.3999' AS FLOAT8), CAST('0.6515' AS FLOAT8), CAST('0' AS FLOAT8), 'Hays CISD', 'San Marcos', CAST(NULL AS TEXT)),
-  ('TX', 'hemphill', 2024, CAST('2.35328' AS FLOAT8), CAST('1.1643' AS FLOAT8), CAST('0.9769' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0.84638' AS FLOAT8), CAST('0' AS FLOAT8), 'Canadian ISD', 'Canadian', '2025'),
-  ('TX', 'hemphill', 2025, CAST('2.35328' AS FLOAT8), CAST('1.1643' AS FLOAT8), CAST('0.9769' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0.84638' AS FLOAT8), CAST('0' AS FLOAT8), 'Canadian ISD', 'Canadian', CAST(NULL AS TEXT)),
-  ('TX', 'henderson', 2024, CAST('1.781144' AS FLOAT8), CAST('0.9805' AS FLOAT8), CAST('0.9169' AS FLOAT8), CAST('0.331493' AS FLOAT8), CAST('0.532751' AS FLOAT8), CAST('0' AS FLOAT8), 'Malakoff ISD', 'Athens', '2025'),
-  ('TX', 'henderson', 2025, CAST('1.781144' AS FLOAT8), CAST('0.9805' AS FLOAT8), CAST('0.9169' AS FLOAT8), CAST('0.331493' AS FLOAT8), CAST('0.532751' AS FLOAT8), CAST('0' AS FLOAT8), 'Malakoff ISD', 'Athens', CAST(NULL AS TEXT)),
-  ('TX', 'hidalgo', 2024, CAST('1.513232' AS FLOAT8), CAST('1.7637' AS FLOAT8), CAST('0.8617' AS FLOAT8), CAST('0.575' AS FLOAT8), CAST('0.076532' AS FLOAT8), CAST('0' AS FLOAT8), 'Edinburg CISD', 'McAllen', '2025'),
-  ('TX', 'hidalgo', 2025, CAST('1.513232' AS FLOAT8), CAST('1.7637' AS FLOAT8), CAST('0.8617' AS FLOAT8), CAST('0.575' AS FLOAT8), CAST('0.076532' AS FLOAT8), CAST('0' AS FLOAT8), 'Edinburg CISD', 'McAllen', CAST(NULL AS TEXT)),
-  ('TX', 'hill', 2024, CAST('2.397547' AS FLOAT8), CAST('1.2336' AS FLOAT8), CAST('1.1425' AS FLOAT8), CAST('0.452647' AS FLOAT8), CAST('0.8024' AS FLOAT8), CAST('0' AS FLOAT8), 'Hillsboro ISD', 'Hillsboro', '2025'),
-  ('TX', 'hill', 2025, CAST('2.397547' AS FLOAT8), CAST('1.2336' AS FLOAT8), CAST('1.1425' AS FLOAT8), CAST('0.452647' AS FLOAT8), CAST('0.8024' AS FLOAT8), CAST('0' AS FLOAT8), 'Hillsboro ISD', 'Hillsboro', CAST(NULL AS TEXT)),
-  ('TX', 'hockley', 2024, CAST('2.029118' AS FLOAT8), CAST('1.48' AS FLOAT8), CAST('0.9742' AS FLOAT8), CAST('0.499918' AS FLOAT8), CAST('0.555' AS FLOAT8), CAST('0' AS FLOAT8), 'Levelland ISD', 'Levelland', '2025'),
-  ('TX', 'hockley', 2025, CAST('2.029118' AS FLOAT8), CAST('1.48' AS FLOAT8), CAST('0.9742' AS FLOAT8), CAST('0.499918' AS FLOAT8), CAST('0.555' AS FLOAT8), CAST('0' AS FLOAT8), 'Levelland ISD', 'Levelland', CAST(NULL AS TEXT)),
-  ('TX', 'hood', 2024, CAST('1.6293' AS FLOAT8), CAST('1.1518' AS FLOAT8), CAST('0.9296' AS FLOAT8), CAST('0.2797' AS FLOAT8), CAST('0.42' AS FLOAT8), CAST('0' AS FLOAT8), 'Granbury ISD', 'Granbury', '2025'),
-  ('TX', 'hood', 2025, CAST('1.6293' AS FLOAT8), CAST('1.1518' AS FLOAT8), CAST('0.9296' AS FLOAT8), CAST('0.2797' AS FLOAT8), CAST('0.42' AS FLOAT8), CAST('0' AS FLOAT8), 'Granbury ISD', 'Granbury', CAST(NULL AS TEXT)),
-  ('TX', 'hopkins', 2024, CAST('1.706717' AS FLOAT8), CAST('1.0725' AS FLOAT8), CAST('0.9319' AS FLOAT8), CAST('0.335617' AS FLOAT8), CAST('0.4392' AS FLOAT8), CAST('0' AS FLOAT8), 'Sulphur Springs ISD', 'Sulphur Springs', '2025'),
-  ('TX', 'hopkins', 2025, CAST('1.706717' AS FLOAT8), CAST('1.0725' AS FLOAT8), CAST('0.9319' AS FLOAT8), CAST('0.335617' AS FLOAT8), CAST('0.4392' AS FLOAT8), CAST('0' AS FLOAT8), 'Sulphur Springs ISD', 'Sulphur Springs', CAST(NULL AS TEXT)),
-  ('TX', 'houston', 2024, CAST('1.9529' AS FLOAT8), CAST('0.9213' AS FLOAT8), CAST('0.8491' AS FLOAT8), CAST('0.423' AS FLOAT8), CAST('0.6808' AS FLOAT8), CAST('0' AS FLOAT8), 'Crockett ISD', 'Crockett', '2025'),
-  ('TX', 'houston', 2025, CAST('1.9529' AS FLOAT8), CAST('0.9213' AS FLOAT8), CAST('0.8491' AS FLOAT8), CAST('0.423' AS FLOAT8), CAST('0.6808' AS FLOAT8), CAST('0' AS FLOAT8), 'Crockett ISD', 'Crockett', CAST(NULL AS TEXT)),
-  ('TX', 'howard', 2024, CAST('1.733292' AS FLOAT8), CAST('1.0925' AS FLOAT8), CAST('0.752678' AS FLOAT8), CAST('0.301711' AS FLOAT8), CAST('0.678903' AS FLOAT8), CAST('0' AS FLOAT8), 'Big Spring ISD', 'Big Spring', '2025'),
-  ('TX', 'howard', 2025, CAST('1.733292' AS FLOAT8), CAST('1.0925' AS FLOAT8), CAST('0.752678' AS FLOAT8), CAST('0.301711' AS FLOAT8), CAST('0.678903' AS FLOAT8), CAST('0' AS FLOAT8), 'Big Spring ISD', 'Big Spring', CAST(NULL AS TEXT)),
-  ('TX', 'hudspeth', 2024, CAST('1.86972' AS FLOAT8), CAST('1.1794' AS FLOAT8), CAST('0.7172' AS FLOAT8), CAST('0.562371' AS FLOAT8), CAST('0.590149' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Hancock ISD', 'Dell City', '2025'),
-  ('TX', 'hudspeth', 2025, CAST('1.86972' AS FLOAT8), CAST('1.1794' AS FLOAT8), CAST('0.7172' AS FLOAT8), CAST('0.562371' AS FLOAT8), CAST('0.590149' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Hancock ISD', 'Dell City', CAST(NULL AS TEXT)),
-  ('TX', 'hunt', 2024, CAST('1.868141' AS FLOAT8), CAST('1.2973' AS FLOAT8), CAST('0.9669' AS FLOAT8), CAST('0.333241' AS FLOAT8), CAST('0.568' AS FLOAT8), CAST('0' AS FLOAT8), 'Greenville ISD', 'Greenville', '2025'),
-  ('TX', 'hunt', 2025, CAST('1.868141' AS FLOAT8), CAST('1.2973' AS FLOAT8), CAST('0.9669' AS FLOAT8), CAST('0.333241' AS FLOAT8), CAST('0.568' AS FLOAT8), CAST('0' AS FLOAT8), 'Greenville ISD', 'Greenville', CAST(NULL AS TEXT)),
-  ('TX', 'hutchinson', 2024, CAST('1.883877' AS FLOAT8), CAST('1.4824' AS FLOAT8), CAST('0.9972' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.386677' AS FLOAT8), CAST('0' AS FLOAT8), 'Plemons-Stinnett-Phillips CISD', 'Borger', '2025'),
-  ('TX', 'hutchinson', 2025, CAST('1.883877' AS FLOAT8), CAST('1.4824' AS FLOAT8), CAST('0.9972' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.386677' AS FLOAT8), CAST('0' AS FLOAT8), 'Plemons-Stinnett-Phillips CISD', 'Borger', CAST(NULL AS TEXT)),
-  ('TX', 'irion', 2024, CAST('2.286743' AS FLOAT8), CAST('0.9541' AS FLOAT8), CAST('0.865' AS FLOAT8), CAST('0.569723' AS FLOAT8), CAST('0.85202' AS FLOAT8), CAST('0' AS FLOAT8), 'Irion County ISD', 'Mertzon', '2025'),
-  ('TX', 'irion', 2025, CAST('2.286743' AS FLOAT8), CAST('0.9541' AS FLOAT8), CAST('0.865' AS FLOAT8), CAST('0.569723' AS FLOAT8), CAST('0.85202' AS FLOAT8), CAST('0' AS FLOAT8), 'Irion County ISD', 'Mertzon', CAST(NULL AS TEXT)),
-  ('TX', 'jack', 2024, CAST('2.276106' AS FLOAT8), CAST('1.2963' AS FLOAT8), CAST('1.1269' AS FLOAT8), CAST('0.439206' AS FLOAT8), CAST('0.71' AS FLOAT8), CAST('0' AS FLOAT8), 'Jacksboro ISD', 'Jacksboro', '2025'),
-  ('TX', 'jack', 2025, CAST('2.276106' AS FLOAT8), CAST('1.2963' AS FLOAT8), CAST('1.1269' AS FLOAT8), CAST('0.439206' AS FLOAT8), CAST('0.71' AS FLOAT8), CAST('0' AS FLOAT8), 'Jacksboro ISD', 'Jacksboro', CAST(NULL AS TEXT)),
-  ('TX', 'jackson', 2024, CAST('1.5799' AS FLOAT8), CAST('1.0524' AS FLOAT8), CAST('0.9175' AS FLOAT8), CAST('0.4345' AS FLOAT8), CAST('0.2279' AS FLOAT8), CAST('0' AS FLOAT8), 'Industrial ISD', 'Edna', '2025'),
-  ('TX', 'jackson', 2025, CAST('1.5799' AS FLOAT8), CAST('1.0524' AS FLOAT8), CAST('0.9175' AS FLOAT8), CAST('0.4345' AS FLOAT8), CAST('0.2279' AS FLOAT8), CAST('0' AS FLOAT8), 'Industrial ISD', 'Edna', CAST(NULL AS TEXT)),
-  ('TX', 'jasper', 2024, CAST('1.7211' AS FLOAT8), CAST('1.0357' AS FLOAT8), CAST('0.865' AS FLOAT8), CAST('0.5711' AS FLOAT8), CAST('0.285' AS FLOAT8), CAST('0' AS FLOAT8), 'Jasper ISD', 'Jasper', '2025'),
-  ('TX', 'jasper', 2025, CAST('1.7211' AS FLOAT8), CAST('1.0357' AS FLOAT8), CAST('0.865' AS FLOAT8), CAST('0.5711' AS FLOAT8), CAST('0.285' AS FLOAT8), CAST('0' AS FLOAT8), 'Jasper ISD', 'Jasper', CAST(NULL AS TEXT)),
-  ('TX', 'jeff-davis', 2024, CAST('2.0974' AS FLOAT8), CAST('0.5474' AS FLOAT8), CAST('0.7239' AS FLOAT8), CAST('1.3735' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Davis ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'jeff-davis', 2025, CAST('2.0974' AS FLOAT8), CAST('0.5474' AS FLOAT8), CAST('0.7239' AS FLOAT8), CAST('1.3735' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Davis ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'jefferson', 2024, CAST('1.951473' AS FLOAT8), CAST('1.5746' AS FLOAT8), CAST('0.93481' AS FLOAT8), CAST('0.357' AS FLOAT8), CAST('0.659663' AS FLOAT8), CAST('0' AS FLOAT8), 'Beaumont ISD', 'Beaumont', '2025'),
-  ('TX', 'jefferson', 2025, CAST('1.951473' AS FLOAT8), CAST('1.5746' AS FLOAT8), CAST('0.93481' AS FLOAT8), CAST('0.357' AS FLOAT8), CAST('0.659663' AS FLOAT8), CAST('0' AS FLOAT8), 'Beaumont ISD', 'Beaumont', CAST(NULL AS TEXT)),
-  ('TX', 'jim-hogg', 2024, CAST('2.18487' AS FLOAT8), CAST('1.4132' AS FLOAT8), CAST('0.9963' AS FLOAT8), CAST('1.18857' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Jim Hogg County ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'jim-hogg', 2025, CAST('2.18487' AS FLOAT8), CAST('1.4132' AS FLOAT8), CAST('0.9963' AS FLOAT8), CAST('1.18857' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Jim Hogg County ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'jim-wells', 2024, CAST('2.555708' AS FLOAT8), CAST('1.251' AS FLOAT8), CAST('1.1722' AS FLOAT8), CAST('0.767802' AS FLOAT8), CAST('0.615706' AS FLOAT8), CAST('0' AS FLOAT8), 'Alice ISD', 'Alice', '2025'),
-  ('TX', 'jim-wells', 2025, CAST('2.555708' AS FLOAT8), CAST('1.251' AS FLOAT8), CAST('1.1722' AS FLOAT8), CAST('0.767802' AS FLOAT8), CAST('0.615706' AS FLOAT8), CAST('0' AS FLOAT8), 'Alice ISD', 'Alice', CAST(NULL AS TEXT)),
-  ('TX', 'johnson', 2024, CAST('2.257024' AS FLOAT8), CAST('1.28' AS FLOAT8), CAST('1.2552' AS FLOAT8), CAST('0.389276' AS FLOAT8), CAST('0.612548' AS FLOAT8), CAST('0' AS FLOAT8), 'Burleson ISD', 'Burleson', '2025'),
-  ('TX', 'johnson', 2025, CAST('2.257024' AS FLOAT8), CAST('1.28' AS FLOAT8), CAST('1.2552' AS FLOAT8), CAST('0.389276' AS FLOAT8), CAST('0.612548' AS FLOAT8), CAST('0' AS FLOAT8), 'Burleson ISD', 'Burleson', CAST(NULL AS TEXT)),
-  ('TX', 'jones', 2024, CAST('2.423656' AS FLOAT8), CAST('1.5372' AS FLOAT8), CAST('0.95928' AS FLOAT8), CAST('0.536293' AS FLOAT8), CAST('0.928083' AS FLOAT8), CAST('0' AS FLOAT8), 'Hawley ISD', 'Stamford', '2025'),
-  ('TX', 'jones', 2025, CAST('2.423656' AS FLOAT8), CAST('1.5372' AS FLOAT8), CAST('0.95928' AS FLOAT8), CAST('0.536293' AS FLOAT8), CAST('0.928083' AS FLOAT8), CAST('0' AS FLOAT8), 'Hawley ISD', 'Stamford', CAST(NULL AS TEXT)),
-  ('TX', 'karnes', 2024, CAST('1.533142' AS FLOAT8), CAST('0.9817' AS FLOAT8), CAST('0.796' AS FLOAT8), CAST('0.241058' AS FLOAT8), CAST('0.496084' AS FLOAT8), CAST('0' AS FLOAT8), 'Karnes City ISD', 'Kenedy', '2025'),
-  ('TX', 'karnes', 2025, CAST('1.533142' AS FLOAT8), CAST('0.9817' AS FLOAT8), CAST('0.796' AS FLOAT8), CAST('0.241058' AS FLOAT8), CAST('0.496084' AS FLOAT8), CAST('0' AS FLOAT8), 'Karnes City ISD', 'Kenedy', CAST(NULL AS TEXT)),
-  ('TX', 'kaufman', 2024, CAST('2.123444' AS FLOAT8), CAST('1.7318' AS FLOAT8), CAST('1.2869' AS FLOAT8), CAST('0.415113' AS FLOAT8), CAST('0.421431' AS FLOAT8), CAST('0' AS FLOAT8), 'Forney ISD', 'Forney', '2025'),
-  ('TX', 'kaufman', 2025, CAST('2.123444' AS FLOAT8), CAST('1.7318' AS FLOAT8), CAST('1.2869' AS FLOAT8), CAST('0.415113' AS FLOAT8), CAST('0.421431' AS FLOAT8), CAST('0' AS FLOAT8), 'Forney ISD', 'Forney', CAST(NULL AS TEXT)),
-  ('TX', 'kendall', 2024, CAST('1.8595' AS FLOAT8), CAST('1.2025' AS FLOAT8), CAST('1.0109' AS FLOAT8), CAST('0.377' AS FLOAT8), CAST('0.4716' AS FLOAT8), CAST('0' AS FLOAT8), 'Boerne ISD', 'Boerne', '2025'),
-  ('TX', 'kendall', 2025, CAST('1.8595' AS FLOAT8), CAST('1.2025' AS FLOAT8), CAST('1.0109' AS FLOAT8), CAST('0.377' AS FLOAT8), CAST('0.4716' AS FLOAT8), CAST('0' AS FLOAT8), 'Boerne ISD', 'Boerne', CAST(NULL AS TEXT)),
-  ('TX', 'kenedy', 2024, CAST('1.7022' AS FLOAT8), NULL, CAST('0.9022' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Kenedy County-Wide CSD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'kenedy', 2025, CAST('1.7022' AS FLOAT8), NULL, CAST('0.9022' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Kenedy County-Wide CSD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'kent', 2024, CAST('2.62865' AS FLOAT8), CAST('0.9073' AS FLOAT8), CAST('0.7892' AS FLOAT8), CAST('0.8917' AS FLOAT8), CAST('0.94775' AS FLOAT8), CAST('0' AS FLOAT8), 'Jayton-Girard ISD', 'Jayton', '2025'),
-  ('TX', 'kent', 2025, CAST('2.62865' AS FLOAT8), CAST('0.9073' AS FLOAT8), CAST('0.7892' AS FLOAT8), CAST('0.8917' AS FLOAT8), CAST('0.94775' AS FLOAT8), CAST('0' AS FLOAT8), 'Jayton-Girard ISD', 'Jayton', CAST(NULL AS TEXT)),
-  ('TX', 'kerr', 2024, CAST('1.793533' AS FLOAT8), CAST('1.0926' AS FLOAT8), CAST('0.820033' AS FLOAT8), CAST('0.4024' AS FLOAT8), CAST('0.5711' AS FLOAT8), CAST('0' AS FLOAT8), 'Kerrville ISD', 'Kerrville', '2025'),
-  ('TX', 'kerr', 2025, CAST('1.793533' AS FLOAT8), CAST('1.0926' AS FLOAT8), CAST('0.820033' AS FLOAT8), CAST('0.4024' AS FLOAT8), CAST('0.5711' AS FLOAT8), CAST('0' AS FLOAT8), 'Kerrville ISD', 'Kerrville', CAST(NULL AS TEXT)),
-  ('TX', 'kimble', 2024, CAST('1.455732' AS FLOAT8), CAST('1.2553' AS FLOAT8), CAST('0.6618' AS FLOAT8), CAST('0.436482' AS FLOAT8), CAST('0.35745' AS FLOAT8), CAST('0' AS FLOAT8), 'Junction ISD', 'Junction', '2025'),
-  ('TX', 'kimble', 2025, CAST('1.455732' AS FLOAT8), CAST('1.2553' AS FLOAT8), CAST('0.6618' AS FLOAT8), CAST('0.436482' AS FLOAT8), CAST('0.35745' AS FLOAT8), CAST('0' AS FLOAT8), 'Junction ISD', 'Junction', CAST(NULL AS TEXT)),
-  ('TX', 'king', 2024, CAST('1.7369' AS FLOAT8), NULL, CAST('0.8022' AS FLOAT8), CAST('0.9347' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Guthrie CSD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'king', 2025, CAST('1.7369' AS FLOAT8), NULL, CAST('0.8022' AS FLOAT8), CAST('0.9347' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Guthrie CSD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'kinney', 2024, CAST('1.6461' AS FLOAT8), CAST('1.4056' AS FLOAT8), CAST('0.6669' AS FLOAT8), CAST('0.4672' AS FLOAT8), CAST('0.512' AS FLOAT8), CAST('0' AS FLOAT8), 'Brackett ISD', 'Brackettville', '2025'),
-  ('TX', 'kinney', 2025, CAST('1.6461' AS FLOAT8), CAST('1.4056' AS FLOAT8), CAST('0.6669' AS FLOAT8), CAST('0.4672' AS FLOAT8), CAST('0.512' AS FLOAT8), CAST('0' AS FLOAT8), 'Brackett ISD', 'Brackettville', CAST(NULL AS TEXT)),
-  ('TX', 'kleberg', 2024, CAST('2.95145' AS FLOAT8), CAST('1.6143' AS FLOAT8), CAST('1.4104' AS FLOAT8), CAST('0.77187' AS FLOAT8), CAST('0.76918' AS FLOAT8), CAST('0' AS FLOAT8), 'Kingsville ISD', 'Kingsville', '2025'),
-  ('TX', 'kleberg', 2025, CAST('2.95145' AS FLOAT8), CAST('1.6143' AS FLOAT8), CAST('1.4104' AS FLOAT8), CAST('0.77187' AS FLOAT8), CAST('0.76918' AS FLOAT8), CAST('0' AS FLOAT8), 'Kingsville ISD', 'Kingsville', CAST(NULL AS TEXT)),
-  ('TX', 'knox', 2024, CAST('2.74868' AS FLOAT8), CAST('1.8623' AS FLOAT8), CAST('1.1005' AS FLOAT8), CAST('0.59693' AS FLOAT8), CAST('1.05125' AS FLOAT8), CAST('0' AS FLOAT8), 'Benjamin ISD', 'Munday', '2025'),
-  ('TX', 'knox', 2025, CAST('2.74868' AS FLOAT8), CAST('1.8623' AS FLOAT8), CAST('1.1005' AS FLOAT8), CAST('0.59693' AS FLOAT8), CAST('1.05125' AS FLOAT8), CAST('0' AS FLOAT8), 'Benjamin ISD', 'Munday', CAST(NULL AS TEXT)),
-  ('TX', 'lamar', 2024, CAST('1.59559' AS FLOAT8), CAST('0.951' AS FLOAT8), CAST('0.8169' AS FLOAT8), CAST('0.3063' AS FLOAT8), CAST('0.47239' AS FLOAT8), CAST('0' AS FLOAT8), 'North Lamar ISD', 'Paris', '2025'),
-  ('TX', 'lamar', 2025, CAST('1.59559' AS FLOAT8), CAST('0.951' AS FLOAT8), CAST('0.8169' AS FLOAT8), CAST('0.3063' AS FLOAT8), CAST('0.47239' AS FLOAT8), CAST('0' AS FLOAT8), 'North Lamar ISD', 'Paris', CAST(NULL AS TEXT)),
-  ('TX', 'lamb', 2024, CAST('2.1888' AS FLOAT8), CAST('1.1919' AS FLOAT8), CAST('0.7925' AS FLOAT8), CAST('0.76' AS FLOAT8), CAST('0.6363' AS FLOAT8), CAST('0' AS FLOAT8), 'Sudan ISD', 'Littlefield', '2025'),
-  ('TX', 'lamb', 2025, CAST('2.1888' AS FLOAT8), CAST('1.1919' AS FLOAT8), CAST('0.7925' AS FLOAT8), CAST('0.76' AS FLOAT8), CAST('0.6363' AS FLOAT8), CAST('0' AS FLOAT8), 'Sudan ISD', 'Littlefield', CAST(NULL AS TEXT)),
-  ('TX', 'lampasas', 2024, CAST('1.895199' AS FLOAT8), CAST('1.2682' AS FLOAT8), CAST('1.0152' AS FLOAT8), CAST('0.54' AS FLOAT8), CAST('0.339999' AS FLOAT8), CAST('0' AS FLOAT8), 'Lampasas ISD', 'Lampasas', '2025'),
-  ('TX', 'lampasas', 2025, CAST('1.895199' AS FLOAT8), CAST('1.2682' AS FLOAT8), CAST('1.0152' AS FLOAT8), CAST('0.54' AS FLOAT8), CAST('0.339999' AS FLOAT8), CAST('0' AS FLOAT8), 'Lampasas ISD', 'Lampasas', CAST(NULL AS TEXT)),
-  ('TX', 'la-salle', 2024, CAST('2.009262' AS FLOAT8), CAST('1.5614' AS FLOAT8), CAST('0.8095' AS FLOAT8), CAST('0.449762' AS FLOAT8), CAST('0.75' AS FLOAT8), CAST('0' AS FLOAT8), 'Cotulla ISD', 'Cotulla', '2025'),
-  ('TX', 'la-salle', 2025, CAST('2.009262' AS FLOAT8), CAST('1.5614' AS FLOAT8), CAST('0.8095' AS FLOAT8), CAST('0.449762' AS FLOAT8), CAST('0.75' AS FLOAT8), CAST('0' AS FLOAT8), 'Cotulla ISD', 'Cotulla', CAST(NULL AS TEXT)),
-  ('TX', 'lavaca', 2024, CAST('1.699262' AS FLOAT8), CAST('0.9565' AS FLOAT8), CAST('0.877362' AS FLOAT8), CAST('0.5497' AS FLOAT8), CAST('0.2722' AS FLOAT8), CAST('0' AS FLOAT8), 'Hallettsville ISD', 'Shiner', '2025'),
-  ('TX', 'lavaca', 2025, CAST('1.699262' AS FLOAT8), CAST('0.9565' AS FLOAT8), CAST('0.877362' AS FLOAT8), CAST('0.5497' AS FLOAT8), CAST('0.2722' AS FLOAT8), CAST('0' AS FLOAT8), 'Hallettsville ISD', 'Shiner', CAST(NULL AS TEXT)),
-  ('TX', 'lee', 2024, CAST('1.93698' AS FLOAT8), CAST('0.9693' AS FLOAT8), CAST('0.80888' AS FLOAT8), CAST('0.5006' AS FLOAT8), CAST('0.6275' AS FLOAT8), CAST('0' AS FLOAT8), 'Giddings ISD', 'Giddings', '2025'),
-  ('TX', 'lee', 2025, CAST('1.93698' AS FLOAT8), CAST('0.9693' AS FLOAT8), CAST('0.80888' AS FLOAT8), CAST('0.5006' AS FLOAT8), CAST('0.6275' AS FLOAT8), CAST('0' AS FLOAT8), 'Giddings ISD', 'Giddings', CAST(NULL AS TEXT)),
-  ('TX', 'leon', 2024, CAST('1.682712' AS FLOAT8), CAST('0.7548' AS FLOAT8), CAST('0.7549' AS FLOAT8), CAST('0.419296' AS FLOAT8), CAST('0.508516' AS FLOAT8), CAST('0' AS FLOAT8), 'Leon ISD', 'Buffalo', '2025'),
-  ('TX', 'leon', 2025, CAST('1.682712' AS FLOAT8), CAST('0.7548' AS FLOAT8), CAST('0.7549' AS FLOAT8), CAST('0.419296' AS FLOAT8), CAST('0.508516' AS FLOAT8), CAST('0' AS FLOAT8), 'Leon ISD', 'Buffalo', CAST(NULL AS TEXT)),
-  ('TX', 'liberty', 2024, CAST('2.151693' AS FLOAT8), CAST('1.2513' AS FLOAT8), CAST('1.0241' AS FLOAT8), CAST('0.48' AS FLOAT8), CAST('0.647593' AS FLOAT8), CAST('0' AS FLOAT8), 'Cleveland ISD', 'Dayton', '2025'),
-  ('TX', 'liberty', 2025, CAST('2.151693' AS FLOAT8), CAST('1.2513' AS FLOAT8), CAST('1.0241' AS FLOAT8), CAST('0.48' AS FLOAT8), CAST('0.647593' AS FLOAT8), CAST('0' AS FLOAT8), 'Cleveland ISD', 'Dayton', CAST(NULL AS TEXT)),
-  ('TX', 'limestone', 2024, CAST('2.0663' AS FLOAT8), CAST('1.1872' AS FLOAT8), CAST('0.9197' AS FLOAT8), CAST('0.56' AS FLOAT8), CAST('0.5866' AS FLOAT8), CAST('0' AS FLOAT8), 'Groesbeck ISD', 'Mexia', '2025'),
-  ('TX', 'limestone', 2025, CAST('2.0663' AS FLOAT8), CAST('1.1872' AS FLOAT8), CAST('0.9197' AS FLOAT8), CAST('0.56' AS FLOAT8), CAST('0.5866' AS FLOAT8), CAST('0' AS FLOAT8), 'Groesbeck ISD', 'Mexia', CAST(NULL AS TEXT)),
-  ('TX', 'lipscomb', 2024, CAST('2.567308' AS FLOAT8), CAST('1.3629' AS FLOAT8), CAST('0.9769' AS FLOAT8), CAST('1.01248' AS FLOAT8), CAST('0.577928' AS FLOAT8), CAST('0' AS FLOAT8), 'Canadian ISD', 'Booker', '2025'),
-  ('TX', 'lipscomb', 2025, CAST('2.567308' AS FLOAT8), CAST('1.3629' AS FLOAT8), CAST('0.9769' AS FLOAT8), CAST('1.01248' AS FLOAT8), CAST('0.577928' AS FLOAT8), CAST('0' AS FLOAT8), 'Canadian ISD', 'Booker', CAST(NULL AS TEXT)),
-  ('TX', 'live-oak', 2024, CAST('2.20881' AS FLOAT8), CAST('0.8819' AS FLOAT8), CAST('0.7395' AS FLOAT8), CAST('0.61474' AS FLOAT8), CAST('0.85457' AS FLOAT8), CAST('0' AS FLOAT8), 'Three Rivers ISD', 'Three Rivers', '2025'),
-  ('TX', 'live-oak', 2025, CAST('2.20881' AS FLOAT8), CAST('0.8819' AS FLOAT8), CAST('0.7395' AS FLOAT8), CAST('0.61474' AS FLOAT8), CAST('0.85457' AS FLOAT8), CAST('0' AS FLOAT8), 'Three Rivers ISD', 'Three Rivers', CAST(NULL AS TEXT)),
-  ('TX', 'llano', 2024, CAST('1.31158' AS FLOAT8), CAST('0.8027' AS FLOAT8), CAST('0.7843' AS FLOAT8), CAST('0.25953' AS FLOAT8), CAST('0.26775' AS FLOAT8), CAST('0' AS FLOAT8), 'Llano ISD', 'Horseshoe Bay', '2025'),
-  ('TX', 'llano', 2025, CAST('1.31158' AS FLOAT8), CAST('0.8027' AS FLOAT8), CAST('0.7843' AS FLOAT8), CAST('0.25953' AS FLOAT8), CAST('0.26775' AS FLOAT8), CAST('0' AS FLOAT8), 'Llano ISD', 'Horseshoe Bay', CAST(NULL AS TEXT)),
-  ('TX', 'loving', 2024, CAST('1.26906' AS FLOAT8), NULL, CAST('0.7942' AS FLOAT8), CAST('0.47486' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Wink-Loving ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'loving', 2025, CAST('1.26906' AS FLOAT8), NULL, CAST('0.7942' AS FLOAT8), CAST('0.47486' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Wink-Loving ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'lubbock', 2024, CAST('1.666816' AS FLOAT8), CAST('1.5626' AS FLOAT8), CAST('0.8672' AS FLOAT8), CAST('0.327425' AS FLOAT8), CAST('0.472191' AS FLOAT8), CAST('0' AS FLOAT8), 'Lubbock ISD', 'Lubbock', '2025'),
-  ('TX', 'lubbock', 2025, CAST('1.666816' AS FLOAT8), CAST('1.5626' AS FLOAT8), CAST('0.8672' AS FLOAT8), CAST('0.327425' AS FLOAT8), CAST('0.472191' AS FLOAT8), CAST('0' AS FLOAT8), 'Lubbock ISD', 'Lubbock', CAST(NULL AS TEXT)),
-  ('TX', 'lynn', 2024, CAST('2.440355' AS FLOAT8), CAST('1.7339' AS FLOAT8), CAST('1.10344' AS FLOAT8), CAST('0.652365' AS FLOAT8), CAST('0.68455' AS FLOAT8), CAST('0' AS FLOAT8), 'New Home ISD', 'Tahoka', '2025'),
-  ('TX', 'lynn', 2025, CAST('2.440355' AS FLOAT8), CAST('1.7339' AS FLOAT8), CAST('1.10344' AS FLOAT8), CAST('0.652365' AS FLOAT8), CAST('0.68455' AS FLOAT8), CAST('0' AS FLOAT8), 'New Home ISD', 'Tahoka', CAST(NULL AS TEXT)),
-  ('TX', 'mcculloch', 2024, CAST('1.903366' AS FLOAT8), CAST('1.3745' AS FLOAT8), CAST('0.9557' AS FLOAT8), CAST('0.61019' AS FLOAT8), CAST('0.337476' AS FLOAT8), CAST('0' AS FLOAT8), 'Brady ISD', 'Brady', '2025'),
-  ('TX', 'mcculloch', 2025, CAST('1.903366' AS FLOAT8), CAST('1.3745' AS FLOAT8), CAST('0.9557' AS FLOAT8), CAST('0.61019' AS FLOAT8), CAST('0.337476' AS FLOAT8), CAST('0' AS FLOAT8), 'Brady ISD', 'Brady', CAST(NULL AS TEXT)),
-  ('TX', 'mclennan', 2024, CAST('2.116405' AS FLOAT8), CAST('1.5269' AS FLOAT8), CAST('1.0266' AS FLOAT8), CAST('0.334805' AS FLOAT8), CAST('0.755' AS FLOAT8), CAST('0' AS FLOAT8), 'Waco ISD', 'Waco', '2025'),
-  ('TX', 'mclennan', 2025, CAST('2.116405' AS FLOAT8), CAST('1.5269' AS FLOAT8), CAST('1.0266' AS FLOAT8), CAST('0.334805' AS FLOAT8), CAST('0.755' AS FLOAT8), CAST('0' AS FLOAT8), 'Waco ISD', 'Waco', CAST(NULL AS TEXT)),
-  ('TX', 'mcmullen', 2024, CAST('1.2484' AS FLOAT8), CAST('1.9917' AS FLOAT8), CAST('0.7884' AS FLOAT8), CAST('0.46' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'McMullen County ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'mcmullen', 2025, CAST('1.2484' AS FLOAT8), CAST('1.9917' AS FLOAT8), CAST('0.7884' AS FLOAT8), CAST('0.46' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'McMullen County ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'madison', 2024, CAST('2.0491' AS FLOAT8), CAST('1.1549' AS FLOAT8), CAST('0.8552' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.6939' AS FLOAT8), CAST('0' AS FLOAT8), 'Madisonville CISD', 'Madisonville', '2025'),
-  ('TX', 'madison', 2025, CAST('2.0491' AS FLOAT8), CAST('1.1549' AS FLOAT8), CAST('0.8552' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.6939' AS FLOAT8), CAST('0' AS FLOAT8), 'Madisonville CISD', 'Madisonville', CAST(NULL AS TEXT)),
-  ('TX', 'marion', 2024, CAST('1.668766' AS FLOAT8), CAST('0.7873' AS FLOAT8), CAST('0.7216' AS FLOAT8), CAST('0.535878' AS FLOAT8), CAST('0.411288' AS FLOAT8), CAST('0' AS FLOAT8), 'Jefferson ISD', 'Jefferson', '2025'),
-  ('TX', 'marion', 2025, CAST('1.668766' AS FLOAT8), CAST('0.7873' AS FLOAT8), CAST('0.7216' AS FLOAT8), CAST('0.535878' AS FLOAT8), CAST('0.411288' AS FLOAT8), CAST('0' AS FLOAT8), 'Jefferson ISD', 'Jefferson', CAST(NULL AS TEXT)),
-  ('TX', 'martin', 2024, CAST('1.294599' AS FLOAT8), CAST('0.8841' AS FLOAT8), CAST('0.7489' AS FLOAT8), CAST('0.1977' AS FLOAT8), CAST('0.347999' AS FLOAT8), CAST('0' AS FLOAT8), 'Grady ISD', 'Midland', '2025'),
-  ('TX', 'martin', 2025, CAST('1.294599' AS FLOAT8), CAST('0.8841' AS FLOAT8), CAST('0.7489' AS FLOAT8), CAST('0.1977' AS FLOAT8), CAST('0.347999' AS FLOAT8), CAST('0' AS FLOAT8), 'Grady ISD', 'Midland', CAST(NULL AS TEXT)),
-  ('TX', 'mason', 2024, CAST('1.558632' AS FLOAT8), CAST('0.8154' AS FLOAT8), CAST('0.7494' AS FLOAT8), CAST('0.6427' AS FLOAT8), CAST('0.166532' AS FLOAT8), CAST('0' AS FLOAT8), 'Mason ISD', 'Mason', '2025'),
-  ('TX', 'mason', 2025, CAST('1.558632' AS FLOAT8), CAST('0.8154' AS FLOAT8), CAST('0.7494' AS FLOAT8), CAST('0.6427' AS FLOAT8), CAST('0.166532' AS FLOAT8), CAST('0' AS FLOAT8), 'Mason ISD', 'Mason', CAST(NULL AS TEXT)),
-  ('TX', 'matagorda', 2024, CAST('1.756' AS FLOAT8), CAST('1.2546' AS FLOAT8), CAST('0.86177' AS FLOAT8), CAST('0.33651' AS FLOAT8), CAST('0.55772' AS FLOAT8), CAST('0' AS FLOAT8), 'Van Vleck ISD', 'Bay City', '2025'),
-  ('TX', 'matagorda', 2025, CAST('1.756' AS FLOAT8), CAST('1.2546' AS FLOAT8), CAST('0.86177' AS FLOAT8), CAST('0.33651' AS FLOAT8), CAST('0.55772' AS FLOAT8), CAST('0' AS FLOAT8), 'Van Vleck ISD', 'Bay City', CAST(NULL AS TEXT)),
-  ('TX', 'maverick', 2024, CAST('1.683485' AS FLOAT8), CAST('1.3941' AS FLOAT8), CAST('0.82512' AS FLOAT8), CAST('0.378313' AS FLOAT8), CAST('0.480052' AS FLOAT8), CAST('0' AS FLOAT8), 'Eagle Pass ISD', 'Eagle Pass', '2025'),
-  ('TX', 'maverick', 2025, CAST('1.683485' AS FLOAT8), CAST('1.3941' AS FLOAT8), CAST('0.82512' AS FLOAT8), CAST('0.378313' AS FLOAT8), CAST('0.480052' AS FLOAT8), CAST('0' AS FLOAT8), 'Eagle Pass ISD', 'Eagle Pass', CAST(NULL AS TEXT)),
-  ('TX', 'medina', 2024, CAST('2.0761' AS FLOAT8), CAST('1.3095' AS FLOAT8), CAST('1.1527' AS FLOAT8), CAST('0.4434' AS FLOAT8), CAST('0.48' AS FLOAT8), CAST('0' AS FLOAT8), 'Medina Valley ISD', 'Hondo', '2025'),
-  ('TX', 'medina', 2025, CAST('2.0761' AS FLOAT8), CAST('1.3095' AS FLOAT8), CAST('1.1527' AS FLOAT8), CAST('0.4434' AS FLOAT8), CAST('0.48' AS FLOAT8), CAST('0' AS FLOAT8), 'Medina Valley ISD', 'Hondo', CAST(NULL AS TEXT)),
-  ('TX', 'menard', 2024, CAST('1.92279' AS FLOAT8), CAST('1.6591' AS FLOAT8), CAST('0.6626' AS FLOAT8), CAST('0.76027' AS FLOAT8), CAST('0.49992' AS FLOAT8), CAST('0' AS FLOAT8), 'Menard ISD', 'Menard', '2025'),
-  ('TX', 'menard', 2025, CAST('1.92279' AS FLOAT8), CAST('1.6591' AS FLOAT8), CAST('0.6626' AS FLOAT8), CAST('0.76027' AS FLOAT8), CAST('0.49992' AS FLOAT8), CAST('0' AS FLOAT8), 'Menard ISD', 'Menard', CAST(NULL AS TEXT)),
-  ('TX', 'midland', 2024, CAST('1.310873' AS FLOAT8), CAST('1.2618' AS FLOAT8), CAST('0.8415' AS FLOAT8), CAST('0.121374' AS FLOAT8), CAST('0.347999' AS FLOAT8), CAST('0' AS FLOAT8), 'Midland ISD', 'Midland', '2025'),
-  ('TX', 'midland', 2025, CAST('1.310873' AS FLOAT8), CAST('1.2618' AS FLOAT8), CAST('0.8415' AS FLOAT8), CAST('0.121374' AS FLOAT8), CAST('0.347999' AS FLOAT8), CAST('0' AS FLOAT8), 'Midland ISD', 'Midland', CAST(NULL AS TEXT)),
-  ('TX', 'milam', 2024, CAST('2.430287' AS FLOAT8), CAST('1.0592' AS FLOAT8), CAST('1.0691' AS FLOAT8), CAST('0.511187' AS FLOAT8), CAST('0.85' AS FLOAT8), CAST('0' AS FLOAT8), 'Rockdale ISD', 'Rockdale', '2025'),
-  ('TX', 'milam', 2025, CAST('2.430287' AS FLOAT8), CAST('1.0592' AS FLOAT8), CAST('1.0691' AS FLOAT8), CAST('0.511187' AS FLOAT8), CAST('0.85' AS FLOAT8), CAST('0' AS FLOAT8), 'Rockdale ISD', 'Rockdale', CAST(NULL AS TEXT)),
-  ('TX', 'mills', 2024, CAST('1.572327' AS FLOAT8), CAST('0.8801' AS FLOAT8), CAST('0.8377' AS FLOAT8), CAST('0.6061' AS FLOAT8), CAST('0.128527' AS FLOAT8), CAST('0' AS FLOAT8), 'Goldthwaite CISD', 'Mullin', '2025'),
-  ('TX', 'mills', 2025, CAST('1.572327' AS FLOAT8), CAST('0.8801' AS FLOAT8), CAST('0.8377' AS FLOAT8), CAST('0.6061' AS FLOAT8), CAST('0.128527' AS FLOAT8), CAST('0' AS FLOAT8), 'Goldthwaite CISD', 'Mullin', CAST(NULL AS TEXT)),
-  ('TX', 'mitchell', 2024, CAST('2.277788' AS FLOAT8), CAST('1.9603' AS FLOAT8), CAST('1.1255' AS FLOAT8), CAST('0.456451' AS FLOAT8), CAST('0.695837' AS FLOAT8), CAST('0' AS FLOAT8), 'Colorado ISD', 'Colorado', '2025'),
-  ('TX', 'mitchell', 2025, CAST('2.277788' AS FLOAT8), CAST('1.9603' AS FLOAT8), CAST('1.1255' AS FLOAT8), CAST('0.456451' AS FLOAT8), CAST('0.695837' AS FLOAT8), CAST('0' AS FLOAT8), 'Colorado ISD', 'Colorado', CAST(NULL AS TEXT)),
-  ('TX', 'montague', 2024, CAST('1.886' AS FLOAT8), CAST('0.9514' AS FLOAT8), CAST('0.8469' AS FLOAT8), CAST('0.4961' AS FLOAT8), CAST('0.543' AS FLOAT8), CAST('0' AS FLOAT8), 'Bowie ISD', 'Bowie', '2025'),
-  ('TX', 'montague', 2025, CAST('1.886' AS FLOAT8), CAST('0.9514' AS FLOAT8), CAST('0.8469' AS FLOAT8), CAST('0.4961' AS FLOAT8), CAST('0.543' AS FLOAT8), CAST('0' AS FLOAT8), 'Bowie ISD', 'Bowie', CAST(NULL AS TEXT)),
-  ('TX', 'montgomery', 2024, CAST('1.7538' AS FLOAT8), CAST('1.6494' AS FLOAT8), CAST('0.9496' AS FLOAT8), CAST('0.377' AS FLOAT8), CAST('0.4272' AS FLOAT8), CAST('0' AS FLOAT8), 'Conroe ISD', 'Conroe', '2025'),
-  ('TX', 'montgomery', 2025, CAST('1.7538' AS FLOAT8), CAST('1.6494' AS FLOAT8), CAST('0.9496' AS FLOAT8), CAST('0.377' AS FLOAT8), CAST('0.4272' AS FLOAT8), CAST('0' AS FLOAT8), 'Conroe ISD', 'Conroe', CAST(NULL AS TEXT)),
-  ('TX', 'moore', 2024, CAST('2.129363' AS FLOAT8), CAST('1.5258' AS FLOAT8), CAST('1.0307' AS FLOAT8), CAST('0.483735' AS FLOAT8), CAST('0.614928' AS FLOAT8), CAST('0' AS FLOAT8), 'Dumas ISD', 'Dumas', '2025'),
-  ('TX', 'moore', 2025, CAST('2.129363' AS FLOAT8), CAST('1.5258' AS FLOAT8), CAST('1.0307' AS FLOAT8), CAST('0.483735' AS FLOAT8), CAST('0.614928' AS FLOAT8), CAST('0' AS FLOAT8), 'Dumas ISD', 'Dumas', CAST(NULL AS TEXT)),
-  ('TX', 'morris', 2024, CAST('1.77352' AS FLOAT8), CAST('1.1779' AS FLOAT8), CAST('0.734636' AS FLOAT8), CAST('0.41' AS FLOAT8), CAST('0.628884' AS FLOAT8), CAST('0' AS FLOAT8), 'Daingerfield-Lone Star ISD', 'Daingerfield', '2025'),
-  ('TX', 'morris', 2025, CAST('1.77352' AS FLOAT8), CAST('1.1779' AS FLOAT8), CAST('0.734636' AS FLOAT8), CAST('0.41' AS FLOAT8), CAST('0.628884' AS FLOAT8), CAST('0' AS FLOAT8), 'Daingerfield-Lone Star ISD', 'Daingerfield', CAST(NULL AS TEXT)),
-  ('TX', 'motley', 2024, CAST('1.75392' AS FLOAT8), CAST('1.0974' AS FLOAT8), CAST('0.6189' AS FLOAT8), CAST('0.61561' AS FLOAT8), CAST('0.51941' AS FLOAT8), CAST('0' AS FLOAT8), 'Motley County ISD', 'Matador', '2025'),
-  ('TX', 'motley', 2025, CAST('1.75392' AS FLOAT8), CAST('1.0974' AS FLOAT8), CAST('0.6189' AS FLOAT8), CAST('0.61561' AS FLOAT8), CAST('0.51941' AS FLOAT8), CAST('0' AS FLOAT8), 'Motley County ISD', 'Matador', CAST(NULL AS TEXT)),
-  ('TX', 'nacogdoches', 2024, CAST('2.14116' AS FLOAT8), CAST('0.9254' AS FLOAT8), CAST('1.1352' AS FLOAT8), CAST('0.43' AS FLOAT8), CAST('0.57596' AS FLOAT8), CAST('0' AS FLOAT8), 'Nacogdoches ISD', 'Nacogdoches', '2025'),
-  ('TX', 'nacogdoches', 2025, CAST('2.14116' AS FLOAT8), CAST('0.9254' AS FLOAT8), CAST('1.1352' AS FLOAT8), CAST('0.43' AS FLOAT8), CAST('0.57596' AS FLOAT8), CAST('0' AS FLOAT8), 'Nacogdoches ISD', 'Nacogdoches', CAST(NULL AS TEXT)),
-  ('TX', 'navarro', 2024, CAST('1.7851' AS FLOAT8), CAST('1.3252' AS FLOAT8), CAST('0.862' AS FLOAT8), CAST('0.4197' AS FLOAT8), CAST('0.5034' AS FLOAT8), CAST('0' AS FLOAT8), 'Corsicana ISD', 'Corsicana', '2025'),
-  ('TX', 'navarro', 2025, CAST('1.7851' AS FLOAT8), CAST('1.3252' AS FLOAT8), CAST('0.862' AS FLOAT8), CAST('0.4197' AS FLOAT8), CAST('0.5034' AS FLOAT8), CAST('0' AS FLOAT8), 'Corsicana ISD', 'Corsicana', CAST(NULL AS TEXT)),
-  ('TX', 'newton', 2024, CAST('1.649969' AS FLOAT8), CAST('1.0301' AS FLOAT8), CAST('0.818278' AS FLOAT8), CAST('0.696645' AS FLOAT8), CAST('0.135046' AS FLOAT8), CAST('0' AS FLOAT8), 'Deweyville ISD', 'Newton', '2025'),
-  ('TX', 'newton', 2025, CAST('1.649969' AS FLOAT8), CAST('1.0301' AS FLOAT8), CAST('0.818278' AS FLOAT8), CAST('0.696645' AS FLOAT8), CAST('0.135046' AS FLOAT8), CAST('0' AS FLOAT8), 'Deweyville ISD', 'Newton', CAST(NULL AS TEXT)),
-  ('TX', 'nolan', 2024, CAST('1.818354' AS FLOAT8), CAST('1.5107' AS FLOAT8), CAST('0.9047' AS FLOAT8), CAST('0.400041' AS FLOAT8), CAST('0.513613' AS FLOAT8), CAST('0' AS FLOAT8), 'Sweetwater ISD', 'Sweetwater', '2025'),
-  ('TX', 'nolan', 2025, CAST('1.818354' AS FLOAT8), CAST('1.5107' AS FLOAT8), CAST('0.9047' AS FLOAT8), CAST('0.400041' AS FLOAT8), CAST('0.513613' AS FLOAT8), CAST('0' AS FLOAT8), 'Sweetwater ISD', 'Sweetwater', CAST(NULL AS TEXT)),
-  ('TX', 'nueces', 2024, CAST('1.847863' AS FLOAT8), CAST('1.6785' AS FLOAT8), CAST('0.9583' AS FLOAT8), CAST('0.289789' AS FLOAT8), CAST('0.599774' AS FLOAT8), CAST('0' AS FLOAT8), 'Corpus Christi ISD', 'Corpus Christi', '2025'),
-  ('TX', 'nueces', 2025, CAST('1.847863' AS FLOAT8), CAST('1.6785' AS FLOAT8), CAST('0.9583' AS FLOAT8), CAST('0.289789' AS FLOAT8), CAST('0.599774' AS FLOAT8), CAST('0' AS FLOAT8), 'Corpus Christi ISD', 'Corpus Christi', CAST(NULL AS TEXT)),
-  ('TX', 'ochiltree', 2024, CAST('2.234806' AS FLOAT8), CAST('1.4023' AS FLOAT8), CAST('1.0222' AS FLOAT8), CAST('0.666938' AS FLOAT8), CAST('0.545668' AS FLOAT8), CAST('0' AS FLOAT8), 'Perryton ISD', 'Perryton', '2025'),
-  ('TX', 'ochiltree', 2025, CAST('2.234806' AS FLOAT8), CAST('1.4023' AS FLOAT8), CAST('1.0222' AS FLOAT8), CAST('0.666938' AS FLOAT8), CAST('0.545668' AS FLOAT8), CAST('0' AS FLOAT8), 'Perryton ISD', 'Perryton', CAST(NULL AS TEXT)),
-  ('TX', 'oldham', 2024, CAST('2.47825' AS FLOAT8), CAST('1.297' AS FLOAT8), CAST('1.3022' AS FLOAT8), CAST('0.47' AS FLOAT8), CAST('0.70605' AS FLOAT8), CAST('0' AS FLOAT8), 'Vega ISD', 'Vega', '2025'),
-  ('TX', 'oldham', 2025, CAST('2.47825' AS FLOAT8), CAST('1.297' AS FLOAT8), CAST('1.3022' AS FLOAT8), CAST('0.47' AS FLOAT8), CAST('0.70605' AS FLOAT8), CAST('0' AS FLOAT8), 'Vega ISD', 'Vega', CAST(NULL AS TEXT)),
-  ('TX', 'orange', 2024, CAST('2.369247' AS FLOAT8), CAST('1.246' AS FLOAT8), CAST('1.0094' AS FLOAT8), CAST('0.492847' AS FLOAT8), CAST('0.867' AS FLOAT8), CAST('0' AS FLOAT8), 'West Orange-Cove CISD', 'Orange', '2025'),
-  ('TX', 'orange', 2025, CAST('2.369247' AS FLOAT8), CAST('1.246' AS FLOAT8), CAST('1.0094' AS FLOAT8), CAST('0.492847' AS FLOAT8), CAST('0.867' AS FLOAT8), CAST('0' AS FLOAT8), 'West Orange-Cove CISD', 'Orange', CAST(NULL AS TEXT)),
-  ('TX', 'palo-pinto', 2024, CAST('1.615558' AS FLOAT8), CAST('1.2833' AS FLOAT8), CAST('0.761611' AS FLOAT8), CAST('0.282158' AS FLOAT8), CAST('0.571789' AS FLOAT8), CAST('0' AS FLOAT8), 'Graford ISD', 'Mineral Wells', '2025'),
-  ('TX', 'palo-pinto', 2025, CAST('1.615558' AS FLOAT8), CAST('1.2833' AS FLOAT8), CAST('0.761611' AS FLOAT8), CAST('0.282158' AS FLOAT8), CAST('0.571789' AS FLOAT8), CAST('0' AS FLOAT8), 'Graford ISD', 'Mineral Wells', CAST(NULL AS TEXT)),
-  ('TX', 'panola', 2024, CAST('2.0541' AS FLOAT8), CAST('0.8993' AS FLOAT8), CAST('0.8992' AS FLOAT8), CAST('0.5749' AS FLOAT8), CAST('0.58' AS FLOAT8), CAST('0' AS FLOAT8), 'Carthage ISD', 'Carthage', '2025'),
-  ('TX', 'panola', 2025, CAST('2.0541' AS FLOAT8), CAST('0.8993' AS FLOAT8), CAST('0.8992' AS FLOAT8), CAST('0.5749' AS FLOAT8), CAST('0.58' AS FLOAT8), CAST('0' AS FLOAT8), 'Carthage ISD', 'Carthage', CAST(NULL AS TEXT)),
-  ('TX', 'parker', 2024, CAST('1.711516' AS FLOAT8), CAST('1.4488' AS FLOAT8), CAST('1.0342' AS FLOAT8), CAST('0.28507' AS FLOAT8), CAST('0.392246' AS FLOAT8), CAST('0' AS FLOAT8), 'Weatherford ISD', 'Weatherford', '2025'),
-  ('TX', 'parker', 2025, CAST('1.711516' AS FLOAT8), CAST('1.4488' AS FLOAT8), CAST('1.0342' AS FLOAT8), CAST('0.28507' AS FLOAT8), CAST('0.392246' AS FLOAT8), CAST('0' AS FLOAT8), 'Weatherford ISD', 'Weatherford', CAST(NULL AS TEXT)),
-  ('TX', 'parmer', 2024, CAST('2.019628' AS FLOAT8), CAST('1.5664' AS FLOAT8), CAST('1.0001' AS FLOAT8), CAST('0.377399' AS FLOAT8), CAST('0.642129' AS FLOAT8), CAST('0' AS FLOAT8), 'Friona ISD', 'Friona', '2025'),
-  ('TX', 'parmer', 2025, CAST('2.019628' AS FLOAT8), CAST('1.5664' AS FLOAT8), CAST('1.0001' AS FLOAT8), CAST('0.377399' AS FLOAT8), CAST('0.642129' AS FLOAT8), CAST('0' AS FLOAT8), 'Friona ISD', 'Friona', CAST(NULL AS TEXT)),
-  ('TX', 'pecos', 2024, CAST('2.0487' AS FLOAT8), CAST('1.0336' AS FLOAT8), CAST('1.03' AS FLOAT8), CAST('0.7196' AS FLOAT8), CAST('0.2991' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Stockton ISD', 'Fort Stockton', '2025'),
-  ('TX', 'pecos', 2025, CAST('2.0487' AS FLOAT8), CAST('1.0336' AS FLOAT8), CAST('1.03' AS FLOAT8), CAST('0.7196' AS FLOAT8), CAST('0.2991' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Stockton ISD', 'Fort Stockton', CAST(NULL AS TEXT)),
-  ('TX', 'polk', 2024, CAST('1.7419' AS FLOAT8), CAST('1.037' AS FLOAT8), CAST('0.8944' AS FLOAT8), CAST('0.5986' AS FLOAT8), CAST('0.2489' AS FLOAT8), CAST('0' AS FLOAT8), 'Livingston ISD', 'Onalaska', '2025'),
-  ('TX', 'polk', 2025, CAST('1.7419' AS FLOAT8), CAST('1.037' AS FLOAT8), CAST('0.8944' AS FLOAT8), CAST('0.5986' AS FLOAT8), CAST('0.2489' AS FLOAT8), CAST('0' AS FLOAT8), 'Livingston ISD', 'Onalaska', CAST(NULL AS TEXT)),
-  ('TX', 'potter', 2024, CAST('1.89214' AS FLOAT8), CAST('1.5033' AS FLOAT8), CAST('0.8712' AS FLOAT8), CAST('0.59024' AS FLOAT8), CAST('0.4307' AS FLOAT8), CAST('0' AS FLOAT8), 'Amarillo ISD', 'Amarillo', '2025'),
-  ('TX', 'potter', 2025, CAST('1.89214' AS FLOAT8), CAST('1.5033' AS FLOAT8), CAST('0.8712' AS FLOAT8), CAST('0.59024' AS FLOAT8), CAST('0.4307' AS FLOAT8), CAST('0' AS FLOAT8), 'Amarillo ISD', 'Amarillo', CAST(NULL AS TEXT)),
-  ('TX', 'presidio', 2024, CAST('1.85624' AS FLOAT8), CAST('1.5833' AS FLOAT8), CAST('0.82394' AS FLOAT8), CAST('0.47586' AS FLOAT8), CAST('0.55644' AS FLOAT8), CAST('0' AS FLOAT8), 'Marfa ISD', 'Marfa', '2025'),
-  ('TX', 'presidio', 2025, CAST('1.85624' AS FLOAT8), CAST('1.5833' AS FLOAT8), CAST('0.82394' AS FLOAT8), CAST('0.47586' AS FLOAT8), CAST('0.55644' AS FLOAT8), CAST('0' AS FLOAT8), 'Marfa ISD', 'Marfa', CAST(NULL AS TEXT)),
-  ('TX', 'rains', 2024, CAST('1.536473' AS FLOAT8), CAST('1.0935' AS FLOAT8), CAST('0.754299' AS FLOAT8), CAST('0.524316' AS FLOAT8), CAST('0.257858' AS FLOAT8), CAST('0' AS FLOAT8), 'Rains ISD', 'Emory', '2025'),
-  ('TX', 'rains', 2025, CAST('1.536473' AS FLOAT8), CAST('1.0935' AS FLOAT8), CAST('0.754299' AS FLOAT8), CAST('0.524316' AS FLOAT8), CAST('0.257858' AS FLOAT8), CAST('0' AS FLOAT8), 'Rains ISD', 'Emory', CAST(NULL AS TEXT)),
-  ('TX', 'randall', 2024, CAST('1.75889' AS FLOAT8), CAST('1.5767' AS FLOAT8), CAST('0.9272' AS FLOAT8), CAST('0.40099' AS FLOAT8), CAST('0.4307' AS FLOAT8), CAST('0' AS FLOAT8), 'Canyon ISD', 'Amarillo', '2025'),
-  ('TX', 'randall', 2025, CAST('1.75889' AS FLOAT8), CAST('1.5767' AS FLOAT8), CAST('0.9272' AS FLOAT8), CAST('0.40099' AS FLOAT8), CAST('0.4307' AS FLOAT8), CAST('0' AS FLOAT8), 'Canyon ISD', 'Amarillo', CAST(NULL AS TEXT)),
-  ('TX', 'reagan', 2024, CAST('2.009105' AS FLOAT8), CAST('1.1148' AS FLOAT8), CAST('0.8862' AS FLOAT8), CAST('0.0152' AS FLOAT8), CAST('1.107705' AS FLOAT8), CAST('0' AS FLOAT8), 'Reagan County ISD', 'Big Lake', '2025'),
-  ('TX', 'reagan', 2025, CAST('2.009105' AS FLOAT8), CAST('1.1148' AS FLOAT8), CAST('0.8862' AS FLOAT8), CAST('0.0152' AS FLOAT8), CAST('1.107705' AS FLOAT8), CAST('0' AS FLOAT8), 'Reagan County ISD', 'Big Lake', CAST(NULL AS TEXT)),
-  ('TX', 'real', 2024, CAST('1.253898' AS FLOAT8), NULL, CAST('0.6669' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0.056998' AS FLOAT8), CAST('0' AS FLOAT8), 'Leakey ISD', 'Camp Wood', '2025'),
-  ('TX', 'real', 2025, CAST('1.253898' AS FLOAT8), NULL, CAST('0.6669' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0.056998' AS FLOAT8), CAST('0' AS FLOAT8), 'Leakey ISD', 'Camp Wood', CAST(NULL AS TEXT)),
-  ('TX', 'red-river', 2024, CAST('2.373238' AS FLOAT8), CAST('0.9843' AS FLOAT8), CAST('0.9993' AS FLOAT8), CAST('0.69158' AS FLOAT8), CAST('0.682358' AS FLOAT8), CAST('0' AS FLOAT8), 'Clarksville ISD', 'Clarksville', '2025'),
-  ('TX', 'red-river', 2025, CAST('2.373238' AS FLOAT8), CAST('0.9843' AS FLOAT8), CAST('0.9993' AS FLOAT8), CAST('0.69158' AS FLOAT8), CAST('0.682358' AS FLOAT8), CAST('0' AS FLOAT8), 'Clarksville ISD', 'Clarksville', CAST(NULL AS TEXT)),
-  ('TX', 'reeves', 2024, CAST('1.850063' AS FLOAT8), CAST('1.1812' AS FLOAT8), CAST('1' AS FLOAT8), CAST('0.407473' AS FLOAT8), CAST('0.44259' AS FLOAT8), CAST('0' AS FLOAT8), 'Pecos-Barstow-Toyah ISD', 'Pecos', '2025'),
-  ('TX', 'reeves', 2025, CAST('1.850063' AS FLOAT8), CAST('1.1812' AS FLOAT8), CAST('1' AS FLOAT8), CAST('0.407473' AS FLOAT8), CAST('0.44259' AS FLOAT8), CAST('0' AS FLOAT8), 'Pecos-Barstow-Toyah ISD', 'Pecos', CAST(NULL AS TEXT)),
-  ('TX', 'refugio', 2024, CAST('2.713873' AS FLOAT8), CAST('1.4036' AS FLOAT8), CAST('0.851639' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('1.062234' AS FLOAT8), CAST('0' AS FLOAT8), 'Refugio ISD', 'Refugio', '2025'),
-  ('TX', 'refugio', 2025, CAST('2.713873' AS FLOAT8), CAST('1.4036' AS FLOAT8), CAST('0.851639' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('1.062234' AS FLOAT8), CAST('0' AS FLOAT8), 'Refugio ISD', 'Refugio', CAST(NULL AS TEXT)),
-  ('TX', 'roberts', 2024, CAST('2.881497' AS FLOAT8), CAST('1.0045' AS FLOAT8), CAST('1.2492' AS FLOAT8), CAST('0.814746' AS FLOAT8), CAST('0.817551' AS FLOAT8), CAST('0' AS FLOAT8), 'Miami ISD', 'Miami', '2025'),
-  ('TX', 'roberts', 2025, CAST('2.881497' AS FLOAT8), CAST('1.0045' AS FLOAT8), CAST('1.2492' AS FLOAT8), CAST('0.814746' AS FLOAT8), CAST('0.817551' AS FLOAT8), CAST('0' AS FLOAT8), 'Miami ISD', 'Miami', CAST(NULL AS TEXT)),
-  ('TX', 'robertson', 2024, CAST('2.41655' AS FLOAT8), CAST('0.9166' AS FLOAT8), CAST('1.026' AS FLOAT8), CAST('0.66505' AS FLOAT8), CAST('0.7255' AS FLOAT8), CAST('0' AS FLOAT8), 'Franklin ISD', 'Hearne', '2025'),
-  ('TX', 'robertson', 2025, CAST('2.41655' AS FLOAT8), CAST('0.9166' AS FLOAT8), CAST('1.026' AS FLOAT8), CAST('0.66505' AS FLOAT8), CAST('0.7255' AS FLOAT8), CAST('0' AS FLOAT8), 'Franklin ISD', 'Hearne', CAST(NULL AS TEXT)),
-  ('TX', 'rockwall', 2024, CAST('1.5754' AS FLOAT8), CAST('1.6427' AS FLOAT8), CAST('1.0669' AS FLOAT8), CAST('0.251' AS FLOAT8), CAST('0.2575' AS FLOAT8), CAST('0' AS FLOAT8), 'Rockwall ISD', 'Rockwall', '2025'),
-  ('TX', 'rockwall', 2025, CAST('1.5754' AS FLOAT8), CAST('1.6427' AS FLOAT8), CAST('1.0669' AS FLOAT8), CAST('0.251' AS FLOAT8), CAST('0.2575' AS FLOAT8), CAST('0' AS FLOAT8), 'Rockwall ISD', 'Rockwall', CAST(NULL AS TEXT)),
-  ('TX', 'runnels', 2024, CAST('1.674953' AS FLOAT8), CAST('1.4638' AS FLOAT8), CAST('0.286335' AS FLOAT8), CAST('0.820718' AS FLOAT8), CAST('0.5679' AS FLOAT8), CAST('0' AS FLOAT8), 'Ballinger ISD', 'Ballinger', '2025'),
-  ('TX', 'runnels', 2025, CAST('1.674953' AS FLOAT8), CAST('1.4638' AS FLOAT8), CAST('0.286335' AS FLOAT8), CAST('0.820718' AS FLOAT8), CAST('0.5679' AS FLOAT8), CAST('0' AS FLOAT8), 'Ballinger ISD', 'Ballinger', CAST(NULL AS TEXT)),
-  ('TX', 'rusk', 2024, CAST('1.895815' AS FLOAT8), CAST('1.0006' AS FLOAT8), CAST('0.8222' AS FLOAT8), CAST('0.544476' AS FLOAT8), CAST('0.529139' AS FLOAT8), CAST('0' AS FLOAT8), 'Henderson ISD', 'Henderson', '2025'),
-  ('TX', 'rusk', 2025, CAST('1.895815' AS FLOAT8), CAST('1.0006' AS FLOAT8), CAST('0.8222' AS FLOAT8), CAST('0.544476' AS FLOAT8), CAST('0.529139' AS FLOAT8), CAST('0' AS FLOAT8), 'Henderson ISD', 'Henderson', CAST(NULL AS TEXT)),
-  ('TX', 'sabine', 2024, CAST('1.379244' AS FLOAT8), CAST('0.997' AS FLOAT8), CAST('0.6669' AS FLOAT8), CAST('0.341882' AS FLOAT8), CAST('0.370462' AS FLOAT8), CAST('0' AS FLOAT8), 'Hemphill ISD', 'Pineland', '2025'),
-  ('TX', 'sabine', 2025, CAST('1.379244' AS FLOAT8), CAST('0.997' AS FLOAT8), CAST('0.6669' AS FLOAT8), CAST('0.341882' AS FLOAT8), CAST('0.370462' AS FLOAT8), CAST('0' AS FLOAT8), 'Hemphill ISD', 'Pineland', CAST(NULL AS TEXT)),
-  ('TX', 'san-augustine', 2024, CAST('1.808044' AS FLOAT8), CAST('0.8156' AS FLOAT8), CAST('1.1289' AS FLOAT8), CAST('0.32196' AS FLOAT8), CAST('0.357184' AS FLOAT8), CAST('0' AS FLOAT8), 'San Augustine ISD', 'San Augustine', '2025'),
-  ('TX', 'san-augustine', 2025, CAST('1.808044' AS FLOAT8), CAST('0.8156' AS FLOAT8), CAST('1.1289' AS FLOAT8), CAST('0.32196' AS FLOAT8), CAST('0.357184' AS FLOAT8), CAST('0' AS FLOAT8), 'San Augustine ISD', 'San Augustine', CAST(NULL AS TEXT)),
-  ('TX', 'san-jacinto', 2024, CAST('1.35573' AS FLOAT8), CAST('1.1393' AS FLOAT8), CAST('0.7084' AS FLOAT8), CAST('0.48291' AS FLOAT8), CAST('0.16442' AS FLOAT8), CAST('0' AS FLOAT8), 'Coldspring-Oakhurst CISD', 'Shepherd', '2025'),
-  ('TX', 'san-jacinto', 2025, CAST('1.35573' AS FLOAT8), CAST('1.1393' AS FLOAT8), CAST('0.7084' AS FLOAT8), CAST('0.48291' AS FLOAT8), CAST('0.16442' AS FLOAT8), CAST('0' AS FLOAT8), 'Coldspring-Oakhurst CISD', 'Shepherd', CAST(NULL AS TEXT)),
-  ('TX', 'san-patricio', 2024, CAST('1.976704' AS FLOAT8), CAST('1.5266' AS FLOAT8), CAST('0.825814' AS FLOAT8), CAST('0.409761' AS FLOAT8), CAST('0.741129' AS FLOAT8), CAST('0' AS FLOAT8), 'Ingleside ISD', 'Ingleside', '2025'),
-  ('TX', 'san-patricio', 2025, CAST('1.976704' AS FLOAT8), CAST('1.5266' AS FLOAT8), CAST('0.825814' AS FLOAT8), CAST('0.409761' AS FLOAT8), CAST('0.741129' AS FLOAT8), CAST('0' AS FLOAT8), 'Ingleside ISD', 'Ingleside', CAST(NULL AS TEXT)),
-  ('TX', 'san-saba', 2024, CAST('1.5829' AS FLOAT8), CAST('1.0062' AS FLOAT8), CAST('0.7389' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.344' AS FLOAT8), CAST('0' AS FLOAT8), 'San Saba ISD', 'San Saba', '2025'),
-  ('TX', 'san-saba', 2025, CAST('1.5829' AS FLOAT8), CAST('1.0062' AS FLOAT8), CAST('0.7389' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.344' AS FLOAT8), CAST('0' AS FLOAT8), 'San Saba ISD', 'San Saba', CAST(NULL AS TEXT)),
-  ('TX', 'schleicher', 2024, CAST('2.236743' AS FLOAT8), CAST('1.4295' AS FLOAT8), CAST('0.7559' AS FLOAT8), CAST('0.6959' AS FLOAT8), CAST('0.784943' AS FLOAT8), CAST('0' AS FLOAT8), 'Schleicher County ISD', 'Eldorado', '2025'),
-  ('TX', 'schleicher', 2025, CAST('2.236743' AS FLOAT8), CAST('1.4295' AS FLOAT8), CAST('0.7559' AS FLOAT8), CAST('0.6959' AS FLOAT8), CAST('0.784943' AS FLOAT8), CAST('0' AS FLOAT8), 'Schleicher County ISD', 'Eldorado', CAST(NULL AS TEXT)),
-  ('TX', 'scurry', 2024, CAST('1.8015' AS FLOAT8), CAST('1.5894' AS FLOAT8), CAST('0.7425' AS FLOAT8), CAST('0.6268' AS FLOAT8), CAST('0.4322' AS FLOAT8), CAST('0' AS FLOAT8), 'Snyder ISD', 'Snyder', '2025'),
-  ('TX', 'scurry', 2025, CAST('1.8015' AS FLOAT8), CAST('1.5894' AS FLOAT8), CAST('0.7425' AS FLOAT8), CAST('0.6268' AS FLOAT8), CAST('0.4322' AS FLOAT8), CAST('0' AS FLOAT8), 'Snyder ISD', 'Snyder', CAST(NULL AS TEXT)),
-  ('TX', 'shackelford', 2024, CAST('1.9185' AS FLOAT8), CAST('1.2866' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.6963' AS FLOAT8), CAST('0.54' AS FLOAT8), CAST('0' AS FLOAT8), 'Albany ISD', 'Albany', '2025'),
-  ('TX', 'shackelford', 2025, CAST('1.9185' AS FLOAT8), CAST('1.2866' AS FLOAT8), CAST('0.6822' AS FLOAT8), CAST('0.6963' AS FLOAT8), CAST('0.54' AS FLOAT8), CAST('0' AS FLOAT8), 'Albany ISD', 'Albany', CAST(NULL AS TEXT)),
-  ('TX', 'shelby', 2024, CAST('2.287185' AS FLOAT8), CAST('1.0233' AS FLOAT8), CAST('1.045' AS FLOAT8), CAST('0.6513' AS FLOAT8), CAST('0.590885' AS FLOAT8), CAST('0' AS FLOAT8), 'Center ISD', 'Center', '2025'),
-  ('TX', 'shelby', 2025, CAST('2.287185' AS FLOAT8), CAST('1.0233' AS FLOAT8), CAST('1.045' AS FLOAT8), CAST('0.6513' AS FLOAT8), CAST('0.590885' AS FLOAT8), CAST('0' AS FLOAT8), 'Center ISD', 'Center', CAST(NULL AS TEXT)),
-  ('TX', 'sherman', 2024, CAST('2.168386' AS FLOAT8), CAST('1.9522' AS FLOAT8), CAST('0.8426' AS FLOAT8), CAST('0.5053' AS FLOAT8), CAST('0.820486' AS FLOAT8), CAST('0' AS FLOAT8), 'Stratford ISD', 'Stratford', '2025'),
-  ('TX', 'sherman', 2025, CAST('2.168386' AS FLOAT8), CAST('1.9522' AS FLOAT8), CAST('0.8426' AS FLOAT8), CAST('0.5053' AS FLOAT8), CAST('0.820486' AS FLOAT8), CAST('0' AS FLOAT8), 'Stratford ISD', 'Stratford', CAST(NULL AS TEXT)),
-  ('TX', 'smith', 2024, CAST('1.445683' AS FLOAT8), CAST('1.245' AS FLOAT8), CAST('0.845' AS FLOAT8), CAST('0.364231' AS FLOAT8), CAST('0.236452' AS FLOAT8), CAST('0' AS FLOAT8), 'Tyler ISD', 'Tyler', '2025'),
-  ('TX', 'smith', 2025, CAST('1.445683' AS FLOAT8), CAST('1.245' AS FLOAT8), CAST('0.845' AS FLOAT8), CAST('0.364231' AS FLOAT8), CAST('0.236452' AS FLOAT8), CAST('0' AS FLOAT8), 'Tyler ISD', 'Tyler', CAST(NULL AS TEXT)),
-  ('TX', 'somervell', 2024, CAST('1.3842' AS FLOAT8), CAST('0.9669' AS FLOAT8), CAST('0.7896' AS FLOAT8), CAST('0.3246' AS FLOAT8), CAST('0.27' AS FLOAT8), CAST('0' AS FLOAT8), 'Glen Rose ISD', 'Glen Rose', '2025'),
-  ('TX', 'somervell', 2025, CAST('1.3842' AS FLOAT8), CAST('0.9669' AS FLOAT8), CAST('0.7896' AS FLOAT8), CAST('0.3246' AS FLOAT8), CAST('0.27' AS FLOAT8), CAST('0' AS FLOAT8), 'Glen Rose ISD', 'Glen Rose', CAST(NULL AS TEXT)),
-  ('TX', 'starr', 2024, CAST('2.4665' AS FLOAT8), CAST('1.1222' AS FLOAT8), CAST('1.2279' AS FLOAT8), CAST('0.7086' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0' AS FLOAT8), 'Rio Grande City Grulla ISD', 'Rio Grande City', '2025'),
-  ('TX', 'starr', 2025, CAST('2.4665' AS FLOAT8), CAST('1.1222' AS FLOAT8), CAST('1.2279' AS FLOAT8), CAST('0.7086' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0' AS FLOAT8), 'Rio Grande City Grulla ISD', 'Rio Grande City', CAST(NULL AS TEXT)),
-  ('TX', 'stephens', 2024, CAST('2.434375' AS FLOAT8), CAST('1.6831' AS FLOAT8), CAST('0.7575' AS FLOAT8), CAST('0.647945' AS FLOAT8), CAST('1.02893' AS FLOAT8), CAST('0' AS FLOAT8), 'Breckenridge ISD', 'Breckenridge', '2025'),
-  ('TX', 'stephens', 2025, CAST('2.434375' AS FLOAT8), CAST('1.6831' AS FLOAT8), CAST('0.7575' AS FLOAT8), CAST('0.647945' AS FLOAT8), CAST('1.02893' AS FLOAT8), CAST('0' AS FLOAT8), 'Breckenridge ISD', 'Breckenridge', CAST(NULL AS TEXT)),
-  ('TX', 'sterling', 2024, CAST('2.252893' AS FLOAT8), CAST('1.0719' AS FLOAT8), CAST('0.8482' AS FLOAT8), CAST('0.735693' AS FLOAT8), CAST('0.669' AS FLOAT8), CAST('0' AS FLOAT8), 'Sterling City ISD', 'Sterling City', '2025'),
-  ('TX', 'sterling', 2025, CAST('2.252893' AS FLOAT8), CAST('1.0719' AS FLOAT8), CAST('0.8482' AS FLOAT8), CAST('0.735693' AS FLOAT8), CAST('0.669' AS FLOAT8), CAST('0' AS FLOAT8), 'Sterling City ISD', 'Sterling City', CAST(NULL AS TEXT)),
-  ('TX', 'stonewall', 2024, CAST('2.5154' AS FLOAT8), CAST('1.3601' AS FLOAT8), CAST('1.1072' AS FLOAT8), CAST('0.9146' AS FLOAT8), CAST('0.4936' AS FLOAT8), CAST('0' AS FLOAT8), 'Aspermont ISD', 'Aspermont', '2025'),
-  ('TX', 'stonewall', 2025, CAST('2.5154' AS FLOAT8), CAST('1.3601' AS FLOAT8), CAST('1.1072' AS FLOAT8), CAST('0.9146' AS FLOAT8), CAST('0.4936' AS FLOAT8), CAST('0' AS FLOAT8), 'Aspermont ISD', 'Aspermont', CAST(NULL AS TEXT)),
-  ('TX', 'sutton', 2024, CAST('2.417486' AS FLOAT8), CAST('1.3784' AS FLOAT8), CAST('1.0025' AS FLOAT8), CAST('0.689112' AS FLOAT8), CAST('0.725874' AS FLOAT8), CAST('0' AS FLOAT8), 'Sonora ISD', 'Sonora', '2025'),
-  ('TX', 'sutton', 2025, CAST('2.417486' AS FLOAT8), CAST('1.3784' AS FLOAT8), CAST('1.0025' AS FLOAT8), CAST('0.689112' AS FLOAT8), CAST('0.725874' AS FLOAT8), CAST('0' AS FLOAT8), 'Sonora ISD', 'Sonora', CAST(NULL AS TEXT)),
-  ('TX', 'swisher', 2024, CAST('1.9576' AS FLOAT8), CAST('1.7433' AS FLOAT8), CAST('0.9808' AS FLOAT8), CAST('0.622' AS FLOAT8), CAST('0.3548' AS FLOAT8), CAST('0' AS FLOAT8), 'Tulia ISD', 'Tulia', '2025'),
-  ('TX', 'swisher', 2025, CAST('1.9576' AS FLOAT8), CAST('1.7433' AS FLOAT8), CAST('0.9808' AS FLOAT8), CAST('0.622' AS FLOAT8), CAST('0.3548' AS FLOAT8), CAST('0' AS FLOAT8), 'Tulia ISD', 'Tulia', CAST(NULL AS TEXT)),
-  ('TX', 'tarrant', 2024, CAST('1.8853' AS FLOAT8), CAST('1.7718' AS FLOAT8), CAST('1.0291' AS FLOAT8), CAST('0.1862' AS FLOAT8), CAST('0.67' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Worth ISD', 'Fort Worth', '2025'),
-  ('TX', 'tarrant', 2025, CAST('1.8853' AS FLOAT8), CAST('1.7718' AS FLOAT8), CAST('1.0291' AS FLOAT8), CAST('0.1862' AS FLOAT8), CAST('0.67' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Worth ISD', 'Fort Worth', CAST(NULL AS TEXT)),
-  ('TX', 'taylor', 2024, CAST('2.27' AS FLOAT8), CAST('1.403' AS FLOAT8), CAST('0.958' AS FLOAT8), CAST('0.5578' AS FLOAT8), CAST('0.7542' AS FLOAT8), CAST('0' AS FLOAT8), 'Abilene ISD', 'Abilene', '2025'),
-  ('TX', 'taylor', 2025, CAST('2.27' AS FLOAT8), CAST('1.403' AS FLOAT8), CAST('0.958' AS FLOAT8), CAST('0.5578' AS FLOAT8), CAST('0.7542' AS FLOAT8), CAST('0' AS FLOAT8), 'Abilene ISD', 'Abilene', CAST(NULL AS TEXT)),
-  ('TX', 'terrell', 2024, CAST('2.0242' AS FLOAT8), CAST('0.8029' AS FLOAT8), CAST('1.2242' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Terrell County ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'terrell', 2025, CAST('2.0242' AS FLOAT8), CAST('0.8029' AS FLOAT8), CAST('1.2242' AS FLOAT8), CAST('0.8' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Terrell County ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'terry', 2024, CAST('2.498779' AS FLOAT8), CAST('1.4793' AS FLOAT8), CAST('1.2305' AS FLOAT8), CAST('0.798767' AS FLOAT8), CAST('0.469512' AS FLOAT8), CAST('0' AS FLOAT8), 'Brownfield ISD', 'Brownfield', '2025'),
-  ('TX', 'terry', 2025, CAST('2.498779' AS FLOAT8), CAST('1.4793' AS FLOAT8), CAST('1.2305' AS FLOAT8), CAST('0.798767' AS FLOAT8), CAST('0.469512' AS FLOAT8), CAST('0' AS FLOAT8), 'Brownfield ISD', 'Brownfield', CAST(NULL AS TEXT)),
-  ('TX', 'throckmorton', 2024, CAST('2.793151' AS FLOAT8), CAST('1.1508' AS FLOAT8), CAST('1.1702' AS FLOAT8), CAST('0.9991' AS FLOAT8), CAST('0.623851' AS FLOAT8), CAST('0' AS FLOAT8), 'Throckmorton ISD', 'Throckmorton', '2025'),
-  ('TX', 'throckmorton', 2025, CAST('2.793151' AS FLOAT8), CAST('1.1508' AS FLOAT8), CAST('1.1702' AS FLOAT8), CAST('0.9991' AS FLOAT8), CAST('0.623851' AS FLOAT8), CAST('0' AS FLOAT8), 'Throckmorton ISD', 'Throckmorton', CAST(NULL AS TEXT)),
-  ('TX', 'titus', 2024, CAST('1.624242' AS FLOAT8), CAST('1.2014' AS FLOAT8), CAST('0.8721' AS FLOAT8), CAST('0.3861' AS FLOAT8), CAST('0.366042' AS FLOAT8), CAST('0' AS FLOAT8), 'Mount Pleasant ISD', 'Mount Pleasant', '2025'),
-  ('TX', 'titus', 2025, CAST('1.624242' AS FLOAT8), CAST('1.2014' AS FLOAT8), CAST('0.8721' AS FLOAT8), CAST('0.3861' AS FLOAT8), CAST('0.366042' AS FLOAT8), CAST('0' AS FLOAT8), 'Mount Pleasant ISD', 'Mount Pleasant', CAST(NULL AS TEXT)),
-  ('TX', 'tom-green', 2024, CAST('2.33605' AS FLOAT8), CAST('1.3514' AS FLOAT8), CAST('1.0706' AS FLOAT8), CAST('0.47075' AS FLOAT8), CAST('0.7947' AS FLOAT8), CAST('0' AS FLOAT8), 'San Angelo ISD', 'San Angelo', '2025'),
-  ('TX', 'tom-green', 2025, CAST('2.33605' AS FLOAT8), CAST('1.3514' AS FLOAT8), CAST('1.0706' AS FLOAT8), CAST('0.47075' AS FLOAT8), CAST('0.7947' AS FLOAT8), CAST('0' AS FLOAT8), 'San Angelo ISD', 'San Angelo', CAST(NULL AS TEXT)),
-  ('TX', 'travis', 2024, CAST('1.875062' AS FLOAT8), CAST('1.5355' AS FLOAT8), CAST('0.9252' AS FLOAT8), CAST('0.375845' AS FLOAT8), CAST('0.574017' AS FLOAT8), CAST('0' AS FLOAT8), 'Austin ISD', 'Austin', '2025'),
-  ('TX', 'travis', 2025, CAST('1.875062' AS FLOAT8), CAST('1.5355' AS FLOAT8), CAST('0.9252' AS FLOAT8), CAST('0.375845' AS FLOAT8), CAST('0.574017' AS FLOAT8), CAST('0' AS FLOAT8), 'Austin ISD', 'Austin', CAST(NULL AS TEXT)),
-  ('TX', 'trinity', 2024, CAST('2.0702' AS FLOAT8), CAST('1.1072' AS FLOAT8), CAST('0.8812' AS FLOAT8), CAST('0.539' AS FLOAT8), CAST('0.65' AS FLOAT8), CAST('0' AS FLOAT8), 'Trinity ISD', 'Trinity', '2025'),
-  ('TX', 'trinity', 2025, CAST('2.0702' AS FLOAT8), CAST('1.1072' AS FLOAT8), CAST('0.8812' AS FLOAT8), CAST('0.539' AS FLOAT8), CAST('0.65' AS FLOAT8), CAST('0' AS FLOAT8), 'Trinity ISD', 'Trinity', CAST(NULL AS TEXT)),
-  ('TX', 'tyler', 2024, CAST('2.3571' AS FLOAT8), CAST('1.0318' AS FLOAT8), CAST('1.1292' AS FLOAT8), CAST('0.8629' AS FLOAT8), CAST('0.365' AS FLOAT8), CAST('0' AS FLOAT8), 'Woodville ISD', 'Woodville', '2025'),
-  ('TX', 'tyler', 2025, CAST('2.3571' AS FLOAT8), CAST('1.0318' AS FLOAT8), CAST('1.1292' AS FLOAT8), CAST('0.8629' AS FLOAT8), CAST('0.365' AS FLOAT8), CAST('0' AS FLOAT8), 'Woodville ISD', 'Woodville', CAST(NULL AS TEXT)),
-  ('TX', 'upshur', 2024, CAST('1.947142' AS FLOAT8), CAST('1.2261' AS FLOAT8), CAST('0.93' AS FLOAT8), CAST('0.514' AS FLOAT8), CAST('0.503142' AS FLOAT8), CAST('0' AS FLOAT8), 'Gilmer ISD', 'Gilmer', '2025'),
-  ('TX', 'upshur', 2025, CAST('1.947142' AS FLOAT8), CAST('1.2261' AS FLOAT8), CAST('0.93' AS FLOAT8), CAST('0.514' AS FLOAT8), CAST('0.503142' AS FLOAT8), CAST('0' AS FLOAT8), 'Gilmer ISD', 'Gilmer', CAST(NULL AS TEXT)),
-  ('TX', 'upton', 2024, CAST('1.593046' AS FLOAT8), CAST('1.1261' AS FLOAT8), CAST('0.88587' AS FLOAT8), CAST('0.230176' AS FLOAT8), CAST('0.477' AS FLOAT8), CAST('0' AS FLOAT8), 'Rankin ISD', 'McCamey', '2025'),
-  ('TX', 'upton', 2025, CAST('1.593046' AS FLOAT8), CAST('1.1261' AS FLOAT8), CAST('0.88587' AS FLOAT8), CAST('0.230176' AS FLOAT8), CAST('0.477' AS FLOAT8), CAST('0' AS FLOAT8), 'Rankin ISD', 'McCamey', CAST(NULL AS TEXT)),
-  ('TX', 'uvalde', 2024, CAST('1.862407' AS FLOAT8), CAST('1.5651' AS FLOAT8), CAST('0.6983' AS FLOAT8), CAST('0.613907' AS FLOAT8), CAST('0.5502' AS FLOAT8), CAST('0' AS FLOAT8), 'Uvalde CISD', 'Uvalde', '2025'),
-  ('TX', 'uvalde', 2025, CAST('1.862407' AS FLOAT8), CAST('1.5651' AS FLOAT8), CAST('0.6983' AS FLOAT8), CAST('0.613907' AS FLOAT8), CAST('0.5502' AS FLOAT8), CAST('0' AS FLOAT8), 'Uvalde CISD', 'Uvalde', CAST(NULL AS TEXT)),
-  ('TX', 'val-verde', 2024, CAST('2.141' AS FLOAT8), CAST('1.4739' AS FLOAT8), CAST('0.9363' AS FLOAT8), CAST('0.4977' AS FLOAT8), CAST('0.707' AS FLOAT8), CAST('0' AS FLOAT8), 'San Felipe-Del Rio CISD', 'Del Rio', '2025'),
-  ('TX', 'val-verde', 2025, CAST('2.141' AS FLOAT8), CAST('1.4739' AS FLOAT8), CAST('0.9363' AS FLOAT8), CAST('0.4977' AS FLOAT8), CAST('0.707' AS FLOAT8), CAST('0' AS FLOAT8), 'San Felipe-Del Rio CISD', 'Del Rio', CAST(NULL AS TEXT)),
-  ('TX', 'van-zandt', 2024, CAST('2.3879' AS FLOAT8), CAST('1.1048' AS FLOAT8), CAST('1.0637' AS FLOAT8), CAST('0.6992' AS FLOAT8), CAST('0.625' AS FLOAT8), CAST('0' AS FLOAT8), 'Canton ISD', 'Canton', '2025'),
-  ('TX', 'van-zandt', 2025, CAST('2.3879' AS FLOAT8), CAST('1.1048' AS FLOAT8), CAST('1.0637' AS FLOAT8), CAST('0.6992' AS FLOAT8), CAST('0.625' AS FLOAT8), CAST('0' AS FLOAT8), 'Canton ISD', 'Canton', CAST(NULL AS TEXT)),
-  ('TX', 'victoria', 2024, CAST('1.6678' AS FLOAT8), CAST('1.4884' AS FLOAT8), CAST('0.8035' AS FLOAT8), CAST('0.3853' AS FLOAT8), CAST('0.479' AS FLOAT8), CAST('0' AS FLOAT8), 'Victoria ISD', 'Victoria', '2025'),
-  ('TX', 'victoria', 2025, CAST('1.6678' AS FLOAT8), CAST('1.4884' AS FLOAT8), CAST('0.8035' AS FLOAT8), CAST('0.3853' AS FLOAT8), CAST('0.479' AS FLOAT8), CAST('0' AS FLOAT8), 'Victoria ISD', 'Victoria', CAST(NULL AS TEXT)),
-  ('TX', 'walker', 2024, CAST('1.6594' AS FLOAT8), CAST('1.1121' AS FLOAT8), CAST('0.8548' AS FLOAT8), CAST('0.4571' AS FLOAT8), CAST('0.3475' AS FLOAT8), CAST('0' AS FLOAT8), 'Huntsville ISD', 'Huntsville', '2025'),
-  ('TX', 'walker', 2025, CAST('1.6594' AS FLOAT8), CAST('1.1121' AS FLOAT8), CAST('0.8548' AS FLOAT8), CAST('0.4571' AS FLOAT8), CAST('0.3475' AS FLOAT8), CAST('0' AS FLOAT8), 'Huntsville ISD', 'Huntsville', CAST(NULL AS TEXT)),
-  ('TX', 'waller', 2024, CAST('2.051104' AS FLOAT8), CAST('1.3599' AS FLOAT8), CAST('1.069917' AS FLOAT8), CAST('0.556187' AS FLOAT8), CAST('0.425' AS FLOAT8), CAST('0' AS FLOAT8), 'Royal ISD', 'Katy', '2025'),
-  ('TX', 'waller', 2025, CAST('2.051104' AS FLOAT8), CAST('1.3599' AS FLOAT8), CAST('1.069917' AS FLOAT8), CAST('0.556187' AS FLOAT8), CAST('0.425' AS FLOAT8), CAST('0' AS FLOAT8), 'Royal ISD', 'Katy', CAST(NULL AS TEXT)),
-  ('TX', 'ward', 2024, CAST('2.03678' AS FLOAT8), CAST('0.6001' AS FLOAT8), CAST('1.01237' AS FLOAT8), CAST('0.69' AS FLOAT8), CAST('0.33441' AS FLOAT8), CAST('0' AS FLOAT8), 'Monahans-Wickett-Pyote ISD', 'Monahans', '2025'),
-  ('TX', 'ward', 2025, CAST('2.03678' AS FLOAT8), CAST('0.6001' AS FLOAT8), CAST('1.01237' AS FLOAT8), CAST('0.69' AS FLOAT8), CAST('0.33441' AS FLOAT8), CAST('0' AS FLOAT8), 'Monahans-Wickett-Pyote ISD', 'Monahans', CAST(NULL AS TEXT)),
-  ('TX', 'washington', 2024, CAST('1.7' AS FLOAT8), CAST('1.1496' AS FLOAT8), CAST('0.7684' AS FLOAT8), CAST('0.464' AS FLOAT8), CAST('0.4676' AS FLOAT8), CAST('0' AS FLOAT8), 'Brenham ISD', 'Brenham', '2025'),
-  ('TX', 'washington', 2025, CAST('1.7' AS FLOAT8), CAST('1.1496' AS FLOAT8), CAST('0.7684' AS FLOAT8), CAST('0.464' AS FLOAT8), CAST('0.4676' AS FLOAT8), CAST('0' AS FLOAT8), 'Brenham ISD', 'Brenham', CAST(NULL AS TEXT)),
-  ('TX', 'webb', 2024, CAST('1.610245' AS FLOAT8), CAST('1.8513' AS FLOAT8), CAST('0.721655' AS FLOAT8), CAST('0.3825' AS FLOAT8), CAST('0.50609' AS FLOAT8), CAST('0' AS FLOAT8), 'United ISD', 'Laredo', '2025'),
-  ('TX', 'webb', 2025, CAST('1.610245' AS FLOAT8), CAST('1.8513' AS FLOAT8), CAST('0.721655' AS FLOAT8), CAST('0.3825' AS FLOAT8), CAST('0.50609' AS FLOAT8), CAST('0' AS FLOAT8), 'United ISD', 'Laredo', CAST(NULL AS TEXT)),
-  ('TX', 'wharton', 2024, CAST('1.88931' AS FLOAT8), CAST('1.5047' AS FLOAT8), CAST('1.0527' AS FLOAT8), CAST('0.34517' AS FLOAT8), CAST('0.49144' AS FLOAT8), CAST('0' AS FLOAT8), 'El Campo ISD', 'El Campo', '2025'),
-  ('TX', 'wharton', 2025, CAST('1.88931' AS FLOAT8), CAST('1.5047' AS FLOAT8), CAST('1.0527' AS FLOAT8), CAST('0.34517' AS FLOAT8), CAST('0.49144' AS FLOAT8), CAST('0' AS FLOAT8), 'El Campo ISD', 'El Campo', CAST(NULL AS TEXT)),
-  ('TX', 'wheeler', 2024, CAST('1.765236' AS FLOAT8), CAST('1.4457' AS FLOAT8), CAST('0.7122' AS FLOAT8), CAST('0.51724' AS FLOAT8), CAST('0.535796' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Elliott CISD', 'Shamrock', '2025'),
-  ('TX', 'wheeler', 2025, CAST('1.765236' AS FLOAT8), CAST('1.4457' AS FLOAT8), CAST('0.7122' AS FLOAT8), CAST('0.51724' AS FLOAT8), CAST('0.535796' AS FLOAT8), CAST('0' AS FLOAT8), 'Fort Elliott CISD', 'Shamrock', CAST(NULL AS TEXT)),
-  ('TX', 'wichita', 2024, CAST('2.27909' AS FLOAT8), CAST('1.7662' AS FLOAT8), CAST('1.075287' AS FLOAT8), CAST('0.521303' AS FLOAT8), CAST('0.6825' AS FLOAT8), CAST('0' AS FLOAT8), 'Wichita Falls ISD', 'Wichita Falls', '2025'),
-  ('TX', 'wichita', 2025, CAST('2.27909' AS FLOAT8), CAST('1.7662' AS FLOAT8), CAST('1.075287' AS FLOAT8), CAST('0.521303' AS FLOAT8), CAST('0.6825' AS FLOAT8), CAST('0' AS FLOAT8), 'Wichita Falls ISD', 'Wichita Falls', CAST(NULL AS TEXT)),
-  ('TX', 'wilbarger', 2024, CAST('1.965942' AS FLOAT8), CAST('1.4737' AS FLOAT8), CAST('0.9122' AS FLOAT8), CAST('0.523742' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0' AS FLOAT8), 'Vernon ISD', 'Vernon', '2025'),
-  ('TX', 'wilbarger', 2025, CAST('1.965942' AS FLOAT8), CAST('1.4737' AS FLOAT8), CAST('0.9122' AS FLOAT8), CAST('0.523742' AS FLOAT8), CAST('0.53' AS FLOAT8), CAST('0' AS FLOAT8), 'Vernon ISD', 'Vernon', CAST(NULL AS TEXT)),
-  ('TX', 'willacy', 2024, CAST('3.0785' AS FLOAT8), CAST('1.9145' AS FLOAT8), CAST('1.0962' AS FLOAT8), CAST('1.2551' AS FLOAT8), CAST('0.7272' AS FLOAT8), CAST('0' AS FLOAT8), 'Lyford CISD', 'Raymondville', '2025'),
-  ('TX', 'willacy', 2025, CAST('3.0785' AS FLOAT8), CAST('1.9145' AS FLOAT8), CAST('1.0962' AS FLOAT8), CAST('1.2551' AS FLOAT8), CAST('0.7272' AS FLOAT8), CAST('0' AS FLOAT8), 'Lyford CISD', 'Raymondville', CAST(NULL AS TEXT)),
-  ('TX', 'williamson', 2024, CAST('1.678876' AS FLOAT8), CAST('1.7074' AS FLOAT8), CAST('0.8931' AS FLOAT8), CAST('0.413776' AS FLOAT8), CAST('0.372' AS FLOAT8), CAST('0' AS FLOAT8), 'Round Rock ISD', 'Round Rock', '2025'),
-  ('TX', 'williamson', 2025, CAST('1.678876' AS FLOAT8), CAST('1.7074' AS FLOAT8), CAST('0.8931' AS FLOAT8), CAST('0.413776' AS FLOAT8), CAST('0.372' AS FLOAT8), CAST('0' AS FLOAT8), 'Round Rock ISD', 'Round Rock', CAST(NULL AS TEXT)),
-  ('TX', 'wilson', 2024, CAST('1.681568' AS FLOAT8), CAST('1.3014' AS FLOAT8), CAST('0.854878' AS FLOAT8), CAST('0.405961' AS FLOAT8), CAST('0.420729' AS FLOAT8), CAST('0' AS FLOAT8), 'Floresville ISD', 'Floresville', '2025'),
-  ('TX', 'wilson', 2025, CAST('1.681568' AS FLOAT8), CAST('1.3014' AS FLOAT8), CAST('0.854878' AS FLOAT8), CAST('0.405961' AS FLOAT8), CAST('0.420729' AS FLOAT8), CAST('0' AS FLOAT8), 'Floresville ISD', 'Floresville', CAST(NULL AS TEXT)),
-  ('TX', 'winkler', 2024, CAST('1.58705' AS FLOAT8), CAST('0.9521' AS FLOAT8), CAST('0.7942' AS FLOAT8), CAST('0.4581' AS FLOAT8), CAST('0.33475' AS FLOAT8), CAST('0' AS FLOAT8), 'Wink-Loving ISD', 'Kermit', '2025'),
-  ('TX', 'winkler', 2025, CAST('1.58705' AS FLOAT8), CAST('0.9521' AS FLOAT8), CAST('0.7942' AS FLOAT8), CAST('0.4581' AS FLOAT8), CAST('0.33475' AS FLOAT8), CAST('0' AS FLOAT8), 'Wink-Loving ISD', 'Kermit', CAST(NULL AS TEXT)),
-  ('TX', 'wise', 2024, CAST('1.680013' AS FLOAT8), CAST('1.188' AS FLOAT8), CAST('0.8968' AS FLOAT8), CAST('0.2175' AS FLOAT8), CAST('0.565713' AS FLOAT8), CAST('0' AS FLOAT8), 'Decatur ISD', 'Decatur', '2025'),
-  ('TX', 'wise', 2025, CAST('1.680013' AS FLOAT8), CAST('1.188' AS FLOAT8), CAST('0.8968' AS FLOAT8), CAST('0.2175' AS FLOAT8), CAST('0.565713' AS FLOAT8), CAST('0' AS FLOAT8), 'Decatur ISD', 'Decatur', CAST(NULL AS TEXT)),
-  ('TX', 'wood', 2024, CAST('1.890171' AS FLOAT8), CAST('0.9318' AS FLOAT8), CAST('0.93054' AS FLOAT8), CAST('0.4625' AS FLOAT8), CAST('0.497131' AS FLOAT8), CAST('0' AS FLOAT8), 'Mineola ISD', 'Mineola', '2025'),
-  ('TX', 'wood', 2025, CAST('1.890171' AS FLOAT8), CAST('0.9318' AS FLOAT8), CAST('0.93054' AS FLOAT8), CAST('0.4625' AS FLOAT8), CAST('0.497131' AS FLOAT8), CAST('0' AS FLOAT8), 'Mineola ISD', 'Mineola', CAST(NULL AS TEXT)),
-  ('TX', 'yoakum', 2024, CAST('2.374209' AS FLOAT8), CAST('0.9809' AS FLOAT8), CAST('0.9817' AS FLOAT8), CAST('0.692864' AS FLOAT8), CAST('0.699645' AS FLOAT8), CAST('0' AS FLOAT8), 'Plains ISD', 'Denver City', '2025'),
-  ('TX', 'yoakum', 2025, CAST('2.374209' AS FLOAT8), CAST('0.9809' AS FLOAT8), CAST('0.9817' AS FLOAT8), CAST('0.692864' AS FLOAT8), CAST('0.699645' AS FLOAT8), CAST('0' AS FLOAT8), 'Plains ISD', 'Denver City', CAST(NULL AS TEXT)),
-  ('TX', 'young', 2024, CAST('2.26265' AS FLOAT8), CAST('1.2136' AS FLOAT8), CAST('0.9863' AS FLOAT8), CAST('0.58635' AS FLOAT8), CAST('0.69' AS FLOAT8), CAST('0' AS FLOAT8), 'Graham ISD', 'Graham', '2025'),
-  ('TX', 'young', 2025, CAST('2.26265' AS FLOAT8), CAST('1.2136' AS FLOAT8), CAST('0.9863' AS FLOAT8), CAST('0.58635' AS FLOAT8), CAST('0.69' AS FLOAT8), CAST('0' AS FLOAT8), 'Graham ISD', 'Graham', CAST(NULL AS TEXT)),
-  ('TX', 'zapata', 2024, CAST('1.843761' AS FLOAT8), CAST('1.027' AS FLOAT8), CAST('0.9172' AS FLOAT8), CAST('0.926561' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Zapata County ISD', CAST(NULL AS TEXT), '2025'),
-  ('TX', 'zapata', 2025, CAST('1.843761' AS FLOAT8), CAST('1.027' AS FLOAT8), CAST('0.9172' AS FLOAT8), CAST('0.926561' AS FLOAT8), CAST('0' AS FLOAT8), CAST('0' AS FLOAT8), 'Zapata County ISD', CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('TX', 'zavala', 2024, CAST('2.14272' AS FLOAT8), CAST('1.4234' AS FLOAT8), CAST('0.9148' AS FLOAT8), CAST('0.6471' AS FLOAT8), CAST('0.58082' AS FLOAT8), CAST('0' AS FLOAT8), 'Crystal City ISD', 'Crystal City', '2025'),
-  ('TX', 'zavala', 2025, CAST('2.14272' AS FLOAT8), CAST('1.4234' AS FLOAT8), CAST('0.9148' AS FLOAT8), CAST('0.6471' AS FLOAT8), CAST('0.58082' AS FLOAT8), CAST('0' AS FLOAT8), 'Crystal City ISD', 'Crystal City', CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(NULLIF(s[5], '') AS FLOAT8), CAST(s[6] AS FLOAT8), CAST(s[7] AS FLOAT8), CAST(s[8] AS FLOAT8), CAST(s[9] AS FLOAT8), s[10], NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('TX|anderson|2024|2.145992|0.9735|1.0378|0.493907|0.614285|0|Palestine ISD|Palestine|2025
+TX|anderson|2025|2.145992|0.9735|1.0378|0.493907|0.614285|0|Palestine ISD|Palestine|
+TX|andrews|2024|1.437175|1.3284|0.8969|0.3598|0.180475|0|Andrews ISD|Andrews|2025
+TX|andrews|2025|1.437175|1.3284|0.8969|0.3598|0.180475|0|Andrews ISD|Andrews|
+TX|angelina|2024|1.948684|1.2497|0.971428|0.449041|0.528215|0|Lufkin ISD|Lufkin|2025
+TX|angelina|2025|1.948684|1.2497|0.971428|0.449041|0.528215|0|Lufkin ISD|Lufkin|
+TX|aransas|2024|1.571875|1.0139|0.7669|0.3785|0.426475|0|Rockport-Fulton ISD|Rockport|2025
+TX|aransas|2025|1.571875|1.0139|0.7669|0.3785|0.426475|0|Rockport-Fulton ISD|Rockport|
+TX|archer|2024|2.07837|1.3217|1.2552|0.53152|0.29165|0|Holliday ISD|Lakeside City|2025
+TX|archer|2025|2.07837|1.3217|1.2552|0.53152|0.29165|0|Holliday ISD|Lakeside City|
+TX|armstrong|2024|1.786219|1.4426|0.6956|0.466181|0.624438|0|Claude ISD|Claude|2025
+TX|armstrong|2025|1.786219|1.4426|0.6956|0.466181|0.624438|0|Claude ISD|Claude|
+TX|atascosa|2024|1.902069|1.3208|0.903536|0.482888|0.515645|0|Pleasanton ISD|Pleasanton|2025
+TX|atascosa|2025|1.902069|1.3208|0.903536|0.482888|0.515645|0|Pleasanton ISD|Pleasanton|
+TX|austin|2024|1.87158|1.2787|0.9905|0.50377|0.37731|0|Sealy ISD|Sealy|2025
+TX|austin|2025|1.87158|1.2787|0.9905|0.50377|0.37731|0|Sealy ISD|Sealy|
+TX|bailey|2024|2.498023|1.4684|1.0355|0.78943|0.673093|0|Muleshoe ISD|Muleshoe|2025
+TX|bailey|2025|2.498023|1.4684|1.0355|0.78943|0.673093|0|Muleshoe ISD|Muleshoe|
+TX|bandera|2024|1.877239|0.9396|0.7769|0.5304|0.569939|0|Bandera ISD|Bandera|2025
+TX|bandera|2025|1.877239|0.9396|0.7769|0.5304|0.569939|0|Bandera ISD|Bandera|
+TX|bastrop|2024|2.0027|1.5128|1.07|0.4287|0.504|0|Bastrop ISD|Bastrop|2025
+TX|bastrop|2025|2.0027|1.5128|1.07|0.4287|0.504|0|Bastrop ISD|Bastrop|
+TX|baylor|2024|2.00775|1.2465|0.6489|0.9471|0.41175|0|Seymour ISD|Seymour|2025
+TX|baylor|2025|2.00775|1.2465|0.6489|0.9471|0.41175|0|Seymour ISD|Seymour|
+TX|bee|2024|2.275094|1.4212|1.116114|0.47673|0.68225|0|Beeville ISD|Beeville|2025
+TX|bee|2025|2.275094|1.4212|1.116114|0.47673|0.68225|0|Beeville ISD|Beeville|
+TX|bell|2024|1.9094|1.5418|0.8778|0.3317|0.6999|0|Killeen ISD|Temple|2025
+TX|bell|2025|1.9094|1.5418|0.8778|0.3317|0.6999|0|Killeen ISD|Temple|
+TX|bexar|2024|1.846489|1.8144|1.0049|0.299999|0.54159|0|Northside ISD|San Antonio|2025
+TX|bexar|2025|1.846489|1.8144|1.0049|0.299999|0.54159|0|Northside ISD|San Antonio|
+TX|blanco|2024|1.568332|1.0434|0.8608|0.375232|0.3323|0|Johnson City ISD|Johnson City|2025
+TX|blanco|2025|1.568332|1.0434|0.8608|0.375232|0.3323|0|Johnson City ISD|Johnson City|
+TX|borden|2024|1.28785|0.4677|0.78385|0.504|0|0|Borden County ISD||2025
+TX|borden|2025|1.28785|0.4677|0.78385|0.504|0|0|Borden County ISD||
+TX|bosque|2024|1.45855|1.0076|0.7715|0.341|0.34605|0|Clifton ISD|Clifton|2025
+TX|bosque|2025|1.45855|1.0076|0.7715|0.341|0.34605|0|Clifton ISD|Clifton|
+TX|bowie|2024|2.282947|1.2963|1.209|0.423947|0.65|0|Texarkana ISD|Texarkana|2025
+TX|bowie|2025|2.282947|1.2963|1.209|0.423947|0.65|0|Texarkana ISD|Texarkana|
+TX|brazoria|2024|2.084758|1.7453|1.15|0.304758|0.63|0|Alvin ISD|Pearland|2025
+TX|brazoria|2025|2.084758|1.7453|1.15|0.304758|0.63|0|Alvin ISD|Pearland|
+TX|brazos|2024|1.910231|1.6375|0.9753|0.423059|0.511872|0|College Station ISD|College Station|2025
+TX|brazos|2025|1.910231|1.6375|0.9753|0.423059|0.511872|0|College Station ISD|College Station|
+TX|brewster|2024|1.764944|1.2241|0.9702|0.370007|0.424737|0|Alpine ISD|Alpine|2025
+TX|brewster|2025|1.764944|1.2241|0.9702|0.370007|0.424737|0|Alpine ISD|Alpine|
+TX|briscoe|2024|2.21808|1.0844|0.9382|0.63|0.64988|0|Silverton ISD|Silverton|2025
+TX|briscoe|2025|2.21808|1.0844|0.9382|0.63|0.64988|0|Silverton ISD|Silverton|
+TX|brooks|2024|2.63167|1.26|1.2453|0.900847|0.485523|0|Brooks County ISD|Falfurrias|2025
+TX|brooks|2025|2.63167|1.26|1.2453|0.900847|0.485523|0|Brooks County ISD|Falfurrias|
+TX|brown|2024|2.13422|1.1521|0.9469|0.49482|0.6925|0|Brownwood ISD|Brownwood|2025
+TX|brown|2025|2.13422|1.1521|0.9469|0.49482|0.6925|0|Brownwood ISD|Brownwood|
+TX|burleson|2024|1.67282|1.0437|0.8161|0.44785|0.40887|0|Caldwell ISD|Caldwell|2025
+TX|burleson|2025|1.67282|1.0437|0.8161|0.44785|0.40887|0|Caldwell ISD|Caldwell|
+TX|burnet|2024|1.7528|1.1256|0.8855|0.3323|0.535|0|Marble Falls ISD|Marble Falls|2025
+TX|burnet|2025|1.7528|1.1256|0.8855|0.3323|0.535|0|Marble Falls ISD|Marble Falls|
+TX|caldwell|2024|1.9328|1.3316|0.9396|0.4391|0.5541|0|Lockhart ISD|Lockhart|2025
+TX|caldwell|2025|1.9328|1.3316|0.9396|0.4391|0.5541|0|Lockhart ISD|Lockhart|
+TX|calhoun|2024|2.1923|1.3967|0.7701|0.6222|0.8|0|Calhoun County ISD|Port Lavaca|2025
+TX|calhoun|2025|2.1923|1.3967|0.7701|0.6222|0.8|0|Calhoun County ISD|Port Lavaca|
+TX|callahan|2024|2.80665|1.096|0.9626|0.84405|1|0|Baird ISD|Clyde|2025
+TX|callahan|2025|2.80665|1.096|0.9626|0.84405|1|0|Baird ISD|Clyde|
+TX|cameron|2024|1.909122|1.6217|0.83146|0.474158|0.603504|0|Brownsville ISD|Brownsville|2025
+TX|cameron|2025|1.909122|1.6217|0.83146|0.474158|0.603504|0|Brownsville ISD|Brownsville|
+TX|camp|2024|2.070677|1.065|1.1169|0.422737|0.53104|0|Pittsburg ISD|Pittsburg|2025
+TX|camp|2025|2.070677|1.065|1.1169|0.422737|0.53104|0|Pittsburg ISD|Pittsburg|
+TX|carson|2024|2.170235|1.362|0.930268|0.519967|0.72|0|Panhandle ISD|Panhandle|2025
+TX|carson|2025|2.170235|1.362|0.930268|0.519967|0.72|0|Panhandle ISD|Panhandle|
+TX|cass|2024|1.771479|1.0629|0.81538|0.462009|0.49409|0|Atlanta ISD|Atlanta|2025
+TX|cass|2025|1.771479|1.0629|0.81538|0.462009|0.49409|0|Atlanta ISD|Atlanta|
+TX|castro|2024|2.0838|1.1243|1.0797|0.5239|0.4802|0|Dimmitt ISD|Dimmitt|2025
+TX|castro|2025|2.0838|1.1243|1.0797|0.5239|0.4802|0|Dimmitt ISD|Dimmitt|
+TX|chambers|2024|2.056018|1.1349|1.0631|0.467092|0.525826|0|Barbers Hill ISD|Mont Belvieu|2025
+TX|chambers|2025|2.056018|1.1349|1.0631|0.467092|0.525826|0|Barbers Hill ISD|Mont Belvieu|
+TX|cherokee|2024|2.18953|1.2109|1.0619|0.49|0.63763|0|Jacksonville ISD|Jacksonville|2025
+TX|cherokee|2025|2.18953|1.2109|1.0619|0.49|0.63763|0|Jacksonville ISD|Jacksonville|
+TX|childress|2024|1.993242|1.4718|0.6189|0.535|0.839342|0|Childress ISD|Childress|2025
+TX|childress|2025|1.993242|1.4718|0.6189|0.535|0.839342|0|Childress ISD|Childress|
+TX|clay|2024|2.2941|1.3602|1.1692|0.5773|0.5476|0|Henrietta ISD|Henrietta|2025
+TX|clay|2025|2.2941|1.3602|1.1692|0.5773|0.5476|0|Henrietta ISD|Henrietta|
+TX|cochran|2024|1.6703|1.1854|0.6822|0.8|0.1881|0|Whiteface CISD|Morton|2025
+TX|cochran|2025|1.6703|1.1854|0.6822|0.8|0.1881|0|Whiteface CISD|Morton|
+TX|coke|2024|1.85524|1.1869|1.0866|0.40715|0.36149|0|Robert Lee ISD|Bronte|2025
+TX|coke|2025|1.85524|1.1869|1.0866|0.40715|0.36149|0|Robert Lee ISD|Bronte|
+TX|coleman|2024|1.918891|1.3684|0.7171|0.7954|0.406391|0|Coleman ISD|Coleman|2025
+TX|coleman|2025|1.918891|1.3684|0.7171|0.7954|0.406391|0|Coleman ISD|Coleman|
+TX|collin|2024|1.626493|1.6604|1.03955|0.149343|0.4376|0|Plano ISD|Plano|2025
+TX|collin|2025|1.626493|1.6604|1.03955|0.149343|0.4376|0|Plano ISD|Plano|
+TX|collingsworth|2024|1.813512|1.2712|0.681|0.817475|0.315037|0|Wellington ISD|Wellington|2025
+TX|collingsworth|2025|1.813512|1.2712|0.681|0.817475|0.315037|0|Wellington ISD|Wellington|
+TX|colorado|2024|1.512529|1.0912|0.763057|0.464918|0.284554|0|Columbus ISD|Columbus|2025
+TX|colorado|2025|1.512529|1.0912|0.763057|0.464918|0.284554|0|Columbus ISD|Columbus|
+TX|comal|2024|1.788751|1.2104|1.0748|0.305015|0.408936|0|Comal ISD|New Braunfels|2025
+TX|comal|2025|1.788751|1.2104|1.0748|0.305015|0.408936|0|Comal ISD|New Braunfels|
+TX|comanche|2024|2.183036|1.5109|1.0852|0.51109|0.586746|0|Comanche ISD|Comanche|2025
+TX|comanche|2025|2.183036|1.5109|1.0852|0.51109|0.586746|0|Comanche ISD|Comanche|
+TX|concho|2024|2.099371|1.5123|0.9639|0.552565|0.582906|0|Eden CISD|Eden|2025
+TX|concho|2025|2.099371|1.5123|0.9639|0.552565|0.582906|0|Eden CISD|Eden|
+TX|cooke|2024|1.906979|1.244|0.9977|0.3355|0.573779|0|Gainesville ISD|Gainesville|2025
+TX|cooke|2025|1.906979|1.244|0.9977|0.3355|0.573779|0|Gainesville ISD|Gainesville|
+TX|coryell|2024|2.009709|1.4143|0.7575|0.56579|0.686419|0|Copperas Cove ISD|Copperas Cove|2025
+TX|coryell|2025|2.009709|1.4143|0.7575|0.56579|0.686419|0|Copperas Cove ISD|Copperas Cove|
+TX|cottle|2024|2.2794|1.1516|0.6822|0.8636|0.7336|0|Paducah ISD|Paducah|2025
+TX|cottle|2025|2.2794|1.1516|0.6822|0.8636|0.7336|0|Paducah ISD|Paducah|
+TX|crane|2024|2.030129|1.3078|0.8454|0.812929|0.3718|0|Crane ISD|Crane|2025
+TX|crane|2025|2.030129|1.3078|0.8454|0.812929|0.3718|0|Crane ISD|Crane|
+TX|crockett|2024|2.014003|0.3329|1.134|0.880003|0|0|Crockett County CCSD||2025
+TX|crockett|2025|2.014003|0.3329|1.134|0.880003|0|0|Crockett County CCSD||
+TX|crosby|2024|2.180706|1.7815|0.6822|0.686035|0.812471|0|Lorenzo ISD|Ralls|2025
+TX|crosby|2025|2.180706|1.7815|0.6822|0.686035|0.812471|0|Lorenzo ISD|Ralls|
+TX|culberson|2024|0.96|0.8592|0.96|0|0|0|Culberson County-Allamore ISD|Van Horn|2025
+TX|culberson|2025|0.96|0.8592|0.96|0|0|0|Culberson County-Allamore ISD|Van Horn|
+TX|dallam|2024|1.707526|1.4698|0.9622|0.30927|0.436056|0|Dalhart ISD|Dalhart|2025
+TX|dallam|2025|1.707526|1.4698|0.9622|0.30927|0.436056|0|Dalhart ISD|Dalhart|
+TX|dallas|2024|1.908135|1.6797|0.993835|0.2155|0.6988|0|Dallas ISD|Dallas|2025
+TX|dallas|2025|1.908135|1.6797|0.993835|0.2155|0.6988|0|Dallas ISD|Dallas|
+TX|dawson|2024|2.636132|1.7258|0.9377|0.99381|0.704622|0|Lamesa ISD|Lamesa|2025
+TX|dawson|2025|2.636132|1.7258|0.9377|0.99381|0.704622|0|Lamesa ISD|Lamesa|
+TX|deaf-smith|2024|1.65423|1.3707|0.8061|0.55633|0.2918|0|Hereford ISD|Hereford|2025
+TX|deaf-smith|2025|1.65423|1.3707|0.8061|0.55633|0.2918|0|Hereford ISD|Hereford|
+TX|delta|2024|2.154056|0.9746|0.9175|0.594097|0.642459|0|Cooper ISD|Cooper|2025
+TX|delta|2025|2.154056|0.9746|0.9175|0.594097|0.642459|0|Cooper ISD|Cooper|
+TX|denton|2024|1.722747|1.7211|1.1178|0.185938|0.419009|0|Lewisville ISD|Lewisville|2025
+TX|denton|2025|1.722747|1.7211|1.1178|0.185938|0.419009|0|Lewisville ISD|Lewisville|
+TX|dewitt|2024|1.35941|0.8594|0.6669|0.38576|0.30675|0|Yorktown ISD|Cuero|2025
+TX|dewitt|2025|1.35941|0.8594|0.6669|0.38576|0.30675|0|Yorktown ISD|Cuero|
+TX|dickens|2024|2.65157|1.3662|0.7421|0.85|1.05947|0|Patton Springs ISD|Spur|2025
+TX|dickens|2025|2.65157|1.3662|0.7421|0.85|1.05947|0|Patton Springs ISD|Spur|
+TX|dimmit|2024|1.9007|1.142|0.8472|0.28|0.7735|0|Carrizo Springs CISD|Carrizo Springs|2025
+TX|dimmit|2025|1.9007|1.142|0.8472|0.28|0.7735|0|Carrizo Springs CISD|Carrizo Springs|
+TX|donley|2024|1.889608|1.126|0.7705|0.558867|0.560241|0|Clarendon ISD|Clarendon|2025
+TX|donley|2025|1.889608|1.126|0.7705|0.558867|0.560241|0|Clarendon ISD|Clarendon|
+TX|duval|2024|2.276804|1.0775|1.12236|0.861839|0.292605|0|Freer ISD|City Of Freer|2025
+TX|duval|2025|2.276804|1.0775|1.12236|0.861839|0.292605|0|Freer ISD|City Of Freer|
+TX|eastland|2024|1.466145|1.1923|0.6422|0.34|0.483945|0|Cisco ISD|Eastland|2025
+TX|eastland|2025|1.466145|1.1923|0.6422|0.34|0.483945|0|Cisco ISD|Eastland|
+TX|ector|2024|1.91445|1.2798|1.0048|0.43895|0.4707|0|Ector County ISD|Odessa|2025
+TX|ector|2025|1.91445|1.2798|1.0048|0.43895|0.4707|0|Ector County ISD|Odessa|
+TX|edwards|2024|2.118758|1.0511|0.8453|0.691431|0.582027|0|Rocksprings ISD|Rocksprings|2025
+TX|edwards|2025|2.118758|1.0511|0.8453|0.691431|0.582027|0|Rocksprings ISD|Rocksprings|
+TX|ellis|2024|1.935392|1.4595|1.0708|0.273992|0.5906|0|Midlothian ISD|Waxahachie|2025
+TX|ellis|2025|1.935392|1.4595|1.0708|0.273992|0.5906|0|Midlothian ISD|Waxahachie|
+TX|el-paso|2024|2.299238|2.0861|1.0807|0.458889|0.759649|0|El Paso ISD|El Paso|2025
+TX|el-paso|2025|2.299238|2.0861|1.0807|0.458889|0.759649|0|El Paso ISD|El Paso|
+TX|erath|2024|1.6686|1.1258|0.8875|0.3811|0.4|0|Stephenville ISD|Stephenville|2025
+TX|erath|2025|1.6686|1.1258|0.8875|0.3811|0.4|0|Stephenville ISD|Stephenville|
+TX|falls|2024|2.788033|1.4687|1.2154|0.76465|0.807983|0|Marlin ISD|Marlin|2025
+TX|falls|2025|2.788033|1.4687|1.2154|0.76465|0.807983|0|Marlin ISD|Marlin|
+TX|fannin|2024|1.909111|1.1035|1.0088|0.350311|0.55|0|Bonham ISD|Bonham|2025
+TX|fannin|2025|1.909111|1.1035|1.0088|0.350311|0.55|0|Bonham ISD|Bonham|
+TX|fayette|2024|1.3655|1.0085|0.77372|0.40984|0.18194|0|La Grange ISD|La Grange|2025
+TX|fayette|2025|1.3655|1.0085|0.77372|0.40984|0.18194|0|La Grange ISD|La Grange|
+TX|fisher|2024|2.137901|1.7049|1.0825|0.554359|0.501042|0|Rotan ISD|Rotan|2025
+TX|fisher|2025|2.137901|1.7049|1.0825|0.554359|0.501042|0|Rotan ISD|Rotan|
+TX|floyd|2024|2.350464|1.0792|1.2654|0.7121|0.372964|0|Floydada ISD|Floydada|2025
+TX|floyd|2025|2.350464|1.0792|1.2654|0.7121|0.372964|0|Floydada ISD|Floydada|
+TX|foard|2024|2.767426|1.1821|0.8705|0.83|1.066926|0|Crowell ISD|Crowell|2025
+TX|foard|2025|2.767426|1.1821|0.8705|0.83|1.066926|0|Crowell ISD|Crowell|
+TX|fort-bend|2024|2.239727|1.9883|1.0569|0.824|0.358827|0|Fort Bend ISD|Sugar Land|2025
+TX|fort-bend|2025|2.239727|1.9883|1.0569|0.824|0.358827|0|Fort Bend ISD|Sugar Land|
+TX|franklin|2024|1.85863|0.9118|0.90726|0.36386|0.58751|0|Mount Vernon ISD|Mount Vernon|2025
+TX|franklin|2025|1.85863|0.9118|0.90726|0.36386|0.58751|0|Mount Vernon ISD|Mount Vernon|
+TX|freestone|2024|1.656847|1.0371|0.9716|0.3335|0.351747|0|Fairfield ISD|Fairfield|2025
+TX|freestone|2025|1.656847|1.0371|0.9716|0.3335|0.351747|0|Fairfield ISD|Fairfield|
+TX|frio|2024|2.219664|1.5904|0.91004|0.443|0.866624|0|Pearsall ISD|Pearsall|2025
+TX|frio|2025|2.219664|1.5904|0.91004|0.443|0.866624|0|Pearsall ISD|Pearsall|
+TX|gaines|2024|1.797539|1.4684|0.7992|0.523555|0.474784|0|Seminole ISD|Seminole|2025
+TX|gaines|2025|1.797539|1.4684|0.7992|0.523555|0.474784|0|Seminole ISD|Seminole|
+TX|galveston|2024|1.572847|1.4875|0.8415|0.32266|0.408687|0|Galveston ISD|Galveston|2025
+TX|galveston|2025|1.572847|1.4875|0.8415|0.32266|0.408687|0|Galveston ISD|Galveston|
+TX|garza|2024|2.6514|1.6595|1.1583|0.7941|0.699|0|Post ISD|Post|2025
+TX|garza|2025|2.6514|1.6595|1.1583|0.7941|0.699|0|Post ISD|Post|
+TX|gillespie|2024|1.269027|1.0187|0.7731|0.2685|0.227427|0|Fredericksburg ISD|Fredericksburg|2025
+TX|gillespie|2025|1.269027|1.0187|0.7731|0.2685|0.227427|0|Fredericksburg ISD|Fredericksburg|
+TX|glasscock|2024|0.92|0.4642|0.77|0.15|0|0|Glasscock County ISD||2025
+TX|glasscock|2025|0.92|0.4642|0.77|0.15|0|0|Glasscock County ISD||
+TX|goliad|2024|3.439745|1.035|1.1634|0.777943|1.498402|0|Goliad ISD|Goliad|2025
+TX|goliad|2025|3.439745|1.035|1.1634|0.777943|1.498402|0|Goliad ISD|Goliad|
+TX|gonzales|2024|1.4739|1.2266|0.875|0.2689|0.33|0|Gonzales ISD|Gonzales|2025
+TX|gonzales|2025|1.4739|1.2266|0.875|0.2689|0.33|0|Gonzales ISD|Gonzales|
+TX|gray|2024|2.476534|1.4293|1.1922|0.58103|0.703304|0|Pampa ISD|Pampa|2025
+TX|gray|2025|2.476534|1.4293|1.1922|0.58103|0.703304|0|Pampa ISD|Pampa|
+TX|grayson|2024|2.0473|1.2935|1.2342|0.3051|0.508|0|Sherman ISD|Sherman|2025
+TX|grayson|2025|2.0473|1.2935|1.2342|0.3051|0.508|0|Sherman ISD|Sherman|
+TX|gregg|2024|1.996131|1.2223|1.1299|0.304331|0.5619|0|Longview ISD|Longview|2025
+TX|gregg|2025|1.996131|1.2223|1.1299|0.304331|0.5619|0|Longview ISD|Longview|
+TX|grimes|2024|1.894077|1.0944|0.9632|0.423077|0.5078|0|Navasota ISD|Navasota|2025
+TX|grimes|2025|1.894077|1.0944|0.9632|0.423077|0.5078|0|Navasota ISD|Navasota|
+TX|guadalupe|2024|1.9208|1.4935|1.0769|0.3304|0.5135|0|Schertz-Cibolo-Universal City ISD|Seguin|2025
+TX|guadalupe|2025|1.9208|1.4935|1.0769|0.3304|0.5135|0|Schertz-Cibolo-Universal City ISD|Seguin|
+TX|hale|2024|2.705479|1.3864|1.2705|0.699779|0.7352|0|Plainview ISD|Plainview|2025
+TX|hale|2025|2.705479|1.3864|1.2705|0.699779|0.7352|0|Plainview ISD|Plainview|
+TX|hall|2024|1.967887|1.212|0.7705|0.799991|0.397396|0|Memphis ISD|Memphis|2025
+TX|hall|2025|1.967887|1.212|0.7705|0.799991|0.397396|0|Memphis ISD|Memphis|
+TX|hamilton|2024|2.442252|1.5369|0.9668|0.508652|0.9668|0|Hamilton ISD|Hamilton|2025
+TX|hamilton|2025|2.442252|1.5369|0.9668|0.508652|0.9668|0|Hamilton ISD|Hamilton|
+TX|hansford|2024|2.108833|1.6389|1.1847|0.454422|0.469711|0|Gruver ISD|Spearman|2025
+TX|hansford|2025|2.108833|1.6389|1.1847|0.454422|0.469711|0|Gruver ISD|Spearman|
+TX|hardeman|2024|2.1474|1.183|0.6822|0.6888|0.7764|0|Quanah ISD|Quanah|2025
+TX|hardeman|2025|2.1474|1.183|0.6822|0.6888|0.7764|0|Quanah ISD|Quanah|
+TX|hardin|2024|1.738312|1.1552|0.9492|0.480106|0.309006|0|Lumberton ISD|Silsbee|2025
+TX|hardin|2025|1.738312|1.1552|0.9492|0.480106|0.309006|0|Lumberton ISD|Silsbee|
+TX|harris|2024|1.77845|1.7184|0.8783|0.38096|0.51919|0|Houston ISD|Houston|2025
+TX|harris|2025|1.77845|1.7184|0.8783|0.38096|0.51919|0|Houston ISD|Houston|
+TX|harrison|2024|1.701518|1.0163|0.7772|0.3428|0.581518|0|Hallsville ISD|Marshall|2025
+TX|harrison|2025|1.701518|1.0163|0.7772|0.3428|0.581518|0|Hallsville ISD|Marshall|
+TX|hartley|2024|1.803598|1.2214|0.9622|0.405342|0.436056|0|Dalhart ISD|Dalhart|2025
+TX|hartley|2025|1.803598|1.2214|0.9622|0.405342|0.436056|0|Dalhart ISD|Dalhart|
+TX|haskell|2024|2.106963|1.1174|1.0804|0.561675|0.464888|0|Haskell CISD|Haskell|2025
+TX|haskell|2025|2.106963|1.1174|1.0804|0.561675|0.464888|0|Haskell CISD|Haskell|
+TX|hays|2024|2.206|1.7286|1.1546|0.3999|0.6515|0|Hays CISD|San Marcos|2025
+TX|hays|2025|2.206|1.7286|1.1546|0.3999|0.6515|0|Hays CISD|San Marcos|
+TX|hemphill|2024|2.35328|1.1643|0.9769|0.53|0.84638|0|Canadian ISD|Canadian|2025
+TX|hemphill|2025|2.35328|1.1643|0.9769|0.53|0.84638|0|Canadian ISD|Canadian|
+TX|henderson|2024|1.781144|0.9805|0.9169|0.331493|0.532751|0|Malakoff ISD|Athens|2025
+TX|henderson|2025|1.781144|0.9805|0.9169|0.331493|0.532751|0|Malakoff ISD|Athens|
+TX|hidalgo|2024|1.513232|1.7637|0.8617|0.575|0.076532|0|Edinburg CISD|McAllen|2025
+TX|hidalgo|2025|1.513232|1.7637|0.8617|0.575|0.076532|0|Edinburg CISD|McAllen|
+TX|hill|2024|2.397547|1.2336|1.1425|0.452647|0.8024|0|Hillsboro ISD|Hillsboro|2025
+TX|hill|2025|2.397547|1.2336|1.1425|0.452647|0.8024|0|Hillsboro ISD|Hillsboro|
+TX|hockley|2024|2.029118|1.48|0.9742|0.499918|0.555|0|Levelland ISD|Levelland|2025
+TX|hockley|2025|2.029118|1.48|0.9742|0.499918|0.555|0|Levelland ISD|Levelland|
+TX|hood|2024|1.6293|1.1518|0.9296|0.2797|0.42|0|Granbury ISD|Granbury|2025
+TX|hood|2025|1.6293|1.1518|0.9296|0.2797|0.42|0|Granbury ISD|Granbury|
+TX|hopkins|2024|1.706717|1.0725|0.9319|0.335617|0.4392|0|Sulphur Springs ISD|Sulphur Springs|2025
+TX|hopkins|2025|1.706717|1.0725|0.9319|0.335617|0.4392|0|Sulphur Springs ISD|Sulphur Springs|
+TX|houston|2024|1.9529|0.9213|0.8491|0.423|0.6808|0|Crockett ISD|Crockett|2025
+TX|houston|2025|1.9529|0.9213|0.8491|0.423|0.6808|0|Crockett ISD|Crockett|
+TX|howard|2024|1.733292|1.0925|0.752678|0.301711|0.678903|0|Big Spring ISD|Big Spring|2025
+TX|howard|2025|1.733292|1.0925|0.752678|0.301711|0.678903|0|Big Spring ISD|Big Spring|
+TX|hudspeth|2024|1.86972|1.1794|0.7172|0.562371|0.590149|0|Fort Hancock ISD|Dell City|2025
+TX|hudspeth|2025|1.86972|1.1794|0.7172|0.562371|0.590149|0|Fort Hancock ISD|Dell City|
+TX|hunt|2024|1.868141|1.2973|0.9669|0.333241|0.568|0|Greenville ISD|Greenville|2025
+TX|hunt|2025|1.868141|1.2973|0.9669|0.333241|0.568|0|Greenville ISD|Greenville|
+TX|hutchinson|2024|1.883877|1.4824|0.9972|0.5|0.386677|0|Plemons-Stinnett-Phillips CISD|Borger|2025
+TX|hutchinson|2025|1.883877|1.4824|0.9972|0.5|0.386677|0|Plemons-Stinnett-Phillips CISD|Borger|
+TX|irion|2024|2.286743|0.9541|0.865|0.569723|0.85202|0|Irion County ISD|Mertzon|2025
+TX|irion|2025|2.286743|0.9541|0.865|0.569723|0.85202|0|Irion County ISD|Mertzon|
+TX|jack|2024|2.276106|1.2963|1.1269|0.439206|0.71|0|Jacksboro ISD|Jacksboro|2025
+TX|jack|2025|2.276106|1.2963|1.1269|0.439206|0.71|0|Jacksboro ISD|Jacksboro|
+TX|jackson|2024|1.5799|1.0524|0.9175|0.4345|0.2279|0|Industrial ISD|Edna|2025
+TX|jackson|2025|1.5799|1.0524|0.9175|0.4345|0.2279|0|Industrial ISD|Edna|
+TX|jasper|2024|1.7211|1.0357|0.865|0.5711|0.285|0|Jasper ISD|Jasper|2025
+TX|jasper|2025|1.7211|1.0357|0.865|0.5711|0.285|0|Jasper ISD|Jasper|
+TX|jeff-davis|2024|2.0974|0.5474|0.7239|1.3735|0|0|Fort Davis ISD||2025
+TX|jeff-davis|2025|2.0974|0.5474|0.7239|1.3735|0|0|Fort Davis ISD||
+TX|jefferson|2024|1.951473|1.5746|0.93481|0.357|0.659663|0|Beaumont ISD|Beaumont|2025
+TX|jefferson|2025|1.951473|1.5746|0.93481|0.357|0.659663|0|Beaumont ISD|Beaumont|
+TX|jim-hogg|2024|2.18487|1.4132|0.9963|1.18857|0|0|Jim Hogg County ISD||2025
+TX|jim-hogg|2025|2.18487|1.4132|0.9963|1.18857|0|0|Jim Hogg County ISD||
+TX|jim-wells|2024|2.555708|1.251|1.1722|0.767802|0.615706|0|Alice ISD|Alice|2025
+TX|jim-wells|2025|2.555708|1.251|1.1722|0.767802|0.615706|0|Alice ISD|Alice|
+TX|johnson|2024|2.257024|1.28|1.2552|0.389276|0.612548|0|Burleson ISD|Burleson|2025
+TX|johnson|2025|2.257024|1.28|1.2552|0.389276|0.612548|0|Burleson ISD|Burleson|
+TX|jones|2024|2.423656|1.5372|0.95928|0.536293|0.928083|0|Hawley ISD|Stamford|2025
+TX|jones|2025|2.423656|1.5372|0.95928|0.536293|0.928083|0|Hawley ISD|Stamford|
+TX|karnes|2024|1.533142|0.9817|0.796|0.241058|0.496084|0|Karnes City ISD|Kenedy|2025
+TX|karnes|2025|1.533142|0.9817|0.796|0.241058|0.496084|0|Karnes City ISD|Kenedy|
+TX|kaufman|2024|2.123444|1.7318|1.2869|0.415113|0.421431|0|Forney ISD|Forney|2025
+TX|kaufman|2025|2.123444|1.7318|1.2869|0.415113|0.421431|0|Forney ISD|Forney|
+TX|kendall|2024|1.8595|1.2025|1.0109|0.377|0.4716|0|Boerne ISD|Boerne|2025
+TX|kendall|2025|1.8595|1.2025|1.0109|0.377|0.4716|0|Boerne ISD|Boerne|
+TX|kenedy|2024|1.7022||0.9022|0.8|0|0|Kenedy County-Wide CSD||2025
+TX|kenedy|2025|1.7022||0.9022|0.8|0|0|Kenedy County-Wide CSD||
+TX|kent|2024|2.62865|0.9073|0.7892|0.8917|0.94775|0|Jayton-Girard ISD|Jayton|2025
+TX|kent|2025|2.62865|0.9073|0.7892|0.8917|0.94775|0|Jayton-Girard ISD|Jayton|
+TX|kerr|2024|1.793533|1.0926|0.820033|0.4024|0.5711|0|Kerrville ISD|Kerrville|2025
+TX|kerr|2025|1.793533|1.0926|0.820033|0.4024|0.5711|0|Kerrville ISD|Kerrville|
+TX|kimble|2024|1.455732|1.2553|0.6618|0.436482|0.35745|0|Junction ISD|Junction|2025
+TX|kimble|2025|1.455732|1.2553|0.6618|0.436482|0.35745|0|Junction ISD|Junction|
+TX|king|2024|1.7369||0.8022|0.9347|0|0|Guthrie CSD||2025
+TX|king|2025|1.7369||0.8022|0.9347|0|0|Guthrie CSD||
+TX|kinney|2024|1.6461|1.4056|0.6669|0.4672|0.512|0|Brackett ISD|Brackettville|2025
+TX|kinney|2025|1.6461|1.4056|0.6669|0.4672|0.512|0|Brackett ISD|Brackettville|
+TX|kleberg|2024|2.95145|1.6143|1.4104|0.77187|0.76918|0|Kingsville ISD|Kingsville|2025
+TX|kleberg|2025|2.95145|1.6143|1.4104|0.77187|0.76918|0|Kingsville ISD|Kingsville|
+TX|knox|2024|2.74868|1.8623|1.1005|0.59693|1.05125|0|Benjamin ISD|Munday|2025
+TX|knox|2025|2.74868|1.8623|1.1005|0.59693|1.05125|0|Benjamin ISD|Munday|
+TX|lamar|2024|1.59559|0.951|0.8169|0.3063|0.47239|0|North Lamar ISD|Paris|2025
+TX|lamar|2025|1.59559|0.951|0.8169|0.3063|0.47239|0|North Lamar ISD|Paris|
+TX|lamb|2024|2.1888|1.1919|0.7925|0.76|0.6363|0|Sudan ISD|Littlefield|2025
+TX|lamb|2025|2.1888|1.1919|0.7925|0.76|0.6363|0|Sudan ISD|Littlefield|
+TX|lampasas|2024|1.895199|1.2682|1.0152|0.54|0.339999|0|Lampasas ISD|Lampasas|2025
+TX|lampasas|2025|1.895199|1.2682|1.0152|0.54|0.339999|0|Lampasas ISD|Lampasas|
+TX|la-salle|2024|2.009262|1.5614|0.8095|0.449762|0.75|0|Cotulla ISD|Cotulla|2025
+TX|la-salle|2025|2.009262|1.5614|0.8095|0.449762|0.75|0|Cotulla ISD|Cotulla|
+TX|lavaca|2024|1.699262|0.9565|0.877362|0.5497|0.2722|0|Hallettsville ISD|Shiner|2025
+TX|lavaca|2025|1.699262|0.9565|0.877362|0.5497|0.2722|0|Hallettsville ISD|Shiner|
+TX|lee|2024|1.93698|0.9693|0.80888|0.5006|0.6275|0|Giddings ISD|Giddings|2025
+TX|lee|2025|1.93698|0.9693|0.80888|0.5006|0.6275|0|Giddings ISD|Giddings|
+TX|leon|2024|1.682712|0.7548|0.7549|0.419296|0.508516|0|Leon ISD|Buffalo|2025
+TX|leon|2025|1.682712|0.7548|0.7549|0.419296|0.508516|0|Leon ISD|Buffalo|
+TX|liberty|2024|2.151693|1.2513|1.0241|0.48|0.647593|0|Cleveland ISD|Dayton|2025
+TX|liberty|2025|2.151693|1.2513|1.0241|0.48|0.647593|0|Cleveland ISD|Dayton|
+TX|limestone|2024|2.0663|1.1872|0.9197|0.56|0.5866|0|Groesbeck ISD|Mexia|2025
+TX|limestone|2025|2.0663|1.1872|0.9197|0.56|0.5866|0|Groesbeck ISD|Mexia|
+TX|lipscomb|2024|2.567308|1.3629|0.9769|1.01248|0.577928|0|Canadian ISD|Booker|2025
+TX|lipscomb|2025|2.567308|1.3629|0.9769|1.01248|0.577928|0|Canadian ISD|Booker|
+TX|live-oak|2024|2.20881|0.8819|0.7395|0.61474|0.85457|0|Three Rivers ISD|Three Rivers|2025
+TX|live-oak|2025|2.20881|0.8819|0.7395|0.61474|0.85457|0|Three Rivers ISD|Three Rivers|
+TX|llano|2024|1.31158|0.8027|0.7843|0.25953|0.26775|0|Llano ISD|Horseshoe Bay|2025
+TX|llano|2025|1.31158|0.8027|0.7843|0.25953|0.26775|0|Llano ISD|Horseshoe Bay|
+TX|loving|2024|1.26906||0.7942|0.47486|0|0|Wink-Loving ISD||2025
+TX|loving|2025|1.26906||0.7942|0.47486|0|0|Wink-Loving ISD||
+TX|lubbock|2024|1.666816|1.5626|0.8672|0.327425|0.472191|0|Lubbock ISD|Lubbock|2025
+TX|lubbock|2025|1.666816|1.5626|0.8672|0.327425|0.472191|0|Lubbock ISD|Lubbock|
+TX|lynn|2024|2.440355|1.7339|1.10344|0.652365|0.68455|0|New Home ISD|Tahoka|2025
+TX|lynn|2025|2.440355|1.7339|1.10344|0.652365|0.68455|0|New Home ISD|Tahoka|
+TX|mcculloch|2024|1.903366|1.3745|0.9557|0.61019|0.337476|0|Brady ISD|Brady|2025
+TX|mcculloch|2025|1.903366|1.3745|0.9557|0.61019|0.337476|0|Brady ISD|Brady|
+TX|mclennan|2024|2.116405|1.5269|1.0266|0.334805|0.755|0|Waco ISD|Waco|2025
+TX|mclennan|2025|2.116405|1.5269|1.0266|0.334805|0.755|0|Waco ISD|Waco|
+TX|mcmullen|2024|1.2484|1.9917|0.7884|0.46|0|0|McMullen County ISD||2025
+TX|mcmullen|2025|1.2484|1.9917|0.7884|0.46|0|0|McMullen County ISD||
+TX|madison|2024|2.0491|1.1549|0.8552|0.5|0.6939|0|Madisonville CISD|Madisonville|2025
+TX|madison|2025|2.0491|1.1549|0.8552|0.5|0.6939|0|Madisonville CISD|Madisonville|
+TX|marion|2024|1.668766|0.7873|0.7216|0.535878|0.411288|0|Jefferson ISD|Jefferson|2025
+TX|marion|2025|1.668766|0.7873|0.7216|0.535878|0.411288|0|Jefferson ISD|Jefferson|
+TX|martin|2024|1.294599|0.8841|0.7489|0.1977|0.347999|0|Grady ISD|Midland|2025
+TX|martin|2025|1.294599|0.8841|0.7489|0.1977|0.347999|0|Grady ISD|Midland|
+TX|mason|2024|1.558632|0.8154|0.7494|0.6427|0.166532|0|Mason ISD|Mason|2025
+TX|mason|2025|1.558632|0.8154|0.7494|0.6427|0.166532|0|Mason ISD|Mason|
+TX|matagorda|2024|1.756|1.2546|0.86177|0.33651|0.55772|0|Van Vleck ISD|Bay City|2025
+TX|matagorda|2025|1.756|1.2546|0.86177|0.33651|0.55772|0|Van Vleck ISD|Bay City|
+TX|maverick|2024|1.683485|1.3941|0.82512|0.378313|0.480052|0|Eagle Pass ISD|Eagle Pass|2025
+TX|maverick|2025|1.683485|1.3941|0.82512|0.378313|0.480052|0|Eagle Pass ISD|Eagle Pass|
+TX|medina|2024|2.0761|1.3095|1.1527|0.4434|0.48|0|Medina Valley ISD|Hondo|2025
+TX|medina|2025|2.0761|1.3095|1.1527|0.4434|0.48|0|Medina Valley ISD|Hondo|
+TX|menard|2024|1.92279|1.6591|0.6626|0.76027|0.49992|0|Menard ISD|Menard|2025
+TX|menard|2025|1.92279|1.6591|0.6626|0.76027|0.49992|0|Menard ISD|Menard|
+TX|midland|2024|1.310873|1.2618|0.8415|0.121374|0.347999|0|Midland ISD|Midland|2025
+TX|midland|2025|1.310873|1.2618|0.8415|0.121374|0.347999|0|Midland ISD|Midland|
+TX|milam|2024|2.430287|1.0592|1.0691|0.511187|0.85|0|Rockdale ISD|Rockdale|2025
+TX|milam|2025|2.430287|1.0592|1.0691|0.511187|0.85|0|Rockdale ISD|Rockdale|
+TX|mills|2024|1.572327|0.8801|0.8377|0.6061|0.128527|0|Goldthwaite CISD|Mullin|2025
+TX|mills|2025|1.572327|0.8801|0.8377|0.6061|0.128527|0|Goldthwaite CISD|Mullin|
+TX|mitchell|2024|2.277788|1.9603|1.1255|0.456451|0.695837|0|Colorado ISD|Colorado|2025
+TX|mitchell|2025|2.277788|1.9603|1.1255|0.456451|0.695837|0|Colorado ISD|Colorado|
+TX|montague|2024|1.886|0.9514|0.8469|0.4961|0.543|0|Bowie ISD|Bowie|2025
+TX|montague|2025|1.886|0.9514|0.8469|0.4961|0.543|0|Bowie ISD|Bowie|
+TX|montgomery|2024|1.7538|1.6494|0.9496|0.377|0.4272|0|Conroe ISD|Conroe|2025
+TX|montgomery|2025|1.7538|1.6494|0.9496|0.377|0.4272|0|Conroe ISD|Conroe|
+TX|moore|2024|2.129363|1.5258|1.0307|0.483735|0.614928|0|Dumas ISD|Dumas|2025
+TX|moore|2025|2.129363|1.5258|1.0307|0.483735|0.614928|0|Dumas ISD|Dumas|
+TX|morris|2024|1.77352|1.1779|0.734636|0.41|0.628884|0|Daingerfield-Lone Star ISD|Daingerfield|2025
+TX|morris|2025|1.77352|1.1779|0.734636|0.41|0.628884|0|Daingerfield-Lone Star ISD|Daingerfield|
+TX|motley|2024|1.75392|1.0974|0.6189|0.61561|0.51941|0|Motley County ISD|Matador|2025
+TX|motley|2025|1.75392|1.0974|0.6189|0.61561|0.51941|0|Motley County ISD|Matador|
+TX|nacogdoches|2024|2.14116|0.9254|1.1352|0.43|0.57596|0|Nacogdoches ISD|Nacogdoches|2025
+TX|nacogdoches|2025|2.14116|0.9254|1.1352|0.43|0.57596|0|Nacogdoches ISD|Nacogdoches|
+TX|navarro|2024|1.7851|1.3252|0.862|0.4197|0.5034|0|Corsicana ISD|Corsicana|2025
+TX|navarro|2025|1.7851|1.3252|0.862|0.4197|0.5034|0|Corsicana ISD|Corsicana|
+TX|newton|2024|1.649969|1.0301|0.818278|0.696645|0.135046|0|Deweyville ISD|Newton|2025
+TX|newton|2025|1.649969|1.0301|0.818278|0.696645|0.135046|0|Deweyville ISD|Newton|
+TX|nolan|2024|1.818354|1.5107|0.9047|0.400041|0.513613|0|Sweetwater ISD|Sweetwater|2025
+TX|nolan|2025|1.818354|1.5107|0.9047|0.400041|0.513613|0|Sweetwater ISD|Sweetwater|
+TX|nueces|2024|1.847863|1.6785|0.9583|0.289789|0.599774|0|Corpus Christi ISD|Corpus Christi|2025
+TX|nueces|2025|1.847863|1.6785|0.9583|0.289789|0.599774|0|Corpus Christi ISD|Corpus Christi|
+TX|ochiltree|2024|2.234806|1.4023|1.0222|0.666938|0.545668|0|Perryton ISD|Perryton|2025
+TX|ochiltree|2025|2.234806|1.4023|1.0222|0.666938|0.545668|0|Perryton ISD|Perryton|
+TX|oldham|2024|2.47825|1.297|1.3022|0.47|0.70605|0|Vega ISD|Vega|2025
+TX|oldham|2025|2.47825|1.297|1.3022|0.47|0.70605|0|Vega ISD|Vega|
+TX|orange|2024|2.369247|1.246|1.0094|0.492847|0.867|0|West Orange-Cove CISD|Orange|2025
+TX|orange|2025|2.369247|1.246|1.0094|0.492847|0.867|0|West Orange-Cove CISD|Orange|
+TX|palo-pinto|2024|1.615558|1.2833|0.761611|0.282158|0.571789|0|Graford ISD|Mineral Wells|2025
+TX|palo-pinto|2025|1.615558|1.2833|0.761611|0.282158|0.571789|0|Graford ISD|Mineral Wells|
+TX|panola|2024|2.0541|0.8993|0.8992|0.5749|0.58|0|Carthage ISD|Carthage|2025
+TX|panola|2025|2.0541|0.8993|0.8992|0.5749|0.58|0|Carthage ISD|Carthage|
+TX|parker|2024|1.711516|1.4488|1.0342|0.28507|0.392246|0|Weatherford ISD|Weatherford|2025
+TX|parker|2025|1.711516|1.4488|1.0342|0.28507|0.392246|0|Weatherford ISD|Weatherford|
+TX|parmer|2024|2.019628|1.5664|1.0001|0.377399|0.642129|0|Friona ISD|Friona|2025
+TX|parmer|2025|2.019628|1.5664|1.0001|0.377399|0.642129|0|Friona ISD|Friona|
+TX|pecos|2024|2.0487|1.0336|1.03|0.7196|0.2991|0|Fort Stockton ISD|Fort Stockton|2025
+TX|pecos|2025|2.0487|1.0336|1.03|0.7196|0.2991|0|Fort Stockton ISD|Fort Stockton|
+TX|polk|2024|1.7419|1.037|0.8944|0.5986|0.2489|0|Livingston ISD|Onalaska|2025
+TX|polk|2025|1.7419|1.037|0.8944|0.5986|0.2489|0|Livingston ISD|Onalaska|
+TX|potter|2024|1.89214|1.5033|0.8712|0.59024|0.4307|0|Amarillo ISD|Amarillo|2025
+TX|potter|2025|1.89214|1.5033|0.8712|0.59024|0.4307|0|Amarillo ISD|Amarillo|
+TX|presidio|2024|1.85624|1.5833|0.82394|0.47586|0.55644|0|Marfa ISD|Marfa|2025
+TX|presidio|2025|1.85624|1.5833|0.82394|0.47586|0.55644|0|Marfa ISD|Marfa|
+TX|rains|2024|1.536473|1.0935|0.754299|0.524316|0.257858|0|Rains ISD|Emory|2025
+TX|rains|2025|1.536473|1.0935|0.754299|0.524316|0.257858|0|Rains ISD|Emory|
+TX|randall|2024|1.75889|1.5767|0.9272|0.40099|0.4307|0|Canyon ISD|Amarillo|2025
+TX|randall|2025|1.75889|1.5767|0.9272|0.40099|0.4307|0|Canyon ISD|Amarillo|
+TX|reagan|2024|2.009105|1.1148|0.8862|0.0152|1.107705|0|Reagan County ISD|Big Lake|2025
+TX|reagan|2025|2.009105|1.1148|0.8862|0.0152|1.107705|0|Reagan County ISD|Big Lake|
+TX|real|2024|1.253898||0.6669|0.53|0.056998|0|Leakey ISD|Camp Wood|2025
+TX|real|2025|1.253898||0.6669|0.53|0.056998|0|Leakey ISD|Camp Wood|
+TX|red-river|2024|2.373238|0.9843|0.9993|0.69158|0.682358|0|Clarksville ISD|Clarksville|2025
+TX|red-river|2025|2.373238|0.9843|0.9993|0.69158|0.682358|0|Clarksville ISD|Clarksville|
+TX|reeves|2024|1.850063|1.1812|1|0.407473|0.44259|0|Pecos-Barstow-Toyah ISD|Pecos|2025
+TX|reeves|2025|1.850063|1.1812|1|0.407473|0.44259|0|Pecos-Barstow-Toyah ISD|Pecos|
+TX|refugio|2024|2.713873|1.4036|0.851639|0.8|1.062234|0|Refugio ISD|Refugio|2025
+TX|refugio|2025|2.713873|1.4036|0.851639|0.8|1.062234|0|Refugio ISD|Refugio|
+TX|roberts|2024|2.881497|1.0045|1.2492|0.814746|0.817551|0|Miami ISD|Miami|2025
+TX|roberts|2025|2.881497|1.0045|1.2492|0.814746|0.817551|0|Miami ISD|Miami|
+TX|robertson|2024|2.41655|0.9166|1.026|0.66505|0.7255|0|Franklin ISD|Hearne|2025
+TX|robertson|2025|2.41655|0.9166|1.026|0.66505|0.7255|0|Franklin ISD|Hearne|
+TX|rockwall|2024|1.5754|1.6427|1.0669|0.251|0.2575|0|Rockwall ISD|Rockwall|2025
+TX|rockwall|2025|1.5754|1.6427|1.0669|0.251|0.2575|0|Rockwall ISD|Rockwall|
+TX|runnels|2024|1.674953|1.4638|0.286335|0.820718|0.5679|0|Ballinger ISD|Ballinger|2025
+TX|runnels|2025|1.674953|1.4638|0.286335|0.820718|0.5679|0|Ballinger ISD|Ballinger|
+TX|rusk|2024|1.895815|1.0006|0.8222|0.544476|0.529139|0|Henderson ISD|Henderson|2025
+TX|rusk|2025|1.895815|1.0006|0.8222|0.544476|0.529139|0|Henderson ISD|Henderson|
+TX|sabine|2024|1.379244|0.997|0.6669|0.341882|0.370462|0|Hemphill ISD|Pineland|2025
+TX|sabine|2025|1.379244|0.997|0.6669|0.341882|0.370462|0|Hemphill ISD|Pineland|
+TX|san-augustine|2024|1.808044|0.8156|1.1289|0.32196|0.357184|0|San Augustine ISD|San Augustine|2025
+TX|san-augustine|2025|1.808044|0.8156|1.1289|0.32196|0.357184|0|San Augustine ISD|San Augustine|
+TX|san-jacinto|2024|1.35573|1.1393|0.7084|0.48291|0.16442|0|Coldspring-Oakhurst CISD|Shepherd|2025
+TX|san-jacinto|2025|1.35573|1.1393|0.7084|0.48291|0.16442|0|Coldspring-Oakhurst CISD|Shepherd|
+TX|san-patricio|2024|1.976704|1.5266|0.825814|0.409761|0.741129|0|Ingleside ISD|Ingleside|2025
+TX|san-patricio|2025|1.976704|1.5266|0.825814|0.409761|0.741129|0|Ingleside ISD|Ingleside|
+TX|san-saba|2024|1.5829|1.0062|0.7389|0.5|0.344|0|San Saba ISD|San Saba|2025
+TX|san-saba|2025|1.5829|1.0062|0.7389|0.5|0.344|0|San Saba ISD|San Saba|
+TX|schleicher|2024|2.236743|1.4295|0.7559|0.6959|0.784943|0|Schleicher County ISD|Eldorado|2025
+TX|schleicher|2025|2.236743|1.4295|0.7559|0.6959|0.784943|0|Schleicher County ISD|Eldorado|
+TX|scurry|2024|1.8015|1.5894|0.7425|0.6268|0.4322|0|Snyder ISD|Snyder|2025
+TX|scurry|2025|1.8015|1.5894|0.7425|0.6268|0.4322|0|Snyder ISD|Snyder|
+TX|shackelford|2024|1.9185|1.2866|0.6822|0.6963|0.54|0|Albany ISD|Albany|2025
+TX|shackelford|2025|1.9185|1.2866|0.6822|0.6963|0.54|0|Albany ISD|Albany|
+TX|shelby|2024|2.287185|1.0233|1.045|0.6513|0.590885|0|Center ISD|Center|2025
+TX|shelby|2025|2.287185|1.0233|1.045|0.6513|0.590885|0|Center ISD|Center|
+TX|sherman|2024|2.168386|1.9522|0.8426|0.5053|0.820486|0|Stratford ISD|Stratford|2025
+TX|sherman|2025|2.168386|1.9522|0.8426|0.5053|0.820486|0|Stratford ISD|Stratford|
+TX|smith|2024|1.445683|1.245|0.845|0.364231|0.236452|0|Tyler ISD|Tyler|2025
+TX|smith|2025|1.445683|1.245|0.845|0.364231|0.236452|0|Tyler ISD|Tyler|
+TX|somervell|2024|1.3842|0.9669|0.7896|0.3246|0.27|0|Glen Rose ISD|Glen Rose|2025
+TX|somervell|2025|1.3842|0.9669|0.7896|0.3246|0.27|0|Glen Rose ISD|Glen Rose|
+TX|starr|2024|2.4665|1.1222|1.2279|0.7086|0.53|0|Rio Grande City Grulla ISD|Rio Grande City|2025
+TX|starr|2025|2.4665|1.1222|1.2279|0.7086|0.53|0|Rio Grande City Grulla ISD|Rio Grande City|
+TX|stephens|2024|2.434375|1.6831|0.7575|0.647945|1.02893|0|Breckenridge ISD|Breckenridge|2025
+TX|stephens|2025|2.434375|1.6831|0.7575|0.647945|1.02893|0|Breckenridge ISD|Breckenridge|
+TX|sterling|2024|2.252893|1.0719|0.8482|0.735693|0.669|0|Sterling City ISD|Sterling City|2025
+TX|sterling|2025|2.252893|1.0719|0.8482|0.735693|0.669|0|Sterling City ISD|Sterling City|
+TX|stonewall|2024|2.5154|1.3601|1.1072|0.9146|0.4936|0|Aspermont ISD|Aspermont|2025
+TX|stonewall|2025|2.5154|1.3601|1.1072|0.9146|0.4936|0|Aspermont ISD|Aspermont|
+TX|sutton|2024|2.417486|1.3784|1.0025|0.689112|0.725874|0|Sonora ISD|Sonora|2025
+TX|sutton|2025|2.417486|1.3784|1.0025|0.689112|0.725874|0|Sonora ISD|Sonora|
+TX|swisher|2024|1.9576|1.7433|0.9808|0.622|0.3548|0|Tulia ISD|Tulia|2025
+TX|swisher|2025|1.9576|1.7433|0.9808|0.622|0.3548|0|Tulia ISD|Tulia|
+TX|tarrant|2024|1.8853|1.7718|1.0291|0.1862|0.67|0|Fort Worth ISD|Fort Worth|2025
+TX|tarrant|2025|1.8853|1.7718|1.0291|0.1862|0.67|0|Fort Worth ISD|Fort Worth|
+TX|taylor|2024|2.27|1.403|0.958|0.5578|0.7542|0|Abilene ISD|Abilene|2025
+TX|taylor|2025|2.27|1.403|0.958|0.5578|0.7542|0|Abilene ISD|Abilene|
+TX|terrell|2024|2.0242|0.8029|1.2242|0.8|0|0|Terrell County ISD||2025
+TX|terrell|2025|2.0242|0.8029|1.2242|0.8|0|0|Terrell County ISD||
+TX|terry|2024|2.498779|1.4793|1.2305|0.798767|0.469512|0|Brownfield ISD|Brownfield|2025
+TX|terry|2025|2.498779|1.4793|1.2305|0.798767|0.469512|0|Brownfield ISD|Brownfield|
+TX|throckmorton|2024|2.793151|1.1508|1.1702|0.9991|0.623851|0|Throckmorton ISD|Throckmorton|2025
+TX|throckmorton|2025|2.793151|1.1508|1.1702|0.9991|0.623851|0|Throckmorton ISD|Throckmorton|
+TX|titus|2024|1.624242|1.2014|0.8721|0.3861|0.366042|0|Mount Pleasant ISD|Mount Pleasant|2025
+TX|titus|2025|1.624242|1.2014|0.8721|0.3861|0.366042|0|Mount Pleasant ISD|Mount Pleasant|
+TX|tom-green|2024|2.33605|1.3514|1.0706|0.47075|0.7947|0|San Angelo ISD|San Angelo|2025
+TX|tom-green|2025|2.33605|1.3514|1.0706|0.47075|0.7947|0|San Angelo ISD|San Angelo|
+TX|travis|2024|1.875062|1.5355|0.9252|0.375845|0.574017|0|Austin ISD|Austin|2025
+TX|travis|2025|1.875062|1.5355|0.9252|0.375845|0.574017|0|Austin ISD|Austin|
+TX|trinity|2024|2.0702|1.1072|0.8812|0.539|0.65|0|Trinity ISD|Trinity|2025
+TX|trinity|2025|2.0702|1.1072|0.8812|0.539|0.65|0|Trinity ISD|Trinity|
+TX|tyler|2024|2.3571|1.0318|1.1292|0.8629|0.365|0|Woodville ISD|Woodville|2025
+TX|tyler|2025|2.3571|1.0318|1.1292|0.8629|0.365|0|Woodville ISD|Woodville|
+TX|upshur|2024|1.947142|1.2261|0.93|0.514|0.503142|0|Gilmer ISD|Gilmer|2025
+TX|upshur|2025|1.947142|1.2261|0.93|0.514|0.503142|0|Gilmer ISD|Gilmer|
+TX|upton|2024|1.593046|1.1261|0.88587|0.230176|0.477|0|Rankin ISD|McCamey|2025
+TX|upton|2025|1.593046|1.1261|0.88587|0.230176|0.477|0|Rankin ISD|McCamey|
+TX|uvalde|2024|1.862407|1.5651|0.6983|0.613907|0.5502|0|Uvalde CISD|Uvalde|2025
+TX|uvalde|2025|1.862407|1.5651|0.6983|0.613907|0.5502|0|Uvalde CISD|Uvalde|
+TX|val-verde|2024|2.141|1.4739|0.9363|0.4977|0.707|0|San Felipe-Del Rio CISD|Del Rio|2025
+TX|val-verde|2025|2.141|1.4739|0.9363|0.4977|0.707|0|San Felipe-Del Rio CISD|Del Rio|
+TX|van-zandt|2024|2.3879|1.1048|1.0637|0.6992|0.625|0|Canton ISD|Canton|2025
+TX|van-zandt|2025|2.3879|1.1048|1.0637|0.6992|0.625|0|Canton ISD|Canton|
+TX|victoria|2024|1.6678|1.4884|0.8035|0.3853|0.479|0|Victoria ISD|Victoria|2025
+TX|victoria|2025|1.6678|1.4884|0.8035|0.3853|0.479|0|Victoria ISD|Victoria|
+TX|walker|2024|1.6594|1.1121|0.8548|0.4571|0.3475|0|Huntsville ISD|Huntsville|2025
+TX|walker|2025|1.6594|1.1121|0.8548|0.4571|0.3475|0|Huntsville ISD|Huntsville|
+TX|waller|2024|2.051104|1.3599|1.069917|0.556187|0.425|0|Royal ISD|Katy|2025
+TX|waller|2025|2.051104|1.3599|1.069917|0.556187|0.425|0|Royal ISD|Katy|
+TX|ward|2024|2.03678|0.6001|1.01237|0.69|0.33441|0|Monahans-Wickett-Pyote ISD|Monahans|2025
+TX|ward|2025|2.03678|0.6001|1.01237|0.69|0.33441|0|Monahans-Wickett-Pyote ISD|Monahans|
+TX|washington|2024|1.7|1.1496|0.7684|0.464|0.4676|0|Brenham ISD|Brenham|2025
+TX|washington|2025|1.7|1.1496|0.7684|0.464|0.4676|0|Brenham ISD|Brenham|
+TX|webb|2024|1.610245|1.8513|0.721655|0.3825|0.50609|0|United ISD|Laredo|2025
+TX|webb|2025|1.610245|1.8513|0.721655|0.3825|0.50609|0|United ISD|Laredo|
+TX|wharton|2024|1.88931|1.5047|1.0527|0.34517|0.49144|0|El Campo ISD|El Campo|2025
+TX|wharton|2025|1.88931|1.5047|1.0527|0.34517|0.49144|0|El Campo ISD|El Campo|
+TX|wheeler|2024|1.765236|1.4457|0.7122|0.51724|0.535796|0|Fort Elliott CISD|Shamrock|2025
+TX|wheeler|2025|1.765236|1.4457|0.7122|0.51724|0.535796|0|Fort Elliott CISD|Shamrock|
+TX|wichita|2024|2.27909|1.7662|1.075287|0.521303|0.6825|0|Wichita Falls ISD|Wichita Falls|2025
+TX|wichita|2025|2.27909|1.7662|1.075287|0.521303|0.6825|0|Wichita Falls ISD|Wichita Falls|
+TX|wilbarger|2024|1.965942|1.4737|0.9122|0.523742|0.53|0|Vernon ISD|Vernon|2025
+TX|wilbarger|2025|1.965942|1.4737|0.9122|0.523742|0.53|0|Vernon ISD|Vernon|
+TX|willacy|2024|3.0785|1.9145|1.0962|1.2551|0.7272|0|Lyford CISD|Raymondville|2025
+TX|willacy|2025|3.0785|1.9145|1.0962|1.2551|0.7272|0|Lyford CISD|Raymondville|
+TX|williamson|2024|1.678876|1.7074|0.8931|0.413776|0.372|0|Round Rock ISD|Round Rock|2025
+TX|williamson|2025|1.678876|1.7074|0.8931|0.413776|0.372|0|Round Rock ISD|Round Rock|
+TX|wilson|2024|1.681568|1.3014|0.854878|0.405961|0.420729|0|Floresville ISD|Floresville|2025
+TX|wilson|2025|1.681568|1.3014|0.854878|0.405961|0.420729|0|Floresville ISD|Floresville|
+TX|winkler|2024|1.58705|0.9521|0.7942|0.4581|0.33475|0|Wink-Loving ISD|Kermit|2025
+TX|winkler|2025|1.58705|0.9521|0.7942|0.4581|0.33475|0|Wink-Loving ISD|Kermit|
+TX|wise|2024|1.680013|1.188|0.8968|0.2175|0.565713|0|Decatur ISD|Decatur|2025
+TX|wise|2025|1.680013|1.188|0.8968|0.2175|0.565713|0|Decatur ISD|Decatur|
+TX|wood|2024|1.890171|0.9318|0.93054|0.4625|0.497131|0|Mineola ISD|Mineola|2025
+TX|wood|2025|1.890171|0.9318|0.93054|0.4625|0.497131|0|Mineola ISD|Mineola|
+TX|yoakum|2024|2.374209|0.9809|0.9817|0.692864|0.699645|0|Plains ISD|Denver City|2025
+TX|yoakum|2025|2.374209|0.9809|0.9817|0.692864|0.699645|0|Plains ISD|Denver City|
+TX|young|2024|2.26265|1.2136|0.9863|0.58635|0.69|0|Graham ISD|Graham|2025
+TX|young|2025|2.26265|1.2136|0.9863|0.58635|0.69|0|Graham ISD|Graham|
+TX|zapata|2024|1.843761|1.027|0.9172|0.926561|0|0|Zapata County ISD||2025
+TX|zapata|2025|1.843761|1.027|0.9172|0.926561|0|0|Zapata County ISD||
+TX|zavala|2024|2.14272|1.4234|0.9148|0.6471|0.58082|0|Crystal City ISD|Crystal City|2025
+TX|zavala|2025|2.14272|1.4234|0.9148|0.6471|0.58082|0|Crystal City ISD|Crystal City|', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
   ('tx', '2024, 2025', 2025)
 ),
+ptax_keys AS (
+  SELECT k_state, k_county, k_year, CASE WHEN UPPER(k_state_read) IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'HUB', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') THEN UPPER(k_state_read) ELSE COALESCE(CASE REGEXP_REPLACE(TRANSLATE(LOWER(k_state_read), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '[^a-z0-9]+', '', 'g') WHEN 'alaska' THEN 'AK' WHEN 'alabama' THEN 'AL' WHEN 'arkansas' THEN 'AR' WHEN 'arizona' THEN 'AZ' WHEN 'california' THEN 'CA' WHEN 'colorado' THEN 'CO' WHEN 'connecticut' THEN 'CT' WHEN 'districtofcolumbia' THEN 'DC' WHEN 'distritodecolumbia' THEN 'DC' WHEN 'delaware' THEN 'DE' WHEN 'florida' THEN 'FL' WHEN 'georgia' THEN 'GA' WHEN 'hawaii' THEN 'HI' WHEN 'hawai' THEN 'HI' WHEN 'iowa' THEN 'IA' WHEN 'idaho' THEN 'ID' WHEN 'illinois' THEN 'IL' WHEN 'indiana' THEN 'IN' WHEN 'kansas' THEN 'KS' WHEN 'kentucky' THEN 'KY' WHEN 'louisiana' THEN 'LA' WHEN 'luisiana' THEN 'LA' WHEN 'massachusetts' THEN 'MA' WHEN 'maryland' THEN 'MD' WHEN 'maine' THEN 'ME' WHEN 'michigan' THEN 'MI' WHEN 'minnesota' THEN 'MN' WHEN 'missouri' THEN 'MO' WHEN 'misuri' THEN 'MO' WHEN 'mississippi' THEN 'MS' WHEN 'misisipi' THEN 'MS' WHEN 'montana' THEN 'MT' WHEN 'northcarolina' THEN 'NC' WHEN 'carolinadelnorte' THEN 'NC' WHEN 'northdakota' THEN 'ND' WHEN 'dakotadelnorte' THEN 'ND' WHEN 'nebraska' THEN 'NE' WHEN 'newhampshire' THEN 'NH' WHEN 'nuevohampshire' THEN 'NH' WHEN 'newjersey' THEN 'NJ' WHEN 'nuevajersey' THEN 'NJ' WHEN 'newmexico' THEN 'NM' WHEN 'nuevomexico' THEN 'NM' WHEN 'nevada' THEN 'NV' WHEN 'newyork' THEN 'NY' WHEN 'nuevayork' THEN 'NY' WHEN 'ohio' THEN 'OH' WHEN 'oklahoma' THEN 'OK' WHEN 'oregon' THEN 'OR' WHEN 'pennsylvania' THEN 'PA' WHEN 'pensilvania' THEN 'PA' WHEN 'puertorico' THEN 'PR' WHEN 'rhodeisland' THEN 'RI' WHEN 'southcarolina' THEN 'SC' WHEN 'carolinadelsur' THEN 'SC' WHEN 'southdakota' THEN 'SD' WHEN 'dakotadelsur' THEN 'SD' WHEN 'tennessee' THEN 'TN' WHEN 'texas' THEN 'TX' WHEN 'utah' THEN 'UT' WHEN 'virginia' THEN 'VA' WHEN 'vermont' THEN 'VT' WHEN 'washington' THEN 'WA' WHEN 'wisconsin' THEN 'WI' WHEN 'westvirginia' THEN 'WV' WHEN 'virginiaoccidental' THEN 'WV' WHEN 'wyoming' THEN 'WY' END, UPPER(k_state_read)) END AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(TRANSLATE(LOWER(p_in_county), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug, p_in_county, (CASE WHEN REGEXP_FULL_MATCH(NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), ''), '[0-9]{4}') THEN CAST(NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS FLOAT8) END) AS p_in_year,
+    (CASE WHEN NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') IS NOT NULL AND NOT REGEXP_FULL_MATCH(NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), ''), '[0-9]{4}') THEN 4 END) AS k_year_error, k_state_read
+  FROM (SELECT *, NULLIF(TRIM(k_state, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS k_state_read, NULLIF(TRIM(k_county, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS p_in_county
+    FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county, CAST(i."year" AS TEXT) AS k_year FROM ptax_input AS i) AS d) AS d
+),
+ptax_placed AS (
+  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
+    CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
+    p.f_nycclass, p.f_topcoded, p.f_estimated,
+    CASE
+      WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'HUB', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') THEN 'UNKNOWN_STATE'
+      WHEN p_in_state IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
+      WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
+      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'tx' THEN r.p_in_year NOT IN (2024, 2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
+    END AS p_error
+  FROM ptax_keys AS r
+  LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = CASE WHEN r.p_in_state IN ('HUB') THEN '' ELSE r.p_in_slug END
+  LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
+),
+ptax_krated AS (
+  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+    t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
+    CASE r.p_error
+      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, HUB')
+      WHEN 'MISSING_COUNTY' THEN 'A county is required'
+      WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
+      WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
+      WHEN 'YEAR_NOT_COVERED' THEN ('No rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || '; years available: ' || CAST(r.y_years AS TEXT))
+    END AS p_message,
+    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate')
+      WHEN t.r_carried IS NOT NULL THEN ('The county''s ' || CAST(t.r_carried AS TEXT) || ' rates are the earliest in the data; they stand in for ' || CAST(CAST(CAST(r.p_year AS BIGINT) AS TEXT) AS TEXT)) END AS p_note,
+    CASE WHEN r.p_error IS NULL THEN (CASE WHEN r.p_program = 'tx' AND r.p_year = 2024 THEN 0 WHEN r.p_program = 'tx' AND r.p_year = 2025 THEN 1 END) END AS p_py
+  FROM ptax_placed AS r
+  LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
+),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8192, CAST(['The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate', 'No tax rate is published for this county; the Texas average rate is used as an estimate', 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied', 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied', 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here', 'A disability rating below 10% gives no disabled veteran''s exemption in Texas', 'A disabled veteran rated 100% is exempt from the whole tax', 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used', 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%', 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap', 'The purchase price and year apply to California''s Proposition 13; Texas does not use them', 'Mello-Roos is a California special tax; Texas does not use it', 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used'] AS TEXT[])),
+  (1, 8192, CAST(['The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate', 'No tax rate is published for this county; the Texas average rate is used as an estimate', 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied', 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied', 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here', 'A disability rating below 10% gives no disabled veteran''s exemption in Texas', 'A disabled veteran rated 100% is exempt from the whole tax', 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used', 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%', 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap', 'The purchase price and year apply to California''s Proposition 13; Texas does not use them', 'Mello-Roos is a California special tax; Texas does not use it', 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py, k.k_year_error
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS TEXT) IS NOT DISTINCT FROM k.k_year
+),
 ptax_cells AS (
   SELECT i.*, (CASE WHEN CAST(TRY_CAST(CAST(i."value" AS TEXT) AS BIGINT) AS VARCHAR) = CAST(i."value" AS TEXT) AND ABS(TRY_CAST(CAST(i."value" AS TEXT) AS BIGINT)) <= 90071992547409 THEN CAST(TRY_CAST(CAST(i."value" AS TEXT) AS BIGINT) AS FLOAT8) END) AS ptax_n_2, (CASE WHEN CAST(TRY_CAST(CAST(i."seniorIncome" AS TEXT) AS BIGINT) AS VARCHAR) = CAST(i."seniorIncome" AS TEXT) AND ABS(TRY_CAST(CAST(i."seniorIncome" AS TEXT) AS BIGINT)) <= 90071992547409 THEN CAST(TRY_CAST(CAST(i."seniorIncome" AS TEXT) AS BIGINT) AS FLOAT8) END) AS ptax_n_7, (CASE WHEN CAST(TRY_CAST(CAST(i."veteranDisability" AS TEXT) AS BIGINT) AS VARCHAR) = CAST(i."veteranDisability" AS TEXT) AND ABS(TRY_CAST(CAST(i."veteranDisability" AS TEXT) AS BIGINT)) <= 90071992547409 THEN CAST(TRY_CAST(CAST(i."veteranDisability" AS TEXT) AS BIGINT) AS FLOAT8) END) AS ptax_n_12, (CASE WHEN CAST(TRY_CAST(CAST(i."veteranIncome" AS TEXT) AS BIGINT) AS VARCHAR) = CAST(i."veteranIncome" AS TEXT) AND ABS(TRY_CAST(CAST(i."veteranIncome" AS TEXT) AS BIGINT)) <= 90071992547409 THEN CAST(TRY_CAST(CAST(i."veteranIncome" AS TEXT) AS BIGINT) AS FLOAT8) END) AS ptax_n_14, (CASE WHEN CAST(TRY_CAST(CAST(i."priorAssessed" AS TEXT) AS BIGINT) AS VARCHAR) = CAST(i."priorAssessed" AS TEXT) AND ABS(TRY_CAST(CAST(i."priorAssessed" AS TEXT) AS BIGINT)) <= 90071992547409 THEN CAST(TRY_CAST(CAST(i."priorAssessed" AS TEXT) AS BIGINT) AS FLOAT8) END) AS ptax_n_17, (CASE WHEN CAST(TRY_CAST(CAST(i."purchasePrice" AS TEXT) AS BIGINT) AS VARCHAR) = CAST(i."purchasePrice" AS TEXT) AND ABS(TRY_CAST(CAST(i."purchasePrice" AS TEXT) AS BIGINT)) <= 90071992547409 THEN CAST(TRY_CAST(CAST(i."purchasePrice" AS TEXT) AS BIGINT) AS FLOAT8) END) AS ptax_n_18, (CASE WHEN CAST(TRY_CAST(CAST(i."melloRoos" AS TEXT) AS BIGINT) AS VARCHAR) = CAST(i."melloRoos" AS TEXT) AND ABS(TRY_CAST(CAST(i."melloRoos" AS TEXT) AS BIGINT)) <= 90071992547409 THEN CAST(TRY_CAST(CAST(i."melloRoos" AS TEXT) AS BIGINT) AS FLOAT8) END) AS ptax_n_20
-  FROM ptax_input AS i
+  FROM ptax_joined AS i
 ),
 ptax_trimmed AS (
   SELECT i.*, (CASE WHEN i.ptax_n_2 IS NOT NULL THEN CAST(i."value" AS TEXT) ELSE NULLIF(TRIM(CAST(i."value" AS TEXT), CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') END) AS ptax_t_2,
@@ -876,46 +928,9 @@ ptax_read AS (
     (CASE WHEN i.ptax_n_20 IS NOT NULL THEN (CASE WHEN i.ptax_n_20 < 0 THEN 3 END) ELSE (CASE WHEN i.ptax_u_20 IS NULL THEN NULL WHEN NOT i.ptax_ok_20 THEN 1 WHEN (CASE WHEN LENGTH(COALESCE(NULLIF(LTRIM(SPLIT_PART(i.ptax_d_20, '.', 1), '0'), ''), '0')) > 14 THEN TRUE ELSE CAST(COALESCE(NULLIF(LTRIM(SPLIT_PART(i.ptax_d_20, '.', 1), '0'), ''), '0') AS FLOAT8) > CAST('90071992547409' AS FLOAT8) END) THEN 2 WHEN i.ptax_neg_20 AND CAST(i.ptax_d_20 AS FLOAT8) <> 0 THEN 3 END) END) AS ptax_e_20
   FROM ptax_money2 AS i
 ),
-ptax_keys AS (
-  SELECT k_state, k_county, k_year, CASE WHEN UPPER(k_state_read) IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'HUB', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') THEN UPPER(k_state_read) ELSE COALESCE(CASE REGEXP_REPLACE(TRANSLATE(LOWER(k_state_read), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '[^a-z0-9]+', '', 'g') WHEN 'alaska' THEN 'AK' WHEN 'alabama' THEN 'AL' WHEN 'arkansas' THEN 'AR' WHEN 'arizona' THEN 'AZ' WHEN 'california' THEN 'CA' WHEN 'colorado' THEN 'CO' WHEN 'connecticut' THEN 'CT' WHEN 'districtofcolumbia' THEN 'DC' WHEN 'distritodecolumbia' THEN 'DC' WHEN 'delaware' THEN 'DE' WHEN 'florida' THEN 'FL' WHEN 'georgia' THEN 'GA' WHEN 'hawaii' THEN 'HI' WHEN 'hawai' THEN 'HI' WHEN 'iowa' THEN 'IA' WHEN 'idaho' THEN 'ID' WHEN 'illinois' THEN 'IL' WHEN 'indiana' THEN 'IN' WHEN 'kansas' THEN 'KS' WHEN 'kentucky' THEN 'KY' WHEN 'louisiana' THEN 'LA' WHEN 'luisiana' THEN 'LA' WHEN 'massachusetts' THEN 'MA' WHEN 'maryland' THEN 'MD' WHEN 'maine' THEN 'ME' WHEN 'michigan' THEN 'MI' WHEN 'minnesota' THEN 'MN' WHEN 'missouri' THEN 'MO' WHEN 'misuri' THEN 'MO' WHEN 'mississippi' THEN 'MS' WHEN 'misisipi' THEN 'MS' WHEN 'montana' THEN 'MT' WHEN 'northcarolina' THEN 'NC' WHEN 'carolinadelnorte' THEN 'NC' WHEN 'northdakota' THEN 'ND' WHEN 'dakotadelnorte' THEN 'ND' WHEN 'nebraska' THEN 'NE' WHEN 'newhampshire' THEN 'NH' WHEN 'nuevohampshire' THEN 'NH' WHEN 'newjersey' THEN 'NJ' WHEN 'nuevajersey' THEN 'NJ' WHEN 'newmexico' THEN 'NM' WHEN 'nuevomexico' THEN 'NM' WHEN 'nevada' THEN 'NV' WHEN 'newyork' THEN 'NY' WHEN 'nuevayork' THEN 'NY' WHEN 'ohio' THEN 'OH' WHEN 'oklahoma' THEN 'OK' WHEN 'oregon' THEN 'OR' WHEN 'pennsylvania' THEN 'PA' WHEN 'pensilvania' THEN 'PA' WHEN 'puertorico' THEN 'PR' WHEN 'rhodeisland' THEN 'RI' WHEN 'southcarolina' THEN 'SC' WHEN 'carolinadelsur' THEN 'SC' WHEN 'southdakota' THEN 'SD' WHEN 'dakotadelsur' THEN 'SD' WHEN 'tennessee' THEN 'TN' WHEN 'texas' THEN 'TX' WHEN 'utah' THEN 'UT' WHEN 'virginia' THEN 'VA' WHEN 'vermont' THEN 'VT' WHEN 'washington' THEN 'WA' WHEN 'wisconsin' THEN 'WI' WHEN 'westvirginia' THEN 'WV' WHEN 'virginiaoccidental' THEN 'WV' WHEN 'wyoming' THEN 'WY' END, UPPER(k_state_read)) END AS p_in_state, TRIM(BOTH '-' FROM REGEXP_REPLACE(REGEXP_REPLACE(TRANSLATE(LOWER(p_in_county), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '\scounty$', ''), '[^a-z0-9]+', '-', 'g')) AS p_in_slug, p_in_county, (CASE WHEN REGEXP_FULL_MATCH(NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), ''), '[0-9]{4}') THEN CAST(NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS FLOAT8) END) AS p_in_year,
-    (CASE WHEN NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') IS NOT NULL AND NOT REGEXP_FULL_MATCH(NULLIF(TRIM(k_year, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), ''), '[0-9]{4}') THEN 4 END) AS k_year_error, k_state_read
-  FROM (SELECT *, NULLIF(TRIM(k_state, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS k_state_read, NULLIF(TRIM(k_county, CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS p_in_county
-    FROM (SELECT DISTINCT CAST(i."state" AS TEXT) AS k_state, CAST(i."county" AS TEXT) AS k_county, CAST(i."year" AS TEXT) AS k_year FROM ptax_input AS i) AS d) AS d
-),
-ptax_placed AS (
-  SELECT r.*, p.p_county, p.p_program, y.y_years, y.y_last,
-    CASE WHEN r.p_in_year IS NULL OR r.p_in_year > y.y_last THEN y.y_last ELSE r.p_in_year END AS p_year,
-    p.f_nycclass, p.f_topcoded, p.f_estimated,
-    CASE
-      WHEN r.p_in_state IS NULL OR r.p_in_state NOT IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'HUB', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') THEN 'UNKNOWN_STATE'
-      WHEN p_in_state IN ('AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY') AND r.p_in_county IS NULL THEN 'MISSING_COUNTY'
-      WHEN p.p_program IS NULL THEN 'UNKNOWN_COUNTY'
-      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <> FLOOR(r.p_in_year) THEN 'INVALID_YEAR'
-      WHEN r.p_in_year IS NOT NULL AND r.p_in_year <= y.y_last AND (CASE p.p_program WHEN 'tx' THEN r.p_in_year NOT IN (2024, 2025) ELSE FALSE END) THEN 'YEAR_NOT_COVERED'
-    END AS p_error
-  FROM ptax_keys AS r
-  LEFT JOIN ptax_places AS p ON p.p_state = r.p_in_state AND p.p_slug = CASE WHEN r.p_in_state IN ('HUB') THEN '' ELSE r.p_in_slug END
-  LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
-),
-ptax_krated AS (
-  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
-    t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
-    CASE r.p_error
-      WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, HUB')
-      WHEN 'MISSING_COUNTY' THEN 'A county is required'
-      WHEN 'UNKNOWN_COUNTY' THEN ('Unknown county "' || CAST(r.p_in_county AS TEXT) || '" in ' || CAST(r.p_in_state AS TEXT) || '. (see: ptax counties --state ' || CAST(r.p_in_state AS TEXT) || ')')
-      WHEN 'INVALID_YEAR' THEN ('Year must be a whole number, like ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT))
-      WHEN 'YEAR_NOT_COVERED' THEN ('No rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || '; years available: ' || CAST(r.y_years AS TEXT))
-    END AS p_message,
-    CASE WHEN r.p_in_year > r.y_last THEN ('Rules for ' || CAST(CAST(CAST(r.p_in_year AS BIGINT) AS TEXT) AS TEXT) || ' are not published yet; ' || CAST(CAST(CAST(r.y_last AS BIGINT) AS TEXT) AS TEXT) || ' values are carried forward as the estimate')
-      WHEN t.r_carried IS NOT NULL THEN ('The county''s ' || CAST(t.r_carried AS TEXT) || ' rates are the earliest in the data; they stand in for ' || CAST(CAST(CAST(r.p_year AS BIGINT) AS TEXT) AS TEXT)) END AS p_note,
-    CASE WHEN r.p_error IS NULL THEN (CASE WHEN r.p_program = 'tx' AND r.p_year = 2024 THEN 0 WHEN r.p_program = 'tx' AND r.p_year = 2025 THEN 1 END) END AS p_py
-  FROM ptax_placed AS r
-  LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
-),
 ptax_in AS (
   SELECT i.*, COALESCE(i.ptax_v_2, CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     i.ptax_v_4 AS f2,
     COALESCE(i.ptax_v_5, FALSE) AS f3,
     COALESCE(i.ptax_v_6, FALSE) AS f4,
@@ -938,14 +953,9 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py, CASE WHEN i.ptax_e_2 IS NOT NULL THEN 16 + i.ptax_e_2 WHEN k.k_year_error IS NOT NULL THEN 24 + k.k_year_error WHEN i.ptax_e_5 IS NOT NULL THEN 40 + i.ptax_e_5 WHEN i.ptax_e_6 IS NOT NULL THEN 48 + i.ptax_e_6 WHEN i.ptax_e_7 IS NOT NULL THEN 56 + i.ptax_e_7 WHEN i.ptax_e_8 IS NOT NULL THEN 64 + i.ptax_e_8 WHEN i.ptax_e_9 IS NOT NULL THEN 72 + i.ptax_e_9 WHEN i.ptax_e_10 IS NOT NULL THEN 80 + i.ptax_e_10 WHEN i.ptax_e_11 IS NOT NULL THEN 88 + i.ptax_e_11 WHEN i.ptax_e_12 IS NOT NULL THEN 96 + i.ptax_e_12 WHEN i.ptax_e_13 IS NOT NULL THEN 104 + i.ptax_e_13 WHEN i.ptax_e_14 IS NOT NULL THEN 112 + i.ptax_e_14 WHEN i.ptax_e_15 IS NOT NULL THEN 120 + i.ptax_e_15 WHEN i.ptax_e_16 IS NOT NULL THEN 128 + i.ptax_e_16 WHEN i.ptax_e_17 IS NOT NULL THEN 136 + i.ptax_e_17 WHEN i.ptax_e_18 IS NOT NULL THEN 144 + i.ptax_e_18 WHEN i.ptax_e_19 IS NOT NULL THEN 152 + i.ptax_e_19 WHEN i.ptax_e_20 IS NOT NULL THEN 160 + i.ptax_e_20 END AS c_error,
-    CASE CASE WHEN i.ptax_e_2 IS NOT NULL THEN 16 + i.ptax_e_2 WHEN k.k_year_error IS NOT NULL THEN 24 + k.k_year_error WHEN i.ptax_e_5 IS NOT NULL THEN 40 + i.ptax_e_5 WHEN i.ptax_e_6 IS NOT NULL THEN 48 + i.ptax_e_6 WHEN i.ptax_e_7 IS NOT NULL THEN 56 + i.ptax_e_7 WHEN i.ptax_e_8 IS NOT NULL THEN 64 + i.ptax_e_8 WHEN i.ptax_e_9 IS NOT NULL THEN 72 + i.ptax_e_9 WHEN i.ptax_e_10 IS NOT NULL THEN 80 + i.ptax_e_10 WHEN i.ptax_e_11 IS NOT NULL THEN 88 + i.ptax_e_11 WHEN i.ptax_e_12 IS NOT NULL THEN 96 + i.ptax_e_12 WHEN i.ptax_e_13 IS NOT NULL THEN 104 + i.ptax_e_13 WHEN i.ptax_e_14 IS NOT NULL THEN 112 + i.ptax_e_14 WHEN i.ptax_e_15 IS NOT NULL THEN 120 + i.ptax_e_15 WHEN i.ptax_e_16 IS NOT NULL THEN 128 + i.ptax_e_16 WHEN i.ptax_e_17 IS NOT NULL THEN 136 + i.ptax_e_17 WHEN i.ptax_e_18 IS NOT NULL THEN 144 + i.ptax_e_18 WHEN i.ptax_e_19 IS NOT NULL THEN 152 + i.ptax_e_19 WHEN i.ptax_e_20 IS NOT NULL THEN 160 + i.ptax_e_20 END WHEN 17 THEN ('Home value must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_2 AS TEXT) || '")') WHEN 18 THEN ('Home value is too large to be an amount in dollars (got "' || CAST(i.ptax_t_2 AS TEXT) || '")') WHEN 28 THEN ('Year must be a four-digit year, like 2026 (got "' || CAST(NULLIF(TRIM(CAST(i."year" AS TEXT), CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS TEXT) || '")') WHEN 45 THEN ('homestead must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."homestead" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 53 THEN ('over65 must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."over65" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 57 THEN ('Senior income must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_7 AS TEXT) || '")') WHEN 58 THEN ('Senior income is too large to be an amount in dollars (got "' || CAST(i.ptax_t_7 AS TEXT) || '")') WHEN 69 THEN ('senior-citizen must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."seniorCitizen" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 77 THEN ('disabled must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."disabled" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 85 THEN ('wartime-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."wartimeVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 93 THEN ('combat-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."combatVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 97 THEN ('Veteran disability level must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_12 AS TEXT) || '")') WHEN 98 THEN ('Veteran disability level is too large to be an amount in dollars (got "' || CAST(i.ptax_t_12 AS TEXT) || '")') WHEN 109 THEN ('totally-disabled-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."totallyDisabledVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 113 THEN ('Veteran''s household income must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_14 AS TEXT) || '")') WHEN 114 THEN ('Veteran''s household income is too large to be an amount in dollars (got "' || CAST(i.ptax_t_14 AS TEXT) || '")') WHEN 115 THEN ('Veteran''s household income cannot be negative (got "' || CAST(i.ptax_t_14 AS TEXT) || '")') WHEN 125 THEN ('cold-war-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."coldWarVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 134 THEN ('star must be none, basic or enhanced (got "' || CAST(CAST(i."star" AS TEXT) AS TEXT) || '")') WHEN 137 THEN ('Prior assessed value must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_17 AS TEXT) || '")') WHEN 138 THEN ('Prior assessed value is too large to be an amount in dollars (got "' || CAST(i.ptax_t_17 AS TEXT) || '")') WHEN 139 THEN ('Prior assessed value cannot be negative (got "' || CAST(i.ptax_t_17 AS TEXT) || '")') WHEN 145 THEN ('Purchase price must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_18 AS TEXT) || '")') WHEN 146 THEN ('Purchase price is too large to be an amount in dollars (got "' || CAST(i.ptax_t_18 AS TEXT) || '")') WHEN 147 THEN ('Purchase price cannot be negative (got "' || CAST(i.ptax_t_18 AS TEXT) || '")') WHEN 156 THEN ('Year must be a four-digit year, like 2026 (got "' || CAST(i.ptax_t_19 AS TEXT) || '")') WHEN 161 THEN ('Mello-Roos amount must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_20 AS TEXT) || '")') WHEN 162 THEN ('Mello-Roos amount is too large to be an amount in dollars (got "' || CAST(i.ptax_t_20 AS TEXT) || '")') WHEN 163 THEN ('Mello-Roos amount cannot be negative (got "' || CAST(i.ptax_t_20 AS TEXT) || '")') END AS c_message
+    CAST(NULL AS FLOAT8) AS f24, CASE WHEN i.ptax_e_2 IS NOT NULL THEN 16 + i.ptax_e_2 WHEN i.k_year_error IS NOT NULL THEN 24 + i.k_year_error WHEN i.ptax_e_5 IS NOT NULL THEN 40 + i.ptax_e_5 WHEN i.ptax_e_6 IS NOT NULL THEN 48 + i.ptax_e_6 WHEN i.ptax_e_7 IS NOT NULL THEN 56 + i.ptax_e_7 WHEN i.ptax_e_8 IS NOT NULL THEN 64 + i.ptax_e_8 WHEN i.ptax_e_9 IS NOT NULL THEN 72 + i.ptax_e_9 WHEN i.ptax_e_10 IS NOT NULL THEN 80 + i.ptax_e_10 WHEN i.ptax_e_11 IS NOT NULL THEN 88 + i.ptax_e_11 WHEN i.ptax_e_12 IS NOT NULL THEN 96 + i.ptax_e_12 WHEN i.ptax_e_13 IS NOT NULL THEN 104 + i.ptax_e_13 WHEN i.ptax_e_14 IS NOT NULL THEN 112 + i.ptax_e_14 WHEN i.ptax_e_15 IS NOT NULL THEN 120 + i.ptax_e_15 WHEN i.ptax_e_16 IS NOT NULL THEN 128 + i.ptax_e_16 WHEN i.ptax_e_17 IS NOT NULL THEN 136 + i.ptax_e_17 WHEN i.ptax_e_18 IS NOT NULL THEN 144 + i.ptax_e_18 WHEN i.ptax_e_19 IS NOT NULL THEN 152 + i.ptax_e_19 WHEN i.ptax_e_20 IS NOT NULL THEN 160 + i.ptax_e_20 END AS c_error,
+    CASE CASE WHEN i.ptax_e_2 IS NOT NULL THEN 16 + i.ptax_e_2 WHEN i.k_year_error IS NOT NULL THEN 24 + i.k_year_error WHEN i.ptax_e_5 IS NOT NULL THEN 40 + i.ptax_e_5 WHEN i.ptax_e_6 IS NOT NULL THEN 48 + i.ptax_e_6 WHEN i.ptax_e_7 IS NOT NULL THEN 56 + i.ptax_e_7 WHEN i.ptax_e_8 IS NOT NULL THEN 64 + i.ptax_e_8 WHEN i.ptax_e_9 IS NOT NULL THEN 72 + i.ptax_e_9 WHEN i.ptax_e_10 IS NOT NULL THEN 80 + i.ptax_e_10 WHEN i.ptax_e_11 IS NOT NULL THEN 88 + i.ptax_e_11 WHEN i.ptax_e_12 IS NOT NULL THEN 96 + i.ptax_e_12 WHEN i.ptax_e_13 IS NOT NULL THEN 104 + i.ptax_e_13 WHEN i.ptax_e_14 IS NOT NULL THEN 112 + i.ptax_e_14 WHEN i.ptax_e_15 IS NOT NULL THEN 120 + i.ptax_e_15 WHEN i.ptax_e_16 IS NOT NULL THEN 128 + i.ptax_e_16 WHEN i.ptax_e_17 IS NOT NULL THEN 136 + i.ptax_e_17 WHEN i.ptax_e_18 IS NOT NULL THEN 144 + i.ptax_e_18 WHEN i.ptax_e_19 IS NOT NULL THEN 152 + i.ptax_e_19 WHEN i.ptax_e_20 IS NOT NULL THEN 160 + i.ptax_e_20 END WHEN 17 THEN ('Home value must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_2 AS TEXT) || '")') WHEN 18 THEN ('Home value is too large to be an amount in dollars (got "' || CAST(i.ptax_t_2 AS TEXT) || '")') WHEN 28 THEN ('Year must be a four-digit year, like 2026 (got "' || CAST(NULLIF(TRIM(CAST(i."year" AS TEXT), CHR(9) || CHR(10) || CHR(11) || CHR(12) || CHR(13) || CHR(32) || CHR(160) || CHR(5760) || CHR(8192) || CHR(8193) || CHR(8194) || CHR(8195) || CHR(8196) || CHR(8197) || CHR(8198) || CHR(8199) || CHR(8200) || CHR(8201) || CHR(8202) || CHR(8232) || CHR(8233) || CHR(8239) || CHR(8287) || CHR(12288) || CHR(65279)), '') AS TEXT) || '")') WHEN 45 THEN ('homestead must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."homestead" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 53 THEN ('over65 must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."over65" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 57 THEN ('Senior income must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_7 AS TEXT) || '")') WHEN 58 THEN ('Senior income is too large to be an amount in dollars (got "' || CAST(i.ptax_t_7 AS TEXT) || '")') WHEN 69 THEN ('senior-citizen must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."seniorCitizen" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 77 THEN ('disabled must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."disabled" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 85 THEN ('wartime-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."wartimeVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 93 THEN ('combat-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."combatVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 97 THEN ('Veteran disability level must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_12 AS TEXT) || '")') WHEN 98 THEN ('Veteran disability level is too large to be an amount in dollars (got "' || CAST(i.ptax_t_12 AS TEXT) || '")') WHEN 109 THEN ('totally-disabled-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."totallyDisabledVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 113 THEN ('Veteran''s household income must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_14 AS TEXT) || '")') WHEN 114 THEN ('Veteran''s household income is too large to be an amount in dollars (got "' || CAST(i.ptax_t_14 AS TEXT) || '")') WHEN 115 THEN ('Veteran''s household income cannot be negative (got "' || CAST(i.ptax_t_14 AS TEXT) || '")') WHEN 125 THEN ('cold-war-veteran must be true/false, yes/no, 1/0 or empty (got ' || CAST(('"' || REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(CAST(i."coldWarVeteran" AS TEXT), '\', '\\'), '"', '\"'), CHR(10), '\n'), CHR(13), '\r'), CHR(9), '\t'), CHR(8), '\b'), CHR(12), '\f') || '"') AS TEXT) || ')') WHEN 134 THEN ('star must be none, basic or enhanced (got "' || CAST(CAST(i."star" AS TEXT) AS TEXT) || '")') WHEN 137 THEN ('Prior assessed value must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_17 AS TEXT) || '")') WHEN 138 THEN ('Prior assessed value is too large to be an amount in dollars (got "' || CAST(i.ptax_t_17 AS TEXT) || '")') WHEN 139 THEN ('Prior assessed value cannot be negative (got "' || CAST(i.ptax_t_17 AS TEXT) || '")') WHEN 145 THEN ('Purchase price must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_18 AS TEXT) || '")') WHEN 146 THEN ('Purchase price is too large to be an amount in dollars (got "' || CAST(i.ptax_t_18 AS TEXT) || '")') WHEN 147 THEN ('Purchase price cannot be negative (got "' || CAST(i.ptax_t_18 AS TEXT) || '")') WHEN 156 THEN ('Year must be a four-digit year, like 2026 (got "' || CAST(i.ptax_t_19 AS TEXT) || '")') WHEN 161 THEN ('Mello-Roos amount must be a number, like 350000 or 1,250,000 (got "' || CAST(i.ptax_t_20 AS TEXT) || '")') WHEN 162 THEN ('Mello-Roos amount is too large to be an amount in dollars (got "' || CAST(i.ptax_t_20 AS TEXT) || '")') WHEN 163 THEN ('Mello-Roos amount cannot be negative (got "' || CAST(i.ptax_t_20 AS TEXT) || '")') END AS c_message
   FROM ptax_read AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS TEXT) IS NOT DISTINCT FROM k.k_year
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN c_error IS NOT NULL THEN CASE c_error WHEN 17 THEN 'INVALID_NUMBER' WHEN 18 THEN 'INVALID_NUMBER' WHEN 28 THEN 'INVALID_YEAR' WHEN 45 THEN 'INVALID_BOOLEAN' WHEN 53 THEN 'INVALID_BOOLEAN' WHEN 57 THEN 'INVALID_NUMBER' WHEN 58 THEN 'INVALID_NUMBER' WHEN 69 THEN 'INVALID_BOOLEAN' WHEN 77 THEN 'INVALID_BOOLEAN' WHEN 85 THEN 'INVALID_BOOLEAN' WHEN 93 THEN 'INVALID_BOOLEAN' WHEN 97 THEN 'INVALID_NUMBER' WHEN 98 THEN 'INVALID_NUMBER' WHEN 109 THEN 'INVALID_BOOLEAN' WHEN 113 THEN 'INVALID_NUMBER' WHEN 114 THEN 'INVALID_NUMBER' WHEN 115 THEN 'NEGATIVE_AMOUNT' WHEN 125 THEN 'INVALID_BOOLEAN' WHEN 134 THEN 'INVALID_STAR' WHEN 137 THEN 'INVALID_NUMBER' WHEN 138 THEN 'INVALID_NUMBER' WHEN 139 THEN 'NEGATIVE_AMOUNT' WHEN 145 THEN 'INVALID_NUMBER' WHEN 146 THEN 'INVALID_NUMBER' WHEN 147 THEN 'NEGATIVE_AMOUNT' WHEN 156 THEN 'INVALID_YEAR' WHEN 161 THEN 'INVALID_NUMBER' WHEN 162 THEN 'INVALID_NUMBER' WHEN 163 THEN 'NEGATIVE_AMOUNT' END WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -958,7 +968,7 @@ ptax_l1 AS (
     CASE WHEN py IN (0, 1) THEN ((NOT (p_school IS NULL))) END AS py0_s1,
     CASE WHEN py IN (0, 1) THEN (f3 AND COALESCE(f15 > CAST('0' AS FLOAT8), FALSE)) END AS py0_s7,
     CASE WHEN py IN (0, 1) THEN (f3 AND (f4 OR f7)) END AS py0_s9,
-    CASE WHEN py IN (0, 1) THEN ((f10 >= COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) END AS py0_s10,
+    CASE WHEN py IN (0, 1) THEN ((f10 >= CAST('100' AS FLOAT8))) END AS py0_s10,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (f3) THEN (CASE py WHEN 0 THEN CAST('100000' AS FLOAT8) WHEN 1 THEN CAST('140000' AS FLOAT8) END) ELSE CAST('0' AS FLOAT8) END) END AS py0_s11,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN (f3) THEN CAST('3000' AS FLOAT8) ELSE CAST('0' AS FLOAT8) END) END AS py0_s12,
     CASE WHEN py IN (0, 1) THEN (CASE WHEN f10 < CAST('10' AS FLOAT8) THEN CAST('0' AS FLOAT8) WHEN f10 < CAST('30' AS FLOAT8) THEN CAST('5000' AS FLOAT8) WHEN f10 < CAST('50' AS FLOAT8) THEN CAST('7500' AS FLOAT8) WHEN f10 < CAST('70' AS FLOAT8) THEN CAST('10000' AS FLOAT8) WHEN f10 < CAST('Infinity' AS FLOAT8) THEN CAST('12000' AS FLOAT8) END) END AS py0_s14,
@@ -1010,43 +1020,8 @@ ptax_l8 AS (
   SELECT *, CASE WHEN py IN (0, 1) THEN (((py0_s24 + py0_s25) + py0_s26) + py0_s27) END AS py0_s28
   FROM ptax_l7
 ),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate'),
-  (0, 1, 'No tax rate is published for this county; the Texas average rate is used as an estimate'),
-  (0, 2, 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied'),
-  (0, 3, 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied'),
-  (0, 4, 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here'),
-  (0, 5, 'A disability rating below 10% gives no disabled veteran''s exemption in Texas'),
-  (0, 6, 'A disabled veteran rated 100% is exempt from the whole tax'),
-  (0, 7, 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used'),
-  (0, 8, 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%'),
-  (0, 9, 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap'),
-  (0, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
-  (0, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
-  (0, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used'),
-  (1, 0, 'The rates used are the county''s, its principal school district''s and its principal city''s (named in the result); special districts (MUD, hospital, community college, emergency services and others) are not included and come on top of this estimate'),
-  (1, 1, 'No tax rate is published for this county; the Texas average rate is used as an estimate'),
-  (1, 2, 'The over-65 and disabled-person exemptions apply only to a homestead; none was applied'),
-  (1, 3, 'The over-65 and disabled-person exemptions are not cumulative; the over-65 exemption was applied'),
-  (1, 4, 'School taxes on this homestead are frozen at the amount of the year the owner qualified (school tax ceiling); the ceiling is not computed here'),
-  (1, 5, 'A disability rating below 10% gives no disabled veteran''s exemption in Texas'),
-  (1, 6, 'A disabled veteran rated 100% is exempt from the whole tax'),
-  (1, 7, 'The 10% cap on appraised value applies only to a homestead; last year''s value was not used'),
-  (1, 8, 'The 10% homestead cap limits the appraised value to last year''s appraised value plus 10%'),
-  (1, 9, 'A buyer''s estimate: the home is appraised at its market value, as in the first year of a homestead; an owner who has had the homestead since last year gives last year''s appraised value for the 10% cap'),
-  (1, 10, 'The purchase price and year apply to California''s Proposition 13; Texas does not use them'),
-  (1, 11, 'Mello-Roos is a California special tax; Texas does not use it'),
-  (1, 12, 'New York''s options (property class, STAR, senior income, senior citizen, wartime, combat-zone and Cold War veteran) do not apply in Texas; they were not used')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8192), (1, 8192)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
-),
 ptax_raw AS (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > COALESCE(CAST('100' AS FLOAT8), CAST('0' AS FLOAT8)))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s1) THEN 1 ELSE 0 END) + (CASE WHEN ((p_rate IS NULL)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f3) AND (f4 OR f7)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s9 AND f4 AND f7) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9) THEN 16 ELSE 0 END) + (CASE WHEN ((f10 > CAST('0' AS FLOAT8)) AND COALESCE(py0_s14 = CAST('0' AS FLOAT8), FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL)) AND (NOT f3)) THEN 128 ELSE 0 END) + (CASE WHEN (py0_s7 AND (py0_s8 < f0)) THEN 256 ELSE 0 END) + (CASE WHEN (f3 AND (f15 IS NULL)) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN ((NOT (f18 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f2 IS NULL)) OR (NOT (f14 IS NULL)) OR (NOT (f5 IS NULL)) OR f6 OR f13 OR f8 OR f9) THEN 4096 ELSE 0 END)) END) AS p_nmask,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) WHEN 1 THEN 64 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((f10 < CAST('0' AS FLOAT8)) OR (f10 > CAST('100' AS FLOAT8))) THEN 2 WHEN py0_e14 IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py IN (0, 1) THEN ((CASE WHEN (py0_s1) THEN 1 ELSE 0 END) + (CASE WHEN ((p_rate IS NULL)) THEN 2 ELSE 0 END) + (CASE WHEN ((NOT f3) AND (f4 OR f7)) THEN 4 ELSE 0 END) + (CASE WHEN (py0_s9 AND f4 AND f7) THEN 8 ELSE 0 END) + (CASE WHEN (py0_s9) THEN 16 ELSE 0 END) + (CASE WHEN ((f10 > CAST('0' AS FLOAT8)) AND COALESCE(py0_s14 = CAST('0' AS FLOAT8), FALSE)) THEN 32 ELSE 0 END) + (CASE WHEN (py0_s10) THEN 64 ELSE 0 END) + (CASE WHEN ((NOT (f15 IS NULL)) AND (NOT f3)) THEN 128 ELSE 0 END) + (CASE WHEN (py0_s7 AND (py0_s8 < f0)) THEN 256 ELSE 0 END) + (CASE WHEN (f3 AND (f15 IS NULL)) THEN 512 ELSE 0 END) + (CASE WHEN ((NOT (f16 IS NULL))) THEN 1024 ELSE 0 END) + (CASE WHEN ((NOT (f18 IS NULL))) THEN 2048 ELSE 0 END) + (CASE WHEN ((NOT (f2 IS NULL)) OR (NOT (f14 IS NULL)) OR (NOT (f5 IS NULL)) OR f6 OR f13 OR f8 OR f9) THEN 4096 ELSE 0 END)) END) AS p_nmask,
     (CASE WHEN py IN (0, 1) THEN py0_s28 END) AS l0_0,
     (CASE WHEN py IN (0, 1) THEN (py0_s28 / CAST('12' AS FLOAT8)) END) AS l1_0,
     (CASE WHEN py IN (0, 1) THEN ((py0_s28 / f0) * CAST('100' AS FLOAT8)) END) AS l2_0,

@@ -5,68 +5,68 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('UT', 'beaver', 'Beaver County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'box-elder', 'Box Elder County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'cache', 'Cache County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'carbon', 'Carbon County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'daggett', 'Daggett County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'davis', 'Davis County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'duchesne', 'Duchesne County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'emery', 'Emery County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'garfield', 'Garfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'grand', 'Grand County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'iron', 'Iron County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'juab', 'Juab County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'kane', 'Kane County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'millard', 'Millard County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'piute', 'Piute County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'rich', 'Rich County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'salt-lake', 'Salt Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'san-juan', 'San Juan County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'sanpete', 'Sanpete County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'sevier', 'Sevier County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'summit', 'Summit County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'tooele', 'Tooele County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'uintah', 'Uintah County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'utah', 'Utah County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'wasatch', 'Wasatch County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('UT', 'weber', 'Weber County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('UT|beaver|Beaver County|county_level|false|false|false
+UT|box-elder|Box Elder County|county_level|false|false|false
+UT|cache|Cache County|county_level|false|false|false
+UT|carbon|Carbon County|county_level|false|false|false
+UT|daggett|Daggett County|county_level|false|false|false
+UT|davis|Davis County|county_level|false|false|false
+UT|duchesne|Duchesne County|county_level|false|false|false
+UT|emery|Emery County|county_level|false|false|false
+UT|garfield|Garfield County|county_level|false|false|false
+UT|grand|Grand County|county_level|false|false|false
+UT|iron|Iron County|county_level|false|false|false
+UT|juab|Juab County|county_level|false|false|false
+UT|kane|Kane County|county_level|false|false|false
+UT|millard|Millard County|county_level|false|false|false
+UT|morgan|Morgan County|county_level|false|false|false
+UT|piute|Piute County|county_level|false|false|false
+UT|rich|Rich County|county_level|false|false|false
+UT|salt-lake|Salt Lake County|county_level|false|false|false
+UT|san-juan|San Juan County|county_level|false|false|false
+UT|sanpete|Sanpete County|county_level|false|false|false
+UT|sevier|Sevier County|county_level|false|false|false
+UT|summit|Summit County|county_level|false|false|false
+UT|tooele|Tooele County|county_level|false|false|false
+UT|uintah|Uintah County|county_level|false|false|false
+UT|utah|Utah County|county_level|false|false|false
+UT|wasatch|Wasatch County|county_level|false|false|false
+UT|washington|Washington County|county_level|false|false|false
+UT|wayne|Wayne County|county_level|false|false|false
+UT|weber|Weber County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('UT', 'beaver', 2025, CAST('0.3898' AS FLOAT8), CAST('0.3898' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'box-elder', 2025, CAST('0.5115' AS FLOAT8), CAST('0.5115' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'cache', 2025, CAST('0.4911' AS FLOAT8), CAST('0.4911' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'carbon', 2025, CAST('0.6418' AS FLOAT8), CAST('0.6418' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'daggett', 2025, CAST('0.4808' AS FLOAT8), CAST('0.4808' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'davis', 2025, CAST('0.5411' AS FLOAT8), CAST('0.5411' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'duchesne', 2025, CAST('0.6353' AS FLOAT8), CAST('0.6353' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'emery', 2025, CAST('0.584' AS FLOAT8), CAST('0.584' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'garfield', 2025, CAST('0.3803' AS FLOAT8), CAST('0.3803' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'grand', 2025, CAST('0.4184' AS FLOAT8), CAST('0.4184' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'iron', 2025, CAST('0.4211' AS FLOAT8), CAST('0.4211' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'juab', 2025, CAST('0.4619' AS FLOAT8), CAST('0.4619' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'kane', 2025, CAST('0.4189' AS FLOAT8), CAST('0.4189' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'millard', 2025, CAST('0.5353' AS FLOAT8), CAST('0.5353' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'morgan', 2025, CAST('0.5432' AS FLOAT8), CAST('0.5432' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'piute', 2025, CAST('0.4308' AS FLOAT8), CAST('0.4308' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'rich', 2025, CAST('0.2905' AS FLOAT8), CAST('0.2905' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'salt-lake', 2025, CAST('0.5626' AS FLOAT8), CAST('0.5626' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'san-juan', 2025, CAST('0.8441' AS FLOAT8), CAST('0.8441' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'sanpete', 2025, CAST('0.5113' AS FLOAT8), CAST('0.5113' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'sevier', 2025, CAST('0.552' AS FLOAT8), CAST('0.552' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'summit', 2025, CAST('0.3468' AS FLOAT8), CAST('0.3468' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'tooele', 2025, CAST('0.5886' AS FLOAT8), CAST('0.5886' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'uintah', 2025, CAST('0.5355' AS FLOAT8), CAST('0.5355' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'utah', 2025, CAST('0.4567' AS FLOAT8), CAST('0.4567' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'wasatch', 2025, CAST('0.4459' AS FLOAT8), CAST('0.4459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'washington', 2025, CAST('0.4459' AS FLOAT8), CAST('0.4459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'wayne', 2025, CAST('0.3492' AS FLOAT8), CAST('0.3492' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('UT', 'weber', 2025, CAST('0.6205' AS FLOAT8), CAST('0.6205' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('UT|beaver|2025|0.3898|0.3898|||||||
+UT|box-elder|2025|0.5115|0.5115|||||||
+UT|cache|2025|0.4911|0.4911|||||||
+UT|carbon|2025|0.6418|0.6418|||||||
+UT|daggett|2025|0.4808|0.4808|||||||
+UT|davis|2025|0.5411|0.5411|||||||
+UT|duchesne|2025|0.6353|0.6353|||||||
+UT|emery|2025|0.584|0.584|||||||
+UT|garfield|2025|0.3803|0.3803|||||||
+UT|grand|2025|0.4184|0.4184|||||||
+UT|iron|2025|0.4211|0.4211|||||||
+UT|juab|2025|0.4619|0.4619|||||||
+UT|kane|2025|0.4189|0.4189|||||||
+UT|millard|2025|0.5353|0.5353|||||||
+UT|morgan|2025|0.5432|0.5432|||||||
+UT|piute|2025|0.4308|0.4308|||||||
+UT|rich|2025|0.2905|0.2905|||||||
+UT|salt-lake|2025|0.5626|0.5626|||||||
+UT|san-juan|2025|0.8441|0.8441|||||||
+UT|sanpete|2025|0.5113|0.5113|||||||
+UT|sevier|2025|0.552|0.552|||||||
+UT|summit|2025|0.3468|0.3468|||||||
+UT|tooele|2025|0.5886|0.5886|||||||
+UT|uintah|2025|0.5355|0.5355|||||||
+UT|utah|2025|0.4567|0.4567|||||||
+UT|wasatch|2025|0.4459|0.4459|||||||
+UT|washington|2025|0.4459|0.4459|||||||
+UT|wayne|2025|0.3492|0.3492|||||||
+UT|weber|2025|0.6205|0.6205|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -109,9 +109,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -134,13 +148,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -155,18 +164,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,276 +5,276 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('VA', 'accomack', 'Accomack County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'albemarle', 'Albemarle County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'alleghany', 'Alleghany County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'amelia', 'Amelia County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'amherst', 'Amherst County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'appomattox', 'Appomattox County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'arlington', 'Arlington County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'augusta', 'Augusta County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'bath', 'Bath County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'bedford', 'Bedford County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'bland', 'Bland County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'botetourt', 'Botetourt County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'brunswick', 'Brunswick County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'buchanan', 'Buchanan County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'buckingham', 'Buckingham County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'campbell', 'Campbell County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'caroline', 'Caroline County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'carroll', 'Carroll County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'charles-city', 'Charles City County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'charlotte', 'Charlotte County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'chesterfield', 'Chesterfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'clarke', 'Clarke County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'craig', 'Craig County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'culpeper', 'Culpeper County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'cumberland', 'Cumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'dickenson', 'Dickenson County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'dinwiddie', 'Dinwiddie County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'essex', 'Essex County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'fairfax', 'Fairfax County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'fauquier', 'Fauquier County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'floyd', 'Floyd County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'fluvanna', 'Fluvanna County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'frederick', 'Frederick County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'giles', 'Giles County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'gloucester', 'Gloucester County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'goochland', 'Goochland County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'grayson', 'Grayson County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'greene', 'Greene County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'greensville', 'Greensville County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'halifax', 'Halifax County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'hanover', 'Hanover County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'henrico', 'Henrico County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'henry', 'Henry County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'highland', 'Highland County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'isle-of-wight', 'Isle of Wight County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'james-city', 'James City County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'king-and-queen', 'King and Queen County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'king-george', 'King George County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'king-william', 'King William County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'lancaster', 'Lancaster County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'lee', 'Lee County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'loudoun', 'Loudoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'louisa', 'Louisa County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'lunenburg', 'Lunenburg County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'madison', 'Madison County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'mathews', 'Mathews County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'mecklenburg', 'Mecklenburg County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'middlesex', 'Middlesex County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'montgomery', 'Montgomery County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'nelson', 'Nelson County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'new-kent', 'New Kent County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'northampton', 'Northampton County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'northumberland', 'Northumberland County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'nottoway', 'Nottoway County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'orange', 'Orange County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'page', 'Page County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'patrick', 'Patrick County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'pittsylvania', 'Pittsylvania County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'powhatan', 'Powhatan County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'prince-edward', 'Prince Edward County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'prince-george', 'Prince George County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'prince-william', 'Prince William County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'pulaski', 'Pulaski County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'rappahannock', 'Rappahannock County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'richmond', 'Richmond County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'roanoke', 'Roanoke County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'rockbridge', 'Rockbridge County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'rockingham', 'Rockingham County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'russell', 'Russell County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'scott', 'Scott County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'shenandoah', 'Shenandoah County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'smyth', 'Smyth County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'southampton', 'Southampton County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'spotsylvania', 'Spotsylvania County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'stafford', 'Stafford County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'surry', 'Surry County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'sussex', 'Sussex County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'tazewell', 'Tazewell County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'warren', 'Warren County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'westmoreland', 'Westmoreland County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'wise', 'Wise County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'wythe', 'Wythe County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'york', 'York County', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'alexandria-city', 'Alexandria city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'bristol-city', 'Bristol city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'buena-vista-city', 'Buena Vista city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'charlottesville-city', 'Charlottesville city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'chesapeake-city', 'Chesapeake city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'colonial-heights-city', 'Colonial Heights city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'covington-city', 'Covington city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'danville-city', 'Danville city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'emporia-city', 'Emporia city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'fairfax-city', 'Fairfax city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'falls-church-city', 'Falls Church city', 'county_level', FALSE, TRUE, FALSE),
-  ('VA', 'franklin-city', 'Franklin city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'fredericksburg-city', 'Fredericksburg city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'galax-city', 'Galax city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'hampton-city', 'Hampton city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'harrisonburg-city', 'Harrisonburg city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'hopewell-city', 'Hopewell city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'lexington-city', 'Lexington city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'lynchburg-city', 'Lynchburg city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'manassas-city', 'Manassas city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'manassas-park-city', 'Manassas Park city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'martinsville-city', 'Martinsville city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'newport-news-city', 'Newport News city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'norfolk-city', 'Norfolk city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'norton-city', 'Norton city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'petersburg-city', 'Petersburg city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'poquoson-city', 'Poquoson city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'portsmouth-city', 'Portsmouth city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'radford-city', 'Radford city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'richmond-city', 'Richmond city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'roanoke-city', 'Roanoke city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'salem-city', 'Salem city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'staunton-city', 'Staunton city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'suffolk-city', 'Suffolk city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'virginia-beach-city', 'Virginia Beach city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'waynesboro-city', 'Waynesboro city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'williamsburg-city', 'Williamsburg city', 'county_level', FALSE, FALSE, FALSE),
-  ('VA', 'winchester-city', 'Winchester city', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('VA|accomack|Accomack County|county_level|false|false|false
+VA|albemarle|Albemarle County|county_level|false|false|false
+VA|alleghany|Alleghany County|county_level|false|false|false
+VA|amelia|Amelia County|county_level|false|false|false
+VA|amherst|Amherst County|county_level|false|false|false
+VA|appomattox|Appomattox County|county_level|false|false|false
+VA|arlington|Arlington County|county_level|false|false|false
+VA|augusta|Augusta County|county_level|false|false|false
+VA|bath|Bath County|county_level|false|false|false
+VA|bedford|Bedford County|county_level|false|false|false
+VA|bland|Bland County|county_level|false|false|false
+VA|botetourt|Botetourt County|county_level|false|false|false
+VA|brunswick|Brunswick County|county_level|false|false|false
+VA|buchanan|Buchanan County|county_level|false|false|false
+VA|buckingham|Buckingham County|county_level|false|false|false
+VA|campbell|Campbell County|county_level|false|false|false
+VA|caroline|Caroline County|county_level|false|false|false
+VA|carroll|Carroll County|county_level|false|false|false
+VA|charles-city|Charles City County|county_level|false|false|false
+VA|charlotte|Charlotte County|county_level|false|false|false
+VA|chesterfield|Chesterfield County|county_level|false|false|false
+VA|clarke|Clarke County|county_level|false|false|false
+VA|craig|Craig County|county_level|false|false|false
+VA|culpeper|Culpeper County|county_level|false|false|false
+VA|cumberland|Cumberland County|county_level|false|false|false
+VA|dickenson|Dickenson County|county_level|false|false|false
+VA|dinwiddie|Dinwiddie County|county_level|false|false|false
+VA|essex|Essex County|county_level|false|false|false
+VA|fairfax|Fairfax County|county_level|false|false|false
+VA|fauquier|Fauquier County|county_level|false|false|false
+VA|floyd|Floyd County|county_level|false|false|false
+VA|fluvanna|Fluvanna County|county_level|false|false|false
+VA|franklin|Franklin County|county_level|false|false|false
+VA|frederick|Frederick County|county_level|false|false|false
+VA|giles|Giles County|county_level|false|false|false
+VA|gloucester|Gloucester County|county_level|false|false|false
+VA|goochland|Goochland County|county_level|false|false|false
+VA|grayson|Grayson County|county_level|false|false|false
+VA|greene|Greene County|county_level|false|false|false
+VA|greensville|Greensville County|county_level|false|false|false
+VA|halifax|Halifax County|county_level|false|false|false
+VA|hanover|Hanover County|county_level|false|false|false
+VA|henrico|Henrico County|county_level|false|false|false
+VA|henry|Henry County|county_level|false|false|false
+VA|highland|Highland County|county_level|false|false|false
+VA|isle-of-wight|Isle of Wight County|county_level|false|false|false
+VA|james-city|James City County|county_level|false|false|false
+VA|king-and-queen|King and Queen County|county_level|false|false|false
+VA|king-george|King George County|county_level|false|false|false
+VA|king-william|King William County|county_level|false|false|false
+VA|lancaster|Lancaster County|county_level|false|false|false
+VA|lee|Lee County|county_level|false|false|false
+VA|loudoun|Loudoun County|county_level|false|false|false
+VA|louisa|Louisa County|county_level|false|false|false
+VA|lunenburg|Lunenburg County|county_level|false|false|false
+VA|madison|Madison County|county_level|false|false|false
+VA|mathews|Mathews County|county_level|false|false|false
+VA|mecklenburg|Mecklenburg County|county_level|false|false|false
+VA|middlesex|Middlesex County|county_level|false|false|false
+VA|montgomery|Montgomery County|county_level|false|false|false
+VA|nelson|Nelson County|county_level|false|false|false
+VA|new-kent|New Kent County|county_level|false|false|false
+VA|northampton|Northampton County|county_level|false|false|false
+VA|northumberland|Northumberland County|county_level|false|false|false
+VA|nottoway|Nottoway County|county_level|false|false|false
+VA|orange|Orange County|county_level|false|false|false
+VA|page|Page County|county_level|false|false|false
+VA|patrick|Patrick County|county_level|false|false|false
+VA|pittsylvania|Pittsylvania County|county_level|false|false|false
+VA|powhatan|Powhatan County|county_level|false|false|false
+VA|prince-edward|Prince Edward County|county_level|false|false|false
+VA|prince-george|Prince George County|county_level|false|false|false
+VA|prince-william|Prince William County|county_level|false|false|false
+VA|pulaski|Pulaski County|county_level|false|false|false
+VA|rappahannock|Rappahannock County|county_level|false|false|false
+VA|richmond|Richmond County|county_level|false|false|false
+VA|roanoke|Roanoke County|county_level|false|false|false
+VA|rockbridge|Rockbridge County|county_level|false|false|false
+VA|rockingham|Rockingham County|county_level|false|false|false
+VA|russell|Russell County|county_level|false|false|false
+VA|scott|Scott County|county_level|false|false|false
+VA|shenandoah|Shenandoah County|county_level|false|false|false
+VA|smyth|Smyth County|county_level|false|false|false
+VA|southampton|Southampton County|county_level|false|false|false
+VA|spotsylvania|Spotsylvania County|county_level|false|false|false
+VA|stafford|Stafford County|county_level|false|false|false
+VA|surry|Surry County|county_level|false|false|false
+VA|sussex|Sussex County|county_level|false|false|false
+VA|tazewell|Tazewell County|county_level|false|false|false
+VA|warren|Warren County|county_level|false|false|false
+VA|washington|Washington County|county_level|false|false|false
+VA|westmoreland|Westmoreland County|county_level|false|false|false
+VA|wise|Wise County|county_level|false|false|false
+VA|wythe|Wythe County|county_level|false|false|false
+VA|york|York County|county_level|false|false|false
+VA|alexandria-city|Alexandria city|county_level|false|false|false
+VA|bristol-city|Bristol city|county_level|false|false|false
+VA|buena-vista-city|Buena Vista city|county_level|false|false|false
+VA|charlottesville-city|Charlottesville city|county_level|false|false|false
+VA|chesapeake-city|Chesapeake city|county_level|false|false|false
+VA|colonial-heights-city|Colonial Heights city|county_level|false|false|false
+VA|covington-city|Covington city|county_level|false|false|false
+VA|danville-city|Danville city|county_level|false|false|false
+VA|emporia-city|Emporia city|county_level|false|false|false
+VA|fairfax-city|Fairfax city|county_level|false|false|false
+VA|falls-church-city|Falls Church city|county_level|false|true|false
+VA|franklin-city|Franklin city|county_level|false|false|false
+VA|fredericksburg-city|Fredericksburg city|county_level|false|false|false
+VA|galax-city|Galax city|county_level|false|false|false
+VA|hampton-city|Hampton city|county_level|false|false|false
+VA|harrisonburg-city|Harrisonburg city|county_level|false|false|false
+VA|hopewell-city|Hopewell city|county_level|false|false|false
+VA|lexington-city|Lexington city|county_level|false|false|false
+VA|lynchburg-city|Lynchburg city|county_level|false|false|false
+VA|manassas-city|Manassas city|county_level|false|false|false
+VA|manassas-park-city|Manassas Park city|county_level|false|false|false
+VA|martinsville-city|Martinsville city|county_level|false|false|false
+VA|newport-news-city|Newport News city|county_level|false|false|false
+VA|norfolk-city|Norfolk city|county_level|false|false|false
+VA|norton-city|Norton city|county_level|false|false|false
+VA|petersburg-city|Petersburg city|county_level|false|false|false
+VA|poquoson-city|Poquoson city|county_level|false|false|false
+VA|portsmouth-city|Portsmouth city|county_level|false|false|false
+VA|radford-city|Radford city|county_level|false|false|false
+VA|richmond-city|Richmond city|county_level|false|false|false
+VA|roanoke-city|Roanoke city|county_level|false|false|false
+VA|salem-city|Salem city|county_level|false|false|false
+VA|staunton-city|Staunton city|county_level|false|false|false
+VA|suffolk-city|Suffolk city|county_level|false|false|false
+VA|virginia-beach-city|Virginia Beach city|county_level|false|false|false
+VA|waynesboro-city|Waynesboro city|county_level|false|false|false
+VA|williamsburg-city|Williamsburg city|county_level|false|false|false
+VA|winchester-city|Winchester city|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('VA', 'accomack', 2025, CAST('0.4982' AS FLOAT8), CAST('0.4982' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'albemarle', 2025, CAST('0.7393' AS FLOAT8), CAST('0.7393' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'alleghany', 2025, CAST('0.8267' AS FLOAT8), CAST('0.8267' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'amelia', 2025, CAST('0.4314' AS FLOAT8), CAST('0.4314' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'amherst', 2025, CAST('0.5056' AS FLOAT8), CAST('0.5056' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'appomattox', 2025, CAST('0.5317' AS FLOAT8), CAST('0.5317' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'arlington', 2025, CAST('0.8989' AS FLOAT8), CAST('0.8989' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'augusta', 2025, CAST('0.49' AS FLOAT8), CAST('0.49' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'bath', 2025, CAST('0.4049' AS FLOAT8), CAST('0.4049' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'bedford', 2025, CAST('0.4573' AS FLOAT8), CAST('0.4573' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'bland', 2025, CAST('0.5525' AS FLOAT8), CAST('0.5525' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'botetourt', 2025, CAST('0.6549' AS FLOAT8), CAST('0.6549' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'brunswick', 2025, CAST('0.5411' AS FLOAT8), CAST('0.5411' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'buchanan', 2025, CAST('0.442' AS FLOAT8), CAST('0.442' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'buckingham', 2025, CAST('0.5209' AS FLOAT8), CAST('0.5209' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'campbell', 2025, CAST('0.4583' AS FLOAT8), CAST('0.4583' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'caroline', 2025, CAST('0.5599' AS FLOAT8), CAST('0.5599' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'carroll', 2025, CAST('0.5971' AS FLOAT8), CAST('0.5971' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'charles-city', 2025, CAST('0.6042' AS FLOAT8), CAST('0.6042' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'charlotte', 2025, CAST('0.5132' AS FLOAT8), CAST('0.5132' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'chesterfield', 2025, CAST('0.7829' AS FLOAT8), CAST('0.7829' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'clarke', 2025, CAST('0.5116' AS FLOAT8), CAST('0.5116' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'craig', 2025, CAST('0.4551' AS FLOAT8), CAST('0.4551' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'culpeper', 2025, CAST('0.5484' AS FLOAT8), CAST('0.5484' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'cumberland', 2025, CAST('0.6352' AS FLOAT8), CAST('0.6352' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'dickenson', 2025, CAST('0.4975' AS FLOAT8), CAST('0.4975' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'dinwiddie', 2025, CAST('0.6006' AS FLOAT8), CAST('0.6006' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'essex', 2025, CAST('0.5739' AS FLOAT8), CAST('0.5739' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'fairfax', 2025, CAST('1.0107' AS FLOAT8), CAST('1.0107' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'fauquier', 2025, CAST('0.7697' AS FLOAT8), CAST('0.7697' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'floyd', 2025, CAST('0.5206' AS FLOAT8), CAST('0.5206' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'fluvanna', 2025, CAST('0.6514' AS FLOAT8), CAST('0.6514' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'franklin', 2025, CAST('0.5332' AS FLOAT8), CAST('0.5332' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'frederick', 2025, CAST('0.509' AS FLOAT8), CAST('0.509' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'giles', 2025, CAST('0.6321' AS FLOAT8), CAST('0.6321' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'gloucester', 2025, CAST('0.5941' AS FLOAT8), CAST('0.5941' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'goochland', 2025, CAST('0.4999' AS FLOAT8), CAST('0.4999' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'grayson', 2025, CAST('0.6198' AS FLOAT8), CAST('0.6198' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'greene', 2025, CAST('0.6372' AS FLOAT8), CAST('0.6372' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'greensville', 2025, CAST('0.5879' AS FLOAT8), CAST('0.5879' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'halifax', 2025, CAST('0.4896' AS FLOAT8), CAST('0.4896' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'hanover', 2025, CAST('0.6724' AS FLOAT8), CAST('0.6724' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'henrico', 2025, CAST('0.7242' AS FLOAT8), CAST('0.7242' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'henry', 2025, CAST('0.5021' AS FLOAT8), CAST('0.5021' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'highland', 2025, CAST('0.5641' AS FLOAT8), CAST('0.5641' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'isle-of-wight', 2025, CAST('0.7191' AS FLOAT8), CAST('0.7191' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'james-city', 2025, CAST('0.6646' AS FLOAT8), CAST('0.6646' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'king-and-queen', 2025, CAST('0.5235' AS FLOAT8), CAST('0.5235' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'king-george', 2025, CAST('0.561' AS FLOAT8), CAST('0.561' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'king-william', 2025, CAST('0.6268' AS FLOAT8), CAST('0.6268' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'lancaster', 2025, CAST('0.4902' AS FLOAT8), CAST('0.4902' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'lee', 2025, CAST('0.5937' AS FLOAT8), CAST('0.5937' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'loudoun', 2025, CAST('0.8825' AS FLOAT8), CAST('0.8825' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'louisa', 2025, CAST('0.6462' AS FLOAT8), CAST('0.6462' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'lunenburg', 2025, CAST('0.4364' AS FLOAT8), CAST('0.4364' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'madison', 2025, CAST('0.5935' AS FLOAT8), CAST('0.5935' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'mathews', 2025, CAST('0.4229' AS FLOAT8), CAST('0.4229' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'mecklenburg', 2025, CAST('0.4876' AS FLOAT8), CAST('0.4876' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'middlesex', 2025, CAST('0.5644' AS FLOAT8), CAST('0.5644' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'montgomery', 2025, CAST('0.7666' AS FLOAT8), CAST('0.7666' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'nelson', 2025, CAST('0.536' AS FLOAT8), CAST('0.536' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'new-kent', 2025, CAST('0.6791' AS FLOAT8), CAST('0.6791' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'northampton', 2025, CAST('0.6052' AS FLOAT8), CAST('0.6052' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'northumberland', 2025, CAST('0.4809' AS FLOAT8), CAST('0.4809' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'nottoway', 2025, CAST('0.4205' AS FLOAT8), CAST('0.4205' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'orange', 2025, CAST('0.6072' AS FLOAT8), CAST('0.6072' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'page', 2025, CAST('0.6713' AS FLOAT8), CAST('0.6713' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'patrick', 2025, CAST('0.5809' AS FLOAT8), CAST('0.5809' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'pittsylvania', 2025, CAST('0.5928' AS FLOAT8), CAST('0.5928' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'powhatan', 2025, CAST('0.6341' AS FLOAT8), CAST('0.6341' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'prince-edward', 2025, CAST('0.4026' AS FLOAT8), CAST('0.4026' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'prince-george', 2025, CAST('0.782' AS FLOAT8), CAST('0.782' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'prince-william', 2025, CAST('0.9808' AS FLOAT8), CAST('0.9808' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'pulaski', 2025, CAST('0.6444' AS FLOAT8), CAST('0.6444' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'rappahannock', 2025, CAST('0.5685' AS FLOAT8), CAST('0.5685' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'richmond', 2025, CAST('0.5546' AS FLOAT8), CAST('0.5546' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'roanoke', 2025, CAST('0.8754' AS FLOAT8), CAST('0.8754' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'rockbridge', 2025, CAST('0.5999' AS FLOAT8), CAST('0.5999' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'rockingham', 2025, CAST('0.5321' AS FLOAT8), CAST('0.5321' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'russell', 2025, CAST('0.5385' AS FLOAT8), CAST('0.5385' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'scott', 2025, CAST('0.6754' AS FLOAT8), CAST('0.6754' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'shenandoah', 2025, CAST('0.5459' AS FLOAT8), CAST('0.5459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'smyth', 2025, CAST('0.6089' AS FLOAT8), CAST('0.6089' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'southampton', 2025, CAST('0.6609' AS FLOAT8), CAST('0.6609' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'spotsylvania', 2025, CAST('0.6035' AS FLOAT8), CAST('0.6035' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'stafford', 2025, CAST('0.7195' AS FLOAT8), CAST('0.7195' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'surry', 2025, CAST('0.6267' AS FLOAT8), CAST('0.6267' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'sussex', 2025, CAST('0.5412' AS FLOAT8), CAST('0.5412' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'tazewell', 2025, CAST('0.6184' AS FLOAT8), CAST('0.6184' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'warren', 2025, CAST('0.5858' AS FLOAT8), CAST('0.5858' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'washington', 2025, CAST('0.5144' AS FLOAT8), CAST('0.5144' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'westmoreland', 2025, CAST('0.6172' AS FLOAT8), CAST('0.6172' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'wise', 2025, CAST('0.5648' AS FLOAT8), CAST('0.5648' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'wythe', 2025, CAST('0.4945' AS FLOAT8), CAST('0.4945' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'york', 2025, CAST('0.6508' AS FLOAT8), CAST('0.6508' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'alexandria-city', 2025, CAST('0.9872' AS FLOAT8), CAST('0.9872' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'bristol-city', 2025, CAST('0.767' AS FLOAT8), CAST('0.767' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'buena-vista-city', 2025, CAST('0.9407' AS FLOAT8), CAST('0.9407' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'charlottesville-city', 2025, CAST('0.8138' AS FLOAT8), CAST('0.8138' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'chesapeake-city', 2025, CAST('0.8179' AS FLOAT8), CAST('0.8179' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'colonial-heights-city', 2025, CAST('0.918' AS FLOAT8), CAST('0.918' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'covington-city', 2025, CAST('0.7843' AS FLOAT8), CAST('0.7843' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'danville-city', 2025, CAST('0.6742' AS FLOAT8), CAST('0.6742' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'emporia-city', 2025, CAST('0.7551' AS FLOAT8), CAST('0.7551' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'fairfax-city', 2025, CAST('0.9436' AS FLOAT8), CAST('0.9436' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'falls-church-city', 2025, CAST('0.9947' AS FLOAT8), CAST('0.9947' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'franklin-city', 2025, CAST('0.7381' AS FLOAT8), CAST('0.7381' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'fredericksburg-city', 2025, CAST('0.6182' AS FLOAT8), CAST('0.6182' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'galax-city', 2025, CAST('0.7587' AS FLOAT8), CAST('0.7587' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'hampton-city', 2025, CAST('0.965' AS FLOAT8), CAST('0.965' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'harrisonburg-city', 2025, CAST('0.7807' AS FLOAT8), CAST('0.7807' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'hopewell-city', 2025, CAST('0.9691' AS FLOAT8), CAST('0.9691' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'lexington-city', 2025, CAST('0.8638' AS FLOAT8), CAST('0.8638' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'lynchburg-city', 2025, CAST('0.8395' AS FLOAT8), CAST('0.8395' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'manassas-city', 2025, CAST('1.0964' AS FLOAT8), CAST('1.0964' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'manassas-park-city', 2025, CAST('1.1356' AS FLOAT8), CAST('1.1356' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'martinsville-city', 2025, CAST('0.8065' AS FLOAT8), CAST('0.8065' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'newport-news-city', 2025, CAST('1.0304' AS FLOAT8), CAST('1.0304' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'norfolk-city', 2025, CAST('1.007' AS FLOAT8), CAST('1.007' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'norton-city', 2025, CAST('0.7815' AS FLOAT8), CAST('0.7815' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'petersburg-city', 2025, CAST('0.9177' AS FLOAT8), CAST('0.9177' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'poquoson-city', 2025, CAST('0.9032' AS FLOAT8), CAST('0.9032' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'portsmouth-city', 2025, CAST('1.0689' AS FLOAT8), CAST('1.0689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'radford-city', 2025, CAST('0.7029' AS FLOAT8), CAST('0.7029' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'richmond-city', 2025, CAST('0.8638' AS FLOAT8), CAST('0.8638' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'roanoke-city', 2025, CAST('1.0127' AS FLOAT8), CAST('1.0127' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'salem-city', 2025, CAST('0.9118' AS FLOAT8), CAST('0.9118' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'staunton-city', 2025, CAST('0.7087' AS FLOAT8), CAST('0.7087' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'suffolk-city', 2025, CAST('0.9323' AS FLOAT8), CAST('0.9323' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'virginia-beach-city', 2025, CAST('0.7996' AS FLOAT8), CAST('0.7996' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'waynesboro-city', 2025, CAST('0.6669' AS FLOAT8), CAST('0.6669' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'williamsburg-city', 2025, CAST('0.576' AS FLOAT8), CAST('0.576' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('VA', 'winchester-city', 2025, CAST('0.7686' AS FLOAT8), CAST('0.7686' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('VA|accomack|2025|0.4982|0.4982|||||||
+VA|albemarle|2025|0.7393|0.7393|||||||
+VA|alleghany|2025|0.8267|0.8267|||||||
+VA|amelia|2025|0.4314|0.4314|||||||
+VA|amherst|2025|0.5056|0.5056|||||||
+VA|appomattox|2025|0.5317|0.5317|||||||
+VA|arlington|2025|0.8989|0.8989|||||||
+VA|augusta|2025|0.49|0.49|||||||
+VA|bath|2025|0.4049|0.4049|||||||
+VA|bedford|2025|0.4573|0.4573|||||||
+VA|bland|2025|0.5525|0.5525|||||||
+VA|botetourt|2025|0.6549|0.6549|||||||
+VA|brunswick|2025|0.5411|0.5411|||||||
+VA|buchanan|2025|0.442|0.442|||||||
+VA|buckingham|2025|0.5209|0.5209|||||||
+VA|campbell|2025|0.4583|0.4583|||||||
+VA|caroline|2025|0.5599|0.5599|||||||
+VA|carroll|2025|0.5971|0.5971|||||||
+VA|charles-city|2025|0.6042|0.6042|||||||
+VA|charlotte|2025|0.5132|0.5132|||||||
+VA|chesterfield|2025|0.7829|0.7829|||||||
+VA|clarke|2025|0.5116|0.5116|||||||
+VA|craig|2025|0.4551|0.4551|||||||
+VA|culpeper|2025|0.5484|0.5484|||||||
+VA|cumberland|2025|0.6352|0.6352|||||||
+VA|dickenson|2025|0.4975|0.4975|||||||
+VA|dinwiddie|2025|0.6006|0.6006|||||||
+VA|essex|2025|0.5739|0.5739|||||||
+VA|fairfax|2025|1.0107|1.0107|||||||
+VA|fauquier|2025|0.7697|0.7697|||||||
+VA|floyd|2025|0.5206|0.5206|||||||
+VA|fluvanna|2025|0.6514|0.6514|||||||
+VA|franklin|2025|0.5332|0.5332|||||||
+VA|frederick|2025|0.509|0.509|||||||
+VA|giles|2025|0.6321|0.6321|||||||
+VA|gloucester|2025|0.5941|0.5941|||||||
+VA|goochland|2025|0.4999|0.4999|||||||
+VA|grayson|2025|0.6198|0.6198|||||||
+VA|greene|2025|0.6372|0.6372|||||||
+VA|greensville|2025|0.5879|0.5879|||||||
+VA|halifax|2025|0.4896|0.4896|||||||
+VA|hanover|2025|0.6724|0.6724|||||||
+VA|henrico|2025|0.7242|0.7242|||||||
+VA|henry|2025|0.5021|0.5021|||||||
+VA|highland|2025|0.5641|0.5641|||||||
+VA|isle-of-wight|2025|0.7191|0.7191|||||||
+VA|james-city|2025|0.6646|0.6646|||||||
+VA|king-and-queen|2025|0.5235|0.5235|||||||
+VA|king-george|2025|0.561|0.561|||||||
+VA|king-william|2025|0.6268|0.6268|||||||
+VA|lancaster|2025|0.4902|0.4902|||||||
+VA|lee|2025|0.5937|0.5937|||||||
+VA|loudoun|2025|0.8825|0.8825|||||||
+VA|louisa|2025|0.6462|0.6462|||||||
+VA|lunenburg|2025|0.4364|0.4364|||||||
+VA|madison|2025|0.5935|0.5935|||||||
+VA|mathews|2025|0.4229|0.4229|||||||
+VA|mecklenburg|2025|0.4876|0.4876|||||||
+VA|middlesex|2025|0.5644|0.5644|||||||
+VA|montgomery|2025|0.7666|0.7666|||||||
+VA|nelson|2025|0.536|0.536|||||||
+VA|new-kent|2025|0.6791|0.6791|||||||
+VA|northampton|2025|0.6052|0.6052|||||||
+VA|northumberland|2025|0.4809|0.4809|||||||
+VA|nottoway|2025|0.4205|0.4205|||||||
+VA|orange|2025|0.6072|0.6072|||||||
+VA|page|2025|0.6713|0.6713|||||||
+VA|patrick|2025|0.5809|0.5809|||||||
+VA|pittsylvania|2025|0.5928|0.5928|||||||
+VA|powhatan|2025|0.6341|0.6341|||||||
+VA|prince-edward|2025|0.4026|0.4026|||||||
+VA|prince-george|2025|0.782|0.782|||||||
+VA|prince-william|2025|0.9808|0.9808|||||||
+VA|pulaski|2025|0.6444|0.6444|||||||
+VA|rappahannock|2025|0.5685|0.5685|||||||
+VA|richmond|2025|0.5546|0.5546|||||||
+VA|roanoke|2025|0.8754|0.8754|||||||
+VA|rockbridge|2025|0.5999|0.5999|||||||
+VA|rockingham|2025|0.5321|0.5321|||||||
+VA|russell|2025|0.5385|0.5385|||||||
+VA|scott|2025|0.6754|0.6754|||||||
+VA|shenandoah|2025|0.5459|0.5459|||||||
+VA|smyth|2025|0.6089|0.6089|||||||
+VA|southampton|2025|0.6609|0.6609|||||||
+VA|spotsylvania|2025|0.6035|0.6035|||||||
+VA|stafford|2025|0.7195|0.7195|||||||
+VA|surry|2025|0.6267|0.6267|||||||
+VA|sussex|2025|0.5412|0.5412|||||||
+VA|tazewell|2025|0.6184|0.6184|||||||
+VA|warren|2025|0.5858|0.5858|||||||
+VA|washington|2025|0.5144|0.5144|||||||
+VA|westmoreland|2025|0.6172|0.6172|||||||
+VA|wise|2025|0.5648|0.5648|||||||
+VA|wythe|2025|0.4945|0.4945|||||||
+VA|york|2025|0.6508|0.6508|||||||
+VA|alexandria-city|2025|0.9872|0.9872|||||||
+VA|bristol-city|2025|0.767|0.767|||||||
+VA|buena-vista-city|2025|0.9407|0.9407|||||||
+VA|charlottesville-city|2025|0.8138|0.8138|||||||
+VA|chesapeake-city|2025|0.8179|0.8179|||||||
+VA|colonial-heights-city|2025|0.918|0.918|||||||
+VA|covington-city|2025|0.7843|0.7843|||||||
+VA|danville-city|2025|0.6742|0.6742|||||||
+VA|emporia-city|2025|0.7551|0.7551|||||||
+VA|fairfax-city|2025|0.9436|0.9436|||||||
+VA|falls-church-city|2025|0.9947|0.9947|||||||
+VA|franklin-city|2025|0.7381|0.7381|||||||
+VA|fredericksburg-city|2025|0.6182|0.6182|||||||
+VA|galax-city|2025|0.7587|0.7587|||||||
+VA|hampton-city|2025|0.965|0.965|||||||
+VA|harrisonburg-city|2025|0.7807|0.7807|||||||
+VA|hopewell-city|2025|0.9691|0.9691|||||||
+VA|lexington-city|2025|0.8638|0.8638|||||||
+VA|lynchburg-city|2025|0.8395|0.8395|||||||
+VA|manassas-city|2025|1.0964|1.0964|||||||
+VA|manassas-park-city|2025|1.1356|1.1356|||||||
+VA|martinsville-city|2025|0.8065|0.8065|||||||
+VA|newport-news-city|2025|1.0304|1.0304|||||||
+VA|norfolk-city|2025|1.007|1.007|||||||
+VA|norton-city|2025|0.7815|0.7815|||||||
+VA|petersburg-city|2025|0.9177|0.9177|||||||
+VA|poquoson-city|2025|0.9032|0.9032|||||||
+VA|portsmouth-city|2025|1.0689|1.0689|||||||
+VA|radford-city|2025|0.7029|0.7029|||||||
+VA|richmond-city|2025|0.8638|0.8638|||||||
+VA|roanoke-city|2025|1.0127|1.0127|||||||
+VA|salem-city|2025|0.9118|0.9118|||||||
+VA|staunton-city|2025|0.7087|0.7087|||||||
+VA|suffolk-city|2025|0.9323|0.9323|||||||
+VA|virginia-beach-city|2025|0.7996|0.7996|||||||
+VA|waynesboro-city|2025|0.6669|0.6669|||||||
+VA|williamsburg-city|2025|0.576|0.576|||||||
+VA|winchester-city|2025|0.7686|0.7686|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -317,9 +317,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -342,13 +356,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -363,18 +372,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

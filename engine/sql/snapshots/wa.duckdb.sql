@@ -5,88 +5,88 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('WA', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'asotin', 'Asotin County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'benton', 'Benton County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'chelan', 'Chelan County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'clallam', 'Clallam County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'columbia', 'Columbia County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'cowlitz', 'Cowlitz County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'ferry', 'Ferry County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'franklin', 'Franklin County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'garfield', 'Garfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'grays-harbor', 'Grays Harbor County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'island', 'Island County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'king', 'King County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'kitsap', 'Kitsap County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'kittitas', 'Kittitas County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'klickitat', 'Klickitat County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'lewis', 'Lewis County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'mason', 'Mason County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'okanogan', 'Okanogan County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'pacific', 'Pacific County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'pend-oreille', 'Pend Oreille County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'pierce', 'Pierce County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'san-juan', 'San Juan County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'skagit', 'Skagit County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'skamania', 'Skamania County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'snohomish', 'Snohomish County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'spokane', 'Spokane County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'stevens', 'Stevens County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'thurston', 'Thurston County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'wahkiakum', 'Wahkiakum County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'walla-walla', 'Walla Walla County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'whatcom', 'Whatcom County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'whitman', 'Whitman County', 'county_level', FALSE, FALSE, FALSE),
-  ('WA', 'yakima', 'Yakima County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('WA|adams|Adams County|county_level|false|false|false
+WA|asotin|Asotin County|county_level|false|false|false
+WA|benton|Benton County|county_level|false|false|false
+WA|chelan|Chelan County|county_level|false|false|false
+WA|clallam|Clallam County|county_level|false|false|false
+WA|clark|Clark County|county_level|false|false|false
+WA|columbia|Columbia County|county_level|false|false|false
+WA|cowlitz|Cowlitz County|county_level|false|false|false
+WA|douglas|Douglas County|county_level|false|false|false
+WA|ferry|Ferry County|county_level|false|false|false
+WA|franklin|Franklin County|county_level|false|false|false
+WA|garfield|Garfield County|county_level|false|false|false
+WA|grant|Grant County|county_level|false|false|false
+WA|grays-harbor|Grays Harbor County|county_level|false|false|false
+WA|island|Island County|county_level|false|false|false
+WA|jefferson|Jefferson County|county_level|false|false|false
+WA|king|King County|county_level|false|false|false
+WA|kitsap|Kitsap County|county_level|false|false|false
+WA|kittitas|Kittitas County|county_level|false|false|false
+WA|klickitat|Klickitat County|county_level|false|false|false
+WA|lewis|Lewis County|county_level|false|false|false
+WA|lincoln|Lincoln County|county_level|false|false|false
+WA|mason|Mason County|county_level|false|false|false
+WA|okanogan|Okanogan County|county_level|false|false|false
+WA|pacific|Pacific County|county_level|false|false|false
+WA|pend-oreille|Pend Oreille County|county_level|false|false|false
+WA|pierce|Pierce County|county_level|false|false|false
+WA|san-juan|San Juan County|county_level|false|false|false
+WA|skagit|Skagit County|county_level|false|false|false
+WA|skamania|Skamania County|county_level|false|false|false
+WA|snohomish|Snohomish County|county_level|false|false|false
+WA|spokane|Spokane County|county_level|false|false|false
+WA|stevens|Stevens County|county_level|false|false|false
+WA|thurston|Thurston County|county_level|false|false|false
+WA|wahkiakum|Wahkiakum County|county_level|false|false|false
+WA|walla-walla|Walla Walla County|county_level|false|false|false
+WA|whatcom|Whatcom County|county_level|false|false|false
+WA|whitman|Whitman County|county_level|false|false|false
+WA|yakima|Yakima County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('WA', 'adams', 2025, CAST('0.8372' AS FLOAT8), CAST('0.8372' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'asotin', 2025, CAST('0.7998' AS FLOAT8), CAST('0.7998' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'benton', 2025, CAST('0.7878' AS FLOAT8), CAST('0.7878' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'chelan', 2025, CAST('0.7111' AS FLOAT8), CAST('0.7111' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'clallam', 2025, CAST('0.7417' AS FLOAT8), CAST('0.7417' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'clark', 2025, CAST('0.8362' AS FLOAT8), CAST('0.8362' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'columbia', 2025, CAST('0.8649' AS FLOAT8), CAST('0.8649' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'cowlitz', 2025, CAST('0.8133' AS FLOAT8), CAST('0.8133' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'douglas', 2025, CAST('0.7863' AS FLOAT8), CAST('0.7863' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'ferry', 2025, CAST('0.6528' AS FLOAT8), CAST('0.6528' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'franklin', 2025, CAST('0.7631' AS FLOAT8), CAST('0.7631' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'garfield', 2025, CAST('0.6097' AS FLOAT8), CAST('0.6097' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'grant', 2025, CAST('0.8226' AS FLOAT8), CAST('0.8226' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'grays-harbor', 2025, CAST('0.8733' AS FLOAT8), CAST('0.8733' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'island', 2025, CAST('0.7033' AS FLOAT8), CAST('0.7033' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'jefferson', 2025, CAST('0.7263' AS FLOAT8), CAST('0.7263' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'king', 2025, CAST('0.8364' AS FLOAT8), CAST('0.8364' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'kitsap', 2025, CAST('0.7969' AS FLOAT8), CAST('0.7969' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'kittitas', 2025, CAST('0.7078' AS FLOAT8), CAST('0.7078' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'klickitat', 2025, CAST('0.6177' AS FLOAT8), CAST('0.6177' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'lewis', 2025, CAST('0.7124' AS FLOAT8), CAST('0.7124' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'lincoln', 2025, CAST('0.5953' AS FLOAT8), CAST('0.5953' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'mason', 2025, CAST('0.7507' AS FLOAT8), CAST('0.7507' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'okanogan', 2025, CAST('0.772' AS FLOAT8), CAST('0.772' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'pacific', 2025, CAST('0.8212' AS FLOAT8), CAST('0.8212' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'pend-oreille', 2025, CAST('0.6654' AS FLOAT8), CAST('0.6654' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'pierce', 2025, CAST('0.9403' AS FLOAT8), CAST('0.9403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'san-juan', 2025, CAST('0.5686' AS FLOAT8), CAST('0.5686' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'skagit', 2025, CAST('0.8244' AS FLOAT8), CAST('0.8244' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'skamania', 2025, CAST('0.7152' AS FLOAT8), CAST('0.7152' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'snohomish', 2025, CAST('0.7944' AS FLOAT8), CAST('0.7944' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'spokane', 2025, CAST('0.8626' AS FLOAT8), CAST('0.8626' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'stevens', 2025, CAST('0.6545' AS FLOAT8), CAST('0.6545' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'thurston', 2025, CAST('0.8955' AS FLOAT8), CAST('0.8955' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'wahkiakum', 2025, CAST('0.6049' AS FLOAT8), CAST('0.6049' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'walla-walla', 2025, CAST('0.9015' AS FLOAT8), CAST('0.9015' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'whatcom', 2025, CAST('0.7124' AS FLOAT8), CAST('0.7124' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'whitman', 2025, CAST('0.7937' AS FLOAT8), CAST('0.7937' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WA', 'yakima', 2025, CAST('0.8179' AS FLOAT8), CAST('0.8179' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('WA|adams|2025|0.8372|0.8372|||||||
+WA|asotin|2025|0.7998|0.7998|||||||
+WA|benton|2025|0.7878|0.7878|||||||
+WA|chelan|2025|0.7111|0.7111|||||||
+WA|clallam|2025|0.7417|0.7417|||||||
+WA|clark|2025|0.8362|0.8362|||||||
+WA|columbia|2025|0.8649|0.8649|||||||
+WA|cowlitz|2025|0.8133|0.8133|||||||
+WA|douglas|2025|0.7863|0.7863|||||||
+WA|ferry|2025|0.6528|0.6528|||||||
+WA|franklin|2025|0.7631|0.7631|||||||
+WA|garfield|2025|0.6097|0.6097|||||||
+WA|grant|2025|0.8226|0.8226|||||||
+WA|grays-harbor|2025|0.8733|0.8733|||||||
+WA|island|2025|0.7033|0.7033|||||||
+WA|jefferson|2025|0.7263|0.7263|||||||
+WA|king|2025|0.8364|0.8364|||||||
+WA|kitsap|2025|0.7969|0.7969|||||||
+WA|kittitas|2025|0.7078|0.7078|||||||
+WA|klickitat|2025|0.6177|0.6177|||||||
+WA|lewis|2025|0.7124|0.7124|||||||
+WA|lincoln|2025|0.5953|0.5953|||||||
+WA|mason|2025|0.7507|0.7507|||||||
+WA|okanogan|2025|0.772|0.772|||||||
+WA|pacific|2025|0.8212|0.8212|||||||
+WA|pend-oreille|2025|0.6654|0.6654|||||||
+WA|pierce|2025|0.9403|0.9403|||||||
+WA|san-juan|2025|0.5686|0.5686|||||||
+WA|skagit|2025|0.8244|0.8244|||||||
+WA|skamania|2025|0.7152|0.7152|||||||
+WA|snohomish|2025|0.7944|0.7944|||||||
+WA|spokane|2025|0.8626|0.8626|||||||
+WA|stevens|2025|0.6545|0.6545|||||||
+WA|thurston|2025|0.8955|0.8955|||||||
+WA|wahkiakum|2025|0.6049|0.6049|||||||
+WA|walla-walla|2025|0.9015|0.9015|||||||
+WA|whatcom|2025|0.7124|0.7124|||||||
+WA|whitman|2025|0.7937|0.7937|||||||
+WA|yakima|2025|0.8179|0.8179|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -129,9 +129,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -154,13 +168,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -175,18 +184,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,154 +5,154 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('WI', 'adams', 'Adams County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'ashland', 'Ashland County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'barron', 'Barron County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'bayfield', 'Bayfield County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'brown', 'Brown County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'buffalo', 'Buffalo County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'burnett', 'Burnett County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'calumet', 'Calumet County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'chippewa', 'Chippewa County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'clark', 'Clark County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'columbia', 'Columbia County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'crawford', 'Crawford County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'dane', 'Dane County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'dodge', 'Dodge County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'door', 'Door County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'douglas', 'Douglas County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'dunn', 'Dunn County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'eau-claire', 'Eau Claire County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'florence', 'Florence County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'fond-du-lac', 'Fond du Lac County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'forest', 'Forest County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'green', 'Green County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'green-lake', 'Green Lake County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'iowa', 'Iowa County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'iron', 'Iron County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'juneau', 'Juneau County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'kenosha', 'Kenosha County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'kewaunee', 'Kewaunee County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'la-crosse', 'La Crosse County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'lafayette', 'Lafayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'langlade', 'Langlade County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'manitowoc', 'Manitowoc County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'marathon', 'Marathon County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'marinette', 'Marinette County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'marquette', 'Marquette County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'menominee', 'Menominee County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'milwaukee', 'Milwaukee County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'oconto', 'Oconto County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'oneida', 'Oneida County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'outagamie', 'Outagamie County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'ozaukee', 'Ozaukee County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'pepin', 'Pepin County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'pierce', 'Pierce County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'polk', 'Polk County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'portage', 'Portage County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'price', 'Price County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'racine', 'Racine County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'richland', 'Richland County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'rock', 'Rock County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'rusk', 'Rusk County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'st-croix', 'St. Croix County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'sauk', 'Sauk County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'sawyer', 'Sawyer County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'shawano', 'Shawano County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'sheboygan', 'Sheboygan County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'taylor', 'Taylor County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'trempealeau', 'Trempealeau County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'vernon', 'Vernon County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'vilas', 'Vilas County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'walworth', 'Walworth County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'washburn', 'Washburn County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'washington', 'Washington County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'waukesha', 'Waukesha County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'waupaca', 'Waupaca County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'waushara', 'Waushara County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'winnebago', 'Winnebago County', 'county_level', FALSE, FALSE, FALSE),
-  ('WI', 'wood', 'Wood County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('WI|adams|Adams County|county_level|false|false|false
+WI|ashland|Ashland County|county_level|false|false|false
+WI|barron|Barron County|county_level|false|false|false
+WI|bayfield|Bayfield County|county_level|false|false|false
+WI|brown|Brown County|county_level|false|false|false
+WI|buffalo|Buffalo County|county_level|false|false|false
+WI|burnett|Burnett County|county_level|false|false|false
+WI|calumet|Calumet County|county_level|false|false|false
+WI|chippewa|Chippewa County|county_level|false|false|false
+WI|clark|Clark County|county_level|false|false|false
+WI|columbia|Columbia County|county_level|false|false|false
+WI|crawford|Crawford County|county_level|false|false|false
+WI|dane|Dane County|county_level|false|false|false
+WI|dodge|Dodge County|county_level|false|false|false
+WI|door|Door County|county_level|false|false|false
+WI|douglas|Douglas County|county_level|false|false|false
+WI|dunn|Dunn County|county_level|false|false|false
+WI|eau-claire|Eau Claire County|county_level|false|false|false
+WI|florence|Florence County|county_level|false|false|false
+WI|fond-du-lac|Fond du Lac County|county_level|false|false|false
+WI|forest|Forest County|county_level|false|false|false
+WI|grant|Grant County|county_level|false|false|false
+WI|green|Green County|county_level|false|false|false
+WI|green-lake|Green Lake County|county_level|false|false|false
+WI|iowa|Iowa County|county_level|false|false|false
+WI|iron|Iron County|county_level|false|false|false
+WI|jackson|Jackson County|county_level|false|false|false
+WI|jefferson|Jefferson County|county_level|false|false|false
+WI|juneau|Juneau County|county_level|false|false|false
+WI|kenosha|Kenosha County|county_level|false|false|false
+WI|kewaunee|Kewaunee County|county_level|false|false|false
+WI|la-crosse|La Crosse County|county_level|false|false|false
+WI|lafayette|Lafayette County|county_level|false|false|false
+WI|langlade|Langlade County|county_level|false|false|false
+WI|lincoln|Lincoln County|county_level|false|false|false
+WI|manitowoc|Manitowoc County|county_level|false|false|false
+WI|marathon|Marathon County|county_level|false|false|false
+WI|marinette|Marinette County|county_level|false|false|false
+WI|marquette|Marquette County|county_level|false|false|false
+WI|menominee|Menominee County|county_level|false|false|false
+WI|milwaukee|Milwaukee County|county_level|false|false|false
+WI|monroe|Monroe County|county_level|false|false|false
+WI|oconto|Oconto County|county_level|false|false|false
+WI|oneida|Oneida County|county_level|false|false|false
+WI|outagamie|Outagamie County|county_level|false|false|false
+WI|ozaukee|Ozaukee County|county_level|false|false|false
+WI|pepin|Pepin County|county_level|false|false|false
+WI|pierce|Pierce County|county_level|false|false|false
+WI|polk|Polk County|county_level|false|false|false
+WI|portage|Portage County|county_level|false|false|false
+WI|price|Price County|county_level|false|false|false
+WI|racine|Racine County|county_level|false|false|false
+WI|richland|Richland County|county_level|false|false|false
+WI|rock|Rock County|county_level|false|false|false
+WI|rusk|Rusk County|county_level|false|false|false
+WI|st-croix|St. Croix County|county_level|false|false|false
+WI|sauk|Sauk County|county_level|false|false|false
+WI|sawyer|Sawyer County|county_level|false|false|false
+WI|shawano|Shawano County|county_level|false|false|false
+WI|sheboygan|Sheboygan County|county_level|false|false|false
+WI|taylor|Taylor County|county_level|false|false|false
+WI|trempealeau|Trempealeau County|county_level|false|false|false
+WI|vernon|Vernon County|county_level|false|false|false
+WI|vilas|Vilas County|county_level|false|false|false
+WI|walworth|Walworth County|county_level|false|false|false
+WI|washburn|Washburn County|county_level|false|false|false
+WI|washington|Washington County|county_level|false|false|false
+WI|waukesha|Waukesha County|county_level|false|false|false
+WI|waupaca|Waupaca County|county_level|false|false|false
+WI|waushara|Waushara County|county_level|false|false|false
+WI|winnebago|Winnebago County|county_level|false|false|false
+WI|wood|Wood County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('WI', 'adams', 2025, CAST('1.2992' AS FLOAT8), CAST('1.2992' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'ashland', 2025, CAST('1.4667' AS FLOAT8), CAST('1.4667' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'barron', 2025, CAST('1.4236' AS FLOAT8), CAST('1.4236' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'bayfield', 2025, CAST('1.0662' AS FLOAT8), CAST('1.0662' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'brown', 2025, CAST('1.4612' AS FLOAT8), CAST('1.4612' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'buffalo', 2025, CAST('1.4226' AS FLOAT8), CAST('1.4226' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'burnett', 2025, CAST('0.9522' AS FLOAT8), CAST('0.9522' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'calumet', 2025, CAST('1.5192' AS FLOAT8), CAST('1.5192' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'chippewa', 2025, CAST('1.1586' AS FLOAT8), CAST('1.1586' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'clark', 2025, CAST('1.5061' AS FLOAT8), CAST('1.5061' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'columbia', 2025, CAST('1.4789' AS FLOAT8), CAST('1.4789' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'crawford', 2025, CAST('1.6379' AS FLOAT8), CAST('1.6379' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'dane', 2025, CAST('1.7143' AS FLOAT8), CAST('1.7143' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'dodge', 2025, CAST('1.5545' AS FLOAT8), CAST('1.5545' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'door', 2025, CAST('1.0955' AS FLOAT8), CAST('1.0955' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'douglas', 2025, CAST('1.3466' AS FLOAT8), CAST('1.3466' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'dunn', 2025, CAST('1.4699' AS FLOAT8), CAST('1.4699' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'eau-claire', 2025, CAST('1.4278' AS FLOAT8), CAST('1.4278' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'florence', 2025, CAST('1.3082' AS FLOAT8), CAST('1.3082' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'fond-du-lac', 2025, CAST('1.5782' AS FLOAT8), CAST('1.5782' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'forest', 2025, CAST('1.1694' AS FLOAT8), CAST('1.1694' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'grant', 2025, CAST('1.4402' AS FLOAT8), CAST('1.4402' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'green', 2025, CAST('1.6387' AS FLOAT8), CAST('1.6387' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'green-lake', 2025, CAST('1.3131' AS FLOAT8), CAST('1.3131' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'iowa', 2025, CAST('1.5574' AS FLOAT8), CAST('1.5574' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'iron', 2025, CAST('1.145' AS FLOAT8), CAST('1.145' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'jackson', 2025, CAST('1.4296' AS FLOAT8), CAST('1.4296' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'jefferson', 2025, CAST('1.5713' AS FLOAT8), CAST('1.5713' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'juneau', 2025, CAST('1.5236' AS FLOAT8), CAST('1.5236' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'kenosha', 2025, CAST('1.6868' AS FLOAT8), CAST('1.6868' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'kewaunee', 2025, CAST('1.4758' AS FLOAT8), CAST('1.4758' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'la-crosse', 2025, CAST('1.6295' AS FLOAT8), CAST('1.6295' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'lafayette', 2025, CAST('1.6365' AS FLOAT8), CAST('1.6365' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'langlade', 2025, CAST('1.3347' AS FLOAT8), CAST('1.3347' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'lincoln', 2025, CAST('1.4237' AS FLOAT8), CAST('1.4237' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'manitowoc', 2025, CAST('1.5385' AS FLOAT8), CAST('1.5385' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'marathon', 2025, CAST('1.5124' AS FLOAT8), CAST('1.5124' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'marinette', 2025, CAST('1.2613' AS FLOAT8), CAST('1.2613' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'marquette', 2025, CAST('1.3471' AS FLOAT8), CAST('1.3471' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'menominee', 2025, CAST('3.6361' AS FLOAT8), CAST('3.6361' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'milwaukee', 2025, CAST('2.0351' AS FLOAT8), CAST('2.0351' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'monroe', 2025, CAST('1.4204' AS FLOAT8), CAST('1.4204' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'oconto', 2025, CAST('1.2505' AS FLOAT8), CAST('1.2505' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'oneida', 2025, CAST('0.9433' AS FLOAT8), CAST('0.9433' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'outagamie', 2025, CAST('1.4666' AS FLOAT8), CAST('1.4666' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'ozaukee', 2025, CAST('1.2548' AS FLOAT8), CAST('1.2548' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'pepin', 2025, CAST('1.4661' AS FLOAT8), CAST('1.4661' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'pierce', 2025, CAST('1.475' AS FLOAT8), CAST('1.475' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'polk', 2025, CAST('1.2218' AS FLOAT8), CAST('1.2218' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'portage', 2025, CAST('1.474' AS FLOAT8), CAST('1.474' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'price', 2025, CAST('1.4452' AS FLOAT8), CAST('1.4452' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'racine', 2025, CAST('1.7005' AS FLOAT8), CAST('1.7005' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'richland', 2025, CAST('1.4108' AS FLOAT8), CAST('1.4108' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'rock', 2025, CAST('1.6915' AS FLOAT8), CAST('1.6915' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'rusk', 2025, CAST('1.2066' AS FLOAT8), CAST('1.2066' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'st-croix', 2025, CAST('1.2288' AS FLOAT8), CAST('1.2288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'sauk', 2025, CAST('1.5041' AS FLOAT8), CAST('1.5041' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'sawyer', 2025, CAST('0.8504' AS FLOAT8), CAST('0.8504' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'shawano', 2025, CAST('1.445' AS FLOAT8), CAST('1.445' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'sheboygan', 2025, CAST('1.4808' AS FLOAT8), CAST('1.4808' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'taylor', 2025, CAST('1.4193' AS FLOAT8), CAST('1.4193' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'trempealeau', 2025, CAST('1.608' AS FLOAT8), CAST('1.608' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'vernon', 2025, CAST('1.3689' AS FLOAT8), CAST('1.3689' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'vilas', 2025, CAST('0.8001' AS FLOAT8), CAST('0.8001' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'walworth', 2025, CAST('1.4368' AS FLOAT8), CAST('1.4368' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'washburn', 2025, CAST('1.1087' AS FLOAT8), CAST('1.1087' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'washington', 2025, CAST('1.2002' AS FLOAT8), CAST('1.2002' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'waukesha', 2025, CAST('1.2112' AS FLOAT8), CAST('1.2112' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'waupaca', 2025, CAST('1.4917' AS FLOAT8), CAST('1.4917' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'waushara', 2025, CAST('1.3215' AS FLOAT8), CAST('1.3215' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'winnebago', 2025, CAST('1.7128' AS FLOAT8), CAST('1.7128' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WI', 'wood', 2025, CAST('1.564' AS FLOAT8), CAST('1.564' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('WI|adams|2025|1.2992|1.2992|||||||
+WI|ashland|2025|1.4667|1.4667|||||||
+WI|barron|2025|1.4236|1.4236|||||||
+WI|bayfield|2025|1.0662|1.0662|||||||
+WI|brown|2025|1.4612|1.4612|||||||
+WI|buffalo|2025|1.4226|1.4226|||||||
+WI|burnett|2025|0.9522|0.9522|||||||
+WI|calumet|2025|1.5192|1.5192|||||||
+WI|chippewa|2025|1.1586|1.1586|||||||
+WI|clark|2025|1.5061|1.5061|||||||
+WI|columbia|2025|1.4789|1.4789|||||||
+WI|crawford|2025|1.6379|1.6379|||||||
+WI|dane|2025|1.7143|1.7143|||||||
+WI|dodge|2025|1.5545|1.5545|||||||
+WI|door|2025|1.0955|1.0955|||||||
+WI|douglas|2025|1.3466|1.3466|||||||
+WI|dunn|2025|1.4699|1.4699|||||||
+WI|eau-claire|2025|1.4278|1.4278|||||||
+WI|florence|2025|1.3082|1.3082|||||||
+WI|fond-du-lac|2025|1.5782|1.5782|||||||
+WI|forest|2025|1.1694|1.1694|||||||
+WI|grant|2025|1.4402|1.4402|||||||
+WI|green|2025|1.6387|1.6387|||||||
+WI|green-lake|2025|1.3131|1.3131|||||||
+WI|iowa|2025|1.5574|1.5574|||||||
+WI|iron|2025|1.145|1.145|||||||
+WI|jackson|2025|1.4296|1.4296|||||||
+WI|jefferson|2025|1.5713|1.5713|||||||
+WI|juneau|2025|1.5236|1.5236|||||||
+WI|kenosha|2025|1.6868|1.6868|||||||
+WI|kewaunee|2025|1.4758|1.4758|||||||
+WI|la-crosse|2025|1.6295|1.6295|||||||
+WI|lafayette|2025|1.6365|1.6365|||||||
+WI|langlade|2025|1.3347|1.3347|||||||
+WI|lincoln|2025|1.4237|1.4237|||||||
+WI|manitowoc|2025|1.5385|1.5385|||||||
+WI|marathon|2025|1.5124|1.5124|||||||
+WI|marinette|2025|1.2613|1.2613|||||||
+WI|marquette|2025|1.3471|1.3471|||||||
+WI|menominee|2025|3.6361|3.6361|||||||
+WI|milwaukee|2025|2.0351|2.0351|||||||
+WI|monroe|2025|1.4204|1.4204|||||||
+WI|oconto|2025|1.2505|1.2505|||||||
+WI|oneida|2025|0.9433|0.9433|||||||
+WI|outagamie|2025|1.4666|1.4666|||||||
+WI|ozaukee|2025|1.2548|1.2548|||||||
+WI|pepin|2025|1.4661|1.4661|||||||
+WI|pierce|2025|1.475|1.475|||||||
+WI|polk|2025|1.2218|1.2218|||||||
+WI|portage|2025|1.474|1.474|||||||
+WI|price|2025|1.4452|1.4452|||||||
+WI|racine|2025|1.7005|1.7005|||||||
+WI|richland|2025|1.4108|1.4108|||||||
+WI|rock|2025|1.6915|1.6915|||||||
+WI|rusk|2025|1.2066|1.2066|||||||
+WI|st-croix|2025|1.2288|1.2288|||||||
+WI|sauk|2025|1.5041|1.5041|||||||
+WI|sawyer|2025|0.8504|0.8504|||||||
+WI|shawano|2025|1.445|1.445|||||||
+WI|sheboygan|2025|1.4808|1.4808|||||||
+WI|taylor|2025|1.4193|1.4193|||||||
+WI|trempealeau|2025|1.608|1.608|||||||
+WI|vernon|2025|1.3689|1.3689|||||||
+WI|vilas|2025|0.8001|0.8001|||||||
+WI|walworth|2025|1.4368|1.4368|||||||
+WI|washburn|2025|1.1087|1.1087|||||||
+WI|washington|2025|1.2002|1.2002|||||||
+WI|waukesha|2025|1.2112|1.2112|||||||
+WI|waupaca|2025|1.4917|1.4917|||||||
+WI|waushara|2025|1.3215|1.3215|||||||
+WI|winnebago|2025|1.7128|1.7128|||||||
+WI|wood|2025|1.564|1.564|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -195,9 +195,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -220,13 +234,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -241,18 +250,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,120 +5,120 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('WV', 'barbour', 'Barbour County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'berkeley', 'Berkeley County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'boone', 'Boone County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'braxton', 'Braxton County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'brooke', 'Brooke County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'cabell', 'Cabell County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'calhoun', 'Calhoun County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'clay', 'Clay County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'doddridge', 'Doddridge County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'fayette', 'Fayette County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'gilmer', 'Gilmer County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'grant', 'Grant County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'greenbrier', 'Greenbrier County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'hampshire', 'Hampshire County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'hancock', 'Hancock County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'hardy', 'Hardy County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'harrison', 'Harrison County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'jackson', 'Jackson County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'jefferson', 'Jefferson County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'kanawha', 'Kanawha County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'lewis', 'Lewis County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'lincoln', 'Lincoln County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'logan', 'Logan County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'mcdowell', 'McDowell County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'marion', 'Marion County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'marshall', 'Marshall County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'mason', 'Mason County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'mercer', 'Mercer County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'mineral', 'Mineral County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'mingo', 'Mingo County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'monongalia', 'Monongalia County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'monroe', 'Monroe County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'morgan', 'Morgan County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'nicholas', 'Nicholas County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'ohio', 'Ohio County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'pendleton', 'Pendleton County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'pleasants', 'Pleasants County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'pocahontas', 'Pocahontas County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'preston', 'Preston County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'putnam', 'Putnam County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'raleigh', 'Raleigh County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'randolph', 'Randolph County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'ritchie', 'Ritchie County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'roane', 'Roane County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'summers', 'Summers County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'taylor', 'Taylor County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'tucker', 'Tucker County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'tyler', 'Tyler County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'upshur', 'Upshur County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'wayne', 'Wayne County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'webster', 'Webster County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'wetzel', 'Wetzel County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'wirt', 'Wirt County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'wood', 'Wood County', 'county_level', FALSE, FALSE, FALSE),
-  ('WV', 'wyoming', 'Wyoming County', 'county_level', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('WV|barbour|Barbour County|county_level|false|false|false
+WV|berkeley|Berkeley County|county_level|false|false|false
+WV|boone|Boone County|county_level|false|false|false
+WV|braxton|Braxton County|county_level|false|false|false
+WV|brooke|Brooke County|county_level|false|false|false
+WV|cabell|Cabell County|county_level|false|false|false
+WV|calhoun|Calhoun County|county_level|false|false|false
+WV|clay|Clay County|county_level|false|false|false
+WV|doddridge|Doddridge County|county_level|false|false|false
+WV|fayette|Fayette County|county_level|false|false|false
+WV|gilmer|Gilmer County|county_level|false|false|false
+WV|grant|Grant County|county_level|false|false|false
+WV|greenbrier|Greenbrier County|county_level|false|false|false
+WV|hampshire|Hampshire County|county_level|false|false|false
+WV|hancock|Hancock County|county_level|false|false|false
+WV|hardy|Hardy County|county_level|false|false|false
+WV|harrison|Harrison County|county_level|false|false|false
+WV|jackson|Jackson County|county_level|false|false|false
+WV|jefferson|Jefferson County|county_level|false|false|false
+WV|kanawha|Kanawha County|county_level|false|false|false
+WV|lewis|Lewis County|county_level|false|false|false
+WV|lincoln|Lincoln County|county_level|false|false|false
+WV|logan|Logan County|county_level|false|false|false
+WV|mcdowell|McDowell County|county_level|false|false|false
+WV|marion|Marion County|county_level|false|false|false
+WV|marshall|Marshall County|county_level|false|false|false
+WV|mason|Mason County|county_level|false|false|false
+WV|mercer|Mercer County|county_level|false|false|false
+WV|mineral|Mineral County|county_level|false|false|false
+WV|mingo|Mingo County|county_level|false|false|false
+WV|monongalia|Monongalia County|county_level|false|false|false
+WV|monroe|Monroe County|county_level|false|false|false
+WV|morgan|Morgan County|county_level|false|false|false
+WV|nicholas|Nicholas County|county_level|false|false|false
+WV|ohio|Ohio County|county_level|false|false|false
+WV|pendleton|Pendleton County|county_level|false|false|false
+WV|pleasants|Pleasants County|county_level|false|false|false
+WV|pocahontas|Pocahontas County|county_level|false|false|false
+WV|preston|Preston County|county_level|false|false|false
+WV|putnam|Putnam County|county_level|false|false|false
+WV|raleigh|Raleigh County|county_level|false|false|false
+WV|randolph|Randolph County|county_level|false|false|false
+WV|ritchie|Ritchie County|county_level|false|false|false
+WV|roane|Roane County|county_level|false|false|false
+WV|summers|Summers County|county_level|false|false|false
+WV|taylor|Taylor County|county_level|false|false|false
+WV|tucker|Tucker County|county_level|false|false|false
+WV|tyler|Tyler County|county_level|false|false|false
+WV|upshur|Upshur County|county_level|false|false|false
+WV|wayne|Wayne County|county_level|false|false|false
+WV|webster|Webster County|county_level|false|false|false
+WV|wetzel|Wetzel County|county_level|false|false|false
+WV|wirt|Wirt County|county_level|false|false|false
+WV|wood|Wood County|county_level|false|false|false
+WV|wyoming|Wyoming County|county_level|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('WV', 'barbour', 2025, CAST('0.427' AS FLOAT8), CAST('0.427' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'berkeley', 2025, CAST('0.5456' AS FLOAT8), CAST('0.5456' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'boone', 2025, CAST('0.6501' AS FLOAT8), CAST('0.6501' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'braxton', 2025, CAST('0.4502' AS FLOAT8), CAST('0.4502' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'brooke', 2025, CAST('0.5403' AS FLOAT8), CAST('0.5403' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'cabell', 2025, CAST('0.6336' AS FLOAT8), CAST('0.6336' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'calhoun', 2025, CAST('0.3966' AS FLOAT8), CAST('0.3966' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'clay', 2025, CAST('0.3445' AS FLOAT8), CAST('0.3445' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'doddridge', 2025, CAST('0.47' AS FLOAT8), CAST('0.47' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'fayette', 2025, CAST('0.6622' AS FLOAT8), CAST('0.6622' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'gilmer', 2025, CAST('0.5066' AS FLOAT8), CAST('0.5066' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'grant', 2025, CAST('0.3313' AS FLOAT8), CAST('0.3313' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'greenbrier', 2025, CAST('0.4696' AS FLOAT8), CAST('0.4696' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'hampshire', 2025, CAST('0.3641' AS FLOAT8), CAST('0.3641' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'hancock', 2025, CAST('0.6288' AS FLOAT8), CAST('0.6288' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'hardy', 2025, CAST('0.3669' AS FLOAT8), CAST('0.3669' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'harrison', 2025, CAST('0.5502' AS FLOAT8), CAST('0.5502' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'jackson', 2025, CAST('0.5634' AS FLOAT8), CAST('0.5634' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'jefferson', 2025, CAST('0.5535' AS FLOAT8), CAST('0.5535' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'kanawha', 2025, CAST('0.683' AS FLOAT8), CAST('0.683' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'lewis', 2025, CAST('0.4705' AS FLOAT8), CAST('0.4705' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'lincoln', 2025, CAST('0.4778' AS FLOAT8), CAST('0.4778' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'logan', 2025, CAST('0.5823' AS FLOAT8), CAST('0.5823' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'mcdowell', 2025, CAST('0.565' AS FLOAT8), CAST('0.565' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'marion', 2025, CAST('0.6019' AS FLOAT8), CAST('0.6019' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'marshall', 2025, CAST('0.4557' AS FLOAT8), CAST('0.4557' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'mason', 2025, CAST('0.5353' AS FLOAT8), CAST('0.5353' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'mercer', 2025, CAST('0.4966' AS FLOAT8), CAST('0.4966' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'mineral', 2025, CAST('0.4645' AS FLOAT8), CAST('0.4645' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'mingo', 2025, CAST('0.4369' AS FLOAT8), CAST('0.4369' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'monongalia', 2025, CAST('0.4847' AS FLOAT8), CAST('0.4847' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'monroe', 2025, CAST('0.4778' AS FLOAT8), CAST('0.4778' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'morgan', 2025, CAST('0.5132' AS FLOAT8), CAST('0.5132' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'nicholas', 2025, CAST('0.4816' AS FLOAT8), CAST('0.4816' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'ohio', 2025, CAST('0.5868' AS FLOAT8), CAST('0.5868' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'pendleton', 2025, CAST('0.3376' AS FLOAT8), CAST('0.3376' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'pleasants', 2025, CAST('0.5816' AS FLOAT8), CAST('0.5816' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'pocahontas', 2025, CAST('0.3149' AS FLOAT8), CAST('0.3149' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'preston', 2025, CAST('0.4737' AS FLOAT8), CAST('0.4737' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'putnam', 2025, CAST('0.5766' AS FLOAT8), CAST('0.5766' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'raleigh', 2025, CAST('0.514' AS FLOAT8), CAST('0.514' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'randolph', 2025, CAST('0.3911' AS FLOAT8), CAST('0.3911' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'ritchie', 2025, CAST('0.6494' AS FLOAT8), CAST('0.6494' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'roane', 2025, CAST('0.4443' AS FLOAT8), CAST('0.4443' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'summers', 2025, CAST('0.3045' AS FLOAT8), CAST('0.3045' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'taylor', 2025, CAST('0.5271' AS FLOAT8), CAST('0.5271' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'tucker', 2025, CAST('0.3531' AS FLOAT8), CAST('0.3531' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'tyler', 2025, CAST('0.5629' AS FLOAT8), CAST('0.5629' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'upshur', 2025, CAST('0.4356' AS FLOAT8), CAST('0.4356' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'wayne', 2025, CAST('0.4716' AS FLOAT8), CAST('0.4716' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'webster', 2025, CAST('0.3885' AS FLOAT8), CAST('0.3885' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'wetzel', 2025, CAST('0.6459' AS FLOAT8), CAST('0.6459' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'wirt', 2025, CAST('0.5337' AS FLOAT8), CAST('0.5337' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'wood', 2025, CAST('0.6135' AS FLOAT8), CAST('0.6135' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('WV', 'wyoming', 2025, CAST('0.4388' AS FLOAT8), CAST('0.4388' AS FLOAT8), NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(s[5] AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('WV|barbour|2025|0.427|0.427|||||||
+WV|berkeley|2025|0.5456|0.5456|||||||
+WV|boone|2025|0.6501|0.6501|||||||
+WV|braxton|2025|0.4502|0.4502|||||||
+WV|brooke|2025|0.5403|0.5403|||||||
+WV|cabell|2025|0.6336|0.6336|||||||
+WV|calhoun|2025|0.3966|0.3966|||||||
+WV|clay|2025|0.3445|0.3445|||||||
+WV|doddridge|2025|0.47|0.47|||||||
+WV|fayette|2025|0.6622|0.6622|||||||
+WV|gilmer|2025|0.5066|0.5066|||||||
+WV|grant|2025|0.3313|0.3313|||||||
+WV|greenbrier|2025|0.4696|0.4696|||||||
+WV|hampshire|2025|0.3641|0.3641|||||||
+WV|hancock|2025|0.6288|0.6288|||||||
+WV|hardy|2025|0.3669|0.3669|||||||
+WV|harrison|2025|0.5502|0.5502|||||||
+WV|jackson|2025|0.5634|0.5634|||||||
+WV|jefferson|2025|0.5535|0.5535|||||||
+WV|kanawha|2025|0.683|0.683|||||||
+WV|lewis|2025|0.4705|0.4705|||||||
+WV|lincoln|2025|0.4778|0.4778|||||||
+WV|logan|2025|0.5823|0.5823|||||||
+WV|mcdowell|2025|0.565|0.565|||||||
+WV|marion|2025|0.6019|0.6019|||||||
+WV|marshall|2025|0.4557|0.4557|||||||
+WV|mason|2025|0.5353|0.5353|||||||
+WV|mercer|2025|0.4966|0.4966|||||||
+WV|mineral|2025|0.4645|0.4645|||||||
+WV|mingo|2025|0.4369|0.4369|||||||
+WV|monongalia|2025|0.4847|0.4847|||||||
+WV|monroe|2025|0.4778|0.4778|||||||
+WV|morgan|2025|0.5132|0.5132|||||||
+WV|nicholas|2025|0.4816|0.4816|||||||
+WV|ohio|2025|0.5868|0.5868|||||||
+WV|pendleton|2025|0.3376|0.3376|||||||
+WV|pleasants|2025|0.5816|0.5816|||||||
+WV|pocahontas|2025|0.3149|0.3149|||||||
+WV|preston|2025|0.4737|0.4737|||||||
+WV|putnam|2025|0.5766|0.5766|||||||
+WV|raleigh|2025|0.514|0.514|||||||
+WV|randolph|2025|0.3911|0.3911|||||||
+WV|ritchie|2025|0.6494|0.6494|||||||
+WV|roane|2025|0.4443|0.4443|||||||
+WV|summers|2025|0.3045|0.3045|||||||
+WV|taylor|2025|0.5271|0.5271|||||||
+WV|tucker|2025|0.3531|0.3531|||||||
+WV|tyler|2025|0.5629|0.5629|||||||
+WV|upshur|2025|0.4356|0.4356|||||||
+WV|wayne|2025|0.4716|0.4716|||||||
+WV|webster|2025|0.3885|0.3885|||||||
+WV|wetzel|2025|0.6459|0.6459|||||||
+WV|wirt|2025|0.5337|0.5337|||||||
+WV|wood|2025|0.6135|0.6135|||||||
+WV|wyoming|2025|0.4388|0.4388|||||||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -161,9 +161,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 8, CAST(['Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower', 'This county''s rate is understated: the source data caps median taxes at $10,000'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -186,13 +200,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -207,18 +216,6 @@ ptax_l1 AS (
 ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN ((f0 * COALESCE(py0_s0, CAST('0' AS FLOAT8))) / CAST('100' AS FLOAT8)) END AS py0_s1
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'Estimated at the county''s typical rate: the median property tax its homeowners paid divided by the median home value (Census, 2019–2023). It is not a tax rate set by law, and this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 1, 'Estimated at the rate given; this state''s exemptions, credits and caps are not applied: your bill can be higher or lower'),
-  (0, 2, 'This county''s rate is understated: the source data caps median taxes at $10,000')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 8)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,

@@ -5,18 +5,18 @@
 -- DuckDB, for a large roll: SET disabled_optimizers = 'build_side_probe_side' first (the join's hash table is then built on the roll's few distinct state, county and year keys, not on the roll)
 WITH
 ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated) AS (
-  VALUES
-  ('ZZ', 'delta-town', 'Delta Town', 'zz.b', FALSE, FALSE, FALSE),
-  ('ZZ', 'alpha', 'Alpha', 'zz.b', FALSE, FALSE, TRUE),
-  ('ZZ', 'beta', 'Beta', 'zz.b', FALSE, FALSE, FALSE),
-  ('ZZ', 'gamma', 'Gamma', 'zz.b', TRUE, TRUE, FALSE),
-  ('ZZ', 'epsilon', 'Epsilon', 'zz.b', FALSE, FALSE, FALSE)
+  SELECT s[1], s[2], s[3], s[4], CAST(s[5] AS BOOLEAN), CAST(s[6] AS BOOLEAN), CAST(s[7] AS BOOLEAN)
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('ZZ|delta-town|Delta Town|zz.b|false|false|false
+ZZ|alpha|Alpha|zz.b|false|false|true
+ZZ|beta|Beta|zz.b|false|false|false
+ZZ|gamma|Gamma|zz.b|true|true|false
+ZZ|epsilon|Epsilon|zz.b|false|false|false', CHR(10))), '|') AS s) AS d
 ),
 ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried) AS (
-  VALUES
-  ('ZZ', 'alpha', 2026, CAST('2' AS FLOAT8), CAST('1.8' AS FLOAT8), CAST('1' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.3' AS FLOAT8), CAST('0.2' AS FLOAT8), 'Alpha ISD', 'Alpha City', CAST(NULL AS TEXT)),
-  ('ZZ', 'beta', 2026, CAST('1' AS FLOAT8), NULL, NULL, NULL, NULL, NULL, CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT)),
-  ('ZZ', 'gamma', 2026, CAST('1.5' AS FLOAT8), NULL, CAST('0.5' AS FLOAT8), CAST('0.5' AS FLOAT8), CAST('0.25' AS FLOAT8), CAST('0.25' AS FLOAT8), CAST(NULL AS TEXT), CAST(NULL AS TEXT), CAST(NULL AS TEXT))
+  SELECT s[1], s[2], CAST(s[3] AS INTEGER), CAST(s[4] AS FLOAT8), CAST(NULLIF(s[5], '') AS FLOAT8), CAST(NULLIF(s[6], '') AS FLOAT8), CAST(NULLIF(s[7], '') AS FLOAT8), CAST(NULLIF(s[8], '') AS FLOAT8), CAST(NULLIF(s[9], '') AS FLOAT8), NULLIF(s[10], ''), NULLIF(s[11], ''), NULLIF(s[12], '')
+  FROM (SELECT STRING_SPLIT(UNNEST(STRING_SPLIT('ZZ|alpha|2026|2|1.8|1|0.5|0.3|0.2|Alpha ISD|Alpha City|
+ZZ|beta|2026|1||||||||
+ZZ|gamma|2026|1.5||0.5|0.5|0.25|0.25|||', CHR(10))), '|') AS s) AS d
 ),
 ptax_years(y_program, y_years, y_last) AS (
   VALUES
@@ -59,9 +59,23 @@ ptax_krated AS (
   FROM ptax_placed AS r
   LEFT JOIN ptax_rates AS t ON t.r_state = r.p_in_state AND t.r_slug = r.p_in_slug AND t.r_year = r.p_year
 ),
+ptax_note_sets AS (
+  SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask, NULLIF(ARRAY_TO_STRING(LIST_FILTER(c.n_texts, lambda t, i: (g.n_mask >> (i - 1)) & 1 = 1), ' | '), '') AS n_notes
+  FROM (VALUES
+  (-1, 1, CAST([] AS TEXT[])),
+  (0, 4, CAST(['not a rental', 'mixed'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_joined AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_input AS i
+  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+),
 ptax_in AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
-    k.p_in_year AS f1,
+    i.p_in_year AS f1,
     CAST(i."class" AS TEXT) AS f2,
     COALESCE(CAST(i."homestead" AS BOOLEAN), FALSE) AS f3,
     COALESCE(CAST(i."over65" AS BOOLEAN), FALSE) AS f4,
@@ -84,13 +98,8 @@ ptax_in AS (
     CAST(NULL AS FLOAT8) AS f21,
     CAST(NULL AS FLOAT8) AS f22,
     CAST(NULL AS FLOAT8) AS f23,
-    CAST(NULL AS FLOAT8) AS f24,
-    k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
-  FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+    CAST(NULL AS FLOAT8) AS f24
+  FROM ptax_joined AS i
 ),
 ptax_rated AS (
   SELECT *, CASE WHEN k_error IN ('UNKNOWN_STATE', 'MISSING_COUNTY') THEN k_error WHEN f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN 'INVALID_VALUE' ELSE k_error END AS p_error,
@@ -111,17 +120,6 @@ ptax_l2 AS (
   SELECT *, CASE WHEN py = 0 THEN GREATEST(GREATEST(py0_s0, ((-f0))), (FLOOR((f0 / CAST('12' AS FLOAT8))))) END AS py0_s6,
     CASE WHEN py = 0 THEN (CASE WHEN py0_s9 THEN 'home' WHEN ((COALESCE(f16 < f0, FALSE) OR (f0 > COALESCE(f16, CAST('0' AS FLOAT8))) OR (f5 IS NOT DISTINCT FROM f12) OR (f0 <> f10) OR (f0 = f10) OR (f2 IS DISTINCT FROM f14) OR (f3 <= f4))) THEN 'rental' END) END AS py0_s11
   FROM ptax_l1
-),
-ptax_note_texts(n_py, n_bit, n_text) AS (
-  VALUES
-  (0, 0, 'not a rental'),
-  (0, 1, 'mixed')
-),
-ptax_note_sets AS (
-  SELECT m.n_py, m.n_mask, STRING_AGG(t.n_text, ' | ' ORDER BY t.n_bit) AS n_notes
-  FROM (SELECT c.n_py, CAST(g.n_mask AS INTEGER) AS n_mask FROM (VALUES (-1, 1), (0, 4)) AS c(n_py, n_count) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count) AS m
-  LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
-  GROUP BY m.n_py, m.n_mask
 ),
 ptax_raw AS (
   SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN COALESCE(f5 <= CAST('0' AS FLOAT8), FALSE) THEN 1 WHEN COALESCE(py0_e7, py0_e8) IS NOT NULL THEN 0 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN (NOT COALESCE(py0_s11 = 'rental', FALSE)) THEN 1 ELSE 0 END) + (CASE WHEN py0_s9 THEN 2 ELSE 0 END)) END) AS p_nmask,
