@@ -253,8 +253,8 @@ export interface ResultFieldDecl {
   label: Label;
   unit: ResultFieldUnit;
   group: string;
-  /** A row of the `ptax calc` table: true (labelled label.en) or the row's label. */
-  cli?: true | string;
+  /** A row of the `ptax calc` table: true (labelled with `label`) or the row's own label in both languages. */
+  cli?: true | Label;
   /** A column of the CSV batch output, with this name. */
   column?: string;
   /** A calculator's own figure: the calculators that give it. */
@@ -297,7 +297,7 @@ export interface GeneratedResultField {
   path: readonly string[];
   unit: ResultFieldUnit;
   group: string;
-  /** The row's label in the `ptax calc` table. */
+  /** The row's English label in the `ptax calc` table (the Spanish one is read from the bundle's results, for --lang es only). */
   cli?: string;
   column?: string;
 }

@@ -1,0 +1,45 @@
+/**
+ * The Spanish words of the CLI's human output (cli/format.ts `CliTexts`; the English ones
+ * are there). Read only by `loadTexts('es')`, for `--lang es`: in the CLI bundle this file
+ * is a chunk of its own that an English run does not load. The rows' labels come from the
+ * rule files (rules/results.yaml `label.es`, or `cli.es` where the table says it shorter).
+ * Amounts and percents are written as in English: es-MX writes them as en-US does
+ * (web/src/lib/format.ts), as the Spanish edition of the web shows them.
+ */
+import type { CliTexts } from './format.js';
+
+/** The detail objects' state names in Spanish (the others are written alike). */
+const DETAIL_NAMES: Record<string, string> = { newYork: 'Nueva York' };
+
+export const ES: CliTexts = {
+  head: (x) =>
+    `${x.place} · reglas: ${x.program}, ${x.fiscal ? 'año fiscal' : 'año tributario'} ${x.year} · valor ${x.value}${x.propertyClass ? ` · ${x.propertyClass}` : ''}`,
+  calculatorHead: (x) => `${x.title} · ${x.place} · ${x.years ? `años ${x.years.join(' → ')}` : `año ${String(x.year)}`}`,
+  notes: 'Notas:',
+  saves: (name) => `${name} ahorra`,
+  detail: (key) => `Detalle de ${DETAIL_NAMES[key] ?? `${key[0]!.toUpperCase()}${key.slice(1)}`}:`,
+  yes: 'sí',
+  no: 'no',
+  // As the Spanish web shows them (web/src/i18n/es.ts `value`; the classes as rules/inputs.yaml names them).
+  values: {
+    none: 'ninguno',
+    basic: 'básico',
+    enhanced: 'mejorado',
+    delinquent: 'en mora',
+    discount: 'periodo de descuento',
+    onTime: 'a tiempo',
+    current: 'al corriente',
+    notYetBilled: 'aún no facturado',
+    class1: 'clase 1',
+    class2: 'clase 2',
+    class3: 'clase 3',
+    class4: 'clase 4',
+  },
+  howCalculated: 'Cómo se calculó:',
+  rule: 'regla',
+  inForce: (effective, file) => `vigente desde ${effective}; ${file}`,
+  needsCounty: ' (requiere --county)',
+  noCalculators: (state) => `${state} no tiene calculadoras especializadas`,
+  counties: (n, aliases) => `${n} condados${aliases.length ? `; también: ${aliases.join(', ')}` : ''}`,
+  row: (f) => (f.cli === true || f.cli === undefined ? f.label.es : f.cli.es),
+};
