@@ -15,6 +15,8 @@ export const ES: CliTexts = {
   head: (x) =>
     `${x.place} · reglas: ${x.program}, ${x.fiscal ? 'año fiscal' : 'año tributario'} ${x.year} · valor ${x.value}${x.propertyClass ? ` · ${x.propertyClass}` : ''}`,
   calculatorHead: (x) => `${x.title} · ${x.place} · ${x.years ? `años ${x.years.join(' → ')}` : `año ${String(x.year)}`}`,
+  // As the Spanish web names places (web/src/lib/places.ts countyName, web/src/i18n/es.ts `place`).
+  place: (county) => (county === 'New York City' ? 'Ciudad de Nueva York' : county.replace(/^(.+) County$/, 'Condado de $1')),
   notes: 'Notas:',
   saves: (name) => `${name} ahorra`,
   detail: (key) => `Detalle de ${DETAIL_NAMES[key] ?? `${key[0]!.toUpperCase()}${key.slice(1)}`}:`,

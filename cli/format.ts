@@ -23,6 +23,8 @@ export interface CliTexts {
   head(x: { place: string; program: string; fiscal: boolean; year: number; value: string; propertyClass?: string | null | undefined }): string;
   /** The head line of a calculator: its title, the place, the year or years compared. */
   calculatorHead(x: { title: string; place: string; years: number[] | undefined; year: unknown }): string;
+  /** A county as the rules name it ("Kings County"), in this language. */
+  place(county: string): string;
   /** The heading of the notes. */
   notes: string;
   /** A saving by its name (an exemption the declarations do not name, a proposition of a vote). */
@@ -52,6 +54,7 @@ const EN: CliTexts = {
   head: (x) =>
     `${x.place} · ${x.program} rules, ${x.fiscal ? 'fiscal year' : 'tax year'} ${x.year} · value ${x.value}${x.propertyClass ? ` · ${x.propertyClass}` : ''}`,
   calculatorHead: (x) => `${x.title} · ${x.place} · ${x.years ? `years ${x.years.join(' → ')}` : `year ${x.year}`}`,
+  place: (county) => county,
   notes: 'Notes:',
   saves: (name) => `${name} saves`,
   detail: (key) => `${DETAIL_TITLES[key] ?? `${key[0]!.toUpperCase()}${key.slice(1)}`} detail:`,
@@ -135,7 +138,7 @@ export function formatResult(
   const valueWidth = Math.max(...rows.map(([, v]) => v.length));
   const fiscal = r.nyc !== undefined; // NYC years are fiscal years (July to June)
   const head = t.head({
-    place: `${r.county}, ${r.state}`,
+    place: `${t.place(r.county)}, ${r.state}`,
     program: programLabel,
     fiscal,
     year: r.year,
@@ -181,14 +184,18 @@ function leafUnits(tree: ResultGroup | undefined, prefix = '', out = new Map<str
 
 const HEAD_KEYS = new Set(['state', 'county', 'year', 'program', 'calculator', 'notes', 'explanation', 'before', 'after', 'years']);
 
-/** Rows "key  value" for an object of results, nested objects indented, formatted by unit. */
+/**
+ * Rows "key  value" for an object of results, nested objects indented, formatted by unit.
+ * In English a row is named by its key; in another language by the label of the field that
+ * rules/results.yaml declares with that path elsewhere (a calculator's `annualTax`), else by its key.
+ */
 function resultRows(
   o: Record<string, unknown>,
   units: Map<string, string>,
   prefix: string,
   depth: number,
   t: CliTexts,
-  skip: Set<string> = new Set(),
+  names?: Map<string, string>,
 ): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   const fmt = (path: string, x: unknown): string => {
@@ -199,14 +206,17 @@ function resultRows(
     return u === 'usd' ? usd.format(x) : u === 'percent' ? `${x.toFixed(2)}%` : u === 'count' ? String(x) : num.format(x);
   };
   for (const [k, v] of Object.entries(o)) {
-    if (skip.has(k)) continue;
     const path = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === 'object' && !Array.isArray(v))
-      rows.push([`${'  '.repeat(depth)}${k}`, ''], ...resultRows(v as Record<string, unknown>, units, path, depth + 1, t));
-    else rows.push([`${'  '.repeat(depth)}${k}`, fmt(path, v)]);
+    const name = `${'  '.repeat(depth)}${names?.get(path) ?? k}`;
+    if (v && typeof v === 'object' && !Array.isArray(v)) rows.push([name, ''], ...resultRows(v as Record<string, unknown>, units, path, depth + 1, t, names));
+    else rows.push([name, fmt(path, v)]);
   }
   return rows;
 }
+
+/** The labels of the declared fields by their path, in a language other than English (English names leftover rows by their keys). */
+const namesOf = (fields: ResultFieldDecl[], lang: Lang): Map<string, string> | undefined =>
+  lang === 'en' ? undefined : new Map(fields.map((f) => [f.id, f.label[lang] ?? f.label.en]));
 
 /** A state's detail object in the human table (`florida`, `california`, `texas`; NYC has its own lines). */
 export const DETAIL_KEYS = ['florida', 'california', 'texas', 'newYork'] as const;
@@ -233,6 +243,7 @@ function declaredRows(
   lang: Lang,
   units: Map<string, string>,
   skip: Set<string> = new Set(),
+  names?: Map<string, string>,
 ): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   const covered = new Set<string>();
@@ -256,7 +267,7 @@ function declaredRows(
     return Object.keys(out).length ? out : undefined;
   };
   const rest = leftover(o, '');
-  if (rest) rows.push(...resultRows(rest, units, prefix, 0, texts(lang)));
+  if (rest) rows.push(...resultRows(rest, units, prefix, 0, texts(lang), names));
   return rows;
 }
 
@@ -268,8 +279,8 @@ export function detailLines(r: CalcResult, program: ProgramDef | undefined, fiel
     if (!d || typeof d !== 'object') continue;
     const declared = fields.filter((f) => f.id.startsWith(`${k}.`));
     const rows = declared.length
-      ? declaredRows(d as Record<string, unknown>, declared, k, lang, units)
-      : resultRows(d as Record<string, unknown>, units, k, 0, texts(lang));
+      ? declaredRows(d as Record<string, unknown>, declared, k, lang, units, undefined, namesOf(fields, lang))
+      : resultRows(d as Record<string, unknown>, units, k, 0, texts(lang), namesOf(fields, lang));
     const width = Math.max(0, ...rows.map(([x]) => x.length));
     lines.push(texts(lang).detail(k), ...rows.map(([x, v]) => `  ${x.padEnd(width)}  ${v}`.trimEnd()));
   }
@@ -292,14 +303,14 @@ export function formatCalculator(
   const t = texts(lang);
   const key = `${String(r.state).toLowerCase()}.${String(r.calculator ?? '')}`;
   const own = fields.filter((f) => f.calculators?.includes(key) || (k?.program && f.calculators?.includes(`${String(r.state).toLowerCase()}.${k.name}`)));
-  const rows = declaredRows(r as Record<string, unknown>, own, '', lang, leafUnits(program?.result), HEAD_KEYS);
+  const rows = declaredRows(r as Record<string, unknown>, own, '', lang, leafUnits(program?.result), HEAD_KEYS, namesOf(fields, lang));
   const props = (r.propositions ?? []) as Array<{ id: string; savings: number }>;
   for (const p of props) {
     const def = k?.propositions?.find((x) => x.id === p.id);
     rows.push([t.saves(def ? (def.title[lang] ?? def.title.en) : p.id), usd.format(p.savings)]);
   }
   const width = Math.max(0, ...rows.map(([x]) => x.length));
-  const place = [r.county, r.state].filter(Boolean).join(', ');
+  const place = [r.county ? t.place(r.county) : r.county, r.state].filter(Boolean).join(', ');
   const head = t.calculatorHead({ title, place, years: Array.isArray(r.years) ? (r.years as number[]) : undefined, year: r.year });
   const lines = [head, ...rows.map(([x, v]) => `  ${x.padEnd(width)}  ${v}`.trimEnd())];
   if (r.notes.length) lines.push(t.notes, ...r.notes.map((n) => `  - ${n}`));
