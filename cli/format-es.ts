@@ -6,9 +6,13 @@
  * Amounts and percents are written as in English: es-MX writes them as en-US does
  * (web/src/lib/format.ts), as the Spanish edition of the web shows them.
  */
+import { CITATIONS_ES } from '../web/src/i18n/citations.es.js';
 import type { CliTexts } from './format.js';
 
 /** The detail objects' state names in Spanish (the others are written alike). */
+const CONVENTION = /^ptax, how it works: /;
+let titles: Map<string, string> | undefined;
+
 const DETAIL_NAMES: Record<string, string> = { newYork: 'Nueva York' };
 
 export const ES: CliTexts = {
@@ -40,6 +44,11 @@ export const ES: CliTexts = {
   howCalculated: 'Cómo se calculó:',
   rule: 'regla',
   inForce: (effective, file) => `vigente desde ${effective}; ${file}`,
+  // As the Spanish web gives a source (web/src/lib/citations.ts): a document by its Spanish
+  // title (web/src/i18n/citations.es.ts), a product convention by what it explains; a title
+  // with no Spanish yet as it is.
+  citation: (title, label) =>
+    CONVENTION.test(title) ? (label?.es ? `ptax, cómo funciona: ${label.es}` : title) : ((titles ??= new Map(CITATIONS_ES)).get(title) ?? title),
   needsCounty: ' (requiere --county)',
   noCalculators: (state) => `${state} no tiene calculadoras especializadas`,
   counties: (n, aliases) => `${n} condados${aliases.length ? `; también: ${aliases.join(', ')}` : ''}`,

@@ -20,7 +20,7 @@ describe('formatExplanation', () => {
     expect(lines[j + 1]).not.toMatch(/^\s+rule:/);
     // In Spanish the line is labelled "regla" (the Spanish texts are loaded first, as `ptax --lang es` does).
     await loadTexts('es');
-    expect(formatExplanation(r, 'es', calc.bundle.programs[r.program])).toContain('      regla: Texas Tax Code §11.13');
+    expect(formatExplanation(r, 'es', calc.bundle.programs[r.program])).toContain('      regla: Código Tributario de Texas §11.13');
   });
 
   it('without the program, a step reference carried by the explanation data is still shown', () => {

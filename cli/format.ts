@@ -39,6 +39,8 @@ export interface CliTexts {
   howCalculated: string;
   rule: string;
   inForce(effective: string, file: string): string;
+  /** A source's title (English: as the rule file gives it), with the label of the step or parameter it is cited for. */
+  citation(title: string, label?: Label): string;
   /** `ptax <state> list`: a calculator that needs --county; a state with none. */
   needsCounty: string;
   noCalculators(state: string): string;
@@ -64,6 +66,7 @@ const EN: CliTexts = {
   howCalculated: 'How this was calculated:',
   rule: 'rule',
   inForce: (effective, file) => `in force from ${effective}; ${file}`,
+  citation: (title) => title,
   needsCounty: ' (needs --county)',
   noCalculators: (state) => `${state} has no specialised calculators`,
   counties: (n, aliases) => `${n} counties${aliases.length ? `; also: ${aliases.join(', ')}` : ''}`,
@@ -155,18 +158,18 @@ export function formatResult(
  * statute section it applies, from the program: the step's `reference` in the explanation
  * data when it carries one, else the program's step); the parameters it reads with theirs.
  */
-export function formatExplanation(r: CalcResult, lang: Lang = 'en', program?: ProgramDef): string {
+export function formatExplanation(r: CalcResult, lang: Lang = 'en', program?: ProgramDef, parameters?: Record<string, { label?: Label }>): string {
   const t = texts(lang);
   const lines = [t.howCalculated];
-  const refs = (x: Reference[]) => x.map((y) => `${y.title} <${y.href}>`).join('; ');
+  const refs = (x: Reference[], label?: Label) => x.map((y) => `${t.citation(y.title, label)} <${y.href}>`).join('; ');
   (r.explanation ?? []).forEach((s, i) => {
     const value = typeof s.value === 'number' ? num.format(s.value) : String(s.value);
     // The sentence with its figures (engine/core/sentence.ts); an explanation without one (older JSON): label = value.
     lines.push(`  ${String(i + 1).padStart(2)}. ${s.sentence ?? `${s.label[lang]} = ${value}`}`);
     lines.push(`      ${s.expression}   [${s.rule}]`);
     const own = (s as { reference?: Reference[] }).reference ?? program?.steps.find((x) => `${program.id}.${x.id}` === s.rule)?.reference;
-    if (own) lines.push(`      ${t.rule}: ${refs(own)}`);
-    for (const p of s.params) lines.push(`      ${p.id} (${t.inForce(p.effective, p.file)}): ${refs(p.reference)}`);
+    if (own) lines.push(`      ${t.rule}: ${refs(own, s.label)}`);
+    for (const p of s.params) lines.push(`      ${p.id} (${t.inForce(p.effective, p.file)}): ${refs(p.reference, parameters?.[p.id]?.label)}`);
   });
   return lines.join('\n');
 }

@@ -277,7 +277,8 @@ export function buildProgram(only?: string): Command {
               o.lang as Lang,
             ) + '\n',
           );
-          if (o.explain) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+          if (o.explain)
+            out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program], o.lang === 'en' ? undefined : calc.bundle.parameters) + '\n');
         }
       });
   }
@@ -477,7 +478,8 @@ export function buildProgram(only?: string): Command {
         if (o.json) out(JSON.stringify(r, null, 2) + '\n');
         else {
           out(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang], calc.bundle.results, o.lang as Lang, k) + '\n');
-          if (o.explain && r.explanation) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+          if (o.explain && r.explanation)
+            out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program], o.lang === 'en' ? undefined : calc.bundle.parameters) + '\n');
         }
       });
   }

@@ -189,6 +189,13 @@ describe('ptax calc --lang es: the table in Spanish, the figures of the English 
     const param = /^ {6}tx\.exemptions\.homestead_school \((vigente desde|in force from) 2025-01-01; rules\/tx\/exemptions\.yaml\): /;
     expect(es.find((l) => param.exec(l)?.[1] === 'vigente desde')).toBeDefined();
     expect(en.find((l) => param.exec(l)?.[1] === 'in force from')).toBeDefined();
+    // The sources as the Spanish web names them: a product convention by the Spanish label of the
+    // parameter it explains, a document by its Spanish title (web/src/i18n/citations.es.ts).
+    expect(es).toContain(
+      '      tx.average_rate (vigente desde 2023-01-01; rules/tx/split.yaml): ptax, cómo funciona: Tasa promedio de Texas </how-it-works#convention-tx-average-rate>',
+    );
+    expect(es.some((l) => l.includes('ptax, how it works'))).toBe(false);
+    expect(es.some((l) => l.startsWith('      regla: Código Tributario de Texas §'))).toBe(true);
     sameFigures(es, en);
     noEnglish(es);
   });
