@@ -452,7 +452,12 @@ export function buildProgram(only?: string): Command {
         const state = calc.state(code);
         const t = await loadTexts(o.lang as Lang);
         if (name === 'list') {
-          const list = state.calculators.map((k) => ({ name: k.name, label: k.label[o.lang as Lang], description: k.description, county: k.county }));
+          const list = state.calculators.map((k) => ({
+            name: k.name,
+            label: k.label[o.lang as Lang],
+            description: typeof k.description === 'string' ? k.description : k.description[o.lang as Lang],
+            county: k.county,
+          }));
           if (o.json) out(JSON.stringify(list, null, 2) + '\n');
           else if (!list.length) out(`${t.noCalculators(state.code)}\n`);
           else out(list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? t.needsCounty : ''}\n    ${k.description}`).join('\n') + '\n');

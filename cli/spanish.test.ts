@@ -274,6 +274,9 @@ describe('the calculators and the lists with --lang es', () => {
   it('ptax tx list and ptax counties', async () => {
     const list = await ptax('tx', 'list', '--lang', 'es');
     expect(list.stdout).toContain('vote         Enmiendas de noviembre de 2025 (requiere --county)\n');
+    // The calculator's description from rules/tx/state.yaml `description.es`.
+    expect(list.stdout).toContain('\n    Lo que ahorran en esta propiedad las enmiendas constitucionales de noviembre de 2025 (Proposiciones 11 y 13:');
+    expect((await ptax('tx', 'list')).stdout).toContain('\n    What the November 2025 constitutional amendments (Propositions 11 and 13:');
     const de = await ptax('counties', '--state', 'DE', '--lang', 'es');
     expect(de.stdout.trimEnd().split('\n').at(-1)).toBe('3 condados');
     expect((await ptax('counties', '--state', 'DE')).stdout.trimEnd().split('\n').at(-1)).toBe('3 counties');

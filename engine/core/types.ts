@@ -127,7 +127,8 @@ export interface CountyDef {
 export interface CalculatorDef {
   name: string;
   label: Label;
-  description: string;
+  /** What it does (`ptax <state> list`): in both languages, or English only. */
+  description: string | Label;
   program?: string;
   compare?: { years: [number, number] };
   /** A comparison's measures put to the voters: each one's parameters (the change) and the result fields whose difference is its saving. */
