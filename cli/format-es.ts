@@ -9,10 +9,12 @@
 import { CITATIONS_ES } from '../web/src/i18n/citations.es.js';
 import type { CliTexts } from './format.js';
 
-/** The detail objects' state names in Spanish (the others are written alike). */
+/** A product convention's citation (docs/sources.md), named in Spanish by what it explains. */
 const CONVENTION = /^ptax, how it works: /;
+/** The Spanish titles of the documents cited, by their English title (made on the first citation). */
 let titles: Map<string, string> | undefined;
 
+/** The detail objects' state names in Spanish (the others are written alike). */
 const DETAIL_NAMES: Record<string, string> = { newYork: 'Nueva York' };
 
 export const ES: CliTexts = {
