@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { Calculator } from '../engine/node.js';
 import { readBundle } from '../engine/node.js';
-import { formatExplanation } from './format.js';
+import { formatExplanation, loadTexts } from './format.js';
 
 const calc = new Calculator(readBundle('dist/rules/bundle.json'));
 
 describe('formatExplanation', () => {
-  it('a Texas homestead: the school homestead step cites Tax Code §11.13, a step without a reference shows none', () => {
+  it('a Texas homestead: the school homestead step cites Tax Code §11.13, a step without a reference shows none', async () => {
     const r = calc.calculate({ state: 'TX', county: 'Harris', value: 300000, homestead: true }, { explain: true });
     const text = formatExplanation(r, 'en', calc.bundle.programs[r.program]);
     const lines = text.split('\n');
@@ -18,8 +18,9 @@ describe('formatExplanation', () => {
     expect(lines[i + 1]).toBe('      rule: Texas Tax Code §11.13, residence homestead <https://statutes.capitol.texas.gov/Docs/TX/htm/TX.11.htm#11.13>');
     const j = lines.findIndex((l) => l.includes('[tx.schoolAfterHomestead]'));
     expect(lines[j + 1]).not.toMatch(/^\s+rule:/);
-    // In Spanish the line is labelled "regla".
-    expect(formatExplanation(r, 'es', calc.bundle.programs[r.program])).toContain('      regla: Texas Tax Code §11.13');
+    // In Spanish the line is labelled "regla" (the Spanish texts are loaded first, as `ptax --lang es` does).
+    await loadTexts('es');
+    expect(formatExplanation(r, 'es', calc.bundle.programs[r.program])).toContain('      regla: Código Tributario de Texas §11.13');
   });
 
   it('without the program, a step reference carried by the explanation data is still shown', () => {

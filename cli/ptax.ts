@@ -16,7 +16,7 @@ import { PtaxError, isPtaxError } from '../engine/node.js';
 import { localized } from '../engine/node.js';
 import { declaredInputs, type Bundle, type GeneratedInput, type Lang } from '../engine/node.js';
 import { choiceFlags, numericFlags, parseDate, parseYear } from './parse.js';
-import { formatCalculator, formatExplanation, formatResult } from './format.js';
+import { formatCalculator, formatExplanation, formatResult, loadTexts } from './format.js';
 import { onStdoutError, out } from './stdout.js';
 import { INPUTS } from '../engine/node.js';
 
@@ -266,6 +266,7 @@ export function buildProgram(only?: string): Command {
         const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
         if (o.json) out(JSON.stringify(r, null, 2) + '\n');
         else {
+          if (o.lang !== 'en') await loadTexts(o.lang as Lang);
           out(
             formatResult(
               r,
@@ -276,7 +277,8 @@ export function buildProgram(only?: string): Command {
               o.lang as Lang,
             ) + '\n',
           );
-          if (o.explain) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+          if (o.explain)
+            out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program], o.lang === 'en' ? undefined : calc.bundle.parameters) + '\n');
         }
       });
   }
@@ -286,6 +288,7 @@ export function buildProgram(only?: string): Command {
       .command('counties')
       .description('list the counties of a state with their rates')
       .requiredOption('--state <code>', 'the state: its code or name (ptax states lists them)')
+      .addOption(new Option('--lang <lang>', 'language of the last line and of messages').choices(['en', 'es']).default('en'))
       .option('--json', 'print JSON')
       .action(async (o) => {
         jsonErrors = !!o.json;
@@ -300,7 +303,12 @@ export function buildProgram(only?: string): Command {
           out(
             `${r.name.padEnd(w)}  ${r.rate === null ? '   —   ' : r.rate.toFixed(4) + '%'}  ${r.slug}${r.flags.length ? '  [' + r.flags.join(', ') + ']' : ''}\n`,
           );
-        out(`${rows.length} counties${state.aliases.length ? `; also: ${state.aliases.map((a) => a.name).join(', ')}` : ''}\n`);
+        out(
+          `${(await loadTexts(o.lang as Lang)).counties(
+            rows.length,
+            state.aliases.map((a) => a.name),
+          )}\n`,
+        );
       });
   }
 
@@ -442,11 +450,17 @@ export function buildProgram(only?: string): Command {
         jsonErrors = !!o.json;
         const calc = new Calculator(await bundle());
         const state = calc.state(code);
+        const t = await loadTexts(o.lang as Lang);
         if (name === 'list') {
-          const list = state.calculators.map((k) => ({ name: k.name, label: k.label[o.lang as Lang], description: k.description, county: k.county }));
+          const list = state.calculators.map((k) => ({
+            name: k.name,
+            label: k.label[o.lang as Lang],
+            description: typeof k.description === 'string' ? k.description : k.description[o.lang as Lang],
+            county: k.county,
+          }));
           if (o.json) out(JSON.stringify(list, null, 2) + '\n');
-          else if (!list.length) out(`${state.code} has no specialised calculators\n`);
-          else out(list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? ' (needs --county)' : ''}\n    ${k.description}`).join('\n') + '\n');
+          else if (!list.length) out(`${t.noCalculators(state.code)}\n`);
+          else out(list.map((k) => `${k.name.padEnd(12)} ${k.label}${k.county ? t.needsCounty : ''}\n    ${k.description}`).join('\n') + '\n');
           return;
         }
         const k = calc.calculatorOf(code, name);
@@ -469,7 +483,8 @@ export function buildProgram(only?: string): Command {
         if (o.json) out(JSON.stringify(r, null, 2) + '\n');
         else {
           out(formatCalculator(r, calc.bundle.programs[r.program], k.label[o.lang as Lang], calc.bundle.results, o.lang as Lang, k) + '\n');
-          if (o.explain && r.explanation) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program]) + '\n');
+          if (o.explain && r.explanation)
+            out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program], o.lang === 'en' ? undefined : calc.bundle.parameters) + '\n');
         }
       });
   }

@@ -25,7 +25,7 @@ export function generatedResults(bundle: Bundle): GeneratedResultField[] {
       path: f.id.split('.'),
       unit: f.unit,
       group: f.group,
-      ...(f.cli !== undefined ? { cli: f.cli === true ? f.label.en : f.cli } : {}),
+      ...(f.cli !== undefined ? { cli: f.cli === true ? f.label.en : f.cli.en } : {}),
       ...(f.column !== undefined ? { column: f.column } : {}),
     }));
 }

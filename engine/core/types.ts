@@ -127,7 +127,8 @@ export interface CountyDef {
 export interface CalculatorDef {
   name: string;
   label: Label;
-  description: string;
+  /** What it does (`ptax <state> list`): in both languages, or English only. */
+  description: string | Label;
   program?: string;
   compare?: { years: [number, number] };
   /** A comparison's measures put to the voters: each one's parameters (the change) and the result fields whose difference is its saving. */
@@ -253,8 +254,8 @@ export interface ResultFieldDecl {
   label: Label;
   unit: ResultFieldUnit;
   group: string;
-  /** A row of the `ptax calc` table: true (labelled label.en) or the row's label. */
-  cli?: true | string;
+  /** A row of the `ptax calc` table: true (labelled with `label`) or the row's own label in both languages. */
+  cli?: true | Label;
   /** A column of the CSV batch output, with this name. */
   column?: string;
   /** A calculator's own figure: the calculators that give it. */
@@ -297,7 +298,7 @@ export interface GeneratedResultField {
   path: readonly string[];
   unit: ResultFieldUnit;
   group: string;
-  /** The row's label in the `ptax calc` table. */
+  /** The row's English label in the `ptax calc` table (the Spanish one is read from the bundle's results, for --lang es only). */
   cli?: string;
   column?: string;
 }
