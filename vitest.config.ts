@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './scripts/test-sequencer.js';
 
 /** Every unit, property, differential, CLI, server and component test file. */
 const ALL = [
@@ -54,6 +55,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The longest files first (scripts/test-sequencer.ts), also in a clean clone without vitest's cache.
+    sequence: { sequencer: LongestFirst },
     // Two files at a time. Vitest's default for `vitest run` is one worker fewer than the
     // cores (os.availableParallelism() - 1), which on this 2-core machine is ONE: the files
     // ran one after the other (reports/vitest.json of a clean-clone run: no two files

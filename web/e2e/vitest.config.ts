@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from '../../scripts/test-sequencer.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,6 +27,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // The longest files first (scripts/test-sequencer.ts), also in a clean clone without vitest's cache.
+    sequence: { sequencer: LongestFirst },
     // Two files at a time (PTAX_E2E_WORKERS): a file spends most of its time waiting on its
     // browser and the server (about 226 s of CPU in 470 s alone), so the second core is
     // otherwise idle once vitest is done. Each file has its own browser; the files that need
