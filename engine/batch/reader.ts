@@ -406,7 +406,7 @@ export class BatchReader {
     try {
       if (err !== undefined) throw err;
       const cols = this.cols;
-      let place: Place | PtaxError | null = null;
+      let e = -1;
       if (cols && !this.engine.fastOff) {
         const { slots, empties } = cols;
         const facts = this.facts;
@@ -414,13 +414,20 @@ export class BatchReader {
           const slot = slots[k]!;
           if (slot !== -1) facts[slot] = vals[k] === undefined ? empties[k] : vals[k];
         }
-        place = this.placeOfBytes(buf);
+        e = this.entryOfBytes(buf);
       }
-      if (place instanceof Error) throw place;
-      if (place) {
+      const keys = this.placeKeys;
+      const meta = keys.meta;
+      const no = e === -1 ? -1 : meta[(e << 3) + 4]!;
+      if (no !== -1) {
+        // A place: its number and its prefix's bytes, beside its key's in the table's arena.
         this.inPlace++;
-        this.engine.csvFacts(place, this.facts, w);
+        const m = e << 3;
+        const ps = meta[m]! + (meta[m + 1]! >> 1);
+        this.engine.csvPlaced(no, this.facts, w, keys.arena, ps, ps + meta[m + 5]!);
       } else {
+        const place = e === -1 ? null : keys.places[e];
+        if (place instanceof Error) throw place;
         this.readPlace(buf);
         this.engine.csvInto(this.rowInput!(vals), w);
       }
@@ -435,23 +442,24 @@ export class BatchReader {
   }
 
   /**
-   * The place of the current row by the bytes of its state, county and year cells:
-   * remembered (hash, then the bytes compared), or asked of the engine with the row's
-   * values (the engine's own cache, or `prepare`). The error `prepare` gave for those
-   * cells, or null when the row must go to the engine as an input (a cell with "" inside,
-   * or a state that chooses its program by input facts).
+   * The entry (`PlaceKeys`) of the current row by the bytes of its state, county and year
+   * cells: remembered (hash, then the bytes compared), or asked of the engine with the
+   * row's values (the engine's own cache, or `prepare`) and added. Its place is numbered
+   * (`BatchCalculator.numberOf`), or it holds the error `prepare` gave for those cells, or
+   * null when the row must go to the engine as an input (a state that chooses its program
+   * by input facts). -1: the row goes to the engine as an input (a cell with "" inside).
    */
-  private placeOfBytes(buf: Buffer): Place | PtaxError | null {
+  private entryOfBytes(buf: Buffer): number {
     const { state, county, year } = this.cols!;
     const fq = this.fq;
-    if (fq[state]! > 1 || fq[county]! > 1 || (year !== -1 && fq[year]! > 1)) return null;
+    if (fq[state]! > 1 || fq[county]! > 1 || (year !== -1 && fq[year]! > 1)) return -1;
     const fs = this.fs,
       fe = this.fe;
     const ys = year === -1 ? 0 : fs[year]!,
       ye = year === -1 ? 0 : fe[year]!;
     const keys = this.placeKeys;
     const found = keys.find(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye);
-    if (found !== -1) return keys.places[found]!;
+    if (found !== -1) return found;
     // First row with these cells: the engine decides, from the row's input.
     this.readPlace(buf);
     const vals = this.vals;
@@ -466,8 +474,13 @@ export class BatchReader {
       if (!isPtaxError(x)) throw x;
       place = x as PtaxError;
     }
-    keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place);
-    return place;
+    if (keys.full) {
+      keys.clear(); // bounded memory, whatever the input; the places' numbers go with it
+      this.engine.resetNumbers();
+    }
+    if (place === null || place instanceof Error) keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place);
+    else keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place, place.prefix, this.engine.numberOf(place));
+    return keys.places.length - 1;
   }
   private placeKeys = new PlaceKeys();
 
@@ -735,16 +748,18 @@ export class PlaceKeys {
    * small table stays in the processor's cache).
    */
   private table = new Int32Array(2 << 10);
-  private arena = new Uint8Array(1 << 16);
+  /** The entries' bytes: each key's three cells, then its place's prefix (the reader copies it from here, in cache after the key's comparison). */
+  arena = new Uint8Array(1 << 16);
   private used = 0;
   /**
-   * Per entry, four numbers side by side (one cache line per look-up, where five arrays
-   * were five): where its bytes start in the arena; the length of all three cells times 2,
-   * plus 1 when it is not a place (an error or null) and matches its own bytes only; its
-   * state and county cells' lengths (`shapeOf`); its hash (to put it again when the table
-   * grows).
+   * Per entry, eight numbers side by side (half a cache line; one line per look-up, where
+   * five arrays were five): where its bytes start in the arena; the length of all three
+   * cells times 2, plus 1 when it is not a place (an error or null) and matches its own
+   * bytes only; its state and county cells' lengths (`shapeOf`); its hash (to put it again
+   * when the table grows); its place's number (`BatchCalculator.numberOf`, -1: none) and
+   * the length of its prefix, after the cells' bytes; two unused.
    */
-  private meta = new Int32Array(4 << 10);
+  meta = new Int32Array(8 << 10);
   readonly places: Array<Place | PtaxError | null> = [];
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
@@ -780,7 +795,7 @@ export class PlaceKeys {
     next: for (let i = this.first(h); ; i = (i + 2) & mask) {
       const e = table[i + 1]! - 1;
       if (e === -1) return -1;
-      const m = e << 2;
+      const m = e << 3;
       if (table[i] !== h || (meta[m + 1]! & ~1) !== len2 || meta[m + 2] !== shape) continue;
       let q = meta[m]!;
       for (let k = ss; k < se; k++) {
@@ -804,34 +819,57 @@ export class PlaceKeys {
     }
   }
 
-  add(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number, place: Place | PtaxError | null): void {
-    if (this.places.length >= PlaceKeys.MAX_KEYS) this.clear(); // bounded memory, whatever the input
+  /** Whether the next `add` starts the table again. */
+  get full(): boolean {
+    return this.places.length >= PlaceKeys.MAX_KEYS;
+  }
+
+  /**
+   * A new entry: the cells' bytes, what they stand for, and for a place its prefix's bytes
+   * and its number (`BatchCalculator.numberOf`).
+   */
+  add(
+    buf: Uint8Array,
+    ss: number,
+    se: number,
+    cs: number,
+    ce: number,
+    ys: number,
+    ye: number,
+    place: Place | PtaxError | null,
+    prefix: Uint8Array = EMPTY,
+    no = -1,
+  ): void {
+    if (this.full) this.clear(); // bounded memory, whatever the input
     const len = se - ss + ce - cs + ye - ys;
-    if (this.used + len > this.arena.length) {
-      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + len));
+    if (this.used + len + prefix.length > this.arena.length) {
+      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + len + prefix.length));
       a.set(this.arena.subarray(0, this.used));
       this.arena = a;
     }
     const e = this.places.length;
-    if ((e + 1) << 2 > this.meta.length) {
+    if ((e + 1) << 3 > this.meta.length) {
       const m = new Int32Array(this.meta.length * 2);
       m.set(this.meta);
       this.meta = m;
     }
     // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
-    const m = e << 2;
+    const m = e << 3;
     this.meta[m] = this.used;
     this.meta[m + 1] = (len << 1) | (place === null || place instanceof Error ? 1 : 0);
     this.meta[m + 2] = PlaceKeys.shapeOf(ss, se, cs, ce);
     this.meta[m + 3] = h;
+    this.meta[m + 4] = no;
+    this.meta[m + 5] = prefix.length;
     this.places.push(place);
     const arena = this.arena;
     let q = this.used;
     for (let k = ss; k < se; k++) arena[q++] = buf[k]!;
     for (let k = cs; k < ce; k++) arena[q++] = buf[k]!;
     for (let k = ys; k < ye; k++) arena[q++] = buf[k]!;
-    this.used = q;
+    arena.set(prefix, q);
+    this.used = q + prefix.length;
     if (this.places.length > this.table.length >> 2) this.grow();
     else this.put(h, e);
   }
@@ -848,10 +886,11 @@ export class PlaceKeys {
   /** Twice the table, every entry put again. */
   private grow(): void {
     this.table = new Int32Array(this.table.length * 2);
-    for (let e = 0; e < this.places.length; e++) this.put(this.meta[(e << 2) + 3]!, e);
+    for (let e = 0; e < this.places.length; e++) this.put(this.meta[(e << 3) + 3]!, e);
   }
 
-  private clear(): void {
+  /** Every entry forgotten. */
+  clear(): void {
     this.table.fill(0);
     this.places.length = 0;
     this.used = 0;
