@@ -417,14 +417,14 @@ export class BatchReader {
         e = this.entryOfBytes(buf);
       }
       const keys = this.placeKeys;
-      const meta = keys.meta;
-      const no = e === -1 ? -1 : meta[(e << 3) + 4]!;
+      const table = keys.table;
+      const at = keys.at;
+      const no = e === -1 ? -1 : table[at + 5]!;
       if (no !== -1) {
         // A place: its number and its prefix's bytes, beside its key's in the table's arena.
         this.inPlace++;
-        const m = e << 3;
-        const ps = meta[m]! + (meta[m + 1]! >> 1);
-        this.engine.csvPlaced(no, this.facts, w, keys.arena, ps, ps + meta[m + 5]!);
+        const ps = table[at + 2]! + (table[at + 3]! >> 1);
+        this.engine.csvPlaced(no, this.facts, w, keys.arena, ps, ps + table[at + 6]!);
       } else {
         const place = e === -1 ? null : keys.places[e];
         if (place instanceof Error) throw place;
@@ -742,24 +742,22 @@ function count10(buf: Buffer, s: number, e: number): number {
 export class PlaceKeys {
   static readonly MAX_KEYS = 1 << 16;
   /**
-   * The open-addressed table, two numbers per place: the key's hash and its entry number + 1
-   * (0: empty), side by side (one cache line per probe). It starts small and doubles (a roll
-   * of four states has a few thousand keys, one of every state's counties some 20,000: a
-   * small table stays in the processor's cache).
+   * The open-addressed table, eight numbers a slot (32 bytes: a look-up reads one cache
+   * line of it, where a table of hashes and a table of entries were two): the key's hash,
+   * its entry number + 1 (0: an empty slot), where its bytes start in the arena, the length
+   * of all three cells times 2 plus 1 when it is not a place (an error or null: it matches
+   * its own bytes only), its state and county cells' lengths (`shapeOf`), its place's number
+   * (`BatchCalculator.numberOf`, -1: none) and the length of its prefix (after the cells'
+   * bytes in the arena); one unused. It starts small and doubles, at most three quarters
+   * full (a roll of four states has a few thousand keys, one of every state's counties some
+   * 20,000).
    */
-  private table = new Int32Array(2 << 10);
+  table = new Int32Array(SLOT << 11);
+  /** The slot of the last key found or added (its first number). */
+  at = 0;
   /** The entries' bytes: each key's three cells, then its place's prefix (the reader copies it from here, in cache after the key's comparison). */
   arena = new Uint8Array(1 << 16);
   private used = 0;
-  /**
-   * Per entry, eight numbers side by side (half a cache line; one line per look-up, where
-   * five arrays were five): where its bytes start in the arena; the length of all three
-   * cells times 2, plus 1 when it is not a place (an error or null) and matches its own
-   * bytes only; its state and county cells' lengths (`shapeOf`); its hash (to put it again
-   * when the table grows); its place's number (`BatchCalculator.numberOf`, -1: none) and
-   * the length of its prefix, after the cells' bytes; two unused.
-   */
-  meta = new Int32Array(8 << 10);
   readonly places: Array<Place | PtaxError | null> = [];
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
@@ -778,26 +776,24 @@ export class PlaceKeys {
     return ((se - ss) << 15) | (ce - cs);
   }
 
-  /** Where a hash's probe starts in the table (a pair's first number). */
-  private first(h: number): number {
-    return ((Math.imul(h, 0x9e3779b1) >>> 0) & ((this.table.length >> 1) - 1)) << 1;
+  /** Where a hash's probe starts in a table of this length (a slot's first number). */
+  private static first(h: number, length: number): number {
+    return ((Math.imul(h, 0x9e3779b1) >>> 0) & ((length >> 3) - 1)) << 3;
   }
 
-  /** The entry of these cells, or -1. */
+  /** The entry of these cells (its slot in `at`), or -1. */
   find(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
     const table = this.table;
     const mask = table.length - 1;
     const arena = this.arena;
-    const meta = this.meta;
     const shape = PlaceKeys.shapeOf(ss, se, cs, ce);
     const len2 = (se - ss + ce - cs + ye - ys) << 1;
-    next: for (let i = this.first(h); ; i = (i + 2) & mask) {
+    next: for (let i = PlaceKeys.first(h, table.length); ; i = (i + SLOT) & mask) {
       const e = table[i + 1]! - 1;
       if (e === -1) return -1;
-      const m = e << 3;
-      if (table[i] !== h || (meta[m + 1]! & ~1) !== len2 || meta[m + 2] !== shape) continue;
-      let q = meta[m]!;
+      if (table[i] !== h || (table[i + 3]! & ~1) !== len2 || table[i + 4] !== shape) continue;
+      let q = table[i + 2]!;
       for (let k = ss; k < se; k++) {
         const a = arena[q++]!,
           b = buf[k]!;
@@ -809,12 +805,13 @@ export class PlaceKeys {
         if (a !== b && FOLD[a] !== FOLD[b]) continue next;
       }
       for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
-      if ((meta[m + 1]! & 1) === 1) {
+      if ((table[i + 3]! & 1) === 1) {
         // Not a place: the cells as written, byte for byte.
-        q = meta[m]!;
+        q = table[i + 2]!;
         for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
         for (let k = cs; k < ce; k++) if (arena[q++] !== buf[k]) continue next;
       }
+      this.at = i;
       return e;
     }
   }
@@ -825,8 +822,8 @@ export class PlaceKeys {
   }
 
   /**
-   * A new entry: the cells' bytes, what they stand for, and for a place its prefix's bytes
-   * and its number (`BatchCalculator.numberOf`).
+   * A new entry (its slot in `at`): the cells' bytes, what they stand for, and for a place
+   * its prefix's bytes and its number (`BatchCalculator.numberOf`).
    */
   add(
     buf: Uint8Array,
@@ -847,22 +844,23 @@ export class PlaceKeys {
       a.set(this.arena.subarray(0, this.used));
       this.arena = a;
     }
+    if ((this.places.length + 1) * 4 > (this.table.length >> 3) * 3) this.grow();
     const e = this.places.length;
-    if ((e + 1) << 3 > this.meta.length) {
-      const m = new Int32Array(this.meta.length * 2);
-      m.set(this.meta);
-      this.meta = m;
-    }
+    this.places.push(place);
     // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
-    const m = e << 3;
-    this.meta[m] = this.used;
-    this.meta[m + 1] = (len << 1) | (place === null || place instanceof Error ? 1 : 0);
-    this.meta[m + 2] = PlaceKeys.shapeOf(ss, se, cs, ce);
-    this.meta[m + 3] = h;
-    this.meta[m + 4] = no;
-    this.meta[m + 5] = prefix.length;
-    this.places.push(place);
+    const table = this.table;
+    const mask = table.length - 1;
+    let i = PlaceKeys.first(h, table.length);
+    while (table[i + 1] !== 0) i = (i + SLOT) & mask;
+    table[i] = h;
+    table[i + 1] = e + 1;
+    table[i + 2] = this.used;
+    table[i + 3] = (len << 1) | (place === null || place instanceof Error ? 1 : 0);
+    table[i + 4] = PlaceKeys.shapeOf(ss, se, cs, ce);
+    table[i + 5] = no;
+    table[i + 6] = prefix.length;
+    this.at = i;
     const arena = this.arena;
     let q = this.used;
     for (let k = ss; k < se; k++) arena[q++] = buf[k]!;
@@ -870,23 +868,20 @@ export class PlaceKeys {
     for (let k = ys; k < ye; k++) arena[q++] = buf[k]!;
     arena.set(prefix, q);
     this.used = q + prefix.length;
-    if (this.places.length > this.table.length >> 2) this.grow();
-    else this.put(h, e);
   }
 
-  private put(h: number, e: number): void {
-    const table = this.table;
-    const mask = table.length - 1;
-    let i = this.first(h);
-    while (table[i + 1] !== 0) i = (i + 2) & mask;
-    table[i] = h;
-    table[i + 1] = e + 1;
-  }
-
-  /** Twice the table, every entry put again. */
+  /** Twice the table, every slot put again. */
   private grow(): void {
-    this.table = new Int32Array(this.table.length * 2);
-    for (let e = 0; e < this.places.length; e++) this.put(this.meta[(e << 3) + 3]!, e);
+    const old = this.table;
+    const table = new Int32Array(old.length * 2);
+    const mask = table.length - 1;
+    for (let j = 0; j < old.length; j += SLOT) {
+      if (old[j + 1] === 0) continue;
+      let i = PlaceKeys.first(old[j]!, table.length);
+      while (table[i + 1] !== 0) i = (i + SLOT) & mask;
+      table.set(old.subarray(j, j + SLOT), i);
+    }
+    this.table = table;
   }
 
   /** Every entry forgotten. */
@@ -896,3 +891,6 @@ export class PlaceKeys {
     this.used = 0;
   }
 }
+
+/** Numbers per PlaceKeys slot. */
+const SLOT = 8;
