@@ -177,7 +177,7 @@ export class BatchCalculator {
     this.kinds = kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
     this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => ownFacts.length + j)]);
-    this.stride = 2 + this.ownSlots.length;
+    this.stride = 4 + this.ownSlots.length;
     const countyOnly = new Set<string>(COUNTY_FACTS);
     for (const s of Object.values(calc.bundle.states)) {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
@@ -239,9 +239,10 @@ export class BatchCalculator {
   /**
    * Places by number, for the reader's look-up of a row's place by the bytes of its cells
    * (engine/batch/reader.ts PlaceKeys): what a row of a place needs, side by side in one
-   * array, `STRIDE` slots a place: its program's columns, the Place itself when its rows
-   * take the general way (notes of its own, or no generated function; else null), then its
-   * own facts. A roll of every state's counties has some 20,000 place keys in random order:
+   * array, `stride` slots a place: its program's columns, the Place itself when its rows
+   * take the general way (no generated function; else null), the cache of its notes cells
+   * and its own notes (the program's cache and none, for a place without notes of its own),
+   * then its own facts. A roll of every state's counties has some 20,000 place keys in random order:
    * a row that reads one run of slots, where it read a Place, its facts array, its prefix
    * buffer and its notes, touches a few cache lines instead of a dozen.
    */
@@ -260,9 +261,12 @@ export class BatchCalculator {
     const base = no * this.stride;
     const cols = place.columns;
     all[base] = cols;
-    all[base + 1] = place.notes.length || !cols.g ? place : null;
+    all[base + 1] = cols.g ? null : place;
+    const notes = place.notes.length !== 0;
+    all[base + 2] = notes ? place.noteCells : cols.noteCells;
+    all[base + 3] = notes ? place.notes : NO_NOTES;
     const own = place.own;
-    for (let j = 0; j < own.length; j++) all[base + 2 + j] = own[j];
+    for (let j = 0; j < own.length; j++) all[base + 4 + j] = own[j];
     return no;
   }
 
@@ -290,7 +294,7 @@ export class BatchCalculator {
     const v = cols.scratch;
     if (cols.owner !== no) {
       const ownSlots = this.ownSlots;
-      for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = all[base + 2 + j];
+      for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = all[base + 4 + j];
       cols.owner = no;
     }
     const rowSlots = this.rowSlots;
@@ -304,7 +308,7 @@ export class BatchCalculator {
     let p = w.pos;
     for (let i = ps; i < pe; i++) o[p++] = src[i]!;
     w.pos = p;
-    this.cellsOf(g, cols, bits, cols.noteCells, NO_NOTES, w);
+    this.cellsOf(g, cols, bits, all[base + 2] as Map<number, Buffer>, all[base + 3] as readonly string[], w);
   }
 
   /**
