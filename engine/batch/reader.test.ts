@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { readBundle } from '../node.js';
 import { Calculator } from '../core/calculate.js';
 import { GEN_COLUMNS, csvLine, rng, rowGenerator } from '../../scripts/gen-batch.js';
-import { readBatch } from './reader.js';
+import { PlaceKeys, readBatch } from './reader.js';
 
 const bundle = readBundle('dist/rules/bundle.json');
 
@@ -162,5 +162,21 @@ describe('the fast reader and the general reader give the same output', () => {
     const lines = [cols.join(','), ...Array.from({ length: 1500 }, () => cols.map((c) => pick(cells[c]!)).join(','))];
     await expectSame(Buffer.from(lines.join('\n') + '\n'));
     await expectSame(Buffer.from(lines.join('\r\n')), [64, 100, 3]);
+  });
+
+  it("a roll with more place keys than the table holds: the table and the places' numbers start again, and the output is the same", async () => {
+    // 2,000 seeded rows of every state have some 1,500 keys (state, county and year cells);
+    // with room for 64 the table starts again about 25 times, and a place numbered before
+    // a start is numbered again after it (BatchCalculator.numberOf / resetNumbers).
+    const gen = rowGenerator(bundle, 31);
+    const text = Buffer.from([GEN_COLUMNS.join(','), ...Array.from({ length: 2000 }, (_, i) => csvLine(gen(i)))].join('\n') + '\n');
+    const max = Object.getOwnPropertyDescriptor(PlaceKeys, 'MAX_KEYS')!;
+    Object.defineProperty(PlaceKeys, 'MAX_KEYS', { ...max, value: 64 });
+    try {
+      await expectSame(text);
+      expect((await run(text, true)).summary.inPlace).toBeGreaterThan(1000);
+    } finally {
+      Object.defineProperty(PlaceKeys, 'MAX_KEYS', max);
+    }
   });
 });

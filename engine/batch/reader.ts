@@ -263,7 +263,10 @@ export class BatchReader {
         this.fq[nf++] = kind;
       } else {
         let j = i;
-        while (j < n && ENDS_FIELD[buf[j]!] === 0) j++;
+        for (; j < n; j++) {
+          const c = buf[j]!;
+          if (c <= 44 && (c === 44 || c === 10 || c === 13)) break; // digits and letters are above the comma
+        }
         this.fs[nf] = i;
         this.fe[nf] = j;
         this.fq[nf++] = 0;
@@ -386,12 +389,20 @@ export class BatchReader {
     }
     const h = this.eager!;
     const vals = this.vals;
+    // With `fastColumns`, each cell is written into its fact slot too (the facts of a row whose place is found by its cells' bytes).
+    const cols = this.cols;
+    const slots = cols ? cols.slots : NO_SLOTS,
+      empties = cols ? cols.empties : vals;
+    const facts = this.facts;
     let err: unknown;
     for (let k = 0; k < nf; k++) {
       const spec = h[k];
       if (spec === undefined) continue;
       try {
-        vals[k] = this.cell(spec, buf, k);
+        const x = this.cell(spec, buf, k);
+        vals[k] = x;
+        const slot = slots.length ? slots[k]! : -1;
+        if (slot !== -1) facts[slot] = x === undefined ? empties[k] : x;
       } catch (x) {
         err = x;
         break;
@@ -405,17 +416,8 @@ export class BatchReader {
     w.byte(44);
     try {
       if (err !== undefined) throw err;
-      const cols = this.cols;
       let e = -1;
-      if (cols && !this.engine.fastOff) {
-        const { slots, empties } = cols;
-        const facts = this.facts;
-        for (let k = 0; k < nf; k++) {
-          const slot = slots[k]!;
-          if (slot !== -1) facts[slot] = vals[k] === undefined ? empties[k] : vals[k];
-        }
-        e = this.entryOfBytes(buf);
-      }
+      if (cols && !this.engine.fastOff) e = this.entryOfBytes(buf);
       const keys = this.placeKeys;
       const table = keys.table;
       const at = keys.at;
@@ -655,6 +657,7 @@ export function readBatch(
 }
 
 const EMPTY = Buffer.alloc(0);
+const NO_SLOTS = new Int32Array(0);
 /** A byte with ASCII upper-case letters lowered (PlaceKeys: "NY" and "ny" are one state). */
 const FOLD = Uint8Array.from({ length: 256 }, (_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
 /** 1 for the bytes that end an unquoted field: comma, line feed, carriage return. */
