@@ -17,6 +17,10 @@
  *    matches the rules, the interpreter's `evaluate` and the columns read from its result.
  *    Either way the cells are printed by one printer (`CsvOut`), in one reused fact array
  *    per program (a place's own facts written into it when the row before was of another place).
+ *    The reader finds a CSV row's place by the bytes of its cells (engine/batch/reader.ts
+ *    PlaceKeys) and hands its number (`numberOf`): what the row needs of its place is in
+ *    one run of slots (`csvPlaced`), not spread over a Place and its arrays and buffers
+ *    (a roll of every state's counties in random order is bound by cache misses).
  *
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
