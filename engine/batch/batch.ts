@@ -17,6 +17,10 @@
  *    matches the rules, the interpreter's `evaluate` and the columns read from its result.
  *    Either way the cells are printed by one printer (`CsvOut`), in one reused fact array
  *    per program (a place's own facts written into it when the row before was of another place).
+ *    The reader finds a CSV row's place by the bytes of its cells (engine/batch/reader.ts
+ *    PlaceKeys) and hands its number (`numberOf`): what the row needs of its place is in
+ *    one run of slots (`csvPlaced`), not spread over a Place and its arrays and buffers
+ *    (a roll of every state's counties in random order is bound by cache misses).
  *
  * Nothing is memoised per input row: every row is evaluated. NDJSON output (the whole
  * result object) uses the place cache and the exported `evaluate`.
@@ -30,6 +34,7 @@ import { inputFactsOf } from '../core/registry.js';
 import { COUNTY_FACTS, type Lang, type ResultGroup, type ResultLeaf, type ResultUnit } from '../core/types.js';
 import { CsvOut, csvEscape } from './csv-out.js';
 import { BATCH_COLUMNS } from '../codegen/js.js';
+import type { GeneratedProgram } from '../codegen/runtime.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 
 /**
@@ -104,8 +109,10 @@ interface Columns {
    * earlier ones; validations read no step).
    */
   scratch: unknown[];
-  /** The place whose own facts are in `scratch` now. */
-  owner: Place | null;
+  /** The place whose own facts are in `scratch` now: a Place, or its number (`numberOf`). */
+  owner: Place | number | null;
+  /** The program's generated function (undefined: the interpreter runs it). */
+  g: GeneratedProgram | undefined;
 }
 
 /** What the first row of a (state, county, year) text learned from `prepare`. */
@@ -126,6 +133,9 @@ export interface Place {
   noteCells: Map<number, Buffer>;
   /** The place's own facts (the place facts, then the county facts: `ownSlots`' order), written into its program's fact array (`Columns.scratch`). */
   own: unknown[];
+  /** Its number for the reader's look-up (`numberOf`), valid while `gen` is the calculator's. */
+  no: number;
+  gen: number;
 }
 
 /** Texts remembered; beyond this the map starts again (bounded memory, whatever the input). */
@@ -171,6 +181,7 @@ export class BatchCalculator {
     this.kinds = kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
     this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => ownFacts.length + j)]);
+    this.stride = 4 + this.ownSlots.length;
     const countyOnly = new Set<string>(COUNTY_FACTS);
     for (const s of Object.values(calc.bundle.states)) {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
@@ -230,6 +241,81 @@ export class BatchCalculator {
   }
 
   /**
+   * Places by number, for the reader's look-up of a row's place by the bytes of its cells
+   * (engine/batch/reader.ts PlaceKeys): what a row of a place needs, side by side in one
+   * array, `stride` slots a place: its program's columns, the Place itself when its rows
+   * take the general way (no generated function; else null), the cache of its notes cells
+   * and its own notes (the program's cache and none, for a place without notes of its own),
+   * then its own facts. A roll of every state's counties has some 20,000 place keys in random order:
+   * a row that reads one run of slots, where it read a Place, its facts array, its prefix
+   * buffer and its notes, touches a few cache lines instead of a dozen.
+   */
+  private byNo: unknown[] = [];
+  private nNumbered = 0;
+  private gen = 1;
+  private readonly stride: number;
+
+  /** The number of a place (given on first asking, until `resetNumbers`). */
+  numberOf(place: Place): number {
+    if (place.gen === this.gen) return place.no;
+    const no = this.nNumbered++;
+    place.no = no;
+    place.gen = this.gen;
+    const all = this.byNo;
+    const base = no * this.stride;
+    const cols = place.columns;
+    all[base] = cols;
+    all[base + 1] = cols.g ? null : place;
+    const notes = place.notes.length !== 0;
+    all[base + 2] = notes ? place.noteCells : cols.noteCells;
+    all[base + 3] = notes ? place.notes : NO_NOTES;
+    const own = place.own;
+    for (let j = 0; j < own.length; j++) all[base + 4 + j] = own[j];
+    return no;
+  }
+
+  /** Forgets every number (the reader's table of places started again). */
+  resetNumbers(): void {
+    this.gen++;
+    this.nNumbered = 0;
+    this.byNo.length = 0;
+    for (const cols of this.columnsByProgram.values()) cols.owner = null;
+  }
+
+  /**
+   * `csvFacts` for a place by its number (`numberOf`), its prefix (county name, program,
+   * rules' year, as CSV) given as bytes [ps, pe) of `src`.
+   */
+  csvPlaced(no: number, facts: ArrayLike<unknown>, w: CsvOut, src: Uint8Array, ps: number, pe: number): void {
+    const all = this.byNo;
+    const base = no * this.stride;
+    const general = all[base + 1] as Place | null;
+    if (general !== null) {
+      this.csvFacts(general, facts, w);
+      return;
+    }
+    const cols = all[base] as Columns;
+    const v = cols.scratch;
+    if (cols.owner !== no) {
+      const ownSlots = this.ownSlots;
+      for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = all[base + 4 + j];
+      cols.owner = no;
+    }
+    const rowSlots = this.rowSlots;
+    for (let j = 0; j < rowSlots.length; j++) {
+      const i = rowSlots[j]!;
+      v[i] = facts[i];
+    }
+    const g = cols.g!;
+    const bits = g.evaluate(v, this.lang, false, this.nums, this.other);
+    const o = w.buf;
+    let p = w.pos;
+    for (let i = ps; i < pe; i++) o[p++] = src[i]!;
+    w.pos = p;
+    this.cellsOf(g, cols, bits, all[base + 2] as Map<number, Buffer>, all[base + 3] as readonly string[], w);
+  }
+
+  /**
    * The row through the program's one function (`evaluate`: the generated module when it
    * matches the rules, else the interpreter; it throws the row's error before anything is
    * written), then its cells printed from the result: the place's prefix, the result
@@ -244,32 +330,10 @@ export class BatchCalculator {
       const nums = this.nums,
         other = this.other;
       const bits = g.evaluate(v, this.lang, false, nums, other);
-      const how = p.columns.how;
-      const n = how.length;
-      const odd = nums[n]!;
       w.bytes(p.prefix);
-      for (let i = 0; i < n; i++) {
-        const d = how[i]!;
-        if (d !== -1) {
-          if (odd !== 0 && (odd & (1 << i)) !== 0) w.cell(other[i], cells[i]!.unit);
-          else if (d >= 0) w.amount(nums[i]!, d);
-          else w.cell(nums[i]!, cells[i]!.unit);
-        }
-        w.byte(44);
-      }
-      const own = p.notes;
-      if (bits === 0 && own.length === 0) return;
       // Most places have no notes of their own: their cells are the program's (one small map, in cache).
-      const cache = own.length ? p.noteCells : p.columns.noteCells;
-      let cell = cache.get(bits);
-      if (cell === undefined) {
-        cell = notesCell(
-          g.notes.flatMap((n, i) => (bits & (2 ** i) ? [n[this.lang]] : [])),
-          own,
-        );
-        if (cache.size < 256) cache.set(bits, cell);
-      }
-      w.bytes(cell);
+      const own = p.notes;
+      this.cellsOf(g, p.columns, bits, own.length ? p.noteCells : p.columns.noteCells, own, w);
     } else {
       const r = evaluate(p.compiled, v, this.lang, false);
       w.bytes(p.prefix);
@@ -280,6 +344,38 @@ export class BatchCalculator {
       }
       if (r.notes.length || p.notes.length) w.bytes(notesCell(r.notes, p.notes));
     }
+  }
+
+  /**
+   * A generated row's cells after its prefix: the batch columns from `nums` and `other`,
+   * then its notes cell (the notes of `bits`, then the place's `own`), kept in `cache`.
+   */
+  private cellsOf(g: GeneratedProgram, cols: Columns, bits: number, cache: Map<number, Buffer>, own: readonly string[], w: CsvOut): void {
+    const nums = this.nums,
+      other = this.other;
+    const how = cols.how;
+    const cells = cols.cells;
+    const n = how.length;
+    const odd = nums[n]!;
+    for (let i = 0; i < n; i++) {
+      const d = how[i]!;
+      if (d !== -1) {
+        if (odd !== 0 && (odd & (1 << i)) !== 0) w.cell(other[i], cells[i]!.unit);
+        else if (d >= 0) w.amount(nums[i]!, d);
+        else w.cell(nums[i]!, cells[i]!.unit);
+      }
+      w.byte(44);
+    }
+    if (bits === 0 && own.length === 0) return;
+    let cell = cache.get(bits);
+    if (cell === undefined) {
+      cell = notesCell(
+        g.notes.flatMap((n, i) => (bits & (2 ** i) ? [n[this.lang]] : [])),
+        own,
+      );
+      if (cache.size < 256) cache.set(bits, cell);
+    }
+    w.bytes(cell);
   }
 
   /** The full result object, equal to `Calculator.calculate(input)` (for NDJSON output). */
@@ -318,8 +414,7 @@ export class BatchCalculator {
     // have two countyKeys ("Doña" and "Do a" are both "do-a").
     let norm: string | undefined;
     try {
-      const county = String(input.county);
-      norm = `${this.calc.state(input.state).code}\u0001${slugOf(county)}\u0001${countyKey(county)}\u0001${year}`;
+      norm = `${this.calc.state(input.state).code}\u0001${this.countyKeys(String(input.county))}\u0001${year}`;
     } catch {
       norm = undefined;
     }
@@ -342,6 +437,21 @@ export class BatchCalculator {
     if (norm !== undefined && this.bySlug.size < MAX_PLACES) this.bySlug.set(norm, place);
     return this.remember(input, year, place);
   }
+
+  /**
+   * `slugOf` and `countyKey` of a county's text, remembered: a roll of every state's
+   * counties spells each in two or three ways, asked for with two or three years, and
+   * many names are in several states ("Lincoln", "Washington"), so a text comes back.
+   */
+  private countyKeys(county: string): string {
+    let k = this.keysOfText.get(county);
+    if (k === undefined) {
+      if (this.keysOfText.size >= MAX_PLACES) this.keysOfText.clear(); // bounded memory, whatever the input
+      this.keysOfText.set(county, (k = `${slugOf(county)}\u0001${countyKey(county)}`));
+    }
+    return k;
+  }
+  private keysOfText = new Map<string, string>();
 
   private remember(input: CalcInput, year: number, place: Place): Place {
     if (this.nPlaces++ >= MAX_PLACES) {
@@ -375,6 +485,8 @@ export class BatchCalculator {
       columns: this.columnsOf(c),
       noteCells: new Map(),
       own: [],
+      no: -1,
+      gen: 0,
     };
     const ownSlots = this.ownSlots;
     for (let j = 0; j < ownSlots.length; j++) place.own.push(prep.facts[ownSlots[j]!]);
@@ -409,6 +521,7 @@ export class BatchCalculator {
       noteCells: new Map(),
       scratch: c.template.slice(),
       owner: null,
+      g: c.generated,
     };
     this.columnsByProgram.set(c, cols);
     return cols;
@@ -441,6 +554,8 @@ function getter(path: readonly string[]): (r: Record<string, any>) => unknown {
     return x ?? (zero ? 0 : undefined);
   };
 }
+
+const NO_NOTES: readonly string[] = [];
 
 /** The notes cell: the program's notes, then the place's, joined, as CSV bytes. */
 function notesCell(notes: readonly string[], own: readonly string[]): Buffer {

@@ -12,9 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { readBundle } from '../node.js';
 import { Calculator } from '../core/calculate.js';
 import { GEN_COLUMNS, csvLine, rng, rowGenerator } from '../../scripts/gen-batch.js';
-import { readBatch } from './reader.js';
+import { PlaceKeys, readBatch } from './reader.js';
+import { nodeProgramSource } from '../codegen/node.js';
 
 const bundle = readBundle('dist/rules/bundle.json');
+/** The generated programs (dist/rules/js), as `ptax calc --batch` runs them: rows of a numbered place (BatchCalculator.csvPlaced). */
+const source = nodeProgramSource();
 
 interface Summary {
   rows: number;
@@ -23,16 +26,22 @@ interface Summary {
   inPlace: number;
 }
 /** Reads `text` as CSV split into chunks of the given sizes (cycled); the output, counts and warnings. */
-async function run(text: Buffer, fast: boolean, sizes: number[] = [1 << 20]): Promise<{ out: string; summary: Summary; warnings: string[] }> {
+async function run(
+  text: Buffer,
+  fast: boolean,
+  sizes: number[] = [1 << 20],
+  generated = false,
+): Promise<{ out: string; summary: Summary; warnings: string[] }> {
   const warnings: string[] = [];
   // A fresh calculator each run: no place learnt by one run helps the other.
-  const r = readBatch(new Calculator(bundle), text, { format: 'csv', fast, chunks: sizes, warn: (s) => warnings.push(s) });
+  const calc = generated ? new Calculator(bundle, { generated: source }) : new Calculator(bundle);
+  const r = readBatch(calc, text, { format: 'csv', fast, chunks: sizes, warn: (s) => warnings.push(s) });
   return { out: r.out, summary: r, warnings };
 }
 
-async function expectSame(text: Buffer, sizes?: number[]): Promise<string> {
+async function expectSame(text: Buffer, sizes?: number[], generated = false): Promise<string> {
   const general = await run(text, false);
-  const fast = await run(text, true, sizes);
+  const fast = await run(text, true, sizes, generated);
   expect(fast.out).toBe(general.out);
   expect([fast.summary.rows, fast.summary.ok, fast.summary.errors]).toEqual([general.summary.rows, general.summary.ok, general.summary.errors]);
   expect(fast.warnings).toEqual(general.warnings);
@@ -46,6 +55,8 @@ describe('the fast reader and the general reader give the same output', () => {
     const out = await expectSame(Buffer.from(text));
     const lines = out.trimEnd().split('\n');
     expect(lines).toHaveLength(3001);
+    // The generated programs (as ptax calc --batch runs them, rows of numbered places), fed in odd chunks: the same output.
+    await expectSame(Buffer.from(text), [4093, 777], true);
     // The fast reader does read nearly every line of such a roll (all but those with a cell it leaves to the general way).
     const fast = await run(Buffer.from(text), true);
     expect(fast.summary.inPlace).toBeGreaterThan(2000);
@@ -162,5 +173,37 @@ describe('the fast reader and the general reader give the same output', () => {
     const lines = [cols.join(','), ...Array.from({ length: 1500 }, () => cols.map((c) => pick(cells[c]!)).join(','))];
     await expectSame(Buffer.from(lines.join('\n') + '\n'));
     await expectSame(Buffer.from(lines.join('\r\n')), [64, 100, 3]);
+  });
+
+  it("a roll with more place keys than the table holds: the table and the places' numbers start again, and the output is the same", async () => {
+    // 2,000 seeded rows of every state have some 1,500 keys (state, county and year cells);
+    // with room for 64 the table starts again about 25 times, and a place numbered before
+    // a start is numbered again after it (BatchCalculator.numberOf / resetNumbers).
+    const gen = rowGenerator(bundle, 31);
+    const text = Buffer.from([GEN_COLUMNS.join(','), ...Array.from({ length: 2000 }, (_, i) => csvLine(gen(i)))].join('\n') + '\n');
+    const max = Object.getOwnPropertyDescriptor(PlaceKeys, 'MAX_KEYS')!;
+    Object.defineProperty(PlaceKeys, 'MAX_KEYS', { ...max, value: 64 });
+    try {
+      await expectSame(text, undefined, true);
+      expect((await run(text, true, undefined, true)).summary.inPlace).toBeGreaterThan(1000);
+    } finally {
+      Object.defineProperty(PlaceKeys, 'MAX_KEYS', max);
+    }
+  });
+
+  it('after the table starts again, a place given the number of the place last written is written with its own facts', async () => {
+    // Room for 2 keys: Hardin is 0, Franklin 1, Hardin again (its facts in the county
+    // programs' fact array); Wood is a third key: the table starts again and Wood is 0. Its
+    // row must not take Hardin's facts, left in the array under the number 0.
+    const text = Buffer.from('state,county,value\nOH,Hardin,200000\nOH,Franklin,200000\nOH,Hardin,300000\nOH,Wood,200000\nOH,Wood,300000\n');
+    const max = Object.getOwnPropertyDescriptor(PlaceKeys, 'MAX_KEYS')!;
+    Object.defineProperty(PlaceKeys, 'MAX_KEYS', { ...max, value: 2 });
+    try {
+      const out = (await expectSame(text, undefined, true)).trimEnd().split('\n');
+      expect(out[4]!.startsWith('OH,Wood,200000,Wood County,')).toBe(true);
+      expect((await run(text, true, undefined, true)).summary.inPlace).toBe(5);
+    } finally {
+      Object.defineProperty(PlaceKeys, 'MAX_KEYS', max);
+    }
   });
 });

@@ -263,7 +263,10 @@ export class BatchReader {
         this.fq[nf++] = kind;
       } else {
         let j = i;
-        while (j < n && ENDS_FIELD[buf[j]!] === 0) j++;
+        for (; j < n; j++) {
+          const c = buf[j]!;
+          if (c <= 44 && (c === 44 || c === 10 || c === 13)) break; // digits and letters are above the comma
+        }
         this.fs[nf] = i;
         this.fe[nf] = j;
         this.fq[nf++] = 0;
@@ -386,12 +389,20 @@ export class BatchReader {
     }
     const h = this.eager!;
     const vals = this.vals;
+    // With `fastColumns`, each cell is written into its fact slot too (the facts of a row whose place is found by its cells' bytes).
+    const cols = this.cols;
+    const slots = cols ? cols.slots : NO_SLOTS,
+      empties = cols ? cols.empties : vals;
+    const facts = this.facts;
     let err: unknown;
     for (let k = 0; k < nf; k++) {
       const spec = h[k];
       if (spec === undefined) continue;
       try {
-        vals[k] = this.cell(spec, buf, k);
+        const x = this.cell(spec, buf, k);
+        vals[k] = x;
+        const slot = slots.length ? slots[k]! : -1;
+        if (slot !== -1) facts[slot] = x === undefined ? empties[k] : x;
       } catch (x) {
         err = x;
         break;
@@ -405,22 +416,20 @@ export class BatchReader {
     w.byte(44);
     try {
       if (err !== undefined) throw err;
-      const cols = this.cols;
-      let place: Place | PtaxError | null = null;
-      if (cols && !this.engine.fastOff) {
-        const { slots, empties } = cols;
-        const facts = this.facts;
-        for (let k = 0; k < nf; k++) {
-          const slot = slots[k]!;
-          if (slot !== -1) facts[slot] = vals[k] === undefined ? empties[k] : vals[k];
-        }
-        place = this.placeOfBytes(buf);
-      }
-      if (place instanceof Error) throw place;
-      if (place) {
+      let e = -1;
+      if (cols && !this.engine.fastOff) e = this.entryOfBytes(buf);
+      const keys = this.placeKeys;
+      const table = keys.table;
+      const at = keys.at;
+      const no = e === -1 ? -1 : table[at + 5]!;
+      if (no !== -1) {
+        // A place: its number and its prefix's bytes, beside its key's in the table's arena.
         this.inPlace++;
-        this.engine.csvFacts(place, this.facts, w);
+        const ps = table[at + 2]! + (table[at + 3]! >> 1);
+        this.engine.csvPlaced(no, this.facts, w, keys.arena, ps, ps + table[at + 6]!);
       } else {
+        const place = e === -1 ? null : keys.places[e];
+        if (place instanceof Error) throw place;
         this.readPlace(buf);
         this.engine.csvInto(this.rowInput!(vals), w);
       }
@@ -435,23 +444,24 @@ export class BatchReader {
   }
 
   /**
-   * The place of the current row by the bytes of its state, county and year cells:
-   * remembered (hash, then the bytes compared), or asked of the engine with the row's
-   * values (the engine's own cache, or `prepare`). The error `prepare` gave for those
-   * cells, or null when the row must go to the engine as an input (a cell with "" inside,
-   * or a state that chooses its program by input facts).
+   * The entry (`PlaceKeys`) of the current row by the bytes of its state, county and year
+   * cells: remembered (hash, then the bytes compared), or asked of the engine with the
+   * row's values (the engine's own cache, or `prepare`) and added. Its place is numbered
+   * (`BatchCalculator.numberOf`), or it holds the error `prepare` gave for those cells, or
+   * null when the row must go to the engine as an input (a state that chooses its program
+   * by input facts). -1: the row goes to the engine as an input (a cell with "" inside).
    */
-  private placeOfBytes(buf: Buffer): Place | PtaxError | null {
+  private entryOfBytes(buf: Buffer): number {
     const { state, county, year } = this.cols!;
     const fq = this.fq;
-    if (fq[state]! > 1 || fq[county]! > 1 || (year !== -1 && fq[year]! > 1)) return null;
+    if (fq[state]! > 1 || fq[county]! > 1 || (year !== -1 && fq[year]! > 1)) return -1;
     const fs = this.fs,
       fe = this.fe;
     const ys = year === -1 ? 0 : fs[year]!,
       ye = year === -1 ? 0 : fe[year]!;
     const keys = this.placeKeys;
     const found = keys.find(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye);
-    if (found !== -1) return keys.places[found]!;
+    if (found !== -1) return found;
     // First row with these cells: the engine decides, from the row's input.
     this.readPlace(buf);
     const vals = this.vals;
@@ -466,8 +476,13 @@ export class BatchReader {
       if (!isPtaxError(x)) throw x;
       place = x as PtaxError;
     }
-    keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place);
-    return place;
+    if (keys.full) {
+      keys.clear(); // bounded memory, whatever the input; the places' numbers go with it
+      this.engine.resetNumbers();
+    }
+    if (place === null || place instanceof Error) keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place);
+    else keys.add(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye, place, place.prefix, this.engine.numberOf(place));
+    return keys.places.length - 1;
   }
   private placeKeys = new PlaceKeys();
 
@@ -642,6 +657,7 @@ export function readBatch(
 }
 
 const EMPTY = Buffer.alloc(0);
+const NO_SLOTS = new Int32Array(0);
 /** A byte with ASCII upper-case letters lowered (PlaceKeys: "NY" and "ny" are one state). */
 const FOLD = Uint8Array.from({ length: 256 }, (_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
 /** 1 for the bytes that end an unquoted field: comma, line feed, carriage return. */
@@ -715,10 +731,13 @@ function count10(buf: Buffer, s: number, e: number): number {
 
 /**
  * Places by the bytes of a row's state, county and year cells: an open-addressed table
- * of hashes (FNV-1a) and entry numbers, the cells' bytes kept one after another in one
- * arena. A look-up reads a few adjacent bytes, not a map, a list, an object and a buffer
- * (a million look-ups of scattered objects cost about twice as much). Bounded: past
- * MAX_KEYS entries it starts again.
+ * of hashes (FNV-1a) with each entry's record in its slot, the cells' bytes (and, for a
+ * place, its prefix cells and its number, `BatchCalculator.numberOf`) kept one after
+ * another in one arena. A look-up reads a slot and a few adjacent bytes, not a map, a
+ * list, an object and a buffer: a roll of every state's counties in random order has some
+ * 20,000 keys, and each scattered object a row touches is a cache miss (the same rows
+ * sorted by state took about two thirds of the CPU time). Bounded: past MAX_KEYS entries
+ * it starts again (and the places' numbers with it).
  *
  * The state and county cells match whatever the case of their ASCII letters ("NY" and
  * "ny", "Kings" and "KINGS"): the engine reads a state upper-cased and a county through
@@ -729,22 +748,22 @@ function count10(buf: Buffer, s: number, e: number): number {
 export class PlaceKeys {
   static readonly MAX_KEYS = 1 << 16;
   /**
-   * The open-addressed table, two numbers per place: the key's hash and its entry number + 1
-   * (0: empty), side by side (one cache line per probe). It starts small and doubles (a roll
-   * of four states has a few thousand keys, one of every state's counties some 20,000: a
-   * small table stays in the processor's cache).
+   * The open-addressed table, eight numbers a slot (32 bytes: a look-up reads one cache
+   * line of it, where a table of hashes and a table of entries were two): the key's hash,
+   * its entry number + 1 (0: an empty slot), where its bytes start in the arena, the length
+   * of all three cells times 2 plus 1 when it is not a place (an error or null: it matches
+   * its own bytes only), its state and county cells' lengths (`shapeOf`), its place's number
+   * (`BatchCalculator.numberOf`, -1: none) and the length of its prefix (after the cells'
+   * bytes in the arena); one unused. It starts small and doubles, at most three quarters
+   * full (a roll of four states has a few thousand keys, one of every state's counties some
+   * 20,000).
    */
-  private table = new Int32Array(2 << 10);
-  private arena = new Uint8Array(1 << 16);
+  table = new Int32Array(SLOT << 11);
+  /** The slot of the last key found or added (its first number). */
+  at = 0;
+  /** The entries' bytes: each key's three cells, then its place's prefix (the reader copies it from here, in cache after the key's comparison). */
+  arena = new Uint8Array(1 << 16);
   private used = 0;
-  /**
-   * Per entry, four numbers side by side (one cache line per look-up, where five arrays
-   * were five): where its bytes start in the arena; the length of all three cells times 2,
-   * plus 1 when it is not a place (an error or null) and matches its own bytes only; its
-   * state and county cells' lengths (`shapeOf`); its hash (to put it again when the table
-   * grows).
-   */
-  private meta = new Int32Array(4 << 10);
   readonly places: Array<Place | PtaxError | null> = [];
 
   private static hash(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
@@ -763,26 +782,24 @@ export class PlaceKeys {
     return ((se - ss) << 15) | (ce - cs);
   }
 
-  /** Where a hash's probe starts in the table (a pair's first number). */
-  private first(h: number): number {
-    return ((Math.imul(h, 0x9e3779b1) >>> 0) & ((this.table.length >> 1) - 1)) << 1;
+  /** Where a hash's probe starts in a table of this length (a slot's first number). */
+  private static first(h: number, length: number): number {
+    return ((Math.imul(h, 0x9e3779b1) >>> 0) & ((length >> 3) - 1)) << 3;
   }
 
-  /** The entry of these cells, or -1. */
+  /** The entry of these cells (its slot in `at`), or -1. */
   find(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number): number {
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
     const table = this.table;
     const mask = table.length - 1;
     const arena = this.arena;
-    const meta = this.meta;
     const shape = PlaceKeys.shapeOf(ss, se, cs, ce);
     const len2 = (se - ss + ce - cs + ye - ys) << 1;
-    next: for (let i = this.first(h); ; i = (i + 2) & mask) {
+    next: for (let i = PlaceKeys.first(h, table.length); ; i = (i + SLOT) & mask) {
       const e = table[i + 1]! - 1;
       if (e === -1) return -1;
-      const m = e << 2;
-      if (table[i] !== h || (meta[m + 1]! & ~1) !== len2 || meta[m + 2] !== shape) continue;
-      let q = meta[m]!;
+      if (table[i] !== h || (table[i + 3]! & ~1) !== len2 || table[i + 4] !== shape) continue;
+      let q = table[i + 2]!;
       for (let k = ss; k < se; k++) {
         const a = arena[q++]!,
           b = buf[k]!;
@@ -794,66 +811,92 @@ export class PlaceKeys {
         if (a !== b && FOLD[a] !== FOLD[b]) continue next;
       }
       for (let k = ys; k < ye; k++) if (arena[q++] !== buf[k]) continue next;
-      if ((meta[m + 1]! & 1) === 1) {
+      if ((table[i + 3]! & 1) === 1) {
         // Not a place: the cells as written, byte for byte.
-        q = meta[m]!;
+        q = table[i + 2]!;
         for (let k = ss; k < se; k++) if (arena[q++] !== buf[k]) continue next;
         for (let k = cs; k < ce; k++) if (arena[q++] !== buf[k]) continue next;
       }
+      this.at = i;
       return e;
     }
   }
 
-  add(buf: Uint8Array, ss: number, se: number, cs: number, ce: number, ys: number, ye: number, place: Place | PtaxError | null): void {
-    if (this.places.length >= PlaceKeys.MAX_KEYS) this.clear(); // bounded memory, whatever the input
+  /** Whether the next `add` starts the table again. */
+  get full(): boolean {
+    return this.places.length >= PlaceKeys.MAX_KEYS;
+  }
+
+  /**
+   * A new entry (its slot in `at`): the cells' bytes, what they stand for, and for a place
+   * its prefix's bytes and its number (`BatchCalculator.numberOf`).
+   */
+  add(
+    buf: Uint8Array,
+    ss: number,
+    se: number,
+    cs: number,
+    ce: number,
+    ys: number,
+    ye: number,
+    place: Place | PtaxError | null,
+    prefix: Uint8Array = EMPTY,
+    no = -1,
+  ): void {
+    if (this.full) this.clear(); // bounded memory, whatever the input
     const len = se - ss + ce - cs + ye - ys;
-    if (this.used + len > this.arena.length) {
-      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + len));
+    if (this.used + len + prefix.length > this.arena.length) {
+      const a = new Uint8Array(Math.max(this.arena.length * 2, this.used + len + prefix.length));
       a.set(this.arena.subarray(0, this.used));
       this.arena = a;
     }
+    if ((this.places.length + 1) * 4 > (this.table.length >> 3) * 3) this.grow();
     const e = this.places.length;
-    if ((e + 1) << 2 > this.meta.length) {
-      const m = new Int32Array(this.meta.length * 2);
-      m.set(this.meta);
-      this.meta = m;
-    }
+    this.places.push(place);
     // Hashed again: `add` follows a `find` that missed, a few thousand times in a run.
     const h = PlaceKeys.hash(buf, ss, se, cs, ce, ys, ye);
-    const m = e << 2;
-    this.meta[m] = this.used;
-    this.meta[m + 1] = (len << 1) | (place === null || place instanceof Error ? 1 : 0);
-    this.meta[m + 2] = PlaceKeys.shapeOf(ss, se, cs, ce);
-    this.meta[m + 3] = h;
-    this.places.push(place);
+    const table = this.table;
+    const mask = table.length - 1;
+    let i = PlaceKeys.first(h, table.length);
+    while (table[i + 1] !== 0) i = (i + SLOT) & mask;
+    table[i] = h;
+    table[i + 1] = e + 1;
+    table[i + 2] = this.used;
+    table[i + 3] = (len << 1) | (place === null || place instanceof Error ? 1 : 0);
+    table[i + 4] = PlaceKeys.shapeOf(ss, se, cs, ce);
+    table[i + 5] = no;
+    table[i + 6] = prefix.length;
+    this.at = i;
     const arena = this.arena;
     let q = this.used;
     for (let k = ss; k < se; k++) arena[q++] = buf[k]!;
     for (let k = cs; k < ce; k++) arena[q++] = buf[k]!;
     for (let k = ys; k < ye; k++) arena[q++] = buf[k]!;
-    this.used = q;
-    if (this.places.length > this.table.length >> 2) this.grow();
-    else this.put(h, e);
+    arena.set(prefix, q);
+    this.used = q + prefix.length;
   }
 
-  private put(h: number, e: number): void {
-    const table = this.table;
-    const mask = table.length - 1;
-    let i = this.first(h);
-    while (table[i + 1] !== 0) i = (i + 2) & mask;
-    table[i] = h;
-    table[i + 1] = e + 1;
-  }
-
-  /** Twice the table, every entry put again. */
+  /** Twice the table, every slot put again. */
   private grow(): void {
-    this.table = new Int32Array(this.table.length * 2);
-    for (let e = 0; e < this.places.length; e++) this.put(this.meta[(e << 2) + 3]!, e);
+    const old = this.table;
+    const table = new Int32Array(old.length * 2);
+    const mask = table.length - 1;
+    for (let j = 0; j < old.length; j += SLOT) {
+      if (old[j + 1] === 0) continue;
+      let i = PlaceKeys.first(old[j]!, table.length);
+      while (table[i + 1] !== 0) i = (i + SLOT) & mask;
+      table.set(old.subarray(j, j + SLOT), i);
+    }
+    this.table = table;
   }
 
-  private clear(): void {
+  /** Every entry forgotten. */
+  clear(): void {
     this.table.fill(0);
     this.places.length = 0;
     this.used = 0;
   }
 }
+
+/** Numbers per PlaceKeys slot. */
+const SLOT = 8;
