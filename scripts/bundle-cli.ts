@@ -142,7 +142,18 @@ export async function bundleCli(): Promise<string[]> {
     ],
   });
   // CommonJS: Node's built-ins are then plain require()s, not ES module facades (~8 ms at each start).
-  const options = { dir: FAST_DIR, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' } as const;
+  // ASCII only (non-ASCII characters of strings and regular expressions as \u escapes) and no
+  // comments: a source with a character above U+00FF is decoded from UTF-8 into a two-byte
+  // string at each start, and the chunk's source is read and decoded whole even with its code
+  // cache (260 KB → 190 KB; about −2 M instructions of a `ptax calc`, issue 23).
+  const options = {
+    dir: FAST_DIR,
+    format: 'cjs',
+    charset: 'ascii',
+    comments: false,
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+  } as const;
   // Then every module that a start loads (the entry's chunk and the chunks it requires, as
   // rolldown splits them by default) in one chunk: each file more to resolve, read and look
   // up in the compile cache costs at every start; the other commands' chunks require it.
