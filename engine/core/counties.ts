@@ -3,10 +3,18 @@ import { distance } from 'fastest-levenshtein';
 import type { CountyDef, CountyRate, StateDef } from './types.js';
 import { inputError } from './messages.js';
 
+/**
+ * The name without its accents ("Doña Ana" → "Dona Ana", "Bayamón" → "Bayamon"): NFKD, then
+ * the combining marks dropped. A name of ASCII only is its own: NFKD leaves ASCII as it is and
+ * it has no marks; skipping the two saves loading ICU's normaliser and compiling the Unicode
+ * property class at each start of `ptax calc` (~2 M instructions, issue 23).
+ */
+function unaccented(name: string): string {
+  return /^[\x00-\x7f]*$/.test(name) ? name : name.normalize('NFKD').replace(/\p{M}/gu, '');
+}
+
 export function slugOf(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '') // accents: "Doña Ana" is dona-ana, "Bayamón" bayamon
+  return unaccented(name) // accents: "Doña Ana" is dona-ana, "Bayamón" bayamon
     .trim()
     .toLowerCase()
     .replace(/\scounty$/, '')
@@ -22,9 +30,7 @@ export function slugOf(name: string): string {
  * The CLI, batch mode and the web's county search all match through it.
  */
 export function countyKey(name: string): string {
-  const words = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '') // accents: "Doña" = "Dona"
+  const words = unaccented(name) // accents: "Doña" = "Dona"
     .toLowerCase()
     .replace(/['\u2019\u02bc`]/g, '') // apostrophes join: "O'Brien" = "OBrien"
     .replace(/[^a-z0-9]+/g, ' ') // periods, hyphens and other separators split words
@@ -119,9 +125,7 @@ export function countyRateAt(county: CountyDef, date: string): { rate: CountyRat
 
 /** A state's name as looked up: accents, case, spaces, hyphens and periods do not count ("Nueva-Jersey" = "nueva jersey"). */
 export function stateKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+  return unaccented(name)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '');
 }
