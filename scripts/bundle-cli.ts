@@ -129,6 +129,23 @@ export async function bundleCli(): Promise<string[]> {
         },
       },
       {
+        // The generated programs (dist/rules/js) required through cli/start.cts requireCached
+        // when it offers it: with a code cache made after the run, as the entry chunk has, so
+        // that a program's `evaluate` is not compiled from source at each start.
+        name: 'ptax-program-code-cache',
+        transform(code, id) {
+          if (id !== CODEGEN_NODE) return null;
+          const plain = 'const m = require(file);';
+          if (!code.includes(plain)) {
+            this.warn(
+              'engine/codegen/node.ts no longer requires the programs as expected: they are compiled from source at each start again (slower, not wrong)',
+            );
+            return null;
+          }
+          return { code: code.replace(plain, "const m = (globalThis[Symbol.for('ptax.requireProgram')] ?? require)(file);"), map: null };
+        },
+      },
+      {
         name: 'ptax-import-meta-url',
         transform(code, id) {
           if (!code.includes('import.meta.url')) return null;
