@@ -8,7 +8,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readBundle, readSplit, splitFile, writeSplit } from './bundle.js';
+import { asciiJson, readBundle, readSplit, splitFile, writeSplit } from './bundle.js';
+import { countyCount, findCounty } from '../core/counties.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ptax-split-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -90,5 +91,55 @@ describe('readBundle', () => {
     utimesSync(file, later, later);
     writeFileSync(tx, JSON.stringify({ ...whole.states.TX, name: 'Stale split' }));
     expect(readBundle(file).states.TX!.name).toEqual(whole.states.TX.name);
+  });
+});
+
+describe('a state read through its light file (issue 23: one county parsed, not 254)', () => {
+  it('writes the split in ASCII (a \\u escape for each character above U+007E), the same values', () => {
+    writeSplit(file);
+    const tx = readFileSync(splitFile(join(tmp, 'split'), 'states', 'TX'), 'utf8');
+    expect(/[^\x00-\x7e]/.test(tx)).toBe(false);
+    expect(JSON.parse(tx)).toEqual(whole.states.TX);
+    // "Doña Ana – NM": ñ is U+00F1, the en dash U+2013.
+    expect(asciiJson({ n: 'Doña Ana – NM' })).toBe('{"n":"Do\\u00f1a Ana \\u2013 NM"}');
+    expect(JSON.parse(asciiJson({ n: 'Doña Ana – NM' }))).toEqual({ n: 'Doña Ana – NM' });
+  });
+
+  it('finds a county by slug without parsing the others; `counties` then holds that very object; the same JSON as the whole bundle', () => {
+    writeSplit(file);
+    const split = readSplit(file)!;
+    const tx = split.states.TX!;
+    // Still the light reader's getter: no county array parsed yet.
+    expect(Object.getOwnPropertyDescriptor(tx, 'counties')?.get).toBeTypeOf('function');
+    expect(countyCount(tx)).toBe(whole.states.TX.counties.length);
+    const harris = findCounty(tx, 'Harris').county!;
+    expect(harris).toEqual(whole.states.TX.counties.find((c: { slug: string }) => c.slug === 'harris'));
+    expect(Object.getOwnPropertyDescriptor(tx, 'counties')?.get).toBeTypeOf('function');
+    // Read whole: every county, Harris the object handed out before.
+    expect(tx.counties.find((c) => c.slug === 'harris')).toBe(harris);
+    expect(tx.counties).toEqual(whole.states.TX.counties);
+    expect(JSON.stringify(tx)).toBe(JSON.stringify(whole.states.TX));
+    // Another spelling goes through every county, as before.
+    expect(findCounty(tx, 'HARRIS COUNTY').county).toBe(harris);
+  });
+
+  it('answers from the new array once `counties` is replaced', () => {
+    writeSplit(file);
+    const tx = readSplit(file)!.states.TX!;
+    const one = { ...whole.states.TX.counties[0], slug: 'only-one' };
+    tx.counties = [one];
+    expect(countyCount(tx)).toBe(1);
+    expect(findCounty(tx, 'only-one').county).toBe(one);
+    expect(() => findCounty(tx, 'harris')).toThrow();
+  });
+
+  it('is not used once the state file changed (its size recorded): the state file is read whole', () => {
+    writeSplit(file);
+    const path = splitFile(join(tmp, 'split'), 'states', 'TX');
+    writeFileSync(path, JSON.stringify({ ...whole.states.TX, name: 'Edited' }));
+    const tx = readSplit(file)!.states.TX!;
+    expect(tx.name).toBe('Edited');
+    expect(Object.getOwnPropertyDescriptor(tx, 'counties')?.get).toBeUndefined();
+    expect(findCounty(tx, 'Harris').county?.slug).toBe('harris');
   });
 });

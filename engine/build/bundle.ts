@@ -19,7 +19,8 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Bundle } from '../core/types.js';
+import type { Bundle, CountyDef, StateDef } from '../core/types.js';
+import { setCountyIndex } from '../core/counties.js';
 import { setKnownTemplates } from '../core/compile.js';
 import { lowerProgram } from '../core/ir.js';
 
@@ -73,7 +74,15 @@ export function writeSplit(bundlePath: string, hash?: (b: Bundle, programId: str
   rmSync(dir, { recursive: true, force: true });
   for (const kind of ['states', 'programs'] as const) {
     mkdirSync(join(dir, kind), { recursive: true });
-    for (const [id, v] of Object.entries(bundle[kind])) writeFileSync(splitFile(dir, kind, id), asciiJson(v));
+    for (const [id, v] of Object.entries(bundle[kind])) {
+      if (kind === 'programs') {
+        writeFileSync(splitFile(dir, kind, id), asciiJson(v));
+        continue;
+      }
+      const { text, light } = stateText(v as StateDef);
+      writeFileSync(splitFile(dir, kind, id), text);
+      if (light) writeFileSync(lightFile(dir, id), asciiJson(light));
+    }
   }
   // The parameters and the input declarations (most of the index's weight) in files of their
   // own: `ptax calc` with a generated program and its template below reads neither.
@@ -113,6 +122,103 @@ export function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * What a state's light file holds (states/<code>.light.json): the state without its counties
+ * (`counties` 0, in its place among the keys), each county's slug, and where each county's
+ * JSON text and the whole counties array are in the state's file (character offsets: the
+ * file is ASCII), whose size it records. A `ptax calc` reads it and its one county
+ * (readState); anything that reads `counties` gets the whole array from the state's file.
+ */
+type LightState = { size: number; state: StateDef; slugs: string[]; at: number[]; range: [number, number] };
+
+/** A state's file (asciiJson of it), and its light file when it has counties. */
+function stateText(state: StateDef): { text: string; light?: LightState } {
+  const text = asciiJson(state);
+  if (!Array.isArray(state.counties) || state.counties.length === 0) return { text };
+  // The same text, written key by key so that each county's place in it is known.
+  const at: number[] = [];
+  let range: [number, number] = [0, 0];
+  let out = '{';
+  let first = true;
+  for (const [k, v] of Object.entries(state)) {
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${asciiJson(k)}:`;
+    first = false;
+    if (k !== 'counties') {
+      out += asciiJson(v);
+      continue;
+    }
+    const start = out.length;
+    out += '[';
+    state.counties.forEach((c, i) => {
+      if (i) out += ',';
+      at.push(out.length);
+      out += asciiJson(c);
+      at.push(out.length);
+    });
+    out += ']';
+    range = [start, out.length];
+  }
+  out += '}';
+  // (Should the text not come out the same, the state is read whole, as before.)
+  if (out !== text) return { text };
+  return {
+    text,
+    light: { size: text.length, state: { ...state, counties: 0 as unknown as CountyDef[] }, slugs: state.counties.map((c) => c.slug), at, range },
+  };
+}
+
+/** A state's light file in the split. */
+const lightFile = (dir: string, id: string) => join(dir, 'states', `${id}.light.json`);
+
+/**
+ * A state read through its light file: the state's own fields parsed, its counties left in
+ * the state's file (read as bytes, not decoded) until one is looked up by slug
+ * (engine/core/counties.ts setCountyIndex: that county alone is parsed) or `counties` is read
+ * (then the whole array, holding the counties parsed before). Undefined when there is no
+ * light file or it was not made with the state's file as it is (its size): the caller then
+ * parses the state's file whole.
+ */
+function readState(dir: string, id: string): StateDef | undefined {
+  let light: LightState;
+  try {
+    light = JSON.parse(readFileSync(lightFile(dir, id), 'utf8')) as LightState;
+  } catch {
+    return undefined;
+  }
+  const bytes = readFileSync(splitFile(dir, 'states', id));
+  if (bytes.length !== light.size) return undefined;
+  const state = light.state;
+  const parsed: CountyDef[] = [];
+  const one = (i: number): CountyDef => (parsed[i] ??= JSON.parse(bytes.toString('latin1', light.at[2 * i], light.at[2 * i + 1])) as CountyDef);
+  let all: CountyDef[] | undefined;
+  const counties = (): CountyDef[] => {
+    if (!all) {
+      all = JSON.parse(bytes.toString('latin1', light.range[0], light.range[1])) as CountyDef[];
+      parsed.forEach((c, i) => (all![i] = c));
+    }
+    return all;
+  };
+  Object.defineProperty(state, 'counties', {
+    enumerable: true,
+    configurable: true,
+    get: counties,
+    set: (x: CountyDef[]) => {
+      setCountyIndex(state, undefined);
+      Object.defineProperty(state, 'counties', { value: x, enumerable: true, writable: true, configurable: true });
+    },
+  });
+  setCountyIndex(state, {
+    count: () => (all ? all.length : light.slugs.length),
+    bySlug: (slug) => {
+      if (all) return all.find((c) => c.slug === slug);
+      const i = light.slugs.indexOf(slug);
+      return i === -1 ? undefined : one(i);
+    },
+  });
+  return state;
+}
+
 /** The bundle's keys written apart from the index (split/<key>.json), read on first use. */
 const APART = ['parameters', 'inputs'] as const;
 
@@ -130,7 +236,7 @@ function lazy<T>(dir: string, kind: 'states' | 'programs', ids: string[]): Recor
       configurable: true,
       get: () => {
         if (value === undefined) {
-          value = JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8')) as T;
+          value = ((kind === 'states' ? readState(dir, id) : undefined) ?? JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8'))) as T;
           FROM_SPLIT.add(value as object);
         }
         return value;

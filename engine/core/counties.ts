@@ -40,6 +40,33 @@ export function countyKey(name: string): string {
   return words.map((w) => (w === 'saint' || w === 'sainte' || w === 'ste' ? 'st' : w)).join('');
 }
 
+/**
+ * A state's counties looked up without reading them all: the CLI's rule reader
+ * (engine/build/bundle.ts) gives one for a state whose counties it reads one at a time (TX's
+ * 254 counties are 90 KB of JSON, ~4 M instructions of a `ptax calc` start; issue 23). It
+ * answers as `state.counties` would (the same objects), and is dropped when `counties` is
+ * replaced.
+ */
+export interface CountyIndex {
+  /** state.counties.length */
+  count(): number;
+  /** state.counties.find((c) => c.slug === slug) */
+  bySlug(slug: string): CountyDef | undefined;
+}
+const INDEXES = new WeakMap<StateDef, CountyIndex>();
+
+/** Sets (or, with undefined, drops) the county index of a state object. */
+export function setCountyIndex(state: StateDef, index: CountyIndex | undefined): void {
+  if (index) INDEXES.set(state, index);
+  else INDEXES.delete(state);
+}
+
+/** How many counties a state has (state.counties.length, through its index when it has one). */
+export function countyCount(state: StateDef): number {
+  const index = INDEXES.get(state);
+  return index ? index.count() : state.counties.length;
+}
+
 export type CountyMatch = { county: CountyDef; alias?: undefined } | { county?: undefined; alias: StateDef['aliases'][number] };
 
 type Place = CountyMatch & { name: string };
@@ -77,7 +104,8 @@ export function findCounty(state: StateDef, query: string): CountyMatch {
   const slug = slugOf(query);
   const alias = state.aliases.find((a) => slugOf(a.name) === slug);
   if (alias) return { alias };
-  const county = state.counties.find((c) => c.slug === slug);
+  const index = INDEXES.get(state);
+  const county = index ? index.bySlug(slug) : state.counties.find((c) => c.slug === slug);
   if (county) return { county };
   const found = placesByKey(state).get(countyKey(query)) ?? [];
   if (found.length === 1) return found[0]!.county ? { county: found[0]!.county } : { alias: found[0]!.alias! };
