@@ -143,3 +143,31 @@ describe('a state read through its light file (issue 23: one county parsed, not 
     expect(findCounty(tx, 'Harris').county?.slug).toBe('harris');
   });
 });
+
+describe('a program read through its light file (issue 23)', () => {
+  it('leaves its steps, notes and validations in the program file until they are read; the same JSON as the whole bundle', () => {
+    writeSplit(file);
+    const tx = readSplit(file)!.programs.tx!;
+    for (const k of ['steps', 'notes', 'validations']) expect(Object.getOwnPropertyDescriptor(tx, k)?.get).toBeTypeOf('function');
+    expect(tx.years).toEqual(whole.programs.tx.years);
+    expect(tx.steps).toEqual(whole.programs.tx.steps);
+    expect(tx.steps).toBe(tx.steps);
+    expect(JSON.stringify(tx)).toBe(JSON.stringify(whole.programs.tx));
+    // Assigned: the new value.
+    tx.notes = [];
+    expect(tx.notes).toEqual([]);
+  });
+
+  it('a `ptax calc` with the generated program reads none of them (TX/Harris)', async () => {
+    writeSplit(file);
+    const b = readSplit(file)!;
+    const { Calculator } = await import('../core/calculate.js');
+    const { nodeProgramSource } = await import('../codegen/node.js');
+    const calc = new Calculator(b, { generated: nodeProgramSource() });
+    const r = calc.calculate({ state: 'TX', county: 'Harris', value: 400000 });
+    // 400,000 × 1.77845% (school 0.8783 + county 0.38096 + city 0.51919) = 7,113.80.
+    expect(r.annualTax).toBeCloseTo(7113.8, 2);
+    for (const k of ['steps', 'notes', 'validations']) expect(Object.getOwnPropertyDescriptor(b.programs.tx!, k)?.get).toBeTypeOf('function');
+    expect(Object.getOwnPropertyDescriptor(b.states.TX!, 'counties')?.get).toBeTypeOf('function');
+  });
+});

@@ -19,7 +19,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Bundle, CountyDef, StateDef } from '../core/types.js';
+import type { Bundle, CountyDef, ProgramDef, StateDef } from '../core/types.js';
 import { setCountyIndex } from '../core/counties.js';
 import { setKnownTemplates } from '../core/compile.js';
 import { lowerProgram } from '../core/ir.js';
@@ -73,10 +73,12 @@ export function writeSplit(bundlePath: string, hash?: (b: Bundle, programId: str
   const dir = splitDir(bundlePath);
   rmSync(dir, { recursive: true, force: true });
   for (const kind of ['states', 'programs'] as const) {
-    mkdirSync(join(dir, kind), { recursive: true });
+    mkdirSync(join(dir, kind, 'light'), { recursive: true });
     for (const [id, v] of Object.entries(bundle[kind])) {
       if (kind === 'programs') {
-        writeFileSync(splitFile(dir, kind, id), asciiJson(v));
+        const { text, light } = programText(v as ProgramDef);
+        writeFileSync(splitFile(dir, kind, id), text);
+        if (light) writeFileSync(lightFile(dir, id, 'programs'), asciiJson(light));
         continue;
       }
       const { text, light } = stateText(v as StateDef);
@@ -123,7 +125,7 @@ export function asciiJson(value: unknown): string {
 }
 
 /**
- * What a state's light file holds (states/<code>.light.json): the state without its counties
+ * What a state's light file holds (states/light/<code>.json): the state without its counties
  * (`counties` 0, in its place among the keys), each county's slug, and where each county's
  * JSON text and the whole counties array are in the state's file (character offsets: the
  * file is ASCII), whose size it records. A `ptax calc` reads it and its one county
@@ -168,8 +170,66 @@ function stateText(state: StateDef): { text: string; light?: LightState } {
   };
 }
 
-/** A state's light file in the split. */
-const lightFile = (dir: string, id: string) => join(dir, 'states', `${id}.light.json`);
+/** A state's or program's light file in the split. */
+const lightFile = (dir: string, id: string, kind: 'states' | 'programs' = 'states') => join(dir, kind, 'light', `${id}.json`);
+
+/**
+ * A program's fields that a calculation run by its generated module does not read: the
+ * steps, notes and validations (31 of TX's 35 KB). They are read when something asks for
+ * them (--explain, the interpreter, the lowering).
+ */
+const PROGRAM_APART = ['validations', 'steps', 'notes'] as const;
+
+/** What a program's light file holds: the program with its PROGRAM_APART fields 0, and where each of them is in the program's file (ASCII), whose size it records. */
+type LightProgram = { size: number; program: ProgramDef; ranges: Record<string, [number, number]> };
+
+/** A program's file (asciiJson of it), and its light file. */
+function programText(program: ProgramDef): { text: string; light?: LightProgram } {
+  const text = asciiJson(program);
+  const ranges: Record<string, [number, number]> = {};
+  let out = '{';
+  let first = true;
+  for (const [k, v] of Object.entries(program)) {
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${asciiJson(k)}:`;
+    first = false;
+    const start = out.length;
+    out += asciiJson(v);
+    if ((PROGRAM_APART as readonly string[]).includes(k)) ranges[k] = [start, out.length];
+  }
+  out += '}';
+  if (out !== text || Object.keys(ranges).length === 0) return { text };
+  const light = { ...program } as Record<string, unknown>;
+  for (const k of Object.keys(ranges)) light[k] = 0;
+  return { text, light: { size: text.length, program: light as unknown as ProgramDef, ranges } };
+}
+
+/**
+ * A program read through its light file: its PROGRAM_APART fields parsed from the program's
+ * file (kept as bytes) when first read; assigning one replaces it. Undefined when there is no
+ * light file or it was not made with the program's file as it is.
+ */
+function readProgram(dir: string, id: string): ProgramDef | undefined {
+  let light: LightProgram;
+  try {
+    light = JSON.parse(readFileSync(lightFile(dir, id, 'programs'), 'utf8')) as LightProgram;
+  } catch {
+    return undefined;
+  }
+  const bytes = readFileSync(splitFile(dir, 'programs', id));
+  if (bytes.length !== light.size) return undefined;
+  const program = light.program;
+  for (const [k, [start, end]] of Object.entries(light.ranges)) {
+    let value: unknown;
+    Object.defineProperty(program, k, {
+      enumerable: true,
+      configurable: true,
+      get: () => (value ??= JSON.parse(bytes.toString('latin1', start, end))),
+      set: (x: unknown) => Object.defineProperty(program, k, { value: x, enumerable: true, writable: true, configurable: true }),
+    });
+  }
+  return program;
+}
 
 /**
  * A state read through its light file: the state's own fields parsed, its counties left in
@@ -236,7 +296,7 @@ function lazy<T>(dir: string, kind: 'states' | 'programs', ids: string[]): Recor
       configurable: true,
       get: () => {
         if (value === undefined) {
-          value = ((kind === 'states' ? readState(dir, id) : undefined) ?? JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8'))) as T;
+          value = ((kind === 'states' ? readState(dir, id) : readProgram(dir, id)) ?? JSON.parse(readFileSync(splitFile(dir, kind, id), 'utf8'))) as T;
           FROM_SPLIT.add(value as object);
         }
         return value;
