@@ -115,8 +115,13 @@ if (older(process.versions.node, SUPPORTED)) {
     if (cached === undefined || script.cachedDataRejected) {
       // After a run that succeeded: one that stopped at an error (a misspelt county) did not
       // compile what a calculation runs, and its cache would be used as it is from then on.
-      process.once('exit', (code) => {
-        if (code !== 0) return;
+      // (One 'exit' listener for every file: `ptax test` loads a program module per program and year.)
+      if (toWrite.length === 0)
+        process.once('exit', (code) => {
+          if (code !== 0) return;
+          for (const write of toWrite) write();
+        });
+      toWrite.push(() => {
         try {
           const tmp = cacheFile + '.' + process.pid;
           fs.writeFileSync(tmp, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
@@ -128,6 +133,8 @@ if (older(process.versions.node, SUPPORTED)) {
     }
     return m.exports;
   }
+  /** The code caches to write when the process exits (requireCached). */
+  const toWrite: Array<() => void> = [];
   /**
    * The bundle's generated-program loader (engine/codegen/node.ts, as scripts/bundle-cli.ts
    * rewrites it) requires the programs through here: `ptaxrule-<path hash>-<command>.bin`.
