@@ -8,7 +8,10 @@
  * program, parameters.json and inputs.json. readBundle() parses the index, and a state, a
  * program, the parameters or the inputs the first time they are read: `ptax calc --state TX` parses TX and its
  * program, whatever the other states weigh (issue 23 and issue 26's budget: ~350 B a county;
- * 3,200 more counties would add ~36 ms of parsing to every start). The states and programs
+ * 3,200 more counties would add ~36 ms of parsing to every start). Each state and program
+ * also has a light file (states/light/, programs/light/: readState, readProgram), so that a
+ * calculation parses its one county and not a program's steps (issue 23). The files are ASCII
+ * (asciiJson). The states and programs
  * are enumerable getters, so listing, spreading or printing the bundle reads them all and
  * gives the same objects as the JSON. The split is used only while it was made from the
  * bundle.json that is there (its size and modification time are recorded in the index);
