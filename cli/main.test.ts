@@ -63,22 +63,23 @@ describe('the entry point', () => {
         env,
       });
       expect(JSON.parse(out)).toBeTypeOf('object');
-      // One folder per Node/V8 version holding a file per compiled module: what is loaded once
-      // the cache is on (start.cjs turns it on): rolldown's runtime chunk (scripts/bundle-cli.ts:
-      // what a start loads is one chunk) and the generated program of NYC's year
-      // (dist/rules/js); and the bundle's entry chunk's cache made after the run (start.cjs
-      // loadBundle: ptax-<path hash>-calc.bin); 3 files, none without the cache.
+      // One folder per Node/V8 version: the caches made after the run (start.cjs
+      // requireCached) of the bundle's entry chunk (ptax-<path hash>-calc.bin) and of the
+      // generated program of NYC's year (dist/rules/js: ptaxrule-<path hash>-calc.bin); none
+      // without the cache. (What a start loads is one chunk, rolldown's runtime helpers
+      // inline: scripts/bundle-cli.ts; nothing else goes through Node's own compile cache.)
       const cache = join(dir, 'node-compile-cache');
       expect(existsSync(cache)).toBe(true);
       const entries = readdirSync(cache).flatMap((d) => readdirSync(join(cache, d)));
-      expect(entries.length).toBeGreaterThanOrEqual(3);
+      expect(entries.length).toBeGreaterThanOrEqual(2);
       expect(entries.filter((e) => /^ptax-[0-9a-f]+-calc\.bin$/.test(e))).toHaveLength(1);
+      expect(entries.filter((e) => /^ptaxrule-[0-9a-f]+-calc\.bin$/.test(e))).toHaveLength(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it("keeps the bundle's code cache made after a run (start.cjs loadBundle): written once, used as is, made again for a rebuilt bundle; none without the compile cache", () => {
+  it("keeps the bundle's code cache made after a run (start.cjs requireCached): written once, used as is, made again for a rebuilt bundle; none without the compile cache", () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptax-cache-'));
     try {
       const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: dir };
@@ -116,6 +117,36 @@ describe('the entry point', () => {
       writeFileSync(file!, Buffer.concat([Buffer.from(`ptax ${size} 1\n`, 'latin1'), first.subarray(first.indexOf(10) + 1)]));
       expect(run()).toBe(plain);
       expect(readFileSync(file!).subarray(0, 40).toString('latin1').split('\n')[0]).toBe(`ptax ${size} ${mtimeMs}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('keeps a code cache made after a run for the generated program too (start.cjs requireCached, ptaxrule-…): written once, then used, the same table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptax-cache-'));
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: dir };
+      delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      const args = [MAIN, 'calc', '--state', 'TX', '--county', 'Harris', '--value', '400000'];
+      const run = (e = env) => execFileSync(process.execPath, args, { encoding: 'utf8', env: e });
+      const programCaches = () =>
+        readdirSync(join(dir, 'node-compile-cache')).flatMap((d) =>
+          readdirSync(join(dir, 'node-compile-cache', d))
+            .filter((f) => /^ptaxrule-[0-9a-f]+-calc\.bin$/.test(f))
+            .map((f) => join(dir, 'node-compile-cache', d, f)),
+        );
+      const plain = run({ ...env, NODE_DISABLE_COMPILE_CACHE: '1' });
+      // 400,000 × 1.77845% (school 0.8783 + county 0.38096 + city 0.51919) = 7,113.80.
+      expect(plain).toContain('$7,113.80');
+      expect(run()).toBe(plain);
+      const [file] = programCaches();
+      expect(programCaches()).toHaveLength(1);
+      const rules = join(ROOT, 'dist/rules/js/tx@2025.cjs');
+      const { size, mtimeMs } = statSync(rules);
+      const first = readFileSync(file!);
+      expect(first.subarray(0, 40).toString('latin1').split('\n')[0]).toBe(`ptax ${size} ${mtimeMs}`);
+      expect(run()).toBe(plain);
+      expect(readFileSync(file!).equals(first)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -14,7 +14,7 @@
  *     turns it off);
  *  3. runs the command line: the bundle of it in dist/cli/fast/ (CommonJS, written by
  *     scripts/bundle-cli.ts in `npm run build`: a few files instead of ~60 ES modules to
- *     resolve and link; its entry chunk with a code cache made after the run, loadBundle
+ *     resolve and link; its entry chunk with a code cache made after the run, requireCached
  *     below) while that bundle is not older than dist/cli/ptax.js, else
  *     dist/cli/ptax.js itself (after a bare `tsc` the bundle would hold older code).
  *     PTAX_NO_BUNDLE=1 takes dist/cli/ptax.js always (cli/fast-path.test.ts compares the two).
@@ -56,23 +56,27 @@ if (older(process.versions.node, SUPPORTED)) {
   const fast = join(__dirname, 'fast', 'ptax.cjs');
 
   /**
-   * The bundle's entry chunk, as `require(file)` gives it, but compiled with a V8 code cache
-   * made at the end of a run (issue 23). Node's compile cache (above) is made right after a
-   * module is compiled, so it holds the code of the functions that run while the module
-   * loads and not of those that run later: every start compiled commander's parsing, the
-   * calculation and the table again from source (~30 M instructions of a `ptax calc`).
-   * Here the chunk is compiled through vm.Script and, when there was no usable cache, the
-   * cache is made when the process exits (script.createCachedData: every function compiled
-   * so far; after a run that exited 0) and written to Node's compile cache folder, one file per command (`calc`,
-   * `counties`, …: each keeps the code it runs), headed by the bundle's size and time: a
-   * rebuilt bundle replaces it. V8 refuses a cache made by another Node or for another source
+   * A CommonJS file of ptax's own, as `require(file)` gives it, but compiled with a V8 code
+   * cache made at the end of a run (issue 23): the bundle's entry chunk, and the generated
+   * rule programs (dist/rules/js, through the hook below). Node's compile cache (above) is made
+   * right after a module is compiled, so it holds the code of the functions that run while the
+   * module loads and not of those that run later: every start compiled commander's parsing,
+   * the calculation, the table and a program's `evaluate` again from source (~30 M
+   * instructions of a `ptax calc`). Here the file is compiled through vm.Script and, when there
+   * was no usable cache, the cache is made when the process exits (script.createCachedData:
+   * every function compiled so far; after a run that exited 0) and written to Node's compile
+   * cache folder, one file per command (`calc`, `counties`, …: each keeps the code it runs),
+   * named `<prefix>-<path hash>-<command>.bin` and headed by the file's size and time: a
+   * rebuilt file replaces it. V8 refuses a cache made by another Node or for another source
    * length (then it is made again). Without the compile cache (NODE_DISABLE_COMPILE_CACHE=1,
-   * or no folder), a plain require. The module is put in require.cache, so that the other
-   * chunks' require('./ptax.cjs') get the same one.
+   * or no folder), a plain require. The module is put in require.cache, so that a later
+   * require of the file (the other chunks' require('./ptax.cjs')) gets the same one.
    */
-  function loadBundle(file: string): unknown {
+  function requireCached(file: string, prefix: string): unknown {
     const dir = typeof nodeModule.getCompileCacheDir === 'function' ? nodeModule.getCompileCacheDir() : undefined;
     if (!dir) return require(file);
+    const known = require.cache[file];
+    if (known) return known.exports;
     const fs = require('node:fs') as typeof import('node:fs');
     const vm = require('node:vm') as typeof import('node:vm');
     const { dirname } = require('node:path') as typeof import('node:path');
@@ -80,7 +84,7 @@ if (older(process.versions.node, SUPPORTED)) {
     const st = fs.statSync(file);
     const stamp = 'ptax ' + st.size + ' ' + st.mtimeMs + '\n';
     const command = /^[a-z][a-z0-9-]{0,15}$/.test(process.argv[2] || '') ? process.argv[2] : '-';
-    const cacheFile = join(dir, 'ptax-' + hash(file) + '-' + command + '.bin');
+    const cacheFile = join(dir, prefix + '-' + hash(file) + '-' + command + '.bin');
     let cached: Buffer | undefined;
     try {
       const data = fs.readFileSync(cacheFile);
@@ -111,8 +115,13 @@ if (older(process.versions.node, SUPPORTED)) {
     if (cached === undefined || script.cachedDataRejected) {
       // After a run that succeeded: one that stopped at an error (a misspelt county) did not
       // compile what a calculation runs, and its cache would be used as it is from then on.
-      process.once('exit', (code) => {
-        if (code !== 0) return;
+      // (One 'exit' listener for every file: `ptax test` loads a program module per program and year.)
+      if (toWrite.length === 0)
+        process.once('exit', (code) => {
+          if (code !== 0) return;
+          for (const write of toWrite) write();
+        });
+      toWrite.push(() => {
         try {
           const tmp = cacheFile + '.' + process.pid;
           fs.writeFileSync(tmp, Buffer.concat([Buffer.from(stamp, 'latin1'), script.createCachedData()]));
@@ -124,6 +133,13 @@ if (older(process.versions.node, SUPPORTED)) {
     }
     return m.exports;
   }
+  /** The code caches to write when the process exits (requireCached). */
+  const toWrite: Array<() => void> = [];
+  /**
+   * The bundle's generated-program loader (engine/codegen/node.ts, as scripts/bundle-cli.ts
+   * rewrites it) requires the programs through here: `ptaxrule-<path hash>-<command>.bin`.
+   */
+  (globalThis as Record<symbol, unknown>)[Symbol.for('ptax.requireProgram')] = (file: string) => requireCached(file, 'ptaxrule');
   /** FNV-1a of a path: the cache file's name. */
   function hash(text: string): string {
     let h = 0x811c9dc5;
@@ -139,7 +155,7 @@ if (older(process.versions.node, SUPPORTED)) {
   if (bundleIsFresh()) {
     let cli: { run(): Promise<void> } | undefined;
     try {
-      cli = loadBundle(fast) as { run(): Promise<void> };
+      cli = requireCached(fast, 'ptax') as { run(): Promise<void> };
     } catch (e) {
       internal(e);
     }

@@ -61,3 +61,8 @@ export function out(text: string): void {
     }
   }
 }
+
+/** Whether everything written so far went out synchronously (process.stdout was never made): nothing is left to flush. */
+export function allWritten(): boolean {
+  return !stream;
+}

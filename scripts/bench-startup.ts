@@ -19,7 +19,7 @@
  *    start-up grow with the number of states? (--no-scale leaves it out);
  *  - with --npx: `npx ptax calc …` too, a few rounds (npm's own start-up, ~1 s, dominates it).
  * The compile cache (cli/start.cts: module.enableCompileCache, and the bundle's code cache
- * made after the first run that succeeds, loadBundle) is warmed by untimed runs first, as on
+ * made after the first run that succeeds, requireCached) is warmed by untimed runs first, as on
  * a user's machine after the first `ptax` of the day.
  */
 import { spawnSync } from 'node:child_process';

@@ -8,7 +8,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readBundle, readSplit, splitFile, writeSplit } from './bundle.js';
+import { asciiJson, readBundle, readSplit, splitFile, writeSplit } from './bundle.js';
+import { countyCount, findCounty } from '../core/counties.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ptax-split-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -90,5 +91,83 @@ describe('readBundle', () => {
     utimesSync(file, later, later);
     writeFileSync(tx, JSON.stringify({ ...whole.states.TX, name: 'Stale split' }));
     expect(readBundle(file).states.TX!.name).toEqual(whole.states.TX.name);
+  });
+});
+
+describe('a state read through its light file (issue 23: one county parsed, not 254)', () => {
+  it('writes the split in ASCII (a \\u escape for each character above U+007E), the same values', () => {
+    writeSplit(file);
+    const tx = readFileSync(splitFile(join(tmp, 'split'), 'states', 'TX'), 'utf8');
+    expect(/[^\x00-\x7e]/.test(tx)).toBe(false);
+    expect(JSON.parse(tx)).toEqual(whole.states.TX);
+    // "Doña Ana – NM": ñ is U+00F1, the en dash U+2013.
+    expect(asciiJson({ n: 'Doña Ana – NM' })).toBe('{"n":"Do\\u00f1a Ana \\u2013 NM"}');
+    expect(JSON.parse(asciiJson({ n: 'Doña Ana – NM' }))).toEqual({ n: 'Doña Ana – NM' });
+  });
+
+  it('finds a county by slug without parsing the others; `counties` then holds that very object; the same JSON as the whole bundle', () => {
+    writeSplit(file);
+    const split = readSplit(file)!;
+    const tx = split.states.TX!;
+    // Still the light reader's getter: no county array parsed yet.
+    expect(Object.getOwnPropertyDescriptor(tx, 'counties')?.get).toBeTypeOf('function');
+    expect(countyCount(tx)).toBe(whole.states.TX.counties.length);
+    const harris = findCounty(tx, 'Harris').county!;
+    expect(harris).toEqual(whole.states.TX.counties.find((c: { slug: string }) => c.slug === 'harris'));
+    expect(Object.getOwnPropertyDescriptor(tx, 'counties')?.get).toBeTypeOf('function');
+    // Read whole: every county, Harris the object handed out before.
+    expect(tx.counties.find((c) => c.slug === 'harris')).toBe(harris);
+    expect(tx.counties).toEqual(whole.states.TX.counties);
+    expect(JSON.stringify(tx)).toBe(JSON.stringify(whole.states.TX));
+    // Another spelling goes through every county, as before.
+    expect(findCounty(tx, 'HARRIS COUNTY').county).toBe(harris);
+  });
+
+  it('answers from the new array once `counties` is replaced', () => {
+    writeSplit(file);
+    const tx = readSplit(file)!.states.TX!;
+    const one = { ...whole.states.TX.counties[0], slug: 'only-one' };
+    tx.counties = [one];
+    expect(countyCount(tx)).toBe(1);
+    expect(findCounty(tx, 'only-one').county).toBe(one);
+    expect(() => findCounty(tx, 'harris')).toThrow();
+  });
+
+  it('is not used once the state file changed (its size recorded): the state file is read whole', () => {
+    writeSplit(file);
+    const path = splitFile(join(tmp, 'split'), 'states', 'TX');
+    writeFileSync(path, JSON.stringify({ ...whole.states.TX, name: 'Edited' }));
+    const tx = readSplit(file)!.states.TX!;
+    expect(tx.name).toBe('Edited');
+    expect(Object.getOwnPropertyDescriptor(tx, 'counties')?.get).toBeUndefined();
+    expect(findCounty(tx, 'Harris').county?.slug).toBe('harris');
+  });
+});
+
+describe('a program read through its light file (issue 23)', () => {
+  it('leaves its steps, notes and validations in the program file until they are read; the same JSON as the whole bundle', () => {
+    writeSplit(file);
+    const tx = readSplit(file)!.programs.tx!;
+    for (const k of ['steps', 'notes', 'validations']) expect(Object.getOwnPropertyDescriptor(tx, k)?.get).toBeTypeOf('function');
+    expect(tx.years).toEqual(whole.programs.tx.years);
+    expect(tx.steps).toEqual(whole.programs.tx.steps);
+    expect(tx.steps).toBe(tx.steps);
+    expect(JSON.stringify(tx)).toBe(JSON.stringify(whole.programs.tx));
+    // Assigned: the new value.
+    tx.notes = [];
+    expect(tx.notes).toEqual([]);
+  });
+
+  it('a `ptax calc` with the generated program reads none of them (TX/Harris)', async () => {
+    writeSplit(file);
+    const b = readSplit(file)!;
+    const { Calculator } = await import('../core/calculate.js');
+    const { nodeProgramSource } = await import('../codegen/node.js');
+    const calc = new Calculator(b, { generated: nodeProgramSource() });
+    const r = calc.calculate({ state: 'TX', county: 'Harris', value: 400000 });
+    // 400,000 × 1.77845% (school 0.8783 + county 0.38096 + city 0.51919) = 7,113.80.
+    expect(r.annualTax).toBeCloseTo(7113.8, 2);
+    for (const k of ['steps', 'notes', 'validations']) expect(Object.getOwnPropertyDescriptor(b.programs.tx!, k)?.get).toBeTypeOf('function');
+    expect(Object.getOwnPropertyDescriptor(b.states.TX!, 'counties')?.get).toBeTypeOf('function');
   });
 });

@@ -1,7 +1,7 @@
 /** The calculation: state and county look-up, year selection, validation, steps, result. */
 import { compileProgram, compileProgramLazily, type CompiledProgram, type StepInfo } from './compile.js';
 import { compileCondition, type Facts } from './conditions.js';
-import { countyRateAt, findCounty, stateKey } from './counties.js';
+import { countyCount, countyRateAt, findCounty, stateKey } from './counties.js';
 export { stateKey };
 import { PtaxError } from './errors.js';
 import { inputError, localized, message, percent } from './messages.js';
@@ -252,7 +252,7 @@ export class Calculator {
     const state = this.state(input.state);
     const given = typeof input.county === 'string' && input.county.trim() !== '';
     // The hub has no counties, and some calculators need none: a county is then not read.
-    const needsCounty = state.counties.length > 0 && (calculator ? calculator.county : true);
+    const needsCounty = countyCount(state) > 0 && (calculator ? calculator.county : true);
     if (needsCounty && !given) throw inputError('MISSING_COUNTY', 'missingCounty');
     checkNumbers(input, this.bundle);
     const match = needsCounty ? findCounty(state, input.county) : undefined;
