@@ -108,13 +108,13 @@ export function formatResult(
   input: { value: number; propertyClass?: string | null },
   programLabel: string = r.program,
   program?: ProgramDef,
-  fields: ResultFieldDecl[] = [],
+  fields: ResultFieldDecl[] | (() => ResultFieldDecl[]) = [],
   lang: Lang = 'en',
 ): string {
   const t = texts(lang);
   // English: the labels compiled with the code (engine/generated/results.ts); another
   // language: the declarations' own (the bundle's results), the English one if there is none.
-  const declared = lang === 'en' ? undefined : new Map(fields.map((f) => [f.id, f]));
+  const declared = lang === 'en' ? undefined : new Map(fieldsOf(fields).map((f) => [f.id, f]));
   const label = (id: string, en: string): string => {
     const f = declared?.get(id);
     return f ? t.row(f) : en;
@@ -217,6 +217,13 @@ function resultRows(
   return rows;
 }
 
+/**
+ * The result declarations, given as they are or as a function that reads them: `ptax calc`
+ * passes the bundle's `results` that way, so that a table in English without a state detail
+ * does not read them (24 KB of the rule index; issue 23).
+ */
+const fieldsOf = (fields: ResultFieldDecl[] | (() => ResultFieldDecl[])): ResultFieldDecl[] => (typeof fields === 'function' ? fields() : fields);
+
 /** The labels of the declared fields by their path, in a language other than English (English names leftover rows by their keys). */
 const namesOf = (fields: ResultFieldDecl[], lang: Lang): Map<string, string> | undefined =>
   lang === 'en' ? undefined : new Map(fields.map((f) => [f.id, f.label[lang] ?? f.label.en]));
@@ -274,12 +281,18 @@ function declaredRows(
   return rows;
 }
 
-export function detailLines(r: CalcResult, program: ProgramDef | undefined, fields: ResultFieldDecl[] = [], lang: Lang = 'en'): string[] {
+export function detailLines(
+  r: CalcResult,
+  program: ProgramDef | undefined,
+  lazyFields: ResultFieldDecl[] | (() => ResultFieldDecl[]) = [],
+  lang: Lang = 'en',
+): string[] {
   const units = leafUnits(program?.result);
   const lines: string[] = [];
   for (const k of DETAIL_KEYS) {
     const d = r[k];
     if (!d || typeof d !== 'object') continue;
+    const fields = fieldsOf(lazyFields);
     const declared = fields.filter((f) => f.id.startsWith(`${k}.`));
     const rows = declared.length
       ? declaredRows(d as Record<string, unknown>, declared, k, lang, units, undefined, namesOf(fields, lang))

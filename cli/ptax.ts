@@ -315,8 +315,14 @@ export function buildProgram(only?: string, argv?: readonly string[]): Command {
       else {
         if (o.lang !== 'en') await loadTexts(o.lang as Lang);
         out(
-          formatResult(r, input, calc.bundle.programs[r.program]?.label[o.lang as Lang], calc.bundle.programs[r.program], calc.bundle.results, o.lang as Lang) +
-            '\n',
+          formatResult(
+            r,
+            input,
+            calc.bundle.programs[r.program]?.label[o.lang as Lang],
+            calc.bundle.programs[r.program],
+            () => calc.bundle.results,
+            o.lang as Lang,
+          ) + '\n',
         );
         if (o.explain) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program], o.lang === 'en' ? undefined : calc.bundle.parameters) + '\n');
       }

@@ -42,7 +42,19 @@ const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine', 'build', 'bundle.js');
 const CODEGEN_JS = join(ROOT, 'dist', 'engine', 'codegen', 'js.js');
 const CODEGEN_NODE = join(ROOT, 'dist', 'engine', 'codegen', 'node.js');
 /** Loaded by Node from node_modules as before: native addons, database clients, and what the engine requires lazily. */
-const EXTERNAL = ['i18next', '@duckdb/node-api', 'pg', 'pg-copy-streams', 'better-sqlite3', 'yaml', 'ajv', 'csv-parse', 'nodemailer', 'fastify'];
+const EXTERNAL = [
+  'i18next',
+  'fastest-levenshtein',
+  '@duckdb/node-api',
+  'pg',
+  'pg-copy-streams',
+  'better-sqlite3',
+  'yaml',
+  'ajv',
+  'csv-parse',
+  'nodemailer',
+  'fastify',
+];
 
 export async function bundleCli(): Promise<string[]> {
   const t0 = performance.now();
@@ -126,6 +138,21 @@ export async function bundleCli(): Promise<string[]> {
             code: code.replace(eager, "const i18next = { createInstance: (...a) => require('i18next').createInstance(...a) };"),
             map: null,
           };
+        },
+      },
+      {
+        // fastest-levenshtein ranks the suggestions for a county not found: a `ptax calc` that
+        // finds its county never calls it, but loading it runs its module code (a 256 KB
+        // Uint32Array among it) at every start. Required from node_modules on the first call.
+        name: 'ptax-lazy-levenshtein',
+        transform(code, id) {
+          if (!id.endsWith(`${sep}engine${sep}core${sep}counties.js`)) return null;
+          const eager = "import { distance } from 'fastest-levenshtein';";
+          if (!code.includes(eager)) {
+            this.warn('engine/core/counties.ts no longer imports fastest-levenshtein as expected: it is loaded at start-up again (slower, not wrong)');
+            return null;
+          }
+          return { code: code.replace(eager, "const distance = (a, b) => require('fastest-levenshtein').distance(a, b);"), map: null };
         },
       },
       {

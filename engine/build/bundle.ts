@@ -36,11 +36,12 @@ export const BUNDLE_PATH = fileURLToPath(new URL('../../rules/bundle.json', impo
  * first used), and
  * what it was made from, with each program's hash and fact template by `<program>@<year>`.
  */
-export type SplitIndex = Omit<Bundle, 'states' | 'programs' | 'parameters' | 'inputs'> & {
+export type SplitIndex = Omit<Bundle, 'states' | 'programs' | 'parameters' | 'inputs' | 'results'> & {
   states: string[];
   programs: string[];
   parameters: true | Bundle['parameters'];
   inputs: true | Bundle['inputs'];
+  results: true | Bundle['results'];
   split: { size: number; mtimeMs: number; hashes: Record<string, string>; templates?: Record<string, Array<number | null>> };
 };
 
@@ -89,8 +90,9 @@ export function writeSplit(bundlePath: string, hash?: (b: Bundle, programId: str
       if (light) writeFileSync(lightFile(dir, id), asciiJson(light));
     }
   }
-  // The parameters and the input declarations (most of the index's weight) in files of their
-  // own: `ptax calc` with a generated program and its template below reads neither.
+  // The parameters, the input declarations and the result declarations (most of the index's
+  // weight) in files of their own: `ptax calc` with a generated program and its template below
+  // reads none of them (the results only for a state detail or another language).
   for (const k of APART) writeFileSync(join(dir, `${k}.json`), asciiJson(bundle[k]));
   const index: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(bundle))
@@ -283,7 +285,7 @@ function readState(dir: string, id: string): StateDef | undefined {
 }
 
 /** The bundle's keys written apart from the index (split/<key>.json), read on first use. */
-const APART = ['parameters', 'inputs'] as const;
+const APART = ['parameters', 'inputs', 'results'] as const;
 
 /** dist/rules/split, beside the bundle it splits. */
 export const splitDir = (bundlePath: string) => join(dirname(bundlePath), 'split');
