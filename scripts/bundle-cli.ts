@@ -111,8 +111,9 @@ export async function bundleCli(): Promise<string[]> {
         name: 'ptax-lazy-child-process',
         transform(code, id) {
           if (!id.endsWith(`${sep}commander${sep}lib${sep}command.js`)) return null;
-          const eager = "const childProcess = require('node:child_process');";
-          if (!code.includes(eager)) {
+          // commander 15 is ESM (`import childProcess from ...`), 14 was CommonJS (`const ... = require(...)`).
+          const eager = ["import childProcess from 'node:child_process';", "const childProcess = require('node:child_process');"].find((s) => code.includes(s));
+          if (!eager) {
             this.warn('commander no longer requires node:child_process as expected: it is loaded at start-up again (slower, not wrong)');
             return null;
           }

@@ -296,10 +296,9 @@ function FilingLink({ lang }: { lang: Lang }) {
 }
 
 /** A declared field's value as the page shows it, by its unit (money without cents, percent with 2 decimals): lib/report.ts fieldText, shared with the PDF. */
-export const formatField = (f: Pick<FieldView, 'unit' | 'value'>, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string =>
-  fieldText(f, lang, t as TFunction);
+export const formatField = (f: Pick<FieldView, 'unit' | 'value'>, lang: Lang, t: TFunction): string => fieldText(f, lang, t);
 
-function stepValue(v: ExplainStep['value'], lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string {
+function stepValue(v: ExplainStep['value'], lang: Lang, t: TFunction): string {
   if (typeof v === 'number') return formatNumber(v, lang, 6);
   if (typeof v === 'boolean') return v ? t('results.yes') : t('results.no');
   if (v === null || v === undefined) return '—';

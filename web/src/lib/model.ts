@@ -4,6 +4,7 @@
  * form to the engine's input, and from the engine's result to what the page shows.
  * No tax figure lives here: every rate, amount and limit is read from the data package.
  */
+import type { TFunction } from 'i18next';
 import { Calculator, DEFAULT_VALUE, type CalcInput, type CalcResult, type ExplainStep } from '../../../engine/index.js';
 import { countyRateAt, periodStart, slugOf, valueAt } from '../../../engine/index.js';
 import type { Bundle, CountyDef, ParameterDef, StateDef } from '../../../engine/index.js';
@@ -63,7 +64,7 @@ export function defaultForm(edition: Pick<Edition, 'formInputs'>): FormValues {
 }
 
 /** The message for a number outside a declared input's bounds, or '' (years without separators). */
-export function boundsMessage(d: InputDecl, x: unknown, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string {
+export function boundsMessage(d: InputDecl, x: unknown, lang: Lang, t: TFunction): string {
   if (typeof x !== 'number') return '';
   const show = (n: number) => (d.type === 'year' ? String(n) : formatNumber(n, lang));
   if (d.min !== undefined && x < d.min) return t('form.atLeast', { min: show(d.min) });

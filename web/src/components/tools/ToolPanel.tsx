@@ -6,6 +6,7 @@
  * rules/results.yaml declares for it, and the engine's calculator (`ptax tx payment`, …)
  * computes them. Loaded only when its panel is opened.
  */
+import type { TFunction } from 'i18next';
 import { useId, useState } from 'react';
 import { useForm } from '@tanstack/react-form';
 import { useTranslation } from 'react-i18next';
@@ -200,7 +201,7 @@ export default function ToolPanel({ edition, calculatorName, lang }: { edition: 
   );
 }
 
-function validate(d: InputDecl, value: unknown, lang: Lang, t: (k: string, o?: Record<string, unknown>) => string): string | undefined {
+function validate(d: InputDecl, value: unknown, lang: Lang, t: TFunction): string | undefined {
   if (d.type === 'date') return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? undefined : t('tools.needDate');
   return boundsMessage(d, value, lang, t) || undefined;
 }
