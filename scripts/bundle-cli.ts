@@ -56,6 +56,26 @@ const EXTERNAL = [
   'fastify',
 ];
 
+/**
+ * A plugin that replaces, in the module `which` picks, the first of `eager` found in its code
+ * by `lazy` (an import made at load time, made on first use instead); when none is found it
+ * warns (the start is slower again, the output the same) and leaves the module as it is.
+ */
+function deferred(name: string, which: (id: string) => boolean, eager: string[], lazy: string, warning: string) {
+  return {
+    name,
+    transform(this: { warn(message: string): void }, code: string, id: string) {
+      if (!which(id)) return null;
+      const found = eager.find((s) => code.includes(s));
+      if (!found) {
+        this.warn(warning);
+        return null;
+      }
+      return { code: code.replace(found, lazy), map: null };
+    },
+  };
+}
+
 export async function bundleCli(): Promise<string[]> {
   const t0 = performance.now();
   rmSync(FAST_DIR, { recursive: true, force: true });
@@ -105,74 +125,46 @@ export async function bundleCli(): Promise<string[]> {
           };
         },
       },
-      {
-        // commander requires node:child_process at load time (~6 ms) for the executable
-        // subcommands that ptax does not have: required on first use instead.
-        name: 'ptax-lazy-child-process',
-        transform(code, id) {
-          if (!id.endsWith(`${sep}commander${sep}lib${sep}command.js`)) return null;
-          // commander 15 is ESM (`import childProcess from ...`), 14 was CommonJS (`const ... = require(...)`).
-          const eager = ["import childProcess from 'node:child_process';", "const childProcess = require('node:child_process');"].find((s) => code.includes(s));
-          if (!eager) {
-            this.warn('commander no longer requires node:child_process as expected: it is loaded at start-up again (slower, not wrong)');
-            return null;
-          }
-          return {
-            code: code.replace(eager, "const childProcess = { get spawn() { return require('node:child_process').spawn; } };"),
-            map: null,
-          };
-        },
-      },
-      {
-        // i18next (~130 KB of code) makes the engine's own messages, and a `ptax calc` that
-        // succeeds makes none (engine/core/messages.ts initialises it on the first message):
-        // loaded from node_modules on that first message rather than with every start.
-        name: 'ptax-lazy-i18next',
-        transform(code, id) {
-          if (!id.endsWith(`${sep}engine${sep}core${sep}messages.js`)) return null;
-          const eager = "import i18next from 'i18next';";
-          if (!code.includes(eager)) {
-            this.warn('engine/core/messages.ts no longer imports i18next as expected: it is loaded at start-up again (slower, not wrong)');
-            return null;
-          }
-          return {
-            code: code.replace(eager, "const i18next = { createInstance: (...a) => require('i18next').createInstance(...a) };"),
-            map: null,
-          };
-        },
-      },
-      {
-        // fastest-levenshtein ranks the suggestions for a county not found: a `ptax calc` that
-        // finds its county never calls it, but loading it runs its module code (a 256 KB
-        // Uint32Array among it) at every start. Required from node_modules on the first call.
-        name: 'ptax-lazy-levenshtein',
-        transform(code, id) {
-          if (!id.endsWith(`${sep}engine${sep}core${sep}counties.js`)) return null;
-          const eager = "import { distance } from 'fastest-levenshtein';";
-          if (!code.includes(eager)) {
-            this.warn('engine/core/counties.ts no longer imports fastest-levenshtein as expected: it is loaded at start-up again (slower, not wrong)');
-            return null;
-          }
-          return { code: code.replace(eager, "const distance = (a, b) => require('fastest-levenshtein').distance(a, b);"), map: null };
-        },
-      },
-      {
-        // The generated programs (dist/rules/js) required through cli/start.cts requireCached
-        // when it offers it: with a code cache made after the run, as the entry chunk has, so
-        // that a program's `evaluate` is not compiled from source at each start.
-        name: 'ptax-program-code-cache',
-        transform(code, id) {
-          if (id !== CODEGEN_NODE) return null;
-          const plain = 'const m = require(file);';
-          if (!code.includes(plain)) {
-            this.warn(
-              'engine/codegen/node.ts no longer requires the programs as expected: they are compiled from source at each start again (slower, not wrong)',
-            );
-            return null;
-          }
-          return { code: code.replace(plain, "const m = (globalThis[Symbol.for('ptax.requireProgram')] ?? require)(file);"), map: null };
-        },
-      },
+      // commander requires node:child_process at load time (~6 ms) for the executable
+      // subcommands that ptax does not have: required on first use instead. (commander 15 is
+      // ESM, `import childProcess from ...`; 14 was CommonJS, `const ... = require(...)`.)
+      deferred(
+        'ptax-lazy-child-process',
+        (id) => id.endsWith(`${sep}commander${sep}lib${sep}command.js`),
+        ["import childProcess from 'node:child_process';", "const childProcess = require('node:child_process');"],
+        "const childProcess = { get spawn() { return require('node:child_process').spawn; } };",
+        'commander no longer requires node:child_process as expected: it is loaded at start-up again (slower, not wrong)',
+      ),
+      // i18next (~130 KB of code) makes the engine's own messages, and a `ptax calc` that
+      // succeeds makes none (engine/core/messages.ts initialises it on the first message):
+      // loaded from node_modules on that first message rather than with every start.
+      deferred(
+        'ptax-lazy-i18next',
+        (id) => id.endsWith(`${sep}engine${sep}core${sep}messages.js`),
+        ["import i18next from 'i18next';"],
+        "const i18next = { createInstance: (...a) => require('i18next').createInstance(...a) };",
+        'engine/core/messages.ts no longer imports i18next as expected: it is loaded at start-up again (slower, not wrong)',
+      ),
+      // fastest-levenshtein ranks the suggestions for a county not found: a `ptax calc` that
+      // finds its county never calls it, but loading it runs its module code (a 256 KB
+      // Uint32Array among it) at every start. Required from node_modules on the first call.
+      deferred(
+        'ptax-lazy-levenshtein',
+        (id) => id.endsWith(`${sep}engine${sep}core${sep}counties.js`),
+        ["import { distance } from 'fastest-levenshtein';"],
+        "const distance = (a, b) => require('fastest-levenshtein').distance(a, b);",
+        'engine/core/counties.ts no longer imports fastest-levenshtein as expected: it is loaded at start-up again (slower, not wrong)',
+      ),
+      // The generated programs (dist/rules/js) required through cli/start.cts requireCached
+      // when it offers it: with a code cache made after the run, as the entry chunk has, so
+      // that a program's `evaluate` is not compiled from source at each start.
+      deferred(
+        'ptax-program-code-cache',
+        (id) => id === CODEGEN_NODE,
+        ['const m = require(file);'],
+        "const m = (globalThis[Symbol.for('ptax.requireProgram')] ?? require)(file);",
+        'engine/codegen/node.ts no longer requires the programs as expected: they are compiled from source at each start again (slower, not wrong)',
+      ),
       {
         name: 'ptax-import-meta-url',
         transform(code, id) {
