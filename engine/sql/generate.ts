@@ -624,7 +624,10 @@ function cellsSql(x: Query) {
     let source = table;
     if (rowCells.length) {
       // DuckDB: a plain whole number is read without trimming or regular expressions (most
-      // cells of a roll). Per-row expressions: PostgreSQL may inline these (not MATERIALIZED).
+      // cells of a roll). PostgreSQL: each stage MATERIALIZED (the cte default), as the steps
+      // are. Inlined, each stage's expression was copied into every use in the next (a trimmed
+      // cell into each of a money cell's reads, and so on): 4.7 ms of CPU a row in
+      // engine/sql/sql.test.ts's batch of text cells, against ~0.1 ms materialized.
       let from = table;
       if (fastCells.length) {
         cte(
@@ -643,17 +646,15 @@ function cellsSql(x: Query) {
               `${fastCells.includes(c) ? `(CASE WHEN i.ptax_n_${cellNo(c)} IS NOT NULL THEN CAST(i.${q(c)} AS TEXT) ELSE ${trim(c)} END)` : trim(c)} AS ptax_t_${cellNo(c)}`,
           )
           .join(',\n    ')}\n  FROM ${from} AS i`,
-        false,
       );
       from = `ptax_trimmed${sfx}`;
       stages.forEach((cols, l) => {
-        cte(`ptax_money${l}${sfx}`, `  SELECT i.*, ${cols.join(',\n    ')}\n  FROM ${from} AS i`, false);
+        cte(`ptax_money${l}${sfx}`, `  SELECT i.*, ${cols.join(',\n    ')}\n  FROM ${from} AS i`);
         from = `ptax_money${l}${sfx}`;
       });
       cte(
         `ptax_read${sfx}`,
         `  SELECT i.*, ${cellReads.flatMap((r) => [`${r.value} AS ptax_v_${r.k}`, ...(r.error ? [`${r.error} AS ptax_e_${r.k}`] : [])]).join(',\n    ')}\n  FROM ${from} AS i`,
-        false,
       );
       source = `ptax_read${sfx}`;
     }
@@ -753,6 +754,19 @@ function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean):
   return yearKey;
 }
 
+/**
+ * A row's key cell against its key's (the join of the roll to ptax_krated), NULL equal to
+ * NULL. DuckDB hashes IS NOT DISTINCT FROM; PostgreSQL does not, and joined every row to
+ * every key in a nested loop (4,106 rows × 1,921 keys: 7.9 million comparisons, 30 s of a
+ * 36 s batch in engine/sql/sql.test.ts; a roll of a million rows would not end). There the
+ * same test is two equalities it can hash: the cells with NULL read as `zero`, and whether
+ * each is NULL.
+ */
+function sameKey(dialect: Dialect, a: string, b: string, zero: string): string {
+  if (dialect !== 'postgres') return `${a} IS NOT DISTINCT FROM ${b}`;
+  return `COALESCE(${a}, ${zero}) = COALESCE(${b}, ${zero}) AND (${a} IS NULL) = (${b} IS NULL)`;
+}
+
 /** The rows: the typed facts, their key's place, the first unreadable cell's error, the value's. */
 function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, sfx: string, filter: string | undefined): void {
   const { o, dialect, table, cte } = x;
@@ -793,8 +807,8 @@ function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, 
     k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py${order.includes('year') ? ', k.k_year_error' : ''}
   FROM ${table} AS i
-  JOIN ptax_krated AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND ${yearKey} IS NOT DISTINCT FROM k.k_year${filter ? `\n  WHERE ${filter}` : ''}`,
+  JOIN ptax_krated AS k ON ${sameKey(dialect, `CAST(i.${q('state')} AS TEXT)`, 'k.k_state', "''")} AND ${sameKey(dialect, `CAST(i.${q('county')} AS TEXT)`, 'k.k_county', "''")}
+    AND ${sameKey(dialect, yearKey, 'k.k_year', isText('year') ? "''" : '0')}${filter ? `\n  WHERE ${filter}` : ''}`,
     false,
   );
   const source = cells.emit(`ptax_joined${sfx}`, sfx);

@@ -155,8 +155,8 @@ ptax_joined AS (
     k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
   FROM ptax_input AS i
-  JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
+  JOIN ptax_krated AS k ON COALESCE(CAST(i."state" AS TEXT), '') = COALESCE(k.k_state, '') AND (CAST(i."state" AS TEXT) IS NULL) = (k.k_state IS NULL) AND COALESCE(CAST(i."county" AS TEXT), '') = COALESCE(k.k_county, '') AND (CAST(i."county" AS TEXT) IS NULL) = (k.k_county IS NULL)
+    AND COALESCE(CAST(i."year" AS FLOAT8), 0) = COALESCE(k.k_year, 0) AND (CAST(i."year" AS FLOAT8) IS NULL) = (k.k_year IS NULL)
 ),
 ptax_in AS MATERIALIZED (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
