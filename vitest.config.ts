@@ -49,7 +49,7 @@ export default defineConfig({
           { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
         ],
     // PTAX_CPU_REPORT=<file>: each test file's CPU seconds appended to it (scripts/cpu-report.ts).
-    setupFiles: process.env.PTAX_CPU_REPORT ? ['scripts/cpu-report.ts'] : [],
+    ...(process.env.PTAX_CPU_REPORT ? { runner: './scripts/cpu-report.ts' } : {}),
     // Component tests (web/src) choose happy-dom with a `// @vitest-environment happy-dom` first line.
     environment: 'node',
     testTimeout: 60_000,
