@@ -13,6 +13,7 @@
  * machine (reports/vitest.json and reports/e2e.json, 2026-11-27 12:40 UTC). A stale figure
  * only changes the order, never what runs.
  */
+import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -64,10 +65,15 @@ export default class LongestFirst extends BaseSequencer {
     const { cache, config } = this.ctx;
     const length = (spec: TestSpecification): [number, number] => {
       const path = relative(config.root, spec.moduleId).split('\\').join('/');
-      const key = `${spec.project.name}:${path}`;
-      const cached = cache.getFileTestResults(key);
+      const cached = cache.getTestSpecificationResult(spec);
       const seconds = cached ? cached.duration / 1000 : (SECONDS[path] ?? 0);
-      return [seconds, cache.getFileStats(key)?.size ?? 0];
+      let size = 0;
+      try {
+        size = statSync(spec.moduleId).size;
+      } catch {
+        // a file that is gone sorts as the smallest
+      }
+      return [seconds, size];
     };
     const lengths = new Map(files.map((f) => [f, length(f)]));
     return [...files].sort((a, b) => {
