@@ -135,6 +135,27 @@ export async function bundleCli(): Promise<string[]> {
         "const childProcess = { get spawn() { return require('node:child_process').spawn; } };",
         'commander no longer requires node:child_process as expected: it is loaded at start-up again (slower, not wrong)',
       ),
+      // commander 15 imports node:path, node:fs and node:process as default imports of
+      // CommonJS modules, which the bundle turns into __toESM copies of each: a bound getter
+      // defined for each of their ~200 properties at every start (and node:process, a module
+      // of its own for the `process` global, compiled at each start). The same objects as plain
+      // values instead: what commander calls on them is unchanged.
+      {
+        name: 'ptax-commander-builtins',
+        transform(this: { warn(message: string): void }, code: string, id: string) {
+          if (!id.endsWith(`${sep}commander${sep}lib${sep}command.js`)) return null;
+          const imports: Array<[string, string]> = [
+            ["import path from 'node:path';", "const path = require('node:path');"],
+            ["import fs from 'node:fs';", "const fs = require('node:fs');"],
+            ["import process from 'node:process';", 'const process = globalThis.process;'],
+          ];
+          if (!imports.every(([from]) => code.includes(from))) {
+            this.warn("commander's command.js no longer imports node:path, node:fs and node:process as expected: they are copied at start-up again (slower, not wrong)");
+            return null;
+          }
+          return { code: imports.reduce((c, [from, to]) => c.replace(from, to), code), map: null };
+        },
+      },
       // commander 15 tests every new Option's flags for a variadic value with
       // /\p{ID_Continue}\.\.\.[>\]]$/u, and compiling a \p{…} class builds the Unicode
       // property's set from ICU at the first Option of each start (~3 M instructions of a
