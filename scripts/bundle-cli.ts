@@ -150,7 +150,9 @@ export async function bundleCli(): Promise<string[]> {
             ["import process from 'node:process';", 'const process = globalThis.process;'],
           ];
           if (!imports.every(([from]) => code.includes(from))) {
-            this.warn("commander's command.js no longer imports node:path, node:fs and node:process as expected: they are copied at start-up again (slower, not wrong)");
+            this.warn(
+              "commander's command.js no longer imports node:path, node:fs and node:process as expected: they are copied at start-up again (slower, not wrong)",
+            );
             return null;
           }
           return { code: imports.reduce((c, [from, to]) => c.replace(from, to), code), map: null };
