@@ -12,7 +12,7 @@ import { buildProgram, calcArgs } from './ptax.js';
 /** What commander gives calc's action for `args` (after `ptax calc`), or the error code commander stops with. */
 async function commanderOptions(args: string[]): Promise<Record<string, unknown> | string> {
   const argv = ['node', 'ptax', 'calc', ...args];
-  const program = buildProgram('calc', argv);
+  const program = await buildProgram('calc', argv);
   const calc = program.commands.find((c) => c.name() === 'calc')!;
   let got: Record<string, unknown> | undefined;
   calc.configureOutput({ outputError: () => {}, writeErr: () => {}, writeOut: () => {} });

@@ -4,7 +4,7 @@
  * Every error is one line on stderr and exit code 2 (1 for failed checks); with --json
  * an error object is printed on stdout as well. Never a stack trace.
  */
-import { Command, CommanderError, Option, type OptionValues } from 'commander';
+import type { Command, Option, OptionValues } from 'commander';
 import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,12 @@ import { INPUTS } from '../engine/node.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * commander, loaded by buildProgram: `ptax calc` of one property does not use it (calcArgs),
+ * and its code (a third of the entry chunk) is then neither run nor read (issue 23).
+ */
+let commander: typeof import('commander') | undefined;
 
 let jsonErrors = false;
 /** Set when `ptax calc` of one property has written its result (run: nothing is left to do). */
@@ -185,7 +191,7 @@ function inputOption(x: Input): Option {
             : ` <${x.unit === 'usd' ? 'dollars' : x.unit === 'percent' ? 'percent' : x.unit === 'year' ? 'year' : 'n'}>`;
   const shown = 'default' in x && typeof x.default === 'number' && x.id !== 'veteranDisability' ? ` (default ${x.default})` : '';
   // No commander default: an option given is one the user wrote (batch mode refuses those).
-  return new Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
+  return new commander!.Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
 }
 
 /** The declarations the flags are made from: the built-in ones (engine/generated/inputs.ts), or those of the rules --rules names. */
@@ -316,7 +322,9 @@ const COMMANDS = ['calc', 'counties', 'states', 'validate', 'test', 'rules'];
  * prints and refuses is the same. Without `only` (help, an unknown command, an option before
  * the command), every command is defined.
  */
-export function buildProgram(only?: string, argv?: readonly string[]): Command {
+export async function buildProgram(only?: string, argv?: readonly string[]): Promise<Command> {
+  commander ??= await import('commander');
+  const { Command, Option } = commander;
   const wanted = (name: string) => only === undefined || only === name;
   /** The inputs of `ptax calc`: those a state's main calculation reads. */
   const CALC_INPUTS = INPUT_DECLS.filter((x) => x.states.length > 0);
@@ -667,12 +675,12 @@ export async function main(argv: string[]): Promise<void> {
   const fast = rulesPath === undefined ? calcArgs(argv) : undefined;
   const program =
     fast === undefined
-      ? buildProgram(first !== undefined && (COMMANDS.includes(first) || calculatorStates().includes(first)) ? first : undefined, argv)
+      ? await buildProgram(first !== undefined && (COMMANDS.includes(first) || calculatorStates().includes(first)) ? first : undefined, argv)
       : undefined;
   try {
     await (program === undefined ? calcAction(fast!) : program.parseAsync(argv));
   } catch (e) {
-    if (e instanceof CommanderError) {
+    if (commander !== undefined && e instanceof commander.CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exit(0);
       process.exit(e.exitCode === 0 ? 0 : 2);
     }

@@ -155,6 +155,8 @@ if (older(process.versions.node, SUPPORTED)) {
    * rewrites it) requires the programs through here: `ptaxrule-<path hash>-<command>.bin`.
    */
   (globalThis as Record<symbol, unknown>)[Symbol.for('ptax.requireProgram')] = (file: string) => requireCached(file, 'ptaxrule');
+  /** The bundle's commander chunk (scripts/bundle-cli.ts cachedCommander) is required through here: `ptax-<path hash>-<command>.bin`. */
+  (globalThis as Record<symbol, unknown>)[Symbol.for('ptax.requireChunk')] = (file: string) => requireCached(file, 'ptax');
   /** FNV-1a of a path: the cache file's name. */
   function hash(text: string): string {
     let h = 0x811c9dc5;
