@@ -200,6 +200,16 @@ export async function bundleCli(): Promise<string[]> {
         "const m = (globalThis[Symbol.for('ptax.requireProgram')] ?? require)(file);",
         'engine/codegen/node.ts no longer requires the programs as expected: they are compiled from source at each start again (slower, not wrong)',
       ),
+      // engine/codegen/node.ts makes a require of its own at load (module.createRequire: a Module
+      // object and its lookup paths), for the programs when start.cjs does not offer
+      // requireCached: made on its first call instead.
+      deferred(
+        'ptax-lazy-program-require',
+        (id) => id === CODEGEN_NODE,
+        ['const require = createRequire(import.meta.url);'],
+        'let __ptaxRequire;\nconst require = (id) => (__ptaxRequire ??= createRequire(import.meta.url))(id);',
+        'engine/codegen/node.ts no longer makes its require as expected: it is made at start-up again (slower, not wrong)',
+      ),
       {
         name: 'ptax-import-meta-url',
         transform(code, id) {
