@@ -156,9 +156,12 @@ if (older(process.versions.node, SUPPORTED)) {
    * The `require` of a file that requireCached runs: Node's built-ins (`node:…`, all that the
    * entry chunk requires when it loads) by process.getBuiltinModule, anything else by the
    * require that module.createRequire makes for the file, made on the first such call (a
-   * Module object and its lookup paths: not needed by `ptax calc` of one property).
+   * Module object and its lookup paths: not needed by `ptax calc` of one property). With
+   * NODE_DEBUG=module, everything through that require, so that the loader's log names the
+   * file as the parent of each module it requires, as before (cli/fast-path.test.ts reads it).
    */
   function requireFor(file: string): NodeJS.Require {
+    if ((process.env.NODE_DEBUG || '').indexOf('module') !== -1) return nodeModule.createRequire(file);
     let made: NodeJS.Require | undefined;
     const req = (id: string): unknown => {
       if (id.slice(0, 5) === 'node:') return builtin(id);

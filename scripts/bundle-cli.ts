@@ -312,7 +312,10 @@ function cachedCommander(files: string[]): void {
     return;
   }
   const cached = `(globalThis[Symbol.for("ptax.requireChunk")] ?? require)(__dirname + ${JSON.stringify(`/${chunk}`)})`;
-  writeFileSync(entry, code.replace(call, () => cached));
+  writeFileSync(
+    entry,
+    code.replace(call, () => cached),
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundleCli();
