@@ -4,7 +4,7 @@
  * Every error is one line on stderr and exit code 2 (1 for failed checks); with --json
  * an error object is printed on stdout as well. Never a stack trace.
  */
-import { Command, CommanderError, Option } from 'commander';
+import type { Command, Option, OptionValues } from 'commander';
 import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,12 @@ import { INPUTS } from '../engine/node.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * commander, loaded by buildProgram: `ptax calc` of one property does not use it (calcArgs),
+ * and its code (a third of the entry chunk) is then neither run nor read (issue 23).
+ */
+let commander: typeof import('commander') | undefined;
 
 let jsonErrors = false;
 /** Set when `ptax calc` of one property has written its result (run: nothing is left to do). */
@@ -185,7 +191,7 @@ function inputOption(x: Input): Option {
             : ` <${x.unit === 'usd' ? 'dollars' : x.unit === 'percent' ? 'percent' : x.unit === 'year' ? 'year' : 'n'}>`;
   const shown = 'default' in x && typeof x.default === 'number' && x.id !== 'veteranDisability' ? ` (default ${x.default})` : '';
   // No commander default: an option given is one the user wrote (batch mode refuses those).
-  return new Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
+  return new commander!.Option(`--${x.flag}${arg}`, `${x.help}${shown}`);
 }
 
 /** The declarations the flags are made from: the built-in ones (engine/generated/inputs.ts), or those of the rules --rules names. */
@@ -214,6 +220,97 @@ function calcOptionsNeeded(options: ReadonlyArray<[string, () => Option]>, argv:
   return options.filter(([flag]) => named.has(flag));
 }
 
+/** `ptax calc`: what commander's options `o` ask for (one property, or a batch). */
+async function calcAction(o: OptionValues): Promise<void> {
+  jsonErrors = !!o.json;
+  if (
+    o.batch !== undefined ||
+    o.batchFormat !== undefined ||
+    o.out !== undefined ||
+    o.strict !== undefined ||
+    o.engine !== undefined ||
+    o.db !== undefined ||
+    o.table !== undefined
+  ) {
+    const { calcBatch } = await import('./batch.js');
+    return calcBatch(o, async () => new Calculator(await bundle()));
+  }
+  if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
+  if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
+  const calc = new Calculator(await bundle(o.state));
+  const input = inputFromFlags(
+    { ...(o as { state: string; county: string }), ...choiceFlags(o, INPUT_DECLS), ...numericFlags(o, INPUT_DECLS) },
+    o.year === undefined ? undefined : parseYear(o.year),
+    calc.bundle,
+  );
+  const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
+  if (o.json) out(JSON.stringify(r, null, 2) + '\n');
+  else {
+    if (o.lang !== 'en') await loadTexts(o.lang as Lang);
+    out(
+      formatResult(
+        r,
+        input,
+        calc.bundle.programs[r.program]?.label[o.lang as Lang],
+        calc.bundle.programs[r.program],
+        () => calc.bundle.results,
+        o.lang as Lang,
+      ) + '\n',
+    );
+    if (o.explain) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program], o.lang === 'en' ? undefined : calc.bundle.parameters) + '\n');
+  }
+  calculated = true;
+}
+
+/**
+ * `ptax calc` of one property without commander (issue 23: defining the program, the
+ * command and its options and parsing with commander is ~4 M instructions of a start, and
+ * commander's code compiled for it is in the entry chunk's code cache): the options object
+ * commander would hand to calc's action for `argv`, when the arguments are of the shape read
+ * here, else undefined (then commander reads them, as before: help, a misspelt or unknown
+ * option with its suggestion, a missing value, an argument, a batch, `--lang` other than en
+ * or es, `-`, `--`, ...). The shape: after `calc`, only calc's own long options for one
+ * property (--state, --county, the inputs' flags, --lang, --json, --explain), each as
+ * `--flag value` or `--flag=value` (a value not starting with a dash) when it takes a value,
+ * or bare when it is a boolean. The object is the one commander builds: --lang's default
+ * first, then each option in the order given (a repeated one keeps its first place and its
+ * last value), named by commander's camel case of the flag.
+ */
+export function calcArgs(argv: readonly string[], inputs: readonly Input[] = INPUT_DECLS): Record<string, string | boolean> | undefined {
+  if (argv[2] !== 'calc') return undefined;
+  /** flag → whether it takes a value */
+  const takesValue = new Map<string, boolean>([
+    ['--state', true],
+    ['--county', true],
+    ['--lang', true],
+    ['--json', false],
+    ['--explain', false],
+  ]);
+  for (const x of inputs) if (x.states.length > 0) takesValue.set(`--${x.flag}`, x.type !== 'boolean');
+  const o: Record<string, string | boolean> = { lang: 'en' };
+  for (let i = 3; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = a.indexOf('=');
+    const flag = eq === -1 ? a : a.slice(0, eq);
+    const value = takesValue.get(flag);
+    // (A flag named --no-… would be a negation for commander: none of calc's is read here.)
+    if (value === undefined || !flag.startsWith('--') || flag.startsWith('--no-')) return undefined;
+    let v: string | boolean = true;
+    if (value) {
+      v = eq === -1 ? argv[++i]! : a.slice(eq + 1);
+      if (v === undefined || v === '' || v.startsWith('-')) return undefined;
+    } else if (eq !== -1) return undefined;
+    if (flag === '--lang' && v !== 'en' && v !== 'es') return undefined;
+    o[
+      flag
+        .slice(2)
+        .split('-')
+        .reduce((s, w) => s + w[0]!.toUpperCase() + w.slice(1))
+    ] = v;
+  }
+  return o;
+}
+
 /** The commands besides the states' calculators (`ptax tx …`). */
 const COMMANDS = ['calc', 'counties', 'states', 'validate', 'test', 'rules'];
 
@@ -225,7 +322,9 @@ const COMMANDS = ['calc', 'counties', 'states', 'validate', 'test', 'rules'];
  * prints and refuses is the same. Without `only` (help, an unknown command, an option before
  * the command), every command is defined.
  */
-export function buildProgram(only?: string, argv?: readonly string[]): Command {
+export async function buildProgram(only?: string, argv?: readonly string[]): Promise<Command> {
+  commander ??= await import('commander');
+  const { Command, Option } = commander;
   const wanted = (name: string) => only === undefined || only === name;
   /** The inputs of `ptax calc`: those a state's main calculation reads. */
   const CALC_INPUTS = INPUT_DECLS.filter((x) => x.states.length > 0);
@@ -288,46 +387,7 @@ export function buildProgram(only?: string, argv?: readonly string[]): Command {
     ];
     // (`ptax calc …` only: with every command defined, the arguments may not start with calc's.)
     for (const [, make] of calcOptionsNeeded(options, only === 'calc' ? argv : undefined)) calc.addOption(make());
-    calc.action(async (o) => {
-      jsonErrors = !!o.json;
-      if (
-        o.batch !== undefined ||
-        o.batchFormat !== undefined ||
-        o.out !== undefined ||
-        o.strict !== undefined ||
-        o.engine !== undefined ||
-        o.db !== undefined ||
-        o.table !== undefined
-      ) {
-        const { calcBatch } = await import('./batch.js');
-        return calcBatch(o, async () => new Calculator(await bundle()));
-      }
-      if (o.state === undefined) fail('USAGE', "required option '--state <code>' not specified");
-      if (o.county === undefined) fail('USAGE', "required option '--county <name>' not specified");
-      const calc = new Calculator(await bundle(o.state));
-      const input = inputFromFlags(
-        { ...o, ...choiceFlags(o, INPUT_DECLS), ...numericFlags(o, INPUT_DECLS) },
-        o.year === undefined ? undefined : parseYear(o.year),
-        calc.bundle,
-      );
-      const r = calc.calculate(input, { explain: !!o.explain, lang: o.lang as Lang });
-      if (o.json) out(JSON.stringify(r, null, 2) + '\n');
-      else {
-        if (o.lang !== 'en') await loadTexts(o.lang as Lang);
-        out(
-          formatResult(
-            r,
-            input,
-            calc.bundle.programs[r.program]?.label[o.lang as Lang],
-            calc.bundle.programs[r.program],
-            () => calc.bundle.results,
-            o.lang as Lang,
-          ) + '\n',
-        );
-        if (o.explain) out(formatExplanation(r, o.lang as Lang, calc.bundle.programs[r.program], o.lang === 'en' ? undefined : calc.bundle.parameters) + '\n');
-      }
-      calculated = true;
-    });
+    calc.action(calcAction);
   }
 
   if (wanted('counties')) {
@@ -611,11 +671,16 @@ export async function main(argv: string[]): Promise<void> {
     throw e;
   }
   const first = argv[2];
-  const program = buildProgram(first !== undefined && (COMMANDS.includes(first) || calculatorStates().includes(first)) ? first : undefined, argv);
+  // `ptax calc` of one property, its arguments of the shape calcArgs reads: without commander.
+  const fast = rulesPath === undefined ? calcArgs(argv) : undefined;
+  const program =
+    fast === undefined
+      ? await buildProgram(first !== undefined && (COMMANDS.includes(first) || calculatorStates().includes(first)) ? first : undefined, argv)
+      : undefined;
   try {
-    await program.parseAsync(argv);
+    await (program === undefined ? calcAction(fast!) : program.parseAsync(argv));
   } catch (e) {
-    if (e instanceof CommanderError) {
+    if (commander !== undefined && e instanceof commander.CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exit(0);
       process.exit(e.exitCode === 0 ? 0 : 2);
     }

@@ -49,10 +49,14 @@ if (older(process.versions.node, SUPPORTED)) {
   );
   process.exit(2);
 } else {
-  const nodeModule = require('node:module') as typeof import('node:module');
-  if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache();
-  const { statSync } = require('node:fs') as typeof import('node:fs');
-  const { join } = require('node:path') as typeof import('node:path');
+  // Node's built-ins by process.getBuiltinModule (Node >= 22.3, so after the check above): the
+  // same objects as require('node:…') gives, without a trip through the module loader (its
+  // resolution, its diagnostics channel) for each (issue 23).
+  const builtin = process.getBuiltinModule;
+  const nodeModule = builtin('node:module');
+  if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache(compileCacheDir());
+  const { statSync } = builtin('node:fs');
+  const { join } = builtin('node:path');
   const fast = join(__dirname, 'fast', 'ptax.cjs');
 
   /**
@@ -77,9 +81,9 @@ if (older(process.versions.node, SUPPORTED)) {
     if (!dir) return require(file);
     const known = require.cache[file];
     if (known) return known.exports;
-    const fs = require('node:fs') as typeof import('node:fs');
-    const vm = require('node:vm') as typeof import('node:vm');
-    const { dirname } = require('node:path') as typeof import('node:path');
+    const fs = builtin('node:fs');
+    const vm = builtin('node:vm');
+    const { dirname } = builtin('node:path');
     const source = fs.readFileSync(file, 'utf8');
     const st = fs.statSync(file);
     const stamp = 'ptax ' + st.size + ' ' + st.mtimeMs + '\n';
@@ -106,7 +110,7 @@ if (older(process.versions.node, SUPPORTED)) {
     m.paths = Module._nodeModulePaths(dirname(file));
     require.cache[file] = m;
     try {
-      (script.runInThisContext() as (...a: unknown[]) => void).call(m.exports, m.exports, nodeModule.createRequire(file), m, file, dirname(file));
+      (script.runInThisContext() as (...a: unknown[]) => void).call(m.exports, m.exports, requireFor(file), m, file, dirname(file));
     } catch (e) {
       delete require.cache[file];
       throw e;
@@ -133,6 +137,39 @@ if (older(process.versions.node, SUPPORTED)) {
     }
     return m.exports;
   }
+  /**
+   * The folder Node's compile cache takes by default (NODE_COMPILE_CACHE, else
+   * node-compile-cache in the OS temporary folder), given to it so that it does not load
+   * node:os for os.tmpdir() at each start (~0.5 M instructions, issue 23): on POSIX, the
+   * folder that libuv's uv_os_tmpdir names (TMPDIR, TMP, TEMP, TEMPDIR, else /tmp, without a
+   * trailing slash). On Windows, undefined: Node's own default.
+   */
+  function compileCacheDir(): string | undefined {
+    const env = process.env;
+    if (env.NODE_COMPILE_CACHE) return env.NODE_COMPILE_CACHE;
+    if (process.platform === 'win32') return undefined;
+    let tmp = env.TMPDIR || env.TMP || env.TEMP || env.TEMPDIR || '/tmp';
+    if (tmp.length > 1 && tmp.charAt(tmp.length - 1) === '/') tmp = tmp.slice(0, -1);
+    return tmp + '/node-compile-cache';
+  }
+  /**
+   * The `require` of a file that requireCached runs: Node's built-ins (`node:…`, all that the
+   * entry chunk requires when it loads) by process.getBuiltinModule, anything else by the
+   * require that module.createRequire makes for the file, made on the first such call (a
+   * Module object and its lookup paths: not needed by `ptax calc` of one property). With
+   * NODE_DEBUG=module, everything through that require, so that the loader's log names the
+   * file as the parent of each module it requires, as before (cli/fast-path.test.ts reads it).
+   */
+  function requireFor(file: string): NodeJS.Require {
+    if ((process.env.NODE_DEBUG || '').indexOf('module') !== -1) return nodeModule.createRequire(file);
+    let made: NodeJS.Require | undefined;
+    const req = (id: string): unknown => {
+      if (id.slice(0, 5) === 'node:') return builtin(id);
+      if (made === undefined) made = nodeModule.createRequire(file);
+      return made(id);
+    };
+    return req as NodeJS.Require;
+  }
   /** The code caches to write when the process exits (requireCached). */
   const toWrite: Array<() => void> = [];
   /**
@@ -140,6 +177,8 @@ if (older(process.versions.node, SUPPORTED)) {
    * rewrites it) requires the programs through here: `ptaxrule-<path hash>-<command>.bin`.
    */
   (globalThis as Record<symbol, unknown>)[Symbol.for('ptax.requireProgram')] = (file: string) => requireCached(file, 'ptaxrule');
+  /** The bundle's commander chunk (scripts/bundle-cli.ts cachedCommander) is required through here: `ptax-<path hash>-<command>.bin`. */
+  (globalThis as Record<symbol, unknown>)[Symbol.for('ptax.requireChunk')] = (file: string) => requireCached(file, 'ptax');
   /** FNV-1a of a path: the cache file's name. */
   function hash(text: string): string {
     let h = 0x811c9dc5;

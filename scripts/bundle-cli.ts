@@ -28,7 +28,7 @@
  */
 import { builtinModules } from 'node:module';
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
@@ -135,6 +135,41 @@ export async function bundleCli(): Promise<string[]> {
         "const childProcess = { get spawn() { return require('node:child_process').spawn; } };",
         'commander no longer requires node:child_process as expected: it is loaded at start-up again (slower, not wrong)',
       ),
+      // commander 15 imports node:path, node:fs and node:process as default imports of
+      // CommonJS modules, which the bundle turns into __toESM copies of each: a bound getter
+      // defined for each of their ~200 properties at every start (and node:process, a module
+      // of its own for the `process` global, compiled at each start). The same objects as plain
+      // values instead: what commander calls on them is unchanged.
+      {
+        name: 'ptax-commander-builtins',
+        transform(this: { warn(message: string): void }, code: string, id: string) {
+          if (!id.endsWith(`${sep}commander${sep}lib${sep}command.js`)) return null;
+          const imports: Array<[string, string]> = [
+            ["import path from 'node:path';", "const path = require('node:path');"],
+            ["import fs from 'node:fs';", "const fs = require('node:fs');"],
+            ["import process from 'node:process';", 'const process = globalThis.process;'],
+          ];
+          if (!imports.every(([from]) => code.includes(from))) {
+            this.warn(
+              "commander's command.js no longer imports node:path, node:fs and node:process as expected: they are copied at start-up again (slower, not wrong)",
+            );
+            return null;
+          }
+          return { code: imports.reduce((c, [from, to]) => c.replace(from, to), code), map: null };
+        },
+      },
+      // commander 15 tests every new Option's flags for a variadic value with
+      // /\p{ID_Continue}\.\.\.[>\]]$/u, and compiling a \p{…} class builds the Unicode
+      // property's set from ICU at the first Option of each start (~3 M instructions of a
+      // `ptax calc`, issue 23). Flags without "..." cannot match it, and none of ptax's
+      // options has one: the regular expression runs only for flags that do.
+      deferred(
+        'ptax-variadic-test',
+        (id) => id.endsWith(`${sep}commander${sep}lib${sep}option.js`),
+        ['this.variadic = /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);'],
+        "this.variadic = flags.includes('...') && /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);",
+        "commander's Option no longer tests variadic flags as expected: its Unicode property class is compiled at start-up again (slower, not wrong)",
+      ),
       // i18next (~130 KB of code) makes the engine's own messages, and a `ptax calc` that
       // succeeds makes none (engine/core/messages.ts initialises it on the first message):
       // loaded from node_modules on that first message rather than with every start.
@@ -165,6 +200,16 @@ export async function bundleCli(): Promise<string[]> {
         "const m = (globalThis[Symbol.for('ptax.requireProgram')] ?? require)(file);",
         'engine/codegen/node.ts no longer requires the programs as expected: they are compiled from source at each start again (slower, not wrong)',
       ),
+      // engine/codegen/node.ts makes a require of its own at load (module.createRequire: a Module
+      // object and its lookup paths), for the programs when start.cjs does not offer
+      // requireCached: made on its first call instead.
+      deferred(
+        'ptax-lazy-program-require',
+        (id) => id === CODEGEN_NODE,
+        ['const require = createRequire(import.meta.url);'],
+        'let __ptaxRequire;\nconst require = (id) => (__ptaxRequire ??= createRequire(import.meta.url))(id);',
+        'engine/codegen/node.ts no longer makes its require as expected: it is made at start-up again (slower, not wrong)',
+      ),
       {
         name: 'ptax-import-meta-url',
         transform(code, id) {
@@ -172,8 +217,19 @@ export async function bundleCli(): Promise<string[]> {
           const rel = relative(FAST_DIR, id).split(sep).join('/');
           // The bundle is CommonJS: the chunk's own URL is its __filename's.
           // (Imported under a name of its own: a module may have a `require` of its own, as engine/codegen/node.ts has.)
+          // A path made from the module's URL is made from the chunk's folder instead: the same
+          // path, without a file URL built and parsed at each start (pathToFileURL, new URL and
+          // fileURLToPath for the rule bundle's path, the programs' folder and the root: ~0.7 M
+          // instructions, issue 23). Any other use gets the URL itself.
+          const dir = JSON.stringify(posix.dirname(rel));
+          const paths = code
+            .replace(/fileURLToPath\(new URL\(('[^'\\]*'), import\.meta\.url\)\)/g, (_, x: string) => `__ptaxJoin(__dirname, ${dir}, ${x})`)
+            .replace(/fileURLToPath\(import\.meta\.url\)/g, () => `__ptaxJoin(__dirname, ${JSON.stringify(rel)})`)
+            .replace(/createRequire\(import\.meta\.url\)/g, () => `createRequire(__ptaxJoin(__dirname, ${JSON.stringify(rel)}))`);
+          const head = paths === code ? '' : "import { join as __ptaxJoin } from 'node:path';\n";
+          if (!paths.includes('import.meta.url')) return { code: head + paths, map: null };
           const url = `new URL(${JSON.stringify(rel)}, __ptaxFileUrl(__filename)).href`;
-          return { code: `import { pathToFileURL as __ptaxFileUrl } from 'node:url';\n${code.split('import.meta.url').join(url)}`, map: null };
+          return { code: `${head}import { pathToFileURL as __ptaxFileUrl } from 'node:url';\n${paths.split('import.meta.url').join(url)}`, map: null };
         },
       },
     ],
@@ -208,6 +264,7 @@ export async function bundleCli(): Promise<string[]> {
   });
   await build.close();
   inlineRuntime(output.map((o) => o.fileName));
+  cachedCommander(output.map((o) => o.fileName));
   // The entry last and newest: cli/start.cts uses the bundle only while its entry is not older than dist/cli/ptax.js.
   const now = new Date();
   utimesSync(join(FAST_DIR, 'ptax.cjs'), now, now);
@@ -234,6 +291,30 @@ function inlineRuntime(files: string[]): void {
   writeFileSync(
     entry,
     code.replace(line, () => `const require_rolldown_runtime = (() => {\nconst exports = {};\n${helpers}\nreturn exports;\n})();`),
+  );
+}
+
+/**
+ * commander is a chunk of its own, required when a command line is not one that `ptax calc`
+ * reads without it (cli/ptax.ts calcArgs: help, errors, every other command). The entry chunk
+ * requires it through cli/start.cts requireCached when start.cjs offers it, so that
+ * commander's functions have a code cache made after the run, as they had in the entry chunk
+ * before: the other commands start no slower than they did.
+ */
+function cachedCommander(files: string[]): void {
+  const chunk = files.find((f) => /^commander-[\w-]+\.cjs$/.test(f));
+  if (!chunk) return;
+  const entry = join(FAST_DIR, 'ptax.cjs');
+  const code = readFileSync(entry, 'utf8');
+  const call = `require(${JSON.stringify(`./${chunk}`)})`;
+  if (code.split(call).length !== 2) {
+    console.warn('bundle-cli: the entry chunk does not require the commander chunk once as expected: it is compiled from source (slower, not wrong)');
+    return;
+  }
+  const cached = `(globalThis[Symbol.for("ptax.requireChunk")] ?? require)(__dirname + ${JSON.stringify(`/${chunk}`)})`;
+  writeFileSync(
+    entry,
+    code.replace(call, () => cached),
   );
 }
 
