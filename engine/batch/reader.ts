@@ -462,16 +462,20 @@ export class BatchReader {
     const keys = this.placeKeys;
     const found = keys.find(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye);
     if (found !== -1) return found;
-    // First row with these cells: the engine decides, from the row's input.
+    // First row with these cells: the engine decides, from the row's cells and facts (the input object made only if `prepare` needs it).
     this.readPlace(buf);
     const vals = this.vals;
-    const input: Record<string, unknown> = { state: vals[state], county: vals[county], year: year === -1 ? undefined : vals[year] };
-    inputFactsOf(this.bundle).forEach((f, i) => {
-      if (f !== 'year') input[f] = this.facts[i];
-    });
+    const facts = this.facts;
+    const y = year === -1 ? undefined : (vals[year] as number | undefined);
+    const input = (): CalcInput => {
+      const o: Record<string, unknown> = { state: vals[state], county: vals[county], year: y };
+      const names = inputFactsOf(this.bundle);
+      for (let i = 0; i < names.length; i++) if (names[i] !== 'year') o[names[i]!] = facts[i];
+      return o as unknown as CalcInput;
+    };
     let place: Place | PtaxError | null;
     try {
-      place = this.engine.placeOf(input as unknown as CalcInput) ?? null;
+      place = this.engine.placeOfRow(vals[state], vals[county], y, facts, input) ?? null;
     } catch (x) {
       if (!isPtaxError(x)) throw x;
       place = x as PtaxError;
