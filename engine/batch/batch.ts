@@ -122,6 +122,8 @@ interface Columns {
    * county facts of the two dozen: a row writes five slots, not two dozen.
    */
   ownRead: Int32Array;
+  /** The slots of those own facts (`ownSlots[ownRead[k]]`). */
+  ownAt: Int32Array;
   rowRead: Int32Array;
 }
 
@@ -191,7 +193,6 @@ export class BatchCalculator {
     this.kinds = kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
     this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => ownFacts.length + j)]);
-    this.stride = 4 + this.ownSlots.length;
     this.factSlots = {
       numeric: Int32Array.from(NUMERIC_INPUTS.map((k) => ownFacts.indexOf(k)).filter((i) => i !== -1)),
       countyRate: ownFacts.indexOf('countyRate'),
@@ -257,34 +258,36 @@ export class BatchCalculator {
   /**
    * Places by number, for the reader's look-up of a row's place by the bytes of its cells
    * (engine/batch/reader.ts PlaceKeys): what a row of a place needs, side by side in one
-   * array, `stride` slots a place: its program's columns, the Place itself when its rows
-   * take the general way (no generated function; else null), the cache of its notes cells
-   * and its own notes (the program's cache and none, for a place without notes of its own),
-   * then its own facts. A roll of every state's counties has some 20,000 place keys in random order:
-   * a row that reads one run of slots, where it read a Place, its facts array, its prefix
-   * buffer and its notes, touches a few cache lines instead of a dozen.
+   * array, a run of slots a place (its number is where its run starts): its program's
+   * columns, the Place itself when its rows take the general way (no generated function;
+   * else null), the cache of its notes cells and its own notes (the program's cache and
+   * none, for a place without notes of its own), then the own facts its program reads
+   * (`Columns.ownRead`: a county-level place's run is 8 slots, one cache line, where all
+   * its own facts made 17). A roll of every state's counties has some 20,000 place keys in
+   * random order: a row that reads one run of slots, where it read a Place, its facts
+   * array, its prefix buffer and its notes, touches a few cache lines instead of a dozen.
    */
   private byNo: unknown[] = [];
   private nNumbered = 0;
   private gen = 1;
-  private readonly stride: number;
 
   /** The number of a place (given on first asking, until `resetNumbers`). */
   numberOf(place: Place): number {
     if (place.gen === this.gen) return place.no;
-    const no = this.nNumbered++;
+    const cols = place.columns;
+    const ownRead = cols.ownRead;
+    const no = this.nNumbered;
+    this.nNumbered = no + 4 + ownRead.length;
     place.no = no;
     place.gen = this.gen;
     const all = this.byNo;
-    const base = no * this.stride;
-    const cols = place.columns;
-    all[base] = cols;
-    all[base + 1] = cols.g ? null : place;
+    all[no] = cols;
+    all[no + 1] = cols.g ? null : place;
     const notes = place.notes.length !== 0;
-    all[base + 2] = notes ? place.noteCells : cols.noteCells;
-    all[base + 3] = notes ? place.notes : NO_NOTES;
+    all[no + 2] = notes ? place.noteCells : cols.noteCells;
+    all[no + 3] = notes ? place.notes : NO_NOTES;
     const own = place.own;
-    for (let j = 0; j < own.length; j++) all[base + 4 + j] = own[j];
+    for (let k = 0; k < ownRead.length; k++) all[no + 4 + k] = own[ownRead[k]!];
     return no;
   }
 
@@ -302,7 +305,7 @@ export class BatchCalculator {
    */
   csvPlaced(no: number, facts: ArrayLike<unknown>, w: CsvOut, src: Uint8Array, ps: number, pe: number): void {
     const all = this.byNo;
-    const base = no * this.stride;
+    const base = no;
     const general = all[base + 1] as Place | null;
     if (general !== null) {
       this.csvFacts(general, facts, w);
@@ -312,12 +315,8 @@ export class BatchCalculator {
     const v = cols.scratch;
     // Only the facts the program reads (its generated function reads no other slot).
     if (cols.owner !== no) {
-      const ownSlots = this.ownSlots,
-        ownRead = cols.ownRead;
-      for (let k = 0; k < ownRead.length; k++) {
-        const j = ownRead[k]!;
-        v[ownSlots[j]!] = all[base + 4 + j];
-      }
+      const ownAt = cols.ownAt;
+      for (let k = 0; k < ownAt.length; k++) v[ownAt[k]!] = all[base + 4 + k];
       cols.owner = no;
     }
     const rowRead = cols.rowRead;
@@ -583,6 +582,7 @@ export class BatchCalculator {
     const ownSlots = [...this.ownSlots];
     cols = {
       ownRead: Int32Array.from(ownSlots.flatMap((slot, j) => (read(slot) ? [j] : []))),
+      ownAt: Int32Array.from(ownSlots.filter(read)),
       rowRead: Int32Array.from([...this.rowSlots].filter(read)),
       cells,
       how: Int8Array.from(cells, (x) => (!x ? -1 : x.unit === 'text' || x.unit === 'count' ? -2 : DECIMALS[x.unit])),

@@ -95,18 +95,6 @@ function placesByKey(state: StateDef): Map<string, Place[]> {
   return map;
 }
 
-/** A state's counties by slug, the first of each (`counties.find((c) => c.slug === slug)`, once per list: a batch's first rows ask thousands of times). */
-const SLUGS = new WeakMap<readonly CountyDef[], Map<string, CountyDef>>();
-function countiesBySlug(counties: readonly CountyDef[]): Map<string, CountyDef> {
-  let map = SLUGS.get(counties);
-  if (!map) {
-    map = new Map();
-    for (const c of counties) if (!map.has(c.slug)) map.set(c.slug, c);
-    SLUGS.set(counties, map);
-  }
-  return map;
-}
-
 /**
  * A county (or an alias such as New York City) by name, "X County" or slug; other spellings
  * through countyKey. A spelling that fits two places is an error listing them; an unknown one
@@ -117,7 +105,7 @@ export function findCounty(state: StateDef, query: string): CountyMatch {
   const alias = state.aliases.find((a) => slugOf(a.name) === slug);
   if (alias) return { alias };
   const index = INDEXES.get(state);
-  const county = index ? index.bySlug(slug) : countiesBySlug(state.counties).get(slug);
+  const county = index ? index.bySlug(slug) : state.counties.find((c) => c.slug === slug);
   if (county) return { county };
   const found = placesByKey(state).get(countyKey(query)) ?? [];
   if (found.length === 1) return found[0]!.county ? { county: found[0]!.county } : { alias: found[0]!.alias! };
