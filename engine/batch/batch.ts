@@ -16,7 +16,8 @@
  *    throw, then only the batch columns' leaves and the notes as bits), or, when no module
  *    matches the rules, the interpreter's `evaluate` and the columns read from its result.
  *    Either way the cells are printed by one printer (`CsvOut`), in one reused fact array
- *    per program (a place's own facts written into it when the row before was of another place).
+ *    per program (a place's own facts written into it when the row before was of another place;
+ *    a generated program's rows write only the facts it reads, `GeneratedProgram.reads`).
  *    The reader finds a CSV row's place by the bytes of its cells (engine/batch/reader.ts
  *    PlaceKeys) and hands its number (`numberOf`): what the row needs of its place is in
  *    one run of slots (`csvPlaced`), not spread over a Place and its arrays and buffers
@@ -119,7 +120,7 @@ interface Columns {
    * What `csvPlaced` writes into `scratch`: the own facts (their positions in `ownSlots`)
    * and the row's facts (slots) the generated function reads (`GeneratedProgram.reads`;
    * all of them when it does not say). A county-level estimate reads the value and four
-   * county facts of the two dozen: a row writes five slots, not two dozen.
+   * county facts: a row writes five slots, not 36 (its 24 input facts and the place's 12).
    */
   ownRead: Int32Array;
   /** The slots of those own facts (`ownSlots[ownRead[k]]`). */
@@ -263,7 +264,7 @@ export class BatchCalculator {
    * else null), the cache of its notes cells and its own notes (the program's cache and
    * none, for a place without notes of its own), then the own facts its program reads
    * (`Columns.ownRead`: a county-level place's run is 8 slots, one cache line, where all
-   * its own facts made 17). A roll of every state's counties has some 20,000 place keys in
+   * its own facts made 16). A roll of every state's counties has some 20,000 place keys in
    * random order: a row that reads one run of slots, where it read a Place, its facts
    * array, its prefix buffer and its notes, touches a few cache lines instead of a dozen.
    */

@@ -21,7 +21,8 @@
  * this machine, under half the 500,000 rows/s target before any calculation. Ours is
  * RFC 4180: quoted fields with "" and line breaks, CRLF, LF or a lone CR, a UTF-8 byte
  * order mark. One reader, one coercion, one printer: every record is split as bytes
- * (`split`); every cell is read by engine/core/cells.ts `readCell` (the one reading of
+ * (`split`; a plain row, the commonest, is split and its cells read in one pass,
+ * `plainRow`, with the same outcome); every cell is read by engine/core/cells.ts `readCell` (the one reading of
  * money, booleans, years and choices, shared with the CLI flags, share links and the web),
  * the commonest ones (digits, true/false, plain text) straight from the bytes (`cell`),
  * giving what `readCell` gives; every row is printed by CsvOut. A row's place is found by
