@@ -16,7 +16,8 @@
  *    throw, then only the batch columns' leaves and the notes as bits), or, when no module
  *    matches the rules, the interpreter's `evaluate` and the columns read from its result.
  *    Either way the cells are printed by one printer (`CsvOut`), in one reused fact array
- *    per program (a place's own facts written into it when the row before was of another place).
+ *    per program (a place's own facts written into it when the row before was of another place;
+ *    a generated program's rows write only the facts it reads, `GeneratedProgram.reads`).
  *    The reader finds a CSV row's place by the bytes of its cells (engine/batch/reader.ts
  *    PlaceKeys) and hands its number (`numberOf`): what the row needs of its place is in
  *    one run of slots (`csvPlaced`), not spread over a Place and its arrays and buffers
@@ -99,6 +100,8 @@ interface Columns {
   how: Int8Array;
   /** The notes cell (CSV bytes) by the bits of the program's notes that apply, for places without notes of their own. */
   noteCells: Map<number, Buffer>;
+  /** The notes cells' caches of places with notes of their own, by those notes (`noteCellsOf`). */
+  byOwn: Map<string, Map<number, Buffer>>;
   /**
    * The fact array the program's rows are evaluated in, reused from row to row and place to
    * place (one array per program, not per place: a roll of every state's counties has
@@ -113,6 +116,16 @@ interface Columns {
   owner: Place | number | null;
   /** The program's generated function (undefined: the interpreter runs it). */
   g: GeneratedProgram | undefined;
+  /**
+   * What `csvPlaced` writes into `scratch`: the own facts (their positions in `ownSlots`)
+   * and the row's facts (slots) the generated function reads (`GeneratedProgram.reads`;
+   * all of them when it does not say). A county-level estimate reads the value and four
+   * county facts: a row writes five slots, not 36 (its 24 input facts and the place's 12).
+   */
+  ownRead: Int32Array;
+  /** The slots of those own facts (`ownSlots[ownRead[k]]`). */
+  ownAt: Int32Array;
+  rowRead: Int32Array;
 }
 
 /** What the first row of a (state, county, year) text learned from `prepare`. */
@@ -181,7 +194,10 @@ export class BatchCalculator {
     this.kinds = kinds;
     this.rowSlots = Int32Array.from(kinds.flatMap((k, i) => (k === 3 ? [] : [i])));
     this.ownSlots = Int32Array.from([...kinds.flatMap((k, i) => (k === 3 ? [i] : [])), ...COUNTY_FACTS.map((_, j) => ownFacts.length + j)]);
-    this.stride = 4 + this.ownSlots.length;
+    this.factSlots = {
+      numeric: Int32Array.from(NUMERIC_INPUTS.map((k) => ownFacts.indexOf(k)).filter((i) => i !== -1)),
+      countyRate: ownFacts.indexOf('countyRate'),
+    };
     const countyOnly = new Set<string>(COUNTY_FACTS);
     for (const s of Object.values(calc.bundle.states)) {
       const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
@@ -243,34 +259,36 @@ export class BatchCalculator {
   /**
    * Places by number, for the reader's look-up of a row's place by the bytes of its cells
    * (engine/batch/reader.ts PlaceKeys): what a row of a place needs, side by side in one
-   * array, `stride` slots a place: its program's columns, the Place itself when its rows
-   * take the general way (no generated function; else null), the cache of its notes cells
-   * and its own notes (the program's cache and none, for a place without notes of its own),
-   * then its own facts. A roll of every state's counties has some 20,000 place keys in random order:
-   * a row that reads one run of slots, where it read a Place, its facts array, its prefix
-   * buffer and its notes, touches a few cache lines instead of a dozen.
+   * array, a run of slots a place (its number is where its run starts): its program's
+   * columns, the Place itself when its rows take the general way (no generated function;
+   * else null), the cache of its notes cells and its own notes (the program's cache and
+   * none, for a place without notes of its own), then the own facts its program reads
+   * (`Columns.ownRead`: a county-level place's run is 8 slots, one cache line, where all
+   * its own facts made 16). A roll of every state's counties has some 20,000 place keys in
+   * random order: a row that reads one run of slots, where it read a Place, its facts
+   * array, its prefix buffer and its notes, touches a few cache lines instead of a dozen.
    */
   private byNo: unknown[] = [];
   private nNumbered = 0;
   private gen = 1;
-  private readonly stride: number;
 
   /** The number of a place (given on first asking, until `resetNumbers`). */
   numberOf(place: Place): number {
     if (place.gen === this.gen) return place.no;
-    const no = this.nNumbered++;
+    const cols = place.columns;
+    const ownRead = cols.ownRead;
+    const no = this.nNumbered;
+    this.nNumbered = no + 4 + ownRead.length;
     place.no = no;
     place.gen = this.gen;
     const all = this.byNo;
-    const base = no * this.stride;
-    const cols = place.columns;
-    all[base] = cols;
-    all[base + 1] = cols.g ? null : place;
+    all[no] = cols;
+    all[no + 1] = cols.g ? null : place;
     const notes = place.notes.length !== 0;
-    all[base + 2] = notes ? place.noteCells : cols.noteCells;
-    all[base + 3] = notes ? place.notes : NO_NOTES;
+    all[no + 2] = notes ? place.noteCells : cols.noteCells;
+    all[no + 3] = notes ? place.notes : NO_NOTES;
     const own = place.own;
-    for (let j = 0; j < own.length; j++) all[base + 4 + j] = own[j];
+    for (let k = 0; k < ownRead.length; k++) all[no + 4 + k] = own[ownRead[k]!];
     return no;
   }
 
@@ -288,7 +306,7 @@ export class BatchCalculator {
    */
   csvPlaced(no: number, facts: ArrayLike<unknown>, w: CsvOut, src: Uint8Array, ps: number, pe: number): void {
     const all = this.byNo;
-    const base = no * this.stride;
+    const base = no;
     const general = all[base + 1] as Place | null;
     if (general !== null) {
       this.csvFacts(general, facts, w);
@@ -296,14 +314,15 @@ export class BatchCalculator {
     }
     const cols = all[base] as Columns;
     const v = cols.scratch;
+    // Only the facts the program reads (its generated function reads no other slot).
     if (cols.owner !== no) {
-      const ownSlots = this.ownSlots;
-      for (let j = 0; j < ownSlots.length; j++) v[ownSlots[j]!] = all[base + 4 + j];
+      const ownAt = cols.ownAt;
+      for (let k = 0; k < ownAt.length; k++) v[ownAt[k]!] = all[base + 4 + k];
       cols.owner = no;
     }
-    const rowSlots = this.rowSlots;
-    for (let j = 0; j < rowSlots.length; j++) {
-      const i = rowSlots[j]!;
+    const rowRead = cols.rowRead;
+    for (let k = 0; k < rowRead.length; k++) {
+      const i = rowRead[k]!;
       v[i] = facts[i];
     }
     const g = cols.g!;
@@ -388,6 +407,34 @@ export class BatchCalculator {
     out.notes.push(...place.notes);
     return out;
   }
+
+  /**
+   * `placeOf` for a CSV row read by the reader (engine/batch/reader.ts), given as its state,
+   * county and year cells (as read) and its input facts (`inputFactsOf` order), the input
+   * object made by `input` only when it is needed: a first row whose place was seen before
+   * under another spelling (some half of a roll's first rows) is found by the state's code
+   * and the county's keys alone, as `placeOf` finds it, without the input object, the text
+   * cache or `prepare`. The same place as `placeOf(input())` (the same checks first).
+   */
+  placeOfRow(state: unknown, county: unknown, year: number | undefined, facts: ArrayLike<unknown>, input: () => CalcInput): Place | undefined {
+    const f = this.factSlots;
+    for (let j = 0; j < f.numeric.length; j++) {
+      const n = facts[f.numeric[j]!];
+      if (n !== null && n !== undefined && !Number.isFinite(n)) return undefined;
+    }
+    if (f.countyRate !== -1 && facts[f.countyRate] !== null && facts[f.countyRate] !== undefined) return undefined;
+    let code: string;
+    try {
+      code = this.calc.state(state as string).code;
+    } catch {
+      return this.placeOf(input()); // `prepare` throws the state's error
+    }
+    if (this.inputChosen.size && this.inputChosen.has(code)) return undefined;
+    const known = this.bySlug.get(`${code}\u0001${this.countyKeys(String(county))}\u0001${year ?? -1}`);
+    return known ?? this.placeOf(input());
+  }
+  /** Where `placeOf`'s checks read the input facts: the numeric ones (`finite`) and the county rate (-1: no such fact). */
+  private readonly factSlots: { numeric: Int32Array; countyRate: number };
 
   /**
    * The place of an input's (state, county, year) text, from the cache or, for the first
@@ -483,7 +530,7 @@ export class BatchCalculator {
       notes: prep.notes,
       prefix: Buffer.from(`${csvEscape(prep.county)},${csvEscape(c.program.id)},${c.year},`, 'utf8'),
       columns: this.columnsOf(c),
-      noteCells: new Map(),
+      noteCells: prep.notes.length ? this.noteCellsOf(c, prep.notes) : NO_CELLS,
       own: [],
       no: -1,
       gen: 0,
@@ -491,6 +538,22 @@ export class BatchCalculator {
     const ownSlots = this.ownSlots;
     for (let j = 0; j < ownSlots.length; j++) place.own.push(prep.facts[ownSlots[j]!]);
     return place;
+  }
+
+  /**
+   * The cache of notes cells for the places of a program with these notes of their own: one
+   * per program and notes (the places of a later year asked for share the note that carries
+   * the rules forward), not one per place.
+   */
+  private noteCellsOf(c: CompiledProgram, notes: readonly string[]): Map<number, Buffer> {
+    const byOwn = this.columnsOf(c).byOwn;
+    const key = notes.join('\u0001');
+    let cells = byOwn.get(key);
+    if (!cells) {
+      if (byOwn.size >= 256) byOwn.clear(); // bounded memory, whatever the input
+      byOwn.set(key, (cells = new Map()));
+    }
+    return cells;
   }
 
   /**
@@ -515,10 +578,17 @@ export class BatchCalculator {
       const leaf = leafAt(c.program.result, path);
       return leaf ? { get: getter(path), unit: leaf.unit } : null;
     });
+    const reads = c.generated?.reads;
+    const read = (slot: number) => !reads || reads.includes(slot);
+    const ownSlots = [...this.ownSlots];
     cols = {
+      ownRead: Int32Array.from(ownSlots.flatMap((slot, j) => (read(slot) ? [j] : []))),
+      ownAt: Int32Array.from(ownSlots.filter(read)),
+      rowRead: Int32Array.from([...this.rowSlots].filter(read)),
       cells,
       how: Int8Array.from(cells, (x) => (!x ? -1 : x.unit === 'text' || x.unit === 'count' ? -2 : DECIMALS[x.unit])),
       noteCells: new Map(),
+      byOwn: new Map(),
       scratch: c.template.slice(),
       owner: null,
       g: c.generated,
@@ -556,6 +626,8 @@ function getter(path: readonly string[]): (r: Record<string, any>) => unknown {
 }
 
 const NO_NOTES: readonly string[] = [];
+/** The notes cells' cache of a place without notes of its own (never read: its program's is). */
+const NO_CELLS = new Map<number, Buffer>();
 
 /** The notes cell: the program's notes, then the place's, joined, as CSV bytes. */
 function notesCell(notes: readonly string[], own: readonly string[]): Buffer {

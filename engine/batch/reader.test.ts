@@ -12,7 +12,16 @@ import { describe, expect, it } from 'vitest';
 import { readBundle } from '../node.js';
 import { Calculator } from '../core/calculate.js';
 import { GEN_COLUMNS, csvLine, rng, rowGenerator } from '../../scripts/gen-batch.js';
-import { PlaceKeys, readBatch } from './reader.js';
+import { BatchReader, PlaceKeys, readBatch } from './reader.js';
+
+/** The rows a reader read in one pass (`plain`), the text pushed whole. */
+class BatchReaderCount extends BatchReader {
+  constructor(calc: Calculator, text: Buffer) {
+    super(calc, { format: 'csv' });
+    this.push(text);
+    this.end();
+  }
+}
 import { nodeProgramSource } from '../codegen/node.js';
 
 const bundle = readBundle('dist/rules/bundle.json');
@@ -205,5 +214,37 @@ describe('the fast reader and the general reader give the same output', () => {
     } finally {
       Object.defineProperty(PlaceKeys, 'MAX_KEYS', max);
     }
+  });
+
+  it('plain rows are read in one pass, and a row with any cell the one pass leaves is read as before, with the same output', async () => {
+    const calc = new Calculator(bundle, { generated: source });
+    const lines = [
+      'state,county,value,class,year,homestead,star,purchase-price,note',
+      'NY,Kings,800000,class1,,true,,,plain', // one pass
+      'NY,Kings,800000,class1,2025,false,basic,,plain with a year and a STAR', // one pass
+      'NY,Kings,,class1,,,,,empty cells', // one pass: the value's default, 350,000
+      'NY,Kings,9999999999999,class1,,,,,13 digits', // one pass (a number; the rules refuse it)
+      'NY,Kings,99999999999999,class1,,,,,14 digits', // split: parseMoney reads it
+      'NY,Kings,800000,class1,20255,,,,five-digit year', // split: an error
+      'NY,Kings,800000,class1,,yes,,,yes', // split: parseBool reads it
+      'NY,Kings,800000,class1,,true,BASIC,,a STAR not one of its values', // split: an error
+      'NY,Kings,800000, class1,,,,,a space before the class', // split: trimmed
+      'NY,Kings,800000,cla"ss1,,,,,a quote inside', // split: the quote is part of the cell
+      'NY,Kings,800000,class1,,,,,"quoted note"', // split
+      'NY,Kings,800000,class1,,,,', // split: a field short
+      'NY,Kings,800000,class1,,,,,,', // split: a field too many
+      'NY,Kings,800000,class1,,true,,,last', // one pass
+    ];
+    const text = Buffer.from(lines.join('\n'));
+    const r = readBatch(calc, text, { format: 'csv' });
+    expect(r.rows).toBe(lines.length - 1);
+    expect(new BatchReaderCount(calc, text).plain).toBe(5);
+    await expectSame(text, undefined, true);
+    await expectSame(text, [1, 2, 3, 5, 7], true);
+    // Kings class1 800,000: 48,000 AV × 19.843% = 9,524.64, less Basic STAR 293 with a homestead (FY2026) = 9,231.64.
+    const out = r.out.trimEnd().split('\n');
+    expect(out[1]).toContain(',Kings County,ny.nyc,2026,9231.64,');
+    expect(out[3]).toContain('NY,Kings,,class1,,,,,empty cells,Kings County,ny.nyc,2026,'); // 350,000 × 6% × 19.843% = 4,167.03
+    expect(out[3]).toContain(',4167.03,');
   });
 });

@@ -21,7 +21,8 @@
  * this machine, under half the 500,000 rows/s target before any calculation. Ours is
  * RFC 4180: quoted fields with "" and line breaks, CRLF, LF or a lone CR, a UTF-8 byte
  * order mark. One reader, one coercion, one printer: every record is split as bytes
- * (`split`); every cell is read by engine/core/cells.ts `readCell` (the one reading of
+ * (`split`; a plain row, the commonest, is split and its cells read in one pass,
+ * `plainRow`, with the same outcome); every cell is read by engine/core/cells.ts `readCell` (the one reading of
  * money, booleans, years and choices, shared with the CLI flags, share links and the web),
  * the commonest ones (digits, true/false, plain text) straight from the bytes (`cell`),
  * giving what `readCell` gives; every row is printed by CsvOut. A row's place is found by
@@ -98,6 +99,8 @@ export class BatchReader {
   /** Rows whose place was found by the bytes of their cells and facts written by slot; the others went to the engine as an input. */
   inPlace = 0;
   errors = 0;
+  /** Rows read in one pass (`plainRow`); the others were split first, then read cell by cell. */
+  plain = 0;
   readonly out = new CsvOut();
   private readonly engine: BatchCalculator;
   private format: BatchFormat | undefined;
@@ -200,6 +203,19 @@ export class BatchReader {
     let p = 0;
     const n = buf.length;
     while (p < n) {
+      if (this.kinds !== null) {
+        // A plain row (no quote, every cell as `cell` reads it straight from the bytes): one pass.
+        const next = this.plainRow(buf, p, final);
+        if (next >= 0) {
+          this.line++;
+          this.rows++;
+          this.plain++;
+          this.csvRow(buf, p, undefined);
+          p = next;
+          continue;
+        }
+        if (next === -1) break; // the record goes on in the next chunk
+      }
       const next = this.split(buf, p, final);
       if (next === -1) break; // the record goes on in the next chunk
       this.line += this.lines;
@@ -207,6 +223,101 @@ export class BatchReader {
       p = next;
     }
     return p >= n ? EMPTY : buf.subarray(p);
+  }
+
+  /**
+   * The record that starts at `p` split and its cells read in one pass, when it is a plain
+   * row: as many fields as the header, none quoted, every cell one that `cell` reads
+   * straight from the bytes (empty; up to 13 digits for an amount, four for a year;
+   * true/false; ASCII text with nothing to trim, a star column's one of its values). Sets
+   * what `split` and the cell loop of `csvRecord` set (the fields' bounds, `recEnd`,
+   * `vals`, the fact slots) to the same values; returns where the next record starts, -1
+   * when the buffer ends inside it and more input may come, or -2 when it is not a plain
+   * row (`split` and `csvRecord` read it, from the start). A blank line is not a plain row.
+   */
+  private plainRow(buf: Buffer, p: number, final: boolean): number {
+    const kinds = this.kinds!;
+    const cols = this.cols!;
+    const slots = cols.slots,
+      empties = cols.empties;
+    const h = this.eager!;
+    const fs = this.fs,
+      fe = this.fe,
+      fq = this.fq;
+    const vals = this.vals,
+      facts = this.facts;
+    const n = buf.length;
+    const last = kinds.length - 1;
+    let i = p;
+    for (let k = 0; ; k++) {
+      const s = i;
+      const kind = kinds[k]!;
+      let x: unknown = undefined;
+      if (kind === K_AMOUNT || kind === K_YEAR) {
+        let v = 0;
+        for (; i < n; i++) {
+          const d = buf[i]! - 48;
+          if (d < 0 || d > 9) break;
+          v = v * 10 + d;
+        }
+        if (i > s) {
+          if (kind === K_AMOUNT ? i - s > 13 : i - s !== 4) return -2;
+          x = v;
+        }
+      } else {
+        for (; i < n; i++) {
+          const c = buf[i]!;
+          if (c <= 44 && (c === 44 || c === 10 || c === 13 || c === 34)) break; // digits and letters are above the comma
+        }
+        if (i > s && kind !== K_PASS) {
+          if (kind === K_BOOL) {
+            const b = buf[s],
+              len = i - s;
+            if (len === 4 && b === 116 && buf[s + 1] === 114 && buf[s + 2] === 117 && buf[s + 3] === 101) x = true;
+            else if (len === 5 && b === 102 && buf[s + 1] === 97 && buf[s + 2] === 108 && buf[s + 3] === 115 && buf[s + 4] === 101) x = false;
+            else return -2;
+          } else if (kind === K_TEXT || kind === K_STAR) {
+            const a = buf[s]!,
+              z = buf[i - 1]!;
+            if (!(a > 32 && z > 32 && a < 128 && z < 128)) return -2;
+            const t = this.intern(buf, s, i);
+            if (kind === K_STAR && !h[k]!.values!.includes(t)) return -2;
+            x = t;
+          }
+        }
+      }
+      fs[k] = s;
+      fe[k] = i;
+      fq[k] = 0;
+      if (kind !== K_PASS && kind !== K_PLACE) {
+        vals[k] = x;
+        const slot = slots[k]!;
+        if (slot !== -1) facts[slot] = x === undefined ? empties[k] : x;
+      }
+      if (i >= n) {
+        if (!final) return -1;
+        if (k !== last) return -2;
+        this.nf = k + 1;
+        this.recEnd = n;
+        this.problem = undefined;
+        return n;
+      }
+      const c = buf[i]!;
+      if (c === 44) {
+        if (k === last) return -2;
+        i++;
+        continue;
+      }
+      if (k !== last || (c !== 10 && c !== 13)) return -2; // a quote, a non-digit in a number, or a short row
+      this.nf = k + 1;
+      this.recEnd = i;
+      this.problem = undefined;
+      if (c === 13) {
+        if (i + 1 >= n && !final) return -1;
+        return i + 1 < n && buf[i + 1] === 10 ? i + 2 : i + 1;
+      }
+      return i + 1;
+    }
   }
 
   /**
@@ -408,6 +519,15 @@ export class BatchReader {
         break;
       }
     }
+    this.csvRow(buf, p, err);
+  }
+
+  /**
+   * A row whose cells are read (into `vals` and the fact slots; `err`: the first bad
+   * cell's error): its place found, its result cells or its error written.
+   */
+  private csvRow(buf: Buffer, p: number, err: unknown): void {
+    const cols = this.cols;
     const e = this.recEnd;
     const w = this.out;
     w.ensure(e - p + ROW_ROOM);
@@ -431,7 +551,7 @@ export class BatchReader {
         const place = e === -1 ? null : keys.places[e];
         if (place instanceof Error) throw place;
         this.readPlace(buf);
-        this.engine.csvInto(this.rowInput!(vals), w);
+        this.engine.csvInto(this.rowInput!(this.vals), w);
       }
     } catch (x) {
       w.pos = at;
@@ -462,16 +582,20 @@ export class BatchReader {
     const keys = this.placeKeys;
     const found = keys.find(buf, fs[state]!, fe[state]!, fs[county]!, fe[county]!, ys, ye);
     if (found !== -1) return found;
-    // First row with these cells: the engine decides, from the row's input.
+    // First row with these cells: the engine decides, from the row's cells and facts (the input object made only if `prepare` needs it).
     this.readPlace(buf);
     const vals = this.vals;
-    const input: Record<string, unknown> = { state: vals[state], county: vals[county], year: year === -1 ? undefined : vals[year] };
-    inputFactsOf(this.bundle).forEach((f, i) => {
-      if (f !== 'year') input[f] = this.facts[i];
-    });
+    const facts = this.facts;
+    const y = year === -1 ? undefined : (vals[year] as number | undefined);
+    const input = (): CalcInput => {
+      const o: Record<string, unknown> = { state: vals[state], county: vals[county], year: y };
+      const names = inputFactsOf(this.bundle);
+      for (let i = 0; i < names.length; i++) if (names[i] !== 'year') o[names[i]!] = facts[i];
+      return o as unknown as CalcInput;
+    };
     let place: Place | PtaxError | null;
     try {
-      place = this.engine.placeOf(input as unknown as CalcInput) ?? null;
+      place = this.engine.placeOfRow(vals[state], vals[county], y, facts, input) ?? null;
     } catch (x) {
       if (!isPtaxError(x)) throw x;
       place = x as PtaxError;
@@ -506,6 +630,8 @@ export class BatchReader {
   private internKeys: Buffer[] = [];
   private internTexts: string[] = [];
 
+  /** By header position, how `plainRow` reads each cell (K_…); null: every record is read by `split` and `csvRecord`. */
+  private kinds: Int8Array | null = null;
   /** How the header's columns map to fact slots, or null: every row goes to the engine as an input. */
   private cols: FastColumns | null = null;
   /** The current row's input facts (INPUT_FACTS order); a column not in the header keeps its empty value. */
@@ -569,6 +695,25 @@ export class BatchReader {
     this.cols = this.fast ? fastColumns(specs, this.bundle) : null;
     const cols = this.cols;
     this.eager = cols ? specs.map((x, k) => (k === cols.state || k === cols.county ? undefined : x)) : specs;
+    // The plain rows' one-pass reader needs the fact slots (and a field array as long as the header).
+    if (cols && !this.engine.fastOff) {
+      while (this.fs.length < specs.length + 1) this.growFields();
+      this.kinds = Int8Array.from(specs, (x, k) =>
+        k === cols.state || k === cols.county
+          ? K_PLACE
+          : !x
+            ? K_PASS
+            : x.kind === 'amount'
+              ? K_AMOUNT
+              : x.kind === 'year'
+                ? K_YEAR
+                : x.kind === 'bool'
+                  ? K_BOOL
+                  : x.kind === 'star'
+                    ? K_STAR
+                    : K_TEXT,
+      );
+    }
     if (this.unused.length) this.warn(`ptax: columns passed through, not used by the calculation: ${this.unused.join(', ')}`);
     this.write(raw + ',' + [...RESULT_COLUMNS.map((c) => c.name), ...ERROR_COLUMNS].join(',') + '\n');
   }
@@ -657,6 +802,14 @@ export function readBatch(
 }
 
 const EMPTY = Buffer.alloc(0);
+/** How `plainRow` reads a column: passed through, the state or county cell (bytes only, read when needed), an amount, a year, a boolean, text, a star choice. */
+const K_PASS = 0,
+  K_PLACE = 1,
+  K_AMOUNT = 2,
+  K_YEAR = 3,
+  K_BOOL = 4,
+  K_TEXT = 5,
+  K_STAR = 6;
 const NO_SLOTS = new Int32Array(0);
 /** A byte with ASCII upper-case letters lowered (PlaceKeys: "NY" and "ny" are one state). */
 const FOLD = Uint8Array.from({ length: 256 }, (_, c) => (c >= 65 && c <= 90 ? c + 32 : c));

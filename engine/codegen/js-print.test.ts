@@ -286,7 +286,7 @@ module.exports = {
       result.notes = notes;
       return result;
     }
-    return { hash, evaluate, notes: [N0, N1] };
+    return { hash, evaluate, notes: [N0, N1], reads: [0, 1, 2] };
   },
 };
 `);
@@ -317,7 +317,7 @@ module.exports = {
       result.notes = notes;
       return result;
     }
-    return { hash, evaluate, notes: [] };
+    return { hash, evaluate, notes: [], reads: [] };
 `);
   });
 });

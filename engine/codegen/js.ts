@@ -326,7 +326,7 @@ module.exports = {
       result.notes = notes;
       return result;
     }
-    return { hash, evaluate, notes: [${ir.notes.map((_, i) => `N${i}`).join(', ')}] };
+    return { hash, evaluate, notes: [${ir.notes.map((_, i) => `N${i}`).join(', ')}], reads: [${[...p.usedFacts].sort((a, b) => a - b).join(', ')}] };
   },
 };
 `;

@@ -51,6 +51,12 @@ export interface GeneratedProgram {
   evaluate(v: unknown[], lang: Lang, keepSteps: false, nums: Float64Array, other: unknown[]): number;
   /** The program's notes, in the rule file's order (a batch row's bits), in each language. */
   notes: ReadonlyArray<Record<Lang, string>>;
+  /**
+   * The fact slots `evaluate` reads (the facts' first slots: inputs, county facts), in order:
+   * it reads no other slot of `v` (a batch row writes only these; engine/batch/batch.ts).
+   * Absent in a module printed before it was added: every fact is then written.
+   */
+  reads?: readonly number[];
 }
 /** A generated module as loaded, before `make`. */
 export interface GeneratedModuleExports {
