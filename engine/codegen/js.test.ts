@@ -202,7 +202,7 @@ describe('generated JavaScript equals the interpreter', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 240_000); // 80,000 rows in all: 20 s alone at load 11, past the default 60 s beside the whole suite there
 
   it('a changed rule changes the hash, and the module is then not used', () => {
     const changed: Bundle = JSON.parse(JSON.stringify(bundle));
