@@ -387,8 +387,11 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // step's: the expressions grow with each level. MATERIALIZED keeps each level a table.
   // DuckDB: nothing materialized (a 10M-row roll would spill); each program reads the roll's columns it needs.
   // A CTE read by several branches (the keys, the note sets) is MATERIALIZED in both dialects: worked out once.
-  const cte = (name: string, body: string, materialized: boolean | 'always' = true) =>
-    lines.push(`${name} AS ${materialized === 'always' || (dialect === 'postgres' && materialized) ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
+  // 'duckdb': materialized in DuckDB only (the rows of the spread branch, rowsSql).
+  const cte = (name: string, body: string, materialized: boolean | 'always' | 'duckdb' = true) =>
+    lines.push(
+      `${name} AS ${materialized === 'always' || (materialized === 'duckdb' ? dialect === 'duckdb' : dialect === 'postgres' && materialized) ? 'MATERIALIZED ' : ''}(\n${body}\n)`,
+    );
   cte('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated)', tableSql(dialect, 'ttttbbb', places));
   cte(
     'ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried)',
@@ -425,7 +428,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     const others = branches.flatMap((o, c) => (c === b ? [] : o));
     const filter =
       branches.length < 2 ? undefined : b < branches.length - 1 ? `k.p_py IN (${ks.join(', ')})` : `k.p_py IS NULL OR k.p_py NOT IN (${others.join(', ')})`;
-    rowsSql(x, cells, yearKey, sfx, filter);
+    rowsSql(x, cells, yearKey, sfx, filter, branches.length > 1 && b === branches.length - 1);
     const mine: ProgramPart[] = [];
     for (const k of ks) mine[k] = parts[k]!;
     const from = levelsSql(x, mine, sfx);
@@ -455,7 +458,7 @@ interface Query {
   used: Set<string>;
   programYears: ProgramYear[];
   years: (id: string) => number[];
-  cte: (name: string, body: string, materialized?: boolean | 'always') => void;
+  cte: (name: string, body: string, materialized?: boolean | 'always' | 'duckdb') => void;
 }
 
 type Cell = string | number | boolean | null;
@@ -754,7 +757,7 @@ function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean):
 }
 
 /** The rows: the typed facts, their key's place, the first unreadable cell's error, the value's. */
-function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, sfx: string, filter: string | undefined): void {
+function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, sfx: string, filter: string | undefined, spread: boolean): void {
   const { o, dialect, table, cte } = x;
   const { BATCH_INPUT_COLUMNS, BATCH_CELLS } = x.decl;
   const { isText, cellNo, cellReads, typed } = cells;
@@ -787,6 +790,11 @@ function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, 
   const badValue = `f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8))`;
   // The roll joined to its keys first (to the branch's keys: a row of another branch stops
   // here), then its cells read.
+  // The other programs' rows (`spread`: a few in each of DuckDB's vectors of 2,048 rows, as
+  // a roll of many states holds them) are gathered first (MATERIALIZED in DuckDB): every
+  // projection after the join costs DuckDB about the same per vector however few rows it
+  // holds, and these rows pass ~40 of them. Memory: these rows' input columns, spilled to
+  // the temporary folder beyond the memory limit (README, bench:roll).
   cte(
     `ptax_joined${sfx}`,
     `  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
@@ -795,7 +803,7 @@ function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, 
   FROM ${table} AS i
   JOIN ptax_krated AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
     AND ${yearKey} IS NOT DISTINCT FROM k.k_year${filter ? `\n  WHERE ${filter}` : ''}`,
-    false,
+    spread ? 'duckdb' : false,
   );
   const source = cells.emit(`ptax_joined${sfx}`, sfx);
   cte(

@@ -321,7 +321,7 @@ ptax_out_0 AS (
   FROM ptax_t_0
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t_0.py, -1) AND ns.n_mask = COALESCE(ptax_t_0.p_nmask, 0)
 ),
-ptax_joined_1 AS (
+ptax_joined_1 AS MATERIALIZED (
   SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
     k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
