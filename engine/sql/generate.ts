@@ -7,15 +7,16 @@
  * Counties, rates and the program choice come in as generated VALUES tables, so the query
  * needs nothing but the input table. Dialects: DuckDB and PostgreSQL.
  *
- * Shape (one pass over the roll, nothing held): the distinct (state, county, year) keys of
- * the roll are placed once each (county, program, rules' year, rate, place errors); the roll
- * is joined to them; a row's program and year is a number py, each step a column computed
+ * Shape: the distinct (state, county, year) keys of the roll are placed once each (county,
+ * program, rules' year, rate, place errors); the roll is joined to them, in two branches
+ * (UNION ALL): the program of the most places, streamed (nothing held), and the others, whose
+ * rows DuckDB gathers first (rowsSql); a row's program and year is a number py, each step a column computed
  * only for its program's rows (CASE WHEN py = k; a step the years of a program share, the
  * same but for its numbers, is one column for all of them), one CTE per level of steps; then
  * each result column is one CASE over the programs, rounded once; the row's error and notes
  * are numbers (the first validation that holds; a bit per note) whose texts are looked up
  * once (a CASE; a join to ptax_note_sets, every set of a program's notes with its text
- * joined, made in the query). DuckDB estimates as many keys
+ * joined, made in the query; notes that read only the place's facts: per key, ptax_knotes). DuckDB estimates as many keys
  * as rows and would build the join's hash table on the roll: run with
  * `SET disabled_optimizers = 'build_side_probe_side'` (run.ts does; the query's header says so).
  *
