@@ -388,11 +388,8 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   // step's: the expressions grow with each level. MATERIALIZED keeps each level a table.
   // DuckDB: nothing materialized (a 10M-row roll would spill); each program reads the roll's columns it needs.
   // A CTE read by several branches (the keys, the note sets) is MATERIALIZED in both dialects: worked out once.
-  // 'duckdb': materialized in DuckDB only (the rows of the spread branch, rowsSql).
-  const cte = (name: string, body: string, materialized: boolean | 'always' | 'duckdb' = true) =>
-    lines.push(
-      `${name} AS ${materialized === 'always' || (materialized === 'duckdb' ? dialect === 'duckdb' : dialect === 'postgres' && materialized) ? 'MATERIALIZED ' : ''}(\n${body}\n)`,
-    );
+  const cte = (name: string, body: string, materialized: boolean | 'always' = true) =>
+    lines.push(`${name} AS ${materialized === 'always' || (dialect === 'postgres' && materialized) ? 'MATERIALIZED ' : ''}(\n${body}\n)`);
   cte('ptax_places(p_state, p_slug, p_county, p_program, f_nycclass, f_topcoded, f_estimated)', tableSql(dialect, 'ttttbbb', places));
   cte(
     'ptax_rates(r_state, r_slug, r_year, r_rate, r_typical, r_school, r_county, r_city, r_special, r_school_unit, r_city_unit, r_carried)',
@@ -469,7 +466,7 @@ interface Query {
   used: Set<string>;
   programYears: ProgramYear[];
   years: (id: string) => number[];
-  cte: (name: string, body: string, materialized?: boolean | 'always' | 'duckdb') => void;
+  cte: (name: string, body: string, materialized?: boolean | 'always') => void;
 }
 
 type Cell = string | number | boolean | null;
@@ -748,7 +745,7 @@ function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean):
   );
   cte(
     'ptax_krated',
-    `  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+    `  SELECT r.*, ${x.dialect === 'duckdb' && shared ? 'ROW_NUMBER() OVER () AS k_id, ' : ''}t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
       WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state_read, '')` })}
@@ -812,17 +809,26 @@ function rowsSql(
   // The other programs' rows (`spread`: a few in each of DuckDB's vectors of 2,048 rows, as
   // a roll of many states holds them) are gathered first (MATERIALIZED in DuckDB): every
   // projection after the join costs DuckDB about the same per vector however few rows it
-  // holds, and these rows pass ~40 of them. Memory: these rows' input columns, spilled to
-  // the temporary folder beyond the memory limit (README, bench:roll).
+  // holds, and these rows pass ~40 of them. Memory: these rows' input columns and their key's
+  // number (k_id; the key's columns are joined again after: 40% less memory than gathering
+  // them too), spilled to the temporary folder beyond the memory limit (README, bench:roll).
+  const gather = spread && dialect === 'duckdb';
+  const keyJoin = `CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
+    AND ${yearKey} IS NOT DISTINCT FROM k.k_year`;
+  if (gather)
+    cte(
+      `ptax_gathered${sfx}`,
+      `  SELECT i.*, k.k_id\n  FROM ${table} AS i\n  JOIN ptax_krated AS k ON ${keyJoin}${filter ? `\n  WHERE ${filter}` : ''}`,
+      'always',
+    );
   cte(
     `ptax_joined${sfx}`,
     `  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
     k.p_special, k.p_school_unit, k.p_city_unit, ${keyed ? 'k.p_knotes' : 'k.p_note'},
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py${order.includes('year') ? ', k.k_year_error' : ''}
-  FROM ${table} AS i
-  JOIN ${keyed ? 'ptax_knotes' : 'ptax_krated'} AS k ON CAST(i.${q('state')} AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i.${q('county')} AS TEXT) IS NOT DISTINCT FROM k.k_county
-    AND ${yearKey} IS NOT DISTINCT FROM k.k_year${filter ? `\n  WHERE ${filter}` : ''}`,
-    spread ? 'duckdb' : false,
+  FROM ${gather ? `ptax_gathered${sfx}` : table} AS i
+  JOIN ${keyed ? 'ptax_knotes' : 'ptax_krated'} AS k ON ${gather ? 'k.k_id = i.k_id' : `${keyJoin}${filter ? `\n  WHERE ${filter}` : ''}`}`,
+    false,
   );
   const source = cells.emit(`ptax_joined${sfx}`, sfx);
   cte(
