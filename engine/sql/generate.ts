@@ -7,15 +7,16 @@
  * Counties, rates and the program choice come in as generated VALUES tables, so the query
  * needs nothing but the input table. Dialects: DuckDB and PostgreSQL.
  *
- * Shape (one pass over the roll, nothing held): the distinct (state, county, year) keys of
- * the roll are placed once each (county, program, rules' year, rate, place errors); the roll
- * is joined to them; a row's program and year is a number py, each step a column computed
+ * Shape: the distinct (state, county, year) keys of the roll are placed once each (county,
+ * program, rules' year, rate, place errors); the roll is joined to them, in two branches
+ * (UNION ALL): the program of the most places, streamed (nothing held), and the others, whose
+ * rows DuckDB gathers first (rowsSql); a row's program and year is a number py, each step a column computed
  * only for its program's rows (CASE WHEN py = k; a step the years of a program share, the
  * same but for its numbers, is one column for all of them), one CTE per level of steps; then
  * each result column is one CASE over the programs, rounded once; the row's error and notes
  * are numbers (the first validation that holds; a bit per note) whose texts are looked up
  * once (a CASE; a join to ptax_note_sets, every set of a program's notes with its text
- * joined, made in the query). DuckDB estimates as many keys
+ * joined, made in the query; notes that read only the place's facts: per key, ptax_knotes). DuckDB estimates as many keys
  * as rows and would build the join's hash table on the roll: run with
  * `SET disabled_optimizers = 'build_side_probe_side'` (run.ts does; the query's header says so).
  *
@@ -407,6 +408,14 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const yearKey = keysSql(x, cells, branches.length > 1);
   const parts = programYears.map(({ program, year }, k) => programSql(bundle, program, year, k, dialect));
   const notes = noteSetsSql(x, parts, branches.length > 1);
+  // A branch whose programs' notes are a key's (`keyed`) reads them with its keys (ptax_knotes).
+  const keyed = branches.map((ks) => notes && ks.every((k) => parts[k]!.notes.keyed));
+  if (keyed.some(Boolean))
+    keyNotesSql(
+      x,
+      parts,
+      branches.flatMap((ks, b) => (keyed[b] ? ks : [])),
+    );
   const inputCols = (o.columns ?? BATCH_INPUT_COLUMNS)
     .map((c, i) => (o.headers?.[i] !== undefined && o.headers[i] !== c ? `r.${q(c)} AS ${q(o.headers[i]!)}` : `r.${q(c)}`))
     .join(', ');
@@ -417,20 +426,22 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
   const result = SQL_RESULT_COLUMNS.map((c) =>
     leafType(c.path) === 'text' ? `CASE WHEN o_code IS NULL THEN ${q(c.name)} END AS ${q(c.name)}` : `${q(c.name)} + o_zero AS ${q(c.name)}`,
   ).join(', ');
-  const branchSelect = (sfx: string) =>
-    `SELECT ${inputCols}, CASE WHEN o_code IS NULL THEN p_county END AS ${q('countyName')}, CASE WHEN o_code IS NULL THEN p_program END AS ${q('program')}, CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS ${q('rulesYear')}, ${result}, CASE WHEN o_code IS NULL THEN p_notes END AS ${q('notes')}, o_msg AS ${q('error')}, o_code AS ${q('errorCode')}${o.orderBy ? `, r.${q(o.orderBy)}` : ''} FROM ptax_out${sfx} AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL`;
+  // A branch of program years only (not the last of several) keeps every row: a row of its
+  // keys has a program year (py) unless it has an error.
+  const branchSelect = (sfx: string, covered: boolean) =>
+    `SELECT ${inputCols}, CASE WHEN o_code IS NULL THEN p_county END AS ${q('countyName')}, CASE WHEN o_code IS NULL THEN p_program END AS ${q('program')}, CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS ${q('rulesYear')}, ${result}, CASE WHEN o_code IS NULL THEN p_notes END AS ${q('notes')}, o_msg AS ${q('error')}, o_code AS ${q('errorCode')}${o.orderBy ? `, r.${q(o.orderBy)}` : ''} FROM ptax_out${sfx} AS r${covered ? '' : ' WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL'}`;
   const selects = branches.map((ks, b) => {
     const sfx = branches.length > 1 ? `_${b}` : '';
     // A branch's rows: its program years' keys (the last branch: the others' and the refused keys).
     const others = branches.flatMap((o, c) => (c === b ? [] : o));
     const filter =
       branches.length < 2 ? undefined : b < branches.length - 1 ? `k.p_py IN (${ks.join(', ')})` : `k.p_py IS NULL OR k.p_py NOT IN (${others.join(', ')})`;
-    rowsSql(x, cells, yearKey, sfx, filter);
+    rowsSql(x, cells, yearKey, sfx, filter, branches.length > 1 && b === branches.length - 1, keyed[b]!);
     const mine: ProgramPart[] = [];
     for (const k of ks) mine[k] = parts[k]!;
     const from = levelsSql(x, mine, sfx);
-    outSql(x, mine, from, sfx, notes);
-    return branchSelect(sfx);
+    outSql(x, mine, from, sfx, keyed[b] ? 'keyed' : notes);
+    return branchSelect(sfx, branches.length > 1 && b < branches.length - 1);
   });
   const header = `-- Generated by ptax (engine/sql/generate.ts) from the checked rules: do not edit.\n-- dialect: ${dialect}; states: ${states.map((s) => s.code).join(', ')}${o.year !== undefined ? `; year: ${o.year}` : ''}\n-- rules: ${[...new Set(programYears.flatMap(({ program }) => [program.file, ...Object.values(program.parameters).map((p) => bundle.parameters[p]!.file)]))].sort().join(', ')}\n-- input: a table ${table} with the batch columns (state, county, ${SQL_INPUTS.filter(
     (x) => x.column && x.column !== 'year',
@@ -735,7 +746,7 @@ function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean):
   );
   cte(
     'ptax_krated',
-    `  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+    `  SELECT r.*, ${x.dialect === 'duckdb' && shared ? 'ROW_NUMBER() OVER () AS k_id, ' : ''}t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
       WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state_read, '')` })}
@@ -768,7 +779,15 @@ function sameKey(dialect: Dialect, a: string, b: string, zero: string): string {
 }
 
 /** The rows: the typed facts, their key's place, the first unreadable cell's error, the value's. */
-function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, sfx: string, filter: string | undefined): void {
+function rowsSql(
+  x: Query,
+  cells: ReturnType<typeof cellsSql>,
+  yearKey: string,
+  sfx: string,
+  filter: string | undefined,
+  spread: boolean,
+  keyed: boolean,
+): void {
   const { o, dialect, table, cte } = x;
   const { BATCH_INPUT_COLUMNS, BATCH_CELLS } = x.decl;
   const { isText, cellNo, cellReads, typed } = cells;
@@ -801,14 +820,28 @@ function rowsSql(x: Query, cells: ReturnType<typeof cellsSql>, yearKey: string, 
   const badValue = `f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8))`;
   // The roll joined to its keys first (to the branch's keys: a row of another branch stops
   // here), then its cells read.
+  // The other programs' rows (`spread`: a few in each of DuckDB's vectors of 2,048 rows, as
+  // a roll of many states holds them) are gathered first (MATERIALIZED in DuckDB): every
+  // projection after the join costs DuckDB about the same per vector however few rows it
+  // holds, and these rows pass ~40 of them. Memory: these rows' input columns and their key's
+  // number (k_id; the key's columns are joined again after: 40% less memory than gathering
+  // them too), spilled to the temporary folder beyond the memory limit (README, bench:roll).
+  const gather = spread && dialect === 'duckdb';
+  const keyJoin = `${sameKey(dialect, `CAST(i.${q('state')} AS TEXT)`, 'k.k_state', "''")} AND ${sameKey(dialect, `CAST(i.${q('county')} AS TEXT)`, 'k.k_county', "''")}
+    AND ${sameKey(dialect, yearKey, 'k.k_year', isText('year') ? "''" : '0')}`;
+  if (gather)
+    cte(
+      `ptax_gathered${sfx}`,
+      `  SELECT i.*, k.k_id\n  FROM ${table} AS i\n  JOIN ptax_krated AS k ON ${keyJoin}${filter ? `\n  WHERE ${filter}` : ''}`,
+      'always',
+    );
   cte(
     `ptax_joined${sfx}`,
     `  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_special, k.p_school_unit, k.p_city_unit, ${keyed ? 'k.p_knotes' : 'k.p_note'},
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py${order.includes('year') ? ', k.k_year_error' : ''}
-  FROM ${table} AS i
-  JOIN ptax_krated AS k ON ${sameKey(dialect, `CAST(i.${q('state')} AS TEXT)`, 'k.k_state', "''")} AND ${sameKey(dialect, `CAST(i.${q('county')} AS TEXT)`, 'k.k_county', "''")}
-    AND ${sameKey(dialect, yearKey, 'k.k_year', isText('year') ? "''" : '0')}${filter ? `\n  WHERE ${filter}` : ''}`,
+  FROM ${gather ? `ptax_gathered${sfx}` : table} AS i
+  JOIN ${keyed ? 'ptax_knotes' : 'ptax_krated'} AS k ON ${gather ? 'k.k_id = i.k_id' : `${keyJoin}${filter ? `\n  WHERE ${filter}` : ''}`}`,
     false,
   );
   const source = cells.emit(`ptax_joined${sfx}`, sfx);
@@ -912,7 +945,7 @@ function levelsSql(x: Query, parts: ProgramPart[], sfx: string): string {
 }
 
 /** The result columns (raw, scaled, nudged, rounded), the notes' sets, the row's error: the CTEs up to ptax_out. */
-function outSql(x: Query, parts: ProgramPart[], from: string, sfx: string, noteSets: boolean): void {
+function outSql(x: Query, parts: ProgramPart[], from: string, sfx: string, noteSets: boolean | 'keyed'): void {
   const { cte } = x;
   const nParts = parts.filter(Boolean).length;
   // One expression per program and year (those with the same expression, most often the
@@ -959,7 +992,7 @@ function outSql(x: Query, parts: ProgramPart[], from: string, sfx: string, noteS
   const anyErr = parts.some((p) => p.err);
   cte(
     `ptax_raw${sfx}`,
-    `  SELECT *, ${anyErr ? errNo : 'CAST(NULL AS INTEGER)'} AS p_err, ${byPy((p) => p.notes.mask)} AS p_nmask,\n    ${raw.join(',\n    ')}\n  FROM ${from}`,
+    `  SELECT *, ${anyErr ? errNo : 'CAST(NULL AS INTEGER)'} AS p_err, ${noteSets === 'keyed' ? '' : `${byPy((p) => p.notes.mask)} AS p_nmask,\n    `}${raw.join(',\n    ')}\n  FROM ${from}`,
   );
   cte(`ptax_a${sfx}`, `  SELECT *, ${scaled.length ? scaled.join(', ') : 'NULL AS a_none'}\n  FROM ptax_raw${sfx}`);
   cte(`ptax_t${sfx}`, `  SELECT *, ${nudged.length ? nudged.join(', ') : 'NULL AS t_none'}\n  FROM ptax_a${sfx}`);
@@ -973,9 +1006,9 @@ function outSql(x: Query, parts: ProgramPart[], from: string, sfx: string, noteS
   cte(
     `ptax_out${sfx}`,
     `  SELECT *, CASE WHEN p_error IS NULL AND ${anyErr ? 'p_err IS NULL' : 'TRUE'} THEN ${num(0)} END AS o_zero, COALESCE(p_error, ${byErr('code')}) AS o_code, COALESCE(p_message, ${byErr('message')}) AS o_msg,
-    (CASE WHEN p_note IS NULL THEN ${noteSets ? 'ns.n_notes' : 'CAST(NULL AS TEXT)'} ELSE CONCAT_WS(${str(NOTE_SEPARATOR)}, ${noteSets ? 'ns.n_notes, ' : ''}p_note) END) AS p_notes,
+    ${noteSets === 'keyed' ? 'p_knotes' : notesOf(noteSets ? 'ns.n_notes' : undefined, 'p_note')} AS p_notes,
     ${columns.join(',\n    ')}
-  FROM ptax_t${sfx}${noteSets ? `\n  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t${sfx}.py, -1) AND ns.n_mask = COALESCE(ptax_t${sfx}.p_nmask, 0)` : ''}`,
+  FROM ptax_t${sfx}${noteSets === true ? `\n  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t${sfx}.py, -1) AND ns.n_mask = COALESCE(ptax_t${sfx}.p_nmask, 0)` : ''}`,
   );
 }
 
@@ -1015,6 +1048,29 @@ function noteSetsSql(x: Query, parts: ProgramPart[], shared: boolean): boolean {
     shared ? 'always' : true,
   );
   return true;
+}
+
+/** A row's notes: its program's notes that hold (a set's text), then its place's note (carried rates). */
+const notesOf = (set: string | undefined, note: string): string =>
+  `(CASE WHEN ${note} IS NULL THEN ${set ?? 'CAST(NULL AS TEXT)'} ELSE CONCAT_WS(${str(NOTE_SEPARATOR)}, ${set ? `${set}, ` : ''}${note}) END)`;
+
+/**
+ * The notes of the program years `ks`, whose notes read only the place's facts and the year
+ * (keyed), worked out once per (state, county, year) key: ptax_krated with the row's notes'
+ * text (p_knotes). A county-level row then carries its notes from the join to its key, as it
+ * carries its rate (a join per row to ptax_note_sets and the text joined per row cost more).
+ */
+function keyNotesSql(x: Query, parts: ProgramPart[], ks: number[]): void {
+  const groups = new Map<string, number[]>();
+  for (const k of ks) groups.set(parts[k]!.notes.mask, [...(groups.get(parts[k]!.notes.mask) ?? []), k]);
+  const mask = `(CASE ${[...groups].map(([m, g]) => `WHEN ${pyIn(g).replace(/^py\b/, 'k.p_py')} THEN ${m}`).join(' ')} END)`;
+  x.cte(
+    'ptax_knotes',
+    `  SELECT k.*, ${notesOf('ns.n_notes', 'k.p_note')} AS p_knotes
+  FROM ptax_krated AS k
+  LEFT JOIN ptax_note_sets AS ns ON ns.n_py = k.p_py AND ns.n_mask = ${mask}`,
+    'always',
+  );
 }
 
 /**
@@ -1062,11 +1118,17 @@ interface ProgramPart {
   errors: Array<{ code: string; message: string }>;
   /** The message of a step or leaf without a value (NO_VALUE). */
   failing?: string;
-  /** The notes that hold as a number (bit i: note i), and the notes' texts. */
-  notes: { mask: string; texts: string[] };
+  /**
+   * The notes that hold as a number (bit i: note i), and the notes' texts; `keyed`: the notes
+   * read only the place's facts and the year (the county-level estimate's), so they are the
+   * same for every row of a (state, county, year) key.
+   */
+  notes: { mask: string; texts: string[]; keyed: boolean };
   /** Result leaves by index in SQL_RESULT_COLUMNS. */
   leaves: Map<number, { sql: string; unit: ResultLeaf['unit']; nullable?: boolean }>;
 }
+/** The facts that are the same for every row of a (state, county, year) key. */
+const KEY_FACTS: ReadonlySet<string> = new Set([...COUNTY_FACTS, 'year']);
 /** A program's notes at most (its note sets: 2^notes rows of ptax_note_sets). */
 const MAX_NOTES = 14;
 /** The row's error number: 64 × the program and year's number + the program's (ProgramPart.err). */
@@ -1327,6 +1389,11 @@ const sqlLiteral = (v: unknown): { sql: string; ty: Ty } | null =>
 
 /** How often each name is read (steps, validations, notes, result). */
 function readCounts(ir: ProgramIR): Map<string, number> {
+  return readsOf([ir.steps.map((s) => s.body), ir.validations, ir.notes, ir.result]);
+}
+
+/** How often each name (fact, step) is read in a part of the lowered form. */
+function readsOf(part: unknown): Map<string, number> {
   const reads = new Map<string, number>();
   const visit = (x: unknown): void => {
     if (Array.isArray(x)) return x.forEach(visit);
@@ -1336,7 +1403,7 @@ function readCounts(ir: ProgramIR): Map<string, number> {
     // (Tables, bands, labels and citations are visited too: they hold no read.)
     for (const y of Object.values(o)) visit(y);
   };
-  visit([ir.steps.map((s) => s.body), ir.validations, ir.notes, ir.result]);
+  visit(part);
   return reads;
 }
 
@@ -1442,7 +1509,7 @@ function programSql(bundle: Bundle, program: ProgramDef, year: number, k: number
     err,
     errors: validations.map((v) => ({ code: v.code, message: v.message })),
     failing: failing.length ? errOf(failing) : undefined,
-    notes: { mask, texts: ir.notes.map((n) => n.text.en) },
+    notes: { mask, texts: ir.notes.map((n) => n.text.en), keyed: [...readsOf(ir.notes).keys()].every((n) => KEY_FACTS.has(n)) },
     leaves: byColumn,
   };
 }

@@ -266,12 +266,17 @@ ptax_note_sets AS MATERIALIZED (
   LEFT JOIN ptax_note_texts AS t ON t.n_py = m.n_py AND (m.n_mask >> t.n_bit) & 1 = 1
   GROUP BY m.n_py, m.n_mask
 ),
+ptax_knotes AS MATERIALIZED (
+  SELECT k.*, (CASE WHEN k.p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, k.p_note) END) AS p_knotes
+  FROM ptax_krated AS k
+  LEFT JOIN ptax_note_sets AS ns ON ns.n_py = k.p_py AND ns.n_mask = (CASE WHEN k.p_py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END)
+),
 ptax_joined AS (
   SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_knotes,
     k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
   FROM ptax_input AS i
-  JOIN ptax_krated AS k ON COALESCE(CAST(i."state" AS TEXT), '') = COALESCE(k.k_state, '') AND (CAST(i."state" AS TEXT) IS NULL) = (k.k_state IS NULL) AND COALESCE(CAST(i."county" AS TEXT), '') = COALESCE(k.k_county, '') AND (CAST(i."county" AS TEXT) IS NULL) = (k.k_county IS NULL)
+  JOIN ptax_knotes AS k ON COALESCE(CAST(i."state" AS TEXT), '') = COALESCE(k.k_state, '') AND (CAST(i."state" AS TEXT) IS NULL) = (k.k_state IS NULL) AND COALESCE(CAST(i."county" AS TEXT), '') = COALESCE(k.k_county, '') AND (CAST(i."county" AS TEXT) IS NULL) = (k.k_county IS NULL)
     AND COALESCE(CAST(i."year" AS FLOAT8), 0) = COALESCE(k.k_year, 0) AND (CAST(i."year" AS FLOAT8) IS NULL) = (k.k_year IS NULL)
 ),
 ptax_in AS MATERIALIZED (
@@ -317,8 +322,7 @@ ptax_l2 AS MATERIALIZED (
   FROM ptax_l1
 ),
 ptax_raw AS MATERIALIZED (
-  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN ((p_rate IS NOT DISTINCT FROM p_typical)) THEN 1 ELSE 0 END) + (CASE WHEN ((p_typical IS NULL) OR (p_rate IS DISTINCT FROM p_typical)) THEN 2 ELSE 0 END) + (CASE WHEN (COALESCE(f_topcoded, FALSE) AND (p_school IS NULL)) THEN 4 ELSE 0 END)) END) AS p_nmask,
-    (CASE WHEN py = 0 THEN py0_s1 END) AS l0_0,
+  SELECT *, (CASE py WHEN 0 THEN 0 + (CASE WHEN ((f0 <= CAST('0' AS FLOAT8))) THEN 1 WHEN ((p_rate IS NULL)) THEN 2 END) END) AS p_err, (CASE WHEN py = 0 THEN py0_s1 END) AS l0_0,
     (CASE WHEN py = 0 THEN (CASE WHEN CAST('12' AS FLOAT8) = 0 THEN (CASE WHEN py0_s1 > 0 THEN CAST('Infinity' AS FLOAT8) WHEN py0_s1 < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE py0_s1 / CAST('12' AS FLOAT8) END) END) AS l1_0,
     (CASE WHEN py = 0 THEN ((CASE WHEN f0 = 0 THEN (CASE WHEN py0_s1 > 0 THEN CAST('Infinity' AS FLOAT8) WHEN py0_s1 < 0 THEN CAST('-Infinity' AS FLOAT8) ELSE CAST('NaN' AS FLOAT8) END) ELSE py0_s1 / f0 END) * CAST('100' AS FLOAT8)) END) AS l2_0
   FROM ptax_l2
@@ -333,7 +337,7 @@ ptax_t AS MATERIALIZED (
 ),
 ptax_out AS MATERIALIZED (
   SELECT *, CASE WHEN p_error IS NULL AND p_err IS NULL THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'INVALID_VALUE' WHEN 2 THEN 'NO_RATE_IN_DATA' END) END)) AS o_code, COALESCE(p_message, (CASE WHEN p_err IS NOT NULL THEN (CASE p_err WHEN 1 THEN 'Market value must be greater than 0' WHEN 2 THEN 'The census data give no property tax rate for this county (too few homes in the survey), so ptax cannot estimate its tax; give a rate with --county-rate if you know it' END) END)) AS o_msg,
-    (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
+    p_knotes AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
     (CASE WHEN (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('1000000' AS FLOAT8) END) END) AS "effectiveRate",
@@ -347,6 +351,5 @@ ptax_out AS MATERIALIZED (
     CAST(NULL AS FLOAT8) AS "countyBreakdown.special",
     CAST(NULL AS FLOAT8) AS "potentialSavings"
   FROM ptax_t
-  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t.py, -1) AND ns.n_mask = COALESCE(ptax_t.p_nmask, 0)
 )
 SELECT r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;

@@ -47,7 +47,7 @@ ptax_placed AS (
   LEFT JOIN ptax_years AS y ON y.y_program = p.p_program
 ),
 ptax_krated AS MATERIALIZED (
-  SELECT r.*, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+  SELECT r.*, ROW_NUMBER() OVER () AS k_id, t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
       WHEN 'UNKNOWN_STATE' THEN ('Unknown state "' || CAST(COALESCE(r.k_state_read, '') AS TEXT) || '": choose one of AK, AL, AR, AZ, CA, CO, CT, DC, DE, FL, GA, HI, IA, ID, IL, IN, KS, KY, LA, MA, MD, ME, MI, MN, MO, MS, MT, NC, ND, NE, NH, NJ, NM, NV, NY, OH, OK, OR, PA, PR, RI, SC, SD, TN, TX, UT, VA, VT, WA, WI, WV, WY, ZZ, HUB')
@@ -69,6 +69,11 @@ ptax_note_sets AS MATERIALIZED (
   (0, 4, CAST(['nyc', 'top coded'] AS TEXT[])),
   (1, 16, CAST(['estimated', 'alpha isd', 'top coded', 'city unit'] AS TEXT[])),
   (2, 16, CAST(['estimated', 'alpha isd', 'top coded', 'city unit'] AS TEXT[]))) AS c(n_py, n_count, n_texts) CROSS JOIN range(0, 16384) AS g(n_mask) WHERE g.n_mask < c.n_count
+),
+ptax_knotes AS MATERIALIZED (
+  SELECT k.*, (CASE WHEN k.p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, k.p_note) END) AS p_knotes
+  FROM ptax_krated AS k
+  LEFT JOIN ptax_note_sets AS ns ON ns.n_py = k.p_py AND ns.n_mask = (CASE WHEN k.p_py = 0 THEN ((CASE WHEN COALESCE(f_nycclass, FALSE) THEN 1 ELSE 0 END) + (CASE WHEN COALESCE(f_topcoded, FALSE) THEN 2 ELSE 0 END)) END)
 ),
 ptax_joined_0 AS (
   SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
@@ -164,14 +169,19 @@ ptax_out_0 AS (
   FROM ptax_t_0
   JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t_0.py, -1) AND ns.n_mask = COALESCE(ptax_t_0.p_nmask, 0)
 ),
-ptax_joined_1 AS (
-  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
-    k.p_special, k.p_school_unit, k.p_city_unit, k.p_note,
-    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+ptax_gathered_1 AS MATERIALIZED (
+  SELECT i.*, k.k_id
   FROM ptax_input AS i
   JOIN ptax_krated AS k ON CAST(i."state" AS TEXT) IS NOT DISTINCT FROM k.k_state AND CAST(i."county" AS TEXT) IS NOT DISTINCT FROM k.k_county
     AND CAST(i."year" AS FLOAT8) IS NOT DISTINCT FROM k.k_year
   WHERE k.p_py IS NULL OR k.p_py NOT IN (1, 2)
+),
+ptax_joined_1 AS (
+  SELECT i.*, k.p_in_year, k.p_county, k.p_program, k.p_year, k.f_nycclass, k.f_topcoded, k.f_estimated, k.p_rate, k.p_typical, k.p_school, k.p_countypart, k.p_city,
+    k.p_special, k.p_school_unit, k.p_city_unit, k.p_knotes,
+    k.p_error AS k_error, k.p_message AS k_message, k.p_py AS k_py
+  FROM ptax_gathered_1 AS i
+  JOIN ptax_knotes AS k ON k.k_id = i.k_id
 ),
 ptax_in_1 AS (
   SELECT i.*, COALESCE(CAST(i."value" AS FLOAT8), CAST('350000' AS FLOAT8)) AS f0,
@@ -212,8 +222,7 @@ ptax_l1_1 AS (
   FROM ptax_rated_1
 ),
 ptax_raw_1 AS (
-  SELECT *, CAST(NULL AS INTEGER) AS p_err, (CASE WHEN py = 0 THEN ((CASE WHEN COALESCE(f_nycclass, FALSE) THEN 1 ELSE 0 END) + (CASE WHEN COALESCE(f_topcoded, FALSE) THEN 2 ELSE 0 END)) END) AS p_nmask,
-    (CASE WHEN py = 0 THEN py0_s0 END) AS l0_0,
+  SELECT *, CAST(NULL AS INTEGER) AS p_err, (CASE WHEN py = 0 THEN py0_s0 END) AS l0_0,
     (CASE WHEN py = 0 THEN (py0_s0 / CAST('12' AS FLOAT8)) END) AS l1_0,
     (CASE WHEN py = 0 THEN (COALESCE(p_rate, CAST('0' AS FLOAT8)) / CAST('100' AS FLOAT8)) END) AS l2_0,
     (CASE WHEN py = 0 THEN f0 END) AS l5_0,
@@ -231,7 +240,7 @@ ptax_t_1 AS (
 ),
 ptax_out_1 AS (
   SELECT *, CASE WHEN p_error IS NULL AND TRUE THEN CAST('0' AS FLOAT8) END AS o_zero, COALESCE(p_error, CAST(NULL AS TEXT)) AS o_code, COALESCE(p_message, CAST(NULL AS TEXT)) AS o_msg,
-    (CASE WHEN p_note IS NULL THEN ns.n_notes ELSE CONCAT_WS(' | ', ns.n_notes, p_note) END) AS p_notes,
+    p_knotes AS p_notes,
     (CASE WHEN (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l0_0 < 0 AND (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t0_0) + CASE WHEN t0_0 - FLOOR(t0_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "annualTax",
     (CASE WHEN (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l1_0 < 0 AND (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t1_0) + CASE WHEN t1_0 - FLOOR(t1_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "monthlyTax",
     (CASE WHEN (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100000000' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l2_0 < 0 AND (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100000000' AS FLOAT8)) ELSE (FLOOR(t2_0) + CASE WHEN t2_0 - FLOOR(t2_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100000000' AS FLOAT8) END) END) AS "effectiveRate",
@@ -245,8 +254,7 @@ ptax_out_1 AS (
     (CASE WHEN (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8)) THEN NULL ELSE (CASE WHEN l10_0 < 0 AND (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) <> 0 THEN -((FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8)) ELSE (FLOOR(t10_0) + CASE WHEN t10_0 - FLOOR(t10_0) >= CAST('0.5' AS FLOAT8) THEN 1 ELSE 0 END) / CAST('100' AS FLOAT8) END) END) AS "countyBreakdown.special",
     CAST(NULL AS FLOAT8) AS "potentialSavings"
   FROM ptax_t_1
-  JOIN ptax_note_sets AS ns ON ns.n_py = COALESCE(ptax_t_1.py, -1) AND ns.n_mask = COALESCE(ptax_t_1.p_nmask, 0)
 )
-SELECT r."id", r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out_0 AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL
+SELECT r."id", r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out_0 AS r
 UNION ALL
 SELECT r."id", r."state", r."county", r."value", r."year", r."class", r."homestead", r."over65", r."seniorIncome", r."seniorCitizen", r."disabled", r."wartimeVeteran", r."combatVeteran", r."veteranDisability", r."totallyDisabledVeteran", r."veteranIncome", r."coldWarVeteran", r."star", r."priorAssessed", r."purchasePrice", r."purchaseYear", r."melloRoos", CASE WHEN o_code IS NULL THEN p_county END AS "countyName", CASE WHEN o_code IS NULL THEN p_program END AS "program", CASE WHEN o_code IS NULL THEN CAST(p_year AS INTEGER) END AS "rulesYear", "annualTax" + o_zero AS "annualTax", "monthlyTax" + o_zero AS "monthlyTax", "effectiveRate" + o_zero AS "effectiveRate", "baseAssessedValue" + o_zero AS "baseAssessedValue", "finalAssessedValue" + o_zero AS "finalAssessedValue", "taxableValue" + o_zero AS "taxableValue", "exemptionSavings" + o_zero AS "exemptionSavings", "countyBreakdown.school" + o_zero AS "countyBreakdown.school", "countyBreakdown.county" + o_zero AS "countyBreakdown.county", "countyBreakdown.city" + o_zero AS "countyBreakdown.city", "countyBreakdown.special" + o_zero AS "countyBreakdown.special", "potentialSavings" + o_zero AS "potentialSavings", CASE WHEN o_code IS NULL THEN p_notes END AS "notes", o_msg AS "error", o_code AS "errorCode" FROM ptax_out_1 AS r WHERE r.py IS NOT NULL OR r.p_error IS NOT NULL;
