@@ -6,7 +6,7 @@
  * writing the three files, into a temporary folder. Benchmark, not a test: node web/scripts/bench-prerender.mjs
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -87,4 +87,3 @@ rmSync(ssrDir, { recursive: true, force: true });
 console.log(`${code}: ${count} pages, md5 of the rendered pages ${md5.digest('hex')}`);
 for (const [k, v] of Object.entries(t)) console.log(`${k.padEnd(8)} ${v.toFixed(2)} s CPU, ${((v / count) * 1000).toFixed(2)} ms a page`);
 for (const [k, v] of Object.entries(size)) console.log(`${k.padEnd(8)} ${(v / count / 1024).toFixed(2)} KB a page`);
-void readFileSync;
