@@ -26,8 +26,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   for (const f of ['dist/web/server/main.js', 'dist/cli/main.js']) {
     if (!existsSync(join(REPO, f))) throw new Error(`e2e: ${f} is missing; run \`npm run build\` first`);
   }
-  if (!existsSync(CHROMIUM))
-    throw new Error(`e2e: ${CHROMIUM} is missing; install Debian's chromium (apt-get install -y chromium; chromium-headless-shell is used when installed)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`e2e: ${CHROMIUM} is missing; install Debian's chromium (apt-get install -y chromium)`);
   dir = mkdtempSync(join(tmpdir(), 'ptax-e2e-'));
   const dbPath = join(dir, 'e2e.sqlite');
   // On a shared working tree a concurrent `npm run build` empties and rewrites web/dist
