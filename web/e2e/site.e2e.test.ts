@@ -27,8 +27,15 @@ afterAll(async () => {
 
 const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'] as const;
 
-/** GET a path of an edition's site (by its host name) from Node. */
-function get(edition: string, path: string): Promise<{ status: number; body: string }> {
+/**
+ * GET a path of an edition's site (by its host name) from Node. Node's agent keeps connections
+ * alive, and the server closes one idle for 5 s (web/server/config.ts keepAliveTimeoutMs): a
+ * request sent on a kept connection just after a `ptax calc` that blocked this process for
+ * longer (under load) can find it closed ("socket hang up", site.e2e.test.ts in a run at
+ * load 9, 2026-11-27). Such a request is sent again once, on a new connection (Node's
+ * documented answer: `request.reusedSocket`); any other error fails the test.
+ */
+function get(edition: string, path: string, retried = false): Promise<{ status: number; body: string }> {
   const base = new URL(inject('baseURL'));
   const host = edition === 'HUB' ? base.host : `${edition.toLowerCase()}.localhost:${base.port}`;
   return new Promise((resolve, reject) => {
@@ -40,7 +47,10 @@ function get(edition: string, path: string): Promise<{ status: number; body: str
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && !retried && (e.code === 'ECONNRESET' || e.message === 'socket hang up')) resolve(get(edition, path, true));
+      else reject(e);
+    });
     req.end();
   });
 }

@@ -6,10 +6,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM build script without type declarations
-import { PAGE_QUALITY, compress, compressFile, pruneCache } from './compress.mjs';
+import { PAGE_GZIP_LEVEL, PAGE_QUALITY, compress, compressFile, pruneCache } from './compress.mjs';
 
 const br = (buf: Buffer, quality: number) =>
   brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
@@ -43,7 +43,7 @@ function site(name: string, asset: string) {
 }
 
 describe('compress', () => {
-  it('writes .gz and .br copies that decompress to each file over 1 KB: pages at brotli 5, assets at 11', () => {
+  it('writes .gz and .br copies that decompress to each file over 1 KB: pages at brotli 5 and gzip 6, assets at 11 and 9', () => {
     const dir = site('one', text('asset', 120));
     compress(dir);
     for (const f of ['index.html', 'assets/app.js']) {
@@ -56,6 +56,11 @@ describe('compress', () => {
     const asset = readFileSync(join(dir, 'assets/app.js'));
     expect(readFileSync(join(dir, 'index.html.br')).equals(br(page, 5))).toBe(true);
     expect(readFileSync(join(dir, 'assets/app.js.br')).equals(br(asset, 11))).toBe(true);
+    // gzip: pages at 6, assets at 9 (compress.mjs PAGE_GZIP_LEVEL).
+    expect(PAGE_GZIP_LEVEL).toBe(6);
+    expect(readFileSync(join(dir, 'index.html.gz')).equals(gzipSync(page, { level: 6 }))).toBe(true);
+    expect(readFileSync(join(dir, 'assets/app.js.gz')).equals(gzipSync(asset, { level: 9 }))).toBe(true);
+    expect(gzipSync(page, { level: 6 }).equals(gzipSync(page, { level: 9 }))).toBe(false);
     // The qualities differ on these files, so the two checks above tell them apart.
     expect(br(page, 5).equals(br(page, 11))).toBe(false);
     expect(existsSync(join(dir, 'robots.txt.br'))).toBe(false);

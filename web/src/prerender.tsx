@@ -83,10 +83,59 @@ function guideTool(route: Route): boolean {
  */
 const i18nOf: Partial<Record<Lang, ReturnType<typeof createI18n>>> = {};
 
+type I18n = ReturnType<typeof createI18n>;
+
+/**
+ * The cache key of a `t` call whose text depends only on its key and its options: a string key
+ * (or list of them) and options whose values are strings, numbers, booleans or lists of strings
+ * (what react-i18next's fixed `t` adds: lng, lngs, ns, keyPrefix). Anything else (an object to
+ * interpolate, a function) is not cached.
+ */
+function keyOf(key: unknown, opts: unknown): string | undefined {
+  if (typeof key !== 'string' && !(Array.isArray(key) && key.every((k) => typeof k === 'string'))) return undefined;
+  if (opts === undefined) return JSON.stringify([key]);
+  if (typeof opts !== 'object' || opts === null) return undefined;
+  for (const v of Object.values(opts)) {
+    const t = typeof v;
+    if (v === undefined || v === null || t === 'string' || t === 'number' || t === 'boolean') continue;
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) continue;
+    return undefined;
+  }
+  return JSON.stringify([key, opts]);
+}
+
+/**
+ * `i18n.t` that remembers its strings (issue 23): the pre-render renders thousands of pages with
+ * one instance per language, and i18next's `translate` (resolving the key, fallbacks,
+ * interpolation, nesting) was about 40 % of a hub page's render, mostly the same calls page
+ * after page (the header, the footer, the labels). A text depends only on the key, the options
+ * and the instance's resources, so the cache is emptied whenever resources are added or
+ * removed (App adds the site pages' text). Only strings are kept: `returnObjects` answers are
+ * asked afresh each time.
+ */
+function rememberingT(i18n: I18n): I18n {
+  const original = i18n.t.bind(i18n) as unknown as (...args: unknown[]) => unknown;
+  const texts = new Map<string, string>();
+  i18n.store.on('added', () => texts.clear());
+  i18n.store.on('removed', () => texts.clear());
+  i18n.on('languageChanged', () => texts.clear());
+  const t = (...args: unknown[]): unknown => {
+    const k = args.length <= 2 ? keyOf(args[0], args[1]) : undefined;
+    if (k === undefined) return original(...args);
+    const known = texts.get(k);
+    if (known !== undefined) return known;
+    const text = original(...args);
+    if (typeof text === 'string') texts.set(k, text);
+    return text;
+  };
+  i18n.t = t as unknown as I18n['t'];
+  return i18n;
+}
+
 export function render(lang: Lang, pathname: string): { html: string; title: string; description: string; status: number } {
   const route = resolveRoute(pathname, site);
   const hubRoute = route.page === 'state' || route.page === 'state-county';
-  const i18n = (i18nOf[lang] ??= createI18n(lang, { es }));
+  const i18n = (i18nOf[lang] ??= rememberingT(createI18n(lang, { es })));
   const t = i18n.t;
   // Each island is rendered on its own, as the browser hydrates it (islands.tsx).
   setIslandRenderer((content, identifierPrefix) => renderToString(<I18nextProvider i18n={i18n}>{content}</I18nextProvider>, { identifierPrefix }));

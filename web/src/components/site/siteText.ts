@@ -3,10 +3,15 @@ import type { i18n as I18n } from 'i18next';
 import siteEn from '../../i18n/site.en.js';
 import siteEs from '../../i18n/site.es.js';
 
-const added = new WeakSet<I18n>();
+/**
+ * By the instance's resource store: react-i18next 18 hands each component its own proxy of the
+ * instance (useTranslation's `i18n`), so a set of instances saw a new one on every render and
+ * merged the text again each time (in the pre-render, on every page, issue 23).
+ */
+const added = new WeakSet<object>();
 export function addSiteText(i18n: I18n): void {
-  if (added.has(i18n)) return;
-  added.add(i18n);
+  if (added.has(i18n.store)) return;
+  added.add(i18n.store);
   i18n.addResourceBundle('en', 'translation', siteEn, true, false);
   i18n.addResourceBundle('es', 'translation', siteEs, true, false);
 }
