@@ -162,8 +162,10 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     await pump(run, chunksOf(source), out, name);
     if (closeOut) await closeOut();
   } catch (e) {
-    // A reader that stopped early (`| head`): stop too, quietly, as other tools do.
-    if ((out.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE')
+    // A reader that stopped early (`| head`): stop too, quietly, as other tools do (EPIPE, or
+    // ECONNRESET when the output is a socket closed with output unread: cli/ptax.ts run()).
+    const stopped = (out.error as NodeJS.ErrnoException | undefined)?.code;
+    if (stopped === 'EPIPE' || stopped === 'ECONNRESET')
       return { rows: run.rows, ok: run.rows - run.errors, errors: run.errors, seconds: 0, exitCode: 0, inPlace: run.inPlace };
     if (out.error) throw new PtaxError('UNWRITABLE', `Cannot write ${o.out ?? 'the output'}: ${reasonOf(out.error)}`);
     throw e;

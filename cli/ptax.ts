@@ -695,8 +695,10 @@ export async function main(argv: string[]): Promise<void> {
 /** The command line as the entry (cli/main.ts) starts it, once the Node version is checked. */
 export async function run(): Promise<void> {
   // A reader that stopped early (`ptax counties --state TX | head`): stop too, quietly, as other tools do.
+  // EPIPE through a pipe; ECONNRESET when the output is a socket (a program that started ptax
+  // with Node's spawn, whose stdio are socket pairs) closed with output still unread in it.
   onStdoutError((e) => {
-    if (e.code === 'EPIPE') process.exit(0);
+    if (e.code === 'EPIPE' || e.code === 'ECONNRESET') process.exit(0);
     fail('UNWRITABLE', `Cannot write the output: ${e.message}`, 2);
   });
   await main(process.argv);
