@@ -23,6 +23,7 @@ import { BatchReader, type BatchFormat, type Calculator } from '../engine/node.j
 import { loadSqlRunner } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
 import { type Lang } from '../engine/node.js';
+import { readerStopped } from './stdout.js';
 
 export type { BatchFormat };
 export interface BatchOptions {
@@ -162,10 +163,8 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     await pump(run, chunksOf(source), out, name);
     if (closeOut) await closeOut();
   } catch (e) {
-    // A reader that stopped early (`| head`): stop too, quietly, as other tools do (EPIPE, or
-    // ECONNRESET when the output is a socket closed with output unread: cli/ptax.ts run()).
-    const stopped = (out.error as NodeJS.ErrnoException | undefined)?.code;
-    if (stopped === 'EPIPE' || stopped === 'ECONNRESET')
+    // A reader that stopped early (`| head`): stop too, quietly, as other tools do.
+    if (readerStopped(out.error as NodeJS.ErrnoException | undefined))
       return { rows: run.rows, ok: run.rows - run.errors, errors: run.errors, seconds: 0, exitCode: 0, inPlace: run.inPlace };
     if (out.error) throw new PtaxError('UNWRITABLE', `Cannot write ${o.out ?? 'the output'}: ${reasonOf(out.error)}`);
     throw e;

@@ -17,7 +17,7 @@ import { localized } from '../engine/node.js';
 import { declaredInputs, type Bundle, type GeneratedInput, type Lang } from '../engine/node.js';
 import { choiceFlags, numericFlags, parseDate, parseYear } from './parse.js';
 import { formatCalculator, formatExplanation, formatResult, loadTexts } from './format.js';
-import { allWritten, onStdoutError, out } from './stdout.js';
+import { allWritten, onStdoutError, out, readerStopped } from './stdout.js';
 import { INPUTS } from '../engine/node.js';
 
 /** The repository (or installed package) root: dist/cli/main.js → ../.. */
@@ -694,11 +694,9 @@ export async function main(argv: string[]): Promise<void> {
 
 /** The command line as the entry (cli/main.ts) starts it, once the Node version is checked. */
 export async function run(): Promise<void> {
-  // A reader that stopped early (`ptax counties --state TX | head`): stop too, quietly, as other tools do.
-  // EPIPE through a pipe; ECONNRESET when the output is a socket (a program that started ptax
-  // with Node's spawn, whose stdio are socket pairs) closed with output still unread in it.
+  // A reader that stopped early (`ptax counties --state TX | head`): stop too, quietly.
   onStdoutError((e) => {
-    if (e.code === 'EPIPE' || e.code === 'ECONNRESET') process.exit(0);
+    if (readerStopped(e)) process.exit(0);
     fail('UNWRITABLE', `Cannot write the output: ${e.message}`, 2);
   });
   await main(process.argv);

@@ -16,6 +16,14 @@ let onError: (e: NodeJS.ErrnoException) => void = (e) => {
 };
 
 /**
+ * The reader of our output stopped early (`ptax counties --state TX | head`): EPIPE through a
+ * pipe; ECONNRESET when the output is a socket (a program that started ptax with Node's spawn,
+ * whose stdio are socket pairs) closed with output still unread in it. ptax then stops too,
+ * quietly, as other tools do.
+ */
+export const readerStopped = (e: NodeJS.ErrnoException | undefined): boolean => e?.code === 'EPIPE' || e?.code === 'ECONNRESET';
+
+/**
  * `handler` for a write error of standard output, whichever way it is written: the stream's
  * 'error' event, attached when process.stdout is first read (its getter is wrapped once,
  * then put back), and the errors of `out`'s own writes.
