@@ -10,7 +10,7 @@
  * Shape: the distinct (state, county, year) keys of the roll are placed once each (county,
  * program, rules' year, rate, place errors); the roll is joined to them, in two branches
  * (UNION ALL): the program of the most places, streamed (nothing held), and the others, whose
- * rows DuckDB gathers first (rowsSql); a row's program and year is a number py, each step a column computed
+ * rows DuckDB gathers first when the roll is mostly the first's (gatherOthers, rowsSql); a row's program and year is a number py, each step a column computed
  * only for its program's rows (CASE WHEN py = k; a step the years of a program share, the
  * same but for its numbers, is one column for all of them), one CTE per level of steps; then
  * each result column is one CASE over the programs, rounded once; the row's error and notes
@@ -104,6 +104,14 @@ export interface SqlOptions {
   text?: readonly string[];
   /** A column of the input table passed to the output last (run.ts: the row's number in the file, to sort CSV output in the roll's order). */
   orderBy?: string;
+  /**
+   * The roll's rows by their state cell as written (run.ts counts them before the query:
+   * every row of a Parquet file, the first 100,000 of a CSV file). DuckDB gathers the other
+   * programs' rows (the last branch, rowsSql) only when the rows of the states of the
+   * program of the most places are more than half the roll (gatherOthers); without `mix`
+   * (`ptax rules sql`: no roll) it gathers them. Only the speed and memory depend on it.
+   */
+  mix?: ReadonlyArray<{ state: string | null; rows: number }>;
 }
 
 type Ty = 'num' | 'bool' | 'text';
@@ -404,8 +412,9 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
 
   const x: Query = { bundle, o, dialect, table, decl, states, used, programYears, years, cte };
   const branches = branchesOf(programYears, placeCount);
+  const gather = dialect === 'duckdb' && branches.length > 1 && gatherOthers(bundle, places, programYears[branches[0]![0]!]!.program.id, o.mix);
   const cells = cellsSql(x);
-  const yearKey = keysSql(x, cells, branches.length > 1);
+  const yearKey = keysSql(x, cells, branches.length > 1, gather);
   const parts = programYears.map(({ program, year }, k) => programSql(bundle, program, year, k, dialect));
   const notes = noteSetsSql(x, parts, branches.length > 1);
   // A branch whose programs' notes are a key's (`keyed`) reads them with its keys (ptax_knotes).
@@ -436,7 +445,7 @@ export function generateSql(bundle: Bundle, o: SqlOptions = {}): string {
     const others = branches.flatMap((o, c) => (c === b ? [] : o));
     const filter =
       branches.length < 2 ? undefined : b < branches.length - 1 ? `k.p_py IN (${ks.join(', ')})` : `k.p_py IS NULL OR k.p_py NOT IN (${others.join(', ')})`;
-    rowsSql(x, cells, yearKey, sfx, filter, branches.length > 1 && b === branches.length - 1, keyed[b]!);
+    rowsSql(x, cells, yearKey, sfx, filter, gather && b === branches.length - 1, keyed[b]!);
     const mine: ProgramPart[] = [];
     for (const k of ks) mine[k] = parts[k]!;
     const from = levelsSql(x, mine, sfx);
@@ -599,6 +608,40 @@ function branchesOf(programYears: ProgramYear[], placeCount: Map<string, number>
 }
 
 /**
+ * Whether DuckDB gathers the last branch's rows (the other programs' and the refused keys')
+ * before their steps (rowsSql). Spread through a roll of many states (8% of the bench's
+ * 52-state roll: ~157 in each of DuckDB's vectors of 2,048 rows) they cost as much as the
+ * county-level rows, and gathered, a quarter less CPU for the whole roll; but a roll of
+ * those programs alone (New York's) is dense already: gathering every row cost it 7-34% more
+ * CPU and 172 MB more memory per million rows. So they are gathered only when the rows of
+ * the states whose places are all the first branch's program (`top`: the county-level
+ * estimate) are more than half the roll (`mix`, by state cell as written, read as
+ * Calculator.state reads it: a code in any case, else a name or slug by stateKey). A state
+ * with places of another program, an unknown state and an empty cell count as the others'.
+ * No mix (no roll to count): gathered, the shape of a roll of every state.
+ */
+export function gatherOthers(bundle: Bundle, places: ReadonlyArray<readonly Cell[]>, top: string, mix: SqlOptions['mix']): boolean {
+  if (!mix) return true;
+  const topState = new Map<string, boolean>();
+  for (const p of places) topState.set(p[0] as string, (topState.get(p[0] as string) ?? true) && p[3] === top);
+  const names = new Map<string, string>();
+  for (const st of Object.values(bundle.states)) {
+    if (st.tier === 'hub') continue;
+    for (const n of [st.name.en, st.name.es, st.slug ?? '']) if (n) names.set(stateKey(n), st.code);
+  }
+  let mine = 0;
+  let all = 0;
+  for (const { state, rows } of mix) {
+    all += rows;
+    if (state === null) continue;
+    const upper = state.trim().toUpperCase();
+    const code = bundle.states[upper] ? upper : names.get(stateKey(state));
+    if (code !== undefined && topState.get(code)) mine += rows;
+  }
+  return mine * 2 > all;
+}
+
+/**
  * The input, typed, with the place's facts. A batch column written as text (o.text) is
  * read as the streaming path reads it: ptax_cells trims each such cell (ptax_t_k), ptax_read
  * reads it (ptax_v_k) and numbers what stops it (ptax_e_k, CELL_ERRORS).
@@ -675,7 +718,7 @@ function cellsSql(x: Query) {
 }
 
 /** The distinct (state, county, year) keys, placed: county, program, rules' year, rate, their errors and notes. */
-function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean): string {
+function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean, numbered: boolean): string {
   const { bundle, dialect, table, cte, used, programYears, years } = x;
   const { BATCH_CELLS } = x.decl;
   const { isText, col } = cells;
@@ -746,7 +789,7 @@ function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean):
   );
   cte(
     'ptax_krated',
-    `  SELECT r.*, ${x.dialect === 'duckdb' && shared ? 'ROW_NUMBER() OVER () AS k_id, ' : ''}t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
+    `  SELECT r.*, ${numbered ? 'ROW_NUMBER() OVER () AS k_id, ' : ''}t.r_rate AS p_rate, t.r_typical AS p_typical, t.r_school AS p_school, t.r_county AS p_countypart, t.r_city AS p_city,
     t.r_special AS p_special, t.r_school_unit AS p_school_unit, t.r_city_unit AS p_city_unit,
     CASE r.p_error
       WHEN 'UNKNOWN_STATE' THEN ${template('unknownState', { choices }, { code: `COALESCE(r.k_state_read, '')` })}
@@ -821,7 +864,7 @@ function rowsSql(
   // The roll joined to its keys first (to the branch's keys: a row of another branch stops
   // here), then its cells read.
   // The other programs' rows (`spread`: a few in each of DuckDB's vectors of 2,048 rows, as
-  // a roll of many states holds them) are gathered first (MATERIALIZED in DuckDB): every
+  // a roll of many states holds them: gatherOthers) are gathered first (MATERIALIZED in DuckDB): every
   // projection after the join costs DuckDB about the same per vector however few rows it
   // holds, and these rows pass ~40 of them. Memory: these rows' input columns and their key's
   // number (k_id; the key's columns are joined again after: 40% less memory than gathering

@@ -8,6 +8,9 @@
  * that may be null in one program and not in the other. The SQL is a file snapshot
  * (engine/sql/snapshots/zz.shapes.*.sql) and DuckDB runs it on rows worked out by hand.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBundle } from '../build/bundle.js';
 import { parseFormula } from '../build/formulas.js';
@@ -15,6 +18,7 @@ import { PtaxError } from '../core/errors.js';
 import type { Bundle, Condition, CountyDef, ParameterDef, ProgramDef, ResultGroup } from '../core/types.js';
 import { useDuckDb } from './duckdb-test.js';
 import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, num, q, sqlDeclarationsOf, str } from './generate.js';
+import { inputView, mixOf } from './run.js';
 
 const base: Bundle = readBundle('dist/rules/bundle.json');
 const label = { en: 'x', es: 'x' };
@@ -675,5 +679,92 @@ describe('the places and rates tables (DuckDB: a string split when the query run
       expect(placesOf(sql)).not.toContain('VALUES');
     }
     expect(ratesOf(withUnit('Alpha ISD'))).not.toContain('VALUES');
+  });
+});
+
+describe("the other programs' rows gathered (DuckDB) only when the roll is mostly the county-level program's", () => {
+  const duck = useDuckDb();
+  const gathered = (sql: string) => sql.includes('ptax_gathered_1 AS MATERIALIZED');
+  it('chosen from the roll’s rows by state cell, read as Calculator.state reads it', () => {
+    // No roll counted (`ptax rules sql`): gathered, the shape of a roll of every state.
+    expect(gathered(generateSql(base))).toBe(true);
+    const mix = (...m: Array<[string | null, number]>) => generateSql(base, { mix: m.map(([state, rows]) => ({ state, rows })) });
+    // New York alone: every row is the other branch's; nothing gathered, no key numbers.
+    const ny = mix(['NY', 1000]);
+    expect(gathered(ny)).toBe(false);
+    expect(ny).not.toContain('k_id');
+    // The bench's mix: 92% county-level (Alabama), 8% New York: gathered.
+    expect(gathered(mix(['AL', 920], ['NY', 80]))).toBe(true);
+    // A state by its name or code in any case: 'alabama' 6 of 10 rows, 'ny' 4: gathered.
+    expect(gathered(mix(['alabama', 6], [' ny ', 4]))).toBe(true);
+    expect(gathered(mix([' al ', 6], ['New York', 4]))).toBe(true);
+    // Exactly half is not more than half: not gathered.
+    expect(gathered(mix(['AL', 5], ['TX', 5]))).toBe(false);
+    // An empty state cell and an unknown state count as the others' (their rows are refused in the last branch).
+    expect(gathered(mix(['AL', 4], [null, 3], ['Atlantis', 3]))).toBe(false);
+    expect(gathered(mix(['AL', 8], [null, 1], ['Atlantis', 1]))).toBe(true);
+    // An empty roll: nothing to gather.
+    expect(gathered(mix())).toBe(false);
+    // A state with places of both programs (ZZ: zz.a in Alpha, Beta, Epsilon; zz.b in Gamma and the alias) counts as the others'.
+    expect(generateSql(shapes(), { state: 'ZZ', mix: [{ state: 'ZZ', rows: 10 }] })).not.toContain('ptax_gathered');
+    // PostgreSQL never gathers this way (each CTE is MATERIALIZED there anyway).
+    expect(generateSql(base, { dialect: 'postgres' })).not.toContain('ptax_gathered');
+  });
+
+  it('the same rows either way (ZZ: a row of each program, by hand)', async () => {
+    const c = duck.c;
+    const cols = ['id', ...BATCH_INPUT_COLUMNS];
+    await c.run('DROP TABLE IF EXISTS ptax_input');
+    await c.run(
+      `CREATE TABLE ptax_input AS SELECT * FROM (VALUES ('R0', 'ZZ', 'Alpha', 2026, 100000, 'class1'), ('R1', 'ZZ', 'Gamma', 2026, 400000, NULL), ('R2', 'ZZ', 'Nowhere', 2026, 1, NULL)) AS t(id, state, county, year, value, class)`,
+    );
+    const view = (await c.runAndReadAll('DESCRIBE ptax_input')).getRowObjects().map((r) => String(r.column_name));
+    const select = cols.map((k) => (view.includes(k) ? q(k) : `CAST(NULL AS ${k === 'class' ? 'VARCHAR' : 'DOUBLE'}) AS ${q(k)}`)).join(', ');
+    await c.run(`CREATE OR REPLACE VIEW ptax_rows AS SELECT ${select} FROM ptax_input`);
+    const run = async (mix?: Array<{ state: string; rows: number }>) => {
+      const sql = generateSql(shapes(), { state: 'ZZ', table: 'ptax_rows', columns: cols, ...(mix ? { mix } : {}) });
+      const rows = (await c.runAndReadAll(sql)).getRowObjects();
+      return { sql, rows: rows.map((r) => JSON.stringify([r.id, r.program, r.annualTax, r.errorCode])).sort() };
+    };
+    const a = await run();
+    const b = await run([{ state: 'ZZ', rows: 3 }]);
+    expect(a.sql).toContain('ptax_gathered_1 AS MATERIALIZED');
+    expect(b.sql).not.toContain('ptax_gathered');
+    // R0 Alpha (zz.a) 2026, 100,000, class1: 14,000 (the hand test above, rows 1 and 8); R1 Gamma (zz.b): 400,000 × 1.5 / 100 = 6,000;
+    // R2: no such county.
+    expect(a.rows).toEqual(['["R0","zz.a",14000,null]', '["R1","zz.b",6000,null]', '["R2",null,null,"UNKNOWN_COUNTY"]']);
+    expect(b.rows).toEqual(a.rows);
+  });
+
+  it('run.ts counts the rows by state cell: a Parquet file whole, a CSV file’s first 100,000 rows, the column as spelt', async () => {
+    const c = duck.c;
+    const dir = mkdtempSync(join(tmpdir(), 'ptax-mix-'));
+    try {
+      const csv = join(dir, 'roll.csv');
+      // 100,002 rows: 60,000 AL, then 40,000 NY, then 2 TX (past the CSV's first 100,000), header "State".
+      writeFileSync(csv, `State,county,value\n${'AL,Autauga,1\n'.repeat(60_000)}${'NY,Kings,1\n'.repeat(40_000)}TX,Harris,1\n,,1\n`);
+      const parquet = join(dir, 'roll.parquet');
+      await c.run(`COPY (SELECT * FROM read_csv(${str(csv)}, header = true, all_varchar = true)) TO ${str(parquet)} (FORMAT parquet)`);
+      const view = inputView([
+        { name: 'State', text: true },
+        { name: 'county', text: true },
+        { name: 'value', text: true },
+      ]);
+      const sorted = (m: Array<{ state: string | null; rows: number }>) => m.sort((x, y) => String(x.state).localeCompare(String(y.state)));
+      expect(sorted(await mixOf(c, `read_parquet(${str(parquet)})`, view, false))).toEqual([
+        { state: 'AL', rows: 60_000 },
+        { state: null, rows: 1 },
+        { state: 'NY', rows: 40_000 },
+        { state: 'TX', rows: 1 },
+      ]);
+      expect(sorted(await mixOf(c, `read_csv(${str(csv)}, header = true, all_varchar = true)`, view, true))).toEqual([
+        { state: 'AL', rows: 60_000 },
+        { state: 'NY', rows: 40_000 },
+      ]);
+      // No state column: nothing counted.
+      expect(await mixOf(c, `read_parquet(${str(parquet)})`, inputView([{ name: 'value', text: true }]), false)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
