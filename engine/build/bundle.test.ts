@@ -123,6 +123,29 @@ describe('a state read through its light file (issue 23: one county parsed, not 
     expect(findCounty(tx, 'HARRIS COUNTY').county).toBe(harris);
   });
 
+  it('finds every county of every state by its slug (an index by slug), before and after the counties are read whole', () => {
+    writeSplit(file);
+    const split = readSplit(file)!;
+    for (const [code, st] of Object.entries(
+      whole.states as Record<string, { counties: Array<{ slug: string; name: string }>; aliases: Array<{ name: string }> }>,
+    )) {
+      const light = split.states[code]!;
+      const aliases = new Set(st.aliases.map((a) => a.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')));
+      // The last county first: a look-up that scanned from the start and stopped early would still pass the first.
+      for (const c of [...st.counties].reverse()) if (!aliases.has(c.slug)) expect(findCounty(light, c.slug).county, `${code} ${c.slug}`).toEqual(c);
+      expect(() => findCounty(light, 'no-such-county-here')).toThrow();
+      // Read whole: the same objects, and a county added to the array is found too.
+      const first = st.counties.find((c) => !aliases.has(c.slug));
+      if (!first) continue;
+      const before = findCounty(light, first.slug).county;
+      expect(light.counties.length).toBe(st.counties.length);
+      expect(findCounty(light, first.slug).county).toBe(before);
+      const added = { ...light.counties[0]!, slug: 'added-late' };
+      light.counties.push(added);
+      expect(findCounty(light, 'added-late').county).toBe(added);
+    }
+  });
+
   it('answers from the new array once `counties` is replaced', () => {
     writeSplit(file);
     const tx = readSplit(file)!.states.TX!;

@@ -273,12 +273,23 @@ function readState(dir: string, id: string): StateDef | undefined {
       Object.defineProperty(state, 'counties', { value: x, enumerable: true, writable: true, configurable: true });
     },
   });
+  // A county's place in the file by its slug (the first of a slug written twice, as a scan
+  // from the start finds it), made on the first look-up: a roll asks for a state's counties
+  // by slug once per place (the batch's first rows), up to 254 in Texas.
+  let where: Map<string, number> | undefined;
+  const indexOf = (slug: string): number | undefined => {
+    if (!where) {
+      where = new Map();
+      light.slugs.forEach((sl, i) => where!.has(sl) || where!.set(sl, i));
+    }
+    return where.get(slug);
+  };
   setCountyIndex(state, {
     count: () => (all ? all.length : light.slugs.length),
     bySlug: (slug) => {
-      if (all) return all.find((c) => c.slug === slug);
-      const i = light.slugs.indexOf(slug);
-      return i === -1 ? undefined : one(i);
+      const i = indexOf(slug);
+      if (all) return i !== undefined && all[i]?.slug === slug ? all[i] : all.find((c) => c.slug === slug);
+      return i === undefined ? undefined : one(i);
     },
   });
   return state;
