@@ -17,7 +17,7 @@ import { parseFormula } from '../build/formulas.js';
 import { PtaxError } from '../core/errors.js';
 import type { Bundle, Condition, CountyDef, ParameterDef, ProgramDef, ResultGroup } from '../core/types.js';
 import { useDuckDb } from './duckdb-test.js';
-import { BATCH_INPUT_COLUMNS, SQL_INPUTS, generateSql, num, q, sqlDeclarationsOf, str } from './generate.js';
+import { BATCH_INPUT_COLUMNS, SQL_INPUTS, gatherOthers, generateSql, num, q, sqlDeclarationsOf, str } from './generate.js';
 import { inputView, mixOf } from './run.js';
 
 const base: Bundle = readBundle('dist/rules/bundle.json');
@@ -688,27 +688,56 @@ describe("the other programs' rows gathered (DuckDB) only when the roll is mostl
   it('chosen from the roll’s rows by state cell, read as Calculator.state reads it', () => {
     // No roll counted (`ptax rules sql`): gathered, the shape of a roll of every state.
     expect(gathered(generateSql(base))).toBe(true);
-    const mix = (...m: Array<[string | null, number]>) => generateSql(base, { mix: m.map(([state, rows]) => ({ state, rows })) });
     // New York alone: every row is the other branch's; nothing gathered, no key numbers.
-    const ny = mix(['NY', 1000]);
+    const ny = generateSql(base, { mix: [{ state: 'NY', rows: 1000 }] });
     expect(gathered(ny)).toBe(false);
     expect(ny).not.toContain('k_id');
     // The bench's mix: 92% county-level (Alabama), 8% New York: gathered.
-    expect(gathered(mix(['AL', 920], ['NY', 80]))).toBe(true);
-    // A state by its name or code in any case: 'alabama' 6 of 10 rows, 'ny' 4: gathered.
-    expect(gathered(mix(['alabama', 6], [' ny ', 4]))).toBe(true);
-    expect(gathered(mix([' al ', 6], ['New York', 4]))).toBe(true);
-    // Exactly half is not more than half: not gathered.
-    expect(gathered(mix(['AL', 5], ['TX', 5]))).toBe(false);
-    // An empty state cell and an unknown state count as the others' (their rows are refused in the last branch).
-    expect(gathered(mix(['AL', 4], [null, 3], ['Atlantis', 3]))).toBe(false);
-    expect(gathered(mix(['AL', 8], [null, 1], ['Atlantis', 1]))).toBe(true);
-    // An empty roll: nothing to gather.
-    expect(gathered(mix())).toBe(false);
-    // A state with places of both programs (ZZ: zz.a in Alpha, Beta, Epsilon; zz.b in Gamma and the alias) counts as the others'.
-    expect(generateSql(shapes(), { state: 'ZZ', mix: [{ state: 'ZZ', rows: 10 }] })).not.toContain('ptax_gathered');
+    expect(
+      gathered(
+        generateSql(base, {
+          mix: [
+            { state: 'AL', rows: 920 },
+            { state: 'NY', rows: 80 },
+          ],
+        }),
+      ),
+    ).toBe(true);
     // PostgreSQL never gathers this way (each CTE is MATERIALIZED there anyway).
     expect(generateSql(base, { dialect: 'postgres' })).not.toContain('ptax_gathered');
+    // The choice itself (places: Alabama's county-level, New York's own programs; a state with both counts as the others').
+    const places = [
+      ['AL', 'autauga', 'Autauga', 'county_level'],
+      ['NY', 'albany', 'Albany', 'ny.outside'],
+      ['NY', 'new-york-city', 'New York City', 'ny.nyc'],
+      ['TX', 'harris', 'Harris', 'tx'],
+      ['OH', 'hardin', 'Hardin', 'county_level'],
+      ['OH', 'odd', 'Odd', 'tx'],
+    ];
+    const mix = (...m: Array<[string | null, number]>) =>
+      gatherOthers(
+        base,
+        places,
+        'county_level',
+        m.map(([state, rows]) => ({ state, rows })),
+      );
+    expect(gatherOthers(base, places, 'county_level', undefined)).toBe(true);
+    expect(mix(['NY', 1000])).toBe(false);
+    expect(mix(['AL', 920], ['NY', 80])).toBe(true);
+    // A state by its name or code in any case: 'alabama' 6 of 10 rows, 'ny' 4: gathered.
+    expect(mix(['alabama', 6], [' ny ', 4])).toBe(true);
+    expect(mix([' al ', 6], ['New York', 4])).toBe(true);
+    // Exactly half is not more than half: not gathered.
+    expect(mix(['AL', 5], ['TX', 5])).toBe(false);
+    // An empty state cell and an unknown state count as the others' (their rows are refused in the last branch).
+    expect(mix(['AL', 4], [null, 3], ['Atlantis', 3])).toBe(false);
+    expect(mix(['AL', 8], [null, 1], ['Atlantis', 1])).toBe(true);
+    // Ohio here has a place of another program: the others'.
+    expect(mix(['OH', 9], ['NY', 1])).toBe(false);
+    // An empty roll: nothing to gather.
+    expect(mix()).toBe(false);
+    // A state with places of both programs (ZZ: zz.a in Alpha, Beta, Epsilon; zz.b in Gamma and the alias) counts as the others'.
+    expect(generateSql(shapes(), { state: 'ZZ', mix: [{ state: 'ZZ', rows: 10 }] })).not.toContain('ptax_gathered');
   });
 
   it('the same rows either way (ZZ: a row of each program, by hand)', async () => {
