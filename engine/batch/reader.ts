@@ -56,6 +56,25 @@ function specsOf(bundle: Bundle): Map<string, CellSpec> {
 export const columnOf = (name: string): CellSpec | undefined => SPEC_BY_NAME.get(normalize(name));
 export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
 const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
+
+/**
+ * A CSV header's own checks, the first problem thrown as BAD_HEADER: a column without a name,
+ * a column spelt twice (names compared as `normalize` compares them), a column named like an
+ * output column. Returns the names by normalized name. Shared by the streaming path and
+ * `--engine duckdb` (engine/sql/run.ts), so both refuse the same headers.
+ */
+export function checkHeaderNames(fields: readonly string[]): Map<string, string> {
+  const seen = new Map<string, string>();
+  fields.forEach((f, i) => {
+    const name = f.trim();
+    if (!name) throw new PtaxError('BAD_HEADER', `header: column ${i + 1} has no name`);
+    const k = normalize(name);
+    if (seen.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" and "${seen.get(k)}" are the same column`);
+    if (OUTPUT_NAMES.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" is an output column of ptax; rename it`);
+    seen.set(k, name);
+  });
+  return seen;
+}
 const NDJSON_RESERVED = ['result', 'error'];
 
 /** The longest record (a line, or a quoted field's lines): longer is a broken file. */
@@ -673,15 +692,10 @@ export class BatchReader {
 
   private readHeader(fields: string[], raw: string, problem?: string): void {
     if (problem) throw new PtaxError('BAD_HEADER', `header: ${problem}`);
-    const seen = new Map<string, string>();
+    const seen = checkHeaderNames(fields);
     const specs = fields.map((f) => {
       const name = f.trim();
-      if (!name) throw new PtaxError('BAD_HEADER', `header: column ${fields.indexOf(f) + 1} has no name`);
-      const k = normalize(name);
-      if (seen.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" and "${seen.get(k)}" are the same column`);
-      if (OUTPUT_NAMES.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" is an output column of ptax; rename it`);
-      seen.set(k, name);
-      const spec = this.specByName.get(k);
+      const spec = this.specByName.get(normalize(name));
       if (!spec) this.unused.push(name);
       return spec;
     });

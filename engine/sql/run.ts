@@ -116,11 +116,18 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
   try {
     const ext = extname(o.file).toLowerCase();
     // A CSV file's cells are text as written (the query reads them as the streaming path does).
+    // Its columns are the header line's, read here and checked as the streaming path checks
+    // them, and given to DuckDB with its sniffer off: the sniffer guessed the header from the
+    // file's rows, and a last row with more cells than the header made it take that row's
+    // shape and read nothing (0 rows, exit 0). A row with more or fewer cells than the header
+    // is refused with its line number (csvReadError), wherever it is in the file.
     const reader =
       ext === '.parquet'
         ? `read_parquet(${lit(o.file)})`
         : ext === '.csv'
-          ? `read_csv(${lit(o.file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"')`
+          ? `read_csv(${lit(o.file)}, header = true, auto_detect = false, strict_mode = true, null_padding = false, columns = {${(await csvHeader(o.file))
+              .map((h) => `${lit(h)}: 'VARCHAR'`)
+              .join(', ')}}, delim = ',', quote = '"', escape = '"')`
           : undefined;
     if (!reader) throw new PtaxError('USAGE', `--engine duckdb reads .csv or .parquet files (got ${o.file})`);
     let columns: Array<{ name: string; text: boolean }>;
@@ -145,7 +152,9 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
       headers: view.headers,
       text: view.text,
       ...(csvOut ? { orderBy: 'ptax_row' } : {}),
-      mix: await mixOf(c, reader, view, ext === '.csv'),
+      mix: await mixOf(c, reader, view, ext === '.csv').catch((e: unknown) => {
+        throw csvReadError(o.file!, e);
+      }),
     });
     const target = o.out ?? '/dev/stdout';
     // CSV: the cells quoted here, as the streaming path quotes them (DuckDB's writer, told
@@ -169,7 +178,9 @@ async function runDuckdb(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatchSu
     }
     // Streamed to the output (a result table of a large roll would not fit in memory: the
     // notes alone are gigabytes); the summary is counted from the output file afterwards.
-    await c.run(`COPY (${sql}) TO ${lit(target)} (${format})`);
+    await c.run(`COPY (${sql}) TO ${lit(target)} (${format})`).catch((e: unknown) => {
+      throw csvReadError(o.file!, e);
+    });
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const written = !o.out ? undefined : outExt === '.parquet' ? `read_parquet(${lit(target)})` : `read_csv(${lit(target)}, header = true, all_varchar = true)`;
     const counts = written
@@ -274,6 +285,7 @@ async function loadCsv(client: import('pg').Client, file: string): Promise<strin
   }
   const header = ((parse(first, { bom: true })[0] as string[] | undefined) ?? []).map((h) => h.trim());
   if (!header.length) throw new PtaxError('BAD_HEADER', `${file} is empty: a CSV batch needs a header line`);
+  (await import('../batch/reader.js')).checkHeaderNames(header);
   const cols = header.map(q).join(', ');
   await client.query(`CREATE TEMP TABLE ptax_loaded (${header.map((h) => `${q(h)} TEXT`).join(', ')})`);
   try {
@@ -286,6 +298,55 @@ async function loadCsv(client: import('pg').Client, file: string): Promise<strin
     throw new PtaxError('UNREADABLE', `Cannot load ${file}: ${(e as Error).message.split('\n')[0]}`);
   }
   return 'ptax_loaded';
+}
+
+/**
+ * The header line of a CSV file for DuckDB: its names as written (a byte-order mark dropped),
+ * checked as the streaming path checks them (engine/batch/reader.ts checkHeaderNames).
+ */
+async function csvHeader(file: string): Promise<string[]> {
+  const { parse } = await import('csv-parse/sync');
+  const { checkHeaderNames } = await import('../batch/reader.js');
+  let first: string;
+  try {
+    first = await firstLine(file);
+  } catch (e) {
+    throw new PtaxError('UNREADABLE', `Cannot read ${file}: ${(e as Error).message}`);
+  }
+  let header: string[];
+  try {
+    header = (parse(first, { bom: true })[0] as string[] | undefined) ?? [];
+  } catch (e) {
+    throw new PtaxError('BAD_HEADER', `header: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (!header.length) throw new PtaxError('BAD_HEADER', `${file} is empty: a CSV batch needs a header line`);
+  checkHeaderNames(header);
+  return header;
+}
+
+/**
+ * DuckDB's error on a CSV row (a row with more or fewer cells than the header, a quote left
+ * open) as one line naming the file and the line; other errors as they are.
+ */
+export function csvReadError(file: string, e: unknown): unknown {
+  const m = /CSV Error on Line: (\d+)/.exec((e as Error)?.message ?? '');
+  if (!m) return e;
+  const cells = /Expected Number of Columns: (\d+) Found: (\d+)/.exec((e as Error).message);
+  // DuckDB stops counting one past the header's count: the fields are counted in the line it quotes.
+  const line = /^Original Line: (.*)$/m.exec((e as Error).message)?.[1];
+  const found = line === undefined ? undefined : line.split(',').length;
+  const what = cells
+    ? Number(cells[2]) < Number(cells[1])
+      ? `${cells[2]} fields, the header has ${cells[1]}`
+      : found !== undefined && !line!.includes('"') && found > Number(cells[1])
+        ? `${found} fields, the header has ${cells[1]}`
+        : `more fields than the header's ${cells[1]}`
+    : ((e as Error).message.split('\n').find((l) => l.trim() && !/CSV Error on Line|Original Line/.test(l)) ?? 'not a CSV row').trim();
+  return new PtaxError(
+    'UNREADABLE',
+    `Cannot read ${file}: line ${m[1]}: ${what}` +
+      (cells ? ' (--engine duckdb refuses the file; without it, such a row gets an INVALID_ROW error and the others are calculated)' : ''),
+  );
 }
 
 /** The first line of a file (the CSV header), without reading the rest. */
