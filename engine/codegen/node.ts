@@ -7,15 +7,25 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setProgramSource, type ProgramSource } from '../core/calculate.js';
 import { moduleName, programHash } from './js.js';
 import { runtime, type GeneratedModuleExports } from './runtime.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** dist/rules/js, from the compiled engine (dist/engine/codegen) or from the sources (engine/codegen, under vitest). */
-export const GENERATED_DIR = here.includes(`${sep}dist${sep}`) ? join(here, '..', '..', 'rules', 'js') : join(here, '..', '..', 'dist', 'rules', 'js');
+/**
+ * dist/rules/js, from the compiled engine (dist/engine/codegen, its rules/bundle.json two
+ * folders up, whatever the build folder is called) or from the sources (engine/codegen,
+ * under vitest). It was chosen by a folder named `dist` in the path: a build copied to a
+ * folder of another name found no generated program and ran every row in the interpreter
+ * (about 3× slower for a batch), without a word.
+ */
+export const GENERATED_DIR = generatedDir(here);
+
+export function generatedDir(from: string): string {
+  return existsSync(join(from, '..', '..', 'rules', 'bundle.json')) ? join(from, '..', '..', 'rules', 'js') : join(from, '..', '..', 'dist', 'rules', 'js');
+}
 
 const require = createRequire(import.meta.url);
 
