@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve('.');
 const MAIN = join(ROOT, 'dist/cli/main.js');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+/** The pinned Node (.node-version: scripts/node-env installs it into .runtime/ and links node_modules/.bin/node to it). */
+const PINNED = readFileSync(join(ROOT, '.node-version'), 'utf8').trim();
 const SUPPORTED = /const SUPPORTED = '([\d.]+)'/.exec(readFileSync(join(ROOT, 'cli/start.cts'), 'utf8'))?.[1];
 
 /** A Node older than the supported one, as on a fresh machine (Debian's /usr/bin/node is 20 here), if there is one. */
@@ -27,8 +29,9 @@ describe('the entry point', () => {
   it('names the same oldest Node as package.json engines, and the pinned Node meets it', () => {
     expect(SUPPORTED).toBeDefined();
     expect(pkg.engines.node).toBe(`>=${SUPPORTED}`);
-    // The pinned Node (devDependencies.node, exact) is the one the tests run on.
-    expect(process.versions.node).toBe(pkg.devDependencies.node);
+    // The pinned Node (.node-version, exact) is the one the tests run on.
+    expect(PINNED).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(process.versions.node).toBe(PINNED);
   });
 
   const old = oldNode();
@@ -47,7 +50,7 @@ describe('the entry point', () => {
   it.skipIf(!npx)('npx ptax --version runs on the pinned Node', () => {
     const r = spawnSync(npx!, ['ptax', '--version'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: '/usr/bin:/bin:/usr/local/bin' } });
     expect(r.status).toBe(0);
-    expect(r.stdout.trim()).toBe(`0.1.0 (node v${pkg.devDependencies.node})`);
+    expect(r.stdout.trim()).toBe(`0.1.0 (node v${PINNED})`);
   });
 
   it('writes V8 compile cache entries for the modules it loads', () => {

@@ -8,7 +8,7 @@
  *     until the result is on screen is recorded, and the matching files of web/dist are
  *     gzipped (node:zlib, level 9) and summed. jspdf's chunk must not be among them, and must
  *     be loaded once the PDF report is asked for.
- * (b) Lighthouse 12 (default config = mobile preset: simulated slow 4G and 4x CPU slowdown)
+ * (b) Lighthouse 13 (default config = mobile preset: simulated slow 4G and 4x CPU slowdown)
  *     driving Debian's Chromium through chrome-launcher, on every page type of every edition
  *     (home, calculator, a county, a guide, FAQ; with PTAX_BUDGET_PAGES=all also how it works,
  *     counties, the guides hub, about, a Spanish page): performance ≥ 95 and total blocking time ≤ 200 ms, accessibility
@@ -31,18 +31,61 @@
  * `all` for every kind; or e.g. home,county),
  * PTAX_BUDGET_NO_JS=1 (Lighthouse only, for iterating), PTAX_WEB_DIST (the build to measure,
  * default web/dist).
+ *
+ * Lighthouse and chrome-launcher are not in the root install (`npm test` never uses them, and
+ * Lighthouse brings ~95 packages, Sentry's and OpenTelemetry's Node SDKs among them): they
+ * have their own package.json and lock in tools/lighthouse, which this script installs on
+ * first use (`npm ci --prefix tools/lighthouse`, from the npm registry) and loads from there.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { launch as launchChrome } from 'chrome-launcher';
-import lighthouse from 'lighthouse';
 import { chromium } from 'playwright';
 import { startSiteServer } from './site-server.js';
 
 const REPO = fileURLToPath(new URL(import.meta.url.includes('/dist/scripts/') ? '../..' : '..', import.meta.url));
+
+/** The parts of Lighthouse 13's result that this script reads (its own types stay in tools/lighthouse). */
+interface LhAudit {
+  id: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  numericValue?: number;
+  displayValue?: string;
+}
+interface LhResult {
+  lhr: {
+    runtimeError?: { code: string };
+    categories: Record<string, { score: number | null }>;
+    audits: Record<string, LhAudit>;
+    environment: { benchmarkIndex: number };
+  };
+  artifacts: { Trace: unknown };
+}
+/** tools/lighthouse/index.js: Lighthouse's default export and chrome-launcher's launch. */
+interface LighthouseTools {
+  lighthouse(url: string, flags: { port: number; output: 'json'; logLevel: 'error'; onlyCategories: string[] }): Promise<LhResult | undefined>;
+  launch(options: { chromePath: string; chromeFlags: string[]; logLevel: 'silent' }): Promise<{ port: number; kill(): unknown }>;
+}
+
+/**
+ * Lighthouse from tools/lighthouse, installed there first when it is missing or older than
+ * that folder's lock (`npm ci`, the same test as scripts/setup's for the root).
+ */
+async function lighthouseTools(): Promise<LighthouseTools> {
+  const dir = join(REPO, 'tools/lighthouse');
+  const installed = join(dir, 'node_modules/.package-lock.json');
+  if (!existsSync(installed) || statSync(join(dir, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs) {
+    console.log('budget: installing Lighthouse into tools/lighthouse (npm ci --prefix tools/lighthouse)');
+    const r = spawnSync('npm', ['ci', '--prefix', dir, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`npm ci --prefix tools/lighthouse failed (${r.error?.message ?? `exit code ${r.status}`})`);
+  }
+  return (await import(pathToFileURL(join(dir, 'index.js')).href)) as LighthouseTools;
+}
+let tools: LighthouseTools | undefined;
 /** The build measured: web/dist, or PTAX_WEB_DIST (another build, e.g. a copy of main's, to compare at the same moment). */
 const WEB_DIST = process.env.PTAX_WEB_DIST ? normalize(process.env.PTAX_WEB_DIST) : join(REPO, 'web/dist');
 const CHROMIUM = process.env.PTAX_CHROMIUM ?? '/usr/bin/chromium';
@@ -297,9 +340,10 @@ async function measureLighthouse(url: string, times = LH_RUNS): Promise<{ rows: 
     const before = loadavg();
     // A trace Lighthouse could not record (NO_NAVSTART on a busy machine) is run again in a
     // fresh browser, up to three times; a run that still fails is reported and left out.
-    let result: Awaited<ReturnType<typeof lighthouse>> | undefined;
+    let result: LhResult | undefined;
+    const { lighthouse, launch } = (tools ??= await lighthouseTools());
     for (let attempt = 0; attempt < 3 && !(result && !result.lhr.runtimeError); attempt++) {
-      const chrome = await launchChrome({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
+      const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
       try {
         result = await lighthouse(url, { port: chrome.port, ...flags });
       } finally {
@@ -433,6 +477,7 @@ async function main(): Promise<number> {
     if (!existsSync(f)) throw new Error(`${f} is missing: run \`npm run build\` first`);
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  tools = await lighthouseTools();
   const started = { at: new Date().toISOString(), load: load() };
   console.log(`budget: ${started.at}, load average ${started.load} (1, 5, 15 min), ${LH_RUNS} Lighthouse run(s) per page`);
   const server = await startServer();
