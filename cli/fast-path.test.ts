@@ -5,7 +5,8 @@
  * while it is not older than dist/cli/ptax.js; PTAX_NO_BUNDLE=1 makes it import
  * dist/cli/ptax.js. For every state of the built rules:
  * `ptax calc` on a few properties (first, middle and last county; a modest and a large
- * value, homestead or not), as a table with its explanation and as JSON (through a batch of
+ * value, homestead or not), as a table with its explanation (each path's `main` in one
+ * process for all states, and one state as two real runs) and as JSON (through a batch of
  * all of them), prints the same bytes on both paths, errors included. Build first (npm run
  * build): a missing or older bundle fails here rather than passing on the slow path twice.
  * No timings are asserted (scripts/bench-startup.ts measures them).
