@@ -94,8 +94,26 @@ function engine(r: Row): Record<string, unknown> {
   }
 }
 
+/**
+ * f() with no stack traces: the engine's errors here are values (a code and a message), and
+ * building a stack for each of the random rows' thousands of errors was ~2 s of the file's
+ * CPU. The limit is put back after (other files share this process: vitest.config.ts).
+ */
+function withoutStacks<T>(f: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return f();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** Differences between the SQL's rows and the engine's (at most 5 reported). */
 function compare(rows: Row[], got: Array<Record<string, unknown>>): { diffs: string[]; errors: number } {
+  return withoutStacks(() => compareRows(rows, got));
+}
+function compareRows(rows: Row[], got: Array<Record<string, unknown>>): { diffs: string[]; errors: number } {
   const byId = new Map(got.map((g) => [String(g.id), g]));
   const diffs: string[] = [];
   let errors = 0;
@@ -139,8 +157,14 @@ async function duckdb(path: string, sql: string): Promise<Array<Record<string, u
   }
 }
 
-/** The fixtures of the states' own calculations (a calculator's program is not a batch program), as rows. */
+/** The fixtures of the states' own calculations (a calculator's program is not a batch program), as rows (a fresh copy each call). */
 function fixtureRows(): Row[] {
+  // Read and parsed once: eight tests use them, and parsing every fixture file each time was ~8% of the file's time.
+  fixtureCache ??= readFixtureRows();
+  return fixtureCache.map((r) => ({ ...r }));
+}
+let fixtureCache: Row[] | undefined;
+function readFixtureRows(): Row[] {
   const rows: Row[] = [];
   for (const file of fixtureFiles(['fixtures'])) {
     for (const c of parseYaml(readFileSync(file, 'utf8')) as FixtureCase[]) {
@@ -177,6 +201,13 @@ function fixtureRows(): Row[] {
 
 /** Random rows that land on one program and year: its states' counties (every spelling), years asked for around the rules' years. */
 function randomRows(program: string, year: number, n: number, seed: number): Row[] {
+  let places = placesOf.get(program);
+  if (!places) placesOf.set(program, (places = programPlaces(program)));
+  return sampleRows(program, year, n, seed, places);
+}
+/** Each program's places (the same for all its years): prepare on every county of every state, once per program instead of per call. */
+const placesOf = new Map<string, Array<{ state: string; county: string | null }>>();
+function programPlaces(program: string): Array<{ state: string; county: string | null }> {
   const places: Array<{ state: string; county: string | null }> = [];
   for (const s of Object.values(bundle.states)) {
     // The program chosen (prepare: a county without a rate, which a validation stops, still has one).
@@ -195,6 +226,9 @@ function randomRows(program: string, year: number, n: number, seed: number): Row
         );
     for (const a of s.aliases) if (a.program === program) places.push({ state: s.code, county: a.name });
   }
+  return places;
+}
+function sampleRows(program: string, year: number, n: number, seed: number, places: Array<{ state: string; county: string | null }>): Row[] {
   const years = bundle.programs[program]!.years;
   const last = years.at(-1)!;
   const asked = year === last ? [null, last, last + 1, last + 3] : [year];
@@ -490,7 +524,8 @@ function malformedRows(): Array<Record<string, string>> {
 
 /** The streaming Node path's CSV output for a file (engine/batch/reader.ts, the reader of `ptax calc --batch file.csv`). */
 async function nodeCsv(file: string): Promise<string> {
-  return readBatch(calc, readFileSync(file), { format: 'csv' }).out;
+  const text = readFileSync(file);
+  return withoutStacks(() => readBatch(calc, text, { format: 'csv' })).out;
 }
 
 /** Line by line differences of two CSV texts (at most 5), and how many rows have an error. */
