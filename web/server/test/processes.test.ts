@@ -57,17 +57,20 @@ function subscribe(baseUrl: string, email: string, agent: Agent | false): Promis
 const storedEmails = (dbPath: string) => new Set(queryRows<{ email: string }>(dbPath, 'SELECT email FROM subscribers').map((r) => r.email));
 
 describe('two server processes on one database file', () => {
-  it('25 clients on each for 10 s: no refusal, every answered sign-up stored', async () => {
+  it('25 clients on each, 20 sign-ups each (1,000 at once on one file): no refusal, every answered sign-up stored', async () => {
     const dbPath = join(dir, 'two.sqlite');
     const first = await start({ PTAX_DB: dbPath });
     const second = await start({ PTAX_DB: dbPath });
-    const until = Date.now() + 10_000;
+    // A fixed number of sign-ups, not a fixed time: it asserted "more than 500 in 10 s", a
+    // throughput floor that a busy machine missed (396 at load 20) though nothing was wrong.
+    // 50 keep-alive clients at once keep both processes writing the file together all along.
+    const PER_CLIENT = 20;
     const statuses = new Map<string, number>();
     const acknowledged: string[] = [];
     let next = 0;
     const client = async (server: SpawnedServer, name: string) => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      while (Date.now() < until) {
+      for (let i = 0; i < PER_CLIENT; i++) {
         const email = `two-${name}-${next++}@example.com`;
         const outcome = await subscribe(server.url, email, agent);
         const key = outcome.error ?? String(outcome.status);
@@ -79,7 +82,7 @@ describe('two server processes on one database file', () => {
     await Promise.all([...Array.from({ length: 25 }, (_, i) => client(first, `a${i}`)), ...Array.from({ length: 25 }, (_, i) => client(second, `b${i}`))]);
     // Every answer a 200: no 503 "database is locked", no error.
     expect(Object.fromEntries(statuses)).toEqual({ 200: acknowledged.length });
-    expect(acknowledged.length).toBeGreaterThan(500);
+    expect(acknowledged.length).toBe(50 * PER_CLIENT);
     const stored = storedEmails(dbPath);
     expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
     first.child.kill('SIGTERM');
