@@ -1,8 +1,7 @@
 /** axe-core (through @axe-core/playwright) finds no violations on the page, the results and the wizard. */
-import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
-import { calculate, fillForm, launch, open, PHONE } from './helpers.js';
+import { axe, calculate, fillForm, launch, open, PHONE } from './helpers.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -14,7 +13,7 @@ afterAll(async () => {
 
 /** Violations as short readable lines (rule, impact, first targets), so a failure says what is wrong. */
 async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axe(page).analyze();
   return result.violations.map(
     (v) =>
       `${v.id} (${v.impact}): ${v.help} — ${v.nodes

@@ -8,10 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
-import { calculate, editionURL, launch, open } from './helpers.js';
+import { axe, calculate, editionURL, launch, open } from './helpers.js';
 import { REPO } from './env.js';
 
 let browser: Browser;
@@ -60,7 +59,7 @@ async function runTool(page: Page, name: string): Promise<void> {
 }
 
 async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axe(page).analyze();
   return result.violations.map(
     (v) =>
       `${v.id} (${v.impact}): ${v.help} — ${v.nodes

@@ -5,6 +5,7 @@
  * (USD without decimals, percent with 2 decimals; en-US and es-MX).
  */
 import { execFileSync } from 'node:child_process';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { inject } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, REPO } from './env.js';
@@ -35,11 +36,6 @@ export interface Opened {
 }
 
 /**
- * A fresh browser context (own local storage) on the test server. Requests that leave the
- * test server fail (no network in tests: OFFLINE). `popup: false` marks the newsletter popup
- * as already shown, so that it does not cover the page 3 s after a calculation.
- */
-/**
  * The address of an edition on the test server: `<code>.localhost` on the server's port
  * (Chromium resolves *.localhost to the loopback), the hub on the server's own address.
  */
@@ -49,35 +45,166 @@ export function editionURL(edition: string = 'NY'): string {
   return u.origin;
 }
 
-/** Waits until the page's script has taken over (App marks <html data-ready>), so its controls react. */
+/**
+ * Waits until the page's script has taken over (App marks <html data-ready>), so its controls
+ * react. Checked every 100 ms: Playwright's default, every animation frame, makes the page
+ * draw a frame for each check (about 0.14 s of CPU per second of waiting, against 0.01 s).
+ */
 export async function ready(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === '1');
+  await page.waitForFunction(() => document.documentElement.dataset.ready === '1', undefined, { polling: 100 });
+}
+
+/**
+ * axe-core on the page, reporting violations. The same rules as `new AxeBuilder({ page })`,
+ * run by `axe.run` in the page itself (legacy mode) rather than `runPartial` in each frame and
+ * `finishRun` in a new blank tab, and with the details of the violations only
+ * (`resultTypes`: the passes, incomplete and inapplicable results keep one example node
+ * each; no test reads them). The default sent every passing node of a page (5,374 on Texas's
+ * page with its tools open) from the page to Node and into a new tab: one scan of that page
+ * took about 14 s of CPU (Chromium 9-10 s, this process 4-5 s), and takes about 4.7 s now
+ * (issue 23, 2026-11-27). Legacy mode leaves out cross-origin frames only, and the site has
+ * no frame at all: the page's frames are checked to be its own, so one added later fails
+ * here instead of going unscanned.
+ */
+export function axe(page: Page): AxeBuilder {
+  const origin = new URL(page.url()).origin;
+  const foreign = page.frames().filter((f) => f.url() !== 'about:blank' && new URL(f.url()).origin !== origin);
+  if (foreign.length) throw new Error(`axe: frames of another origin would go unscanned: ${foreign.map((f) => f.url()).join(', ')}`);
+  return new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
+}
+
+export interface FreshOptions {
+  viewport?: { width: number; height: number } | null;
+  mobile?: boolean;
+  edition?: string;
+  /** The context's locale; `null`: none given (Chromium's own). */
+  locale?: string | null;
+}
+
+/** A browser context of a file, with its one tab, reused by the tests that come after (see `fresh`). */
+interface Shared {
+  context: BrowserContext;
+  page: Page;
+  busy: boolean;
+  /** The init scripts of the test that has it, removed when the next one takes it. */
+  scripts: Array<{ dispose(): Promise<void> }>;
+}
+const sharedOf = new WeakMap<Browser, Map<string, Shared>>();
+/** The events a test may listen to on its page; their listeners go when the next test takes the page. */
+const PAGE_EVENTS = [
+  'pageerror',
+  'console',
+  'request',
+  'response',
+  'requestfailed',
+  'requestfinished',
+  'download',
+  'dialog',
+  'popup',
+  'framenavigated',
+  'load',
+  'domcontentloaded',
+];
+
+/**
+ * A new visitor's tab on an edition (about:blank, no cookie, no local storage, no permission,
+ * no route, no init script) in a context on that edition's address (`baseURL`), for one test.
+ * The context and its tab are the file's: the next test with the same edition, device and
+ * locale gets them again once this one has called `context.close()` (which here hands them
+ * back instead of closing them), wiped as above. Only the browser's HTTP cache and V8's code
+ * cache stay, as for a visitor who comes back: each test used to make a context and a tab of
+ * its own, and a new context, its tab and a first page load without those caches cost about
+ * 1.6 s of CPU where a page load in a reused tab costs about 0.75 s (issue 23, 2026-11-27).
+ * A test that needs a cold cache or routes of its own makes its own context.
+ */
+export async function fresh(browser: Browser, opts: FreshOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const edition = opts.edition ?? 'NY';
+  const locale = opts.locale === undefined ? 'en-US' : opts.locale;
+  const key = `${edition}|${opts.mobile ? 'mobile' : 'desktop'}|${locale ?? ''}`;
+  let all = sharedOf.get(browser);
+  if (!all) sharedOf.set(browser, (all = new Map()));
+  let s = all.get(key);
+  if (s?.busy)
+    s = undefined; // two pages of one edition at a time: the second gets a context of its own
+  else if (s) await wipe(s);
+  const viewport = opts.viewport === undefined ? DESKTOP : opts.viewport;
+  if (!s) {
+    const context = await browser.newContext({
+      baseURL: editionURL(edition),
+      viewport: opts.viewport === null ? { width: 1280, height: 720 } : viewport,
+      acceptDownloads: true,
+      ...(locale ? { locale } : {}),
+      ...(opts.mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+    });
+    s = { context, page: await context.newPage(), busy: true, scripts: [] };
+    if (!all.has(key)) all.set(key, s);
+  } else {
+    await s.page.setViewportSize(opts.viewport === null ? { width: 1280, height: 720 } : viewport!);
+  }
+  s.busy = true;
+  const shared = s;
+  const release = async () => {
+    shared.busy = false;
+  };
+  // The test closes its context when done; a shared one is handed back instead (a context of its own is closed).
+  const context =
+    all.get(key) === shared
+      ? new Proxy(shared.context, {
+          get(target, prop) {
+            if (prop === 'close') return release;
+            if (prop === 'addInitScript')
+              return async (...args: Parameters<BrowserContext['addInitScript']>) => {
+                const d = await target.addInitScript(...args);
+                shared.scripts.push(d);
+                return d;
+              };
+            const v = Reflect.get(target, prop, target) as unknown;
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        })
+      : shared.context;
+  return { context, page: shared.page };
+}
+
+/** Back to a new visitor's blank tab: see `fresh`. */
+async function wipe(s: Shared): Promise<void> {
+  for (const e of PAGE_EVENTS) s.page.removeAllListeners(e);
+  await s.page.unrouteAll({ behavior: 'ignoreErrors' });
+  await s.context.unrouteAll({ behavior: 'ignoreErrors' });
+  for (const d of s.scripts.splice(0)) await d.dispose();
+  // Leave the last page first, so that none of its timers writes to the storage wiped below.
+  await s.page.goto('about:blank');
+  await s.context.clearCookies();
+  await s.context.clearPermissions();
+  const cdp = await s.context.newCDPSession(s.page);
+  try {
+    for (const edition of ['NY', 'TX', 'CA', 'FL', 'HUB'])
+      await cdp.send('Storage.clearDataForOrigin', { origin: editionURL(edition), storageTypes: 'local_storage,indexeddb,cache_storage,service_workers' });
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /**
  * `consent: 'ask'` leaves the analytics choice unmade, so the consent banner shows; by
- * default the visitor has declined, and the banner does not cover the page.
+ * default the visitor has declined, and the banner does not cover the page. `popup: false`
+ * marks the newsletter popup as already shown, so that it does not cover the page 3 s after
+ * a calculation. Requests that leave the test server fail (no network in tests: OFFLINE).
+ * The tab is `fresh`'s: a new visitor's, reused by the file's next test once this one has
+ * called `context.close()`.
  */
 export async function open(
   browser: Browser,
   path = '/',
   opts: { viewport?: { width: number; height: number }; popup?: boolean; mobile?: boolean; waitFor?: string; edition?: string; consent?: 'ask' } = {},
 ): Promise<Opened> {
-  const baseURL = editionURL(opts.edition);
-  const context = await browser.newContext({
-    baseURL,
-    viewport: opts.viewport ?? DESKTOP,
-    acceptDownloads: true,
-    locale: 'en-US',
-    ...(opts.mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
-  });
+  const { context, page } = await fresh(browser, { viewport: opts.viewport, mobile: opts.mobile, edition: opts.edition });
   // The test server answers every edition's host name on its port; no other host resolves (OFFLINE).
   if (opts.popup === false) await context.addInitScript(() => localStorage.setItem('ptax.newsletterPopupShown', '1'));
   if (opts.consent !== 'ask')
     await context.addInitScript(() => {
       if (!localStorage.getItem('analytics_consent')) localStorage.setItem('analytics_consent', '{"analytics":false,"marketing":false}');
     });
-  const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {

@@ -14,7 +14,7 @@
  */
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editionURL, launch, ready } from './helpers.js';
+import { fresh, launch, ready } from './helpers.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -95,9 +95,8 @@ const PAGES: PageCase[] = [
 describe('pre-rendered pages hydrate their islands only', () => {
   for (const p of PAGES) {
     it(`${p.edition} ${p.path}: islands ${p.islands.join(', ')} hydrated; ${p.statics.join(', ')} left as the build's HTML`, async () => {
-      const context = await browser.newContext({ baseURL: editionURL(p.edition) });
       // A new visitor: the consent banner shows (it is an island).
-      const page = await context.newPage();
+      const { context, page } = await fresh(browser, { edition: p.edition, viewport: null, locale: null });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message.slice(0, 200)));
       const response = await page.goto(p.path);
@@ -120,8 +119,7 @@ describe('pre-rendered pages hydrate their islands only', () => {
   }
 
   it('the islands work: the calculator calculates, a tool opens, the consent banner closes', async () => {
-    const context = await browser.newContext({ baseURL: editionURL('TX') });
-    const page = await context.newPage();
+    const { context, page } = await fresh(browser, { edition: 'TX', viewport: null, locale: null });
     await page.goto('/');
     await ready(page);
     await page.getByTestId('consent-decline').click();

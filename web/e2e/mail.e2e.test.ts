@@ -9,14 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSiteServer, type SiteServer } from '../../scripts/site-server.js';
 import { headerLine, linksOf, startSmtp, type ReceivedMail, type TestSmtp } from '../server/test/smtp.js';
 import { REPO } from './env.js';
-import { launch, ready } from './helpers.js';
+import { axe, launch, ready } from './helpers.js';
 
 let smtp: TestSmtp;
 let site: SiteServer;
@@ -121,7 +120,7 @@ function post(url: string, body: string, contentType: string): Promise<number> {
 }
 
 async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axe(page).analyze();
   expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 

@@ -10,11 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import { inject } from 'vitest';
-import { launch, open, ready } from './helpers.js';
+import { axe, launch, open, ready } from './helpers.js';
 import { REPO } from './env.js';
 
 let browser: Browser;
@@ -190,7 +189,7 @@ describe("California's timeline page (seed 001 §2, issue 24)", () => {
     expect((await get('TX', '/about')).body).not.toContain('data-testid="nav-timeline"');
     // axe-core on the page in the browser.
     const { page, context } = await open(browser, '/guides/california-property-tax-timeline', { edition: 'CA', popup: false, waitFor: 'page-timeline' });
-    const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const r = await axe(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     expect(r.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
     await context.close();
   });
@@ -246,7 +245,7 @@ describe('in the browser', () => {
     const all = await page.getByTestId('faq-entry').count();
     expect(all).toBeGreaterThan(5);
     await page.getByTestId('faq-search').fill('protest');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="faq-entry"]').length < n, all);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="faq-entry"]').length < n, all, { polling: 100 });
     for (const q of await page.getByTestId('faq-entry').locator('summary').allInnerTexts()) expect(q.length).toBeGreaterThan(0);
     await page.getByTestId('faq-search').fill('zzqx');
     expect(await page.getByTestId('faq-empty').innerText()).toBe('No question matches "zzqx".');
@@ -262,7 +261,11 @@ describe('in the browser', () => {
     await page.getByTestId('annual-tax').waitFor();
     expect(await page.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [])).toEqual([]);
     await page.getByTestId('consent-accept').click();
-    await page.waitForFunction(() => ((window as unknown as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).some((e) => e.event === 'page_view'));
+    await page.waitForFunction(
+      () => ((window as unknown as { dataLayer?: Array<{ event?: string }> }).dataLayer ?? []).some((e) => e.event === 'page_view'),
+      undefined,
+      { polling: 100 },
+    );
     await context.close();
   });
 
@@ -343,7 +346,7 @@ describe('in the browser', () => {
       ['/nothing-here', 'page-not-found'],
     ] as const) {
       const { page, context } = await open(browser, path, { edition: 'TX', popup: false, waitFor: testId });
-      const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const r = await axe(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
       expect([path, r.violations.map((v) => `${v.id}: ${v.nodes[0]?.target}`)]).toEqual([path, []]);
       await context.close();
     }

@@ -83,7 +83,7 @@ async function openAll(page: Page): Promise<void> {
   // Open every panel, outer ones first (a panel inside a closed one is not visible yet).
   const closed = page.locator('details:not([open]) > summary:visible');
   for (let i = 0; i < 30 && (await closed.count()) > 0; i++) await closed.first().click();
-  await page.waitForFunction(() => !document.querySelector('[role="status"].help'), undefined, { timeout: 10_000 }).catch(() => undefined);
+  await page.waitForFunction(() => !document.querySelector('[role="status"].help'), undefined, { timeout: 10_000, polling: 100 }).catch(() => undefined);
   await page.waitForTimeout(300);
 }
 
