@@ -39,6 +39,7 @@ import { type Bundle, type Lang } from '../core/types.js';
 import { declaredInputs, inputFactsOf } from '../core/registry.js';
 import { BatchCalculator, RESULT_COLUMNS, type Place } from './batch.js';
 import { CsvOut, csvEscape } from './csv-out.js';
+import { ERROR_COLUMNS, checkHeaderNames } from './header.js';
 import { INPUT_COLUMNS, columnsOf, normalize, readCell, readJsonValue, type CellSpec } from '../core/cells.js';
 
 export type BatchFormat = 'csv' | 'ndjson';
@@ -54,27 +55,8 @@ function specsOf(bundle: Bundle): Map<string, CellSpec> {
 }
 /** The batch column a header name (or NDJSON key) reads, whatever its case and separators; undefined: passed through. */
 export const columnOf = (name: string): CellSpec | undefined => SPEC_BY_NAME.get(normalize(name));
-export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
-const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
+export { ERROR_COLUMNS };
 
-/**
- * A CSV header's own checks, the first problem thrown as BAD_HEADER: a column without a name,
- * a column spelt twice (names compared as `normalize` compares them), a column named like an
- * output column. Returns the names by normalized name. Shared by the streaming path and
- * `--engine duckdb` (engine/sql/run.ts), so both refuse the same headers.
- */
-export function checkHeaderNames(fields: readonly string[]): Map<string, string> {
-  const seen = new Map<string, string>();
-  fields.forEach((f, i) => {
-    const name = f.trim();
-    if (!name) throw new PtaxError('BAD_HEADER', `header: column ${i + 1} has no name`);
-    const k = normalize(name);
-    if (seen.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" and "${seen.get(k)}" are the same column`);
-    if (OUTPUT_NAMES.has(k)) throw new PtaxError('BAD_HEADER', `header: "${name}" is an output column of ptax; rename it`);
-    seen.set(k, name);
-  });
-  return seen;
-}
 const NDJSON_RESERVED = ['result', 'error'];
 
 /** The longest record (a line, or a quoted field's lines): longer is a broken file. */

@@ -18,6 +18,7 @@ import { PtaxError } from '../core/errors.js';
 import type { Bundle } from '../core/types.js';
 import { BATCH_INPUT_COLUMNS as BATCH_DEFAULT, SQL_INPUTS, generateSql, sqlDeclarationsOf, jsNumberText, q, str as lit, type Dialect } from './generate.js';
 import { csvEscape } from '../batch/csv-out.js';
+import { checkHeaderNames } from '../batch/header.js';
 // Header names match batch columns as the streaming reader matches them (case, `-`, `_` and spaces ignored).
 import { normalize } from '../core/cells.js';
 
@@ -285,7 +286,7 @@ async function loadCsv(client: import('pg').Client, file: string): Promise<strin
   }
   const header = ((parse(first, { bom: true })[0] as string[] | undefined) ?? []).map((h) => h.trim());
   if (!header.length) throw new PtaxError('BAD_HEADER', `${file} is empty: a CSV batch needs a header line`);
-  (await import('../batch/reader.js')).checkHeaderNames(header);
+  checkHeaderNames(header);
   const cols = header.map(q).join(', ');
   await client.query(`CREATE TEMP TABLE ptax_loaded (${header.map((h) => `${q(h)} TEXT`).join(', ')})`);
   try {
@@ -302,11 +303,10 @@ async function loadCsv(client: import('pg').Client, file: string): Promise<strin
 
 /**
  * The header line of a CSV file for DuckDB: its names as written (a byte-order mark dropped),
- * checked as the streaming path checks them (engine/batch/reader.ts checkHeaderNames).
+ * checked as the streaming path checks them (engine/batch/header.ts checkHeaderNames).
  */
 async function csvHeader(file: string): Promise<string[]> {
   const { parse } = await import('csv-parse/sync');
-  const { checkHeaderNames } = await import('../batch/reader.js');
   let first: string;
   try {
     first = await firstLine(file);
