@@ -275,18 +275,8 @@ async function runPostgres(bundle: Bundle, o: SqlBatchOptions): Promise<SqlBatch
 async function loadCsv(client: import('pg').Client, file: string): Promise<string> {
   const { createReadStream } = await import('node:fs');
   const { pipeline } = await import('node:stream/promises');
-  const { parse } = await import('csv-parse/sync');
   const { from: copyFrom } = await import('pg-copy-streams');
-  let first: string;
-  try {
-    first = await firstLine(file);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new PtaxError('UNREADABLE', `Cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
-  }
-  const header = ((parse(first, { bom: true })[0] as string[] | undefined) ?? []).map((h) => h.trim());
-  if (!header.length) throw new PtaxError('BAD_HEADER', `${file} is empty: a CSV batch needs a header line`);
-  checkHeaderNames(header);
+  const header = (await csvHeader(file)).map((h) => h.trim());
   const cols = header.map(q).join(', ');
   await client.query(`CREATE TEMP TABLE ptax_loaded (${header.map((h) => `${q(h)} TEXT`).join(', ')})`);
   try {
@@ -302,8 +292,9 @@ async function loadCsv(client: import('pg').Client, file: string): Promise<strin
 }
 
 /**
- * The header line of a CSV file for DuckDB: its names as written (a byte-order mark dropped),
- * checked as the streaming path checks them (engine/batch/header.ts checkHeaderNames).
+ * The header line of a CSV file (DuckDB's columns, PostgreSQL's table): its names as written
+ * (a byte-order mark dropped), checked as the streaming path checks them
+ * (engine/batch/header.ts checkHeaderNames).
  */
 async function csvHeader(file: string): Promise<string[]> {
   const { parse } = await import('csv-parse/sync');
@@ -311,7 +302,8 @@ async function csvHeader(file: string): Promise<string[]> {
   try {
     first = await firstLine(file);
   } catch (e) {
-    throw new PtaxError('UNREADABLE', `Cannot read ${file}: ${(e as Error).message}`);
+    const err = e as NodeJS.ErrnoException;
+    throw new PtaxError('UNREADABLE', `Cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
   let header: string[];
   try {
