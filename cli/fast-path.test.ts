@@ -12,9 +12,9 @@
  * No timings are asserted (scripts/bench-startup.ts measures them).
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readBundle } from '../engine/node.js';
 
@@ -185,5 +185,43 @@ describe('ptax calc after a rule file changed (a built bundle older than the YAM
     // Texas's own file: Texas reads the YAML too (as it does for rules/shared and the files at the top of rules/).
     appendFileSync(join(root, 'rules/tx/state.yaml'), '\n: : not yaml [\n');
     expect((await calc('TX', 'Harris')).status).toBe(1);
+  });
+});
+
+/**
+ * What the entry chunk holds: `ptax calc` reads dist/cli/fast/ptax.cjs whole on every start,
+ * and what a dynamic import reaches (batch, validate, the YAML loader, the SQL engines) must
+ * stay in chunks of their own. A static import from a module `calc` loads once pulled the CSV
+ * reader and the YAML loader into this chunk (126 → 234 KB, every start ~9 ms slower), and
+ * only a benchmark found it. Module names come from the bundler's `// dist/…` region
+ * comments; the classes and functions below are those modules' own definitions.
+ */
+describe("ptax calc's entry chunk (dist/cli/fast/ptax.cjs)", () => {
+  const code = readFileSync(FAST, 'utf8');
+  it('holds no module of batch, validate, the YAML loader or the SQL engines', () => {
+    const modules = [...code.matchAll(/^\/\/ dist\/(\S+\.js)$/gm)].map((m) => m[1]!);
+    expect(modules).toContain('engine/core/calculate.js');
+    expect(modules).toContain('cli/ptax.js');
+    expect(modules.filter((m) => /^engine\/(batch|sql)\/|^engine\/build\/(load|yaml-source|schema|checks)\.js$|^cli\/(batch|diff|validate)/.test(m))).toEqual(
+      [],
+    );
+    // Each definition is in another chunk of the bundle (so the check below can fail), not in this one.
+    const others = readdirSync(dirname(FAST))
+      .filter((f) => f.endsWith('.cjs') && f !== 'ptax.cjs')
+      .map((f) => readFileSync(join(dirname(FAST), f), 'utf8'))
+      .join('\n');
+    for (const own of [/\bBatchReader = class\b/, /\bPlaceKeys = class\b/, /\bBatchCalculator = class\b/, /function loadRules\b/, /function runSqlBatch\b/]) {
+      expect(others).toMatch(own);
+      expect(code).not.toMatch(own);
+    }
+  });
+  it('requires every other chunk lazily (inside a promise), none when it is loaded', () => {
+    // Every mention of another chunk's file: `require("./x.cjs")`, or `(… ?? require)(__dirname + "/x.cjs")`.
+    const chunks = [...code.matchAll(/"\.?\/[\w-]+\.cjs"/g)];
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const m of chunks) expect(code.slice(Math.max(0, m.index! - 120), m.index!)).toMatch(/Promise\.resolve\(\)\.then\(\(\) => [^;{}]*$/);
+  });
+  it('stays under 160 KB (126 KB when this test was written; 234 KB with the reader in it)', () => {
+    expect(statSync(FAST).size).toBeLessThan(160_000);
   });
 });

@@ -36,16 +36,11 @@ import { COUNTY_FACTS, type Lang, type ResultGroup, type ResultLeaf, type Result
 import { CsvOut, csvEscape } from './csv-out.js';
 import { BATCH_COLUMNS } from '../codegen/js.js';
 import type { GeneratedProgram } from '../codegen/runtime.js';
-import { RESULT_FIELDS } from '../generated/results.js';
+import { RESULT_COLUMNS } from './header.js';
 
-/**
- * The flat result columns of a CSV batch row: column name and result path, the fields of
- * rules/results.yaml with a `column`, in its order: the place's (county name, program,
- * rules' year), then result leaves, then the notes, joined.
- */
-export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: readonly string[] }> = RESULT_FIELDS.flatMap(
-  (f): Array<{ name: string; path: readonly string[] }> => ('column' in f ? [{ name: f.column, path: f.path }] : []),
-);
+/** The result columns (defined in ./header.js, a light module the SQL engines read too). */
+export { RESULT_COLUMNS };
+
 /** The columns a place gives (written once per place as its prefix), in this order. */
 const PLACE_COLUMNS = ['county', 'program', 'year'];
 if (

@@ -9,11 +9,21 @@ import { normalize } from '../core/cells.js';
 import { PtaxError } from '../core/errors.js';
 import { RESULT_FIELDS } from '../generated/results.js';
 
+/**
+ * The flat result columns of a CSV batch row: column name and result path, the fields of
+ * rules/results.yaml with a `column`, in its order: the place's (county name, program,
+ * rules' year), then result leaves, then the notes, joined. The one list: the streaming
+ * path (engine/batch/batch.ts), the SQL generator and the header checks below read it.
+ */
+export const RESULT_COLUMNS: ReadonlyArray<{ name: string; path: readonly string[] }> = RESULT_FIELDS.flatMap(
+  (f): Array<{ name: string; path: readonly string[] }> => ('column' in f ? [{ name: f.column, path: f.path }] : []),
+);
+
 /** The two columns that end every batch output row after the result columns. */
 export const ERROR_COLUMNS = ['error', 'errorCode'] as const;
 
-/** Every output column's name, normalized: rules/results.yaml's fields with a `column`, and the error columns. */
-const OUTPUT_NAMES = new Set([...RESULT_FIELDS.flatMap((f) => ('column' in f ? [normalize(f.column)] : [])), ...ERROR_COLUMNS.map(normalize)]);
+/** Every output column's name, normalized: the result columns and the error columns. */
+const OUTPUT_NAMES = new Set([...RESULT_COLUMNS.map((c) => normalize(c.name)), ...ERROR_COLUMNS.map(normalize)]);
 
 /**
  * The first problem of a header, thrown as BAD_HEADER: a column without a name, a column

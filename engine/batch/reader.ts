@@ -281,7 +281,7 @@ export class BatchReader {
             const a = buf[s]!,
               z = buf[i - 1]!;
             if (!(a > 32 && z > 32 && a < 128 && z < 128)) return -2;
-            const t = this.intern(buf, s, i);
+            const t = this.intern(buf, s, i, k);
             if (kind === K_STAR && !h[k]!.values!.includes(t)) return -2;
             x = t;
           }
@@ -464,7 +464,7 @@ export class BatchReader {
         const a = buf[s]!,
           z = buf[e - 1]!;
         if (a > 32 && z > 32 && a < 128 && z < 128) {
-          const t = this.intern(buf, s, e);
+          const t = this.intern(buf, s, e, k);
           if (kind === 'text' || spec.values!.includes(t)) return t;
         }
       }
@@ -611,25 +611,29 @@ export class BatchReader {
   }
   private placeKeys = new PlaceKeys();
 
-  /** A short text cell as a string, the same string for the same bytes (a few dozen remembered). */
-  private intern(buf: Buffer, s: number, e: number): string {
+  /**
+   * A short text cell of column `k` as a string, the same string for the same bytes (a few
+   * remembered per column: a class or STAR column has a handful of values, and the state
+   * and county cells read for first rows do not crowd them out).
+   */
+  private intern(buf: Buffer, s: number, e: number, k: number): string {
     const n = e - s;
-    const keys = this.internKeys;
+    const keys = (this.internKeys[k] ??= []);
     next: for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      if (k.length !== n) continue;
-      for (let j = 0; j < n; j++) if (k[j] !== buf[s + j]) continue next;
-      return this.internTexts[i]!;
+      const key = keys[i]!;
+      if (key.length !== n) continue;
+      for (let j = 0; j < n; j++) if (key[j] !== buf[s + j]) continue next;
+      return this.internTexts[k]![i]!;
     }
     const t = buf.toString('utf8', s, e);
-    if (keys.length < 64) {
+    if (keys.length < 16) {
       keys.push(Buffer.from(buf.subarray(s, e)));
-      this.internTexts.push(t);
+      (this.internTexts[k] ??= []).push(t);
     }
     return t;
   }
-  private internKeys: Buffer[] = [];
-  private internTexts: string[] = [];
+  private internKeys: Buffer[][] = [];
+  private internTexts: string[][] = [];
 
   /** By header position, how `plainRow` reads each cell (K_…); null: every record is read by `split` and `csvRecord`. */
   private kinds: Int8Array | null = null;

@@ -82,6 +82,7 @@ import {
 import { INPUTS } from '../generated/inputs.js';
 import { declaredInputs, inputFactsOf } from '../core/registry.js';
 import { RESULT_FIELDS } from '../generated/results.js';
+import { RESULT_COLUMNS } from '../batch/header.js';
 import { FALSE_WORDS, TRUE_WORDS, kindOf, refusesNegative, type CellKind } from '../core/cells.js';
 
 export type Dialect = 'duckdb' | 'postgres';
@@ -140,10 +141,7 @@ const batchColumnsOf = (inputs: ReturnType<typeof sqlInputsOf>): readonly string
 ];
 export const BATCH_INPUT_COLUMNS: readonly string[] = batchColumnsOf(SQL_INPUTS);
 /** The result columns after the place's: path and column name (rules/results.yaml). */
-export const SQL_RESULT_COLUMNS = RESULT_FIELDS.flatMap((f) => ('column' in f ? [{ name: f.column as string, path: f.path as readonly string[] }] : [])).slice(
-  3,
-  -1,
-);
+export const SQL_RESULT_COLUMNS = RESULT_COLUMNS.slice(3, -1);
 
 /** An SQL identifier, quoted. */
 export const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;

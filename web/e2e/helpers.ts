@@ -127,11 +127,12 @@ export async function fresh(browser: Browser, opts: FreshOptions = {}): Promise<
   if (s?.busy)
     s = undefined; // two pages of one edition at a time: the second gets a context of its own
   else if (s) await wipe(s);
-  const viewport = opts.viewport === undefined ? DESKTOP : opts.viewport;
+  // No viewport asked for: the desktop one; null: Playwright's default window (1280 × 720), set explicitly so that a reused tab gets it back.
+  const viewport = opts.viewport === undefined ? DESKTOP : (opts.viewport ?? { width: 1280, height: 720 });
   if (!s) {
     const context = await browser.newContext({
       baseURL: editionURL(edition),
-      viewport: opts.viewport === null ? { width: 1280, height: 720 } : viewport,
+      viewport,
       acceptDownloads: true,
       ...(locale ? { locale } : {}),
       ...(opts.mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
@@ -139,7 +140,7 @@ export async function fresh(browser: Browser, opts: FreshOptions = {}): Promise<
     s = { context, page: await context.newPage(), busy: true, scripts: [] };
     if (!all.has(key)) all.set(key, s);
   } else {
-    await s.page.setViewportSize(opts.viewport === null ? { width: 1280, height: 720 } : viewport!);
+    await s.page.setViewportSize(viewport);
   }
   s.busy = true;
   const shared = s;
