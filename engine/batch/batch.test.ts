@@ -421,6 +421,32 @@ describe('what the place cache must not change', () => {
     expect(c === a).toBe(true);
   });
 
+  it('the year asked for and none share one place when they give the same facts; a later year (rules carried forward) is a place of its own', () => {
+    const b = new BatchCalculator(generated());
+    const none = b.placeOf(row({ state: 'OH', county: 'Hardin', value: 1 }))!;
+    const same = b.placeOf(row({ state: 'OH', county: 'Hardin County', value: 1 }, 2025))!;
+    const later = b.placeOf(row({ state: 'OH', county: 'hardin', value: 1 }, 2026))!;
+    expect(same).toBe(none);
+    expect(later).not.toBe(none);
+    expect([none.own[0], later.own[0]]).toEqual([2025, 2026]);
+    expect(later.notes).toEqual(['Rules for 2026 are not published yet; 2025 values are carried forward as the estimate']);
+    // The reader's way in (the state's code and the county's keys worked out by placeOfRow): the same places.
+    const facts = inputFacts(row({ state: 'OH', county: 'x', value: 1 }), bundle);
+    const never = () => {
+      throw new Error('a known place needs no input object');
+    };
+    expect(b.placeOfRow('oh', 'HARDIN', 2026, facts, never)).toBe(later);
+    expect(b.placeOfRow('Ohio', 'Hardin', undefined, facts, never)).toBe(none);
+    // Another county of the state: a place of its own, through prepare (the input object made once).
+    let made = 0;
+    const franklin = b.placeOfRow('OH', 'Franklin', undefined, facts, () => (made++, row({ state: 'OH', county: 'Franklin', value: 1 })))!;
+    expect([franklin.countyName, made]).toEqual(['Franklin County', 1]);
+    // The year asked for, not seen with this county yet: prepare again (a second input object), and the same place.
+    expect(b.placeOfRow('OH', 'Franklin County', 2025, facts, () => (made++, row({ state: 'OH', county: 'Franklin County', value: 1 }, 2025)))).toBe(franklin);
+    expect(made).toBe(2);
+    expect(b.placeOfRow('oh', 'franklin', 2025, facts, never)).toBe(franklin);
+  });
+
   it('Spanish, for a row that goes through prepare (a county rate of its own): the result in Spanish', () => {
     const calc = generated();
     const b = new BatchCalculator(calc, { lang: 'es' });

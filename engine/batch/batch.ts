@@ -157,10 +157,22 @@ export class BatchCalculator {
   /** Places by county text, then (a short list) by state text and year asked for (-1: none). */
   private places = new Map<string, Array<{ state: string; year: number; place: Place }>>();
   private nPlaces = 0;
-  /** Places by state code, county slug and year asked for. */
-  private bySlug = new Map<string, Place>();
-  /** One Place per outcome of `prepare` (many spellings of a county share it). */
-  private canonical = new Map<string, Place>();
+  /**
+   * Places by state code, then the county's keys (`countyKeys`), then the year asked for
+   * (-1: none): maps of strings the engine made once (a state's code, a county text's keys),
+   * whose hashes V8 keeps, not one key string built and hashed again for every first row.
+   */
+  private bySlug = new Map<string, Map<string, Map<number, Place>>>();
+  private nBySlug = 0;
+  /**
+   * One Place per outcome of `prepare` (many spellings of a county, and the year asked for
+   * and none, share it): places by what names them (state, county, program, year, notes,
+   * the place facts), then compared fact by fact (`samePlace`).
+   */
+  private canonical = new Map<string, Place[]>();
+  private nCanonical = 0;
+  /** State codes by the state cell's text, as `Calculator.state` finds them (successes only). */
+  private codes = new Map<string, string>();
   private columnsByProgram = new Map<CompiledProgram, Columns>();
   /** The batch columns of the current row, as a generated program writes them: numbers, and the odd bits in the last slot; other values. */
   private readonly nums = new Float64Array(LEAF_COLUMNS.length + 1);
@@ -418,15 +430,23 @@ export class BatchCalculator {
       if (n !== null && n !== undefined && !Number.isFinite(n)) return undefined;
     }
     if (f.countyRate !== -1 && facts[f.countyRate] !== null && facts[f.countyRate] !== undefined) return undefined;
-    let code: string;
-    try {
-      code = this.calc.state(state as string).code;
-    } catch {
-      return this.placeOf(input()); // `prepare` throws the state's error
+    let code = this.codes.get(state as string);
+    if (code === undefined) {
+      try {
+        code = this.calc.state(state as string).code;
+      } catch {
+        return this.placeOf(input()); // `prepare` throws the state's error
+      }
+      if (this.codes.size < 1000 && typeof state === 'string') this.codes.set(state, code);
     }
     if (this.inputChosen.size && this.inputChosen.has(code)) return undefined;
-    const known = this.bySlug.get(`${code}\u0001${this.countyKeys(String(county))}\u0001${year ?? -1}`);
-    return known ?? this.placeOf(input());
+    const keys = this.countyKeys(String(county));
+    return this.slugPlace(code, keys, year ?? -1) ?? this.placeOf(input(), code, keys);
+  }
+
+  /** The place of a state code, county keys and year asked for (-1: none), if known. */
+  private slugPlace(code: string, keys: string, year: number): Place | undefined {
+    return this.bySlug.get(code)?.get(keys)?.get(year);
   }
   /** Where `placeOf`'s checks read the input facts: the numeric ones (`finite`) and the county rate (-1: no such fact). */
   private readonly factSlots: { numeric: Int32Array; countyRate: number };
@@ -436,13 +456,16 @@ export class BatchCalculator {
    * row of a place, from `prepare` (which throws its PtaxError for a bad state, county or
    * year). Undefined when the row must go through `prepare` itself: the place cache is
    * off, a number is not finite, or the state chooses its program by input facts.
+   * `knownCode` and `knownKeys`: the state's code and the county's keys (`countyKeys`),
+   * given by `placeOfRow`, which has looked them up already and found no place.
    */
-  placeOf(input: CalcInput): Place | undefined {
+  placeOf(input: CalcInput, knownCode?: string, knownKeys?: string): Place | undefined {
     // A county rate given in the row is not the place's: such rows go through `prepare`.
     if (!finite(input) || (input.countyRate !== null && input.countyRate !== undefined)) return undefined;
-    if (this.inputChosen.size && this.inputChosen.has(this.calc.state(input.state).code)) return undefined;
+    if (this.inputChosen.size && this.inputChosen.has(knownCode ?? this.calc.state(input.state).code)) return undefined;
     const year = input.year ?? -1;
-    const list = this.places.get(input.county);
+    // The texts seen (`placeOfRow`'s caller, the reader, keeps its own by the cells' bytes).
+    const list = knownCode === undefined ? this.places.get(input.county) : undefined;
     if (list) {
       for (let i = 0; i < list.length; i++) {
         const e = list[i]!;
@@ -454,14 +477,19 @@ export class BatchCalculator {
     // reads it (by slugOf, then by countyKey: "Kings", "kings county" and "KINGS" are one
     // county), and nothing else of the text. Both keys: two spellings with one slug can
     // have two countyKeys ("Doña" and "Do a" are both "do-a").
-    let norm: string | undefined;
-    try {
-      norm = `${this.calc.state(input.state).code}\u0001${this.countyKeys(String(input.county))}\u0001${year}`;
-    } catch {
-      norm = undefined;
+    // (`placeOfRow` has worked out the state's code and the county's keys and looked them up already.)
+    let code = knownCode,
+      keys = knownKeys;
+    if (code === undefined || keys === undefined) {
+      try {
+        code = this.calc.state(input.state).code;
+        keys = this.countyKeys(String(input.county));
+      } catch {
+        code = keys = undefined;
+      }
+      const known = code === undefined ? undefined : this.slugPlace(code, keys!, year);
+      if (known) return this.remember(input, year, known);
     }
-    const known = norm === undefined ? undefined : this.bySlug.get(norm);
-    if (known) return this.remember(input, year, known);
     // First row of this place: `prepare` does the work (and throws for a bad state, county or year).
     const prep = this.calc.prepare(input, this.lang);
     let place = this.placeFrom(prep);
@@ -470,14 +498,34 @@ export class BatchCalculator {
       this.fastOff = `the facts filled for ${prep.state} ${prep.county} differ from prepare's`;
       return undefined;
     }
-    // Everything a Place holds, as text: equal texts, interchangeable places.
-    const id = JSON.stringify([place.state, place.countyName, place.notes, place.county, place.inputs.map((x, i) => (this.kinds[i] === 3 ? x : null))]);
-    const key = `${id}\u0001${this.programKey(place.compiled)}`;
-    const same = this.canonical.get(key);
-    if (same) place = same;
-    else if (this.canonical.size < MAX_PLACES) this.canonical.set(key, place);
-    if (norm !== undefined && this.bySlug.size < MAX_PLACES) this.bySlug.set(norm, place);
-    return this.remember(input, year, place);
+    place = this.canonicalOf(place);
+    if (code !== undefined && this.nBySlug < MAX_PLACES) {
+      let byKeys = this.bySlug.get(code);
+      if (!byKeys) this.bySlug.set(code, (byKeys = new Map()));
+      let byYear = byKeys.get(keys!);
+      if (!byYear) byKeys.set(keys!, (byYear = new Map()));
+      if (!byYear.has(year)) this.nBySlug++;
+      byYear.set(year, place);
+    }
+    return knownCode === undefined ? this.remember(input, year, place) : place;
+  }
+
+  /**
+   * The one Place equal to `place` in everything it holds (its state, county name, compiled
+   * program, the engine's notes, its own facts: the place facts and the county facts,
+   * compared with Object.is), or `place` itself, remembered, when there is none yet.
+   */
+  private canonicalOf(place: Place): Place {
+    const key = `${place.state}\u0001${place.countyName}\u0001${this.programKey(place.compiled)}\u0001${place.notes.join('\u0002')}`;
+    let list = this.canonical.get(key);
+    if (list) {
+      for (const other of list) if (samePlace(other, place)) return other;
+    } else if (this.nCanonical < MAX_PLACES) this.canonical.set(key, (list = []));
+    if (list && this.nCanonical < MAX_PLACES) {
+      list.push(place);
+      this.nCanonical++;
+    }
+    return place;
   }
 
   /**
@@ -618,6 +666,15 @@ function getter(path: readonly string[]): (r: Record<string, any>) => unknown {
     for (const k of path) x = x?.[k];
     return x ?? (zero ? 0 : undefined);
   };
+}
+
+/** Whether two places of one name (`canonicalOf`) have the same own facts: the place facts (year) and the county facts. */
+function samePlace(a: Place, b: Place): boolean {
+  const x = a.own,
+    y = b.own;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+  return true;
 }
 
 const NO_NOTES: readonly string[] = [];

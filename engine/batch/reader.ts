@@ -589,8 +589,12 @@ export class BatchReader {
     const facts = this.facts;
     const y = year === -1 ? undefined : (vals[year] as number | undefined);
     const input = (): CalcInput => {
-      const o: Record<string, unknown> = { state: vals[state], county: vals[county], year: y };
+      // A copy of one object of the input's keys (one shape for every first row; keys added one by one made a dictionary each time).
       const names = inputFactsOf(this.bundle);
+      const o: Record<string, unknown> = { ...(this.inputShape ??= Object.fromEntries(['state', 'county', 'year', ...names].map((k) => [k, undefined]))) };
+      o.state = vals[state];
+      o.county = vals[county];
+      o.year = y;
       for (let i = 0; i < names.length; i++) if (names[i] !== 'year') o[names[i]!] = facts[i];
       return o as unknown as CalcInput;
     };
@@ -610,6 +614,8 @@ export class BatchReader {
     return keys.places.length - 1;
   }
   private placeKeys = new PlaceKeys();
+  /** The keys of the input object a first row makes (`entryOfBytes`), in order, each undefined. */
+  private inputShape: Record<string, undefined> | undefined;
 
   /**
    * A short text cell of column `k` as a string, the same string for the same bytes (a few
