@@ -1,7 +1,7 @@
 /** The calculation: state and county look-up, year selection, validation, steps, result. */
 import { compileProgram, compileProgramLazily, type CompiledProgram, type StepInfo } from './compile.js';
 import { compileCondition, type Facts } from './conditions.js';
-import { countyCount, countyRateAt, findCounty, stateKey } from './counties.js';
+import { countyCount, countyRateAt, findCounty, stateCodeOf, stateKey, stateNamesOf } from './counties.js';
 export { stateKey };
 import { PtaxError } from './errors.js';
 import { inputError, localized, message, percent } from './messages.js';
@@ -128,25 +128,15 @@ export class Calculator {
 
   /** A state by its code or its name in either language, in any case and with or without accents ("OH", "ohio", "Nueva Jersey"). */
   state(code: string): StateDef {
-    const c = String(code).trim().toUpperCase();
-    const s = this.bundle.states[c] ?? this.stateNames().get(stateKey(String(code)));
+    const found = stateCodeOf(this.bundle.states, code, () => (this.names ??= stateNamesOf(this.bundle.states)));
+    const s = found === undefined ? undefined : this.bundle.states[found];
     if (s) return s;
     const codes = Object.keys(this.bundle.states).sort((a, b) => Number(a === 'HUB') - Number(b === 'HUB') || a.localeCompare(b));
     throw inputError('UNKNOWN_STATE', 'unknownState', { code: String(code), choices: codes.join(', ') });
   }
 
-  private names?: Map<string, StateDef>;
-  /** The states by stateKey of their names (en, es) and slug; the hub's name is not a state's. */
-  private stateNames(): Map<string, StateDef> {
-    if (!this.names) {
-      this.names = new Map();
-      for (const s of Object.values(this.bundle.states)) {
-        if (s.tier === 'hub') continue;
-        for (const n of [s.name.en, s.name.es, s.slug ?? '']) if (n) this.names.set(stateKey(n), s);
-      }
-    }
-    return this.names;
-  }
+  /** The states' codes by stateKey of their names (`stateNamesOf`), made on the first name looked up. */
+  private names?: Map<string, string>;
 
   compiled(programId: string, year: number): CompiledProgram {
     const key = `${programId}@${year}`;

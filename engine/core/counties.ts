@@ -157,3 +157,27 @@ export function stateKey(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '');
 }
+
+/**
+ * The states' codes by `stateKey` of their names (en, es) and slug; the hub's name is not a
+ * state's. Made by the callers that read a state cell as `Calculator.state` reads it (the
+ * calculator, and the SQL generator, which prints the same look-up into its query).
+ */
+export function stateNamesOf(states: Readonly<Record<string, StateDef>>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const s of Object.values(states)) {
+    if (s.tier === 'hub') continue;
+    for (const n of [s.name.en, s.name.es, s.slug ?? '']) if (n) names.set(stateKey(n), s.code);
+  }
+  return names;
+}
+
+/**
+ * The code of the state a cell names, as `Calculator.state` reads it: a code in any case
+ * (trimmed), else a name or slug by `stateKey` (`names`: `stateNamesOf`, asked for only
+ * then); undefined for neither.
+ */
+export function stateCodeOf(states: Readonly<Record<string, StateDef>>, text: string, names: () => ReadonlyMap<string, string>): string | undefined {
+  const upper = String(text).trim().toUpperCase();
+  return states[upper] ? upper : names().get(stateKey(String(text)));
+}

@@ -61,7 +61,7 @@
  *   tried, not proven; PostgreSQL's errors are answered as JS answers them: SqlPrinter.pow).
  */
 import { compileCondition } from '../core/conditions.js';
-import { countyRateAt, slugOf, stateKey } from '../core/counties.js';
+import { countyRateAt, slugOf, stateCodeOf, stateNamesOf } from '../core/counties.js';
 import { message } from '../core/messages.js';
 import { periodStart } from '../core/params.js';
 import { leavesOf, type CaseValue, type Cond, type Literal, type Num, type Operator, type ProgramIR, type StepIR } from '../core/ir.js';
@@ -622,18 +622,13 @@ export function gatherOthers(bundle: Bundle, places: ReadonlyArray<readonly Cell
   if (!mix) return true;
   const topState = new Map<string, boolean>();
   for (const p of places) topState.set(p[0] as string, (topState.get(p[0] as string) ?? true) && p[3] === top);
-  const names = new Map<string, string>();
-  for (const st of Object.values(bundle.states)) {
-    if (st.tier === 'hub') continue;
-    for (const n of [st.name.en, st.name.es, st.slug ?? '']) if (n) names.set(stateKey(n), st.code);
-  }
+  const names = stateNamesOf(bundle.states);
   let mine = 0;
   let all = 0;
   for (const { state, rows } of mix) {
     all += rows;
     if (state === null) continue;
-    const upper = state.trim().toUpperCase();
-    const code = bundle.states[upper] ? upper : names.get(stateKey(state));
+    const code = stateCodeOf(bundle.states, state, () => names);
     if (code !== undefined && topState.get(code)) mine += rows;
   }
   return mine * 2 > all;
@@ -726,11 +721,7 @@ function keysSql(x: Query, cells: ReturnType<typeof cellsSql>, shared: boolean, 
   // The state cell as Calculator.state reads it: a code in any case, else a state's name in
   // either language or its slug, compared by stateKey (accents and everything but letters and
   // digits dropped, lower case); a cell that is neither stays as it is (UNKNOWN_STATE below).
-  const stateNames = new Map<string, string>();
-  for (const st of Object.values(bundle.states)) {
-    if (st.tier === 'hub') continue;
-    for (const n of [st.name.en, st.name.es, st.slug ?? '']) if (n) stateNames.set(stateKey(n), st.code);
-  }
+  const stateNames = stateNamesOf(bundle.states);
   const stateOf = (x: string) => {
     const key = `REGEXP_REPLACE(TRANSLATE(LOWER(${x}), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc'), '[^a-z0-9]+', '', 'g')`;
     const byName = [...stateNames].map(([k, c]) => `WHEN ${str(k)} THEN ${str(c)}`).join(' ');
