@@ -26,6 +26,8 @@ export function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, OFFLINE], headless: true });
 }
 
+/** The test server's sites: the four editions and the hub. */
+export const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'] as const;
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
@@ -179,7 +181,7 @@ async function wipe(s: Shared): Promise<void> {
   await s.context.clearPermissions();
   const cdp = await s.context.newCDPSession(s.page);
   try {
-    for (const edition of ['NY', 'TX', 'CA', 'FL', 'HUB'])
+    for (const edition of EDITIONS)
       await cdp.send('Storage.clearDataForOrigin', { origin: editionURL(edition), storageTypes: 'local_storage,indexeddb,cache_storage,service_workers' });
   } finally {
     await cdp.detach();

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import { inject } from 'vitest';
-import { axe, launch, open, ready } from './helpers.js';
+import { EDITIONS, axe, launch, open, ready } from './helpers.js';
 import { REPO } from './env.js';
 
 let browser: Browser;
@@ -23,8 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const EDITIONS = ['NY', 'TX', 'CA', 'FL', 'HUB'] as const;
 
 /**
  * GET a path of an edition's site (by its host name) from Node. Node's agent keeps connections
