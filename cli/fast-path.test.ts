@@ -28,9 +28,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 type Run = { status: number | null; stdout: string; stderr: string };
 
-function ptax(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** `node <args>` run to its end: its exit status and what it printed. */
+function node(args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, { ...(o.cwd ? { cwd: o.cwd } : {}), env: { ...process.env, ...o.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -38,6 +39,7 @@ function ptax(args: string[], env: Record<string, string> = {}): Promise<Run> {
     child.on('close', (status) => done({ status, stdout, stderr }));
   });
 }
+const ptax = (args: string[], env: Record<string, string> = {}) => node([MAIN, ...args], { cwd: ROOT, env });
 const slow = (args: string[]) => ptax(args, { PTAX_NO_BUNDLE: '1' });
 
 /** A few properties of every state: the first, middle and last county (none for a state without counties). */
@@ -112,16 +114,7 @@ describe('ptax calc: the bundle (fast path) and the unbundled code (slow path) a
     writeFileSync(driver, CLI_DRIVER);
     const list = join(tmp, 'table-cases.json');
     writeFileSync(list, JSON.stringify(cases.map(flags)));
-    const run = (entry: string) => {
-      return new Promise<Run>((done) => {
-        const child = spawn(process.execPath, [driver, entry, list], { cwd: ROOT });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (status) => done({ status, stdout, stderr }));
-      });
-    };
+    const run = (entry: string) => node([driver, entry, list], { cwd: ROOT });
     const [f, s] = await Promise.all([run(FAST), run(SLOW)]);
     expect(f.stderr).toBe('');
     expect(f.status).toBe(0);
@@ -165,15 +158,7 @@ describe('ptax calc after a rule file changed (a built bundle older than the YAM
     symlinkSync(join(ROOT, 'schemas'), join(root, 'schemas'), 'dir');
     symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
     writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
-    const calc = (state: string, county: string) =>
-      new Promise<Run>((done) => {
-        const child = spawn(process.execPath, [join(root, 'dist/cli/start.cjs'), 'calc', '--state', state, '--county', county, '--value', '400000']);
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (status) => done({ status, stdout, stderr }));
-      });
+    const calc = (state: string, county: string) => node([join(root, 'dist/cli/start.cjs'), 'calc', '--state', state, '--county', county, '--value', '400000']);
     const before = await calc('TX', 'Harris');
     expect(before.status).toBe(0);
     // Another state's file broken after the build: Texas is still calculated, from the built rules; California reads its YAML and says so.
