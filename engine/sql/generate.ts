@@ -817,7 +817,7 @@ function rowsSql(
   yearKey: string,
   sfx: string,
   filter: string | undefined,
-  spread: boolean,
+  gather: boolean,
   keyed: boolean,
 ): void {
   const { o, dialect, table, cte } = x;
@@ -852,13 +852,12 @@ function rowsSql(
   const badValue = `f0 IN (CAST('NaN' AS FLOAT8), CAST('Infinity' AS FLOAT8), CAST('-Infinity' AS FLOAT8))`;
   // The roll joined to its keys first (to the branch's keys: a row of another branch stops
   // here), then its cells read.
-  // The other programs' rows (`spread`: a few in each of DuckDB's vectors of 2,048 rows, as
-  // a roll of many states holds them: gatherOthers) are gathered first (MATERIALIZED in DuckDB): every
+  // The other programs' rows (`gather`, DuckDB only: a few in each of DuckDB's vectors of 2,048
+  // rows, as a roll of many states holds them: gatherOthers) are gathered first (MATERIALIZED): every
   // projection after the join costs DuckDB about the same per vector however few rows it
   // holds, and these rows pass ~40 of them. Memory: these rows' input columns and their key's
   // number (k_id; the key's columns are joined again after: 40% less memory than gathering
   // them too), spilled to the temporary folder beyond the memory limit (README, bench:roll).
-  const gather = spread && dialect === 'duckdb';
   const keyJoin = `${sameKey(dialect, `CAST(i.${q('state')} AS TEXT)`, 'k.k_state', "''")} AND ${sameKey(dialect, `CAST(i.${q('county')} AS TEXT)`, 'k.k_county', "''")}
     AND ${sameKey(dialect, yearKey, 'k.k_year', isText('year') ? "''" : '0')}`;
   if (gather)
