@@ -27,7 +27,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { writeRoll } from './gen-batch.js';
+import { BATCH_SEED, writeRoll } from './gen-batch.js';
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const other = process.argv[2];
@@ -47,7 +47,7 @@ if (process.env.PTAX_AB_PINNED !== '1' && spawnSync('taskset', ['--version']).st
 
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 1_000_000);
 const PAIRS = Number(process.env.BENCH_AB_PAIRS ?? 6);
-const SEED = 20261121;
+const SEED = BATCH_SEED;
 Error.stackTraceLimit = 0;
 
 interface Build {
@@ -67,7 +67,7 @@ async function load(name: string, dir: string): Promise<Build> {
 const builds = [await load('A', other), await load('B', DIST)];
 const tmp = mkdtempSync(join(tmpdir(), 'ptax-bench-ab-'));
 const file = join(tmp, 'roll.csv');
-await writeRoll(file, ROWS, builds[1]!.E.readBundle(join(DIST, 'rules', 'bundle.json')), SEED);
+await writeRoll(file, ROWS, builds[1]!.calc.bundle, SEED); // B's bundle, already read
 const bytes = readFileSync(file);
 rmSync(tmp, { recursive: true, force: true });
 

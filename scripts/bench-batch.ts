@@ -24,11 +24,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBundle } from '../engine/node.js';
-import { writeRoll } from './gen-batch.js';
+import { BATCH_SEED, writeRoll } from './gen-batch.js';
 
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_BATCH_RUNS ?? 3);
-const SEED = 20261121;
+const SEED = BATCH_SEED;
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(DIST, 'cli', 'main.js');
 const FLOOR = join(DIST, 'scripts', 'bench-batch-floor.js');

@@ -49,7 +49,10 @@ type Row = Record<(typeof GEN_COLUMNS)[number], string | number | boolean | null
  * Returns a function giving row i (rows are drawn in order from one seeded stream).
  * Values are plain: numbers, booleans, strings, null for "not given".
  */
-export function rowGenerator(bundle: Bundle, seed = 20261121): (i: number) => Row {
+/** The seed of bench:batch's roll (and bench:batch-ab's): the generator's default. */
+export const BATCH_SEED = 20261121;
+
+export function rowGenerator(bundle: Bundle, seed = BATCH_SEED): (i: number) => Row {
   const rand = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   // States without counties (the hub) take no property rows.
