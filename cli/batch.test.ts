@@ -10,7 +10,7 @@
  * No timings are asserted.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -305,6 +305,33 @@ describe('CsvOut, the one printer of batch cells', () => {
     }
     parts.push(...w.take());
     expect(Buffer.concat(parts).toString('utf8')).toBe(expected);
+  });
+  it('writeTo: rows written to a file across many buffers come out whole and in order, in the same memory after the first', () => {
+    const w = new CsvOut();
+    const path = join(tmp, 'write-to.txt');
+    const fd = openSync(path, 'w');
+    let expected = '';
+    const memory = new Set<ArrayBufferLike>();
+    try {
+      for (let i = 0; i < 200_000; i++) {
+        w.ensure(80);
+        const row = `${i},${'x'.repeat(i % 50)},é\n`;
+        w.str(row);
+        expected += row;
+        if (i % 20_000 === 19_999) {
+          w.writeTo(fd);
+          if (i >= 60_000) memory.add(w.buf.buffer);
+          expect(w.pending).toBe(0);
+        }
+      }
+      w.writeTo(fd);
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(path, 'utf8')).toBe(expected);
+    // ~7 MB written through the same few allocations: each writeTo starts again at the start of one of them.
+    expect(expected.length).toBeGreaterThan(6_000_000);
+    expect(memory.size).toBe(1);
   });
 });
 
@@ -668,6 +695,26 @@ describe('what stops a batch: one line on stderr, exit 2, no stack trace', () =>
       expect(r.stderr).not.toMatch(/\n\s+at /);
     });
   }
+  it('a roll written to a pipe, to a file as standard output, and with --out: the same bytes (the last two written by descriptor, their buffers reused)', async () => {
+    const input = join(tmp, 'roll-30000.csv');
+    await writeRoll(input, 30_000, bundle, 7);
+    const piped = await ptax(['calc', '--batch', input]);
+    expect(piped.code, piped.stderr).toBe(0);
+    const toFile = join(tmp, 'stdout-file.csv');
+    const fd = openSync(toFile, 'w');
+    const code = await new Promise<number | null>((done) =>
+      spawn('node', [MAIN, 'calc', '--batch', input], { cwd: ROOT, stdio: ['ignore', fd, 'ignore'] }).on('close', done),
+    );
+    closeSync(fd);
+    const withOut = join(tmp, 'out-file.csv');
+    const r = await ptax(['calc', '--batch', input, '--out', withOut]);
+    expect([code, r.code]).toEqual([0, 0]);
+    // ~13 MB of rows: many of the output's 1 MB buffers, each written again after the first few.
+    expect(piped.stdout.length).toBeGreaterThan(10_000_000);
+    expect(piped.stdout.split('\n')).toHaveLength(30_002); // the header, every row, the last line feed
+    expect(readFileSync(toFile, 'utf8') === piped.stdout).toBe(true);
+    expect(readFileSync(withOut, 'utf8') === piped.stdout).toBe(true);
+  }, 60_000);
   it('the same file as --out keeps the input intact', () => {
     expect(readFileSync(join(tmp, 'same.csv'), 'utf8')).toBe('state,county\n');
   });

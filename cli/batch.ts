@@ -15,11 +15,11 @@
  * - A file that cannot be read, a bad header, or a record that never ends: one line on
  *   stderr, exit 2 (thrown as a PtaxError; cli/main.ts prints it).
  */
-import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, realpathSync } from 'node:fs';
 import { once } from 'node:events';
 import { extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { BatchReader, type BatchFormat, type Calculator } from '../engine/node.js';
+import { BatchReader, syncOutput, type BatchFormat, type Calculator } from '../engine/node.js';
 import { loadSqlRunner } from '../engine/node.js';
 import { PtaxError, isPtaxError } from '../engine/node.js';
 import { type Lang } from '../engine/node.js';
@@ -69,20 +69,34 @@ export function detectFormat(file: string): BatchFormat | undefined {
 }
 
 /**
- * The output stream and its first error (kept: a write that failed is reported once, as
- * the output's error, not as the input's).
+ * The output and its first error (kept: a write that failed is reported once, as the
+ * output's error, not as the input's). A file (`--out`, or standard output sent to a file
+ * or /dev/null) is written by descriptor, synchronously, so the reader's output buffers
+ * are written again for the next rows (`CsvOut.reuse`); a pipe, a terminal or a stream
+ * given by the caller is written as a stream, with backpressure.
  */
 class Output {
   error: unknown;
-  constructor(readonly stream: Writable) {
-    stream.on('error', (e) => {
+  constructor(
+    readonly stream: Writable | undefined,
+    readonly fd?: number,
+  ) {
+    stream?.on('error', (e) => {
       this.error ??= e;
     });
   }
   /** Writes what the reader printed, waiting for 'drain' when the stream asks for it. */
   async flush(reader: BatchReader): Promise<void> {
     if (this.error) throw this.error;
-    for (const b of reader.out.take()) if (!this.stream.write(b)) await once(this.stream, 'drain');
+    if (this.fd === undefined) {
+      for (const b of reader.out.take()) if (!this.stream!.write(b)) await once(this.stream!, 'drain');
+      return;
+    }
+    try {
+      reader.out.writeTo(this.fd);
+    } catch (e) {
+      throw (this.error = e);
+    }
   }
 }
 
@@ -132,22 +146,30 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
       throw new PtaxError('UNREADABLE', `Cannot read ${name}: ${reasonOf(e)}`);
     }
   }
-  let stream: Writable;
-  let closeOut: (() => Promise<void>) | undefined;
+  let out: Output;
+  let closeOut: ((quiet?: boolean) => void) | undefined;
   if (o.out) {
-    const ws = createWriteStream(o.out);
+    let fd: number;
     try {
-      await once(ws, 'open');
+      fd = openSync(o.out, 'w');
     } catch (e) {
       throw new PtaxError('UNWRITABLE', `Cannot write ${o.out}: ${reasonOf(e)}`);
     }
-    stream = ws;
-    closeOut = async () => {
-      ws.end();
-      await once(ws, 'finish');
+    out = new Output(undefined, fd);
+    let open = true;
+    closeOut = (quiet) => {
+      if (!open) return;
+      open = false;
+      try {
+        closeSync(fd);
+      } catch (e) {
+        if (!quiet) throw (out.error = e);
+      }
     };
-  } else stream = io.stdout ?? process.stdout;
-  const out = new Output(stream);
+  } else {
+    const fd = io.stdout ? undefined : syncOutput();
+    out = fd === undefined ? new Output(io.stdout ?? process.stdout) : new Output(undefined, fd);
+  }
   const run = new BatchReader(calc, {
     format: o.format ?? (fromStdin ? undefined : detectFormat(o.file)),
     lang: o.lang ?? 'en',
@@ -161,7 +183,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   const t0 = process.hrtime.bigint();
   try {
     await pump(run, chunksOf(source), out, name);
-    if (closeOut) await closeOut();
+    closeOut?.();
   } catch (e) {
     // A reader that stopped early (`| head`): stop too, quietly, as other tools do.
     if (readerStopped(out.error as NodeJS.ErrnoException | undefined))
@@ -170,6 +192,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     throw e;
   } finally {
     if (!fromStdin) (source as Readable).destroy();
+    closeOut?.(true);
   }
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const ok = run.rows - run.errors;

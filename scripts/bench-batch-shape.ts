@@ -16,7 +16,7 @@
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { RESULT_COLUMNS } from '../engine/node.js';
-import { CsvOut } from '../engine/node.js';
+import { CsvOut, syncOutput } from '../engine/node.js';
 
 const file = process.argv[2];
 if (!file) {
@@ -26,6 +26,8 @@ if (!file) {
 /** The figure columns: every result column but the county name, program, rules' year and notes. */
 const FIGURES = RESULT_COLUMNS.length - 4;
 const out = new CsvOut();
+// Written as ptax writes its output: to a file or /dev/null synchronously, its buffers written again (CsvOut.writeTo).
+const fd = syncOutput();
 const text = String;
 let rows = 0;
 let header = true;
@@ -96,8 +98,10 @@ for await (const chunk of createReadStream(file, { highWaterMark: 1 << 18 })) {
     p = nl + 1;
   }
   rest = buf.subarray(p);
-  for (const b of out.take()) if (!process.stdout.write(b)) await once(process.stdout, 'drain');
+  if (fd !== undefined) out.writeTo(fd);
+  else for (const b of out.take()) if (!process.stdout.write(b)) await once(process.stdout, 'drain');
 }
 if (rest.length) line(rest, 0, rest.length);
-for (const b of out.take()) process.stdout.write(b);
+if (fd !== undefined) out.writeTo(fd);
+else for (const b of out.take()) process.stdout.write(b);
 process.stderr.write(`shape: ${rows} rows\n`);
