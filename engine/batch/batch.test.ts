@@ -421,7 +421,7 @@ describe('what the place cache must not change', () => {
     expect(c === a).toBe(true);
   });
 
-  it('the year asked for and none share one place when they give the same facts; a later year (rules carried forward) is a place of its own', () => {
+  it('the year asked for and none share one place when they give the same facts, found once whichever comes first; a later year (rules carried forward) is a place of its own', () => {
     const b = new BatchCalculator(generated());
     const none = b.placeOf(row({ state: 'OH', county: 'Hardin', value: 1 }))!;
     const same = b.placeOf(row({ state: 'OH', county: 'Hardin County', value: 1 }, 2025))!;
@@ -441,10 +441,19 @@ describe('what the place cache must not change', () => {
     let made = 0;
     const franklin = b.placeOfRow('OH', 'Franklin', undefined, facts, () => (made++, row({ state: 'OH', county: 'Franklin', value: 1 })))!;
     expect([franklin.countyName, made]).toEqual(['Franklin County', 1]);
-    // The year asked for, not seen with this county yet: prepare again (a second input object), and the same place.
-    expect(b.placeOfRow('OH', 'Franklin County', 2025, facts, () => (made++, row({ state: 'OH', county: 'Franklin County', value: 1 }, 2025)))).toBe(franklin);
-    expect(made).toBe(2);
-    expect(b.placeOfRow('oh', 'franklin', 2025, facts, never)).toBe(franklin);
+    // The year asked for, not seen with this county yet: the year none asked resolved to (2025,
+    // with no note), so the same place without prepare (no second input object).
+    expect(b.placeOfRow('OH', 'Franklin County', 2025, facts, never)).toBe(franklin);
+    expect(made).toBe(1);
+    // The other way round: 2025 asked first, then none asked.
+    const licking = b.placeOfRow('OH', 'Licking', 2025, facts, () => (made++, row({ state: 'OH', county: 'Licking', value: 1 }, 2025)))!;
+    expect([licking.countyName, licking.own[0], made]).toEqual(['Licking County', 2025, 2]);
+    expect(b.placeOfRow('OH', 'Licking', undefined, facts, never)).toBe(licking);
+    // A later year asked first (its own note): none asked is not that place.
+    const ross = b.placeOfRow('OH', 'Ross', 2026, facts, () => (made++, row({ state: 'OH', county: 'Ross', value: 1 }, 2026)))!;
+    const rossNone = b.placeOfRow('OH', 'Ross', undefined, facts, () => (made++, row({ state: 'OH', county: 'Ross', value: 1 })))!;
+    expect([ross.own[0], rossNone.own[0], rossNone === ross, made]).toEqual([2026, 2025, false, 4]);
+    expect(rossNone.notes).toEqual([]);
   });
 
   it('Spanish, for a row that goes through prepare (a county rate of its own): the result in Spanish', () => {

@@ -506,8 +506,32 @@ export class BatchCalculator {
       if (!byYear) byKeys.set(keys!, (byYear = new Map()));
       if (!byYear.has(year)) this.nBySlug++;
       byYear.set(year, place);
+      // No year asked and the year it resolves to are one place (the engine's `year` reads both
+      // as that year, with no note): the first row of either serves the other.
+      const twin = this.sameYearAs(place, year);
+      if (twin !== undefined && !byYear.has(twin) && this.nBySlug < MAX_PLACES) {
+        byYear.set(twin, place);
+        this.nBySlug++;
+      }
     }
     return knownCode === undefined ? this.remember(input, year, place) : place;
+  }
+
+  /**
+   * The other year key (-1: none asked) of the same place as `year` asked, when `Calculator.year`
+   * reads the two alike: none asked gives the program's last year, and that year asked gives
+   * it too, neither with a note (and the year fact is that year both ways). Else undefined.
+   */
+  private sameYearAs(place: Place, year: number): number | undefined {
+    const c = place.compiled;
+    try {
+      const other = year === -1 ? c.year : -1;
+      const a = this.calc.year(c.program.id, year === -1 ? undefined : year);
+      const b = this.calc.year(c.program.id, other === -1 ? undefined : other);
+      return a.year === c.year && b.year === c.year && a.note === undefined && b.note === undefined ? other : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
