@@ -1,5 +1,4 @@
-import { fstatSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import { DECIMALS, roundTo, roundedUnits } from '../core/round.js';
 import type { ResultUnit } from '../core/types.js';
 /**
@@ -11,14 +10,15 @@ import type { ResultUnit } from '../core/types.js';
 const CAP = 1 << 20;
 
 /**
- * Standard output's descriptor (1) when it is a file or a device that is not a terminal
- * (/dev/null): written synchronously there (`CsvOut.writeTo`); undefined for a pipe, a
- * socket or a terminal, which are written as streams.
+ * Standard output's descriptor (1) when it is a file or /dev/null: written synchronously
+ * there (`CsvOut.writeTo`); undefined for a pipe, a socket, a terminal or another device,
+ * which are written as streams. (/dev/null is told by its device number: node:tty's
+ * isatty would load the terminal and network modules, ~10 ms, for every batch.)
  */
 export function syncOutput(): number | undefined {
   try {
     const s = fstatSync(1);
-    return s.isFile() || (s.isCharacterDevice() && !isatty(1)) ? 1 : undefined;
+    return s.isFile() || (s.isCharacterDevice() && s.rdev === statSync('/dev/null').rdev) ? 1 : undefined;
   } catch {
     return undefined;
   }
