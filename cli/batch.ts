@@ -15,7 +15,7 @@
  * - A file that cannot be read, a bad header, or a record that never ends: one line on
  *   stderr, exit 2 (thrown as a PtaxError; cli/main.ts prints it).
  */
-import { closeSync, createReadStream, openSync, realpathSync } from 'node:fs';
+import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
 import { once } from 'node:events';
 import { extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -101,7 +101,7 @@ class Output {
 }
 
 /** Reads every chunk into the reader and writes its output after each, before the next chunk is read. */
-async function pump(reader: BatchReader, chunks: AsyncIterable<Buffer | string>, out: Output, name: string): Promise<void> {
+async function pump(reader: BatchReader, chunks: AsyncIterable<Buffer | string> | Iterable<Buffer>, out: Output, name: string): Promise<void> {
   try {
     for await (const chunk of chunks) {
       reader.push(chunk);
@@ -117,6 +117,15 @@ async function pump(reader: BatchReader, chunks: AsyncIterable<Buffer | string>,
 
 async function* chunksOf(stream: Readable): AsyncIterable<Buffer | string> {
   for await (const chunk of stream) yield chunk as Buffer | string;
+}
+
+/**
+ * A file's bytes, read synchronously in 256 KiB chunks into one buffer: the reader keeps
+ * no chunk (`BatchReader.push`), and the next is read once the rows of this one are written.
+ */
+function* fileChunks(fd: number): Iterable<Buffer> {
+  const b = Buffer.allocUnsafe(1 << 18);
+  for (let n = readSync(fd, b, 0, b.length, null); n > 0; n = readSync(fd, b, 0, b.length, null)) yield b.subarray(0, n);
 }
 
 /**
@@ -138,10 +147,10 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     if (same) throw new PtaxError('USAGE', `--out ${o.out} is the input file; choose another output`);
   }
   // The input is opened first, so a missing file leaves no empty output behind.
-  const source = fromStdin ? (io.stdin ?? process.stdin) : createReadStream(o.file, { highWaterMark: 1 << 18 });
+  let input: number | undefined;
   if (!fromStdin) {
     try {
-      await once(source, 'open');
+      input = openSync(o.file, 'r');
     } catch (e) {
       throw new PtaxError('UNREADABLE', `Cannot read ${name}: ${reasonOf(e)}`);
     }
@@ -182,7 +191,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   Error.stackTraceLimit = 0;
   const t0 = process.hrtime.bigint();
   try {
-    await pump(run, chunksOf(source), out, name);
+    await pump(run, input === undefined ? chunksOf(io.stdin ?? process.stdin) : fileChunks(input), out, name);
     closeOut?.();
   } catch (e) {
     // A reader that stopped early (`| head`): stop too, quietly, as other tools do.
@@ -191,7 +200,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     if (out.error) throw new PtaxError('UNWRITABLE', `Cannot write ${o.out ?? 'the output'}: ${reasonOf(out.error)}`);
     throw e;
   } finally {
-    if (!fromStdin) (source as Readable).destroy();
+    if (input !== undefined) closeSync(input);
     closeOut?.(true);
   }
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -136,10 +136,45 @@ export class BatchReader {
     return this.engine.fastOff;
   }
 
-  /** Reads every complete record of the bytes pushed so far; keeps the rest for the next push. CSV is read as bytes (`feedCsvBytes`); NDJSON as text. */
+  /**
+   * Reads every complete record of the bytes pushed so far; keeps the rest for the next push.
+   * CSV is read as bytes (`feedCsvBytes`); NDJSON as text. The chunk is not kept: what is
+   * left of it is copied into the reader's own buffer, so the caller may read the next
+   * chunk into the same memory.
+   */
   push(chunk: Buffer | string): void {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    let pending = this.pending.length ? Buffer.concat([this.pending, bytes]) : bytes;
+    try {
+      this.pushIn(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    } finally {
+      this.pending = this.keep(this.pending);
+    }
+  }
+
+  /** The bytes left for the next push (`pending`, an incomplete record), and the join of them and the next chunk. */
+  private carry: Buffer = EMPTY;
+  /** `rest` copied to the start of `carry` (a view of it, or of a chunk, as `feedCsvBytes` returns it). */
+  private keep(rest: Buffer): Buffer {
+    if (!rest.length) return EMPTY;
+    if (rest.buffer === this.carry.buffer && rest.byteOffset === this.carry.byteOffset) return rest;
+    if (this.carry.length < rest.length) this.carry = Buffer.allocUnsafe(Math.max(rest.length, 1 << 12));
+    rest.copy(this.carry, 0); // copy handles a rest inside carry itself
+    return this.carry.subarray(0, rest.length);
+  }
+  /** The pending bytes (at the start of `carry`) and then `bytes`, in `carry` (grown as needed); `bytes` itself when nothing is pending. */
+  private joined(bytes: Buffer): Buffer {
+    const n = this.pending.length;
+    if (!n) return bytes;
+    if (this.carry.length < n + bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(n + bytes.length, this.carry.length * 2));
+      this.pending.copy(grown, 0);
+      this.carry = grown;
+    }
+    bytes.copy(this.carry, n);
+    return this.carry.subarray(0, n + bytes.length);
+  }
+
+  private pushIn(bytes: Buffer): void {
+    let pending = this.joined(bytes);
     this.pending = pending;
     if (!this.bomChecked) {
       if (pending.length < 3) return;
@@ -789,9 +824,12 @@ export function readBatch(
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const sizes = o.chunks ?? [bytes.length || 1];
   const parts: Buffer[] = [];
+  // Each chunk copied into one buffer, as ptax calc --batch reads a file (cli/batch.ts): the
+  // next chunk overwrites it, so a reader that kept a chunk's bytes would read others.
+  const chunk = Buffer.allocUnsafe(Math.min(Math.max(...sizes), bytes.length || 1));
   for (let p = 0, i = 0; p < bytes.length; i++) {
     const n = sizes[i % sizes.length]!;
-    reader.push(bytes.subarray(p, p + n));
+    reader.push(chunk.subarray(0, bytes.copy(chunk, 0, p, p + n)));
     parts.push(...reader.out.take());
     p += n;
   }
