@@ -16,21 +16,18 @@
  * DuckDB's wall time within 1.5× the floor's (issue 27). Not a test: prints PASS or MISS.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBundle } from '../engine/node.js';
-import { writeRoll } from './gen-batch.js';
+import { parquetRoll } from './gen-batch.js';
 
 const ROWS = Number(process.env.BENCH_ROLL_ROWS ?? 10_000_000);
 const SEED = 20261124;
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(DIST, 'cli', 'main.js');
 const dir = process.env.BENCH_ROLL_DIR ?? join(tmpdir(), 'ptax-bench-roll');
-mkdirSync(dir, { recursive: true });
-const csv = join(dir, `roll-${ROWS}-${SEED}.csv`);
-const parquet = csv.replace(/\.csv$/, '.parquet');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 interface Timing {
@@ -64,19 +61,12 @@ console.log(
     .map((x) => x.toFixed(2))
     .join(' ')}`,
 );
-if (!existsSync(parquet)) {
-  const t0 = Date.now();
-  await writeRoll(csv, ROWS, bundle, SEED);
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  await c.run(`COPY (SELECT * FROM read_csv('${csv}', header = true)) TO '${parquet}' (FORMAT parquet)`);
-  c.closeSync();
-  db.closeSync();
+const t0 = Date.now();
+const { csv, parquet, written } = await parquetRoll(dir, ROWS, bundle, SEED);
+if (written)
   console.log(
     `roll written in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${csv} (${fmt(statSync(csv).size / 1e6)} MB), ${parquet} (${fmt(statSync(parquet).size / 1e6)} MB)`,
   );
-}
 const out = join(dir, 'out.parquet');
 const duck = await run([MAIN, 'calc', '--batch', parquet, '--engine', 'duckdb', '--out', out]);
 // The floor under the query: DuckDB reading the roll and writing the result's 38 columns

@@ -7,7 +7,8 @@
  *
  *   node dist/scripts/gen-batch.js <rows> <file.csv|file.ndjson> [seed]
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBundle } from '../engine/node.js';
 import type { Bundle } from '../engine/node.js';
@@ -132,4 +133,24 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(2);
   }
   await writeRoll(file, Number(rows), readBundle(), seed === undefined ? undefined : Number(seed));
+}
+
+/**
+ * The roll of `rows` rows (seed `seed`) as CSV and Parquet in `dir`, written when missing
+ * (the CSV by `writeRoll`, the Parquet from it by DuckDB) and reused by the next run with the
+ * same rows and seed: bench:roll and bench:roll-parts read the same files.
+ */
+export async function parquetRoll(dir: string, rows: number, bundle: Bundle, seed: number): Promise<{ csv: string; parquet: string; written: boolean }> {
+  const csv = join(dir, `roll-${rows}-${seed}.csv`);
+  const parquet = csv.replace(/\.csv$/, '.parquet');
+  if (existsSync(parquet)) return { csv, parquet, written: false };
+  mkdirSync(dir, { recursive: true });
+  await writeRoll(csv, rows, bundle, seed);
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  await c.run(`COPY (SELECT * FROM read_csv('${csv}', header = true)) TO '${parquet}' (FORMAT parquet)`);
+  c.closeSync();
+  db.closeSync();
+  return { csv, parquet, written: true };
 }
