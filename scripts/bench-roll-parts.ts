@@ -19,9 +19,7 @@ import { rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RESULT_COLUMNS, readBundle } from '../engine/node.js';
-import { generateSql } from '../engine/sql/generate.js';
-import { inputView, mixOf } from '../engine/sql/run.js';
+import { RESULT_COLUMNS, loadSqlGenerator, loadSqlRunner, readBundle } from '../engine/node.js';
 import { parquetRoll } from './gen-batch.js';
 
 const ROWS = Number(process.env.BENCH_ROLL_ROWS ?? 1_000_000);
@@ -41,6 +39,8 @@ console.log(
 );
 const { parquet } = await parquetRoll(dir, ROWS, bundle, SEED);
 const { DuckDBInstance } = await import('@duckdb/node-api');
+const { generateSql } = await loadSqlGenerator();
+const { inputView, mixOf } = await loadSqlRunner();
 
 /** A new database with the roll as ptax_input, as run.ts makes it; the connection and the view. */
 async function open() {
