@@ -132,15 +132,19 @@ describe('crash safety of the compiled server', () => {
       expect(smtp.received).toHaveLength(1);
       second.child.kill('SIGTERM');
       expect(await second.exited).toEqual({ code: 0, signal: null });
-      expect(queryRows(mailDb, 'SELECT recipient, status, attempts FROM mail_outbox')).toEqual([
-        { recipient: 'kill-before-send@example.com', status: 'sent', attempts: 2 },
-      ]);
+      const rows = queryRows<{ recipient: string; status: string; attempts: number }>(mailDb, 'SELECT recipient, status, attempts FROM mail_outbox');
+      expect(rows.map(({ recipient, status }) => ({ recipient, status }))).toEqual([{ recipient: 'kill-before-send@example.com', status: 'sent' }]);
+      // Claims (each counts an attempt, web/server/mail/outbox.ts): the first process's, killed
+      // in flight, then the restart's: 2. Or 3, when a loaded machine let the first process's
+      // 500 ms send timeout run out and its retry claim the mail again before the SIGKILL (a
+      // clean-clone CI run, 2026-11-28). Either way the relay received the mail once (above).
+      expect([2, 3]).toContain(rows[0]!.attempts);
     } finally {
       await smtp.close();
     }
   }, 40_000);
 
-  it('on SIGTERM does not wait for a slow client: closes it at half the grace period and exits 0', async () => {
+  it('on SIGTERM does not wait for a slow client: closes it before the grace period ends and exits 0', async () => {
     const server = await start({ PTAX_SHUTDOWN_GRACE_MS: '4000', PTAX_REQUEST_TIMEOUT_MS: '60000', PTAX_SOCKET_TIMEOUT_MS: '60000' });
     const url = new URL(server.url);
     const socket = connect(Number(url.port), url.hostname);
@@ -153,7 +157,12 @@ describe('crash safety of the compiled server', () => {
     const exit = await server.exited;
     clearInterval(drip);
     socket.destroy();
+    // Exit 0: the server closed the slow client's connection (web/server/main.ts, at
+    // max(grace / 2, grace − 1 s) = 3 s here) and stopped before its grace timer, which exits 1.
+    // The client alone would have held it for its 60 s socket timeout. (The wall time was
+    // asserted under 4 s before: 1 s above the close, which a loaded CI machine overran once,
+    // 4,250 ms, with the exit still 0.)
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(Date.now() - signalled).toBeLessThan(4_000);
+    expect(Date.now() - signalled).toBeLessThan(30_000);
   });
 });
