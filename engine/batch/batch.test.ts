@@ -456,6 +456,31 @@ describe('what the place cache must not change', () => {
     expect(rossNone.notes).toEqual([]);
   });
 
+  it('a state whose program choice reads an input fact: its rows go through prepare (no place), with the program each row chooses', () => {
+    // New York as if its City program were chosen by the homestead flag instead of the county.
+    const ny = bundle.states.NY!;
+    const when = { all: [{ fact: 'homestead', operator: 'equal', value: true }] };
+    const b = {
+      ...bundle,
+      states: { ...bundle.states, NY: { ...ny, programs: ny.programs.map((p) => (p.program === 'ny.nyc' ? { ...p, when } : p)) } },
+    } as typeof bundle;
+    const calc = new Calculator(b);
+    const fast = new BatchCalculator(calc);
+    const facts = inputFacts(row({ state: 'NY', county: 'x', value: 1 }), b);
+    let made = 0;
+    const input = (homestead: boolean) => () => (made++, row({ state: 'NY', county: 'Albany', value: 300_000, homestead }));
+    expect(fast.placeOfRow('NY', 'Albany', undefined, facts, input(true))).toBeUndefined();
+    expect(made).toBe(0); // not even an input object: the row goes to prepare whole
+    // Another state keeps its places.
+    expect(fast.placeOfRow('OH', 'Franklin', undefined, facts, () => row({ state: 'OH', county: 'Franklin', value: 1 }))?.countyName).toBe('Franklin County');
+    // Albany with and without the flag: two programs, each row's own, as calculate gives them.
+    const yes = row({ state: 'NY', county: 'Albany', value: 300_000, homestead: true, class: 'class1' });
+    const no = row({ state: 'NY', county: 'Albany', value: 300_000, homestead: false, class: 'class1' });
+    expect([fast.result(yes).program, fast.result(no).program]).toEqual(['ny.nyc', 'ny.outside']);
+    expect(fast.result(yes)).toEqual(calc.calculate(yes));
+    expect(fast.result(no)).toEqual(calc.calculate(no));
+  });
+
   it('Spanish, for a row that goes through prepare (a county rate of its own): the result in Spanish', () => {
     const calc = generated();
     const b = new BatchCalculator(calc, { lang: 'es' });

@@ -76,6 +76,8 @@ function finite(x: CalcInput): boolean {
  */
 type Kind = 0 | 3;
 const PLACE_FACTS = new Set(['year']);
+/** The county facts, as a set (a program choice reading only these is made by the county). */
+const COUNTY_ONLY = new Set<string>(COUNTY_FACTS);
 
 /**
  * How the rows of one compiled program are printed: the result columns' getters and units
@@ -184,8 +186,21 @@ export class BatchCalculator {
   private ownSlots: Int32Array;
   /** Why the place cache is off (null while it is on). */
   fastOff: string | null = null;
-  /** States whose program choice reads input facts: their rows always go through `prepare`. */
-  private inputChosen = new Set<string>();
+  /**
+   * Whether a state's program choice reads input facts (its rows then always go through
+   * `prepare`), by state code, worked out on the state's first row: a roll of one state reads
+   * that state's rules alone (all 52 were read here before, ~20 ms of every batch's start).
+   */
+  private inputChosenBy = new Map<string, boolean>();
+  private inputChosen(code: string): boolean {
+    let chosen = this.inputChosenBy.get(code);
+    if (chosen === undefined) {
+      const read = this.calc.bundle.states[code]?.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : [])) ?? [];
+      chosen = read.some((f) => !COUNTY_ONLY.has(f));
+      this.inputChosenBy.set(code, chosen);
+    }
+    return chosen;
+  }
   private readonly nIn: number;
   private readonly nCounty = COUNTY_FACTS.length;
   readonly lang: Lang;
@@ -205,11 +220,6 @@ export class BatchCalculator {
       numeric: Int32Array.from(NUMERIC_INPUTS.map((k) => ownFacts.indexOf(k)).filter((i) => i !== -1)),
       countyRate: ownFacts.indexOf('countyRate'),
     };
-    const countyOnly = new Set<string>(COUNTY_FACTS);
-    for (const s of Object.values(calc.bundle.states)) {
-      const read = s.programs.flatMap((p) => (p.when ? conditionFacts(p.when) : []));
-      if (read.some((f) => !countyOnly.has(f))) this.inputChosen.add(s.code);
-    }
   }
 
   /** The CSV result cells of one input as text (see `csvInto`). */
@@ -439,7 +449,7 @@ export class BatchCalculator {
       }
       if (this.codes.size < 1000 && typeof state === 'string') this.codes.set(state, code);
     }
-    if (this.inputChosen.size && this.inputChosen.has(code)) return undefined;
+    if (this.inputChosen(code)) return undefined;
     const keys = this.countyKeys(String(county));
     return this.slugPlace(code, keys, year ?? -1) ?? this.placeOf(input(), code, keys);
   }
@@ -462,7 +472,16 @@ export class BatchCalculator {
   placeOf(input: CalcInput, knownCode?: string, knownKeys?: string): Place | undefined {
     // A county rate given in the row is not the place's: such rows go through `prepare`.
     if (!finite(input) || (input.countyRate !== null && input.countyRate !== undefined)) return undefined;
-    if (this.inputChosen.size && this.inputChosen.has(knownCode ?? this.calc.state(input.state).code)) return undefined;
+    // (An unknown state is left to `prepare`, which throws its error in the row's language.)
+    let chosenCode = knownCode;
+    if (chosenCode === undefined) {
+      try {
+        chosenCode = this.calc.state(input.state).code;
+      } catch {
+        chosenCode = undefined;
+      }
+    }
+    if (chosenCode !== undefined && this.inputChosen(chosenCode)) return undefined;
     const year = input.year ?? -1;
     // The texts seen (`placeOfRow`'s caller, the reader, keeps its own by the cells' bytes).
     const list = knownCode === undefined ? this.places.get(input.county) : undefined;
