@@ -695,7 +695,7 @@ describe('what stops a batch: one line on stderr, exit 2, no stack trace', () =>
       expect(r.stderr).not.toMatch(/\n\s+at /);
     });
   }
-  it('a roll written to a pipe, to a file as standard output, and with --out: the same bytes (the last two written by descriptor, their buffers reused)', async () => {
+  it('a roll written to a pipe (read fast and read slowly), to a file as standard output, and with --out: the same bytes, the output buffers written again', async () => {
     const input = join(tmp, 'roll-30000.csv');
     await writeRoll(input, 30_000, bundle, 7);
     const piped = await ptax(['calc', '--batch', input]);
@@ -709,6 +709,19 @@ describe('what stops a batch: one line on stderr, exit 2, no stack trace', () =>
     const withOut = join(tmp, 'out-file.csv');
     const r = await ptax(['calc', '--batch', input, '--out', withOut]);
     expect([code, r.code]).toEqual([0, 0]);
+    // A reader that pauses at every chunk: ptax waits for 'drain', then writes into the same
+    // buffers again (standard output as a stream keeps nothing it has written).
+    const slow = await new Promise<string>((done) => {
+      const child = spawn('node', [MAIN, 'calc', '--batch', input], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+      const parts: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => {
+        parts.push(d);
+        child.stdout.pause();
+        setTimeout(() => child.stdout.resume(), 2);
+      });
+      child.on('close', () => done(Buffer.concat(parts).toString('utf8')));
+    });
+    expect(slow === piped.stdout).toBe(true);
     // ~13 MB of rows: many of the output's 1 MB buffers, each written again after the first few.
     expect(piped.stdout.length).toBeGreaterThan(10_000_000);
     expect(piped.stdout.split('\n')).toHaveLength(30_002); // the header, every row, the last line feed

@@ -73,13 +73,19 @@ export function detectFormat(file: string): BatchFormat | undefined {
  * output's error, not as the input's). A file (`--out`, or standard output sent to a file
  * or /dev/null) is written by descriptor, synchronously, so the reader's output buffers
  * are written again for the next rows (`CsvOut.reuse`); a pipe, a terminal or a stream
- * given by the caller is written as a stream, with backpressure.
+ * given by the caller is written as a stream, with backpressure. Standard output as a
+ * stream (a pipe, a terminal: a socket underneath) has handed every byte to the system once
+ * nothing is left in it (`writableLength` 0, after 'drain'): its buffers are then written
+ * again too. A caller's stream may keep the buffers it was given (a PassThrough hands them
+ * on), so they are not.
  */
 class Output {
   error: unknown;
   constructor(
     readonly stream: Writable | undefined,
     readonly fd?: number,
+    /** Whether the stream keeps nothing it has written (process.stdout). */
+    readonly keepsNothing = false,
   ) {
     stream?.on('error', (e) => {
       this.error ??= e;
@@ -89,7 +95,9 @@ class Output {
   async flush(reader: BatchReader): Promise<void> {
     if (this.error) throw this.error;
     if (this.fd === undefined) {
-      for (const b of reader.out.take()) if (!this.stream!.write(b)) await once(this.stream!, 'drain');
+      const stream = this.stream!;
+      for (const b of reader.out.take()) if (!stream.write(b)) await once(stream, 'drain');
+      if (this.keepsNothing && stream.writableLength === 0) reader.out.reuse();
       return;
     }
     try {
@@ -177,7 +185,7 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
     };
   } else {
     const fd = io.stdout ? undefined : syncOutput();
-    out = fd === undefined ? new Output(io.stdout ?? process.stdout) : new Output(undefined, fd);
+    out = fd !== undefined ? new Output(undefined, fd) : io.stdout ? new Output(io.stdout) : new Output(process.stdout, undefined, true);
   }
   const run = new BatchReader(calc, {
     format: o.format ?? (fromStdin ? undefined : detectFormat(o.file)),

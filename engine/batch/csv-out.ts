@@ -45,7 +45,8 @@ export class CsvOut {
 
   /** A new allocation to write into (one set aside by `reuse`, when there is one and `n` fits). */
   private next(n: number): void {
-    if (this.reusing) this.given.push(this.base);
+    // (At most eight remembered: a caller that seldom calls `reuse` leaves the others to the collector.)
+    if (this.reusing && this.given.length < 8) this.given.push(this.base);
     this.buf = this.base = n <= CAP && this.spare.length ? this.spare.pop()! : Buffer.allocUnsafe(Math.max(CAP, n));
     this.pos = 0;
   }
