@@ -728,6 +728,12 @@ describe('what stops a batch: one line on stderr, exit 2, no stack trace', () =>
     expect(readFileSync(toFile, 'utf8') === piped.stdout).toBe(true);
     expect(readFileSync(withOut, 'utf8') === piped.stdout).toBe(true);
   }, 60_000);
+  it('a directory as the input leaves no --out file behind (it is refused before the output is made)', async () => {
+    const out = join(tmp, 'from-a-directory.csv');
+    const r = await ptax(['calc', '--batch', tmp, '--out', out]);
+    expect([r.code, r.stderr]).toEqual([2, `ptax: Cannot read ${tmp}: it is a directory\n`]);
+    expect(existsSync(out)).toBe(false);
+  });
   it('the same file as --out keeps the input intact', () => {
     expect(readFileSync(join(tmp, 'same.csv'), 'utf8')).toBe('state,county\n');
   });

@@ -15,7 +15,7 @@
  * - A file that cannot be read, a bad header, or a record that never ends: one line on
  *   stderr, exit 2 (thrown as a PtaxError; cli/main.ts prints it).
  */
-import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { once } from 'node:events';
 import { extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -159,7 +159,10 @@ export async function runBatch(calc: Calculator, o: BatchOptions, io: BatchIO = 
   if (!fromStdin) {
     try {
       input = openSync(o.file, 'r');
+      // A directory opens; its first read would fail, after the output is made.
+      if (fstatSync(input).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
     } catch (e) {
+      if (input !== undefined) closeSync(input);
       throw new PtaxError('UNREADABLE', `Cannot read ${name}: ${reasonOf(e)}`);
     }
   }
