@@ -472,16 +472,17 @@ export class BatchCalculator {
   placeOf(input: CalcInput, knownCode?: string, knownKeys?: string): Place | undefined {
     // A county rate given in the row is not the place's: such rows go through `prepare`.
     if (!finite(input) || (input.countyRate !== null && input.countyRate !== undefined)) return undefined;
-    // (An unknown state is left to `prepare`, which throws its error in the row's language.)
-    let chosenCode = knownCode;
-    if (chosenCode === undefined) {
+    // The state's code, worked out once here (given by `placeOfRow`, which has looked it up);
+    // an unknown state is left to `prepare`, which throws its error in the row's language.
+    let code = knownCode;
+    if (code === undefined) {
       try {
-        chosenCode = this.calc.state(input.state).code;
+        code = this.calc.state(input.state).code;
       } catch {
-        chosenCode = undefined;
+        code = undefined;
       }
     }
-    if (chosenCode !== undefined && this.inputChosen(chosenCode)) return undefined;
+    if (code !== undefined && this.inputChosen(code)) return undefined;
     const year = input.year ?? -1;
     // The texts seen (`placeOfRow`'s caller, the reader, keeps its own by the cells' bytes).
     const list = knownCode === undefined ? this.places.get(input.county) : undefined;
@@ -496,15 +497,13 @@ export class BatchCalculator {
     // reads it (by slugOf, then by countyKey: "Kings", "kings county" and "KINGS" are one
     // county), and nothing else of the text. Both keys: two spellings with one slug can
     // have two countyKeys ("Doña" and "Do a" are both "do-a").
-    // (`placeOfRow` has worked out the state's code and the county's keys and looked them up already.)
-    let code = knownCode,
-      keys = knownKeys;
-    if (code === undefined || keys === undefined) {
+    // (`placeOfRow` has worked out the county's keys and looked them up already.)
+    let keys = knownKeys;
+    if (keys === undefined && code !== undefined) {
       try {
-        code = this.calc.state(input.state).code;
         keys = this.countyKeys(String(input.county));
       } catch {
-        code = keys = undefined;
+        code = undefined;
       }
       const known = code === undefined ? undefined : this.slugPlace(code, keys!, year);
       if (known) return this.remember(input, year, known);
