@@ -29,8 +29,8 @@ const SEED = 20261124; // bench:roll's
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = process.env.BENCH_ROLL_DIR ?? join(tmpdir(), 'ptax-bench-roll');
 const bundle = readBundle(join(DIST, 'rules', 'bundle.json'));
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+// The SQL generator's own quoting: names (q) and text literals (str).
+const { generateSql, q, str: lit } = await loadSqlGenerator();
 
 console.log(
   `bench:roll-parts: ${ROWS.toLocaleString('en-US')} rows, seed ${SEED}, DuckDB threads ${THREADS} of ${cpus().length} cores, ${ROUNDS} rounds; load average before: ${loadavg()
@@ -39,7 +39,6 @@ console.log(
 );
 const { parquet } = await parquetRoll(dir, ROWS, bundle, SEED);
 const { DuckDBInstance } = await import('@duckdb/node-api');
-const { generateSql } = await loadSqlGenerator();
 const { inputView, mixOf } = await loadSqlRunner();
 
 /** A new database with the roll as ptax_input, as run.ts makes it; the connection and the view. */
